@@ -1,0 +1,41 @@
+//===- TensorMemory.h - sm_100a tensor memory (TMEM) rules ------*- C++ -*-===//
+//
+// TMEM is 128 lanes x 512 columns of 32 bits per SM. tcgen05.alloc hands out
+// power-of-two column ranges and addresses are packed (lane, column) pairs.
+// Reference: lowering-brief.md §5.8; PTX ISA 9.7.16.8.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_COMPILER_TARGET_TENSORMEMORY_H
+#define KILN_COMPILER_TARGET_TENSORMEMORY_H
+
+#include "compiler/Target/ValueOrError.h"
+
+#include <cstdint>
+
+namespace kiln::target {
+
+/// Lanes (rows) of tensor memory.
+constexpr uint32_t tmemLanes = 128;
+/// 32-bit columns of tensor memory.
+constexpr uint32_t tmemColumns = 512;
+/// The smallest allocation tcgen05.alloc accepts.
+constexpr uint32_t tmemMinAllocationColumns = 32;
+
+/// The nCols operand of tcgen05.alloc for a kernel that needs
+/// `requiredColumns`: the next power of two, at least 32. Fails for 0 and
+/// above 512. Note that two resident CTAs asking for more than 256 columns
+/// each serialize on the allocation.
+ValueOrError<uint32_t> tmemAllocationColumns(uint32_t requiredColumns);
+
+/// The 32-bit TMEM address `(lane << 16) | column`; fails outside
+/// 128 x 512.
+ValueOrError<uint32_t> tmemAddress(uint32_t lane, uint32_t column);
+
+/// The first lane warp `warpIndex` may access: warp w of a warpgroup owns
+/// lanes [32 * (w % 4), 32 * (w % 4) + 32).
+uint32_t tmemLaneBaseForWarp(uint32_t warpIndex);
+
+} // namespace kiln::target
+
+#endif // KILN_COMPILER_TARGET_TENSORMEMORY_H
