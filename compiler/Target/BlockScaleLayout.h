@@ -36,8 +36,7 @@ constexpr uint32_t scaleFactorAtomTmemColumns = 4;
 
 /// Byte offset of (row, kBlock) inside one atom: 16 * (row % 32) +
 /// 4 * (row / 32) + kBlock. Needs row < 128 and kBlock < 4.
-ValueOrError<uint32_t> scaleFactorAtomByteOffset(uint32_t row,
-                                                 uint32_t kBlock);
+ValueOrError<uint32_t> scaleFactorAtomByteOffset(uint32_t row, uint32_t kBlock);
 
 /// Byte offset of the scale of (row, kBlock) in a whole scale tensor whose
 /// rows have `kBlocks` scale blocks: atoms K-fastest, i.e.
@@ -70,14 +69,14 @@ uint32_t scaleFactorAtomTmemColumn(uint32_t rows, uint32_t kAtom,
 /// NVFP4 (mxf4nvf4.block16): a whole atom per MMA, ID 0, next MMA 4 columns
 /// on. MXFP8 (mxf8f6f4.block32): 4 MMAs share an atom with IDs 0..3.
 /// MXFP4 (mxf4.block32): 2 MMAs per atom with IDs 0 and 2.
-ValueOrError<ScaleFactorTmemOperand>
-scaleFactorTmemOperand(Tcgen05Kind kind, unsigned scaleBlock, uint32_t rows,
-                       unsigned mmaIndex);
+ValueOrError<ScaleFactorTmemOperand> scaleFactorTmemOperand(Tcgen05Kind kind,
+                                                            unsigned scaleBlock,
+                                                            uint32_t rows,
+                                                            unsigned mmaIndex);
 
 /// TMEM columns that the scales of one operand take for a tile with `rows`
 /// rows and `kElements` of K: ceil(rows / 128) * ceil(kBlocks / 4) * 4.
-ValueOrError<uint32_t> scaleFactorTmemColumns(uint32_t rows,
-                                              uint32_t kElements,
+ValueOrError<uint32_t> scaleFactorTmemColumns(uint32_t rows, uint32_t kElements,
                                               unsigned scaleBlock);
 
 } // namespace kiln::target

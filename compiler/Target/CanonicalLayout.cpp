@@ -65,8 +65,7 @@ canonicalStrides(OperandMajor major, SwizzleMode swizzle, uint32_t rows) {
 
 ValueOrError<uint32_t> canonicalKOffsetBytes(OperandMajor major,
                                              SwizzleMode swizzle,
-                                             ElementType element,
-                                             uint32_t rows,
+                                             ElementType element, uint32_t rows,
                                              uint32_t kElements) {
   if (rows == 0 || rows % 8 != 0)
     return ValueOrError<uint32_t>::failure(rowsError(rows));

@@ -51,9 +51,8 @@ struct CanonicalStrides {
 
 /// LBO/SBO of a canonical tile with `rows` rows (M/N extent for K-major, K
 /// extent for MN-major). `rows` must be a positive multiple of 8.
-ValueOrError<CanonicalStrides> canonicalStrides(OperandMajor major,
-                                                SwizzleMode swizzle,
-                                                uint32_t rows);
+ValueOrError<CanonicalStrides>
+canonicalStrides(OperandMajor major, SwizzleMode swizzle, uint32_t rows);
 
 /// Byte offset from the tile start to K position `kElements` (the start of
 /// a later MMA k-step). K-major: offsets inside a chunk are added directly
@@ -62,18 +61,15 @@ ValueOrError<CanonicalStrides> canonicalStrides(OperandMajor major,
 /// kElements * span.
 ValueOrError<uint32_t> canonicalKOffsetBytes(OperandMajor major,
                                              SwizzleMode swizzle,
-                                             ElementType element,
-                                             uint32_t rows,
+                                             ElementType element, uint32_t rows,
                                              uint32_t kElements);
 
 /// Byte offset from the tile start to M/N position `mnElements`, e.g. the
 /// second m64 half of a 128-row wgmma tile. K-major: mnElements * span
 /// (multiple of 8 rows). MN-major: whole chunks only, each rows * span.
-ValueOrError<uint32_t> canonicalMNOffsetBytes(OperandMajor major,
-                                              SwizzleMode swizzle,
-                                              ElementType element,
-                                              uint32_t rows,
-                                              uint32_t mnElements);
+ValueOrError<uint32_t>
+canonicalMNOffsetBytes(OperandMajor major, SwizzleMode swizzle,
+                       ElementType element, uint32_t rows, uint32_t mnElements);
 
 } // namespace kiln::target
 

@@ -6,10 +6,10 @@ namespace kiln::target {
 
 namespace {
 constexpr ElementType allElementTypes[] = {
-    ElementType::BF16,  ElementType::F16,  ElementType::F32,
-    ElementType::TF32,  ElementType::I32,  ElementType::U8,
-    ElementType::S8,    ElementType::E4M3, ElementType::E5M2,
-    ElementType::E2M1,  ElementType::UE8M0, ElementType::UE4M3};
+    ElementType::BF16, ElementType::F16,   ElementType::F32,
+    ElementType::TF32, ElementType::I32,   ElementType::U8,
+    ElementType::S8,   ElementType::E4M3,  ElementType::E5M2,
+    ElementType::E2M1, ElementType::UE8M0, ElementType::UE4M3};
 } // namespace
 
 unsigned elementBits(ElementType type) {

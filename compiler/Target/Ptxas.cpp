@@ -140,9 +140,8 @@ private:
     StringRef tag = line.substr(5, colon - 5).trim();
     StringRef message = line.substr(colon + 2);
     // "ptxas /tmp/k.ptx, line 6; error" puts a location before the word.
-    StringRef severityWord = tag.rsplit(' ').second.empty()
-                                 ? tag
-                                 : tag.rsplit(' ').second;
+    StringRef severityWord =
+        tag.rsplit(' ').second.empty() ? tag : tag.rsplit(' ').second;
     std::optional<PtxasSeverity> severity = parseSeverity(severityWord);
     if (!severity)
       return addUntagged(line);
@@ -294,8 +293,8 @@ std::vector<std::string> checkPtxasPolicy(const PtxasReport &report) {
       violations.push_back("ptxas ignored setmaxnreg" + code + ": " +
                            diagnostic.message);
     else if (message.contains("wgmma.mma_async instructions are serialized"))
-      violations.push_back("ptxas serialized the wgmma pipeline" + code +
-                           ": " + diagnostic.message);
+      violations.push_back("ptxas serialized the wgmma pipeline" + code + ": " +
+                           diagnostic.message);
     else if (diagnostic.severity == PtxasSeverity::Error ||
              diagnostic.severity == PtxasSeverity::Fatal)
       violations.push_back("ptxas error" + code + ": " + diagnostic.message);
@@ -401,8 +400,8 @@ ValueOrError<PtxasResult> runPtxas(std::string_view ptx,
           llvm::MemoryBuffer::getFile(logPath, /*IsText=*/true))
     result.log = (*log)->getBuffer().str();
   if (exitCode != 0) {
-    std::string reason = exitCode < 0 ? launchError
-                                      : "exit code " + std::to_string(exitCode);
+    std::string reason =
+        exitCode < 0 ? launchError : "exit code " + std::to_string(exitCode);
     return Result::failure(joinCommand(result.command) + " failed (" + reason +
                            "):\n" + result.log);
   }

@@ -44,8 +44,9 @@ struct SmemDescriptorFields {
 /// Packs start address, LBO, SBO and base offset (bits 0-45, 49-51); fails
 /// on unaligned values or values beyond the 14-bit / 3-bit fields. `what`
 /// names the descriptor in messages ("wgmma", "tcgen05").
-ValueOrError<uint64_t> packSmemDescriptorAddresses(const SmemDescriptorFields &fields,
-                                                   const char *what);
+ValueOrError<uint64_t>
+packSmemDescriptorAddresses(const SmemDescriptorFields &fields,
+                            const char *what);
 
 /// Unpacks bits 0-45 and 49-51 (leaves `swizzle` as None).
 SmemDescriptorFields unpackSmemDescriptorAddresses(uint64_t descriptor);

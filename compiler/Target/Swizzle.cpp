@@ -18,9 +18,7 @@ unsigned swizzleBits(SwizzleMode mode) {
   return 0;
 }
 
-unsigned swizzleSpanBytes(SwizzleMode mode) {
-  return 16u << swizzleBits(mode);
-}
+unsigned swizzleSpanBytes(SwizzleMode mode) { return 16u << swizzleBits(mode); }
 
 unsigned swizzleAtomBytes(SwizzleMode mode) {
   return 8 * swizzleSpanBytes(mode);

@@ -63,8 +63,8 @@ std::optional<unsigned> operandFormatCode(Tcgen05Kind kind, ElementType type) {
 }
 
 /// The 2-bit D format code for dense kinds.
-std::optional<unsigned> accumulatorFormatCode(Tcgen05Kind kind,
-                                              ElementType a, ElementType b,
+std::optional<unsigned> accumulatorFormatCode(Tcgen05Kind kind, ElementType a,
+                                              ElementType b,
                                               ElementType accumulator) {
   switch (accumulator) {
   case ElementType::F32:
@@ -222,15 +222,15 @@ tcgen05InstructionShape(Tcgen05Kind kind, unsigned m, unsigned n,
   bool pair = ctaGroup == 2;
   if (isBlockScaledKind(kind)) {
     if (!pair && (m != 128 || !nInRange(8, 8)))
-      return Result::failure(
-          shapeError(kind, m, n, ctaGroup, "M must be 128 and N a multiple "
-                                           "of 8 from 8 to 256"));
+      return Result::failure(shapeError(kind, m, n, ctaGroup,
+                                        "M must be 128 and N a multiple "
+                                        "of 8 from 8 to 256"));
     // CUTLASS's 2-CTA mxf8f6f4 atom accepts only M = 256; we keep that
     // stricter rule for all block-scaled kinds until hardware says more.
     if (pair && (m != 256 || !nInRange(16, 16)))
-      return Result::failure(
-          shapeError(kind, m, n, ctaGroup, "M must be 256 and N a multiple "
-                                           "of 16 from 16 to 256"));
+      return Result::failure(shapeError(kind, m, n, ctaGroup,
+                                        "M must be 256 and N a multiple "
+                                        "of 16 from 16 to 256"));
   } else if (kind == Tcgen05Kind::I8) {
     if (!pair && ((m != 64 && m != 128) || (n != 8 && !nInRange(16, 16))))
       return Result::failure(shapeError(
@@ -257,11 +257,9 @@ tcgen05InstructionShape(Tcgen05Kind kind, unsigned m, unsigned n,
   return shape;
 }
 
-ValueOrError<uint64_t> tcgen05KStepDescriptorDelta(Tcgen05Kind kind,
-                                                   OperandMajor major,
-                                                   SwizzleMode swizzle,
-                                                   uint32_t rows,
-                                                   unsigned step) {
+ValueOrError<uint64_t>
+tcgen05KStepDescriptorDelta(Tcgen05Kind kind, OperandMajor major,
+                            SwizzleMode swizzle, uint32_t rows, unsigned step) {
   if (major == OperandMajor::MN &&
       (kind == Tcgen05Kind::MXF4 || kind == Tcgen05Kind::MXF4NVF4))
     return ValueOrError<uint64_t>::failure(
@@ -271,8 +269,8 @@ ValueOrError<uint64_t> tcgen05KStepDescriptorDelta(Tcgen05Kind kind,
   // values included), so count bytes. MN-major: K is the row index.
   uint32_t kElements =
       major == OperandMajor::K ? step * 32 : step * tcgen05InstructionK(kind);
-  ValueOrError<uint32_t> bytes = canonicalKOffsetBytes(
-      major, swizzle, ElementType::U8, rows, kElements);
+  ValueOrError<uint32_t> bytes =
+      canonicalKOffsetBytes(major, swizzle, ElementType::U8, rows, kElements);
   if (!bytes)
     return ValueOrError<uint64_t>::failure(bytes.error());
   return uint64_t{*bytes >> 4};
@@ -326,8 +324,7 @@ encodeTcgen05InstrDescriptor(const Tcgen05InstrDescriptorFields &fields) {
   std::optional<unsigned> bCode = operandFormatCode(kind, fields.b);
   if (!aCode || !bCode)
     return Result::failure(kindName(kind) + " does not take " +
-                           typeName(aCode ? fields.b : fields.a) +
-                           " operands");
+                           typeName(aCode ? fields.b : fields.a) + " operands");
   // kind::f16 multiplies f16 by f16 or bf16 by bf16, never a mix.
   if (kind == Tcgen05Kind::F16 && fields.a != fields.b)
     return Result::failure("kind::f16 needs A and B of the same type, got " +
@@ -375,24 +372,25 @@ encodeTcgen05InstrDescriptor(const Tcgen05InstrDescriptorFields &fields) {
   bool ue8m0 = fields.scaleType == ElementType::UE8M0;
   bool ue4m3 = fields.scaleType == ElementType::UE4M3;
   // UE4M3 scales exist only for NVFP4 (mxf4nvf4 with 16-element blocks).
-  bool scaleTypeOk =
-      ue8m0 || (ue4m3 && kind == Tcgen05Kind::MXF4NVF4 && fields.scaleBlock == 16);
+  bool scaleTypeOk = ue8m0 || (ue4m3 && kind == Tcgen05Kind::MXF4NVF4 &&
+                               fields.scaleBlock == 16);
   if (!scaleTypeOk)
     return Result::failure(kindName(kind) + ".block" +
-                           std::to_string(fields.scaleBlock) +
-                           " cannot use " + typeName(fields.scaleType) +
-                           " scale factors");
+                           std::to_string(fields.scaleBlock) + " cannot use " +
+                           typeName(fields.scaleType) + " scale factors");
   unsigned validIds = validTcgen05ScaleFactorIds(*vectorSize);
-  for (auto [name, id] : {std::pair<const char *, unsigned>{
-                              "A", fields.scaleFactorIdA},
-                          {"B", fields.scaleFactorIdB}}) {
+  for (auto [name, id] :
+       {std::pair<const char *, unsigned>{"A", fields.scaleFactorIdA},
+        {"B", fields.scaleFactorIdB}}) {
     if (id > 3 || !(validIds & (1u << id)))
       return Result::failure(
           std::string("scale-factor ID ") + std::to_string(id) + " for " +
           name + " is invalid for " + kindName(kind) + ".block" +
-          std::to_string(fields.scaleBlock) + " (scale_vec::" +
-          std::to_string(*vectorSize) + "X allows " +
-          (*vectorSize == 1 ? "0-3" : *vectorSize == 2 ? "0 or 2" : "only 0") +
+          std::to_string(fields.scaleBlock) +
+          " (scale_vec::" + std::to_string(*vectorSize) + "X allows " +
+          (*vectorSize == 1   ? "0-3"
+           : *vectorSize == 2 ? "0 or 2"
+                              : "only 0") +
           ")");
   }
   idesc |= fields.scaleFactorIdB << 4;

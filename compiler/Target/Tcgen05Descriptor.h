@@ -9,7 +9,8 @@
 //
 // Shared-memory descriptor (PTX ISA 9.7.16.4.1):
 //   0-13 start >> 4   16-29 LBO >> 4   32-45 SBO >> 4   46-48 version = 0b001
-//   49-51 base offset   52 LBO mode   61-63 layout (0 none, 2 128B, 4 64B, 6 32B)
+//   49-51 base offset   52 LBO mode   61-63 layout (0 none, 2 128B, 4 64B, 6
+//   32B)
 //
 //===----------------------------------------------------------------------===//
 
@@ -102,11 +103,9 @@ tcgen05InstructionShape(Tcgen05Kind kind, unsigned m, unsigned n,
 /// inside the tile (same canonical layouts as wgmma: +2 per 32 B of K inside
 /// a K-major atom, + rows * span / 16 per atom; MN-major + K * span / 16).
 /// `rows` is the M/N extent for K-major and the K extent for MN-major.
-ValueOrError<uint64_t> tcgen05KStepDescriptorDelta(Tcgen05Kind kind,
-                                                   OperandMajor major,
-                                                   SwizzleMode swizzle,
-                                                   uint32_t rows,
-                                                   unsigned step);
+ValueOrError<uint64_t>
+tcgen05KStepDescriptorDelta(Tcgen05Kind kind, OperandMajor major,
+                            SwizzleMode swizzle, uint32_t rows, unsigned step);
 
 //===----------------------------------------------------------------------===//
 // Instruction descriptor

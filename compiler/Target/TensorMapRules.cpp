@@ -104,10 +104,9 @@ ValueOrError<TmaBoxPlan> planTmaBoxes(ElementType type, uint32_t rows,
         std::string(swizzleName(chooseSwizzle(innerBits / 8))) +
         " fits this tile)");
   if (innerBits % spanBits != 0)
-    return Result::failure("box inner extent " +
-                           describeExtent(innerElements, *element) +
-                           " exceeds the " + spanName +
-                           " and is not a multiple of it");
+    return Result::failure(
+        "box inner extent " + describeExtent(innerElements, *element) +
+        " exceeds the " + spanName + " and is not a multiple of it");
 
   uint32_t boxInner = static_cast<uint32_t>(spanBits / element->bits);
   plan.box = {boxInner, rows};

@@ -20,8 +20,7 @@ namespace kiln::target {
 /// Either a value of type T or a human-readable error message. Unlike
 /// llvm::Expected it need not be checked before destruction, so callers that
 /// only test validity (e.g. a tile-shape search) stay simple.
-template <typename T>
-class ValueOrError {
+template <typename T> class ValueOrError {
 public:
   /// Wraps a valid result.
   ValueOrError(T value) : value(std::move(value)) {}

@@ -67,8 +67,7 @@ ValueOrError<uint64_t> wgmmaDescriptorHighBits(OperandMajor major,
 ValueOrError<uint64_t> wgmmaKStepDescriptorDelta(OperandMajor major,
                                                  SwizzleMode swizzle,
                                                  ElementType operand,
-                                                 uint32_t rows,
-                                                 unsigned step) {
+                                                 uint32_t rows, unsigned step) {
   ValueOrError<unsigned> k = wgmmaInstructionK(operand);
   if (!k)
     return ValueOrError<uint64_t>::failure(k.error());
@@ -146,11 +145,11 @@ wgmmaInstructionShape(ElementType operand, ElementType accumulator,
                            " products in " + typeName(accumulator));
 
   if (integer) {
-    bool nOk = n == 8 || n == 16 || n == 24 ||
-               (n >= 32 && n <= 256 && n % 16 == 0);
+    bool nOk =
+        n == 8 || n == 16 || n == 24 || (n >= 32 && n <= 256 && n % 16 == 0);
     if (!nOk)
-      return Result::failure("wgmma " + typeName(operand) + " N = " +
-                             std::to_string(n) +
+      return Result::failure("wgmma " + typeName(operand) +
+                             " N = " + std::to_string(n) +
                              " is invalid: integer shapes take N = 8, 16, 24 "
                              "or a multiple of 16 from 32 to 256");
   } else if (n < 8 || n > 256 || n % 8 != 0) {

@@ -43,9 +43,8 @@ SmemDescriptorFields decodeWgmmaSmemDescriptor(uint64_t descriptor);
 /// K-major tiles and the K extent for MN-major tiles (CanonicalLayout.h).
 /// Examples: K-major SW128 0x4000004000010000; MN-major SW128 with 64 K rows
 /// 0x4000004002000000 (LBO 8192, SBO 1024).
-ValueOrError<uint64_t> wgmmaDescriptorHighBits(OperandMajor major,
-                                               SwizzleMode swizzle,
-                                               uint32_t rows);
+ValueOrError<uint64_t>
+wgmmaDescriptorHighBits(OperandMajor major, SwizzleMode swizzle, uint32_t rows);
 
 /// What to add to a tile's descriptor to address k-step `step` (0-based) of
 /// the K loop inside the tile: +2 per 32 B of K inside a K-major swizzle
@@ -60,11 +59,9 @@ ValueOrError<uint64_t> wgmmaKStepDescriptorDelta(OperandMajor major,
 /// What to add to a tile's descriptor to address the M/N sub-block starting
 /// at `mnElements`, e.g. 64 for the second m64 wgmma of a 128-row A tile
 /// (+64 * span / 16).
-ValueOrError<uint64_t> wgmmaMNDescriptorDelta(OperandMajor major,
-                                              SwizzleMode swizzle,
-                                              ElementType operand,
-                                              uint32_t rows,
-                                              uint32_t mnElements);
+ValueOrError<uint64_t>
+wgmmaMNDescriptorDelta(OperandMajor major, SwizzleMode swizzle,
+                       ElementType operand, uint32_t rows, uint32_t mnElements);
 
 /// One wgmma.mma_async instruction's m64nNkK shape.
 struct WgmmaInstructionShape {

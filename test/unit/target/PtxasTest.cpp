@@ -236,14 +236,13 @@ TEST(TargetPtxasReport, ConstantBanksAndCarriageReturns) {
 }
 
 TEST(TargetPtxasReport, KeepsUnknownLines) {
-  PtxasReport report = parsePtxasReport(
-      "ptxas info    : Something new from a future ptxas\n"
-      "not a ptxas line\n"
-      "ptxas warning : (C1234) a coded warning\n");
+  PtxasReport report =
+      parsePtxasReport("ptxas info    : Something new from a future ptxas\n"
+                       "not a ptxas line\n"
+                       "ptxas warning : (C1234) a coded warning\n");
   ASSERT_EQ(report.diagnostics.size(), 3u);
   EXPECT_EQ(report.diagnostics[0].severity, PtxasSeverity::Info);
-  EXPECT_EQ(report.diagnostics[0].message,
-            "Something new from a future ptxas");
+  EXPECT_EQ(report.diagnostics[0].message, "Something new from a future ptxas");
   EXPECT_EQ(report.diagnostics[1].message, "not a ptxas line");
   EXPECT_EQ(report.diagnostics[2].severity, PtxasSeverity::Warning);
   EXPECT_EQ(report.diagnostics[2].code, "C1234");
@@ -292,12 +291,13 @@ TEST_P(TargetPtxasLive, MatchesTheCapturedReport) {
   std::string name = GetParam();
   std::string ptx = readInput(name + ".ptx");
   PtxasOptions options;
-  options.arch = ptx.find(".target sm_100a") != std::string::npos ? "sm_100a"
-                                                                  : "sm_90a";
+  options.arch =
+      ptx.find(".target sm_100a") != std::string::npos ? "sm_100a" : "sm_90a";
   ValueOrError<PtxasResult> result = runPtxas(ptx, options);
   ASSERT_TRUE(result) << result.error();
-  EXPECT_EQ(result->cubin.compare(0, 4, "\x7f"
-                                        "ELF"),
+  EXPECT_EQ(result->cubin.compare(0, 4,
+                                  "\x7f"
+                                  "ELF"),
             0)
       << "a cubin is an ELF file";
   EXPECT_EQ(result->command[1], "-arch=" + options.arch);
@@ -318,14 +318,12 @@ TEST_P(TargetPtxasLive, MatchesTheCapturedReport) {
   EXPECT_EQ(checkPtxasPolicy(live).size(), checkPtxasPolicy(captured).size());
 }
 
-INSTANTIATE_TEST_SUITE_P(Inputs, TargetPtxasLive,
-                         ::testing::Values("add_one", "spill_heavy",
-                                           "setmaxnreg_ignored",
-                                           "setmaxnreg_honoured",
-                                           "wgmma_serialized",
-                                           "wgmma_pipelined",
-                                           "device_function_call",
-                                           "tmem_alloc_sm100"));
+INSTANTIATE_TEST_SUITE_P(
+    Inputs, TargetPtxasLive,
+    ::testing::Values("add_one", "spill_heavy", "setmaxnreg_ignored",
+                      "setmaxnreg_honoured", "wgmma_serialized",
+                      "wgmma_pipelined", "device_function_call",
+                      "tmem_alloc_sm100"));
 
 TEST(TargetPtxasRun, WritesTheRequestedCubin) {
   std::optional<std::string> ptxas = livePtxas();

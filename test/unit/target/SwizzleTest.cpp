@@ -1,7 +1,7 @@
 //===- SwizzleTest.cpp - Swizzle modes and element types ------------------===//
 
-#include "compiler/Target/ElementType.h"
 #include "compiler/Target/Swizzle.h"
+#include "compiler/Target/ElementType.h"
 
 #include "gtest/gtest.h"
 
@@ -114,7 +114,14 @@ TEST(TargetSwizzle, Sw64ChunkPermutationOfRows0To7) {
 
 TEST(TargetSwizzle, Sw32ChunkPermutationOfRows0To7) {
   const std::array<std::array<unsigned, 2>, 8> expected = {{
-      {0, 1}, {0, 1}, {0, 1}, {0, 1}, {1, 0}, {1, 0}, {1, 0}, {1, 0},
+      {0, 1},
+      {0, 1},
+      {0, 1},
+      {0, 1},
+      {1, 0},
+      {1, 0},
+      {1, 0},
+      {1, 0},
   }};
   for (unsigned row = 0; row < 8; ++row)
     for (unsigned chunk = 0; chunk < 2; ++chunk)
@@ -165,13 +172,13 @@ TEST(TargetElementType, WidthsAndNames) {
     ElementType type;
     unsigned bits;
     const char *name;
-  } table[] = {{ElementType::BF16, 16, "bf16"}, {ElementType::F16, 16, "f16"},
-               {ElementType::F32, 32, "f32"},   {ElementType::TF32, 32, "tf32"},
-               {ElementType::I32, 32, "i32"},   {ElementType::U8, 8, "u8"},
-               {ElementType::S8, 8, "s8"},      {ElementType::E4M3, 8, "e4m3"},
-               {ElementType::E5M2, 8, "e5m2"},  {ElementType::E2M1, 4, "e2m1"},
-               {ElementType::UE8M0, 8, "ue8m0"},
-               {ElementType::UE4M3, 8, "ue4m3"}};
+  } table[] = {
+      {ElementType::BF16, 16, "bf16"},  {ElementType::F16, 16, "f16"},
+      {ElementType::F32, 32, "f32"},    {ElementType::TF32, 32, "tf32"},
+      {ElementType::I32, 32, "i32"},    {ElementType::U8, 8, "u8"},
+      {ElementType::S8, 8, "s8"},       {ElementType::E4M3, 8, "e4m3"},
+      {ElementType::E5M2, 8, "e5m2"},   {ElementType::E2M1, 4, "e2m1"},
+      {ElementType::UE8M0, 8, "ue8m0"}, {ElementType::UE4M3, 8, "ue4m3"}};
   for (const Row &row : table) {
     EXPECT_EQ(elementBits(row.type), row.bits) << row.name;
     EXPECT_EQ(elementTypeName(row.type), row.name);

@@ -169,8 +169,7 @@ TEST(TargetTcgen05InstrDescriptor, MxFp8WithEveryScaleFactorId) {
   EXPECT_EQ(encode(mxfp8Mma()), 0x08A00000u);
   for (unsigned sfa = 0; sfa < 4; ++sfa)
     for (unsigned sfb = 0; sfb < 4; ++sfb)
-      EXPECT_EQ(encode(mxfp8Mma(sfa, sfb)),
-                0x08A00000u | sfb << 4 | sfa << 29)
+      EXPECT_EQ(encode(mxfp8Mma(sfa, sfb)), 0x08A00000u | sfb << 4 | sfa << 29)
           << "sfa " << sfa << " sfb " << sfb;
 }
 
@@ -332,8 +331,7 @@ TEST(TargetTcgen05Shape, ValidNPerCtaGroup) {
   for (unsigned n = 8; n <= 256; n += 8) {
     EXPECT_TRUE(tcgen05InstructionShape(Tcgen05Kind::F16, 64, n, 1)) << n;
     EXPECT_TRUE(tcgen05InstructionShape(Tcgen05Kind::F16, 128, n, 1)) << n;
-    EXPECT_TRUE(tcgen05InstructionShape(Tcgen05Kind::MXF4NVF4, 128, n, 1))
-        << n;
+    EXPECT_TRUE(tcgen05InstructionShape(Tcgen05Kind::MXF4NVF4, 128, n, 1)) << n;
     EXPECT_EQ(bool(tcgen05InstructionShape(Tcgen05Kind::F16, 256, n, 2)),
               n % 16 == 0)
         << n;

@@ -1,7 +1,7 @@
 //===- TensorMemoryTest.cpp - TMEM allocation and scale-factor layout -----===//
 
-#include "compiler/Target/BlockScaleLayout.h"
 #include "compiler/Target/TensorMemory.h"
+#include "compiler/Target/BlockScaleLayout.h"
 
 #include "gtest/gtest.h"
 

@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "compiler/Target/CanonicalLayout.h"
 #include "compiler/Target/WgmmaDescriptor.h"
+#include "compiler/Target/CanonicalLayout.h"
 
 #include "gtest/gtest.h"
 
@@ -197,53 +197,53 @@ TEST(TargetWgmmaDescriptor, KStepsInsideAndAcrossSw128Atoms) {
     EXPECT_EQ(kStep(OperandMajor::K, SwizzleMode::Bytes128, ElementType::BF16,
                     64, step),
               2u * step);
-  EXPECT_EQ(kStep(OperandMajor::K, SwizzleMode::Bytes128, ElementType::BF16, 64,
-                  4),
-            64u * 128 / 16);
-  EXPECT_EQ(kStep(OperandMajor::K, SwizzleMode::Bytes128, ElementType::BF16, 64,
-                  5),
-            64u * 128 / 16 + 2);
-  EXPECT_EQ(kStep(OperandMajor::K, SwizzleMode::Bytes128, ElementType::BF16,
-                  256, 4),
-            256u * 128 / 16);
+  EXPECT_EQ(
+      kStep(OperandMajor::K, SwizzleMode::Bytes128, ElementType::BF16, 64, 4),
+      64u * 128 / 16);
+  EXPECT_EQ(
+      kStep(OperandMajor::K, SwizzleMode::Bytes128, ElementType::BF16, 64, 5),
+      64u * 128 / 16 + 2);
+  EXPECT_EQ(
+      kStep(OperandMajor::K, SwizzleMode::Bytes128, ElementType::BF16, 256, 4),
+      256u * 128 / 16);
   // FP8 k32 steps are also 32 B (hardware check: +2 per k32 step).
-  EXPECT_EQ(kStep(OperandMajor::K, SwizzleMode::Bytes128, ElementType::E4M3,
-                  64, 1),
-            2u);
-  EXPECT_EQ(kStep(OperandMajor::K, SwizzleMode::Bytes128, ElementType::TF32,
-                  64, 3),
-            6u);
+  EXPECT_EQ(
+      kStep(OperandMajor::K, SwizzleMode::Bytes128, ElementType::E4M3, 64, 1),
+      2u);
+  EXPECT_EQ(
+      kStep(OperandMajor::K, SwizzleMode::Bytes128, ElementType::TF32, 64, 3),
+      6u);
 }
 
 TEST(TargetWgmmaDescriptor, KStepsAcrossSw64AndSw32AtomsMatchHardwareCheck) {
   // SW64: A (64 rows) steps +4096 B, B (256 rows) +16384 B per atom.
-  EXPECT_EQ(kStep(OperandMajor::K, SwizzleMode::Bytes64, ElementType::BF16, 64,
-                  1),
-            2u);
-  EXPECT_EQ(kStep(OperandMajor::K, SwizzleMode::Bytes64, ElementType::BF16, 64,
-                  2),
-            4096u / 16);
-  EXPECT_EQ(kStep(OperandMajor::K, SwizzleMode::Bytes64, ElementType::BF16,
-                  256, 2),
-            16384u / 16);
+  EXPECT_EQ(
+      kStep(OperandMajor::K, SwizzleMode::Bytes64, ElementType::BF16, 64, 1),
+      2u);
+  EXPECT_EQ(
+      kStep(OperandMajor::K, SwizzleMode::Bytes64, ElementType::BF16, 64, 2),
+      4096u / 16);
+  EXPECT_EQ(
+      kStep(OperandMajor::K, SwizzleMode::Bytes64, ElementType::BF16, 256, 2),
+      16384u / 16);
   // SW32: every k16 step is a new atom: A +2048 B, B +8192 B.
-  EXPECT_EQ(kStep(OperandMajor::K, SwizzleMode::Bytes32, ElementType::BF16, 64,
-                  1),
-            2048u / 16);
-  EXPECT_EQ(kStep(OperandMajor::K, SwizzleMode::Bytes32, ElementType::BF16,
-                  256, 1),
-            8192u / 16);
+  EXPECT_EQ(
+      kStep(OperandMajor::K, SwizzleMode::Bytes32, ElementType::BF16, 64, 1),
+      2048u / 16);
+  EXPECT_EQ(
+      kStep(OperandMajor::K, SwizzleMode::Bytes32, ElementType::BF16, 256, 1),
+      8192u / 16);
 }
 
 TEST(TargetWgmmaDescriptor, MNMajorK16StepIs16Rows) {
   // Hardware check and nvgpu: one k16 step of an MN-major SW128 bf16 tile is
   // 16 rows x 128 B = 2048 B = +128.
-  EXPECT_EQ(kStep(OperandMajor::MN, SwizzleMode::Bytes128, ElementType::BF16,
-                  64, 1),
-            128u);
-  EXPECT_EQ(kStep(OperandMajor::MN, SwizzleMode::Bytes128, ElementType::BF16,
-                  64, 3),
-            384u);
+  EXPECT_EQ(
+      kStep(OperandMajor::MN, SwizzleMode::Bytes128, ElementType::BF16, 64, 1),
+      128u);
+  EXPECT_EQ(
+      kStep(OperandMajor::MN, SwizzleMode::Bytes128, ElementType::BF16, 64, 3),
+      384u);
 }
 
 TEST(TargetWgmmaDescriptor, MNMajorNeeds16BitTypes) {
