@@ -1,0 +1,1228 @@
+//===- Sema.cpp - name, type and shape checking of .kiln ------------------===//
+//
+// Checks kernels statement by statement. Each expression gets a ValueType;
+// an error yields the Invalid type, which silences checks that depend on it
+// so that one mistake is reported once. Number literals are folded here, so
+// `1 / 128` or `rsqrt(128.0)` reach MLIRGen as constants.
+//
+//===----------------------------------------------------------------------===//
+
+#include "frontend/Sema.h"
+#include "frontend/Suggest.h"
+
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/StringSwitch.h"
+
+#include <cmath>
+
+using namespace kiln;
+using namespace kiln::ast;
+using mlir::failure;
+using mlir::LogicalResult;
+using mlir::success;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Builtins
+//===----------------------------------------------------------------------===//
+
+constexpr llvm::StringLiteral kFunctionNames[] = {
+    "silu",  "gelu",   "sigmoid", "tanh",    "exp",  "relu",
+    "rsqrt", "max",    "min",     "where",   "sum",  "softmax",
+    "causal", "mask",  "modify",  "grouped", "bf16", "f16",
+    "f32",   "i32",    "e4m3",    "e5m2"};
+
+/// Elementwise functions of one float argument.
+std::optional<Builtin> lookupUnaryFloatFunction(llvm::StringRef name) {
+  return llvm::StringSwitch<std::optional<Builtin>>(name)
+      .Case("silu", Builtin::Silu)
+      .Case("gelu", Builtin::Gelu)
+      .Case("sigmoid", Builtin::Sigmoid)
+      .Case("tanh", Builtin::Tanh)
+      .Case("exp", Builtin::Exp)
+      .Case("relu", Builtin::Relu)
+      .Case("rsqrt", Builtin::Rsqrt)
+      .Default(std::nullopt);
+}
+
+/// Targets of casts: a dtype used as a function.
+std::optional<DType> lookupCast(llvm::StringRef name) {
+  return llvm::StringSwitch<std::optional<DType>>(name)
+      .Case("bf16", DType::BF16)
+      .Case("f16", DType::F16)
+      .Case("f32", DType::F32)
+      .Case("i32", DType::I32)
+      .Case("e4m3", DType::E4M3)
+      .Case("e5m2", DType::E5M2)
+      .Default(std::nullopt);
+}
+
+double foldUnaryFloat(Builtin fn, double x) {
+  auto sigmoid = [](double v) { return 1.0 / (1.0 + std::exp(-v)); };
+  switch (fn) {
+  case Builtin::Silu:
+    return x * sigmoid(x);
+  case Builtin::Gelu:
+    return 0.5 * x * (1.0 + std::erf(x / std::sqrt(2.0)));
+  case Builtin::Sigmoid:
+    return sigmoid(x);
+  case Builtin::Tanh:
+    return std::tanh(x);
+  case Builtin::Exp:
+    return std::exp(x);
+  case Builtin::Relu:
+    return x > 0 ? x : 0.0;
+  case Builtin::Rsqrt:
+    return 1.0 / std::sqrt(x);
+  default:
+    return x;
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+/// What an elementwise operation accepts.
+enum class Operands {
+  Numeric, ///< floats, i32 and indices (+, -, *, /, comparisons, max, min)
+  Float,   ///< floats only (silu, exp, ...)
+  Logical, ///< predicates only (&&, ||, !)
+};
+
+/// The wider of two (non-narrow) floats; bf16 and f16 meet at f32.
+DType promoteFloats(DType a, DType b) {
+  if (a == b)
+    return a;
+  return DType::F32;
+}
+
+/// Numpy broadcasting of two shapes, or nullopt (with the first clashing
+/// pair) if they do not broadcast.
+std::optional<llvm::SmallVector<std::string, 4>>
+broadcastShapes(llvm::ArrayRef<std::string> a, llvm::ArrayRef<std::string> b,
+                std::pair<std::string, std::string> &clash) {
+  size_t rank = std::max(a.size(), b.size());
+  llvm::SmallVector<std::string, 4> result(rank);
+  for (size_t i = 0; i < rank; ++i) {
+    std::string da = i < a.size() ? a[a.size() - 1 - i] : "1";
+    std::string db = i < b.size() ? b[b.size() - 1 - i] : "1";
+    if (da == db || db == "1") {
+      result[rank - 1 - i] = da;
+    } else if (da == "1") {
+      result[rank - 1 - i] = db;
+    } else {
+      clash = {da, db};
+      return std::nullopt;
+    }
+  }
+  return result;
+}
+
+/// "K=64" for a constant contraction extent, the name otherwise.
+std::string describeDim(llvm::StringRef dim, llvm::StringRef role) {
+  if (getConstantDim(dim))
+    return role.str() + "=" + dim.str();
+  return dim.str();
+}
+
+/// The expression as quoted in messages.
+std::string quote(const Expr &expr) { return "'" + renderExpr(expr) + "'"; }
+
+//===----------------------------------------------------------------------===//
+// KernelChecker
+//===----------------------------------------------------------------------===//
+
+class KernelChecker {
+public:
+  KernelChecker(Kernel &kernel, const SourceLocator &locator)
+      : kernel(kernel), locator(locator) {}
+
+  LogicalResult check();
+
+private:
+  mlir::InFlightDiagnostic error(llvm::SMLoc loc) {
+    hadError = true;
+    return locator.emitError(loc);
+  }
+
+  // Declarations and statements.
+  void declareTensors();
+  void checkStmt(Stmt &stmt);
+  void checkOutputValue(const Stmt &stmt, const TensorDecl &output);
+  void warnUnused();
+
+  // Expressions. Each sets and returns `expr.type`.
+  ValueType check(Expr &expr);
+  ValueType checkName(NameExpr &expr);
+  ValueType checkUnary(UnaryExpr &expr);
+  ValueType checkBinary(BinaryExpr &expr);
+  ValueType checkMatmul(BinaryExpr &expr);
+  ValueType checkCall(CallExpr &expr);
+
+  /// Types an elementwise operation over `operands` (already checked); folds
+  /// when all operands are numbers is left to the caller.
+  ValueType combine(llvm::SMLoc loc, llvm::StringRef what,
+                    llvm::ArrayRef<const Expr *> operands, Operands accepts);
+  /// Whether `operand` may be read by an operation accepting `accepts`.
+  bool checkOperandKind(llvm::SMLoc loc, llvm::StringRef what,
+                        const Expr &operand, Operands accepts);
+  /// Types one operand of '@': peels `^T`, resolves `grouped(...)`.
+  struct MatmulOperand {
+    Expr *base = nullptr;
+    bool transposed = false;
+    llvm::SMLoc transposeLoc;
+    const TensorDecl *scaled = nullptr; ///< block-scaled parameter
+    CallExpr *grouped = nullptr;
+    ValueType type; ///< as multiplied (after transposes)
+  };
+  MatmulOperand checkMatmulOperand(ExprPtr &operand, bool isLhs);
+  ValueType checkGroupedMatmul(BinaryExpr &expr, MatmulOperand &lhs,
+                               MatmulOperand &rhs);
+  /// The element type the MMA multiplies, or nullopt after an error.
+  std::optional<DType> checkMmaTypes(BinaryExpr &expr, const MatmulOperand &lhs,
+                                     const MatmulOperand &rhs);
+  ValueType checkLambda(LambdaExpr &lambda, llvm::ArrayRef<DType> paramTypes,
+                        llvm::StringRef what, llvm::StringRef paramNames);
+
+  /// Splits `call`'s arguments; checks arity and keywords. `keywords` lists
+  /// the allowed keyword names.
+  bool checkArity(CallExpr &call, size_t positional,
+                  llvm::ArrayRef<llvm::StringRef> keywords,
+                  llvm::StringRef argNames);
+  /// The value of the `axis` keyword (default -1), normalized for `rank`.
+  std::optional<int64_t> getAxis(CallExpr &call, const ValueType &input);
+  /// Checks that the only argument of a tensor-level function is a tensor of
+  /// floats with at least `minRank` axes.
+  bool checkFloatTensor(CallExpr &call, const ValueType &input,
+                        size_t minRank);
+
+  Kernel &kernel;
+  const SourceLocator &locator;
+  bool hadError = false;
+
+  llvm::StringMap<TensorDecl *> params;
+  llvm::StringMap<TensorDecl *> outputs;
+  /// The current value of each local and assigned output.
+  struct Binding {
+    const Stmt *def;
+    ValueType type;
+  };
+  llvm::StringMap<Binding> bindings;
+  llvm::StringMap<const Stmt *> assignedOutputs;
+  llvm::DenseSet<const Stmt *> usedDefs;
+  llvm::DenseSet<const TensorDecl *> usedParams;
+
+  /// Inside a lambda: its parameters and their types.
+  LambdaExpr *lambda = nullptr;
+  llvm::SmallVector<DType, 3> lambdaTypes;
+  /// Set while checking the base of a matmul operand, where block-scaled
+  /// parameters may appear.
+  bool allowScaled = false;
+
+  ContractionInfo contractions;
+};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Declarations and statements
+//===----------------------------------------------------------------------===//
+
+void KernelChecker::declareTensors() {
+  llvm::StringSet<> boundDims;
+  for (TensorDecl &param : kernel.params) {
+    if (failed(resolveTensorDecl(param, /*isOutput=*/false, locator)))
+      hadError = true;
+    auto [it, inserted] = params.try_emplace(param.name, &param);
+    if (!inserted) {
+      auto diag = error(param.loc);
+      diag << "parameter '" << param.name << "' is declared twice";
+      diag.attachNote(locator.getLoc(it->second->loc)) << "first declared here";
+    }
+    for (const DimSpec &dim : param.spec.dims)
+      if (!dim.name.empty())
+        boundDims.insert(dim.name);
+  }
+  for (TensorDecl &output : kernel.outputs) {
+    if (failed(resolveTensorDecl(output, /*isOutput=*/true, locator)))
+      hadError = true;
+    if (auto it = params.find(output.name); it != params.end()) {
+      auto diag = error(output.loc);
+      diag << "'" << output.name << "' is both a parameter and an output";
+      diag.attachNote(locator.getLoc(it->second->loc)) << "parameter declared here";
+      continue;
+    }
+    auto [it, inserted] = outputs.try_emplace(output.name, &output);
+    if (!inserted) {
+      auto diag = error(output.loc);
+      diag << "output '" << output.name << "' is declared twice";
+      diag.attachNote(locator.getLoc(it->second->loc)) << "first declared here";
+    }
+    // Extents are bound at launch from the inputs' shapes; an output can only
+    // use extents some input has.
+    for (const DimSpec &dim : output.spec.dims)
+      if (!dim.name.empty() && !boundDims.contains(dim.name))
+        error(dim.loc) << "dim '" << dim.name << "' of output '" << output.name
+                       << "' is not bound by any parameter; an output's "
+                          "extents must follow from the inputs";
+  }
+}
+
+void KernelChecker::checkStmt(Stmt &stmt) {
+  ValueType value = check(*stmt.value);
+  if (auto it = params.find(stmt.target); it != params.end()) {
+    error(stmt.loc) << "cannot assign to parameter '" << stmt.target
+                    << "'; parameters are read-only";
+    return;
+  }
+  auto output = outputs.find(stmt.target);
+  if (output == outputs.end()) {
+    // A local: (re)bind it. Locals may hold numbers, which are inlined.
+    bindings[stmt.target] = Binding{&stmt, value};
+    return;
+  }
+  auto [it, inserted] = assignedOutputs.try_emplace(stmt.target, &stmt);
+  if (!inserted) {
+    auto diag = error(stmt.loc);
+    diag << "output '" << stmt.target << "' is assigned twice";
+    diag.attachNote(locator.getLoc(it->second->loc)) << "first assigned here";
+    return;
+  }
+  stmt.output = output->second;
+  checkOutputValue(stmt, *output->second);
+  ValueType declared = ValueType::tensor(output->second->type.dtype,
+                                         output->second->type.shape);
+  bindings[stmt.target] = Binding{&stmt, value.isInvalid() ? value : declared};
+}
+
+void KernelChecker::checkOutputValue(const Stmt &stmt, const TensorDecl &output) {
+  const ValueType &value = stmt.value->type;
+  const TensorType &type = output.type;
+  if (value.isInvalid())
+    return;
+  if (value.isNumber()) {
+    error(stmt.loc)
+        << "cannot assign a number to output '" << output.name
+        << "'; outputs are tensors (" << formatType(type) << ")";
+    return;
+  }
+  if (value.shape != type.shape) {
+    error(stmt.loc)
+        << "output '" << output.name << "' is declared "
+        << formatShape(type.shape) << " but is assigned a value of shape "
+        << formatShape(value.shape);
+    return;
+  }
+  if (value.dtype == DType::I1) {
+    error(stmt.loc)
+        << "cannot assign a predicate (i1) to output '" << output.name
+        << "'; select values with where(...)";
+    return;
+  }
+  // Float results convert to the output's float type; crossing between
+  // floats and integers must be spelled out.
+  if (isFloat(value.dtype) != isFloat(type.dtype))
+    error(stmt.loc)
+        << "cannot assign " << getDTypeName(value.dtype) << " values to "
+        << getDTypeName(type.dtype) << " output '" << output.name
+        << "' without a cast; write " << getDTypeName(type.dtype) << "(...)";
+}
+
+void KernelChecker::warnUnused() {
+  for (const TensorDecl &param : kernel.params)
+    if (!usedParams.contains(&param))
+      locator.emitWarning(param.loc)
+          << "parameter '" << param.name << "' is never used";
+  for (const Stmt &stmt : kernel.body)
+    if (!stmt.output && !usedDefs.contains(&stmt))
+      locator.emitWarning(stmt.loc)
+          << "'" << stmt.target << "' is assigned but never used";
+}
+
+LogicalResult KernelChecker::check() {
+  declareTensors();
+  // Statements are checked even after declaration errors, so that all
+  // problems are reported in one run; Invalid types keep them independent.
+  for (Stmt &stmt : kernel.body)
+    checkStmt(stmt);
+  for (TensorDecl &output : kernel.outputs)
+    if (outputs.lookup(output.name) == &output &&
+        !assignedOutputs.contains(output.name))
+      error(output.loc) << "output '" << output.name << "' is never assigned";
+  if (kernel.schedule && !hadError &&
+      failed(checkSchedule(*kernel.schedule, contractions, locator)))
+    hadError = true;
+  if (hadError)
+    return failure();
+  warnUnused();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Expressions
+//===----------------------------------------------------------------------===//
+
+ValueType KernelChecker::check(Expr &expr) {
+  ValueType type;
+  switch (expr.getKind()) {
+  case ExprKind::Number: {
+    auto &number = llvm::cast<NumberExpr>(expr);
+    type = ValueType::literal(number.value, number.isInteger);
+    break;
+  }
+  case ExprKind::Name:
+    type = checkName(llvm::cast<NameExpr>(expr));
+    break;
+  case ExprKind::Unary:
+    type = checkUnary(llvm::cast<UnaryExpr>(expr));
+    break;
+  case ExprKind::Binary:
+    type = checkBinary(llvm::cast<BinaryExpr>(expr));
+    break;
+  case ExprKind::Transpose:
+    error(expr.getLoc()) << "'^T' can only transpose an operand of '@' (it "
+                            "changes how the matmul reads it)";
+    break;
+  case ExprKind::Call:
+    type = checkCall(llvm::cast<CallExpr>(expr));
+    break;
+  case ExprKind::Lambda:
+    error(expr.getLoc()) << "a lambda can only be the second argument of "
+                            "mask(...) or modify(...)";
+    break;
+  }
+  expr.type = type;
+  return type;
+}
+
+ValueType KernelChecker::checkName(NameExpr &expr) {
+  if (lambda) {
+    for (auto [index, param] : llvm::enumerate(lambda->params))
+      if (param.name == expr.name) {
+        expr.lambdaParam = index;
+        return ValueType::scalar(lambdaTypes[index]);
+      }
+  }
+
+  const ValueType *type = nullptr;
+  if (auto it = bindings.find(expr.name); it != bindings.end()) {
+    expr.def = it->second.def;
+    usedDefs.insert(expr.def);
+    type = &it->second.type;
+    if (type->isInvalid())
+      return ValueType::invalid();
+    if (!lambda || type->isNumber())
+      return *type;
+  } else if (auto it = params.find(expr.name); it != params.end()) {
+    const TensorDecl &param = *it->second;
+    expr.param = &param;
+    usedParams.insert(&param);
+    if (param.type.scale && !allowScaled && !lambda) {
+      error(expr.getLoc())
+          << "'" << param.name << "' is block-scaled ("
+          << formatType(param.type)
+          << "); it can only be an operand of '@', which applies its scales";
+      return ValueType::invalid();
+    }
+    if (!lambda)
+      return ValueType::tensor(param.type.dtype, param.type.shape);
+  } else if (outputs.count(expr.name)) {
+    error(expr.getLoc()) << "output '" << expr.name
+                         << "' is used before it is assigned";
+    return ValueType::invalid();
+  } else if (expr.name == "inf") {
+    return ValueType::literal(INFINITY, /*isInteger=*/false);
+  } else {
+    llvm::SmallVector<llvm::StringRef> visible;
+    for (auto &entry : bindings)
+      visible.push_back(entry.getKey());
+    for (auto &entry : params)
+      visible.push_back(entry.getKey());
+    if (lambda)
+      for (const LambdaExpr::Param &param : lambda->params)
+        visible.push_back(param.name);
+    error(expr.getLoc()) << "'" << expr.name << "' is not defined"
+                         << didYouMean(expr.name, visible);
+    return ValueType::invalid();
+  }
+
+  // A tensor named inside a lambda.
+  std::string list;
+  for (const LambdaExpr::Param &param : lambda->params)
+    list += (list.empty() ? "" : ", ") + param.name;
+  error(expr.getLoc()) << "a lambda body can only use its parameters (" << list
+                       << ") and numbers, but '" << expr.name
+                       << "' is a tensor";
+  return ValueType::invalid();
+}
+
+bool KernelChecker::checkOperandKind(llvm::SMLoc loc, llvm::StringRef what,
+                                     const Expr &operand, Operands accepts) {
+  const ValueType &type = operand.type;
+  if (type.isNumber()) {
+    if (accepts == Operands::Logical) {
+      error(loc) << what << " needs predicates (comparisons), but "
+                 << quote(operand) << " is a number";
+      return false;
+    }
+    return true;
+  }
+  DType dtype = type.dtype;
+  if (accepts == Operands::Logical) {
+    if (dtype == DType::I1)
+      return true;
+    error(loc) << what << " needs predicates (comparisons), but "
+               << quote(operand) << " is " << type.str();
+    return false;
+  }
+  if (dtype == DType::I1) {
+    error(loc) << what << " needs numbers, but " << quote(operand)
+               << " is a predicate (" << type.str()
+               << "); select values with where(...)";
+    return false;
+  }
+  if (isNarrowFloat(dtype)) {
+    error(loc) << what << " cannot read " << getDTypeName(dtype) << " values ("
+               << quote(operand) << " is " << type.str()
+               << "); cast them first, e.g. f32(...)";
+    return false;
+  }
+  if (accepts == Operands::Float && !isFloat(dtype)) {
+    error(loc) << what << " needs floating-point values, but " << quote(operand)
+               << " is " << type.str() << "; cast it with f32(...)";
+    return false;
+  }
+  return true;
+}
+
+ValueType KernelChecker::combine(llvm::SMLoc loc, llvm::StringRef what,
+                                 llvm::ArrayRef<const Expr *> operands,
+                                 Operands accepts) {
+  for (const Expr *operand : operands)
+    if (operand->type.isInvalid())
+      return ValueType::invalid();
+  for (const Expr *operand : operands)
+    if (!checkOperandKind(loc, what, *operand, accepts))
+      return ValueType::invalid();
+
+  // The element type: the promotion of every non-number operand.
+  const Expr *typed = nullptr;
+  DType dtype = DType::F32;
+  for (const Expr *operand : operands) {
+    if (operand->type.isNumber())
+      continue;
+    DType next = operand->type.dtype;
+    if (!typed) {
+      typed = operand;
+      dtype = next;
+      continue;
+    }
+    if (isFloat(dtype) && isFloat(next)) {
+      dtype = promoteFloats(dtype, next);
+    } else if (dtype != next) {
+      llvm::StringRef fix = isFloat(dtype) || isFloat(next)
+                                ? "cast one side, e.g. f32(...)"
+                                : "cast one side with i32(...)";
+      error(loc) << "cannot mix " << getDTypeName(dtype) << " ("
+                 << quote(*typed) << ") and " << getDTypeName(next) << " ("
+                 << quote(*operand) << ") in " << what << "; " << fix;
+      return ValueType::invalid();
+    }
+  }
+  if (!typed)
+    return ValueType::literal(0, true); // all numbers: the caller folds
+
+  // Numbers take the operation's type; a fraction cannot become an integer.
+  if (!isFloat(dtype))
+    for (const Expr *operand : operands)
+      if (operand->type.isNumber() && !operand->type.isInteger) {
+        error(loc) << "cannot mix " << getDTypeName(dtype) << " ("
+                   << quote(*typed) << ") and the number " << quote(*operand)
+                   << " in " << what;
+        return ValueType::invalid();
+      }
+
+  // The shape: tensors broadcast; scalars (inside lambdas) stay scalars.
+  std::optional<llvm::SmallVector<std::string, 4>> shape;
+  for (const Expr *operand : operands) {
+    if (!operand->type.isTensor())
+      continue;
+    if (!shape) {
+      shape = operand->type.shape;
+      continue;
+    }
+    std::pair<std::string, std::string> clash;
+    auto next = broadcastShapes(*shape, operand->type.shape, clash);
+    if (!next) {
+      error(loc) << "cannot broadcast " << formatShape(*shape) << " with "
+                 << formatShape(operand->type.shape) << " in " << what << ": "
+                 << clash.first << " and " << clash.second << " differ";
+      return ValueType::invalid();
+    }
+    shape = std::move(next);
+  }
+  if (shape)
+    return ValueType::tensor(dtype, *shape);
+  return ValueType::scalar(dtype);
+}
+
+ValueType KernelChecker::checkUnary(UnaryExpr &expr) {
+  const ValueType &operand = check(*expr.operand);
+  if (operand.isInvalid())
+    return operand;
+  if (expr.op == UnaryOp::Neg) {
+    if (operand.isNumber())
+      return ValueType::literal(-operand.number, operand.isInteger);
+    return combine(expr.getLoc(), "'-'", {expr.operand.get()}, Operands::Numeric);
+  }
+  return combine(expr.getLoc(), "'!'", {expr.operand.get()}, Operands::Logical);
+}
+
+ValueType KernelChecker::checkBinary(BinaryExpr &expr) {
+  if (expr.op == BinaryOp::MatMul)
+    return checkMatmul(expr);
+  const ValueType &lhs = check(*expr.lhs);
+  const ValueType &rhs = check(*expr.rhs);
+  if (lhs.isInvalid() || rhs.isInvalid())
+    return ValueType::invalid();
+  std::string what = "'" + getSpelling(expr.op).str() + "'";
+
+  if (expr.op == BinaryOp::And || expr.op == BinaryOp::Or)
+    return combine(expr.getLoc(), what, {expr.lhs.get(), expr.rhs.get()},
+                   Operands::Logical);
+
+  if (lhs.isNumber() && rhs.isNumber()) {
+    if (isComparison(expr.op)) {
+      error(expr.getLoc()) << "comparing two numbers has a constant result; "
+                              "compare a tensor or a lambda parameter";
+      return ValueType::invalid();
+    }
+    double a = lhs.number, b = rhs.number;
+    switch (expr.op) {
+    case BinaryOp::Add:
+      return ValueType::literal(a + b, lhs.isInteger && rhs.isInteger);
+    case BinaryOp::Sub:
+      return ValueType::literal(a - b, lhs.isInteger && rhs.isInteger);
+    case BinaryOp::Mul:
+      return ValueType::literal(a * b, lhs.isInteger && rhs.isInteger);
+    default: // '/' is true division, as in Python.
+      return ValueType::literal(a / b, false);
+    }
+  }
+
+  ValueType result = combine(expr.getLoc(), what, {expr.lhs.get(), expr.rhs.get()},
+                             Operands::Numeric);
+  if (!result.isInvalid() && isComparison(expr.op))
+    result.dtype = DType::I1;
+  return result;
+}
+
+//===----------------------------------------------------------------------===//
+// Matmul
+//===----------------------------------------------------------------------===//
+
+KernelChecker::MatmulOperand
+KernelChecker::checkMatmulOperand(ExprPtr &operand, bool isLhs) {
+  MatmulOperand result;
+  llvm::SmallVector<TransposeExpr *> transposes;
+  Expr *base = operand.get();
+  while (auto *transpose = llvm::dyn_cast<TransposeExpr>(base)) {
+    transposes.push_back(transpose);
+    base = transpose->operand.get();
+  }
+  result.base = base;
+  result.transposed = transposes.size() % 2 == 1;
+  if (!transposes.empty())
+    result.transposeLoc = transposes.front()->getLoc();
+
+  auto *call = llvm::dyn_cast<CallExpr>(base);
+  if (call && call->callee == "grouped") {
+    if (!isLhs || !transposes.empty()) {
+      error(call->getLoc()) << "grouped(x, offsets) can only be the left "
+                               "operand of '@', untransposed";
+      return result;
+    }
+    call->builtin = Builtin::Grouped;
+    if (!checkArity(*call, 2, {}, "(x, offsets)"))
+      return result;
+    const ValueType &x = check(*call->args[0].value);
+    check(*call->args[1].value);
+    if (x.isInvalid() || call->args[1].value->type.isInvalid())
+      return result;
+    call->type = x;
+    result.grouped = call;
+    result.type = x;
+    return result;
+  }
+
+  allowScaled = true;
+  ValueType type = check(*base);
+  allowScaled = false;
+  if (auto *name = llvm::dyn_cast<NameExpr>(base); name && name->param &&
+                                                   name->param->type.scale)
+    result.scaled = name->param;
+  if (type.isInvalid())
+    return result;
+  if (!type.isTensor()) {
+    error(base->getLoc()) << "'@' needs tensors on both sides, but "
+                          << quote(*base) << " is " << type.str();
+    return result;
+  }
+  // Each ^T swaps the last two axes of what it reads.
+  for (TransposeExpr *transpose : llvm::reverse(transposes)) {
+    if (type.shape.size() < 2) {
+      error(transpose->getLoc()) << "'^T' needs at least 2 axes, but "
+                                 << quote(*base) << " is " << type.str();
+      return result;
+    }
+    std::swap(type.shape[type.shape.size() - 1], type.shape[type.shape.size() - 2]);
+    transpose->type = type;
+  }
+  result.type = type;
+  return result;
+}
+
+std::optional<DType> KernelChecker::checkMmaTypes(BinaryExpr &expr,
+                                                  const MatmulOperand &lhs,
+                                                  const MatmulOperand &rhs) {
+  const Expr &a = *lhs.base, &b = *rhs.base;
+  DType ta = lhs.type.dtype, tb = rhs.type.dtype;
+  for (auto [operand, dtype] : {std::pair{&a, ta}, std::pair{&b, tb}})
+    if (!isFloat(dtype)) {
+      error(expr.getLoc()) << "'@' needs floating-point operands, but "
+                           << quote(*operand) << " is "
+                           << operand->type.str();
+      return std::nullopt;
+    }
+  if (ta == DType::F32 && tb == DType::F32) {
+    error(expr.getLoc()) << "'@' does not multiply two f32 operands (the "
+                            "tensor cores read bf16, f16 or fp8); cast one, "
+                            "e.g. bf16(" << renderExpr(a) << ")";
+    return std::nullopt;
+  }
+  // A computed f32 operand (attention's probabilities) is rounded to its
+  // 16-bit partner's type, as FlashAttention does before P @ V.
+  if (ta == DType::F32 && getBitWidth(tb) == 16)
+    return tb;
+  if (tb == DType::F32 && getBitWidth(ta) == 16)
+    return ta;
+  // The fp8 and fp4 formats mix (per-kind MMA rules are the target's);
+  // everything else must match.
+  if (ta == tb || (isNarrowFloat(ta) && isNarrowFloat(tb)))
+    return getBitWidth(ta) <= getBitWidth(tb) ? ta : tb;
+  error(expr.getLoc()) << "'@' operand types differ: " << getDTypeName(ta)
+                       << " from " << quote(a) << ", " << getDTypeName(tb)
+                       << " from " << quote(b) << "; cast one of them";
+  return std::nullopt;
+}
+
+ValueType KernelChecker::checkMatmul(BinaryExpr &expr) {
+  if (lambda) {
+    error(expr.getLoc()) << "'@' cannot be used inside a lambda; a lambda "
+                            "body computes one element";
+    return ValueType::invalid();
+  }
+  MatmulOperand lhs = checkMatmulOperand(expr.lhs, /*isLhs=*/true);
+  MatmulOperand rhs = checkMatmulOperand(expr.rhs, /*isLhs=*/false);
+  if (lhs.type.isInvalid() || rhs.type.isInvalid())
+    return ValueType::invalid();
+  if (lhs.grouped)
+    return checkGroupedMatmul(expr, lhs, rhs);
+
+  const Expr &a = *expr.lhs, &b = *expr.rhs;
+  for (auto *operand : {&lhs, &rhs})
+    if (operand->type.shape.size() < 2) {
+      error(expr.getLoc()) << "'@' needs operands with at least 2 axes, but "
+                           << quote(*operand->base) << " is "
+                           << operand->type.str();
+      return ValueType::invalid();
+    }
+
+  // Block scales: both operands or neither, agreeing along K.
+  if (bool(lhs.scaled) != bool(rhs.scaled)) {
+    const MatmulOperand &s = lhs.scaled ? lhs : rhs;
+    const MatmulOperand &u = lhs.scaled ? rhs : lhs;
+    error(expr.getLoc()) << quote(*s.base) << " is block-scaled ("
+                         << formatType(s.scaled->type) << ") but "
+                         << quote(*u.base) << " is not; both operands of "
+                         << "'@' must carry block scales";
+    return ValueType::invalid();
+  }
+  std::optional<DType> mmaType = checkMmaTypes(expr, lhs, rhs);
+  if (!mmaType)
+    return ValueType::invalid();
+  if (lhs.scaled) {
+    const BlockScale &sa = *lhs.scaled->type.scale, &sb = *rhs.scaled->type.scale;
+    for (const MatmulOperand *operand : {&lhs, &rhs})
+      if (operand->type.shape.size() != 2) {
+        error(expr.getLoc()) << "block-scaled operands of '@' must have rank "
+                                "2, but "
+                             << quote(*operand->base) << " has rank "
+                             << operand->type.shape.size();
+        return ValueType::invalid();
+      }
+    if (lhs.transposed) {
+      error(lhs.transposeLoc) << "the left operand of a block-scaled '@' "
+                                 "cannot be transposed";
+      return ValueType::invalid();
+    }
+    if (sa.dtype != sb.dtype) {
+      error(expr.getLoc()) << "scale types differ: " << getDTypeName(sa.dtype)
+                           << " for " << quote(*lhs.base) << ", "
+                           << getDTypeName(sb.dtype) << " for "
+                           << quote(*rhs.base);
+      return ValueType::invalid();
+    }
+    int64_t kA = sa.cols, kB = rhs.transposed ? sb.cols : sb.rows;
+    if (kA != kB) {
+      error(expr.getLoc()) << "scale blocks along K differ: " << kA << " for "
+                           << quote(*lhs.base) << ", " << kB << " for "
+                           << quote(b);
+      return ValueType::invalid();
+    }
+    contractions.scaleBlockK = kA;
+  }
+
+  llvm::ArrayRef<std::string> sa = lhs.type.shape, sb = rhs.type.shape;
+  const std::string &kA = sa.back(), &kB = sb[sb.size() - 2];
+  if (kA != kB) {
+    error(expr.getLoc()) << "contraction dims differ: " << describeDim(kA, "K")
+                         << " from " << renderExpr(a) << ", "
+                         << describeDim(kB, "K") << " from " << renderExpr(b);
+    return ValueType::invalid();
+  }
+  std::pair<std::string, std::string> clash;
+  auto batch = broadcastShapes(sa.drop_back(2), sb.drop_back(2), clash);
+  if (!batch) {
+    error(expr.getLoc()) << "cannot broadcast batch dims "
+                         << formatShape(sa.drop_back(2)) << " of "
+                         << renderExpr(a) << " with "
+                         << formatShape(sb.drop_back(2)) << " of "
+                         << renderExpr(b) << ": " << clash.first << " and "
+                         << clash.second << " differ";
+    return ValueType::invalid();
+  }
+  batch->push_back(sa[sa.size() - 2]);
+  batch->push_back(sb.back());
+
+  if (!contractions.any || getBitWidth(*mmaType) < getBitWidth(contractions.narrowest))
+    contractions.narrowest = *mmaType;
+  contractions.any = true;
+  return ValueType::tensor(DType::F32, *batch);
+}
+
+ValueType KernelChecker::checkGroupedMatmul(BinaryExpr &expr, MatmulOperand &lhs,
+                                            MatmulOperand &rhs) {
+  CallExpr &call = *lhs.grouped;
+  const Expr &x = *call.args[0].value, &offsets = *call.args[1].value;
+  const Expr &w = *expr.rhs;
+  const ValueType &tx = x.type, &to = offsets.type, &tw = rhs.type;
+  if (!tx.isTensor() || tx.shape.size() != 2) {
+    error(x.getLoc()) << "grouped(x, offsets) needs x of rank 2 [T, K], but "
+                      << quote(x) << " is " << tx.str();
+    return ValueType::invalid();
+  }
+  if (!to.isTensor() || to.dtype != DType::I32 || to.shape.size() != 1) {
+    error(offsets.getLoc()) << "the offsets of grouped(x, offsets) must be "
+                               "i32[E+1], but "
+                            << quote(offsets) << " is " << to.str();
+    return ValueType::invalid();
+  }
+  if (tw.shape.size() != 3) {
+    error(expr.getLoc()) << "a grouped '@' needs a right operand of rank 3 "
+                            "[E, K, N] (one matrix per expert), but "
+                         << quote(w) << " is " << tw.str();
+    return ValueType::invalid();
+  }
+  if (rhs.scaled) {
+    error(expr.getLoc()) << "grouped '@' of block-scaled operands is not "
+                            "supported";
+    return ValueType::invalid();
+  }
+  // offsets has one boundary per expert plus the end.
+  const std::string &experts = tw.shape[0], &boundaries = to.shape[0];
+  std::optional<std::string> expected;
+  if (std::optional<int64_t> e = getConstantDim(experts))
+    expected = std::to_string(*e + 1);
+  else if (experts.find_first_of("+-*") == std::string::npos)
+    expected = experts + "+1";
+  if (expected && boundaries != *expected) {
+    error(offsets.getLoc()) << "offsets has " << boundaries << " entries but "
+                            << renderExpr(w) << " has " << experts
+                            << " experts; expected " << *expected
+                            << " (one boundary per expert, plus the end)";
+    return ValueType::invalid();
+  }
+  std::optional<DType> mmaType = checkMmaTypes(expr, lhs, rhs);
+  if (!mmaType)
+    return ValueType::invalid();
+  if (tx.shape[1] != tw.shape[1]) {
+    error(expr.getLoc()) << "contraction dims differ: "
+                         << describeDim(tx.shape[1], "K") << " from "
+                         << renderExpr(x) << ", " << describeDim(tw.shape[1], "K")
+                         << " from " << renderExpr(w);
+    return ValueType::invalid();
+  }
+  if (!contractions.any || getBitWidth(*mmaType) < getBitWidth(contractions.narrowest))
+    contractions.narrowest = *mmaType;
+  contractions.any = true;
+  return ValueType::tensor(DType::F32, {tx.shape[0], tw.shape[2]});
+}
+
+//===----------------------------------------------------------------------===//
+// Calls
+//===----------------------------------------------------------------------===//
+
+bool KernelChecker::checkArity(CallExpr &call, size_t positional,
+                               llvm::ArrayRef<llvm::StringRef> keywords,
+                               llvm::StringRef argNames) {
+  size_t count = 0;
+  llvm::StringSet<> seen;
+  for (const CallArg &arg : call.args) {
+    if (arg.keyword.empty()) {
+      if (!seen.empty()) {
+        error(arg.value->getLoc()) << "positional arguments of '" << call.callee
+                                   << "' must come before keyword arguments";
+        return false;
+      }
+      ++count;
+      continue;
+    }
+    if (!llvm::is_contained(keywords, arg.keyword)) {
+      auto diag = error(arg.keywordLoc);
+      if (keywords.empty())
+        diag << "'" << call.callee << "' takes no keyword arguments";
+      else
+        diag << "unknown keyword argument '" << arg.keyword << "' for '"
+             << call.callee << "'; expected '" << llvm::join(keywords, "', '")
+             << "'";
+      return false;
+    }
+    if (!seen.insert(arg.keyword).second) {
+      error(arg.keywordLoc) << "'" << arg.keyword << "' is given twice";
+      return false;
+    }
+  }
+  if (count != positional) {
+    error(call.getLoc()) << "'" << call.callee << "' takes " << positional
+                         << (positional == 1 ? " argument " : " arguments ")
+                         << argNames << ", got " << count;
+    return false;
+  }
+  return true;
+}
+
+std::optional<int64_t> KernelChecker::getAxis(CallExpr &call,
+                                              const ValueType &input) {
+  int64_t rank = input.shape.size();
+  for (CallArg &arg : call.args) {
+    if (arg.keyword != "axis")
+      continue;
+    const ValueType &axis = check(*arg.value);
+    if (axis.isInvalid())
+      return std::nullopt;
+    if (!axis.isNumber() || !axis.isInteger) {
+      error(arg.value->getLoc())
+          << "axis must be an integer constant, got " << axis.str();
+      return std::nullopt;
+    }
+    int64_t value = static_cast<int64_t>(axis.number);
+    if (value < -rank || value >= rank) {
+      error(arg.value->getLoc())
+          << "axis " << value << " is out of range for " << input.str()
+          << " (rank " << rank << "; use " << -rank << " .. " << rank - 1 << ")";
+      return std::nullopt;
+    }
+    return value < 0 ? value + rank : value;
+  }
+  return rank - 1;
+}
+
+bool KernelChecker::checkFloatTensor(CallExpr &call, const ValueType &input,
+                                     size_t minRank) {
+  const Expr &arg = *call.args[0].value;
+  if (input.isInvalid())
+    return false;
+  if (!input.isTensor() || !isFloat(input.dtype) || isNarrowFloat(input.dtype)) {
+    error(arg.getLoc()) << "'" << call.callee
+                        << "' needs a tensor of bf16, f16 or f32, but "
+                        << quote(arg) << " is " << input.str();
+    return false;
+  }
+  if (input.shape.size() < minRank) {
+    error(arg.getLoc()) << "'" << call.callee << "' needs at least " << minRank
+                        << " axes, but " << quote(arg) << " is " << input.str();
+    return false;
+  }
+  return true;
+}
+
+ValueType KernelChecker::checkLambda(LambdaExpr &expr,
+                                     llvm::ArrayRef<DType> paramTypes,
+                                     llvm::StringRef what,
+                                     llvm::StringRef paramNames) {
+  if (expr.params.size() != paramTypes.size()) {
+    error(expr.getLoc()) << what << " takes " << paramTypes.size()
+                         << " parameters (" << paramNames << "), got "
+                         << expr.params.size();
+    return ValueType::invalid();
+  }
+  for (auto [i, param] : llvm::enumerate(expr.params))
+    for (const LambdaExpr::Param &earlier : llvm::ArrayRef(expr.params).take_front(i))
+      if (earlier.name == param.name) {
+        error(param.loc) << "lambda parameter '" << param.name
+                         << "' is declared twice";
+        return ValueType::invalid();
+      }
+  lambda = &expr;
+  lambdaTypes.assign(paramTypes.begin(), paramTypes.end());
+  ValueType body = check(*expr.body);
+  lambda = nullptr;
+  expr.type = body;
+  return body;
+}
+
+ValueType KernelChecker::checkCall(CallExpr &call) {
+  llvm::StringRef callee = call.callee;
+  // Lambdas are only allowed where a function expects one; everything else
+  // goes through check(), which rejects them.
+  auto checkArgs = [&](size_t firstLambda = SIZE_MAX) {
+    bool ok = true;
+    for (auto [i, arg] : llvm::enumerate(call.args))
+      if (i != firstLambda && check(*arg.value).isInvalid())
+        ok = false;
+    return ok;
+  };
+  auto insideLambda = [&]() {
+    if (!lambda)
+      return false;
+    error(call.getLoc()) << "'" << callee << "' cannot be used inside a "
+                         << "lambda; a lambda body computes one element";
+    return true;
+  };
+
+  if (std::optional<Builtin> fn = lookupUnaryFloatFunction(callee)) {
+    call.builtin = *fn;
+    if (!checkArity(call, 1, {}, "(x)") || !checkArgs())
+      return ValueType::invalid();
+    const Expr &arg = *call.args[0].value;
+    if (arg.type.isNumber())
+      return ValueType::literal(foldUnaryFloat(*fn, arg.type.number), false);
+    return combine(call.getLoc(), "'" + callee.str() + "'", {&arg},
+                   Operands::Float);
+  }
+
+  if (std::optional<DType> target = lookupCast(callee)) {
+    call.builtin = Builtin::Cast;
+    call.castType = *target;
+    if (!checkArity(call, 1, {}, "(x)") || !checkArgs())
+      return ValueType::invalid();
+    ValueType type = call.args[0].value->type;
+    if (type.isNumber()) {
+      if (isFloat(*target))
+        return ValueType::literal(type.number, false);
+      return ValueType::literal(std::trunc(type.number), true);
+    }
+    type.dtype = *target;
+    return type;
+  }
+  if (callee == "e2m1" || callee == "ue8m0" || callee == "nvfp4" ||
+      callee == "mxfp8" || callee == "mxfp4") {
+    error(call.getLoc()) << "cannot cast to " << callee
+                         << ": block-scaled and scale types are inputs only";
+    return ValueType::invalid();
+  }
+
+  bool hasAxis = llvm::any_of(call.args, [](const CallArg &arg) {
+    return arg.keyword == "axis";
+  });
+  if (callee == "max" || callee == "min") {
+    if (call.args.size() == 2 && !hasAxis) {
+      // Two arguments: the elementwise maximum or minimum.
+      call.builtin = callee == "max" ? Builtin::Maximum : Builtin::Minimum;
+      if (!checkArity(call, 2, {}, "(a, b)") || !checkArgs())
+        return ValueType::invalid();
+      const ValueType &a = call.args[0].value->type, &b = call.args[1].value->type;
+      if (a.isNumber() && b.isNumber())
+        return ValueType::literal(callee == "max" ? std::max(a.number, b.number)
+                                                  : std::min(a.number, b.number),
+                                  a.isInteger && b.isInteger);
+      return combine(call.getLoc(), "'" + callee.str() + "'",
+                     {call.args[0].value.get(), call.args[1].value.get()},
+                     Operands::Numeric);
+    }
+    if (callee == "min") {
+      error(call.getLoc()) << "'min' takes 2 arguments (the elementwise "
+                              "minimum); only sum(...) and max(...) reduce "
+                              "along an axis";
+      return ValueType::invalid();
+    }
+  }
+
+  if (callee == "where") {
+    call.builtin = Builtin::Where;
+    if (!checkArity(call, 3, {}, "(condition, a, b)") || !checkArgs())
+      return ValueType::invalid();
+    const Expr &cond = *call.args[0].value;
+    if (!checkOperandKind(cond.getLoc(), "the condition of 'where'", cond,
+                          Operands::Logical))
+      return ValueType::invalid();
+    ValueType values =
+        combine(call.getLoc(), "'where'",
+                {call.args[1].value.get(), call.args[2].value.get()},
+                Operands::Numeric);
+    if (values.isInvalid())
+      return values;
+    // Numbers in both branches are f32.
+    DType dtype = values.isNumber() ? DType::F32 : values.dtype;
+    if (!cond.type.isTensor())
+      return ValueType::scalar(dtype);
+    std::pair<std::string, std::string> clash;
+    llvm::ArrayRef<std::string> valueShape;
+    if (values.isTensor())
+      valueShape = values.shape;
+    auto shape = broadcastShapes(cond.type.shape, valueShape, clash);
+    if (!shape) {
+      error(call.getLoc()) << "cannot broadcast " << formatShape(cond.type.shape)
+                           << " with " << formatShape(valueShape)
+                           << " in 'where': " << clash.first << " and "
+                           << clash.second << " differ";
+      return ValueType::invalid();
+    }
+    return ValueType::tensor(dtype, *shape);
+  }
+
+  if (callee == "sum" || callee == "max") {
+    call.builtin = callee == "sum" ? Builtin::Sum : Builtin::ReduceMax;
+    if (insideLambda() || !checkArity(call, 1, {"axis"}, "(x, axis = -1)"))
+      return ValueType::invalid();
+    const ValueType &input = check(*call.args[0].value);
+    if (!checkFloatTensor(call, input, 1))
+      return ValueType::invalid();
+    std::optional<int64_t> axis = getAxis(call, input);
+    if (!axis)
+      return ValueType::invalid();
+    if (input.shape.size() == 1) {
+      error(call.getLoc()) << "'" << callee << "' would reduce the only axis of "
+                           << quote(*call.args[0].value) << " (" << input.str()
+                           << "); results keep at least one axis";
+      return ValueType::invalid();
+    }
+    call.axis = *axis;
+    ValueType result = input;
+    result.shape.erase(result.shape.begin() + *axis);
+    return result;
+  }
+
+  if (callee == "softmax") {
+    call.builtin = Builtin::Softmax;
+    if (insideLambda() || !checkArity(call, 1, {"axis"}, "(x)"))
+      return ValueType::invalid();
+    const ValueType &input = check(*call.args[0].value);
+    if (!checkFloatTensor(call, input, 1))
+      return ValueType::invalid();
+    std::optional<int64_t> axis = getAxis(call, input);
+    if (!axis)
+      return ValueType::invalid();
+    if (*axis != static_cast<int64_t>(input.shape.size()) - 1) {
+      error(call.getLoc()) << "softmax normalizes over the last axis only; "
+                              "axis "
+                           << *axis << " of " << input.str()
+                           << " is not the last";
+      return ValueType::invalid();
+    }
+    call.axis = *axis;
+    return input;
+  }
+
+  if (callee == "causal") {
+    call.builtin = Builtin::Causal;
+    if (insideLambda() || !checkArity(call, 1, {}, "(scores)"))
+      return ValueType::invalid();
+    const ValueType &input = check(*call.args[0].value);
+    if (!checkFloatTensor(call, input, 2))
+      return ValueType::invalid();
+    return input;
+  }
+
+  if (callee == "mask" || callee == "modify") {
+    bool isMask = callee == "mask";
+    call.builtin = isMask ? Builtin::Mask : Builtin::Modify;
+    if (insideLambda() ||
+        !checkArity(call, 2, {}, isMask ? "(scores, |i, j| predicate)"
+                                        : "(scores, |x, i, j| expression)"))
+      return ValueType::invalid();
+    const ValueType &input = check(*call.args[0].value);
+    if (!checkFloatTensor(call, input, 2))
+      return ValueType::invalid();
+    auto *fn = llvm::dyn_cast<LambdaExpr>(call.args[1].value.get());
+    if (!fn) {
+      error(call.args[1].value->getLoc())
+          << "the second argument of '" << callee << "' must be a lambda, "
+          << (isMask ? "e.g. |i, j| j <= i" : "e.g. |x, i, j| x * 0.5");
+      return ValueType::invalid();
+    }
+    ValueType body =
+        isMask ? checkLambda(*fn, {DType::Index, DType::Index},
+                             "mask's predicate", "the query index i and the "
+                                                 "key index j")
+               : checkLambda(*fn, {input.dtype, DType::Index, DType::Index},
+                             "modify's lambda", "the score x, the query index "
+                                                "i and the key index j");
+    if (body.isInvalid())
+      return body;
+    if (isMask && (body.isNumber() || body.dtype != DType::I1)) {
+      error(fn->body->getLoc()) << "mask's predicate must be a comparison (i1), "
+                                   "but "
+                                << quote(*fn->body) << " is " << body.str();
+      return ValueType::invalid();
+    }
+    if (!isMask && !body.isNumber() &&
+        (!isFloat(body.dtype) || isNarrowFloat(body.dtype))) {
+      error(fn->body->getLoc()) << "modify's lambda must compute a float "
+                                   "score, but "
+                                << quote(*fn->body) << " is " << body.str();
+      return ValueType::invalid();
+    }
+    return input;
+  }
+
+  if (callee == "grouped") {
+    error(call.getLoc()) << "grouped(x, offsets) can only be the left operand "
+                            "of '@', as in grouped(x, offsets) @ w^T";
+    return ValueType::invalid();
+  }
+
+  llvm::SmallVector<llvm::StringRef> names(std::begin(kFunctionNames),
+                                           std::end(kFunctionNames));
+  std::string hint = didYouMean(callee, names);
+  if (hint.empty())
+    hint = "; expected one of " + llvm::join(names, ", ");
+  error(call.getLoc()) << "unknown function '" << callee << "'" << hint;
+  return ValueType::invalid();
+}
+
+//===----------------------------------------------------------------------===//
+// Module
+//===----------------------------------------------------------------------===//
+
+LogicalResult kiln::checkModule(Module &module, const SourceLocator &locator) {
+  bool ok = true;
+  llvm::StringMap<const Kernel *> names;
+  for (auto &kernel : module.kernels) {
+    auto [it, inserted] = names.try_emplace(kernel->name, kernel.get());
+    if (!inserted) {
+      auto diag = locator.emitError(kernel->loc);
+      diag << "kernel '" << kernel->name << "' is defined twice";
+      diag.attachNote(locator.getLoc(it->second->loc)) << "first defined here";
+      ok = false;
+    }
+    ok &= succeeded(KernelChecker(*kernel, locator).check());
+  }
+  return mlir::success(ok);
+}

@@ -1,0 +1,42 @@
+//===- Suggest.h - "did you mean" for misspelled names ----------*- C++ -*-===//
+
+#ifndef KILN_FRONTEND_SUGGEST_H
+#define KILN_FRONTEND_SUGGEST_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <string>
+
+namespace kiln {
+
+/// The candidate closest to `name` by edit distance, if it is close enough to
+/// be a likely typo (at most a third of the name's length); "" otherwise.
+inline llvm::StringRef findClosest(llvm::StringRef name,
+                                   llvm::ArrayRef<llvm::StringRef> candidates) {
+  llvm::StringRef best;
+  unsigned limit = std::max<unsigned>(1, name.size() / 3);
+  unsigned bestDistance = limit + 1;
+  for (llvm::StringRef candidate : candidates) {
+    unsigned distance = name.edit_distance(candidate, /*AllowReplacements=*/true,
+                                           /*MaxEditDistance=*/limit);
+    if (distance < bestDistance) {
+      bestDistance = distance;
+      best = candidate;
+    }
+  }
+  return best;
+}
+
+/// "; did you mean 'silu'?" when a close candidate exists, else "".
+inline std::string didYouMean(llvm::StringRef name,
+                              llvm::ArrayRef<llvm::StringRef> candidates) {
+  llvm::StringRef best = findClosest(name, candidates);
+  if (best.empty())
+    return "";
+  return "; did you mean '" + best.str() + "'?";
+}
+
+} // namespace kiln
+
+#endif // KILN_FRONTEND_SUGGEST_H

@@ -1,0 +1,105 @@
+//===- Types.h - element types and shapes of .kiln values -------*- C++ -*-===//
+//
+// The frontend's own view of types, independent of MLIR so that the parser,
+// Sema and the AST printer need no dialect. Dims are kept in the canonical
+// spelling of the tile dialect's #tile.dims encoding ("M", "128", "E+1",
+// "cdiv(K,128)"): two extents are the same exactly when their spellings are.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_FRONTEND_TYPES_H
+#define KILN_FRONTEND_TYPES_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <optional>
+#include <string>
+
+namespace kiln {
+
+/// Element types. `I1` is the type of comparisons, `Index` that of the
+/// indices a mask or score-modifier lambda receives; neither can be declared.
+enum class DType { BF16, F16, F32, I32, E4M3, E5M2, E2M1, UE8M0, I1, Index };
+
+/// The source spelling of a dtype ("bf16", "e4m3", ...).
+llvm::StringRef getDTypeName(DType type);
+/// Plain (non-shorthand) dtype names; nullopt for anything else.
+std::optional<DType> parsePlainDType(llvm::StringRef name);
+/// Bits per element (index counts as 64).
+unsigned getBitWidth(DType type);
+bool isFloat(DType type);
+/// 8- and 4-bit floats, which only matmuls and casts may read.
+bool isNarrowFloat(DType type);
+
+/// One scale per `rows x cols` block of the last two axes.
+struct BlockScale {
+  DType dtype = DType::F32;
+  int64_t rows = 1;
+  int64_t cols = 1;
+};
+
+/// The resolved type of a declared tensor (a parameter or an output).
+struct TensorType {
+  DType dtype = DType::F32;
+  llvm::SmallVector<std::string, 4> shape;
+  std::optional<BlockScale> scale;
+};
+
+/// "[M, K]".
+std::string formatShape(llvm::ArrayRef<std::string> shape);
+/// "bf16[M, K]", with " scaled(f32, 1x128)" for block-scaled tensors.
+std::string formatType(const TensorType &type);
+/// The constant value of a canonical dim, if it is one.
+std::optional<int64_t> getConstantDim(llvm::StringRef dim);
+/// The extent of a scale axis covering `dim` in blocks of `block`.
+std::string getScaleDim(llvm::StringRef dim, int64_t block);
+
+/// The type Sema infers for an expression.
+struct ValueType {
+  enum class Kind {
+    Invalid, ///< an error was reported; suppresses follow-on errors
+    Tensor,  ///< a whole tensor
+    Scalar,  ///< one element (inside a lambda)
+    Number,  ///< a literal, folded; takes the type of what it combines with
+  };
+  Kind kind = Kind::Invalid;
+  DType dtype = DType::F32;
+  llvm::SmallVector<std::string, 4> shape;
+  double number = 0;
+  bool isInteger = false;
+
+  static ValueType invalid() { return {}; }
+  static ValueType tensor(DType dtype, llvm::ArrayRef<std::string> shape) {
+    ValueType t;
+    t.kind = Kind::Tensor;
+    t.dtype = dtype;
+    t.shape.assign(shape.begin(), shape.end());
+    return t;
+  }
+  static ValueType scalar(DType dtype) {
+    ValueType t;
+    t.kind = Kind::Scalar;
+    t.dtype = dtype;
+    return t;
+  }
+  static ValueType literal(double value, bool isInteger) {
+    ValueType t;
+    t.kind = Kind::Number;
+    t.number = value;
+    t.isInteger = isInteger;
+    return t;
+  }
+
+  bool isInvalid() const { return kind == Kind::Invalid; }
+  bool isTensor() const { return kind == Kind::Tensor; }
+  bool isScalar() const { return kind == Kind::Scalar; }
+  bool isNumber() const { return kind == Kind::Number; }
+  /// "bf16[M, N]", "f32", "number 0.5".
+  std::string str() const;
+};
+
+} // namespace kiln
+
+#endif // KILN_FRONTEND_TYPES_H
