@@ -14,7 +14,9 @@
 //     j * rows * span.
 //
 // span is swizzleSpanBytes(): 32/64/128 for the swizzles, 16 (one core-matrix
-// row) for the unswizzled layout. Reference: lowering-brief.md §5.1, §5.2.
+// row) for the unswizzled layout, whose chunks are the 16-byte-wide boxes of
+// planTmaBoxes(..., TmaTileUse::MmaOperand). Reference: lowering-brief.md
+// §5.1, §5.2.
 //
 //===----------------------------------------------------------------------===//
 

@@ -56,7 +56,7 @@ ValueOrError<TmaElement> tmaElementFor(ElementType type) {
 
 ValueOrError<TmaBoxPlan> planTmaBoxes(ElementType type, uint32_t rows,
                                       uint32_t innerElements,
-                                      SwizzleMode swizzle) {
+                                      SwizzleMode swizzle, TmaTileUse use) {
   using Result = ValueOrError<TmaBoxPlan>;
   ValueOrError<TmaElement> element = tmaElementFor(type);
   if (!element)
@@ -80,6 +80,19 @@ ValueOrError<TmaBoxPlan> planTmaBoxes(ElementType type, uint32_t rows,
       return Result::failure("box inner extent " +
                              describeExtent(innerElements, *element) +
                              " is not a multiple of 16 B");
+    plan.smemAlignmentBytes = tmaSmemAlignment;
+    if (use == TmaTileUse::MmaOperand) {
+      if (rows % 8 != 0)
+        return Result::failure(
+            "an unswizzled MMA operand needs whole 8-row core matrices, got " +
+            std::to_string(rows) + " rows");
+      plan.box = {static_cast<uint32_t>(16 * 8 / element->bits), rows};
+      plan.boxCount = static_cast<uint32_t>(innerBits / (16 * 8));
+      plan.boxBytes = 16 * rows;
+      plan.boxSmemStrideBytes = plan.boxBytes;
+      plan.expectTxBytes = plan.boxBytes * plan.boxCount;
+      return plan;
+    }
     if (innerElements > tmaMaxBoxExtent)
       return Result::failure("box inner extent " +
                              std::to_string(innerElements) +
@@ -90,7 +103,6 @@ ValueOrError<TmaBoxPlan> planTmaBoxes(ElementType type, uint32_t rows,
     plan.boxBytes = static_cast<uint32_t>(innerBits / 8 * rows);
     plan.boxSmemStrideBytes = plan.boxBytes;
     plan.expectTxBytes = plan.boxBytes;
-    plan.smemAlignmentBytes = tmaSmemAlignment;
     return plan;
   }
 

@@ -76,15 +76,28 @@ struct TmaBoxPlan {
   uint32_t smemAlignmentBytes = 0;
 };
 
+/// What an unswizzled tile is for. Swizzled tiles are planned the same way
+/// for both uses: one span per box is both the MMA's canonical layout and
+/// the widest box TMA accepts.
+enum class TmaTileUse : uint8_t {
+  /// One plain row-major box (epilogue staging, generic copies).
+  RowMajor,
+  /// An MMA operand in the canonical unswizzled layout: 16-byte-wide boxes
+  /// whose 8-row groups are the 128-byte core matrices, box j at
+  /// j x rows x 16 B (CanonicalLayout.h).
+  MmaOperand,
+};
+
 /// Plans the boxes for a `rows` x `innerElements` tile (innerElements are
 /// contiguous in global memory: K for K-major operands, M/N for MN-major).
-/// With a swizzle, each box is exactly one span wide; without one, a single
-/// plain row-major box covers the tile (epilogue tiles, generic copies).
+/// With a swizzle, each box is exactly one span wide. Without one, `use`
+/// decides between a single row-major box and 16-byte core-matrix columns.
 /// Errors name the offending extent, e.g. "box inner extent 80 x 2 B =
 /// 160 B exceeds the 128B swizzle span and is not a multiple of it".
 ValueOrError<TmaBoxPlan> planTmaBoxes(ElementType type, uint32_t rows,
                                       uint32_t innerElements,
-                                      SwizzleMode swizzle);
+                                      SwizzleMode swizzle,
+                                      TmaTileUse use = TmaTileUse::RowMajor);
 
 } // namespace kiln::target
 

@@ -126,6 +126,30 @@ TEST(TargetTensorMapRules, UnswizzledEpilogueTileIsOnePlainBox) {
   EXPECT_EQ(f32.boxBytes, 128u);
 }
 
+TEST(TargetTensorMapRules, UnswizzledMmaOperandIsCoreMatrixColumns) {
+  // 64 bf16 of K = 8 columns of 16 B; column j at j x rows x 16 B, which is
+  // the LBO of the unswizzled K-major canonical layout.
+  ValueOrError<TmaBoxPlan> p = planTmaBoxes(
+      ElementType::BF16, 64, 64, SwizzleMode::None, TmaTileUse::MmaOperand);
+  ASSERT_TRUE(p) << p.error();
+  EXPECT_EQ(p->box[0], 8u);
+  EXPECT_EQ(p->box[1], 64u);
+  EXPECT_EQ(p->boxCount, 8u);
+  EXPECT_EQ(p->boxSmemStrideBytes, 64u * 16);
+  EXPECT_EQ(p->expectTxBytes, 64u * 64 * 2);
+  // Swizzled plans do not depend on the use.
+  ValueOrError<TmaBoxPlan> swizzled =
+      planTmaBoxes(ElementType::BF16, 64, 128, SwizzleMode::Bytes128,
+                   TmaTileUse::MmaOperand);
+  ASSERT_TRUE(swizzled) << swizzled.error();
+  EXPECT_EQ(swizzled->boxCount, 2u);
+  ValueOrError<TmaBoxPlan> ragged = planTmaBoxes(
+      ElementType::BF16, 12, 64, SwizzleMode::None, TmaTileUse::MmaOperand);
+  ASSERT_FALSE(ragged);
+  EXPECT_EQ(ragged.error(), "an unswizzled MMA operand needs whole 8-row core "
+                            "matrices, got 12 rows");
+}
+
 TEST(TargetTensorMapRules, RejectsTilesThatBreakTheSpan) {
   EXPECT_EQ(planError(ElementType::BF16, 64, 80, SwizzleMode::Bytes128),
             "box inner extent 80 x 2 B = 160 B exceeds the 128B swizzle span "
