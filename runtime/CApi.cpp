@@ -1,0 +1,276 @@
+//===- CApi.cpp - The C API (kiln.h) over kiln::Module ---------------------===//
+//
+// Nothing may escape into C callers: every entry point catches everything and reports through a
+// status and the thread-local last-error message.
+//
+//===----------------------------------------------------------------------===//
+
+#include "runtime/kiln.h"
+
+#include "runtime/Runtime.h"
+
+#include <new>
+#include <string>
+#include <vector>
+
+using namespace kiln;
+
+static_assert(KILN_MAX_RANK == kMaxRank, "kiln.h and Manifest.h disagree on the rank limit");
+static_assert(KILN_MANIFEST_VERSION == kManifestVersion, "");
+static_assert(KILN_ERROR_INVALID_VALUE == static_cast<int>(ErrorCode::InvalidValue) &&
+                  KILN_ERROR_IO == static_cast<int>(ErrorCode::Io) &&
+                  KILN_ERROR_MANIFEST == static_cast<int>(ErrorCode::Manifest) &&
+                  KILN_ERROR_ARGUMENT == static_cast<int>(ErrorCode::Argument) &&
+                  KILN_ERROR_DEVICE == static_cast<int>(ErrorCode::Device) &&
+                  KILN_ERROR_CUDA == static_cast<int>(ErrorCode::Cuda) &&
+                  KILN_ERROR_INTERNAL == static_cast<int>(ErrorCode::Internal),
+              "kiln_status must equal kiln::ErrorCode");
+static_assert(KILN_BF16 == static_cast<int>(DType::BF16) &&
+                  KILN_F16 == static_cast<int>(DType::F16) &&
+                  KILN_F32 == static_cast<int>(DType::F32) &&
+                  KILN_I32 == static_cast<int>(DType::I32) &&
+                  KILN_E4M3 == static_cast<int>(DType::E4M3) &&
+                  KILN_E5M2 == static_cast<int>(DType::E5M2) &&
+                  KILN_E2M1 == static_cast<int>(DType::E2M1) &&
+                  KILN_UE8M0 == static_cast<int>(DType::UE8M0),
+              "kiln_dtype must equal kiln::DType");
+static_assert(KILN_ROLE_INPUT == static_cast<int>(ParamRole::Input) &&
+                  KILN_ROLE_OUTPUT == static_cast<int>(ParamRole::Output) &&
+                  KILN_ROLE_SCALE == static_cast<int>(ParamRole::Scale),
+              "");
+
+/// The module plus the C strings the query functions hand out.
+struct kiln_module {
+  std::unique_ptr<Module> module;
+  struct ParamStrings {
+    std::vector<std::string> shape;
+    std::vector<const char *> shapePtrs;
+  };
+  std::vector<ParamStrings> params;
+};
+
+namespace {
+
+thread_local std::string lastError;
+
+kiln_status fail(kiln_status s, const std::string &message) {
+  try {
+    lastError = message;
+  } catch (...) {
+    // Keep whatever message was there; the status still says what kind of failure it was.
+  }
+  return s;
+}
+
+kiln_status report(const Status &s) {
+  if (s.ok())
+    return KILN_OK;
+  return fail(static_cast<kiln_status>(s.code()), s.message());
+}
+
+/// Converts C tensors; a NULL shape marks an unknown entry when `known` is given.
+kiln_status convert(const kiln_tensor *args, int nargs, std::vector<Tensor> &out,
+                    std::vector<char> *known) {
+  out.assign(static_cast<size_t>(nargs), Tensor());
+  if (known)
+    known->assign(static_cast<size_t>(nargs), 1);
+  for (int i = 0; i < nargs; ++i) {
+    const kiln_tensor &c = args[i];
+    Tensor &t = out[i];
+    if (c.shape == nullptr && known) {
+      (*known)[i] = 0;
+      continue;
+    }
+    std::string where = "args[" + std::to_string(i) + "]";
+    if (c.dtype < KILN_BF16 || c.dtype > KILN_UE8M0)
+      return fail(KILN_ERROR_INVALID_VALUE, where + ": unknown dtype " + std::to_string(c.dtype));
+    if (c.rank < 0 || c.rank > KILN_MAX_RANK)
+      return fail(KILN_ERROR_INVALID_VALUE, where + ": rank " + std::to_string(c.rank) +
+                                                " outside 0.." + std::to_string(KILN_MAX_RANK));
+    if (c.rank > 0 && c.shape == nullptr)
+      return fail(KILN_ERROR_INVALID_VALUE, where + ": NULL shape");
+    std::vector<int64_t> shape(c.shape, c.shape + c.rank);
+    t = c.strides ? Tensor::strided(c.data, static_cast<DType>(c.dtype), shape,
+                                    std::vector<int64_t>(c.strides, c.strides + c.rank))
+                  : Tensor::contiguous(c.data, static_cast<DType>(c.dtype), shape);
+  }
+  return KILN_OK;
+}
+
+} // namespace
+
+extern "C" {
+
+kiln_status kiln_module_load(const char *manifest_path, kiln_module **out) {
+  if (out)
+    *out = nullptr;
+  if (!manifest_path || !out)
+    return fail(KILN_ERROR_INVALID_VALUE, "kiln_module_load: NULL argument");
+  try {
+    auto m = std::make_unique<kiln_module>();
+    Status s = Module::load(manifest_path, m->module);
+    if (!s.ok())
+      return report(s);
+    for (const Param &p : m->module->manifest().params) {
+      kiln_module::ParamStrings ps;
+      for (const DimExpr &e : p.shape)
+        ps.shape.push_back(e.str());
+      m->params.push_back(std::move(ps));
+    }
+    for (auto &ps : m->params)
+      for (const std::string &s : ps.shape)
+        ps.shapePtrs.push_back(s.c_str());
+    *out = m.release();
+    return KILN_OK;
+  } catch (const std::bad_alloc &) {
+    return fail(KILN_ERROR_INTERNAL, "out of memory loading " + std::string(manifest_path));
+  } catch (...) {
+    return fail(KILN_ERROR_INTERNAL, "unexpected error loading " + std::string(manifest_path));
+  }
+}
+
+void kiln_module_free(kiln_module *module) {
+  try {
+    delete module;
+  } catch (...) {
+    // Destructors here do not throw; nothing else can be done in a void C function.
+  }
+}
+
+kiln_status kiln_module_prepare(kiln_module *module, void *stream) {
+  if (!module)
+    return fail(KILN_ERROR_INVALID_VALUE, "kiln_module_prepare: NULL module");
+  try {
+    return report(module->module->prepare(static_cast<CUstream>(stream)));
+  } catch (...) {
+    return fail(KILN_ERROR_INTERNAL, "unexpected error in kiln_module_prepare");
+  }
+}
+
+kiln_status kiln_launch(kiln_module *module, const kiln_tensor *args, int nargs, void *stream) {
+  if (!module)
+    return fail(KILN_ERROR_INVALID_VALUE, "kiln_launch: NULL module");
+  if (nargs < 0 || (nargs > 0 && !args))
+    return fail(KILN_ERROR_INVALID_VALUE, "kiln_launch: invalid argument array");
+  try {
+    std::vector<Tensor> tensors;
+    kiln_status cs = convert(args, nargs, tensors, nullptr);
+    if (cs != KILN_OK)
+      return cs;
+    return report(
+        module->module->launch(tensors.data(), tensors.size(), static_cast<CUstream>(stream)));
+  } catch (const std::bad_alloc &) {
+    return fail(KILN_ERROR_INTERNAL, "out of memory in kiln_launch");
+  } catch (...) {
+    return fail(KILN_ERROR_INTERNAL, "unexpected error in kiln_launch");
+  }
+}
+
+const char *kiln_last_error(void) { return lastError.c_str(); }
+
+const char *kiln_status_name(kiln_status status) {
+  switch (status) {
+  case KILN_OK:
+    return "KILN_OK";
+  case KILN_ERROR_INVALID_VALUE:
+    return "KILN_ERROR_INVALID_VALUE";
+  case KILN_ERROR_IO:
+    return "KILN_ERROR_IO";
+  case KILN_ERROR_MANIFEST:
+    return "KILN_ERROR_MANIFEST";
+  case KILN_ERROR_ARGUMENT:
+    return "KILN_ERROR_ARGUMENT";
+  case KILN_ERROR_DEVICE:
+    return "KILN_ERROR_DEVICE";
+  case KILN_ERROR_CUDA:
+    return "KILN_ERROR_CUDA";
+  case KILN_ERROR_INTERNAL:
+    return "KILN_ERROR_INTERNAL";
+  }
+  return "KILN_ERROR_UNKNOWN";
+}
+
+const char *kiln_dtype_name(int32_t dtype) {
+  if (dtype < KILN_BF16 || dtype > KILN_UE8M0)
+    return nullptr;
+  return dtypeName(static_cast<DType>(dtype));
+}
+
+const char *kiln_module_kernel(const kiln_module *module) {
+  return module ? module->module->manifest().kernel.c_str() : nullptr;
+}
+
+const char *kiln_module_chip(const kiln_module *module) {
+  return module ? module->module->manifest().chip.c_str() : nullptr;
+}
+
+int kiln_module_num_params(const kiln_module *module) {
+  return module ? static_cast<int>(module->module->manifest().params.size()) : -1;
+}
+
+int kiln_module_num_dims(const kiln_module *module) {
+  return module ? static_cast<int>(module->module->manifest().dims.size()) : -1;
+}
+
+const char *kiln_module_dim_name(const kiln_module *module, int index) {
+  if (!module || index < 0 || index >= kiln_module_num_dims(module))
+    return nullptr;
+  return module->module->manifest().dims[index].c_str();
+}
+
+kiln_status kiln_module_param(const kiln_module *module, int index, kiln_param_info *out) {
+  if (!module || !out)
+    return fail(KILN_ERROR_INVALID_VALUE, "kiln_module_param: NULL argument");
+  int n = kiln_module_num_params(module);
+  if (index < 0 || index >= n)
+    return fail(KILN_ERROR_INVALID_VALUE, "kiln_module_param: index " + std::to_string(index) +
+                                              " outside 0.." + std::to_string(n - 1));
+  const Param &p = module->module->manifest().params[index];
+  out->name = p.name.c_str();
+  out->role = static_cast<int32_t>(p.role);
+  out->dtype = static_cast<int32_t>(p.dtype);
+  out->rank = static_cast<int32_t>(p.shape.size());
+  out->shape = module->params[index].shapePtrs.data();
+  bool scale = p.role == ParamRole::Scale;
+  out->scale_of = scale ? p.scaleOf.c_str() : nullptr;
+  out->block = scale ? p.block.data() : nullptr;
+  out->block_rank = scale ? static_cast<int32_t>(p.block.size()) : 0;
+  out->align = p.align;
+  return KILN_OK;
+}
+
+kiln_status kiln_module_infer_shapes(const kiln_module *module, const kiln_tensor *args,
+                                     int nargs, int64_t *shapes_out, int64_t *dims_out) {
+  if (!module || !shapes_out || nargs < 0 || (nargs > 0 && !args))
+    return fail(KILN_ERROR_INVALID_VALUE, "kiln_module_infer_shapes: NULL argument");
+  try {
+    std::vector<Tensor> tensors;
+    std::vector<char> known;
+    kiln_status cs = convert(args, nargs, tensors, &known);
+    if (cs != KILN_OK)
+      return cs;
+    std::unique_ptr<bool[]> knownArray(new bool[known.size() + 1]);
+    for (size_t i = 0; i < known.size(); ++i)
+      knownArray[i] = known[i] != 0;
+    std::vector<std::vector<int64_t>> shapes;
+    std::vector<int64_t> dims;
+    Status s = module->module->inferShapes(tensors.data(), knownArray.get(), tensors.size(),
+                                           shapes, &dims);
+    if (!s.ok())
+      return report(s);
+    for (size_t i = 0; i < shapes.size(); ++i)
+      for (int a = 0; a < KILN_MAX_RANK; ++a)
+        shapes_out[i * KILN_MAX_RANK + a] =
+            a < static_cast<int>(shapes[i].size()) ? shapes[i][a] : 0;
+    if (dims_out)
+      for (size_t d = 0; d < dims.size(); ++d)
+        dims_out[d] = dims[d];
+    return KILN_OK;
+  } catch (const std::bad_alloc &) {
+    return fail(KILN_ERROR_INTERNAL, "out of memory in kiln_module_infer_shapes");
+  } catch (...) {
+    return fail(KILN_ERROR_INTERNAL, "unexpected error in kiln_module_infer_shapes");
+  }
+}
+
+} // extern "C"

@@ -1,0 +1,83 @@
+//===- LaunchPlan.h - A manifest resolved for fast launches ----*- C++ -*-===//
+//
+// The manifest names things (params, dims, maps) by string. Resolving every name to an index once,
+// when a module is loaded, keeps string lookups and allocations out of the per-launch path.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_RUNTIME_LAUNCHPLAN_H
+#define KILN_RUNTIME_LAUNCHPLAN_H
+
+#include "runtime/Manifest.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace kiln {
+
+/// A DimExpr with its dim name resolved (`dim` = -1 for constants).
+struct PlannedExpr {
+  DimExpr expr;
+  int dim = -1;
+};
+
+struct PlannedParam {
+  std::string name;
+  ParamRole role = ParamRole::Input;
+  DType dtype = DType::BF16;
+  unsigned bits = 16;
+  int rank = 0;
+  std::vector<PlannedExpr> shape;
+  int64_t align = 1;
+  /// Indices into LaunchPlan::maps of the tensor maps over this param.
+  std::vector<int> maps;
+  /// For scales: the index of the scaled param; -1 otherwise.
+  int scaleOf = -1;
+};
+
+struct PlannedMap {
+  int param = -1;
+  TmaElement element = TmaElement::BF16;
+  unsigned elementBits = 16;
+  int rank = 0;
+  /// Innermost first, as the manifest gives it.
+  uint32_t box[5] = {};
+  Swizzle swizzle = Swizzle::None;
+  L2Promotion l2Promotion = L2Promotion::None;
+  OobFill oobFill = OobFill::Zero;
+  bool optional = false;
+};
+
+struct PlannedArg {
+  KernelArgKind kind = KernelArgKind::Pointer;
+  /// The param (pointer, stride), map (tensor_map, tma_ok) or dim (dim) index.
+  int index = -1;
+  /// The axis of a stride.
+  int axis = -1;
+};
+
+/// Where a dim gets its value: the first plain occurrence in param order.
+struct DimSource {
+  int param = -1;
+  int axis = -1;
+};
+
+struct LaunchPlan {
+  Manifest manifest;
+  std::vector<PlannedParam> params;
+  std::vector<PlannedMap> maps;
+  std::vector<PlannedArg> args;
+  std::vector<DimSource> dimSources;
+  std::vector<PlannedExpr> gridExtents;
+
+  size_t numDims() const { return manifest.dims.size(); }
+  const std::string &dimName(int d) const { return manifest.dims[d]; }
+};
+
+/// Validates `m` (validateManifest) and resolves it into `out`.
+bool buildLaunchPlan(const Manifest &m, LaunchPlan &out, std::string &error);
+
+} // namespace kiln
+
+#endif // KILN_RUNTIME_LAUNCHPLAN_H

@@ -1,0 +1,1048 @@
+//===- Manifest.cpp - Read, check and write launch manifests ---------------===//
+//
+// nlohmann-json throws on malformed input and on type mismatches; every entry point here catches
+// everything, because the compiler that links this library is built without exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "runtime/Manifest.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cctype>
+#include <fstream>
+#include <limits>
+#include <new>
+#include <set>
+#include <sstream>
+
+namespace kiln {
+
+using Json = nlohmann::ordered_json;
+
+//===----------------------------------------------------------------------===//
+// Enum spellings
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// A name table for one enum; the order is the enum's.
+template <typename E, size_t N> struct Names {
+  const char *names[N];
+  const char *name(E e) const {
+    size_t i = static_cast<size_t>(e);
+    return i < N ? names[i] : "?";
+  }
+  bool parse(std::string_view s, E &out) const {
+    for (size_t i = 0; i < N; ++i)
+      if (s == names[i]) {
+        out = static_cast<E>(i);
+        return true;
+      }
+    return false;
+  }
+  /// "a b c", for error messages.
+  std::string list() const {
+    std::string r;
+    for (size_t i = 0; i < N; ++i)
+      r += (i ? " " : "") + std::string(names[i]);
+    return r;
+  }
+};
+
+const Names<DType, 8> kDTypes = {{"bf16", "f16", "f32", "i32", "e4m3", "e5m2", "e2m1", "ue8m0"}};
+const Names<ParamRole, 3> kRoles = {{"input", "output", "scale"}};
+const Names<TmaElement, 6> kTmaElements = {{"bf16", "f16", "f32", "i32", "u8", "u4x16_align8"}};
+const Names<Swizzle, 4> kSwizzles = {{"none", "32B", "64B", "128B"}};
+const Names<L2Promotion, 4> kL2 = {{"none", "64B", "128B", "256B"}};
+const Names<OobFill, 2> kOob = {{"zero", "nan"}};
+const Names<KernelArgKind, 5> kArgKinds = {{"tensor_map", "pointer", "dim", "stride", "tma_ok"}};
+const Names<GridRule, 2> kRules = {{"tiles", "persistent"}};
+
+} // namespace
+
+const char *dtypeName(DType t) { return kDTypes.name(t); }
+bool parseDType(std::string_view name, DType &out) { return kDTypes.parse(name, out); }
+unsigned dtypeBits(DType t) {
+  switch (t) {
+  case DType::BF16:
+  case DType::F16:
+    return 16;
+  case DType::F32:
+  case DType::I32:
+    return 32;
+  case DType::E4M3:
+  case DType::E5M2:
+  case DType::UE8M0:
+    return 8;
+  case DType::E2M1:
+    return 4;
+  }
+  return 0;
+}
+const char *roleName(ParamRole r) { return kRoles.name(r); }
+const char *tmaElementName(TmaElement e) { return kTmaElements.name(e); }
+unsigned tmaElementBits(TmaElement e) {
+  switch (e) {
+  case TmaElement::BF16:
+  case TmaElement::F16:
+    return 16;
+  case TmaElement::F32:
+  case TmaElement::I32:
+    return 32;
+  case TmaElement::U8:
+    return 8;
+  case TmaElement::U4x16Align8:
+    return 4;
+  }
+  return 0;
+}
+const char *swizzleName(Swizzle s) { return kSwizzles.name(s); }
+unsigned swizzleBytes(Swizzle s) {
+  switch (s) {
+  case Swizzle::None:
+    return 0;
+  case Swizzle::B32:
+    return 32;
+  case Swizzle::B64:
+    return 64;
+  case Swizzle::B128:
+    return 128;
+  }
+  return 0;
+}
+const char *l2PromotionName(L2Promotion p) { return kL2.name(p); }
+const char *oobFillName(OobFill f) { return kOob.name(f); }
+const char *kernelArgKindName(KernelArgKind k) { return kArgKinds.name(k); }
+const char *gridRuleName(GridRule r) { return kRules.name(r); }
+
+int Manifest::findParam(std::string_view name) const {
+  for (size_t i = 0; i < params.size(); ++i)
+    if (params[i].name == name)
+      return static_cast<int>(i);
+  return -1;
+}
+
+int Manifest::findDim(std::string_view name) const {
+  for (size_t i = 0; i < dims.size(); ++i)
+    if (dims[i] == name)
+      return static_cast<int>(i);
+  return -1;
+}
+
+//===----------------------------------------------------------------------===//
+// DimExpr
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+bool isIdentStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
+bool isIdentChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+bool isIdentifier(std::string_view s) {
+  if (s.empty() || !isIdentStart(s[0]))
+    return false;
+  for (char c : s)
+    if (!isIdentChar(c))
+      return false;
+  return true;
+}
+
+/// Parses a non-negative decimal integer that fits int64.
+bool parseUInt(std::string_view s, int64_t &out) {
+  if (s.empty())
+    return false;
+  int64_t v = 0;
+  for (char c : s) {
+    if (c < '0' || c > '9')
+      return false;
+    if (v > (std::numeric_limits<int64_t>::max() - (c - '0')) / 10)
+      return false;
+    v = v * 10 + (c - '0');
+  }
+  out = v;
+  return true;
+}
+
+} // namespace
+
+bool DimExpr::parse(std::string_view text, DimExpr &out, std::string &error) {
+  std::string s;
+  for (char c : text)
+    if (!std::isspace(static_cast<unsigned char>(c)))
+      s += c;
+  auto bad = [&](const std::string &why) {
+    error = "invalid dim expression '" + std::string(text) + "': " + why +
+            " (expected N, NAME, NAME+N, NAME-N, NAME*N or cdiv(NAME,N))";
+    return false;
+  };
+  if (s.empty())
+    return bad("empty");
+  if (std::isdigit(static_cast<unsigned char>(s[0]))) {
+    int64_t v;
+    if (!parseUInt(s, v))
+      return bad("not an integer that fits 64 bits");
+    out = constant(v);
+    return true;
+  }
+  if (s.rfind("cdiv(", 0) == 0) {
+    if (s.back() != ')')
+      return bad("missing ')'");
+    std::string_view inner(s.data() + 5, s.size() - 6);
+    size_t comma = inner.find(',');
+    if (comma == std::string_view::npos)
+      return bad("cdiv needs two arguments");
+    std::string_view name = inner.substr(0, comma), num = inner.substr(comma + 1);
+    if (!isIdentifier(name))
+      return bad("'" + std::string(name) + "' is not a dim name");
+    int64_t v;
+    if (!parseUInt(num, v))
+      return bad("'" + std::string(num) + "' is not a non-negative integer");
+    if (v == 0)
+      return bad("division by zero");
+    out = make(Kind::CeilDiv, std::string(name), v);
+    return true;
+  }
+  size_t i = 0;
+  while (i < s.size() && isIdentChar(s[i]))
+    ++i;
+  std::string name = s.substr(0, i);
+  if (!isIdentifier(name))
+    return bad("'" + name + "' is not a dim name");
+  if (i == s.size()) {
+    out = dim(name);
+    return true;
+  }
+  Kind k;
+  switch (s[i]) {
+  case '+':
+    k = Kind::Add;
+    break;
+  case '-':
+    k = Kind::Sub;
+    break;
+  case '*':
+    k = Kind::Mul;
+    break;
+  default:
+    return bad(std::string("unexpected '") + s[i] + "'");
+  }
+  int64_t v;
+  if (!parseUInt(std::string_view(s).substr(i + 1), v))
+    return bad("'" + s.substr(i + 1) + "' is not a non-negative integer");
+  out = make(k, name, v);
+  return true;
+}
+
+std::string DimExpr::str() const {
+  switch (kind) {
+  case Kind::Const:
+    return std::to_string(value);
+  case Kind::Name:
+    return name;
+  case Kind::Add:
+    return name + "+" + std::to_string(value);
+  case Kind::Sub:
+    return name + "-" + std::to_string(value);
+  case Kind::Mul:
+    return name + "*" + std::to_string(value);
+  case Kind::CeilDiv:
+    return "cdiv(" + name + "," + std::to_string(value) + ")";
+  }
+  return "?";
+}
+
+bool DimExpr::evaluate(int64_t v, int64_t &out) const {
+  switch (kind) {
+  case Kind::Const:
+    out = value;
+    return true;
+  case Kind::Name:
+    out = v;
+    return true;
+  case Kind::Add:
+    return !__builtin_add_overflow(v, value, &out);
+  case Kind::Sub:
+    return !__builtin_sub_overflow(v, value, &out);
+  case Kind::Mul:
+    return !__builtin_mul_overflow(v, value, &out);
+  case Kind::CeilDiv: {
+    if (value <= 0)
+      return false;
+    int64_t q = v / value, r = v % value;
+    out = q + (r > 0 ? 1 : 0); // C++ truncates toward zero: only positive remainders round up
+    return true;
+  }
+  }
+  return false;
+}
+
+//===----------------------------------------------------------------------===//
+// Validation
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+std::string joinNames(const std::vector<std::string> &v) {
+  std::string r;
+  for (size_t i = 0; i < v.size(); ++i)
+    r += (i ? ", " : "") + v[i];
+  return r.empty() ? "none" : r;
+}
+
+bool isChip(std::string_view chip) {
+  if (chip.rfind("sm_", 0) != 0)
+    return false;
+  size_t i = 3, digits = 0;
+  while (i < chip.size() && std::isdigit(static_cast<unsigned char>(chip[i])))
+    ++i, ++digits;
+  if (digits < 2)
+    return false;
+  if (i < chip.size() && (chip[i] == 'a' || chip[i] == 'f'))
+    ++i;
+  return i == chip.size();
+}
+
+/// Whether a TMA element type can carry a parameter of dtype `t` (the bytes are copied as is).
+bool elementFits(DType t, TmaElement e) {
+  switch (t) {
+  case DType::BF16:
+    return e == TmaElement::BF16;
+  case DType::F16:
+    return e == TmaElement::F16;
+  case DType::F32:
+    return e == TmaElement::F32;
+  case DType::I32:
+    return e == TmaElement::I32;
+  case DType::E4M3:
+  case DType::E5M2:
+  case DType::UE8M0:
+    return e == TmaElement::U8;
+  case DType::E2M1:
+    return e == TmaElement::U8 || e == TmaElement::U4x16Align8;
+  }
+  return false;
+}
+
+bool isFloatElement(TmaElement e) {
+  return e == TmaElement::BF16 || e == TmaElement::F16 || e == TmaElement::F32;
+}
+
+std::string paramWhere(const Manifest &m, size_t i) {
+  return "params[" + std::to_string(i) + "] '" + m.params[i].name + "'";
+}
+
+bool checkExpr(const Manifest &m, const DimExpr &e, const std::string &where, std::string &error) {
+  if (e.kind == DimExpr::Kind::Const) {
+    if (e.value < 0) {
+      error = where + ": negative extent " + std::to_string(e.value);
+      return false;
+    }
+    return true;
+  }
+  if (m.findDim(e.name) < 0) {
+    error = where + ": '" + e.str() + "' uses dim '" + e.name +
+            "', which is not in dims (" + joinNames(m.dims) + ")";
+    return false;
+  }
+  if (e.kind == DimExpr::Kind::CeilDiv && e.value <= 0) {
+    error = where + ": cdiv by " + std::to_string(e.value);
+    return false;
+  }
+  return true;
+}
+
+} // namespace
+
+bool validateManifest(const Manifest &m, std::string &error) {
+  if (m.format != kManifestFormat) {
+    error = "format is '" + m.format + "', expected '" + kManifestFormat + "'";
+    return false;
+  }
+  if (m.version > kManifestVersion) {
+    error = "manifest version " + std::to_string(m.version) +
+            " is newer than the newest version this build knows (" +
+            std::to_string(kManifestVersion) + "); rebuild the runtime from a newer Kiln";
+    return false;
+  }
+  if (m.version < 1) {
+    error = "version " + std::to_string(m.version) + " is not a manifest version (1.." +
+            std::to_string(kManifestVersion) + ")";
+    return false;
+  }
+  if (m.kernel.empty() || m.entry.empty() || m.cubin.empty()) {
+    error = std::string(m.kernel.empty() ? "kernel" : m.entry.empty() ? "entry" : "cubin") +
+            " is empty";
+    return false;
+  }
+  if (!isChip(m.chip)) {
+    error = "chip '" + m.chip + "' is not a chip name like sm_90a or sm_100a";
+    return false;
+  }
+
+  // Dims: valid, unique names.
+  for (size_t i = 0; i < m.dims.size(); ++i) {
+    if (!isIdentifier(m.dims[i])) {
+      error = "dims[" + std::to_string(i) + "]: '" + m.dims[i] + "' is not a dim name";
+      return false;
+    }
+    for (size_t j = 0; j < i; ++j)
+      if (m.dims[j] == m.dims[i]) {
+        error = "dims: '" + m.dims[i] + "' appears twice";
+        return false;
+      }
+  }
+
+  // Params.
+  std::vector<bool> bindable(m.dims.size(), false);
+  for (size_t i = 0; i < m.params.size(); ++i) {
+    const Param &p = m.params[i];
+    std::string where = paramWhere(m, i);
+    if (p.name.empty()) {
+      error = "params[" + std::to_string(i) + "]: empty name";
+      return false;
+    }
+    if (m.findParam(p.name) != static_cast<int>(i)) {
+      error = where + ": the name is used by params[" + std::to_string(m.findParam(p.name)) +
+              "] too";
+      return false;
+    }
+    if (p.shape.size() > static_cast<size_t>(kMaxRank)) {
+      error = where + ": rank " + std::to_string(p.shape.size()) + " exceeds the maximum of " +
+              std::to_string(kMaxRank);
+      return false;
+    }
+    if (p.align < 1 || (p.align & (p.align - 1)) != 0) {
+      error = where + ": align " + std::to_string(p.align) + " is not a power of two";
+      return false;
+    }
+    for (size_t a = 0; a < p.shape.size(); ++a) {
+      if (!checkExpr(m, p.shape[a], where + " shape[" + std::to_string(a) + "]", error))
+        return false;
+      if (p.shape[a].isPlainName())
+        bindable[m.findDim(p.shape[a].name)] = true;
+    }
+    if (p.role == ParamRole::Scale) {
+      int of = m.findParam(p.scaleOf);
+      if (of < 0) {
+        error = where + ": scale_of '" + p.scaleOf + "' is not a param";
+        return false;
+      }
+      if (m.params[of].role == ParamRole::Scale) {
+        error = where + ": scale_of '" + p.scaleOf + "' is itself a scale";
+        return false;
+      }
+      if (p.block.empty() || p.block.size() > m.params[of].shape.size()) {
+        error = where + ": block has " + std::to_string(p.block.size()) +
+                " entries; it needs 1.." + std::to_string(m.params[of].shape.size()) +
+                " (the rank of '" + p.scaleOf + "')";
+        return false;
+      }
+      for (int64_t b : p.block)
+        if (b < 1) {
+          error = where + ": block entry " + std::to_string(b) + " is not positive";
+          return false;
+        }
+    } else if (!p.scaleOf.empty() || !p.block.empty()) {
+      error = where + ": scale_of/block are only allowed on role \"scale\"";
+      return false;
+    }
+  }
+  for (size_t d = 0; d < m.dims.size(); ++d)
+    if (!bindable[d]) {
+      error = "dim '" + m.dims[d] +
+              "' is never a plain entry of a param shape, so no launch can bind it";
+      return false;
+    }
+
+  // Tensor maps: everything cuTensorMapEncodeTiled would reject for any tensor.
+  for (size_t i = 0; i < m.tensorMaps.size(); ++i) {
+    const TensorMapDesc &t = m.tensorMaps[i];
+    std::string where = "tensor_maps[" + std::to_string(i) + "]";
+    int p = m.findParam(t.param);
+    if (p < 0) {
+      error = where + ": param '" + t.param + "' does not exist";
+      return false;
+    }
+    where += " ('" + t.param + "')";
+    const Param &param = m.params[p];
+    size_t rank = param.shape.size();
+    if (rank < 1 || rank > 5) {
+      error = where + ": the param has rank " + std::to_string(rank) +
+              "; tensor maps need rank 1..5";
+      return false;
+    }
+    if (t.box.size() != rank) {
+      error = where + ": box has " + std::to_string(t.box.size()) +
+              " entries but the param has rank " + std::to_string(rank);
+      return false;
+    }
+    for (size_t a = 0; a < rank; ++a)
+      if (t.box[a] < 1 || t.box[a] > 256) {
+        error = where + ": box[" + std::to_string(a) + "] = " + std::to_string(t.box[a]) +
+                " is outside 1..256";
+        return false;
+      }
+    if (!elementFits(param.dtype, t.element)) {
+      error = where + ": element " + tmaElementName(t.element) +
+              " cannot carry dtype " + dtypeName(param.dtype) +
+              " (fp8 and ue8m0 use u8; e2m1 uses u8 or u4x16_align8)";
+      return false;
+    }
+    int64_t innerBits = t.box[0] * tmaElementBits(t.element);
+    if (innerBits % 128 != 0) {
+      error = where + ": the innermost box is " + std::to_string(t.box[0]) + " x " +
+              tmaElementName(t.element) + " = " + std::to_string(innerBits) +
+              " bits, not a multiple of 16 bytes";
+      return false;
+    }
+    if (t.swizzle != Swizzle::None && innerBits / 8 > swizzleBytes(t.swizzle)) {
+      error = where + ": the innermost box is " + std::to_string(innerBits / 8) +
+              " bytes, wider than the " + swizzleName(t.swizzle) + " swizzle span";
+      return false;
+    }
+    if (t.oobFill == OobFill::NaN && !isFloatElement(t.element)) {
+      error = where + ": oob_fill \"nan\" needs a floating-point element, not " +
+              tmaElementName(t.element);
+      return false;
+    }
+  }
+
+  // Kernel args.
+  for (size_t i = 0; i < m.kernelArgs.size(); ++i) {
+    const KernelArg &a = m.kernelArgs[i];
+    std::string where = "kernel_args[" + std::to_string(i) + "] (" +
+                        kernelArgKindName(a.kind) + ")";
+    switch (a.kind) {
+    case KernelArgKind::TensorMap:
+    case KernelArgKind::TmaOk:
+      if (a.map < 0 || a.map >= static_cast<int64_t>(m.tensorMaps.size())) {
+        error = where + ": map " + std::to_string(a.map) + " is not an index into tensor_maps (" +
+                std::to_string(m.tensorMaps.size()) + " maps)";
+        return false;
+      }
+      break;
+    case KernelArgKind::Pointer:
+    case KernelArgKind::Stride: {
+      int p = m.findParam(a.param);
+      if (p < 0) {
+        error = where + ": param '" + a.param + "' does not exist";
+        return false;
+      }
+      if (a.kind == KernelArgKind::Stride &&
+          (a.axis < 0 || a.axis >= static_cast<int64_t>(m.params[p].shape.size()))) {
+        error = where + ": axis " + std::to_string(a.axis) + " is outside param '" + a.param +
+                "' of rank " + std::to_string(m.params[p].shape.size());
+        return false;
+      }
+      break;
+    }
+    case KernelArgKind::Dim:
+      if (m.findDim(a.dim) < 0) {
+        error = where + ": dim '" + a.dim + "' is not in dims (" + joinNames(m.dims) + ")";
+        return false;
+      }
+      break;
+    }
+  }
+
+  // Launch.
+  const Launch &l = m.launch;
+  int64_t threads = 1, ctas = 1;
+  for (int d = 0; d < 3; ++d) {
+    if (l.block[d] < 1 || l.cluster[d] < 1) {
+      error = std::string("launch.") + (l.block[d] < 1 ? "block" : "cluster") +
+              " has a non-positive entry";
+      return false;
+    }
+    threads *= l.block[d];
+    ctas *= l.cluster[d];
+  }
+  if (threads > 1024 || l.block[2] > 64) {
+    error = "launch.block [" + std::to_string(l.block[0]) + ", " + std::to_string(l.block[1]) +
+            ", " + std::to_string(l.block[2]) + "] exceeds CUDA's limits (1024 threads, z <= 64)";
+    return false;
+  }
+  if (ctas > 16) {
+    error = "launch.cluster has " + std::to_string(ctas) + " CTAs; the hardware maximum is 16";
+    return false;
+  }
+  if (l.dynamicSmem < 0 || l.dynamicSmem > std::numeric_limits<int32_t>::max()) {
+    error = "launch.dynamic_smem " + std::to_string(l.dynamicSmem) + " is out of range";
+    return false;
+  }
+  if (l.rule == GridRule::Tiles && l.tiles.size() > 3) {
+    error = "launch.grid: rule \"tiles\" has " + std::to_string(l.tiles.size()) +
+            " axes; a grid has at most 3";
+    return false;
+  }
+  if (l.rule == GridRule::Persistent && (l.cluster[1] != 1 || l.cluster[2] != 1)) {
+    error = "launch.grid: rule \"persistent\" launches a 1-D grid, so cluster must be [n, 1, 1]";
+    return false;
+  }
+  for (size_t i = 0; i < l.tiles.size(); ++i) {
+    std::string where = "launch.grid.tiles[" + std::to_string(i) + "]";
+    if (!checkExpr(m, l.tiles[i].extent, where, error))
+      return false;
+    if (l.tiles[i].tile < 1) {
+      error = where + ": tile " + std::to_string(l.tiles[i].tile) + " is not positive";
+      return false;
+    }
+  }
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// JSON reading
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Reads typed values out of JSON objects, recording the JSON path of the first problem.
+class Reader {
+public:
+  explicit Reader(std::string &error) : error(error) {}
+
+  bool fail(const std::string &path, const std::string &msg) {
+    error = path + ": " + msg;
+    return false;
+  }
+
+  const Json *field(const Json &obj, const char *key, const std::string &path, bool required) {
+    auto it = obj.find(key);
+    if (it == obj.end()) {
+      if (required)
+        fail(path, std::string("missing key \"") + key + "\"");
+      return nullptr;
+    }
+    return &*it;
+  }
+
+  bool object(const Json &j, const std::string &path) {
+    return j.is_object() || fail(path, std::string("expected an object, got ") + j.type_name());
+  }
+
+  bool str(const Json &j, const std::string &path, std::string &out) {
+    if (!j.is_string())
+      return fail(path, std::string("expected a string, got ") + j.type_name());
+    out = j.get<std::string>();
+    return true;
+  }
+
+  bool integer(const Json &j, const std::string &path, int64_t &out) {
+    if (!j.is_number_integer())
+      return fail(path, std::string("expected an integer, got ") +
+                            (j.is_number_float() ? "a fraction" : j.type_name()));
+    if (j.is_number_unsigned() &&
+        j.get<uint64_t>() > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
+      return fail(path, "integer out of range");
+    out = j.get<int64_t>();
+    return true;
+  }
+
+  bool boolean(const Json &j, const std::string &path, bool &out) {
+    if (!j.is_boolean())
+      return fail(path, std::string("expected true or false, got ") + j.type_name());
+    out = j.get<bool>();
+    return true;
+  }
+
+  bool array(const Json &j, const std::string &path) {
+    return j.is_array() || fail(path, std::string("expected an array, got ") + j.type_name());
+  }
+
+  bool intArray(const Json &j, const std::string &path, std::vector<int64_t> &out) {
+    if (!array(j, path))
+      return false;
+    out.clear();
+    for (size_t i = 0; i < j.size(); ++i) {
+      int64_t v;
+      if (!integer(j[i], path + "[" + std::to_string(i) + "]", v))
+        return false;
+      out.push_back(v);
+    }
+    return true;
+  }
+
+  bool dimExpr(const Json &j, const std::string &path, DimExpr &out) {
+    std::string s, why;
+    if (!str(j, path, s))
+      return false;
+    if (!DimExpr::parse(s, out, why))
+      return fail(path, why);
+    return true;
+  }
+
+  template <typename E, size_t N>
+  bool enumeration(const Json &j, const std::string &path, const Names<E, N> &names,
+                   const char *what, E &out) {
+    std::string s;
+    if (!str(j, path, s))
+      return false;
+    if (!names.parse(s, out))
+      return fail(path, "unknown " + std::string(what) + " '" + s + "' (expected one of " +
+                            names.list() + ")");
+    return true;
+  }
+
+  // Field helpers: `obj[key]` read as T; the path is `path.key`.
+  bool strField(const Json &o, const char *k, const std::string &p, std::string &out,
+                bool required = true) {
+    const Json *j = field(o, k, p, required);
+    if (!j)
+      return !required;
+    return str(*j, p + "." + k, out);
+  }
+  bool intField(const Json &o, const char *k, const std::string &p, int64_t &out) {
+    const Json *j = field(o, k, p, true);
+    return j && integer(*j, p + "." + k, out);
+  }
+  template <typename E, size_t N>
+  bool enumField(const Json &o, const char *k, const std::string &p, const Names<E, N> &names,
+                 const char *what, E &out) {
+    const Json *j = field(o, k, p, true);
+    return j && enumeration(*j, p + "." + k, names, what, out);
+  }
+
+private:
+  std::string &error;
+};
+
+bool readParam(Reader &r, const Json &j, const std::string &path, Param &p) {
+  if (!r.object(j, path) || !r.strField(j, "name", path, p.name) ||
+      !r.enumField(j, "role", path, kRoles, "role", p.role) ||
+      !r.enumField(j, "dtype", path, kDTypes, "dtype", p.dtype) ||
+      !r.intField(j, "align", path, p.align))
+    return false;
+  const Json *shape = r.field(j, "shape", path, true);
+  if (!shape || !r.array(*shape, path + ".shape"))
+    return false;
+  p.shape.clear();
+  for (size_t i = 0; i < shape->size(); ++i) {
+    DimExpr e;
+    if (!r.dimExpr((*shape)[i], path + ".shape[" + std::to_string(i) + "]", e))
+      return false;
+    p.shape.push_back(e);
+  }
+  bool isScale = p.role == ParamRole::Scale;
+  if (!r.strField(j, "scale_of", path, p.scaleOf, isScale))
+    return false;
+  p.block.clear();
+  if (const Json *b = r.field(j, "block", path, isScale)) {
+    if (!r.intArray(*b, path + ".block", p.block))
+      return false;
+  } else if (isScale) {
+    return false;
+  }
+  return true;
+}
+
+bool readTensorMap(Reader &r, const Json &j, const std::string &path, TensorMapDesc &t) {
+  if (!r.object(j, path) || !r.strField(j, "param", path, t.param) ||
+      !r.enumField(j, "element", path, kTmaElements, "element", t.element) ||
+      !r.enumField(j, "swizzle", path, kSwizzles, "swizzle", t.swizzle) ||
+      !r.enumField(j, "l2_promotion", path, kL2, "l2_promotion", t.l2Promotion) ||
+      !r.enumField(j, "oob_fill", path, kOob, "oob_fill", t.oobFill))
+    return false;
+  const Json *box = r.field(j, "box", path, true);
+  if (!box || !r.intArray(*box, path + ".box", t.box))
+    return false;
+  const Json *opt = r.field(j, "optional", path, true);
+  return opt && r.boolean(*opt, path + ".optional", t.optional);
+}
+
+bool readKernelArg(Reader &r, const Json &j, const std::string &path, KernelArg &a) {
+  if (!r.object(j, path) || !r.enumField(j, "kind", path, kArgKinds, "kernel arg kind", a.kind))
+    return false;
+  switch (a.kind) {
+  case KernelArgKind::TensorMap:
+  case KernelArgKind::TmaOk:
+    return r.intField(j, "map", path, a.map);
+  case KernelArgKind::Pointer:
+    return r.strField(j, "param", path, a.param);
+  case KernelArgKind::Stride:
+    return r.strField(j, "param", path, a.param) && r.intField(j, "axis", path, a.axis);
+  case KernelArgKind::Dim:
+    return r.strField(j, "dim", path, a.dim);
+  }
+  return false;
+}
+
+bool readTriple(Reader &r, const Json &o, const char *key, const std::string &path,
+                std::array<int64_t, 3> &out) {
+  const Json *j = r.field(o, key, path, true);
+  std::vector<int64_t> v;
+  if (!j || !r.intArray(*j, path + "." + key, v))
+    return false;
+  if (v.size() != 3)
+    return r.fail(path + "." + key,
+                  "expected 3 integers [x, y, z], got " + std::to_string(v.size()));
+  out = {v[0], v[1], v[2]};
+  return true;
+}
+
+bool readLaunch(Reader &r, const Json &j, const std::string &path, Launch &l) {
+  if (!r.object(j, path) || !readTriple(r, j, "block", path, l.block) ||
+      !readTriple(r, j, "cluster", path, l.cluster) ||
+      !r.intField(j, "dynamic_smem", path, l.dynamicSmem))
+    return false;
+  std::string gpath = path + ".grid";
+  const Json *g = r.field(j, "grid", path, true);
+  if (!g || !r.object(*g, gpath) || !r.enumField(*g, "rule", gpath, kRules, "grid rule", l.rule))
+    return false;
+  const Json *tiles = r.field(*g, "tiles", gpath, true);
+  if (!tiles || !r.array(*tiles, gpath + ".tiles"))
+    return false;
+  l.tiles.clear();
+  for (size_t i = 0; i < tiles->size(); ++i) {
+    std::string tpath = gpath + ".tiles[" + std::to_string(i) + "]";
+    const Json &t = (*tiles)[i];
+    if (!t.is_array() || t.size() != 2)
+      return r.fail(tpath, "expected [extent, tile]");
+    GridAxis axis;
+    if (!r.dimExpr(t[0], tpath + "[0]", axis.extent) || !r.integer(t[1], tpath + "[1]", axis.tile))
+      return false;
+    l.tiles.push_back(axis);
+  }
+  return true;
+}
+
+template <typename T, typename F>
+bool readList(Reader &r, const Json &top, const char *key, std::vector<T> &out, F readOne) {
+  const Json *j = r.field(top, key, "manifest", true);
+  if (!j || !r.array(*j, key))
+    return false;
+  out.clear();
+  for (size_t i = 0; i < j->size(); ++i) {
+    T item;
+    if (!readOne(r, (*j)[i], std::string(key) + "[" + std::to_string(i) + "]", item))
+      return false;
+    out.push_back(std::move(item));
+  }
+  return true;
+}
+
+bool readManifest(const Json &top, Manifest &m, std::string &error) {
+  Reader r(error);
+  if (!r.object(top, "manifest"))
+    return false;
+  // Format and version first: a newer manifest may differ in any other key, and the version
+  // message is the useful one then.
+  if (!r.strField(top, "format", "manifest", m.format))
+    return false;
+  if (m.format != kManifestFormat)
+    return r.fail("format", "'" + m.format + "' is not a Kiln manifest (expected '" +
+                                kManifestFormat + "')");
+  if (!r.intField(top, "version", "manifest", m.version))
+    return false;
+  if (m.version > kManifestVersion)
+    return r.fail("version", "manifest version " + std::to_string(m.version) +
+                                 " is newer than the newest version this build knows (" +
+                                 std::to_string(kManifestVersion) +
+                                 "); rebuild the runtime from a newer Kiln");
+
+  if (!r.strField(top, "kernel", "manifest", m.kernel) ||
+      !r.strField(top, "source", "manifest", m.source, /*required=*/false) ||
+      !r.strField(top, "chip", "manifest", m.chip) ||
+      !r.strField(top, "cubin", "manifest", m.cubin) ||
+      !r.strField(top, "entry", "manifest", m.entry))
+    return false;
+  const Json *dims = r.field(top, "dims", "manifest", true);
+  if (!dims || !r.array(*dims, "dims"))
+    return false;
+  m.dims.clear();
+  for (size_t i = 0; i < dims->size(); ++i) {
+    std::string d;
+    if (!r.str((*dims)[i], "dims[" + std::to_string(i) + "]", d))
+      return false;
+    m.dims.push_back(d);
+  }
+  if (!readList(r, top, "params", m.params, readParam) ||
+      !readList(r, top, "tensor_maps", m.tensorMaps, readTensorMap) ||
+      !readList(r, top, "kernel_args", m.kernelArgs, readKernelArg))
+    return false;
+  const Json *launch = r.field(top, "launch", "manifest", true);
+  return launch && readLaunch(r, *launch, "launch", m.launch);
+}
+
+/// nlohmann prefixes messages with "[json.exception.parse_error.101] "; users need the rest.
+std::string stripJsonPrefix(const char *what) {
+  std::string s(what);
+  if (s.rfind("[json.exception.", 0) == 0) {
+    size_t end = s.find("] ");
+    if (end != std::string::npos)
+      return s.substr(end + 2);
+  }
+  return s;
+}
+
+} // namespace
+
+bool parseManifest(const std::string &text, Manifest &out, std::string &error) {
+  try {
+    Json top = Json::parse(text);
+    Manifest m;
+    if (!readManifest(top, m, error) || !validateManifest(m, error))
+      return false;
+    out = std::move(m);
+    return true;
+  } catch (const nlohmann::json::parse_error &e) {
+    error = "malformed JSON: " + stripJsonPrefix(e.what());
+  } catch (const nlohmann::json::exception &e) {
+    error = "invalid manifest: " + stripJsonPrefix(e.what());
+  } catch (const std::bad_alloc &) {
+    error = "out of memory while reading the manifest";
+  } catch (const std::exception &e) {
+    error = std::string("cannot read the manifest: ") + e.what();
+  } catch (...) {
+    error = "cannot read the manifest: unknown error";
+  }
+  return false;
+}
+
+bool readManifestFile(const std::string &path, Manifest &out, std::string &error) {
+  std::string text;
+  try {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+      error = path + ": cannot open the manifest";
+      return false;
+    }
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    if (in.bad()) {
+      error = path + ": read error";
+      return false;
+    }
+    text = ss.str();
+  } catch (...) {
+    error = path + ": cannot read the manifest";
+    return false;
+  }
+  if (!parseManifest(text, out, error)) {
+    error = path + ": " + error;
+    return false;
+  }
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// JSON writing
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+Json toJson(const Param &p) {
+  Json j;
+  j["name"] = p.name;
+  j["role"] = roleName(p.role);
+  j["dtype"] = dtypeName(p.dtype);
+  Json shape = Json::array();
+  for (const DimExpr &e : p.shape)
+    shape.push_back(e.str());
+  j["shape"] = shape;
+  if (p.role == ParamRole::Scale || !p.scaleOf.empty())
+    j["scale_of"] = p.scaleOf;
+  if (p.role == ParamRole::Scale || !p.block.empty())
+    j["block"] = p.block;
+  j["align"] = p.align;
+  return j;
+}
+
+Json toJson(const TensorMapDesc &t) {
+  Json j;
+  j["param"] = t.param;
+  j["element"] = tmaElementName(t.element);
+  j["box"] = t.box;
+  j["swizzle"] = swizzleName(t.swizzle);
+  j["l2_promotion"] = l2PromotionName(t.l2Promotion);
+  j["oob_fill"] = oobFillName(t.oobFill);
+  j["optional"] = t.optional;
+  return j;
+}
+
+Json toJson(const KernelArg &a) {
+  Json j;
+  j["kind"] = kernelArgKindName(a.kind);
+  switch (a.kind) {
+  case KernelArgKind::TensorMap:
+  case KernelArgKind::TmaOk:
+    j["map"] = a.map;
+    break;
+  case KernelArgKind::Pointer:
+    j["param"] = a.param;
+    break;
+  case KernelArgKind::Stride:
+    j["param"] = a.param;
+    j["axis"] = a.axis;
+    break;
+  case KernelArgKind::Dim:
+    j["dim"] = a.dim;
+    break;
+  }
+  return j;
+}
+
+Json toJson(const Launch &l) {
+  Json j;
+  j["block"] = l.block;
+  j["cluster"] = l.cluster;
+  j["dynamic_smem"] = l.dynamicSmem;
+  Json tiles = Json::array();
+  for (const GridAxis &a : l.tiles)
+    tiles.push_back(Json::array({a.extent.str(), a.tile}));
+  j["grid"] = Json{{"rule", gridRuleName(l.rule)}, {"tiles", tiles}};
+  return j;
+}
+
+/// Compact JSON that never throws on bad UTF-8.
+std::string compact(const Json &j) {
+  return j.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+template <typename T> std::string list(const std::vector<T> &items) {
+  if (items.empty())
+    return "[]";
+  std::string s = "[\n";
+  for (size_t i = 0; i < items.size(); ++i)
+    s += "    " + compact(toJson(items[i])) + (i + 1 < items.size() ? ",\n" : "\n");
+  return s + "  ]";
+}
+
+} // namespace
+
+std::string writeManifest(const Manifest &m) {
+  try {
+    std::string s = "{\n";
+    auto kv = [&](const char *key, const std::string &value, bool last = false) {
+      s += "  \"" + std::string(key) + "\": " + value + (last ? "\n" : ",\n");
+    };
+    kv("format", compact(m.format));
+    kv("version", std::to_string(m.version));
+    kv("kernel", compact(m.kernel));
+    kv("source", compact(m.source));
+    kv("chip", compact(m.chip));
+    kv("cubin", compact(m.cubin));
+    kv("entry", compact(m.entry));
+    kv("dims", compact(Json(m.dims)));
+    kv("params", list(m.params));
+    kv("tensor_maps", list(m.tensorMaps));
+    kv("kernel_args", list(m.kernelArgs));
+    kv("launch", compact(toJson(m.launch)), /*last=*/true);
+    return s + "}\n";
+  } catch (...) {
+    // Only allocation can fail here; an empty string is not a manifest, so readers report it.
+    return std::string();
+  }
+}
+
+std::string manifestPathForCubin(const std::string &cubinPath) {
+  size_t slash = cubinPath.find_last_of('/');
+  size_t dot = cubinPath.find_last_of('.');
+  if (dot == std::string::npos || (slash != std::string::npos && dot < slash) ||
+      dot == (slash == std::string::npos ? 0 : slash + 1))
+    return cubinPath + ".kiln.json";
+  return cubinPath.substr(0, dot) + ".kiln.json";
+}
+
+} // namespace kiln

@@ -1,0 +1,226 @@
+//===- Manifest.h - The launch manifest (*.kiln.json), format v1 -*- C++ -*-===//
+//
+// The manifest is the only contract between the compiler, which writes it next to the cubin, and
+// the runtime, which reads it to validate arguments and launch. Both sides use these structs and
+// functions, so the format has exactly one definition (docs/manifest.md describes it).
+//
+// This header is deliberately plain: no JSON types, no exceptions, no CUDA. The compiler is built
+// with -fno-exceptions and -fno-rtti and links this library; every failure is reported through a
+// `std::string` error instead.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_RUNTIME_MANIFEST_H
+#define KILN_RUNTIME_MANIFEST_H
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kiln {
+
+/// The value of the manifest's `format` key.
+inline constexpr const char *kManifestFormat = "kiln-manifest";
+/// The newest manifest version this library reads and the version it writes.
+inline constexpr int kManifestVersion = 1;
+/// Most axes a parameter may have (tensor maps are further limited to 5 by the hardware).
+inline constexpr int kMaxRank = 8;
+
+/// Element type of a parameter as the caller stores it.
+enum class DType : uint8_t { BF16, F16, F32, I32, E4M3, E5M2, E2M1, UE8M0 };
+
+/// The manifest spelling of `t` ("bf16", "e2m1", ...).
+const char *dtypeName(DType t);
+/// Parses a manifest dtype name; false if `name` is not one.
+bool parseDType(std::string_view name, DType &out);
+/// Storage bits of one element (4 for e2m1, which is packed two per byte).
+unsigned dtypeBits(DType t);
+
+/// What the caller does with a parameter.
+enum class ParamRole : uint8_t { Input, Output, Scale };
+const char *roleName(ParamRole r);
+
+/// Element type of a TMA descriptor (fp8 data uses U8, packed fp4 U8 or U4x16Align8).
+enum class TmaElement : uint8_t { BF16, F16, F32, I32, U8, U4x16Align8 };
+const char *tmaElementName(TmaElement e);
+/// Bits of one TMA element (4 for u4x16_align8).
+unsigned tmaElementBits(TmaElement e);
+
+enum class Swizzle : uint8_t { None, B32, B64, B128 };
+const char *swizzleName(Swizzle s);
+/// The swizzle span in bytes (0 for none).
+unsigned swizzleBytes(Swizzle s);
+
+enum class L2Promotion : uint8_t { None, B64, B128, B256 };
+const char *l2PromotionName(L2Promotion p);
+
+enum class OobFill : uint8_t { Zero, NaN };
+const char *oobFillName(OobFill f);
+
+enum class KernelArgKind : uint8_t { TensorMap, Pointer, Dim, Stride, TmaOk };
+const char *kernelArgKindName(KernelArgKind k);
+
+enum class GridRule : uint8_t { Tiles, Persistent };
+const char *gridRuleName(GridRule r);
+
+/// One extent in a shape: `128`, `M`, `M+1`, `M-1`, `M*2` or `cdiv(M,128)`. At most one dim
+/// name appears, so evaluation needs only that name's value.
+struct DimExpr {
+  enum class Kind : uint8_t { Const, Name, Add, Sub, Mul, CeilDiv };
+  Kind kind = Kind::Const;
+  /// The dim name; empty for `Const`.
+  std::string name;
+  /// The constant of `Const`, or the integer operand of the other non-`Name` kinds.
+  int64_t value = 0;
+
+  static DimExpr constant(int64_t v) { return {Kind::Const, "", v}; }
+  static DimExpr dim(std::string n) { return {Kind::Name, std::move(n), 0}; }
+  static DimExpr make(Kind k, std::string n, int64_t v) { return {k, std::move(n), v}; }
+
+  /// Parses the manifest spelling (spaces are ignored). Fails with a message on anything else,
+  /// on negative constants and on `cdiv` by a non-positive integer.
+  static bool parse(std::string_view text, DimExpr &out, std::string &error);
+  /// The canonical manifest spelling, e.g. `cdiv(K,128)`; `parse(str())` gives back `*this`.
+  std::string str() const;
+  /// True for a bare name, the only form that binds a dim.
+  bool isPlainName() const { return kind == Kind::Name; }
+  /// Evaluates the expression with its name bound to `nameValue` (ignored for `Const`). Fails
+  /// on int64 overflow; the result may be negative (`M-4` with M = 2): callers reject that.
+  bool evaluate(int64_t nameValue, int64_t &out) const;
+
+  bool operator==(const DimExpr &o) const {
+    return kind == o.kind && name == o.name && value == o.value;
+  }
+  bool operator!=(const DimExpr &o) const { return !(*this == o); }
+};
+
+/// A tensor the caller passes.
+struct Param {
+  std::string name;
+  ParamRole role = ParamRole::Input;
+  DType dtype = DType::BF16;
+  /// One entry per axis, outermost first.
+  std::vector<DimExpr> shape;
+  /// For `Scale`: the parameter it scales; empty otherwise.
+  std::string scaleOf;
+  /// For `Scale`: the block one scale covers, e.g. {1, 128}; empty otherwise.
+  std::vector<int64_t> block;
+  /// Required byte alignment of the base pointer.
+  int64_t align = 16;
+
+  bool operator==(const Param &o) const {
+    return name == o.name && role == o.role && dtype == o.dtype && shape == o.shape &&
+           scaleOf == o.scaleOf && block == o.block && align == o.align;
+  }
+};
+
+/// A TMA descriptor the runtime encodes for every launch.
+struct TensorMapDesc {
+  std::string param;
+  TmaElement element = TmaElement::BF16;
+  /// Box extents, innermost first, in elements of `element`.
+  std::vector<int64_t> box;
+  Swizzle swizzle = Swizzle::None;
+  L2Promotion l2Promotion = L2Promotion::None;
+  OobFill oobFill = OobFill::Zero;
+  /// When the tensor cannot be described, pass a zeroed map and tma_ok = 0 instead of failing.
+  bool optional = false;
+
+  bool operator==(const TensorMapDesc &o) const {
+    return param == o.param && element == o.element && box == o.box && swizzle == o.swizzle &&
+           l2Promotion == o.l2Promotion && oobFill == o.oobFill && optional == o.optional;
+  }
+};
+
+/// One parameter of the cubin's entry function, in order.
+struct KernelArg {
+  KernelArgKind kind = KernelArgKind::Pointer;
+  /// `TensorMap`, `TmaOk`: index into `Manifest::tensorMaps`.
+  int64_t map = -1;
+  /// `Pointer`, `Stride`: the parameter.
+  std::string param;
+  /// `Dim`: the dim name.
+  std::string dim;
+  /// `Stride`: the axis.
+  int64_t axis = -1;
+
+  bool operator==(const KernelArg &o) const {
+    return kind == o.kind && map == o.map && param == o.param && dim == o.dim && axis == o.axis;
+  }
+};
+
+/// One grid axis of the launch rule: `ceil(extent / tile)` tiles.
+struct GridAxis {
+  DimExpr extent;
+  int64_t tile = 1;
+  bool operator==(const GridAxis &o) const { return extent == o.extent && tile == o.tile; }
+};
+
+struct Launch {
+  std::array<int64_t, 3> block = {1, 1, 1};
+  std::array<int64_t, 3> cluster = {1, 1, 1};
+  int64_t dynamicSmem = 0;
+  GridRule rule = GridRule::Tiles;
+  std::vector<GridAxis> tiles;
+
+  bool operator==(const Launch &o) const {
+    return block == o.block && cluster == o.cluster && dynamicSmem == o.dynamicSmem &&
+           rule == o.rule && tiles == o.tiles;
+  }
+};
+
+/// The whole manifest, in the order docs/manifest.md lists the keys.
+struct Manifest {
+  std::string format = kManifestFormat;
+  int64_t version = kManifestVersion;
+  std::string kernel;
+  std::string source;
+  std::string chip;
+  std::string cubin;
+  std::string entry;
+  std::vector<std::string> dims;
+  std::vector<Param> params;
+  std::vector<TensorMapDesc> tensorMaps;
+  std::vector<KernelArg> kernelArgs;
+  Launch launch;
+
+  bool operator==(const Manifest &o) const {
+    return format == o.format && version == o.version && kernel == o.kernel &&
+           source == o.source && chip == o.chip && cubin == o.cubin && entry == o.entry &&
+           dims == o.dims && params == o.params && tensorMaps == o.tensorMaps &&
+           kernelArgs == o.kernelArgs && launch == o.launch;
+  }
+
+  /// Index of the parameter called `name`, or -1.
+  int findParam(std::string_view name) const;
+  /// Index of the dim called `name`, or -1.
+  int findDim(std::string_view name) const;
+};
+
+/// Parses manifest JSON and checks it with `validateManifest`. Refuses another `format` and a
+/// newer `version`, naming both versions. On failure `out` is unspecified and `error` says what
+/// and where (e.g. `params[1].dtype: unknown dtype 'bf61'`).
+bool parseManifest(const std::string &text, Manifest &out, std::string &error);
+
+/// Reads and parses the manifest file at `path`; errors name the file.
+bool readManifestFile(const std::string &path, Manifest &out, std::string &error);
+
+/// The consistency rules the JSON schema cannot express: unique names, every reference resolves,
+/// every dim can be bound at launch, tensor maps the driver can encode (rank, box, swizzle span,
+/// element type matching the dtype), launch shape limits. The compiler should call this before
+/// writing, so a bad manifest fails at compile time instead of at launch.
+bool validateManifest(const Manifest &m, std::string &error);
+
+/// Serializes `m` as JSON (one key per line, one param/map/arg per line). Never fails: invalid
+/// UTF-8 in strings is replaced.
+std::string writeManifest(const Manifest &m);
+
+/// The manifest path the compiler writes for a cubin path: its extension replaced by
+/// `.kiln.json` (`out/k.cubin` -> `out/k.kiln.json`).
+std::string manifestPathForCubin(const std::string &cubinPath);
+
+} // namespace kiln
+
+#endif // KILN_RUNTIME_MANIFEST_H

@@ -1,0 +1,585 @@
+//===- Runtime.cpp - Load and launch Kiln kernels (CUDA Driver API) --------===//
+//
+// Everything that talks to the driver lives here; what can be decided without it (validation,
+// dims, grid, tensor-map arguments, kernel-arg packing) comes from KilnRuntimeCore.
+//
+//===----------------------------------------------------------------------===//
+
+#include "runtime/Runtime.h"
+
+#include "runtime/ArgCheck.h"
+#include "runtime/DeviceCheck.h"
+#include "runtime/Format.h"
+#include "runtime/KernelArgs.h"
+#include "runtime/TensorMapParams.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <mutex>
+#include <new>
+#include <sstream>
+
+namespace kiln {
+
+// The core computes CUDA enum values without including cuda.h; keep them honest.
+static_assert(static_cast<uint32_t>(TmaDataType::UInt8) == CU_TENSOR_MAP_DATA_TYPE_UINT8, "");
+static_assert(static_cast<uint32_t>(TmaDataType::Int32) == CU_TENSOR_MAP_DATA_TYPE_INT32, "");
+static_assert(static_cast<uint32_t>(TmaDataType::Float16) == CU_TENSOR_MAP_DATA_TYPE_FLOAT16, "");
+static_assert(static_cast<uint32_t>(TmaDataType::Float32) == CU_TENSOR_MAP_DATA_TYPE_FLOAT32, "");
+static_assert(static_cast<uint32_t>(TmaDataType::BFloat16) == CU_TENSOR_MAP_DATA_TYPE_BFLOAT16,
+              "");
+static_assert(static_cast<uint32_t>(TmaDataType::U4x16Align8B) ==
+                  CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN8B,
+              "");
+static_assert(static_cast<uint32_t>(Swizzle::B128) == CU_TENSOR_MAP_SWIZZLE_128B, "");
+static_assert(static_cast<uint32_t>(Swizzle::B64) == CU_TENSOR_MAP_SWIZZLE_64B, "");
+static_assert(static_cast<uint32_t>(Swizzle::B32) == CU_TENSOR_MAP_SWIZZLE_32B, "");
+static_assert(static_cast<uint32_t>(L2Promotion::B256) == CU_TENSOR_MAP_L2_PROMOTION_L2_256B, "");
+static_assert(static_cast<uint32_t>(L2Promotion::B128) == CU_TENSOR_MAP_L2_PROMOTION_L2_128B, "");
+static_assert(static_cast<uint32_t>(L2Promotion::B64) == CU_TENSOR_MAP_L2_PROMOTION_L2_64B, "");
+static_assert(static_cast<uint32_t>(OobFill::NaN) ==
+                  CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA,
+              "");
+static_assert(sizeof(TensorMapBytes) == sizeof(CUtensorMap), "");
+static_assert(alignof(TensorMapBytes) == alignof(CUtensorMap), "");
+
+std::string cudaErrorText(CUresult r) {
+  const char *name = nullptr, *text = nullptr;
+  cuGetErrorName(r, &name);
+  cuGetErrorString(r, &text);
+  std::string s = name ? name : "CUDA error " + std::to_string(static_cast<int>(r));
+  if (text)
+    s += std::string(" (") + text + ")";
+  return s;
+}
+
+namespace {
+
+Status cudaFailure(const std::string &what, CUresult r) {
+  return Status::error(ErrorCode::Cuda, what + ": " + cudaErrorText(r));
+}
+
+/// cuInit once per process; its result is remembered so every call reports the same failure.
+CUresult initDriver() {
+  static std::once_flag once;
+  static CUresult result = CUDA_SUCCESS;
+  std::call_once(once, [] { result = cuInit(0); });
+  return result;
+}
+
+/// Pushes a context for the duration of a launch when it is not the current one.
+class ContextScope {
+public:
+  ContextScope() = default;
+  ContextScope(const ContextScope &) = delete;
+  ContextScope &operator=(const ContextScope &) = delete;
+  ~ContextScope() {
+    if (pushed) {
+      CUcontext ignored;
+      cuCtxPopCurrent(&ignored);
+    }
+  }
+  CUresult enter(CUcontext ctx) {
+    CUcontext current = nullptr;
+    cuCtxGetCurrent(&current);
+    if (current == ctx)
+      return CUDA_SUCCESS;
+    CUresult r = cuCtxPushCurrent(ctx);
+    pushed = r == CUDA_SUCCESS;
+    return r;
+  }
+
+private:
+  bool pushed = false;
+};
+
+/// The last tensor map encoded for one manifest map in one context. Launches with the same
+/// buffers (benchmark loops, CUDA-graph-like reuse) skip the driver call.
+struct CachedMap {
+  bool valid = false;
+  TensorMapEncoding encoding;
+  TensorMapBytes bytes;
+};
+
+/// The module loaded into one context.
+struct ContextState {
+  CUcontext ctx = nullptr;
+  CUmodule module = nullptr;
+  CUfunction function = nullptr;
+  DeviceInfo device;
+  FunctionInfo functionInfo;
+  std::mutex cacheMutex;
+  std::vector<CachedMap> cache;
+};
+
+bool readFile(const std::string &path, std::string &out) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return false;
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  if (in.bad())
+    return false;
+  out = ss.str();
+  return true;
+}
+
+std::string directoryOf(const std::string &path) {
+  size_t slash = path.find_last_of('/');
+  return slash == std::string::npos ? std::string() : path.substr(0, slash + 1);
+}
+
+} // namespace
+
+struct Module::Impl {
+  LaunchPlan plan;
+  std::string cubin;
+  /// The cubin's path (or the caller's label) for messages.
+  std::string cubinName;
+  bool debug = false;
+
+  std::mutex mutex;
+  std::vector<std::unique_ptr<ContextState>> contexts;
+  std::vector<CUdevice> retainedPrimary;
+
+  ~Impl();
+  Status acquire(CUstream stream, const Tensor *args, size_t count, ContextScope &scope,
+                 ContextState *&out);
+  Status stateFor(CUcontext ctx, ContextState *&out);
+  Status loadInto(ContextState &cs);
+  Status checkPointers(const ContextState &cs, const Tensor *args, size_t count);
+  Status encodeMaps(ContextState &cs, const Tensor *args, KernelArgPack &pack,
+                    LaunchReport *report);
+};
+
+Module::Impl::~Impl() {
+  for (auto &cs : contexts) {
+    if (!cs->module)
+      continue;
+    // Unloading needs the module's context; errors (a destroyed context, a driver shutting down
+    // at exit) leave nothing to clean up.
+    if (cuCtxPushCurrent(cs->ctx) == CUDA_SUCCESS) {
+      cuModuleUnload(cs->module);
+      CUcontext ignored;
+      cuCtxPopCurrent(&ignored);
+    }
+  }
+  for (CUdevice d : retainedPrimary)
+    cuDevicePrimaryCtxRelease(d);
+}
+
+Status Module::Impl::acquire(CUstream stream, const Tensor *args, size_t count,
+                             ContextScope &scope, ContextState *&out) {
+  CUresult r = initDriver();
+  if (r != CUDA_SUCCESS)
+    return cudaFailure("cuInit failed (is there a GPU and an NVIDIA driver?)", r);
+
+  CUcontext ctx = nullptr;
+  if (stream != nullptr && stream != CU_STREAM_LEGACY && stream != CU_STREAM_PER_THREAD) {
+    if ((r = cuStreamGetCtx(stream, &ctx)) != CUDA_SUCCESS)
+      return cudaFailure("cannot find the context of the stream", r);
+    if ((r = scope.enter(ctx)) != CUDA_SUCCESS)
+      return cudaFailure("cannot make the stream's context current", r);
+  } else {
+    if ((r = cuCtxGetCurrent(&ctx)) != CUDA_SUCCESS)
+      return cudaFailure("cuCtxGetCurrent", r);
+    if (!ctx) {
+      // No context on this thread: use the primary context of the device that holds the
+      // tensors (device 0 if none says), as the CUDA runtime and PyTorch would.
+      CUdevice dev = 0;
+      for (size_t i = 0; i < count; ++i) {
+        int ordinal = -1;
+        if (args[i].data && args[i].numel() > 0 &&
+            cuPointerGetAttribute(&ordinal, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL,
+                                  static_cast<CUdeviceptr>(args[i].data)) == CUDA_SUCCESS &&
+            ordinal >= 0) {
+          dev = ordinal;
+          break;
+        }
+      }
+      std::lock_guard<std::mutex> lock(mutex);
+      if ((r = cuDevicePrimaryCtxRetain(&ctx, dev)) != CUDA_SUCCESS)
+        return cudaFailure("cannot retain the primary context of device " + std::to_string(dev),
+                           r);
+      bool known = false;
+      for (CUdevice d : retainedPrimary)
+        known |= d == dev;
+      if (known)
+        cuDevicePrimaryCtxRelease(dev); // one reference per device is enough
+      else
+        retainedPrimary.push_back(dev);
+      if ((r = cuCtxSetCurrent(ctx)) != CUDA_SUCCESS)
+        return cudaFailure("cannot make the primary context current", r);
+    }
+  }
+  return stateFor(ctx, out);
+}
+
+Status Module::Impl::stateFor(CUcontext ctx, ContextState *&out) {
+  std::lock_guard<std::mutex> lock(mutex);
+  for (auto &cs : contexts)
+    if (cs->ctx == ctx) {
+      out = cs.get();
+      return Status();
+    }
+  auto cs = std::make_unique<ContextState>();
+  cs->ctx = ctx;
+  Status s = loadInto(*cs);
+  if (!s.ok()) {
+    if (cs->module)
+      cuModuleUnload(cs->module);
+    return s;
+  }
+  cs->cache.resize(plan.maps.size());
+  out = cs.get();
+  contexts.push_back(std::move(cs));
+  return Status();
+}
+
+Status Module::Impl::loadInto(ContextState &cs) {
+  const Manifest &m = plan.manifest;
+  CUdevice dev;
+  CUresult r = cuCtxGetDevice(&dev);
+  if (r != CUDA_SUCCESS)
+    return cudaFailure("cuCtxGetDevice", r);
+  DeviceInfo &info = cs.device;
+  info.ordinal = static_cast<int>(dev);
+  char name[256] = {};
+  if (cuDeviceGetName(name, sizeof name - 1, dev) == CUDA_SUCCESS)
+    info.name = name;
+  int v = 0;
+  auto attr = [&](CUdevice_attribute a, const char *what, int &out) -> Status {
+    CUresult rr = cuDeviceGetAttribute(&out, a, dev);
+    return rr == CUDA_SUCCESS ? Status() : cudaFailure(std::string("querying ") + what, rr);
+  };
+  Status s;
+  if (!(s = attr(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, "compute capability",
+                 info.ccMajor)) ||
+      !(s = attr(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, "compute capability",
+                 info.ccMinor)) ||
+      !(s = attr(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, "SM count", info.smCount)) ||
+      !(s = attr(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, "shared memory", v)))
+    return s;
+  info.maxSmemPerBlockOptin = v;
+
+  std::string error;
+  if (!checkChip(plan, info, error))
+    return Status::error(ErrorCode::Device, error);
+
+  if ((r = cuModuleLoadData(&cs.module, cubin.data())) != CUDA_SUCCESS) {
+    cs.module = nullptr;
+    return cudaFailure("cannot load " + cubinName + " on device " + std::to_string(dev), r);
+  }
+  if ((r = cuModuleGetFunction(&cs.function, cs.module, m.entry.c_str())) != CUDA_SUCCESS)
+    return Status::error(ErrorCode::Manifest, cubinName + " has no entry '" + m.entry +
+                                                  "' (" + cudaErrorText(r) + ")");
+
+  // The cubin's own parameter table (CUDA 12.4+ drivers) catches a manifest that does not
+  // belong to this cubin; older drivers skip the check.
+  std::vector<size_t> sizes;
+  bool tableKnown = true;
+  for (size_t i = 0; i < 4096; ++i) {
+    size_t offset = 0, size = 0;
+    CUresult pr = cuFuncGetParamInfo(cs.function, i, &offset, &size);
+    if (pr == CUDA_ERROR_INVALID_VALUE) // past the last parameter
+      break;
+    if (pr != CUDA_SUCCESS) {
+      tableKnown = false;
+      break;
+    }
+    sizes.push_back(size);
+  }
+  if (tableKnown && !checkEntryParams(plan, sizes, error))
+    return Status::error(ErrorCode::Manifest, cubinName + ": " + error);
+
+  FunctionInfo &fn = cs.functionInfo;
+  if ((r = cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, cs.function)) ==
+      CUDA_SUCCESS)
+    fn.staticSmem = v;
+  if ((r = cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, cs.function)) ==
+      CUDA_SUCCESS)
+    fn.maxThreadsPerBlock = v;
+  if (!checkFunctionLimits(plan, info, fn, error))
+    return Status::error(ErrorCode::Device, error);
+
+  if ((r = cuFuncSetAttribute(cs.function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                              static_cast<int>(m.launch.dynamicSmem))) != CUDA_SUCCESS)
+    return cudaFailure("cannot allow " + std::to_string(m.launch.dynamicSmem) +
+                           " bytes of dynamic shared memory",
+                       r);
+  const auto &c = m.launch.cluster;
+  if (c[0] * c[1] * c[2] > 8 &&
+      (r = cuFuncSetAttribute(cs.function, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED,
+                              1)) != CUDA_SUCCESS)
+    return cudaFailure("cannot allow a non-portable cluster of " +
+                           std::to_string(c[0] * c[1] * c[2]) + " CTAs",
+                       r);
+  return Status();
+}
+
+Status Module::Impl::checkPointers(const ContextState &cs, const Tensor *args, size_t count) {
+  for (size_t i = 0; i < count; ++i) {
+    const Tensor &t = args[i];
+    if (t.numel() == 0)
+      continue;
+    const std::string &name = plan.params[i].name;
+    int ordinal = -1;
+    CUresult r = cuPointerGetAttribute(&ordinal, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL,
+                                       static_cast<CUdeviceptr>(t.data));
+    if (r != CUDA_SUCCESS)
+      return Status::error(ErrorCode::Argument,
+                           "param '" + name + "': " + hexAddress(t.data) +
+                               " is not CUDA device memory (" + cudaErrorText(r) + ")");
+    if (ordinal != cs.device.ordinal) {
+      int managed = 0;
+      cuPointerGetAttribute(&managed, CU_POINTER_ATTRIBUTE_IS_MANAGED,
+                            static_cast<CUdeviceptr>(t.data));
+      if (!managed)
+        return Status::error(ErrorCode::Argument,
+                             "param '" + name + "' is on device " + std::to_string(ordinal) +
+                                 " but the launch runs on device " +
+                                 std::to_string(cs.device.ordinal) +
+                                 " (the stream's or the current context's device)");
+    }
+  }
+  return Status();
+}
+
+Status Module::Impl::encodeMaps(ContextState &cs, const Tensor *args, KernelArgPack &pack,
+                                LaunchReport *report) {
+  for (size_t i = 0; i < plan.maps.size(); ++i) {
+    const PlannedMap &pm = plan.maps[i];
+    TensorMapPlan tp;
+    std::string error;
+    if (!planTensorMap(plan, static_cast<int>(i), args[pm.param], tp, error))
+      return Status::error(ErrorCode::Argument, error);
+    if (!tp.encode) {
+      pack.tmaOk[i] = 0; // the map stays zeroed
+      if (report)
+        report->skipped.push_back(tp.skipReason);
+      if (debug)
+        std::fprintf(stderr, "kiln: %s: optional tensor map skipped: %s\n",
+                     plan.manifest.kernel.c_str(), tp.skipReason.c_str());
+      continue;
+    }
+    {
+      std::lock_guard<std::mutex> lock(cs.cacheMutex);
+      CachedMap &c = cs.cache[i];
+      if (c.valid && c.encoding == tp.encoding) {
+        pack.maps[i] = c.bytes;
+        continue;
+      }
+    }
+    const TensorMapEncoding &e = tp.encoding;
+    cuuint64_t dims[5], strides[4];
+    cuuint32_t box[5], elementStrides[5];
+    for (uint32_t a = 0; a < e.rank; ++a) {
+      dims[a] = e.dims[a];
+      box[a] = e.box[a];
+      elementStrides[a] = e.elementStrides[a];
+      if (a + 1 < e.rank)
+        strides[a] = e.strides[a];
+    }
+    CUresult r = cuTensorMapEncodeTiled(
+        reinterpret_cast<CUtensorMap *>(&pack.maps[i]),
+        static_cast<CUtensorMapDataType>(e.dataType), e.rank,
+        reinterpret_cast<void *>(static_cast<uintptr_t>(e.address)), dims, strides, box,
+        elementStrides, static_cast<CUtensorMapInterleave>(e.interleave),
+        static_cast<CUtensorMapSwizzle>(e.swizzle),
+        static_cast<CUtensorMapL2promotion>(e.l2Promotion),
+        static_cast<CUtensorMapFloatOOBfill>(e.oobFill));
+    if (r != CUDA_SUCCESS) {
+      // planTensorMap checks every documented requirement, so this is a gap in those checks.
+      return cudaFailure("cuTensorMapEncodeTiled rejected param '" +
+                             plan.params[pm.param].name + "' (tensor_maps[" + std::to_string(i) +
+                             "]: dims " + bracketList(e.dims, static_cast<int>(e.rank)) +
+                             ", byte strides " +
+                             bracketList(e.strides, static_cast<int>(e.rank) - 1) + ", box " +
+                             bracketList(e.box, static_cast<int>(e.rank)) + ", address " +
+                             hexAddress(e.address) + "); please report this as a Kiln bug",
+                         r);
+    }
+    std::lock_guard<std::mutex> lock(cs.cacheMutex);
+    CachedMap &c = cs.cache[i];
+    c.valid = true;
+    c.encoding = tp.encoding;
+    c.bytes = pack.maps[i];
+  }
+  return Status();
+}
+
+//===----------------------------------------------------------------------===//
+// Module
+//===----------------------------------------------------------------------===//
+
+Module::Module(std::unique_ptr<Impl> impl) : impl(std::move(impl)) {}
+Module::~Module() = default;
+
+const Manifest &Module::manifest() const { return impl->plan.manifest; }
+const LaunchPlan &Module::plan() const { return impl->plan; }
+
+Status Module::loadFromMemory(const Manifest &manifest, std::string cubin,
+                              std::unique_ptr<Module> &out, const std::string &name) {
+  try {
+    auto impl = std::make_unique<Impl>();
+    std::string error;
+    if (!buildLaunchPlan(manifest, impl->plan, error))
+      return Status::error(ErrorCode::Manifest, (name.empty() ? "" : name + ": ") + error);
+    if (cubin.empty())
+      return Status::error(ErrorCode::Io, "the cubin image is empty");
+    impl->cubin = std::move(cubin);
+    impl->cubinName = name.empty() ? "cubin '" + manifest.cubin + "'" : name;
+    const char *dbg = std::getenv("KILN_DEBUG");
+    impl->debug = dbg && *dbg && std::strcmp(dbg, "0") != 0;
+    out.reset(new Module(std::move(impl)));
+    return Status();
+  } catch (const std::bad_alloc &) {
+    return Status::error(ErrorCode::Internal, "out of memory loading a module");
+  }
+}
+
+Status Module::load(const std::string &manifestPath, std::unique_ptr<Module> &out) {
+  try {
+    std::string text, error;
+    if (!readFile(manifestPath, text))
+      return Status::error(ErrorCode::Io, manifestPath + ": cannot read the manifest");
+    Manifest m;
+    if (!parseManifest(text, m, error))
+      return Status::error(ErrorCode::Manifest, manifestPath + ": " + error);
+    std::string cubinPath = m.cubin.front() == '/' ? m.cubin : directoryOf(manifestPath) + m.cubin;
+    std::string cubin;
+    if (!readFile(cubinPath, cubin))
+      return Status::error(ErrorCode::Io, cubinPath + ": cannot read the cubin named by " +
+                                              manifestPath);
+    if (cubin.empty())
+      return Status::error(ErrorCode::Io, cubinPath + ": the cubin is empty");
+    return loadFromMemory(m, std::move(cubin), out, "'" + cubinPath + "'");
+  } catch (const std::bad_alloc &) {
+    return Status::error(ErrorCode::Internal, "out of memory loading " + manifestPath);
+  }
+}
+
+Status Module::prepare(CUstream stream) {
+  try {
+    ContextScope scope;
+    ContextState *cs = nullptr;
+    return impl->acquire(stream, nullptr, 0, scope, cs);
+  } catch (const std::bad_alloc &) {
+    return Status::error(ErrorCode::Internal, "out of memory");
+  }
+}
+
+Status Module::launch(const Tensor *args, size_t count, CUstream stream, LaunchReport *report) {
+  try {
+    const LaunchPlan &plan = impl->plan;
+    const Launch &l = plan.manifest.launch;
+    std::string error;
+    if (count > 0 && args == nullptr)
+      return Status::error(ErrorCode::InvalidValue, "launch: null argument array");
+    BoundDims dims;
+    if (!checkArguments(plan, args, count, dims, error))
+      return Status::error(ErrorCode::Argument, error);
+
+    ContextScope scope;
+    ContextState *cs = nullptr;
+    Status s = impl->acquire(stream, args, count, scope, cs);
+    if (!s.ok())
+      return s;
+
+    GridDims grid;
+    if (!computeGrid(plan, dims, cs->device.smCount, grid, error))
+      return Status::error(ErrorCode::Argument, error);
+    if (report) {
+      *report = LaunchReport();
+      report->grid = grid;
+      report->device = cs->device.ordinal;
+      for (int d = 0; d < 3; ++d) {
+        report->block[d] = static_cast<uint32_t>(l.block[d]);
+        report->cluster[d] = static_cast<uint32_t>(l.cluster[d]);
+      }
+      report->dynamicSmem = static_cast<uint32_t>(l.dynamicSmem);
+    }
+    if (grid.empty)
+      return Status();
+
+    if (!(s = impl->checkPointers(*cs, args, count)))
+      return s;
+    KernelArgPack pack;
+    pack.reset(plan);
+    if (!(s = impl->encodeMaps(*cs, args, pack, report)))
+      return s;
+    packKernelArgs(plan, args, dims, pack);
+
+    CUlaunchConfig cfg;
+    std::memset(&cfg, 0, sizeof cfg);
+    cfg.gridDimX = grid.x;
+    cfg.gridDimY = grid.y;
+    cfg.gridDimZ = grid.z;
+    cfg.blockDimX = static_cast<unsigned>(l.block[0]);
+    cfg.blockDimY = static_cast<unsigned>(l.block[1]);
+    cfg.blockDimZ = static_cast<unsigned>(l.block[2]);
+    cfg.sharedMemBytes = static_cast<unsigned>(l.dynamicSmem);
+    cfg.hStream = stream;
+    CUlaunchAttribute attr;
+    std::memset(&attr, 0, sizeof attr);
+    if (l.cluster[0] * l.cluster[1] * l.cluster[2] != 1) {
+      attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+      attr.value.clusterDim.x = static_cast<unsigned>(l.cluster[0]);
+      attr.value.clusterDim.y = static_cast<unsigned>(l.cluster[1]);
+      attr.value.clusterDim.z = static_cast<unsigned>(l.cluster[2]);
+      cfg.attrs = &attr;
+      cfg.numAttrs = 1;
+    }
+    if (impl->debug || report) {
+      std::string argText = describeKernelArgs(plan, pack);
+      if (impl->debug)
+        std::fprintf(stderr,
+                     "kiln: launch %s on device %d: grid [%u, %u, %u] block [%u, %u, %u] "
+                     "cluster [%u, %u, %u] smem %u\n%s",
+                     plan.manifest.kernel.c_str(), cs->device.ordinal, grid.x, grid.y, grid.z,
+                     cfg.blockDimX, cfg.blockDimY, cfg.blockDimZ,
+                     static_cast<unsigned>(l.cluster[0]), static_cast<unsigned>(l.cluster[1]),
+                     static_cast<unsigned>(l.cluster[2]), cfg.sharedMemBytes, argText.c_str());
+      if (report) {
+        report->kernelArgs = std::move(argText);
+        report->tmaOk.assign(pack.tmaOk.begin(), pack.tmaOk.end());
+      }
+    }
+    CUresult r = cuLaunchKernelEx(&cfg, cs->function, pack.params.data(), nullptr);
+    if (r != CUDA_SUCCESS)
+      return cudaFailure("cuLaunchKernelEx failed for kernel '" + plan.manifest.kernel +
+                             "' (grid [" + std::to_string(grid.x) + ", " +
+                             std::to_string(grid.y) + ", " + std::to_string(grid.z) +
+                             "], block " + bracketList(l.block.data(), 3) + ", cluster " +
+                             bracketList(l.cluster.data(), 3) + ", dynamic smem " +
+                             std::to_string(l.dynamicSmem) + ")",
+                         r);
+    if (report)
+      report->launched = true;
+    return Status();
+  } catch (const std::bad_alloc &) {
+    return Status::error(ErrorCode::Internal, "out of memory preparing a launch");
+  }
+}
+
+Status Module::inferShapes(const Tensor *args, const bool *known, size_t count,
+                           std::vector<std::vector<int64_t>> &shapes,
+                           std::vector<int64_t> *dims) const {
+  try {
+    if (count > 0 && args == nullptr)
+      return Status::error(ErrorCode::InvalidValue, "inferShapes: null argument array");
+    BoundDims bound;
+    std::string error;
+    if (!kiln::inferShapes(impl->plan, args, known, count, shapes, bound, error))
+      return Status::error(ErrorCode::Argument, error);
+    if (dims)
+      *dims = bound.values;
+    return Status();
+  } catch (const std::bad_alloc &) {
+    return Status::error(ErrorCode::Internal, "out of memory");
+  }
+}
+
+} // namespace kiln

@@ -1,0 +1,131 @@
+//===- Reference.cpp - Host references for kiln-run --check ---------------===//
+
+#include "Reference.h"
+
+#include "HostData.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace kiln {
+namespace tools {
+
+Operand dequantize(DType dtype, const uint8_t *bytes, int64_t rows, int64_t cols,
+                   const ScaleView *scale) {
+  Operand op;
+  op.rows = rows;
+  op.cols = cols;
+  op.lowPrecision = dtypeBits(dtype) <= 8;
+  op.values.resize(static_cast<size_t>(rows * cols));
+  int64_t scaleCols = scale ? (cols + scale->blockCols - 1) / scale->blockCols : 0;
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c) {
+      double v = decodeElement(dtype, bytes, r * cols + c);
+      if (scale)
+        v *= decodeElement(scale->dtype, scale->bytes,
+                           (r / scale->blockRows) * scaleCols + c / scale->blockCols);
+      op.values[r * cols + c] = static_cast<float>(v);
+    }
+  return op;
+}
+
+static double outputEps(DType t) {
+  switch (t) {
+  case DType::BF16:
+    return std::ldexp(1.0, -8);
+  case DType::F16:
+    return std::ldexp(1.0, -11);
+  case DType::E4M3:
+    return std::ldexp(1.0, -4);
+  case DType::E5M2:
+    return std::ldexp(1.0, -3);
+  case DType::E2M1:
+    return 0.25;
+  default:
+    return std::ldexp(1.0, -16); // f32: the kernel's exp/division may be approximate
+  }
+}
+
+CheckStats checkOutput(RefKind kind, const Operand &a, const Operand &b1, const Operand *b2,
+                       DType outType, const uint8_t *out, const std::vector<int64_t> &rows) {
+  CheckStats st;
+  const int64_t N = b1.rows, K = a.cols;
+  st.cols = N;
+  bool low = a.lowPrecision || b1.lowPrecision || (b2 && b2->lowPrecision);
+  double accEps = std::ldexp(1.0, low ? -8 : -12);
+  double outEps = outputEps(outType);
+  for (int64_t m : rows) {
+    ++st.rowsChecked;
+    const float *ar = &a.values[m * K];
+    for (int64_t n = 0; n < N; ++n) {
+      const float *br = &b1.values[n * K];
+      double s1 = 0, mag1 = 0, s2 = 0, mag2 = 0;
+      for (int64_t k = 0; k < K; ++k) {
+        double p = static_cast<double>(ar[k]) * br[k];
+        s1 += p;
+        mag1 += std::fabs(p);
+      }
+      double ref, tol;
+      if (kind == RefKind::Matmul) {
+        ref = s1;
+        tol = 2 * outEps * std::fabs(ref) + accEps * mag1;
+      } else {
+        const float *cr = &b2->values[n * K];
+        for (int64_t k = 0; k < K; ++k) {
+          double p = static_cast<double>(ar[k]) * cr[k];
+          s2 += p;
+          mag2 += std::fabs(p);
+        }
+        double silu = s1 / (1 + std::exp(-s1));
+        ref = silu * s2;
+        // |silu'| <= 1.1, so an error e1 in s1 moves the result by at most 1.1 * |s2| * e1.
+        tol = 2 * outEps * std::fabs(ref) +
+              accEps * (1.1 * std::fabs(s2) * mag1 + std::fabs(silu) * mag2);
+      }
+      tol += 1e-30;
+      double got = decodeElement(outType, out, m * N + n);
+      double err = std::fabs(got - ref);
+      bool bad = !(err <= tol);
+      if (std::isnan(got))
+        ++st.nans;
+      if (!(err <= st.maxAbsErr))
+        st.maxAbsErr = std::isnan(err) ? INFINITY : err;
+      double ratio = err / tol;
+      if (!(ratio <= st.maxRatio))
+        st.maxRatio = std::isnan(ratio) ? INFINITY : ratio;
+      if (bad) {
+        if (st.mismatches == 0) {
+          char buf[160];
+          std::snprintf(buf, sizeof buf, "[%lld, %lld]: got %.6g, expected %.6g (tolerance %.3g)",
+                        static_cast<long long>(m), static_cast<long long>(n), got, ref, tol);
+          st.firstBad = buf;
+        }
+        ++st.mismatches;
+      }
+    }
+  }
+  return st;
+}
+
+std::vector<int64_t> sampleRows(int64_t M, int64_t N, int64_t K, int64_t maxWork) {
+  std::vector<int64_t> rows;
+  if (M <= 0)
+    return rows;
+  int64_t perRow = std::max<int64_t>(1, N * std::max<int64_t>(K, 1));
+  int64_t count = std::max<int64_t>(1, std::min<int64_t>(M, maxWork / perRow));
+  if (count >= M) {
+    for (int64_t m = 0; m < M; ++m)
+      rows.push_back(m);
+    return rows;
+  }
+  for (int64_t i = 0; i < count; ++i) {
+    int64_t m = count == 1 ? 0 : i * (M - 1) / (count - 1);
+    if (rows.empty() || rows.back() != m)
+      rows.push_back(m);
+  }
+  return rows;
+}
+
+} // namespace tools
+} // namespace kiln

@@ -1,0 +1,499 @@
+//===- kiln-run.cpp - Launch, time and check a compiled Kiln kernel --------===//
+//
+//   kiln-run out/matmul.kiln.json --dims M=1024,N=1024,K=512 [--check] [--iters 20]
+//
+// Allocates every param with the shapes the dims give, fills inputs with random values that are
+// exact in their dtype (scales with powers of two near 1, i32 inputs with --values or zeros),
+// poisons outputs with 0xFF bytes (NaN for every float dtype), launches through the C++ runtime,
+// and times --iters launches with CUDA events. --check compares the outputs of the first launch
+// with a host reference in double precision; it knows only matmul (c = a * b^T) and SwiGLU
+// (y = silu(x * w1^T) * (x * w2^T)), with optional block scales.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HostData.h"
+#include "Reference.h"
+
+#include "runtime/Runtime.h"
+
+#include <cuda.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+using namespace kiln;
+using namespace kiln::tools;
+
+namespace {
+
+const char *kUsage =
+    "usage: kiln-run MANIFEST --dims NAME=V[,NAME=V...] [options]\n"
+    "\n"
+    "Loads a Kiln kernel (manifest + cubin), allocates and fills its tensors, launches it,\n"
+    "and times it with CUDA events.\n"
+    "\n"
+    "  --dims NAME=V,...     a value for every dim of the manifest (required)\n"
+    "  --iters N             timed launches after the first one (default 20; 0: no timing)\n"
+    "  --warmup N            untimed launches before timing (default 3)\n"
+    "  --check               compare the first launch's outputs with a host reference\n"
+    "  --ref matmul|swiglu   the reference for --check (default: guessed from the kernel's\n"
+    "                        name and shapes): matmul c[M,N] = a[M,K] * b[N,K]^T,\n"
+    "                        swiglu y = silu(x * w1^T) * (x * w2^T); block scales are applied\n"
+    "                        as scale[i / bm][k / bk] on data [i][k]\n"
+    "  --check-work N        reference multiply-adds per GEMM before rows are sampled\n"
+    "                        (default 268435456)\n"
+    "  --values NAME=v,...   the values of an i32 input (e.g. MoE offsets); otherwise zeros\n"
+    "  --seed N              random seed (default 1)\n"
+    "  --device N            CUDA device ordinal (default 0)\n"
+    "  --verbose             print the grid and every kernel argument\n";
+
+struct Options {
+  std::string manifest;
+  std::map<std::string, int64_t> dims;
+  std::map<std::string, std::vector<int32_t>> values;
+  int iters = 20;
+  int warmup = 3;
+  bool check = false;
+  std::string ref;
+  int64_t checkWork = int64_t(1) << 28;
+  uint64_t seed = 1;
+  int device = 0;
+  bool verbose = false;
+};
+
+bool parseInt(const std::string &s, int64_t &out) {
+  if (s.empty())
+    return false;
+  char *end = nullptr;
+  long long v = std::strtoll(s.c_str(), &end, 10);
+  if (*end != '\0')
+    return false;
+  out = v;
+  return true;
+}
+
+std::vector<std::string> split(const std::string &s, char sep) {
+  std::vector<std::string> parts;
+  size_t start = 0;
+  for (;;) {
+    size_t p = s.find(sep, start);
+    parts.push_back(s.substr(start, p == std::string::npos ? std::string::npos : p - start));
+    if (p == std::string::npos)
+      return parts;
+    start = p + 1;
+  }
+}
+
+bool parseArgs(int argc, char **argv, Options &o, std::string &error) {
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i], value;
+    size_t eq = arg.find('=');
+    bool inlineValue = arg.rfind("--", 0) == 0 && eq != std::string::npos;
+    if (inlineValue) {
+      value = arg.substr(eq + 1);
+      arg = arg.substr(0, eq);
+    }
+    auto next = [&](std::string &out) {
+      if (inlineValue) {
+        out = value;
+        return true;
+      }
+      if (i + 1 >= argc) {
+        error = arg + " needs a value";
+        return false;
+      }
+      out = argv[++i];
+      return true;
+    };
+    int64_t n;
+    if (arg == "--help" || arg == "-h") {
+      std::fputs(kUsage, stdout);
+      std::exit(0);
+    } else if (arg == "--check") {
+      o.check = true;
+    } else if (arg == "--verbose" || arg == "-v") {
+      o.verbose = true;
+    } else if (arg == "--dims") {
+      if (!next(value))
+        return false;
+      for (const std::string &kv : split(value, ',')) {
+        size_t e = kv.find('=');
+        if (e == std::string::npos || !parseInt(kv.substr(e + 1), n) || n < 0) {
+          error = "--dims: '" + kv + "' is not NAME=non-negative-integer";
+          return false;
+        }
+        o.dims[kv.substr(0, e)] = n;
+      }
+    } else if (arg == "--values") {
+      if (!next(value))
+        return false;
+      size_t e = value.find('=');
+      if (e == std::string::npos) {
+        error = "--values: expected NAME=v0,v1,...";
+        return false;
+      }
+      std::vector<int32_t> vs;
+      for (const std::string &v : split(value.substr(e + 1), ',')) {
+        if (!parseInt(v, n)) {
+          error = "--values: '" + v + "' is not an integer";
+          return false;
+        }
+        vs.push_back(static_cast<int32_t>(n));
+      }
+      o.values[value.substr(0, e)] = vs;
+    } else if (arg == "--iters" || arg == "--warmup" || arg == "--seed" || arg == "--device" ||
+               arg == "--check-work") {
+      if (!next(value))
+        return false;
+      if (!parseInt(value, n) || n < 0) {
+        error = arg + ": '" + value + "' is not a non-negative integer";
+        return false;
+      }
+      if (arg == "--iters")
+        o.iters = static_cast<int>(n);
+      else if (arg == "--warmup")
+        o.warmup = static_cast<int>(n);
+      else if (arg == "--seed")
+        o.seed = static_cast<uint64_t>(n);
+      else if (arg == "--device")
+        o.device = static_cast<int>(n);
+      else
+        o.checkWork = n;
+    } else if (arg == "--ref") {
+      if (!next(o.ref))
+        return false;
+      if (o.ref != "matmul" && o.ref != "swiglu") {
+        error = "--ref: '" + o.ref + "' is not matmul or swiglu";
+        return false;
+      }
+    } else if (!arg.empty() && arg[0] == '-') {
+      error = "unknown option " + arg;
+      return false;
+    } else if (o.manifest.empty()) {
+      o.manifest = arg;
+    } else {
+      error = "more than one manifest given ('" + o.manifest + "', '" + arg + "')";
+      return false;
+    }
+  }
+  if (o.manifest.empty()) {
+    error = "no manifest given";
+    return false;
+  }
+  return true;
+}
+
+#define CK(call)                                                                                   \
+  do {                                                                                             \
+    CUresult r_ = (call);                                                                          \
+    if (r_ != CUDA_SUCCESS) {                                                                      \
+      std::fprintf(stderr, "kiln-run: %s failed: %s\n", #call, cudaErrorText(r_).c_str());        \
+      std::exit(1);                                                                                \
+    }                                                                                              \
+  } while (0)
+
+/// One allocated param.
+struct Buffer {
+  std::vector<int64_t> shape;
+  int64_t numel = 0;
+  size_t bytes = 0;
+  CUdeviceptr ptr = 0;
+  std::vector<uint8_t> host;
+};
+
+/// Which params a matmul-family reference reads, or why the kernel is not one.
+struct RefPlan {
+  RefKind kind = RefKind::Matmul;
+  std::vector<int> inputs; // a, b (matmul) or x, w1, w2 (swiglu)
+  int output = -1;
+};
+
+bool sameExpr(const Param &p, int axis, const Param &q, int qaxis) {
+  return p.shape[axis] == q.shape[qaxis];
+}
+
+bool planReference(const Manifest &m, const std::string &requested, RefPlan &out,
+                   std::string &why) {
+  std::vector<int> ins, outs;
+  for (size_t i = 0; i < m.params.size(); ++i) {
+    if (m.params[i].role == ParamRole::Input)
+      ins.push_back(static_cast<int>(i));
+    else if (m.params[i].role == ParamRole::Output)
+      outs.push_back(static_cast<int>(i));
+  }
+  auto rank2 = [&](int i) { return m.params[i].shape.size() == 2; };
+  auto matches = [&](size_t nIn) {
+    if (ins.size() != nIn || outs.size() != 1)
+      return false;
+    for (int i : ins)
+      if (!rank2(i))
+        return false;
+    const Param &a = m.params[ins[0]], &c = m.params[outs[0]];
+    if (!rank2(outs[0]) || !sameExpr(c, 0, a, 0))
+      return false;
+    for (size_t j = 1; j < nIn; ++j) {
+      const Param &b = m.params[ins[j]];
+      if (!sameExpr(b, 1, a, 1) || !sameExpr(c, 1, b, 0))
+        return false;
+    }
+    return true;
+  };
+  std::string kind = requested;
+  if (kind.empty())
+    kind = m.kernel.find("swiglu") != std::string::npos && matches(3) ? "swiglu" : "matmul";
+  out.kind = kind == "swiglu" ? RefKind::Swiglu : RefKind::Matmul;
+  if (!matches(kind == "swiglu" ? 3 : 2)) {
+    why = "kernel '" + m.kernel + "' does not have the " + kind + " signature (" +
+          (kind == "swiglu" ? "x[M,K], w1[N,K], w2[N,K] -> y[M,N]" : "a[M,K], b[N,K] -> c[M,N]") +
+          ", plus optional scales); kiln-run --check knows only matmul and swiglu";
+    return false;
+  }
+  out.inputs = ins;
+  out.output = outs[0];
+  return true;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  Options opt;
+  std::string error;
+  if (!parseArgs(argc, argv, opt, error)) {
+    std::fprintf(stderr, "kiln-run: %s\n\n%s", error.c_str(), kUsage);
+    return 2;
+  }
+
+  std::unique_ptr<Module> mod;
+  Status s = Module::load(opt.manifest, mod);
+  if (!s.ok()) {
+    std::fprintf(stderr, "kiln-run: %s\n", s.message().c_str());
+    return 1;
+  }
+  const Manifest &m = mod->manifest();
+
+  // Dims and shapes.
+  std::vector<int64_t> dimValues;
+  for (const std::string &d : m.dims) {
+    auto it = opt.dims.find(d);
+    if (it == opt.dims.end()) {
+      std::fprintf(stderr, "kiln-run: --dims has no value for %s (kernel '%s' has dims", d.c_str(),
+                   m.kernel.c_str());
+      for (const std::string &x : m.dims)
+        std::fprintf(stderr, " %s", x.c_str());
+      std::fprintf(stderr, ")\n");
+      return 2;
+    }
+    dimValues.push_back(it->second);
+  }
+  for (const auto &kv : opt.dims)
+    if (m.findDim(kv.first) < 0) {
+      std::fprintf(stderr, "kiln-run: kernel '%s' has no dim %s\n", m.kernel.c_str(),
+                   kv.first.c_str());
+      return 2;
+    }
+  std::vector<Buffer> bufs(m.params.size());
+  for (size_t i = 0; i < m.params.size(); ++i) {
+    const Param &p = m.params[i];
+    Buffer &b = bufs[i];
+    b.numel = 1;
+    for (const DimExpr &e : p.shape) {
+      int64_t v = 0;
+      int d = e.kind == DimExpr::Kind::Const ? -1 : m.findDim(e.name);
+      if (!e.evaluate(d >= 0 ? dimValues[d] : 0, v) || v < 0) {
+        std::fprintf(stderr, "kiln-run: param '%s': %s is invalid for these dims\n", p.name.c_str(),
+                     e.str().c_str());
+        return 2;
+      }
+      b.shape.push_back(v);
+      b.numel *= v;
+    }
+    b.bytes = storageBytes(p.dtype, b.numel);
+  }
+
+  // Device.
+  CK(cuInit(0));
+  CUdevice dev;
+  CK(cuDeviceGet(&dev, opt.device));
+  CUcontext ctx;
+  CK(cuDevicePrimaryCtxRetain(&ctx, dev));
+  CK(cuCtxSetCurrent(ctx));
+  char devName[256] = {};
+  cuDeviceGetName(devName, sizeof devName - 1, dev);
+  CUstream stream;
+  CK(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
+  s = mod->prepare(stream);
+  if (!s.ok()) {
+    std::fprintf(stderr, "kiln-run: %s\n", s.message().c_str());
+    return 1;
+  }
+
+  // Allocate and fill.
+  std::mt19937_64 rng(opt.seed);
+  std::vector<Tensor> args;
+  for (size_t i = 0; i < m.params.size(); ++i) {
+    const Param &p = m.params[i];
+    Buffer &b = bufs[i];
+    if (b.bytes > 0)
+      CK(cuMemAlloc(&b.ptr, b.bytes));
+    if (p.role == ParamRole::Output) {
+      if (b.bytes > 0)
+        CK(cuMemsetD8(b.ptr, 0xFF, b.bytes)); // NaN in every float dtype: unwritten shows up
+    } else if (p.dtype == DType::I32) {
+      b.host.assign(b.bytes, 0);
+      auto it = opt.values.find(p.name);
+      if (it != opt.values.end()) {
+        if (static_cast<int64_t>(it->second.size()) != b.numel) {
+          std::fprintf(stderr, "kiln-run: --values %s has %zu values; the param has %lld\n",
+                       p.name.c_str(), it->second.size(), static_cast<long long>(b.numel));
+          return 2;
+        }
+        std::memcpy(b.host.data(), it->second.data(), b.bytes);
+      } else {
+        std::printf("note: i32 input '%s' is all zeros (set it with --values %s=...)\n",
+                    p.name.c_str(), p.name.c_str());
+      }
+    } else {
+      fillRandom(p.dtype, p.role == ParamRole::Scale ? Fill::Scale : Fill::Data, b.host, b.numel,
+                 rng);
+    }
+    if (!b.host.empty())
+      CK(cuMemcpyHtoD(b.ptr, b.host.data(), b.bytes));
+    args.push_back(Tensor::contiguous(b.ptr, p.dtype, b.shape));
+  }
+  for (const auto &kv : opt.values)
+    if (m.findParam(kv.first) < 0) {
+      std::fprintf(stderr, "kiln-run: --values: kernel '%s' has no param %s\n", m.kernel.c_str(),
+                   kv.first.c_str());
+      return 2;
+    }
+
+  // First launch.
+  LaunchReport report;
+  s = mod->launch(args, stream, &report);
+  if (!s.ok()) {
+    std::fprintf(stderr, "kiln-run: %s\n", s.message().c_str());
+    return 1;
+  }
+  CUresult sync = cuStreamSynchronize(stream);
+  if (sync != CUDA_SUCCESS) {
+    std::fprintf(stderr, "kiln-run: the kernel failed: %s\n", cudaErrorText(sync).c_str());
+    return 1;
+  }
+  std::printf("kernel %s (%s, entry %s) on device %d: %s\n", m.kernel.c_str(), m.chip.c_str(),
+              m.entry.c_str(), report.device, devName);
+  std::printf("dims:");
+  for (size_t d = 0; d < m.dims.size(); ++d)
+    std::printf(" %s=%lld", m.dims[d].c_str(), static_cast<long long>(dimValues[d]));
+  std::printf("\n");
+  if (!report.launched) {
+    std::printf("grid is empty (zero tiles): nothing launched, nothing to check or time\n");
+    return 0;
+  }
+  std::printf("grid [%u, %u, %u] block [%u, %u, %u] cluster [%u, %u, %u] dynamic smem %u B\n",
+              report.grid.x, report.grid.y, report.grid.z, report.block[0], report.block[1],
+              report.block[2], report.cluster[0], report.cluster[1], report.cluster[2],
+              report.dynamicSmem);
+  for (const std::string &why : report.skipped)
+    std::printf("optional tensor map skipped: %s\n", why.c_str());
+  if (opt.verbose)
+    std::printf("kernel args:\n%s", report.kernelArgs.c_str());
+
+  int exitCode = 0;
+  RefPlan rp;
+  if (opt.check) {
+    if (!planReference(m, opt.ref, rp, error)) {
+      std::fprintf(stderr, "kiln-run: --check: %s\n", error.c_str());
+      return 2;
+    }
+    // Dequantize inputs (with their scales), read the output back.
+    std::vector<Operand> ops;
+    for (int i : rp.inputs) {
+      const Param &p = m.params[i];
+      ScaleView sv;
+      const ScaleView *scale = nullptr;
+      for (size_t j = 0; j < m.params.size(); ++j) {
+        const Param &q = m.params[j];
+        if (q.role != ParamRole::Scale || q.scaleOf != p.name)
+          continue;
+        sv.dtype = q.dtype;
+        sv.bytes = bufs[j].host.data();
+        sv.blockRows = q.block.size() >= 2 ? q.block[q.block.size() - 2] : 1;
+        sv.blockCols = q.block.back();
+        scale = &sv;
+      }
+      ops.push_back(dequantize(p.dtype, bufs[i].host.data(), bufs[i].shape[0], bufs[i].shape[1],
+                               scale));
+    }
+    Buffer &ob = bufs[rp.output];
+    ob.host.resize(ob.bytes);
+    if (ob.bytes)
+      CK(cuMemcpyDtoH(ob.host.data(), ob.ptr, ob.bytes));
+    int64_t M = ob.shape[0], N = ob.shape[1], K = ops[0].cols;
+    std::vector<int64_t> rows = sampleRows(M, N, K, opt.checkWork);
+    CheckStats st = checkOutput(rp.kind, ops[0], ops[1], ops.size() > 2 ? &ops[2] : nullptr,
+                                m.params[rp.output].dtype, ob.host.data(), rows);
+    const char *what = rp.kind == RefKind::Swiglu ? "swiglu: y = silu(x * w1^T) * (x * w2^T)"
+                                                  : "matmul: c = a * b^T";
+    std::printf("check (%s, host double reference): %lld of %lld rows x %lld cols, max abs err "
+                "%.3g, max err/tolerance %.3g, %lld NaN, %lld mismatches: %s\n",
+                what, static_cast<long long>(st.rowsChecked), static_cast<long long>(M),
+                static_cast<long long>(st.cols), st.maxAbsErr, st.maxRatio,
+                static_cast<long long>(st.nans), static_cast<long long>(st.mismatches),
+                st.mismatches ? "FAIL" : "PASS");
+    if (st.mismatches) {
+      std::printf("first mismatch at %s\n", st.firstBad.c_str());
+      exitCode = 1;
+    }
+  }
+
+  if (opt.iters > 0) {
+    for (int i = 0; i < opt.warmup; ++i)
+      if (!(s = mod->launch(args, stream)).ok()) {
+        std::fprintf(stderr, "kiln-run: %s\n", s.message().c_str());
+        return 1;
+      }
+    CUevent start, stop;
+    CK(cuEventCreate(&start, CU_EVENT_DEFAULT));
+    CK(cuEventCreate(&stop, CU_EVENT_DEFAULT));
+    CK(cuEventRecord(start, stream));
+    for (int i = 0; i < opt.iters; ++i)
+      if (!(s = mod->launch(args, stream)).ok()) {
+        std::fprintf(stderr, "kiln-run: %s\n", s.message().c_str());
+        return 1;
+      }
+    CK(cuEventRecord(stop, stream));
+    CK(cuEventSynchronize(stop));
+    float ms = 0;
+    CK(cuEventElapsedTime(&ms, start, stop));
+    double us = 1000.0 * ms / opt.iters;
+    std::printf("time: %.2f us per launch (mean of %d back-to-back launches on one stream, "
+                "after %d warm-up; includes launch overhead)",
+                us, opt.iters, opt.warmup);
+    RefPlan tp;
+    std::string ignored;
+    if (planReference(m, opt.ref, tp, ignored)) {
+      double M = static_cast<double>(bufs[tp.output].shape[0]);
+      double N = static_cast<double>(bufs[tp.output].shape[1]);
+      double K = static_cast<double>(bufs[tp.inputs[0]].shape[1]);
+      double flops = 2 * M * N * K * (tp.kind == RefKind::Swiglu ? 2 : 1);
+      std::printf(", %.1f TFLOP/s", flops / (us * 1e-6) / 1e12);
+    }
+    std::printf("\n");
+    cuEventDestroy(start);
+    cuEventDestroy(stop);
+  }
+
+  for (Buffer &b : bufs)
+    if (b.ptr)
+      cuMemFree(b.ptr);
+  mod.reset();
+  cuStreamDestroy(stream);
+  cuDevicePrimaryCtxRelease(dev);
+  return exitCode;
+}
