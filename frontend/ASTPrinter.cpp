@@ -45,17 +45,17 @@ llvm::StringRef getBuiltinName(Builtin builtin) {
   case Builtin::Cast:
     return "cast";
   case Builtin::Sum:
-    return "reduce-sum";
+    return "sum";
   case Builtin::ReduceMax:
     return "reduce-max";
   case Builtin::Softmax:
     return "softmax";
   case Builtin::Causal:
-    return "causal-mask";
+    return "causal";
   case Builtin::Mask:
     return "mask";
   case Builtin::Modify:
-    return "score-modifier";
+    return "modify";
   case Builtin::Grouped:
     return "grouped";
   }
@@ -153,7 +153,10 @@ private:
       break;
     case ExprKind::Call: {
       auto &call = llvm::cast<CallExpr>(expr);
-      os << "Call '" << call.callee << "' " << getBuiltinName(call.builtin);
+      os << "Call '" << call.callee << "'";
+      // Name what the call resolved to where the callee alone does not say.
+      if (getBuiltinName(call.builtin) != call.callee)
+        os << " " << getBuiltinName(call.builtin);
       if (call.builtin == Builtin::Cast)
         os << " to " << getDTypeName(call.castType);
       if (call.builtin == Builtin::Sum || call.builtin == Builtin::ReduceMax)

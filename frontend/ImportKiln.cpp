@@ -51,6 +51,14 @@ bool kiln::printKilnAST(llvm::SourceMgr &sm, MLIRContext *ctx,
 }
 
 void kiln::registerImportKilnTranslation() {
+  // `--kiln-ast` prints the typed AST, as `kiln compile --emit=ast` does, so
+  // that lit tests can check parsing and typing with kiln-translate alone.
+  static TranslateRegistration astRegistration(
+      "kiln-ast", "print the typed AST of a .kiln kernel file",
+      [](const std::shared_ptr<llvm::SourceMgr> &sm, llvm::raw_ostream &os,
+         MLIRContext *ctx) {
+        return success(printKilnAST(*sm, ctx, os));
+      });
   static TranslateToMLIRRegistration registration(
       "import-kiln", "import a .kiln kernel file as tile dialect IR",
       [](llvm::SourceMgr &sm, MLIRContext *ctx) -> OwningOpRef<Operation *> {

@@ -28,8 +28,9 @@ mlir::OwningOpRef<mlir::ModuleOp> importKiln(llvm::SourceMgr &sm,
 bool printKilnAST(llvm::SourceMgr &sm, mlir::MLIRContext *ctx,
                   llvm::raw_ostream &os);
 
-/// Registers `--import-kiln` (.kiln to tile IR) with mlir-translate's
-/// registry. Safe to call more than once.
+/// Registers `--import-kiln` (.kiln to tile IR) and `--kiln-ast` (.kiln to its
+/// typed AST, as text) with mlir-translate's registry. Safe to call more than
+/// once.
 void registerImportKilnTranslation();
 
 } // namespace kiln

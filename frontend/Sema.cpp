@@ -216,6 +216,8 @@ private:
   llvm::StringMap<const Stmt *> assignedOutputs;
   llvm::DenseSet<const Stmt *> usedDefs;
   llvm::DenseSet<const TensorDecl *> usedParams;
+  /// Declarations with errors; what reads them is not checked further.
+  llvm::DenseSet<const TensorDecl *> badDecls;
 
   /// Inside a lambda: its parameters and their types.
   LambdaExpr *lambda = nullptr;
@@ -236,8 +238,10 @@ private:
 void KernelChecker::declareTensors() {
   llvm::StringSet<> boundDims;
   for (TensorDecl &param : kernel.params) {
-    if (failed(resolveTensorDecl(param, /*isOutput=*/false, locator)))
+    if (failed(resolveTensorDecl(param, /*isOutput=*/false, locator))) {
       hadError = true;
+      badDecls.insert(&param);
+    }
     auto [it, inserted] = params.try_emplace(param.name, &param);
     if (!inserted) {
       auto diag = error(param.loc);
@@ -249,12 +253,15 @@ void KernelChecker::declareTensors() {
         boundDims.insert(dim.name);
   }
   for (TensorDecl &output : kernel.outputs) {
-    if (failed(resolveTensorDecl(output, /*isOutput=*/true, locator)))
+    if (failed(resolveTensorDecl(output, /*isOutput=*/true, locator))) {
       hadError = true;
+      badDecls.insert(&output);
+    }
     if (auto it = params.find(output.name); it != params.end()) {
       auto diag = error(output.loc);
       diag << "'" << output.name << "' is both a parameter and an output";
       diag.attachNote(locator.getLoc(it->second->loc)) << "parameter declared here";
+      badDecls.insert(it->second);
       continue;
     }
     auto [it, inserted] = outputs.try_emplace(output.name, &output);
@@ -266,18 +273,23 @@ void KernelChecker::declareTensors() {
     // Extents are bound at launch from the inputs' shapes; an output can only
     // use extents some input has.
     for (const DimSpec &dim : output.spec.dims)
-      if (!dim.name.empty() && !boundDims.contains(dim.name))
+      if (!dim.name.empty() && !boundDims.contains(dim.name)) {
         error(dim.loc) << "dim '" << dim.name << "' of output '" << output.name
                        << "' is not bound by any parameter; an output's "
                           "extents must follow from the inputs";
+        badDecls.insert(&output);
+        break;
+      }
   }
 }
 
 void KernelChecker::checkStmt(Stmt &stmt) {
   ValueType value = check(*stmt.value);
   if (auto it = params.find(stmt.target); it != params.end()) {
-    error(stmt.loc) << "cannot assign to parameter '" << stmt.target
-                    << "'; parameters are read-only";
+    // A name that is also an output was reported with the declarations.
+    if (!badDecls.contains(it->second))
+      error(stmt.loc) << "cannot assign to parameter '" << stmt.target
+                      << "'; parameters are read-only";
     return;
   }
   auto output = outputs.find(stmt.target);
@@ -294,10 +306,12 @@ void KernelChecker::checkStmt(Stmt &stmt) {
     return;
   }
   stmt.output = output->second;
-  checkOutputValue(stmt, *output->second);
+  if (!badDecls.contains(output->second))
+    checkOutputValue(stmt, *output->second);
   ValueType declared = ValueType::tensor(output->second->type.dtype,
                                          output->second->type.shape);
-  bindings[stmt.target] = Binding{&stmt, value.isInvalid() ? value : declared};
+  bool valid = !value.isInvalid() && !badDecls.contains(output->second);
+  bindings[stmt.target] = Binding{&stmt, valid ? declared : ValueType::invalid()};
 }
 
 void KernelChecker::checkOutputValue(const Stmt &stmt, const TensorDecl &output) {
@@ -422,6 +436,8 @@ ValueType KernelChecker::checkName(NameExpr &expr) {
     const TensorDecl &param = *it->second;
     expr.param = &param;
     usedParams.insert(&param);
+    if (badDecls.contains(&param))
+      return ValueType::invalid();
     if (param.type.scale && !allowScaled && !lambda) {
       error(expr.getLoc())
           << "'" << param.name << "' is block-scaled ("
@@ -711,10 +727,16 @@ std::optional<DType> KernelChecker::checkMmaTypes(BinaryExpr &expr,
     return tb;
   if (tb == DType::F32 && getBitWidth(ta) == 16)
     return ta;
-  // The fp8 and fp4 formats mix (per-kind MMA rules are the target's);
-  // everything else must match.
-  if (ta == tb || (isNarrowFloat(ta) && isNarrowFloat(tb)))
+  // The two fp8 formats mix; everything else must match.
+  if (ta == tb || (getBitWidth(ta) == 8 && getBitWidth(tb) == 8))
     return getBitWidth(ta) <= getBitWidth(tb) ? ta : tb;
+  if (lhs.scaled || rhs.scaled) {
+    error(expr.getLoc()) << "'@' cannot multiply " << getDTypeName(ta)
+                         << " data (" << quote(a) << ") with "
+                         << getDTypeName(tb) << " data (" << quote(b)
+                         << "); block-scaled operands are both fp4 or both fp8";
+    return std::nullopt;
+  }
   error(expr.getLoc()) << "'@' operand types differ: " << getDTypeName(ta)
                        << " from " << quote(a) << ", " << getDTypeName(tb)
                        << " from " << quote(b) << "; cast one of them";

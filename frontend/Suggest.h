@@ -11,11 +11,14 @@
 namespace kiln {
 
 /// The candidate closest to `name` by edit distance, if it is close enough to
-/// be a likely typo (at most a third of the name's length); "" otherwise.
+/// be a likely typo (at most a third of the name's length, so names shorter
+/// than three letters get no suggestion); "" otherwise.
 inline llvm::StringRef findClosest(llvm::StringRef name,
                                    llvm::ArrayRef<llvm::StringRef> candidates) {
   llvm::StringRef best;
-  unsigned limit = std::max<unsigned>(1, name.size() / 3);
+  unsigned limit = name.size() / 3;
+  if (limit == 0)
+    return best;
   unsigned bestDistance = limit + 1;
   for (llvm::StringRef candidate : candidates) {
     unsigned distance = name.edit_distance(candidate, /*AllowReplacements=*/true,

@@ -4,6 +4,7 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace kiln;
@@ -121,7 +122,7 @@ std::string ValueType::str() const {
     if (isInteger)
       os << static_cast<int64_t>(number);
     else
-      os << number;
+      os << llvm::format("%.9g", number);
     return text;
   }
   }
