@@ -1,0 +1,18 @@
+"""Kiln: launch compiled Kiln kernels on PyTorch CUDA tensors.
+
+    import kiln, torch
+    matmul = kiln.load("out/matmul.kiln.json")
+    a = torch.randn(1024, 512, device="cuda", dtype=torch.bfloat16)
+    b = torch.randn(2048, 512, device="cuda", dtype=torch.bfloat16)
+    c = matmul(a, b)                # c = a @ b.T, allocated by Kiln
+    matmul(a, b, out=c)             # or into your own tensor
+
+Block-scaled inputs are tuples: `k((a, a_scale), (b, b_scale))`. Errors raise kiln.KilnError
+with the runtime's message. The package is a thin ctypes layer over libkiln_runtime.so (see
+kiln._lib for where it is looked for; set KILN_RUNTIME_LIB to choose one).
+"""
+
+from ._kernel import Kernel, Param, load, torch_dtypes
+from ._lib import KilnError
+
+__all__ = ["Kernel", "KilnError", "Param", "load", "torch_dtypes"]

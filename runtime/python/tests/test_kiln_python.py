@@ -1,0 +1,268 @@
+"""Tests of the kiln Python package without PyTorch or a GPU.
+
+A fake torch (fake_torch.py) stands in for PyTorch, and if no CUDA driver is installed the CUDA
+toolkit's stub libcuda.so satisfies libkiln_runtime.so's dependency (its calls fail with
+CUDA_ERROR_STUB_LIBRARY). Everything up to the launch runs for real: manifest queries, argument
+grouping, dtype and device checks, shape inference and output allocation, and the runtime's
+validation messages. Launches fail (fake addresses), and the tests check that they fail as a
+KilnError rather than crashing. Real launches are tested in test/gpu.
+"""
+
+import ctypes
+import glob
+import json
+import os
+import shutil
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, ".."))
+sys.path.insert(0, HERE)
+
+import fake_torch  # noqa: E402
+
+SKIP_MARKER = "KILN_PYTHON_TESTS_SKIPPED"
+
+
+def setUpModule():
+    # libkiln_runtime.so needs libcuda.so.1; without a driver, preload the toolkit's stub under
+    # that name (the loader matches the stub's SONAME).
+    try:
+        ctypes.CDLL("libcuda.so.1", mode=ctypes.RTLD_GLOBAL)
+        return
+    except OSError:
+        pass
+    homes = [os.environ.get("CUDA_HOME", ""), os.environ.get("CUDA_PATH", ""), "/usr/local/cuda"]
+    for home in homes:
+        for stub in glob.glob(os.path.join(home, "lib64", "stubs", "libcuda.so")):
+            ctypes.CDLL(stub, mode=ctypes.RTLD_GLOBAL)
+            return
+    print(SKIP_MARKER + ": no libcuda.so.1 and no CUDA toolkit stub to stand in for it")
+    raise unittest.SkipTest("no libcuda.so.1 and no CUDA toolkit stub")
+
+
+MATMUL = {
+    "format": "kiln-manifest", "version": 1, "kernel": "matmul", "source": "m.kiln",
+    "chip": "sm_90a", "cubin": "k.cubin", "entry": "matmul", "dims": ["M", "N", "K"],
+    "params": [
+        {"name": "a", "role": "input", "dtype": "bf16", "shape": ["M", "K"], "align": 16},
+        {"name": "b", "role": "input", "dtype": "bf16", "shape": ["N", "K"], "align": 16},
+        {"name": "c", "role": "output", "dtype": "bf16", "shape": ["M", "N"], "align": 2},
+    ],
+    "tensor_maps": [
+        {"param": "a", "element": "bf16", "box": [64, 128], "swizzle": "128B",
+         "l2_promotion": "256B", "oob_fill": "zero", "optional": False},
+    ],
+    "kernel_args": [{"kind": "tensor_map", "map": 0}, {"kind": "pointer", "param": "c"}],
+    "launch": {"block": [128, 1, 1], "cluster": [1, 1, 1], "dynamic_smem": 1024,
+               "grid": {"rule": "tiles", "tiles": [["M", 128], ["N", 128]]}},
+}
+
+NVFP4 = {
+    "format": "kiln-manifest", "version": 1, "kernel": "gemm_nvfp4", "chip": "sm_100a",
+    "cubin": "k.cubin", "entry": "gemm", "dims": ["M", "N", "K"],
+    "params": [
+        {"name": "a", "role": "input", "dtype": "e2m1", "shape": ["M", "K"], "align": 16},
+        {"name": "a.scale", "role": "scale", "dtype": "e4m3", "shape": ["M", "cdiv(K,16)"],
+         "scale_of": "a", "block": [1, 16], "align": 16},
+        {"name": "b", "role": "input", "dtype": "e2m1", "shape": ["N", "K"], "align": 16},
+        {"name": "b.scale", "role": "scale", "dtype": "e4m3", "shape": ["N", "cdiv(K,16)"],
+         "scale_of": "b", "block": [1, 16], "align": 16},
+        {"name": "c", "role": "output", "dtype": "f16", "shape": ["M", "N"], "align": 16},
+        {"name": "q", "role": "output", "dtype": "e2m1", "shape": ["M", "N"], "align": 16},
+    ],
+    "tensor_maps": [], "kernel_args": [],
+    "launch": {"block": [128, 1, 1], "cluster": [1, 1, 1], "dynamic_smem": 0,
+               "grid": {"rule": "tiles", "tiles": [["M", 128]]}},
+}
+
+
+class KilnPythonTest(unittest.TestCase):
+    def setUp(self):
+        self._saved_torch = sys.modules.get("torch")
+        sys.modules["torch"] = fake_torch
+        fake_torch.allocations.clear()
+        self.dir = tempfile.mkdtemp(prefix="kiln_py_")
+        import kiln
+        self.kiln = kiln
+
+    def tearDown(self):
+        if self._saved_torch is None:
+            sys.modules.pop("torch", None)
+        else:
+            sys.modules["torch"] = self._saved_torch
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def write(self, manifest, name="k.kiln.json"):
+        path = os.path.join(self.dir, name)
+        with open(path, "w") as f:
+            json.dump(manifest, f)
+        with open(os.path.join(self.dir, manifest["cubin"]), "wb") as f:
+            f.write(b"\x7fELF not a real cubin")
+        return path
+
+    def T(self, shape, dt, **kw):
+        return fake_torch.Tensor(shape, dt, **kw)
+
+    # -- loading and queries ------------------------------------------------------------------
+
+    def test_load_and_describe(self):
+        k = self.kiln.load(self.write(MATMUL))
+        self.assertEqual(k.name, "matmul")
+        self.assertEqual(k.chip, "sm_90a")
+        self.assertEqual(k.dims, ["M", "N", "K"])
+        self.assertEqual([p.name for p in k.params], ["a", "b", "c"])
+        self.assertEqual(k.params[0].shape, ("M", "K"))
+        self.assertEqual(k.params[2].role, "output")
+        self.assertEqual(k.params[2].align, 2)
+        self.assertEqual(k.signature, "matmul(a: bf16[M, K], b: bf16[N, K]) -> c: bf16[M, N]")
+        self.assertIn("sm_90a", repr(k))
+
+    def test_scaled_signature_and_params(self):
+        k = self.kiln.load(self.write(NVFP4))
+        self.assertEqual(
+            k.signature,
+            "gemm_nvfp4((a: e2m1[M, K], a.scale: e4m3[M, cdiv(K,16)]), "
+            "(b: e2m1[N, K], b.scale: e4m3[N, cdiv(K,16)])) -> (c: f16[M, N], q: e2m1[M, N])")
+        self.assertEqual(k.params[1].scale_of, "a")
+        self.assertEqual(k.params[1].block, (1, 16))
+        self.assertIsNone(k.params[0].scale_of)
+
+    def test_load_errors_carry_the_runtime_message(self):
+        with self.assertRaises(self.kiln.KilnError) as cm:
+            self.kiln.load(os.path.join(self.dir, "missing.kiln.json"))
+        self.assertEqual(cm.exception.status, "KILN_ERROR_IO")
+        self.assertIn("missing.kiln.json: cannot read the manifest", str(cm.exception))
+        newer = dict(MATMUL, version=2)
+        with self.assertRaises(self.kiln.KilnError) as cm:
+            self.kiln.load(self.write(newer))
+        self.assertEqual(cm.exception.status, "KILN_ERROR_MANIFEST")
+        self.assertIn("manifest version 2 is newer than the newest version this build knows (1)",
+                      str(cm.exception))
+
+    # -- calls ----------------------------------------------------------------------------------
+
+    def test_allocates_outputs_then_fails_to_launch_cleanly(self):
+        torch = fake_torch
+        k = self.kiln.load(self.write(MATMUL))
+        a, b = self.T((256, 512), torch.bfloat16), self.T((384, 512), torch.bfloat16)
+        with self.assertRaises(self.kiln.KilnError) as cm:
+            k(a, b)
+        # The output was allocated from the bound dims before the launch was attempted.
+        self.assertEqual(len(torch.allocations), 1)
+        self.assertEqual(torch.allocations[0].shape, (256, 384))
+        self.assertIs(torch.allocations[0].dtype, torch.bfloat16)
+        # Fake addresses or a stub driver: the launch fails in CUDA, not in Python.
+        self.assertIn(cm.exception.status,
+                      ("KILN_ERROR_CUDA", "KILN_ERROR_DEVICE", "KILN_ERROR_ARGUMENT"))
+        self.assertTrue(str(cm.exception))
+
+    def test_out_is_used_instead_of_allocating(self):
+        torch = fake_torch
+        k = self.kiln.load(self.write(MATMUL))
+        a, b = self.T((256, 512), torch.bfloat16), self.T((384, 512), torch.bfloat16)
+        c = self.T((256, 384), torch.bfloat16)
+        with self.assertRaises(self.kiln.KilnError) as cm:
+            k(a, b, out=c)
+        self.assertEqual(torch.allocations, [])
+        self.assertNotIn("out=", str(cm.exception))
+        with self.assertRaises(self.kiln.KilnError) as cm:
+            k(a, b, out=self.T((256, 383), torch.bfloat16))
+        self.assertEqual(cm.exception.status, "KILN_ERROR_ARGUMENT")
+        self.assertIn("param 'c' axis 1: extent 383 does not match N = 384 (from param 'b' axis 0)",
+                      str(cm.exception))
+
+    def test_argument_errors(self):
+        torch = fake_torch
+        k = self.kiln.load(self.write(MATMUL))
+        a = self.T((256, 512), torch.bfloat16)
+        with self.assertRaisesRegex(self.kiln.KilnError, r"matmul takes 2 inputs \(a, b\), got 1"):
+            k(a)
+        with self.assertRaisesRegex(self.kiln.KilnError,
+                                    r"param 'b': dtype torch.float16, expected torch.bfloat16"):
+            k(a, self.T((384, 512), torch.float16))
+        with self.assertRaisesRegex(self.kiln.KilnError, r"param 'b': tensor is on cpu"):
+            k(a, self.T((384, 512), torch.bfloat16, dev="cpu"))
+        with self.assertRaisesRegex(self.kiln.KilnError,
+                                    r"param 'b': tensor is on cuda:1 but other tensors are on "
+                                    r"cuda:0"):
+            k(a, self.T((384, 512), torch.bfloat16, dev="cuda:1"))
+        with self.assertRaisesRegex(self.kiln.KilnError, r"expected a torch.Tensor, got int"):
+            k(a, 7)
+        with self.assertRaisesRegex(self.kiln.KilnError,
+                                    r"param 'b' axis 1: extent 256 does not match K = 512"):
+            k(a, self.T((384, 256), torch.bfloat16))
+        with self.assertRaisesRegex(self.kiln.KilnError, r"has no block scales"):
+            k(a, (self.T((384, 512), torch.bfloat16),))
+
+    def test_block_scaled_inputs_are_tuples_and_fp4_is_packed(self):
+        torch = fake_torch
+        k = self.kiln.load(self.write(NVFP4))
+        M, N, K = 256, 128, 512
+        a, b = self.T((M, K // 2), torch.uint8), self.T((N, K // 2), torch.uint8)
+        sa, sb = self.T((M, K // 16), torch.float8_e4m3fn), self.T((N, K // 16), torch.float8_e4m3fn)
+        with self.assertRaisesRegex(self.kiln.KilnError,
+                                    r"input 'a' is block-scaled: pass a tuple \(a, a.scale\)"):
+            k(a, (b, sb))
+        # Scale shapes are checked against the logical (unpacked) K = 512: cdiv(512, 16) = 32.
+        with self.assertRaises(self.kiln.KilnError) as cm:
+            k((a, self.T((M, 16), torch.float8_e4m3fn)), (b, sb))
+        self.assertIn("param 'a.scale' axis 1: extent 16, expected cdiv(K,16) = 32 with K = 512",
+                      str(cm.exception))
+        fake_torch.allocations.clear()
+        with self.assertRaises(self.kiln.KilnError) as cm:
+            k((a, sa), (b, sb))
+        self.assertNotEqual(cm.exception.status, "KILN_ERROR_ARGUMENT", str(cm.exception))
+        # Two outputs: f16 c [M, N] and packed e2m1 q, allocated as uint8 [M, N / 2].
+        shapes = [(t.shape, t.dtype) for t in fake_torch.allocations]
+        self.assertEqual(shapes, [((M, N), torch.float16), ((M, N // 2), torch.uint8)])
+
+    def test_views_are_checked_by_the_runtime(self):
+        torch = fake_torch
+        k = self.kiln.load(self.write(NVFP4))
+        M, N, K = 256, 128, 512
+        # A sliced uint8 view (row stride 300 bytes = 600 values) passes the generic rules.
+        a = self.T((M, K // 2), torch.uint8, strides=(300, 1))
+        sa, sb = self.T((M, K // 16), torch.float8_e4m3fn), self.T((N, K // 16), torch.float8_e4m3fn)
+        b = self.T((N, K // 2), torch.uint8, strides=(1, N))  # a transposed view
+        with self.assertRaises(self.kiln.KilnError) as cm:
+            k((a, sa), (b, sb))
+        self.assertIn("param 'b' axis 1: stride", str(cm.exception))
+        self.assertIn("innermost axis must be contiguous", str(cm.exception))
+
+    def test_low_level_launch_takes_every_param_in_order(self):
+        torch = fake_torch
+        k = self.kiln.load(self.write(MATMUL))
+        a, b = self.T((256, 512), torch.bfloat16), self.T((384, 512), torch.bfloat16)
+        with self.assertRaisesRegex(self.kiln.KilnError, r"matmul has 3 params \(a, b, c\), got 2"):
+            k.launch([a, b])
+        with self.assertRaises(self.kiln.KilnError) as cm:
+            k.launch([a, b, self.T((256, 384), torch.bfloat16)])
+        self.assertIn(cm.exception.status,
+                      ("KILN_ERROR_CUDA", "KILN_ERROR_DEVICE", "KILN_ERROR_ARGUMENT"))
+
+
+class LibraryDiscoveryTest(unittest.TestCase):
+    def test_missing_library_is_a_kiln_error(self):
+        from kiln import _lib
+        saved_lib, saved_env = _lib._lib, os.environ.get("KILN_RUNTIME_LIB")
+        try:
+            _lib._lib = None
+            os.environ["KILN_RUNTIME_LIB"] = "/nonexistent/libkiln_runtime.so"
+            with self.assertRaises(_lib.KilnError) as cm:
+                _lib.library()
+            self.assertEqual(cm.exception.status, "KILN_ERROR_IO")
+            self.assertIn("/nonexistent/libkiln_runtime.so (missing)", str(cm.exception))
+            self.assertIn("KILN_RUNTIME_LIB", str(cm.exception))
+        finally:
+            _lib._lib = saved_lib
+            if saved_env is None:
+                os.environ.pop("KILN_RUNTIME_LIB", None)
+            else:
+                os.environ["KILN_RUNTIME_LIB"] = saved_env
+
+
+if __name__ == "__main__":
+    unittest.main()
