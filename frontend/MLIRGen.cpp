@@ -277,7 +277,7 @@ Value Generator::genConversion(Value value, Type elementType, Location location)
                                  ValueRange{value});
   OpBuilder::InsertionGuard guard(builder);
   Block *block = builder.createBlock(&map.getBody(), {}, {type.getElementType()},
-                                     {location});
+                                     {value.getLoc()});
   Value converted = convertScalar(block->getArgument(0), elementType, location);
   tile::YieldOp::create(builder, location, converted);
   return map.getResult();
@@ -472,7 +472,17 @@ Value Generator::genMap(const Expr &root, Type resultElementType) {
   createRegionBlock(map.getBody(), argTypes, inputLocs, args);
   for (auto [leaf, index] : leafIndex)
     scope.leaves[leaf] = args[index];
-  Value result = genScalar(root, getComputeType(root.type.dtype), scope);
+  // A float cast at the root is the rounding to the result type itself.
+  const Expr *body = &root;
+  while (auto *cast = llvm::dyn_cast<CallExpr>(body)) {
+    const Expr &operand = *cast->args.front().value;
+    if (cast->builtin != Builtin::Cast || operand.type.isNumber() ||
+        !isFloat(operand.type.dtype) ||
+        getElementType(cast->castType) != resultElementType)
+      break;
+    body = &operand;
+  }
+  Value result = genScalar(*body, getComputeType(body->type.dtype), scope);
   tile::YieldOp::create(builder, location,
                         convertScalar(result, resultElementType, location));
   return map.getResult();
