@@ -112,6 +112,9 @@ struct ContextState {
   FunctionInfo functionInfo;
   std::mutex cacheMutex;
   std::vector<CachedMap> cache;
+  /// Per param: the last pointer checkPointers accepted in this context, so repeated launches
+  /// on the same buffers skip the driver queries.
+  std::vector<uint64_t> checkedPointers;
 };
 
 bool readFile(const std::string &path, std::string &out) {
@@ -149,7 +152,7 @@ struct Module::Impl {
                  ContextState *&out);
   Status stateFor(CUcontext ctx, ContextState *&out);
   Status loadInto(ContextState &cs);
-  Status checkPointers(const ContextState &cs, const Tensor *args, size_t count);
+  Status checkPointers(ContextState &cs, const Tensor *args, size_t count);
   Status encodeMaps(ContextState &cs, const Tensor *args, KernelArgPack &pack,
                     LaunchReport *report);
 };
@@ -233,6 +236,7 @@ Status Module::Impl::stateFor(CUcontext ctx, ContextState *&out) {
     return s;
   }
   cs->cache.resize(plan.maps.size());
+  cs->checkedPointers.assign(plan.params.size(), 0);
   out = cs.get();
   contexts.push_back(std::move(cs));
   return Status();
@@ -319,21 +323,33 @@ Status Module::Impl::loadInto(ContextState &cs) {
   return Status();
 }
 
-Status Module::Impl::checkPointers(const ContextState &cs, const Tensor *args, size_t count) {
+Status Module::Impl::checkPointers(ContextState &cs, const Tensor *args, size_t count) {
+  // A host pointer or a tensor on another device would fault inside the kernel and poison the
+  // context (fatal for a PyTorch process), so it is rejected here. DEVICE_POINTER is the query
+  // Triton's launcher relies on; it works for cudaMalloc, memory pools and cuMemMap'd
+  // (expandable) segments.
   for (size_t i = 0; i < count; ++i) {
     const Tensor &t = args[i];
     if (t.numel() == 0)
       continue;
+    {
+      std::lock_guard<std::mutex> lock(cs.cacheMutex);
+      if (cs.checkedPointers[i] == t.data)
+        continue;
+    }
     const std::string &name = plan.params[i].name;
-    int ordinal = -1;
-    CUresult r = cuPointerGetAttribute(&ordinal, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL,
+    CUdeviceptr devPtr = 0;
+    CUresult r = cuPointerGetAttribute(&devPtr, CU_POINTER_ATTRIBUTE_DEVICE_POINTER,
                                        static_cast<CUdeviceptr>(t.data));
     if (r != CUDA_SUCCESS)
       return Status::error(ErrorCode::Argument,
                            "param '" + name + "': " + hexAddress(t.data) +
-                               " is not CUDA device memory (" + cudaErrorText(r) + ")");
-    if (ordinal != cs.device.ordinal) {
-      int managed = 0;
+                               " cannot be accessed by the device (a host pointer?): " +
+                               cudaErrorText(r));
+    int ordinal = -1, managed = 0;
+    if (cuPointerGetAttribute(&ordinal, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL,
+                              static_cast<CUdeviceptr>(t.data)) == CUDA_SUCCESS &&
+        ordinal >= 0 && ordinal != cs.device.ordinal) {
       cuPointerGetAttribute(&managed, CU_POINTER_ATTRIBUTE_IS_MANAGED,
                             static_cast<CUdeviceptr>(t.data));
       if (!managed)
@@ -343,6 +359,8 @@ Status Module::Impl::checkPointers(const ContextState &cs, const Tensor *args, s
                                  std::to_string(cs.device.ordinal) +
                                  " (the stream's or the current context's device)");
     }
+    std::lock_guard<std::mutex> lock(cs.cacheMutex);
+    cs.checkedPointers[i] = t.data;
   }
   return Status();
 }
