@@ -244,6 +244,98 @@ class KilnPythonTest(unittest.TestCase):
                       ("KILN_ERROR_CUDA", "KILN_ERROR_DEVICE", "KILN_ERROR_ARGUMENT"))
 
 
+class CApiTest(unittest.TestCase):
+    """kiln.h misuse: every call returns a status and sets kiln_last_error, never aborts."""
+
+    def setUp(self):
+        from kiln import _lib
+        self.L = _lib
+        self.lib = _lib.library()
+        self.dir = tempfile.mkdtemp(prefix="kiln_capi_")
+        path = os.path.join(self.dir, "k.kiln.json")
+        with open(path, "w") as f:
+            json.dump(MATMUL, f)
+        with open(os.path.join(self.dir, "k.cubin"), "wb") as f:
+            f.write(b"x")
+        self.mod = ctypes.c_void_p()
+        self.assertEqual(self.lib.kiln_module_load(path.encode(), ctypes.byref(self.mod)), 0)
+
+    def tearDown(self):
+        self.lib.kiln_module_free(self.mod)
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def last_error(self):
+        return self.lib.kiln_last_error().decode()
+
+    def tensors(self, specs):
+        keep, arr = [], (self.L.CTensor * len(specs))()
+        for i, (dtype, shape) in enumerate(specs):
+            s = (ctypes.c_int64 * len(shape))(*shape)
+            keep.append(s)
+            arr[i] = self.L.CTensor(0x7F0000000000 + (i << 24), dtype, len(shape), s, None)
+        return arr, keep
+
+    def test_null_and_range_errors(self):
+        lib = self.lib
+        self.assertEqual(lib.kiln_module_load(None, None), 1)
+        self.assertIn("NULL argument", self.last_error())
+        self.assertEqual(lib.kiln_launch(None, None, 0, None), 1)
+        self.assertEqual(self.last_error(), "kiln_launch: NULL module")
+        self.assertEqual(lib.kiln_launch(self.mod, None, -1, None), 1)
+        self.assertEqual(lib.kiln_module_prepare(None, None), 1)
+        self.assertEqual(lib.kiln_module_num_params(None), -1)
+        self.assertIsNone(lib.kiln_module_dim_name(self.mod, 3))
+        self.assertEqual(lib.kiln_module_dim_name(self.mod, 2), b"K")
+        info = self.L.CParamInfo()
+        self.assertEqual(lib.kiln_module_param(self.mod, 3, ctypes.byref(info)), 1)
+        self.assertEqual(self.last_error(), "kiln_module_param: index 3 outside 0..2")
+        self.assertEqual(lib.kiln_status_name(4), b"KILN_ERROR_ARGUMENT")
+        self.assertEqual(lib.kiln_dtype_name(6), b"e2m1")
+        self.assertIsNone(lib.kiln_dtype_name(8))
+        lib.kiln_module_free(None)
+
+    def test_bad_tensor_descriptions(self):
+        lib = self.lib
+        arr, keep = self.tensors([(0, [256, 512]), (0, [384, 512]), (0, [256, 384])])
+        arr[1].dtype = 42
+        self.assertEqual(lib.kiln_launch(self.mod, arr, 3, None), 1)
+        self.assertEqual(self.last_error(), "args[1]: unknown dtype 42")
+        arr[1].dtype = 0
+        arr[2].rank = 9
+        self.assertEqual(lib.kiln_launch(self.mod, arr, 3, None), 1)
+        self.assertEqual(self.last_error(), "args[2]: rank 9 outside 0..8")
+        arr[2].rank = 2
+        arr[0].shape = None
+        self.assertEqual(lib.kiln_launch(self.mod, arr, 3, None), 1)
+        self.assertEqual(self.last_error(), "args[0]: NULL shape")
+
+    def test_validation_happens_before_any_cuda_call(self):
+        lib = self.lib
+        arr, keep = self.tensors([(0, [256, 512]), (0, [384, 500]), (0, [256, 384])])
+        self.assertEqual(lib.kiln_launch(self.mod, arr, 3, None), 4)
+        self.assertEqual(self.last_error(),
+                         "param 'b' axis 1: extent 500 does not match K = 512 (from param 'a' "
+                         "axis 1)")
+        self.assertEqual(lib.kiln_launch(self.mod, arr, 2, None), 4)
+        self.assertEqual(self.last_error(), "kernel 'matmul' takes 3 tensors (a, b, c), got 2")
+
+    def test_infer_shapes(self):
+        lib = self.lib
+        arr, keep = self.tensors([(0, [256, 512]), (0, [384, 512]), (0, [1, 1])])
+        arr[2].shape = None  # unknown: to be inferred
+        shapes = (ctypes.c_int64 * (3 * self.L.MAX_RANK))()
+        dims = (ctypes.c_int64 * 3)()
+        self.assertEqual(lib.kiln_module_infer_shapes(self.mod, arr, 3, shapes, dims), 0,
+                         self.last_error())
+        self.assertEqual(list(shapes[16:18]), [256, 384])
+        self.assertEqual(list(dims), [256, 384, 512])
+        arr[1].shape = None
+        self.assertEqual(lib.kiln_module_infer_shapes(self.mod, arr, 3, shapes, None), 4)
+        self.assertEqual(self.last_error(), "cannot infer the shape of param 'b' [N, K]: dim 'N' "
+                                            "is not bound by any given tensor")
+        self.assertEqual(lib.kiln_module_infer_shapes(None, arr, 3, shapes, None), 1)
+
+
 class LibraryDiscoveryTest(unittest.TestCase):
     def test_missing_library_is_a_kiln_error(self):
         from kiln import _lib

@@ -133,6 +133,15 @@ TEST(BindDims, NegativeExpressionsAreErrors) {
             "param 'c' axis 0: M-4 = -2 is negative with M = 2 (from param 'a' axis 0)");
 }
 
+TEST(BindDims, OverflowingExpressionsAreErrors) {
+  Manifest m = matmulManifest();
+  m.params[2].shape[0] = DimExpr::make(DimExpr::Kind::Mul, "M", int64_t(1) << 62);
+  LaunchPlan plan = planOf(m);
+  auto args = matmulArgs(4, 256, 512);
+  EXPECT_EQ(checkError(plan, args),
+            "param 'c' axis 0: M*4611686018427387904 overflows with M = 4 (from param 'a' axis 0)");
+}
+
 TEST(CheckArguments, PointerRules) {
   LaunchPlan plan = planOf(matmulManifest());
   auto args = matmulArgs(128, 256, 512);

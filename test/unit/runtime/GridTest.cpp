@@ -86,6 +86,13 @@ TEST(GridTiles, NoTileAxesIsOneCta) {
   EXPECT_EQ(g.x * g.y * g.z, 1u);
 }
 
+TEST(GridTiles, NegativeExtentIsAnError) {
+  Manifest m = tilesManifest({1, 1, 1});
+  m.launch.tiles[0].extent = DimExpr::make(DimExpr::Kind::Sub, "M", 200);
+  EXPECT_EQ(gridError(m, {100, 256, 64}),
+            "launch.grid.tiles[0]: extent M-200 cannot be evaluated (M = 100)");
+}
+
 TEST(GridTiles, BeyondCudaLimitsIsAnError) {
   Manifest m = tilesManifest({1, 1, 1});
   EXPECT_EQ(gridError(m, {128, 256 * 70000, 64}),

@@ -119,6 +119,13 @@ TEST(TensorMapParams, PackedFp4AsBytesAndAsNibbles) {
                           "u4x16_align8 maps need an even number of 4-bit values");
 }
 
+TEST(TensorMapParams, PackedStridesMustBeWholeBytes) {
+  // checkArguments rejects this first; the map planner does not rely on it.
+  EXPECT_EQ(planError(fp4Manifest(), 0, Tensor::strided(kBase, DType::E2M1, {128, 256}, {257, 1})),
+            "param 'a': axis 0 has stride 257 e2m1 values, not a whole number of bytes (the kernel "
+            "accesses it through tensor_maps[0], which is not optional)");
+}
+
 TEST(TensorMapParams, OptionalMapsAreSkippedWithAReason) {
   Manifest m = matmulManifest();
   // c is optional: a 2-byte aligned pointer cannot be described, so tma_ok becomes 0.
