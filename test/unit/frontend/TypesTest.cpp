@@ -1,0 +1,53 @@
+//===- TypesTest.cpp - dims, dtypes and suggestions -----------------------===//
+
+#include "frontend/Suggest.h"
+#include "frontend/Types.h"
+
+#include "gtest/gtest.h"
+
+using namespace kiln;
+
+namespace {
+
+TEST(Types, ScaleDims) {
+  // Spelled as the tile dialect's #tile.dims encoding expects.
+  EXPECT_EQ(getScaleDim("K", 128), "cdiv(K,128)");
+  EXPECT_EQ(getScaleDim("M", 1), "M");
+  EXPECT_EQ(getScaleDim("300", 128), "3");
+  EXPECT_EQ(getScaleDim("256", 128), "2");
+}
+
+TEST(Types, ConstantDims) {
+  EXPECT_EQ(getConstantDim("128"), 128);
+  EXPECT_EQ(getConstantDim("E+1"), std::nullopt);
+  EXPECT_EQ(getConstantDim(""), std::nullopt);
+}
+
+TEST(Types, Format) {
+  TensorType type;
+  type.dtype = DType::E4M3;
+  type.shape = {"M", "K"};
+  type.scale = BlockScale{DType::F32, 1, 128};
+  EXPECT_EQ(formatType(type), "e4m3[M, K] scaled(f32, 1x128)");
+  EXPECT_EQ(ValueType::tensor(DType::BF16, {"M", "N"}).str(), "bf16[M, N]");
+  EXPECT_EQ(ValueType::literal(0.5, false).str(), "number 0.5");
+}
+
+TEST(Types, DTypes) {
+  EXPECT_EQ(parsePlainDType("e2m1"), DType::E2M1);
+  EXPECT_EQ(parsePlainDType("nvfp4"), std::nullopt);
+  EXPECT_TRUE(isNarrowFloat(DType::E4M3));
+  EXPECT_FALSE(isNarrowFloat(DType::BF16));
+  EXPECT_FALSE(isFloat(DType::Index));
+  EXPECT_EQ(getBitWidth(DType::E2M1), 4u);
+}
+
+TEST(Suggest, CloseNamesOnly) {
+  EXPECT_EQ(didYouMean("slu", {"silu", "gelu"}), "; did you mean 'silu'?");
+  EXPECT_EQ(didYouMean("wieght", {"weight", "bias"}), "; did you mean 'weight'?");
+  EXPECT_EQ(didYouMean("swish", {"silu", "gelu"}), "");
+  // Names under three letters are too short to guess from.
+  EXPECT_EQ(didYouMean("x", {"a"}), "");
+}
+
+} // namespace
