@@ -123,6 +123,12 @@ broadcastShapes(llvm::ArrayRef<std::string> a, llvm::ArrayRef<std::string> b,
   return result;
 }
 
+/// Whether the integer `value` is representable in `dtype` (i32 or index).
+bool fitsInteger(double value, DType dtype) {
+  double limit = dtype == DType::I32 ? 2147483648.0 : 9223372036854775808.0;
+  return value >= -limit && value < limit;
+}
+
 /// "K=64" for a constant contraction extent, the name otherwise.
 std::string describeDim(llvm::StringRef dim, llvm::StringRef role) {
   if (getConstantDim(dim))
@@ -142,7 +148,7 @@ public:
   KernelChecker(Kernel &kernel, const SourceLocator &locator)
       : kernel(kernel), locator(locator) {}
 
-  LogicalResult check();
+  LogicalResult run();
 
 private:
   mlir::InFlightDiagnostic error(llvm::SMLoc loc) {
@@ -358,7 +364,7 @@ void KernelChecker::warnUnused() {
           << "'" << stmt.target << "' is assigned but never used";
 }
 
-LogicalResult KernelChecker::check() {
+LogicalResult KernelChecker::run() {
   declareTensors();
   // Statements are checked even after declaration errors, so that all
   // problems are reported in one run; Invalid types keep them independent.
@@ -553,15 +559,24 @@ ValueType KernelChecker::combine(llvm::SMLoc loc, llvm::StringRef what,
   if (!typed)
     return ValueType::literal(0, true); // all numbers: the caller folds
 
-  // Numbers take the operation's type; a fraction cannot become an integer.
+  // Numbers take the operation's type; a fraction cannot become an integer,
+  // nor can an integer that does not fit.
   if (!isFloat(dtype))
-    for (const Expr *operand : operands)
-      if (operand->type.isNumber() && !operand->type.isInteger) {
+    for (const Expr *operand : operands) {
+      if (!operand->type.isNumber())
+        continue;
+      if (!operand->type.isInteger) {
         error(loc) << "cannot mix " << getDTypeName(dtype) << " ("
                    << quote(*typed) << ") and the number " << quote(*operand)
                    << " in " << what;
         return ValueType::invalid();
       }
+      if (!fitsInteger(operand->type.number, dtype)) {
+        error(operand->getLoc()) << "the number " << quote(*operand)
+                                 << " does not fit in " << getDTypeName(dtype);
+        return ValueType::invalid();
+      }
+    }
 
   // The shape: tensors broadcast; scalars (inside lambdas) stay scalars.
   std::optional<llvm::SmallVector<std::string, 4>> shape;
@@ -953,13 +968,14 @@ std::optional<int64_t> KernelChecker::getAxis(CallExpr &call,
           << "axis must be an integer constant, got " << axis.str();
       return std::nullopt;
     }
-    int64_t value = static_cast<int64_t>(axis.number);
-    if (value < -rank || value >= rank) {
+    if (axis.number < -rank || axis.number >= rank) {
       error(arg.value->getLoc())
-          << "axis " << value << " is out of range for " << input.str()
+          << "axis " << formatNumber(axis.number, true) << " is out of range for "
+          << input.str()
           << " (rank " << rank << "; use " << -rank << " .. " << rank - 1 << ")";
       return std::nullopt;
     }
+    int64_t value = static_cast<int64_t>(axis.number);
     return value < 0 ? value + rank : value;
   }
   return rank - 1;
@@ -1013,10 +1029,10 @@ ValueType KernelChecker::checkCall(CallExpr &call) {
   llvm::StringRef callee = call.callee;
   // Lambdas are only allowed where a function expects one; everything else
   // goes through check(), which rejects them.
-  auto checkArgs = [&](size_t firstLambda = SIZE_MAX) {
+  auto checkArgs = [&]() {
     bool ok = true;
-    for (auto [i, arg] : llvm::enumerate(call.args))
-      if (i != firstLambda && check(*arg.value).isInvalid())
+    for (CallArg &arg : call.args)
+      if (check(*arg.value).isInvalid())
         ok = false;
     return ok;
   };
@@ -1048,7 +1064,13 @@ ValueType KernelChecker::checkCall(CallExpr &call) {
     if (type.isNumber()) {
       if (isFloat(*target))
         return ValueType::literal(type.number, false);
-      return ValueType::literal(std::trunc(type.number), true);
+      double value = std::trunc(type.number);
+      if (!std::isfinite(value) || !fitsInteger(value, *target)) {
+        error(call.getLoc()) << "the number " << quote(*call.args[0].value)
+                             << " does not fit in " << callee;
+        return ValueType::invalid();
+      }
+      return ValueType::literal(value, true);
     }
     type.dtype = *target;
     return type;
@@ -1244,7 +1266,7 @@ LogicalResult kiln::checkModule(Module &module, const SourceLocator &locator) {
       diag.attachNote(locator.getLoc(it->second->loc)) << "first defined here";
       ok = false;
     }
-    ok &= succeeded(KernelChecker(*kernel, locator).check());
+    ok &= succeeded(KernelChecker(*kernel, locator).run());
   }
   return mlir::success(ok);
 }

@@ -107,6 +107,13 @@ std::string kiln::getScaleDim(llvm::StringRef dim, int64_t block) {
   return "cdiv(" + dim.str() + "," + std::to_string(block) + ")";
 }
 
+std::string kiln::formatNumber(double value, bool isInteger) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << llvm::format(isInteger ? "%.0f" : "%.9g", value);
+  return text;
+}
+
 std::string ValueType::str() const {
   switch (kind) {
   case Kind::Invalid:
@@ -115,16 +122,8 @@ std::string ValueType::str() const {
     return getDTypeName(dtype).str() + formatShape(shape);
   case Kind::Scalar:
     return getDTypeName(dtype).str();
-  case Kind::Number: {
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    os << "number ";
-    if (isInteger)
-      os << static_cast<int64_t>(number);
-    else
-      os << llvm::format("%.9g", number);
-    return text;
-  }
+  case Kind::Number:
+    return "number " + formatNumber(number, isInteger);
   }
   return "?";
 }

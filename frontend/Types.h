@@ -56,6 +56,9 @@ std::optional<int64_t> getConstantDim(llvm::StringRef dim);
 /// The extent of a scale axis covering `dim` in blocks of `block`.
 std::string getScaleDim(llvm::StringRef dim, int64_t block);
 
+/// A number as messages show it: "3", "0.5", "inf".
+std::string formatNumber(double value, bool isInteger);
+
 /// The type Sema infers for an expression.
 struct ValueType {
   enum class Kind {
