@@ -98,7 +98,9 @@ public:
              bool isInteger)
       : Expr(ExprKind::Number, loc), spelling(spelling.str()), value(value),
         isInteger(isInteger) {}
-  static bool classof(const Expr *e) { return e->getKind() == ExprKind::Number; }
+  static bool classof(const Expr *e) {
+    return e->getKind() == ExprKind::Number;
+  }
 
   std::string spelling;
   double value;
@@ -132,7 +134,21 @@ public:
   ExprPtr operand;
 };
 
-enum class BinaryOp { Add, Sub, Mul, Div, MatMul, Lt, Le, Gt, Ge, Eq, Ne, And, Or };
+enum class BinaryOp {
+  Add,
+  Sub,
+  Mul,
+  Div,
+  MatMul,
+  Lt,
+  Le,
+  Gt,
+  Ge,
+  Eq,
+  Ne,
+  And,
+  Or
+};
 
 /// The source spelling of a binary operator.
 llvm::StringRef getSpelling(BinaryOp op);
@@ -143,7 +159,9 @@ public:
   BinaryExpr(llvm::SMLoc loc, BinaryOp op, ExprPtr lhs, ExprPtr rhs)
       : Expr(ExprKind::Binary, loc), op(op), lhs(std::move(lhs)),
         rhs(std::move(rhs)) {}
-  static bool classof(const Expr *e) { return e->getKind() == ExprKind::Binary; }
+  static bool classof(const Expr *e) {
+    return e->getKind() == ExprKind::Binary;
+  }
 
   BinaryOp op;
   ExprPtr lhs, rhs;
@@ -217,7 +235,9 @@ public:
     llvm::SMLoc loc;
   };
   LambdaExpr(llvm::SMLoc loc) : Expr(ExprKind::Lambda, loc) {}
-  static bool classof(const Expr *e) { return e->getKind() == ExprKind::Lambda; }
+  static bool classof(const Expr *e) {
+    return e->getKind() == ExprKind::Lambda;
+  }
 
   std::vector<Param> params;
   ExprPtr body;

@@ -131,11 +131,11 @@ private:
     case ExprKind::Name: {
       auto &name = llvm::cast<NameExpr>(expr);
       os << "Name '" << name.name << "' "
-         << (name.param                ? "param"
-             : name.lambdaParam        ? "lambda-param"
+         << (name.param                     ? "param"
+             : name.lambdaParam             ? "lambda-param"
              : name.def && name.def->output ? "output"
-             : name.def                ? "local"
-                                       : "constant");
+             : name.def                     ? "local"
+                                            : "constant");
       break;
     }
     case ExprKind::Unary:

@@ -56,9 +56,7 @@ void kiln::registerImportKilnTranslation() {
   static TranslateRegistration astRegistration(
       "kiln-ast", "print the typed AST of a .kiln kernel file",
       [](const std::shared_ptr<llvm::SourceMgr> &sm, llvm::raw_ostream &os,
-         MLIRContext *ctx) {
-        return success(printKilnAST(*sm, ctx, os));
-      });
+         MLIRContext *ctx) { return success(printKilnAST(*sm, ctx, os)); });
   static TranslateToMLIRRegistration registration(
       "import-kiln", "import a .kiln kernel file as tile dialect IR",
       [](llvm::SourceMgr &sm, MLIRContext *ctx) -> OwningOpRef<Operation *> {

@@ -250,8 +250,8 @@ Token Lexer::lexNumber(const char *start) {
   if (cur != end && (isIdentChar(*cur) || *cur == '.')) {
     while (cur != end && (isIdentChar(*cur) || *cur == '.'))
       ++cur;
-    return error(start, "invalid number '" + llvm::StringRef(start, cur - start) +
-                            "'");
+    return error(start, "invalid number '" +
+                            llvm::StringRef(start, cur - start) + "'");
   }
   return make(isFloat ? TokenKind::floating : TokenKind::integer, start);
 }
@@ -264,7 +264,8 @@ Token Lexer::lexIdentifier(const char *start) {
 
 /// Decodes the UTF-8 sequence at `p`; returns its code point and length, or
 /// length 0 if it is malformed.
-static std::pair<uint32_t, unsigned> decodeUTF8(const char *p, const char *end) {
+static std::pair<uint32_t, unsigned> decodeUTF8(const char *p,
+                                                const char *end) {
   auto byte = [](char c) { return static_cast<unsigned char>(c); };
   unsigned char lead = byte(*p);
   unsigned length = lead >= 0xF0 && lead < 0xF8   ? 4

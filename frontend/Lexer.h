@@ -65,7 +65,9 @@ struct Token {
   bool isIdent(llvm::StringRef name) const {
     return kind == TokenKind::identifier && spelling == name;
   }
-  llvm::SMLoc getLoc() const { return llvm::SMLoc::getFromPointer(spelling.data()); }
+  llvm::SMLoc getLoc() const {
+    return llvm::SMLoc::getFromPointer(spelling.data());
+  }
   /// The position just past the token.
   llvm::SMLoc getEndLoc() const {
     return llvm::SMLoc::getFromPointer(spelling.data() + spelling.size());

@@ -66,7 +66,8 @@ private:
 
   // Types.
   Type getElementType(DType dtype);
-  RankedTensorType getTensorType(DType dtype, llvm::ArrayRef<std::string> shape) {
+  RankedTensorType getTensorType(DType dtype,
+                                 llvm::ArrayRef<std::string> shape) {
     return tile::makeTileTensorType(ctx, shape, getElementType(dtype));
   }
   RankedTensorType getTensorType(const ValueType &type) {
@@ -95,7 +96,8 @@ private:
     llvm::SmallVector<Value, 3> lambdaArgs;
   };
   Value genMap(const Expr &root, Type resultElementType);
-  void collectLeaves(const Expr &expr, llvm::SmallVectorImpl<const Expr *> &leaves);
+  void collectLeaves(const Expr &expr,
+                     llvm::SmallVectorImpl<const Expr *> &leaves);
   /// Generates `expr` as one element in its compute type; numbers become
   /// constants of `numberType`.
   Value genScalar(const Expr &expr, Type numberType, Scope &scope);
@@ -157,9 +159,8 @@ Type Generator::getElementType(DType dtype) {
 //===----------------------------------------------------------------------===//
 
 OwningOpRef<ModuleOp> Generator::gen(const Module &module) {
-  OwningOpRef<ModuleOp> result =
-      ModuleOp::create(locator.getLoc(llvm::SMLoc::getFromPointer(
-          locator.getBuffer().data())));
+  OwningOpRef<ModuleOp> result = ModuleOp::create(
+      locator.getLoc(llvm::SMLoc::getFromPointer(locator.getBuffer().data())));
   builder.setInsertionPointToEnd(result->getBody());
   for (const auto &kernel : module.kernels) {
     genKernel(*kernel);
@@ -210,13 +211,14 @@ void Generator::genKernel(const Kernel &kernel) {
     shape[rank - 2] = getScaleDim(shape[rank - 2], scale.rows);
     shape[rank - 1] = getScaleDim(shape[rank - 1], scale.cols);
     argTypes.push_back(getTensorType(scale.dtype, shape));
-    argLocs.push_back(loc(param.spec.scale ? param.spec.scale->loc
-                                           : param.spec.dtypeLoc));
+    argLocs.push_back(
+        loc(param.spec.scale ? param.spec.scale->loc : param.spec.dtypeLoc));
     argAttrs.push_back(builder.getDictionaryAttr(
         {builder.getNamedAttr("tile.name",
                               builder.getStringAttr(param.name + ".scale")),
          builder.getNamedAttr("tile.role", builder.getStringAttr("scale")),
-         builder.getNamedAttr("tile.scale_of", builder.getStringAttr(param.name)),
+         builder.getNamedAttr("tile.scale_of",
+                              builder.getStringAttr(param.name)),
          builder.getNamedAttr("tile.block", builder.getDenseI64ArrayAttr(
                                                 {scale.rows, scale.cols}))}));
   }
@@ -224,14 +226,14 @@ void Generator::genKernel(const Kernel &kernel) {
   llvm::SmallVector<Attribute> resultAttrs;
   for (const TensorDecl &output : kernel.outputs) {
     resultTypes.push_back(getTensorType(output.type.dtype, output.type.shape));
-    resultAttrs.push_back(builder.getDictionaryAttr(
-        {builder.getNamedAttr("tile.name", builder.getStringAttr(output.name))}));
+    resultAttrs.push_back(builder.getDictionaryAttr({builder.getNamedAttr(
+        "tile.name", builder.getStringAttr(output.name))}));
   }
 
-  auto op = tile::KernelOp::create(builder, loc(kernel.loc), kernel.name,
-                                   builder.getFunctionType(argTypes, resultTypes),
-                                   builder.getArrayAttr(argAttrs),
-                                   builder.getArrayAttr(resultAttrs));
+  auto op = tile::KernelOp::create(
+      builder, loc(kernel.loc), kernel.name,
+      builder.getFunctionType(argTypes, resultTypes),
+      builder.getArrayAttr(argAttrs), builder.getArrayAttr(resultAttrs));
   if (kernel.schedule)
     op->setAttr("tile.schedule", getScheduleAttr(*kernel.schedule));
   Block *body = builder.createBlock(&op.getBody(), {}, argTypes, argLocs);
@@ -266,18 +268,20 @@ Value Generator::genStmtValue(const Stmt &stmt) {
   if (isElementwise(value))
     return genMap(value, elementType);
   Value result = genTensor(value);
-  if (llvm::cast<RankedTensorType>(result.getType()).getElementType() != elementType)
+  if (llvm::cast<RankedTensorType>(result.getType()).getElementType() !=
+      elementType)
     result = genConversion(result, elementType, loc(stmt.loc));
   return result;
 }
 
-Value Generator::genConversion(Value value, Type elementType, Location location) {
+Value Generator::genConversion(Value value, Type elementType,
+                               Location location) {
   auto type = llvm::cast<RankedTensorType>(value.getType());
   auto map = tile::MapOp::create(builder, location, type.clone(elementType),
                                  ValueRange{value});
   OpBuilder::InsertionGuard guard(builder);
-  Block *block = builder.createBlock(&map.getBody(), {}, {type.getElementType()},
-                                     {value.getLoc()});
+  Block *block = builder.createBlock(&map.getBody(), {},
+                                     {type.getElementType()}, {value.getLoc()});
   Value converted = convertScalar(block->getArgument(0), elementType, location);
   tile::YieldOp::create(builder, location, converted);
   return map.getResult();
@@ -371,7 +375,8 @@ Value Generator::genCall(const CallExpr &call) {
       op = mask;
       region = &mask.getPredicate();
     } else {
-      auto modify = tile::ScoreModOp::create(builder, location, resultType, input);
+      auto modify =
+          tile::ScoreModOp::create(builder, location, resultType, input);
       op = modify;
       region = &modify.getBody();
     }
@@ -386,11 +391,11 @@ Value Generator::genCall(const CallExpr &call) {
       argLocs.push_back(loc(param.loc));
     Scope scope;
     createRegionBlock(*region, argTypes, argLocs, scope.lambdaArgs);
-    Type resultElement = isMask ? Type(builder.getI1Type())
-                                : resultType.getElementType();
-    Value body = genScalar(*lambda.body, getComputeType(isMask ? DType::F32
-                                                               : call.type.dtype),
-                           scope);
+    Type resultElement =
+        isMask ? Type(builder.getI1Type()) : resultType.getElementType();
+    Value body =
+        genScalar(*lambda.body,
+                  getComputeType(isMask ? DType::F32 : call.type.dtype), scope);
     Location bodyLoc = loc(lambda.body->getLoc());
     tile::YieldOp::create(builder, bodyLoc,
                           convertScalar(body, resultElement, bodyLoc));
@@ -405,9 +410,10 @@ Value Generator::genCall(const CallExpr &call) {
 // Scalar regions
 //===----------------------------------------------------------------------===//
 
-Block *Generator::createRegionBlock(Region &region, TypeRange types,
-                                    llvm::ArrayRef<Location> locations,
-                                    llvm::SmallVectorImpl<Value> &computeValues) {
+Block *
+Generator::createRegionBlock(Region &region, TypeRange types,
+                             llvm::ArrayRef<Location> locations,
+                             llvm::SmallVectorImpl<Value> &computeValues) {
   Block *block = builder.createBlock(&region, {}, types, locations);
   for (BlockArgument arg : block->getArguments()) {
     Type type = arg.getType();
@@ -466,7 +472,8 @@ Value Generator::genMap(const Expr &root, Type resultElementType) {
   OpBuilder::InsertionGuard guard(builder);
   llvm::SmallVector<Type> argTypes;
   for (Value input : inputs)
-    argTypes.push_back(llvm::cast<RankedTensorType>(input.getType()).getElementType());
+    argTypes.push_back(
+        llvm::cast<RankedTensorType>(input.getType()).getElementType());
   Scope scope;
   llvm::SmallVector<Value> args;
   createRegionBlock(map.getBody(), argTypes, inputLocs, args);
@@ -514,8 +521,8 @@ Value Generator::convertScalar(Value value, Type to, Location location) {
   }
   if (toFloat) {
     if (from.isIndex())
-      value = arith::IndexCastOp::create(builder, location, builder.getI64Type(),
-                                         value);
+      value = arith::IndexCastOp::create(builder, location,
+                                         builder.getI64Type(), value);
     if (from.isInteger(1))
       return arith::UIToFPOp::create(builder, location, to, value);
     return arith::SIToFPOp::create(builder, location, to, value);
@@ -561,23 +568,32 @@ Value Generator::genScalar(const Expr &expr, Type numberType, Scope &scope) {
   }
   case ExprKind::Binary: {
     auto &binary = llvm::cast<BinaryExpr>(expr);
-    Type type = getOperandType({binary.lhs.get(), binary.rhs.get()}, numberType);
+    Type type =
+        getOperandType({binary.lhs.get(), binary.rhs.get()}, numberType);
     Value lhs = genScalar(*binary.lhs, type, scope);
     Value rhs = genScalar(*binary.rhs, type, scope);
     bool isF = llvm::isa<FloatType>(type);
     switch (binary.op) {
     case BinaryOp::Add:
-      return isF ? arith::AddFOp::create(builder, location, lhs, rhs).getResult()
-                 : arith::AddIOp::create(builder, location, lhs, rhs).getResult();
+      return isF ? arith::AddFOp::create(builder, location, lhs, rhs)
+                       .getResult()
+                 : arith::AddIOp::create(builder, location, lhs, rhs)
+                       .getResult();
     case BinaryOp::Sub:
-      return isF ? arith::SubFOp::create(builder, location, lhs, rhs).getResult()
-                 : arith::SubIOp::create(builder, location, lhs, rhs).getResult();
+      return isF ? arith::SubFOp::create(builder, location, lhs, rhs)
+                       .getResult()
+                 : arith::SubIOp::create(builder, location, lhs, rhs)
+                       .getResult();
     case BinaryOp::Mul:
-      return isF ? arith::MulFOp::create(builder, location, lhs, rhs).getResult()
-                 : arith::MulIOp::create(builder, location, lhs, rhs).getResult();
+      return isF ? arith::MulFOp::create(builder, location, lhs, rhs)
+                       .getResult()
+                 : arith::MulIOp::create(builder, location, lhs, rhs)
+                       .getResult();
     case BinaryOp::Div:
-      return isF ? arith::DivFOp::create(builder, location, lhs, rhs).getResult()
-                 : arith::DivSIOp::create(builder, location, lhs, rhs).getResult();
+      return isF ? arith::DivFOp::create(builder, location, lhs, rhs)
+                       .getResult()
+                 : arith::DivSIOp::create(builder, location, lhs, rhs)
+                       .getResult();
     case BinaryOp::And:
       return arith::AndIOp::create(builder, location, lhs, rhs);
     case BinaryOp::Or:
@@ -648,7 +664,8 @@ Value Generator::genScalarCall(const CallExpr &call, Type numberType,
   auto arg = [&](unsigned i) -> const Expr & { return *call.args[i].value; };
 
   if (call.builtin == Builtin::Cast) {
-    Value operand = genScalar(arg(0), getOperandType({&arg(0)}, numberType), scope);
+    Value operand =
+        genScalar(arg(0), getOperandType({&arg(0)}, numberType), scope);
     Type target = getElementType(call.castType);
     Type compute = getComputeType(call.castType);
     // Round to the target type, then continue in its compute type.
@@ -669,8 +686,10 @@ Value Generator::genScalarCall(const CallExpr &call, Type numberType,
     Value b = genScalar(arg(1), type, scope);
     bool isMax = call.builtin == Builtin::Maximum;
     if (llvm::isa<FloatType>(type))
-      return isMax ? arith::MaximumFOp::create(builder, location, a, b).getResult()
-                   : arith::MinimumFOp::create(builder, location, a, b).getResult();
+      return isMax ? arith::MaximumFOp::create(builder, location, a, b)
+                         .getResult()
+                   : arith::MinimumFOp::create(builder, location, a, b)
+                         .getResult();
     return isMax ? arith::MaxSIOp::create(builder, location, a, b).getResult()
                  : arith::MinSIOp::create(builder, location, a, b).getResult();
   }
@@ -683,7 +702,8 @@ Value Generator::genScalarCall(const CallExpr &call, Type numberType,
   auto sigmoid = [&](Value v) -> Value {
     Value e = math::ExpOp::create(builder, location,
                                   arith::NegFOp::create(builder, location, v));
-    Value denominator = arith::AddFOp::create(builder, location, constant(1), e);
+    Value denominator =
+        arith::AddFOp::create(builder, location, constant(1), e);
     return arith::DivFOp::create(builder, location, constant(1), denominator);
   };
   switch (call.builtin) {
@@ -693,7 +713,8 @@ Value Generator::genScalarCall(const CallExpr &call, Type numberType,
     return sigmoid(x);
   case Builtin::Gelu: {
     // torch's default gelu: x/2 * (1 + erf(x / sqrt(2))).
-    Value scaled = arith::MulFOp::create(builder, location, x, constant(M_SQRT1_2));
+    Value scaled =
+        arith::MulFOp::create(builder, location, x, constant(M_SQRT1_2));
     Value erf = math::ErfOp::create(builder, location, scaled);
     Value onePlus = arith::AddFOp::create(builder, location, constant(1), erf);
     Value half = arith::MulFOp::create(builder, location, x, constant(0.5));

@@ -73,7 +73,8 @@ private:
   }
   /// "expected <what>, got <current token>" at the current token.
   ParseResult emitExpected(const llvm::Twine &what) {
-    return emitError(tok.getLoc(), "expected " + what + ", got " + describeToken(tok));
+    return emitError(tok.getLoc(),
+                     "expected " + what + ", got " + describeToken(tok));
   }
   /// Reports a missing closing bracket with a note at the opening one.
   ParseResult emitUnclosed(llvm::StringRef close, llvm::SMLoc open,
@@ -217,8 +218,8 @@ ParseResult Parser::parseSchedule(Schedule &schedule) {
   llvm::SMLoc atLoc = tok.getLoc();
   schedule.loc = atLoc;
   consume(); // '@'
-  if (!tok.is(TokenKind::identifier) || tok.getLoc().getPointer() !=
-                                            atLoc.getPointer() + 1)
+  if (!tok.is(TokenKind::identifier) ||
+      tok.getLoc().getPointer() != atLoc.getPointer() + 1)
     return emitError(atLoc, "expected '@schedule'");
   if (tok.spelling != "schedule")
     return emitError(atLoc, "unknown annotation '@" + tok.spelling +
@@ -288,8 +289,8 @@ ParseResult Parser::parseKernel(Kernel &kernel) {
     return failure();
 
   llvm::SMLoc open = tok.getLoc();
-  if (expect(TokenKind::l_paren, "and the parameters after the kernel name '" +
-                                     kernel.name + "'"))
+  if (expect(TokenKind::l_paren,
+             "and the parameters after the kernel name '" + kernel.name + "'"))
     return failure();
   while (!tok.is(TokenKind::r_paren)) {
     kernel.params.emplace_back();
@@ -391,9 +392,9 @@ ParseResult Parser::parseDim(DimSpec &dim) {
   consume();
   dim.op = op;
   dim.valueLoc = tok.getLoc();
-  return parseInteger(dim.value, "an integer after '" + dim.name + " " +
-                                     llvm::Twine(op) +
-                                     "'; a dim is NAME, INT or NAME (+|-|*) INT");
+  return parseInteger(dim.value,
+                      "an integer after '" + dim.name + " " + llvm::Twine(op) +
+                          "'; a dim is NAME, INT or NAME (+|-|*) INT");
 }
 
 ParseResult Parser::parseScaleSpec(ScaleSpec &scale) {
@@ -627,7 +628,8 @@ ExprPtr Parser::parseNumber() {
   if (number.is(TokenKind::integer)) {
     int64_t value;
     if (number.spelling.getAsInteger(10, value)) {
-      emitError(number.getLoc(), "integer '" + number.spelling + "' is too large");
+      emitError(number.getLoc(),
+                "integer '" + number.spelling + "' is too large");
       return nullptr;
     }
     return std::make_unique<NumberExpr>(number.getLoc(), number.spelling,

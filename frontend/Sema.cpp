@@ -31,10 +31,10 @@ namespace {
 //===----------------------------------------------------------------------===//
 
 constexpr llvm::StringLiteral kFunctionNames[] = {
-    "silu",  "gelu",   "sigmoid", "tanh",    "exp",  "relu",
-    "rsqrt", "max",    "min",     "where",   "sum",  "softmax",
-    "causal", "mask",  "modify",  "grouped", "bf16", "f16",
-    "f32",   "i32",    "e4m3",    "e5m2"};
+    "silu",   "gelu", "sigmoid", "tanh",    "exp",  "relu",
+    "rsqrt",  "max",  "min",     "where",   "sum",  "softmax",
+    "causal", "mask", "modify",  "grouped", "bf16", "f16",
+    "f32",    "i32",  "e4m3",    "e5m2"};
 
 /// Elementwise functions of one float argument.
 std::optional<Builtin> lookupUnaryFloatFunction(llvm::StringRef name) {
@@ -204,8 +204,7 @@ private:
   std::optional<int64_t> getAxis(CallExpr &call, const ValueType &input);
   /// Checks that the only argument of a tensor-level function is a tensor of
   /// floats with at least `minRank` axes.
-  bool checkFloatTensor(CallExpr &call, const ValueType &input,
-                        size_t minRank);
+  bool checkFloatTensor(CallExpr &call, const ValueType &input, size_t minRank);
 
   Kernel &kernel;
   const SourceLocator &locator;
@@ -266,7 +265,8 @@ void KernelChecker::declareTensors() {
     if (auto it = params.find(output.name); it != params.end()) {
       auto diag = error(output.loc);
       diag << "'" << output.name << "' is both a parameter and an output";
-      diag.attachNote(locator.getLoc(it->second->loc)) << "parameter declared here";
+      diag.attachNote(locator.getLoc(it->second->loc))
+          << "parameter declared here";
       badDecls.insert(it->second);
       continue;
     }
@@ -314,43 +314,43 @@ void KernelChecker::checkStmt(Stmt &stmt) {
   stmt.output = output->second;
   if (!badDecls.contains(output->second))
     checkOutputValue(stmt, *output->second);
-  ValueType declared = ValueType::tensor(output->second->type.dtype,
-                                         output->second->type.shape);
+  ValueType declared =
+      ValueType::tensor(output->second->type.dtype, output->second->type.shape);
   bool valid = !value.isInvalid() && !badDecls.contains(output->second);
-  bindings[stmt.target] = Binding{&stmt, valid ? declared : ValueType::invalid()};
+  bindings[stmt.target] =
+      Binding{&stmt, valid ? declared : ValueType::invalid()};
 }
 
-void KernelChecker::checkOutputValue(const Stmt &stmt, const TensorDecl &output) {
+void KernelChecker::checkOutputValue(const Stmt &stmt,
+                                     const TensorDecl &output) {
   const ValueType &value = stmt.value->type;
   const TensorType &type = output.type;
   if (value.isInvalid())
     return;
   if (value.isNumber()) {
-    error(stmt.loc)
-        << "cannot assign a number to output '" << output.name
-        << "'; outputs are tensors (" << formatType(type) << ")";
+    error(stmt.loc) << "cannot assign a number to output '" << output.name
+                    << "'; outputs are tensors (" << formatType(type) << ")";
     return;
   }
   if (value.shape != type.shape) {
-    error(stmt.loc)
-        << "output '" << output.name << "' is declared "
-        << formatShape(type.shape) << " but is assigned a value of shape "
-        << formatShape(value.shape);
+    error(stmt.loc) << "output '" << output.name << "' is declared "
+                    << formatShape(type.shape)
+                    << " but is assigned a value of shape "
+                    << formatShape(value.shape);
     return;
   }
   if (value.dtype == DType::I1) {
-    error(stmt.loc)
-        << "cannot assign a predicate (i1) to output '" << output.name
-        << "'; select values with where(...)";
+    error(stmt.loc) << "cannot assign a predicate (i1) to output '"
+                    << output.name << "'; select values with where(...)";
     return;
   }
   // Float results convert to the output's float type; crossing between
   // floats and integers must be spelled out.
   if (isFloat(value.dtype) != isFloat(type.dtype))
-    error(stmt.loc)
-        << "cannot assign " << getDTypeName(value.dtype) << " values to "
-        << getDTypeName(type.dtype) << " output '" << output.name
-        << "' without a cast; write " << getDTypeName(type.dtype) << "(...)";
+    error(stmt.loc) << "cannot assign " << getDTypeName(value.dtype)
+                    << " values to " << getDTypeName(type.dtype) << " output '"
+                    << output.name << "' without a cast; write "
+                    << getDTypeName(type.dtype) << "(...)";
 }
 
 void KernelChecker::warnUnused() {
@@ -609,7 +609,8 @@ ValueType KernelChecker::checkUnary(UnaryExpr &expr) {
   if (expr.op == UnaryOp::Neg) {
     if (operand.isNumber())
       return ValueType::literal(-operand.number, operand.isInteger);
-    return combine(expr.getLoc(), "'-'", {expr.operand.get()}, Operands::Numeric);
+    return combine(expr.getLoc(), "'-'", {expr.operand.get()},
+                   Operands::Numeric);
   }
   return combine(expr.getLoc(), "'!'", {expr.operand.get()}, Operands::Logical);
 }
@@ -646,8 +647,8 @@ ValueType KernelChecker::checkBinary(BinaryExpr &expr) {
     }
   }
 
-  ValueType result = combine(expr.getLoc(), what, {expr.lhs.get(), expr.rhs.get()},
-                             Operands::Numeric);
+  ValueType result = combine(
+      expr.getLoc(), what, {expr.lhs.get(), expr.rhs.get()}, Operands::Numeric);
   if (!result.isInvalid() && isComparison(expr.op))
     result.dtype = DType::I1;
   return result;
@@ -657,8 +658,8 @@ ValueType KernelChecker::checkBinary(BinaryExpr &expr) {
 // Matmul
 //===----------------------------------------------------------------------===//
 
-KernelChecker::MatmulOperand
-KernelChecker::checkMatmulOperand(ExprPtr &operand, bool isLhs) {
+KernelChecker::MatmulOperand KernelChecker::checkMatmulOperand(ExprPtr &operand,
+                                                               bool isLhs) {
   MatmulOperand result;
   llvm::SmallVector<TransposeExpr *> transposes;
   Expr *base = operand.get();
@@ -694,8 +695,8 @@ KernelChecker::checkMatmulOperand(ExprPtr &operand, bool isLhs) {
   allowScaled = true;
   ValueType type = check(*base);
   allowScaled = false;
-  if (auto *name = llvm::dyn_cast<NameExpr>(base); name && name->param &&
-                                                   name->param->type.scale)
+  if (auto *name = llvm::dyn_cast<NameExpr>(base);
+      name && name->param && name->param->type.scale)
     result.scaled = name->param;
   if (type.isInvalid())
     return result;
@@ -711,7 +712,8 @@ KernelChecker::checkMatmulOperand(ExprPtr &operand, bool isLhs) {
                                  << quote(*base) << " is " << type.str();
       return result;
     }
-    std::swap(type.shape[type.shape.size() - 1], type.shape[type.shape.size() - 2]);
+    std::swap(type.shape[type.shape.size() - 1],
+              type.shape[type.shape.size() - 2]);
     transpose->type = type;
   }
   result.type = type;
@@ -726,14 +728,14 @@ std::optional<DType> KernelChecker::checkMmaTypes(BinaryExpr &expr,
   for (auto [operand, dtype] : {std::pair{&a, ta}, std::pair{&b, tb}})
     if (!isFloat(dtype)) {
       error(expr.getLoc()) << "'@' needs floating-point operands, but "
-                           << quote(*operand) << " is "
-                           << operand->type.str();
+                           << quote(*operand) << " is " << operand->type.str();
       return std::nullopt;
     }
   if (ta == DType::F32 && tb == DType::F32) {
     error(expr.getLoc()) << "'@' does not multiply two f32 operands (the "
                             "tensor cores read bf16, f16 or fp8); cast one, "
-                            "e.g. bf16(" << renderExpr(a) << ")";
+                            "e.g. bf16("
+                         << renderExpr(a) << ")";
     return std::nullopt;
   }
   // A computed f32 operand (attention's probabilities) is rounded to its
@@ -794,7 +796,8 @@ ValueType KernelChecker::checkMatmul(BinaryExpr &expr) {
   if (!mmaType)
     return ValueType::invalid();
   if (lhs.scaled) {
-    const BlockScale &sa = *lhs.scaled->type.scale, &sb = *rhs.scaled->type.scale;
+    const BlockScale &sa = *lhs.scaled->type.scale,
+                     &sb = *rhs.scaled->type.scale;
     for (const MatmulOperand *operand : {&lhs, &rhs})
       if (operand->type.shape.size() != 2) {
         error(expr.getLoc()) << "block-scaled operands of '@' must have rank "
@@ -847,13 +850,15 @@ ValueType KernelChecker::checkMatmul(BinaryExpr &expr) {
   batch->push_back(sa[sa.size() - 2]);
   batch->push_back(sb.back());
 
-  if (!contractions.any || getBitWidth(*mmaType) < getBitWidth(contractions.narrowest))
+  if (!contractions.any ||
+      getBitWidth(*mmaType) < getBitWidth(contractions.narrowest))
     contractions.narrowest = *mmaType;
   contractions.any = true;
   return ValueType::tensor(DType::F32, *batch);
 }
 
-ValueType KernelChecker::checkGroupedMatmul(BinaryExpr &expr, MatmulOperand &lhs,
+ValueType KernelChecker::checkGroupedMatmul(BinaryExpr &expr,
+                                            MatmulOperand &lhs,
                                             MatmulOperand &rhs) {
   CallExpr &call = *lhs.grouped;
   const Expr &x = *call.args[0].value, &offsets = *call.args[1].value;
@@ -889,10 +894,10 @@ ValueType KernelChecker::checkGroupedMatmul(BinaryExpr &expr, MatmulOperand &lhs
   else if (experts.find_first_of("+-*") == std::string::npos)
     expected = experts + "+1";
   if (expected && boundaries != *expected) {
-    error(offsets.getLoc()) << "offsets has " << boundaries << " entries but "
-                            << renderExpr(w) << " has " << experts
-                            << " experts; expected " << *expected
-                            << " (one boundary per expert, plus the end)";
+    error(offsets.getLoc())
+        << "offsets has " << boundaries << " entries but " << renderExpr(w)
+        << " has " << experts << " experts; expected " << *expected
+        << " (one boundary per expert, plus the end)";
     return ValueType::invalid();
   }
   std::optional<DType> mmaType = checkMmaTypes(expr, lhs, rhs);
@@ -901,11 +906,13 @@ ValueType KernelChecker::checkGroupedMatmul(BinaryExpr &expr, MatmulOperand &lhs
   if (tx.shape[1] != tw.shape[1]) {
     error(expr.getLoc()) << "contraction dims differ: "
                          << describeDim(tx.shape[1], "K") << " from "
-                         << renderExpr(x) << ", " << describeDim(tw.shape[1], "K")
-                         << " from " << renderExpr(w);
+                         << renderExpr(x) << ", "
+                         << describeDim(tw.shape[1], "K") << " from "
+                         << renderExpr(w);
     return ValueType::invalid();
   }
-  if (!contractions.any || getBitWidth(*mmaType) < getBitWidth(contractions.narrowest))
+  if (!contractions.any ||
+      getBitWidth(*mmaType) < getBitWidth(contractions.narrowest))
     contractions.narrowest = *mmaType;
   contractions.any = true;
   return ValueType::tensor(DType::F32, {tx.shape[0], tw.shape[2]});
@@ -970,9 +977,9 @@ std::optional<int64_t> KernelChecker::getAxis(CallExpr &call,
     }
     if (axis.number < -rank || axis.number >= rank) {
       error(arg.value->getLoc())
-          << "axis " << formatNumber(axis.number, true) << " is out of range for "
-          << input.str()
-          << " (rank " << rank << "; use " << -rank << " .. " << rank - 1 << ")";
+          << "axis " << formatNumber(axis.number, true)
+          << " is out of range for " << input.str() << " (rank " << rank
+          << "; use " << -rank << " .. " << rank - 1 << ")";
       return std::nullopt;
     }
     int64_t value = static_cast<int64_t>(axis.number);
@@ -986,7 +993,8 @@ bool KernelChecker::checkFloatTensor(CallExpr &call, const ValueType &input,
   const Expr &arg = *call.args[0].value;
   if (input.isInvalid())
     return false;
-  if (!input.isTensor() || !isFloat(input.dtype) || isNarrowFloat(input.dtype)) {
+  if (!input.isTensor() || !isFloat(input.dtype) ||
+      isNarrowFloat(input.dtype)) {
     error(arg.getLoc()) << "'" << call.callee
                         << "' needs a tensor of bf16, f16 or f32, but "
                         << quote(arg) << " is " << input.str();
@@ -1011,7 +1019,8 @@ ValueType KernelChecker::checkLambda(LambdaExpr &expr,
     return ValueType::invalid();
   }
   for (auto [i, param] : llvm::enumerate(expr.params))
-    for (const LambdaExpr::Param &earlier : llvm::ArrayRef(expr.params).take_front(i))
+    for (const LambdaExpr::Param &earlier :
+         llvm::ArrayRef(expr.params).take_front(i))
       if (earlier.name == param.name) {
         error(param.loc) << "lambda parameter '" << param.name
                          << "' is declared twice";
@@ -1082,19 +1091,20 @@ ValueType KernelChecker::checkCall(CallExpr &call) {
     return ValueType::invalid();
   }
 
-  bool hasAxis = llvm::any_of(call.args, [](const CallArg &arg) {
-    return arg.keyword == "axis";
-  });
+  bool hasAxis = llvm::any_of(
+      call.args, [](const CallArg &arg) { return arg.keyword == "axis"; });
   if (callee == "max" || callee == "min") {
     if (call.args.size() == 2 && !hasAxis) {
       // Two arguments: the elementwise maximum or minimum.
       call.builtin = callee == "max" ? Builtin::Maximum : Builtin::Minimum;
       if (!checkArity(call, 2, {}, "(a, b)") || !checkArgs())
         return ValueType::invalid();
-      const ValueType &a = call.args[0].value->type, &b = call.args[1].value->type;
+      const ValueType &a = call.args[0].value->type,
+                      &b = call.args[1].value->type;
       if (a.isNumber() && b.isNumber())
-        return ValueType::literal(callee == "max" ? std::max(a.number, b.number)
-                                                  : std::min(a.number, b.number),
+        return ValueType::literal(callee == "max"
+                                      ? std::max(a.number, b.number)
+                                      : std::min(a.number, b.number),
                                   a.isInteger && b.isInteger);
       return combine(call.getLoc(), "'" + callee.str() + "'",
                      {call.args[0].value.get(), call.args[1].value.get()},
@@ -1132,8 +1142,9 @@ ValueType KernelChecker::checkCall(CallExpr &call) {
       valueShape = values.shape;
     auto shape = broadcastShapes(cond.type.shape, valueShape, clash);
     if (!shape) {
-      error(call.getLoc()) << "cannot broadcast " << formatShape(cond.type.shape)
-                           << " with " << formatShape(valueShape)
+      error(call.getLoc()) << "cannot broadcast "
+                           << formatShape(cond.type.shape) << " with "
+                           << formatShape(valueShape)
                            << " in 'where': " << clash.first << " and "
                            << clash.second << " differ";
       return ValueType::invalid();
@@ -1152,7 +1163,8 @@ ValueType KernelChecker::checkCall(CallExpr &call) {
     if (!axis)
       return ValueType::invalid();
     if (input.shape.size() == 1) {
-      error(call.getLoc()) << "'" << callee << "' would reduce the only axis of "
+      error(call.getLoc()) << "'" << callee
+                           << "' would reduce the only axis of "
                            << quote(*call.args[0].value) << " (" << input.str()
                            << "); results keep at least one axis";
       return ValueType::invalid();
@@ -1198,8 +1210,9 @@ ValueType KernelChecker::checkCall(CallExpr &call) {
     bool isMask = callee == "mask";
     call.builtin = isMask ? Builtin::Mask : Builtin::Modify;
     if (insideLambda() ||
-        !checkArity(call, 2, {}, isMask ? "(scores, |i, j| predicate)"
-                                        : "(scores, |x, i, j| expression)"))
+        !checkArity(call, 2, {},
+                    isMask ? "(scores, |i, j| predicate)"
+                           : "(scores, |x, i, j| expression)"))
       return ValueType::invalid();
     const ValueType &input = check(*call.args[0].value);
     if (!checkFloatTensor(call, input, 2))
@@ -1212,18 +1225,21 @@ ValueType KernelChecker::checkCall(CallExpr &call) {
       return ValueType::invalid();
     }
     ValueType body =
-        isMask ? checkLambda(*fn, {DType::Index, DType::Index},
-                             "mask's predicate", "the query index i and the "
-                                                 "key index j")
-               : checkLambda(*fn, {input.dtype, DType::Index, DType::Index},
-                             "modify's lambda", "the score x, the query index "
-                                                "i and the key index j");
+        isMask
+            ? checkLambda(*fn, {DType::Index, DType::Index}, "mask's predicate",
+                          "the query index i and the "
+                          "key index j")
+            : checkLambda(*fn, {input.dtype, DType::Index, DType::Index},
+                          "modify's lambda",
+                          "the score x, the query index "
+                          "i and the key index j");
     if (body.isInvalid())
       return body;
     if (isMask && (body.isNumber() || body.dtype != DType::I1)) {
-      error(fn->body->getLoc()) << "mask's predicate must be a comparison (i1), "
-                                   "but "
-                                << quote(*fn->body) << " is " << body.str();
+      error(fn->body->getLoc())
+          << "mask's predicate must be a comparison (i1), "
+             "but "
+          << quote(*fn->body) << " is " << body.str();
       return ValueType::invalid();
     }
     if (!isMask && !body.isNumber() &&

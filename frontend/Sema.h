@@ -19,7 +19,8 @@ namespace kiln {
 
 /// Checks every kernel of `module`; reports all errors found and fails if
 /// there were any.
-mlir::LogicalResult checkModule(ast::Module &module, const SourceLocator &locator);
+mlir::LogicalResult checkModule(ast::Module &module,
+                                const SourceLocator &locator);
 
 /// Resolves a declared type (dtype, dims, block scale) into `decl.type`.
 /// Outputs may not be block-scaled.

@@ -32,8 +32,9 @@ std::optional<Shorthand> lookupShorthand(llvm::StringRef name) {
       .Default(std::nullopt);
 }
 
-constexpr llvm::StringLiteral kDTypeNames[] = {
-    "bf16", "f16", "f32", "i32", "e4m3", "e5m2", "e2m1", "nvfp4", "mxfp8", "mxfp4"};
+constexpr llvm::StringLiteral kDTypeNames[] = {"bf16",  "f16",  "f32",  "i32",
+                                               "e4m3",  "e5m2", "e2m1", "nvfp4",
+                                               "mxfp8", "mxfp4"};
 
 std::string listDTypes() {
   std::string list;
@@ -108,7 +109,8 @@ LogicalResult resolveScale(TensorDecl &decl, const SourceLocator &locator) {
     if (spec.rows != 1 || spec.cols > 32)
       return locator.emitError(spec.blockLoc)
              << getDTypeName(*scaleType) << " scales cover 1x16 or 1x32 blocks "
-             << "(hardware block scaling), not " << spec.rows << "x" << spec.cols;
+             << "(hardware block scaling), not " << spec.rows << "x"
+             << spec.cols;
     if (*scaleType == DType::E4M3 && type.dtype != DType::E2M1)
       return locator.emitError(spec.dtypeLoc)
              << "e4m3 scales apply to e2m1 data (NVFP4), not "
@@ -140,8 +142,8 @@ LogicalResult kiln::resolveTensorDecl(TensorDecl &decl, bool isOutput,
              << spec.dtype << " already carries its block scale ("
              << getDTypeName(shorthand->scale.dtype) << " per "
              << shorthand->scale.rows << "x" << shorthand->scale.cols
-             << "); drop scaled(...) or write "
-             << getDTypeName(shorthand->data) << "[...] scaled(...)";
+             << "); drop scaled(...) or write " << getDTypeName(shorthand->data)
+             << "[...] scaled(...)";
     type.dtype = shorthand->data;
     type.scale = shorthand->scale;
   } else if (std::optional<DType> dtype = parsePlainDType(spec.dtype)) {

@@ -21,8 +21,9 @@ inline llvm::StringRef findClosest(llvm::StringRef name,
     return best;
   unsigned bestDistance = limit + 1;
   for (llvm::StringRef candidate : candidates) {
-    unsigned distance = name.edit_distance(candidate, /*AllowReplacements=*/true,
-                                           /*MaxEditDistance=*/limit);
+    unsigned distance =
+        name.edit_distance(candidate, /*AllowReplacements=*/true,
+                           /*MaxEditDistance=*/limit);
     if (distance < bestDistance) {
       bestDistance = distance;
       best = candidate;

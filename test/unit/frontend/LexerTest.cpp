@@ -17,9 +17,8 @@ struct Lexed {
   explicit Lexed(llvm::StringRef text) {
     sm.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(text, "t.kiln"),
                           llvm::SMLoc());
-    mlir::ScopedDiagnosticHandler handler(&ctx, [&](mlir::Diagnostic &diag) {
-      errors.push_back(diag.str());
-    });
+    mlir::ScopedDiagnosticHandler handler(
+        &ctx, [&](mlir::Diagnostic &diag) { errors.push_back(diag.str()); });
     SourceLocator locator(sm, sm.getMainFileID(), &ctx);
     Lexer lexer(locator);
     for (;;) {
@@ -54,9 +53,9 @@ TEST(Lexer, Punctuation) {
 
 TEST(Lexer, Numbers) {
   Lexed l("128 0.5 1e-3 2.5E+4 1x128");
-  std::vector<TokenKind> expected = {TokenKind::integer, TokenKind::floating,
-                                     TokenKind::floating, TokenKind::floating,
-                                     TokenKind::block_shape, TokenKind::eof};
+  std::vector<TokenKind> expected = {
+      TokenKind::integer,  TokenKind::floating,    TokenKind::floating,
+      TokenKind::floating, TokenKind::block_shape, TokenKind::eof};
   EXPECT_EQ(l.kinds, expected);
   EXPECT_EQ(l.spellings[4], "1x128");
 }

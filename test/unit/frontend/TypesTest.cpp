@@ -1,7 +1,7 @@
 //===- TypesTest.cpp - dims, dtypes and suggestions -----------------------===//
 
-#include "frontend/Suggest.h"
 #include "frontend/Types.h"
+#include "frontend/Suggest.h"
 
 #include "gtest/gtest.h"
 
@@ -44,7 +44,8 @@ TEST(Types, DTypes) {
 
 TEST(Suggest, CloseNamesOnly) {
   EXPECT_EQ(didYouMean("slu", {"silu", "gelu"}), "; did you mean 'silu'?");
-  EXPECT_EQ(didYouMean("wieght", {"weight", "bias"}), "; did you mean 'weight'?");
+  EXPECT_EQ(didYouMean("wieght", {"weight", "bias"}),
+            "; did you mean 'weight'?");
   EXPECT_EQ(didYouMean("swish", {"silu", "gelu"}), "");
   // Names under three letters are too short to guess from.
   EXPECT_EQ(didYouMean("x", {"a"}), "");
