@@ -281,13 +281,15 @@ Status Module::Impl::loadInto(ContextState &cs) {
                                                   "' (" + cudaErrorText(r) + ")");
 
   // The cubin's own parameter table (CUDA 12.4+ drivers) catches a manifest that does not
-  // belong to this cubin; older drivers skip the check.
+  // belong to this cubin. Only the manifest's indices are queried: probing one past the end would
+  // count the cubin's parameters but is reported as an API error by compute-sanitizer, so a cubin
+  // with extra trailing parameters goes unnoticed. Other failures (old drivers) skip the check.
   std::vector<size_t> sizes;
   bool tableKnown = true;
-  for (size_t i = 0; i < 4096; ++i) {
+  for (size_t i = 0; i < plan.args.size(); ++i) {
     size_t offset = 0, size = 0;
     CUresult pr = cuFuncGetParamInfo(cs.function, i, &offset, &size);
-    if (pr == CUDA_ERROR_INVALID_VALUE) // past the last parameter
+    if (pr == CUDA_ERROR_INVALID_VALUE) // the entry has only i parameters
       break;
     if (pr != CUDA_SUCCESS) {
       tableKnown = false;

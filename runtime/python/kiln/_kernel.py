@@ -2,6 +2,7 @@
 
 import ctypes
 import os
+import threading
 from collections import namedtuple
 
 from . import _lib
@@ -12,6 +13,18 @@ Param.__doc__ = """A kernel parameter as the manifest declares it.
 
 role: "input", "output" or "scale"; dtype: manifest spelling ("bf16", "e2m1", ...);
 shape: dim expressions ("M", "cdiv(K,128)"); scale_of/block: for scales, else None."""
+
+_TORCH_DTYPES = {
+    "bf16": ["bfloat16"],
+    "f16": ["float16"],
+    "f32": ["float32"],
+    "i32": ["int32"],
+    "e4m3": ["float8_e4m3fn"],
+    "e5m2": ["float8_e5m2"],
+    # Packed two per byte: torch sees K/2 bytes per row.
+    "e2m1": ["uint8", "float4_e2m1fn_x2"],
+    "ue8m0": ["float8_e8m0fnu", "uint8"],
+}
 
 
 def _torch():
@@ -26,22 +39,28 @@ def _torch():
 def torch_dtypes(dtype):
     """The torch dtypes accepted for a manifest dtype; the first is the one outputs get."""
     torch = _torch()
-    table = {
-        "bf16": ["bfloat16"],
-        "f16": ["float16"],
-        "f32": ["float32"],
-        "i32": ["int32"],
-        "e4m3": ["float8_e4m3fn"],
-        "e5m2": ["float8_e5m2"],
-        # Packed two per byte: torch sees K/2 bytes per row.
-        "e2m1": ["uint8", "float4_e2m1fn_x2"],
-        "ue8m0": ["float8_e8m0fnu", "uint8"],
-    }
-    return [getattr(torch, n) for n in table[dtype] if hasattr(torch, n)]
+    return [getattr(torch, n) for n in _TORCH_DTYPES[dtype] if hasattr(torch, n)]
 
 
-def _packed(dtype):
-    return dtype == "e2m1"
+class _Scratch:
+    """Per-thread kiln_tensor array and shape/stride storage, reused by every call, so a launch
+    builds no ctypes objects."""
+
+    def __init__(self, params):
+        n = max(len(params), 1)
+        r = _lib.MAX_RANK
+        self.tensors = (_lib.CTensor * n)()
+        self.shapes = (ctypes.c_int64 * (n * r))()
+        self.strides = (ctypes.c_int64 * (n * r))()
+        self.inferred = (ctypes.c_int64 * (n * r))()
+        base_shape, base_stride = ctypes.addressof(self.shapes), ctypes.addressof(self.strides)
+        p64 = ctypes.POINTER(ctypes.c_int64)
+        self.shape_ptrs = [ctypes.cast(base_shape + 8 * r * i, p64) for i in range(n)]
+        for i, p in enumerate(params):
+            t = self.tensors[i]
+            t.dtype = _lib.DTYPE_CODES[p.dtype]
+            t.shape = self.shape_ptrs[i]
+            t.strides = ctypes.cast(base_stride + 8 * r * i, p64)
 
 
 class Kernel:
@@ -57,6 +76,7 @@ class Kernel:
 
     def __init__(self, manifest_path):
         lib = _lib.library()
+        self._lib = lib
         self.path = os.fspath(manifest_path)
         handle = ctypes.c_void_p()
         _lib.check(lib.kiln_module_load(self.path.encode(), ctypes.byref(handle)))
@@ -80,7 +100,6 @@ class Kernel:
                 block=tuple(info.block[a] for a in range(info.block_rank)) if info.block else None,
                 align=info.align,
             ))
-        by_name = {p.name: p for p in self.params}
         scales = {p.name: [] for p in self.params}
         for p in self.params:
             if p.role == "scale":
@@ -88,7 +107,10 @@ class Kernel:
         # (data param index, [scale param indices]) per call argument and per result.
         self._inputs = [(p.index, scales[p.name]) for p in self.params if p.role == "input"]
         self._outputs = [(p.index, scales[p.name]) for p in self.params if p.role == "output"]
-        self._by_name = by_name
+        self._packed = [p.dtype == "e2m1" for p in self.params]
+        self._allowed = None  # per param: accepted torch dtypes, filled on the first call
+        self._raw_stream = None  # device index -> current CUstream, found on the first call
+        self._tls = threading.local()
 
     def __del__(self):
         handle = getattr(self, "_handle", None)
@@ -122,85 +144,111 @@ class Kernel:
 
     # -- tensors -------------------------------------------------------------------------------
 
-    def _check_tensor(self, index, t, device):
-        torch = _torch()
-        p = self.params[index]
-        if not isinstance(t, torch.Tensor):
-            raise KilnError("param '%s': expected a torch.Tensor, got %s"
-                            % (p.name, type(t).__name__), "KILN_ERROR_INVALID_VALUE")
-        if t.device.type != "cuda":
-            raise KilnError("param '%s': tensor is on %s; Kiln kernels need CUDA tensors"
-                            % (p.name, t.device))
-        if device is not None and t.device != device:
-            raise KilnError("param '%s': tensor is on %s but other tensors are on %s"
-                            % (p.name, t.device, device))
-        allowed = torch_dtypes(p.dtype)
-        if t.dtype not in allowed:
-            raise KilnError("param '%s': dtype %s, expected %s (kiln %s)"
-                            % (p.name, t.dtype, " or ".join(str(d) for d in allowed), p.dtype))
-        return t.device
+    def _scratch(self):
+        s = getattr(self._tls, "scratch", None)
+        if s is None:
+            s = self._tls.scratch = _Scratch(self.params)
+        return s
 
-    def _describe(self, index, t, keep):
-        """The kiln_tensor for torch tensor `t` as param `index`; `keep` holds the arrays."""
-        p = self.params[index]
-        shape, strides = list(t.shape), list(t.stride())
-        if _packed(p.dtype):
-            # torch holds two e2m1 values per byte: count values, as the runtime does.
-            if not shape:
-                raise KilnError("param '%s': a packed e2m1 tensor needs at least one axis" % p.name)
-            shape[-1] *= 2
-            strides = [s * 2 for s in strides[:-1]] + [1 if strides[-1] == 1 else 2 * strides[-1]]
+    def _check_tensors(self, torch, tensors):
+        """Type, device and dtype of every given tensor; returns their common device."""
+        if self._allowed is None:
+            self._allowed = [tuple(torch_dtypes(p.dtype)) for p in self.params]
+        device = None
+        for i, t in enumerate(tensors):
+            if t is None:
+                continue
+            p = self.params[i]
+            if not isinstance(t, torch.Tensor):
+                raise KilnError("param '%s': expected a torch.Tensor, got %s"
+                                % (p.name, type(t).__name__), "KILN_ERROR_INVALID_VALUE")
+            d = t.device
+            if d.type != "cuda":
+                raise KilnError("param '%s': tensor is on %s; Kiln kernels need CUDA tensors"
+                                % (p.name, d))
+            if device is None:
+                device = d
+            elif d != device:
+                raise KilnError("param '%s': tensor is on %s but other tensors are on %s"
+                                % (p.name, d, device))
+            if t.dtype not in self._allowed[i]:
+                raise KilnError("param '%s': dtype %s, expected %s (kiln %s)"
+                                % (p.name, t.dtype, " or ".join(str(x) for x in self._allowed[i]),
+                                   p.dtype))
+        return device
+
+    def _describe(self, s, i, t):
+        """Writes torch tensor `t` into slot `i` of the scratch kiln_tensor array."""
+        shape, strides = t.shape, t.stride()
         rank = len(shape)
         if rank > _lib.MAX_RANK:
             raise KilnError("param '%s': %d axes, the runtime supports at most %d"
-                            % (p.name, rank, _lib.MAX_RANK))
-        shape_arr = (ctypes.c_int64 * max(rank, 1))(*shape)
-        stride_arr = (ctypes.c_int64 * max(rank, 1))(*strides)
-        keep.extend([shape_arr, stride_arr])
-        return _lib.CTensor(t.data_ptr(), _lib.DTYPE_CODES[p.dtype], rank, shape_arr, stride_arr)
+                            % (self.params[i].name, rank, _lib.MAX_RANK))
+        if self._packed[i]:
+            # torch holds two e2m1 values per byte: count values, as the runtime does.
+            if not rank:
+                raise KilnError("param '%s': a packed e2m1 tensor needs at least one axis"
+                                % self.params[i].name)
+            shape = list(shape[:-1]) + [shape[-1] * 2]
+            strides = [x * 2 for x in strides[:-1]] + [1 if strides[-1] == 1 else 2 * strides[-1]]
+        base = i * _lib.MAX_RANK
+        s.shapes[base:base + rank] = shape
+        s.strides[base:base + rank] = strides
+        c = s.tensors[i]
+        c.data = t.data_ptr()
+        c.rank = rank
+        c.shape = s.shape_ptrs[i]
 
-    def _split_inputs(self, args):
-        """Maps call arguments to {param index: tensor}."""
-        if len(args) != len(self._inputs):
-            raise KilnError("%s takes %d inputs (%s), got %d" % (
-                self.name, len(self._inputs),
-                ", ".join(self.params[d].name for d, _ in self._inputs), len(args)))
-        given = {}
-        for arg, (data, scales) in zip(args, self._inputs):
-            given.update(self._split_group(arg, data, scales, "input"))
-        return given
-
-    def _split_group(self, arg, data, scales, what):
+    def _split_group(self, arg, data, scales, what, tensors):
         name = self.params[data].name
         if not scales:
             if isinstance(arg, (tuple, list)):
                 raise KilnError("%s '%s' has no block scales: pass a tensor, not a %s"
                                 % (what, name, type(arg).__name__))
-            return {data: arg}
+            tensors[data] = arg
+            return
         names = ", ".join([name] + [self.params[s].name for s in scales])
         if not isinstance(arg, (tuple, list)) or len(arg) != 1 + len(scales):
             raise KilnError("%s '%s' is block-scaled: pass a tuple (%s)" % (what, name, names))
-        return dict(zip([data] + scales, arg))
+        for index, t in zip([data] + scales, arg):
+            tensors[index] = t
 
     # -- calls ---------------------------------------------------------------------------------
 
-    def _launch(self, ctensors, n, device, stream):
-        torch = _torch()
-        # The device guard makes the tensors' device current, so a launch on the default stream
-        # runs in that device's primary context (the one PyTorch allocated in).
-        with torch.cuda.device(device):
-            if stream is None:
-                handle = torch.cuda.current_stream(device).cuda_stream
-            elif isinstance(stream, int):
-                handle = stream
-            else:
-                handle = stream.cuda_stream
-            _lib.check(_lib.library().kiln_launch(self._handle, ctensors, n,
-                                                  ctypes.c_void_p(handle or None)))
+    def _launch(self, torch, s, device, stream):
+        index = device.index if device.index is not None else torch.cuda.current_device()
+        if stream is None:
+            if self._raw_stream is None:
+                # Triton's fast path to the current CUstream; the public API builds a Stream.
+                self._raw_stream = getattr(getattr(torch, "_C", None), "_cuda_getCurrentRawStream",
+                                           None) or \
+                    (lambda i: torch.cuda.current_stream(i).cuda_stream)
+            handle = self._raw_stream(index)
+        elif isinstance(stream, int):
+            handle = stream
+        else:
+            handle = stream.cuda_stream
+        n = len(self.params)
+        # The tensors' device must be current, so a launch on the default stream runs in that
+        # device's primary context (the one PyTorch allocated in).
+        if torch.cuda.current_device() == index:
+            status = self._lib.kiln_launch(self._handle, s.tensors, n, handle or None)
+        else:
+            with torch.cuda.device(device):
+                status = self._lib.kiln_launch(self._handle, s.tensors, n, handle or None)
+        if status:
+            _lib.check(status)
 
     def __call__(self, *args, out=None, stream=None):
         torch = _torch()
-        given = self._split_inputs(args)
+        n = len(self.params)
+        tensors = [None] * n
+        if len(args) != len(self._inputs):
+            raise KilnError("%s takes %d inputs (%s), got %d" % (
+                self.name, len(self._inputs),
+                ", ".join(self.params[d].name for d, _ in self._inputs), len(args)))
+        for arg, (data, scales) in zip(args, self._inputs):
+            self._split_group(arg, data, scales, "input", tensors)
         if out is not None:
             # One output: `out` is it. Several: a tuple/list with one entry per output.
             outs = [out] if len(self._outputs) == 1 else out
@@ -208,64 +256,59 @@ class Kernel:
                 raise KilnError("out= needs %d entries (%s)" % (
                     len(self._outputs), ", ".join(self.params[d].name for d, _ in self._outputs)))
             for o, (data, scales) in zip(outs, self._outputs):
-                given.update(self._split_group(o, data, scales, "output"))
+                self._split_group(o, data, scales, "output", tensors)
 
-        device = None
-        for index in sorted(given):
-            device = self._check_tensor(index, given[index], device)
+        device = self._check_tensors(torch, tensors)
         if device is None:
             raise KilnError("%s has no tensors to take a device from" % self.name)
 
-        lib = _lib.library()
-        keep = []
-        n = len(self.params)
-        ctensors = (_lib.CTensor * max(n, 1))()
-        for i in range(n):
-            if i in given:
-                ctensors[i] = self._describe(i, given[i], keep)
+        s = self._scratch()
+        missing = []
+        for i, t in enumerate(tensors):
+            if t is None:
+                missing.append(i)
+                s.tensors[i].shape = None  # unknown: the runtime infers it
             else:
-                ctensors[i] = _lib.CTensor(0, _lib.DTYPE_CODES[self.params[i].dtype], 0, None,
-                                           None)
-        missing = [i for i in range(n) if i not in given]
+                self._describe(s, i, t)
         if missing:
-            shapes = (ctypes.c_int64 * (n * _lib.MAX_RANK))()
-            _lib.check(lib.kiln_module_infer_shapes(self._handle, ctensors, n, shapes, None))
+            _lib.check(self._lib.kiln_module_infer_shapes(self._handle, s.tensors, n, s.inferred,
+                                                          None))
             for i in missing:
                 p = self.params[i]
-                shape = list(shapes[i * _lib.MAX_RANK:i * _lib.MAX_RANK + len(p.shape)])
-                if _packed(p.dtype):
+                base = i * _lib.MAX_RANK
+                shape = list(s.inferred[base:base + len(p.shape)])
+                if self._packed[i]:
                     if shape[-1] % 2:
                         raise KilnError("param '%s': cannot allocate an odd number (%d) of packed "
                                         "e2m1 values per row" % (p.name, shape[-1]))
                     shape[-1] //= 2
-                given[i] = torch.empty(shape, dtype=torch_dtypes(p.dtype)[0], device=device)
-                ctensors[i] = self._describe(i, given[i], keep)
+                tensors[i] = torch.empty(shape, dtype=self._allowed[i][0], device=device)
+                self._describe(s, i, tensors[i])
 
-        self._launch(ctensors, n, device, stream)
+        self._launch(torch, s, device, stream)
 
         results = []
         for data, scales in self._outputs:
             if scales:
-                results.append(tuple(given[i] for i in [data] + scales))
+                results.append(tuple(tensors[i] for i in [data] + scales))
             else:
-                results.append(given[data])
+                results.append(tensors[data])
         return results[0] if len(results) == 1 else tuple(results)
 
     def launch(self, tensors, stream=None):
         """Low-level launch: one tensor per manifest param in manifest order (inputs, scales and
         outputs as `params` lists them), nothing allocated. Returns None."""
-        if len(tensors) != len(self.params):
+        torch = _torch()
+        tensors = list(tensors)
+        if len(tensors) != len(self.params) or any(t is None for t in tensors):
             raise KilnError("%s has %d params (%s), got %d tensors" % (
                 self.name, len(self.params), ", ".join(p.name for p in self.params),
                 len(tensors)))
-        device = None
+        device = self._check_tensors(torch, tensors)
+        s = self._scratch()
         for i, t in enumerate(tensors):
-            device = self._check_tensor(i, t, device)
-        keep = []
-        n = len(self.params)
-        ctensors = (_lib.CTensor * max(n, 1))(*[self._describe(i, t, keep)
-                                               for i, t in enumerate(tensors)])
-        self._launch(ctensors, n, device, stream)
+            self._describe(s, i, t)
+        self._launch(torch, s, device, stream)
 
 
 def load(manifest_path):

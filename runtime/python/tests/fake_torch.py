@@ -89,4 +89,5 @@ class _Stream:
 cuda = types.SimpleNamespace(
     device=lambda d: contextlib.nullcontext(),
     current_stream=lambda d=None: _Stream(),
+    current_device=lambda: 0,
 )
