@@ -1,0 +1,135 @@
+//===- CtaToNVVM.cpp - cta dialect to NVVM kernels ------------------------===//
+//
+// The only target-specific step of the compiler. Each cta.program becomes an
+// `llvm.func {nvvm.kernel}` in a gpu.module targeting the chip with +ptx88
+// (lower PTX versions abort LLVM on TMA and tcgen05). Tensor maps are
+// __grid_constant__ by-value parameters (llvm.byval + nvvm.grid_constant on an
+// llvm.func; gpu.func would drop them), and the launch ABI is attached as the
+// kernel's manifest.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Conversion/CtaToNVVM/CtaToNVVM.h"
+#include "compiler/Conversion/CtaToNVVM/KernelABI.h"
+#include "compiler/Conversion/CtaToNVVM/Sm90Lowering.h"
+#include "compiler/Conversion/Passes.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+namespace kiln {
+#define GEN_PASS_DEF_CONVERTCTATONVVM
+#include "compiler/Conversion/Passes.h.inc"
+} // namespace kiln
+
+using namespace mlir;
+using namespace kiln;
+
+namespace {
+
+/// The gpu.module for `chip`, with the dynamic shared-memory window.
+std::pair<gpu::GPUModuleOp, LLVM::GlobalOp> getOrCreateKernelModule(ModuleOp module,
+                                                                    StringRef chip) {
+  MLIRContext *ctx = module.getContext();
+  if (auto existing = module.lookupSymbol<gpu::GPUModuleOp>(kKernelModuleName))
+    return {existing, existing.lookupSymbol<LLVM::GlobalOp>("kiln_smem")};
+  module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(), UnitAttr::get(ctx));
+  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+  auto target = NVVM::NVVMTargetAttr::get(ctx, /*optLevel=*/3, "nvptx64-nvidia-cuda", chip,
+                                          "+ptx88");
+  auto kernels = gpu::GPUModuleOp::create(b, module.getLoc(), kKernelModuleName,
+                                          b.getArrayAttr({target}));
+  b.setInsertionPointToStart(kernels.getBody());
+  // `.extern .shared .align 1024 .b8 kiln_smem[]`: the dynamic window, sized
+  // at launch from the manifest.
+  auto smem = LLVM::GlobalOp::create(b, module.getLoc(),
+                                     LLVM::LLVMArrayType::get(b.getI8Type(), 0),
+                                     /*isConstant=*/false, LLVM::Linkage::External, "kiln_smem",
+                                     Attribute(), /*alignment=*/1024, /*addrSpace=*/3);
+  return {kernels, smem};
+}
+
+LogicalResult lowerProgram(cta::ProgramOp program, StringRef chip) {
+  if (chip == "sm_100a")
+    return program.emitError("convert-cta-to-nvvm: not implemented yet: sm_100a code "
+                             "generation (tcgen05 + tensor memory); use --chip sm_90a");
+  if (chip != "sm_90a")
+    return program.emitError() << "convert-cta-to-nvvm: unknown chip '" << chip
+                               << "'; expected sm_90a or sm_100a";
+  if (!program.getChip().empty() && program.getChip() != chip)
+    return program.emitError() << "convert-cta-to-nvvm: the program was scheduled for "
+                               << program.getChip() << ", not " << chip;
+  FailureOr<KernelABI> abi = planKernelABI(program);
+  if (failed(abi))
+    return failure();
+  abi->manifest.chip = chip.str();
+  // Placeholders until the driver knows where it writes the cubin.
+  abi->manifest.cubin = program.getSymName().str() + ".cubin";
+  if (auto fileLoc = llvm::dyn_cast<FileLineColLoc>(program.getLoc()))
+    abi->manifest.source = fileLoc.getFilename().str();
+
+  auto module = program->getParentOfType<ModuleOp>();
+  auto [kernels, smem] = getOrCreateKernelModule(module, chip);
+  MLIRContext *ctx = program.getContext();
+  OpBuilder b = OpBuilder::atBlockEnd(kernels.getBody());
+  auto type = LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), abi->entryTypes);
+  auto func = LLVM::LLVMFuncOp::create(b, program.getLoc(), program.getSymName(), type);
+  func->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(), UnitAttr::get(ctx));
+  func->setAttr(NVVM::NVVMDialect::getReqntidAttrName(),
+                b.getDenseI32ArrayAttr({static_cast<int32_t>(abi->blockThreads), 1, 1}));
+  // With the thread count, one CTA per SM tells ptxas the register count at
+  // entry, without which setmaxnreg is ignored (ptxas C7508).
+  func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(), b.getI32IntegerAttr(1));
+  if (abi->clusterSize > 1)
+    func->setAttr(NVVM::NVVMDialect::getClusterDimAttrName(),
+                  b.getDenseI32ArrayAttr({static_cast<int32_t>(abi->clusterSize), 1, 1}));
+  for (unsigned i = 0; i < abi->tensorMaps.size(); ++i) {
+    func.setArgAttr(i, LLVM::LLVMDialect::getByValAttrName(),
+                    TypeAttr::get(LLVM::LLVMArrayType::get(b.getI8Type(), 128)));
+    func.setArgAttr(i, LLVM::LLVMDialect::getAlignAttrName(), b.getI64IntegerAttr(64));
+    func.setArgAttr(i, NVVM::NVVMDialect::getGridConstantAttrName(), UnitAttr::get(ctx));
+  }
+  func->setAttr(kManifestAttrName, b.getStringAttr(writeManifest(abi->manifest)));
+
+  if (failed(lowerProgramToSm90(program, *abi, func, smem))) {
+    func.erase();
+    return failure();
+  }
+  program.erase();
+  return success();
+}
+
+struct ProgramToKernel : public OpRewritePattern<cta::ProgramOp> {
+  ProgramToKernel(MLIRContext *ctx, StringRef chip) : OpRewritePattern(ctx), chip(chip.str()) {}
+  LogicalResult matchAndRewrite(cta::ProgramOp program,
+                                PatternRewriter &rewriter) const override {
+    // The lowering builds the kernel outside the program and erases it.
+    rewriter.startOpModification(program->getParentOp());
+    LogicalResult result = lowerProgram(program, chip);
+    rewriter.finalizeOpModification(program->getParentOp());
+    return result;
+  }
+  std::string chip;
+};
+
+struct ConvertCtaToNVVMPass : public kiln::impl::ConvertCtaToNVVMBase<ConvertCtaToNVVMPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    if (failed(lowerCtaProgramsToNVVM(getOperation(), chip)))
+      signalPassFailure();
+  }
+};
+
+} // namespace
+
+LogicalResult kiln::lowerCtaProgramsToNVVM(ModuleOp module, StringRef chip) {
+  SmallVector<cta::ProgramOp> programs(module.getOps<cta::ProgramOp>());
+  bool ok = true;
+  for (cta::ProgramOp program : programs)
+    ok &= succeeded(lowerProgram(program, chip));
+  return success(ok);
+}
+
+void kiln::populateCtaToNVVMConversionPatterns(RewritePatternSet &patterns, StringRef chip) {
+  patterns.add<ProgramToKernel>(patterns.getContext(), chip);
+}

@@ -1,0 +1,299 @@
+//===- KernelABI.cpp - the launch ABI of a lowered cta.program ------------===//
+
+#include "compiler/Conversion/CtaToNVVM/KernelABI.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace kiln;
+
+std::optional<target::ElementType> kiln::toTargetElement(Type type) {
+  if (type.isBF16())
+    return target::ElementType::BF16;
+  if (type.isF16())
+    return target::ElementType::F16;
+  if (type.isF32())
+    return target::ElementType::F32;
+  if (type.isInteger(32))
+    return target::ElementType::I32;
+  if (llvm::isa<Float8E4M3FNType>(type))
+    return target::ElementType::E4M3;
+  if (llvm::isa<Float8E5M2Type>(type))
+    return target::ElementType::E5M2;
+  if (llvm::isa<Float4E2M1FNType>(type))
+    return target::ElementType::E2M1;
+  if (llvm::isa<Float8E8M0FNUType>(type))
+    return target::ElementType::UE8M0;
+  return std::nullopt;
+}
+
+namespace {
+
+std::optional<DType> toDType(Type type) {
+  if (type.isBF16())
+    return DType::BF16;
+  if (type.isF16())
+    return DType::F16;
+  if (type.isF32())
+    return DType::F32;
+  if (type.isInteger(32))
+    return DType::I32;
+  if (llvm::isa<Float8E4M3FNType>(type))
+    return DType::E4M3;
+  if (llvm::isa<Float8E5M2Type>(type))
+    return DType::E5M2;
+  if (llvm::isa<Float4E2M1FNType>(type))
+    return DType::E2M1;
+  if (llvm::isa<Float8E8M0FNUType>(type))
+    return DType::UE8M0;
+  return std::nullopt;
+}
+
+TmaElement toManifestElement(const target::TmaElement &element) {
+  TmaElement out = TmaElement::U8;
+  for (TmaElement candidate : {TmaElement::BF16, TmaElement::F16, TmaElement::F32,
+                               TmaElement::I32, TmaElement::U8, TmaElement::U4x16Align8})
+    if (element.manifestName == tmaElementName(candidate))
+      out = candidate;
+  return out;
+}
+
+Swizzle toManifestSwizzle(target::SwizzleMode mode) {
+  switch (mode) {
+  case target::SwizzleMode::Bytes32:
+    return Swizzle::B32;
+  case target::SwizzleMode::Bytes64:
+    return Swizzle::B64;
+  case target::SwizzleMode::Bytes128:
+    return Swizzle::B128;
+  case target::SwizzleMode::None:
+    break;
+  }
+  return Swizzle::None;
+}
+
+target::SwizzleMode toTargetSwizzle(cta::SwizzleKindAttr attr) {
+  if (!attr)
+    return target::SwizzleMode::None;
+  switch (attr.getValue()) {
+  case cta::SwizzleKind::b32:
+    return target::SwizzleMode::Bytes32;
+  case cta::SwizzleKind::b64:
+    return target::SwizzleMode::Bytes64;
+  case cta::SwizzleKind::b128:
+    return target::SwizzleMode::Bytes128;
+  case cta::SwizzleKind::none:
+    break;
+  }
+  return target::SwizzleMode::None;
+}
+
+/// The manifest spelling of an extent: a dim argument's name or a constant.
+FailureOr<DimExpr> extentExpr(cta::ProgramOp program, Value extent) {
+  if (auto arg = llvm::dyn_cast<BlockArgument>(extent))
+    if (auto name = program.getArgAttrOfType<StringAttr>(arg.getArgNumber(), "cta.dim"))
+      return DimExpr::dim(name.str());
+  if (auto constant = extent.getDefiningOp<arith::ConstantIndexOp>())
+    return DimExpr::constant(constant.value());
+  return failure();
+}
+
+} // namespace
+
+FailureOr<KernelABI> kiln::planKernelABI(cta::ProgramOp program) {
+  KernelABI abi;
+  MLIRContext *ctx = program.getContext();
+  Manifest &manifest = abi.manifest;
+  manifest.kernel = program.getSymName().str();
+  manifest.entry = program.getSymName().str();
+  manifest.chip = program.getChip().str();
+  abi.clusterSize = program.getClusterShape().first * program.getClusterShape().second;
+  auto block = program->getAttrOfType<DenseI64ArrayAttr>("cta.block");
+  if (!block || block.size() != 3)
+    return program.emitError("convert-cta-to-nvvm: the program has no cta.block; run "
+                             "cta-pipeline first");
+  abi.blockThreads = block[0] * block[1] * block[2];
+
+  // Parameters, as the caller passes them.
+  Block &body = program.getBody().front();
+  for (unsigned i = 0; i < program.getNumArguments(); ++i) {
+    auto memref = llvm::dyn_cast<MemRefType>(program.getArgumentTypes()[i]);
+    if (!memref)
+      continue;
+    Param param;
+    param.name = program.getArgAttrOfType<StringAttr>(i, "cta.param").str();
+    StringRef role = "input";
+    if (auto attr = program.getArgAttrOfType<StringAttr>(i, "cta.role"))
+      role = attr.getValue();
+    param.role = role == "output" ? ParamRole::Output
+                 : role == "scale" ? ParamRole::Scale
+                                   : ParamRole::Input;
+    std::optional<DType> dtype = toDType(memref.getElementType());
+    if (!dtype)
+      return program.emitError() << "convert-cta-to-nvvm: no manifest dtype for "
+                                 << memref.getElementType();
+    param.dtype = *dtype;
+    if (auto shape = program.getArgAttrOfType<ArrayAttr>(i, "cta.shape")) {
+      for (Attribute dim : shape) {
+        DimExpr expr;
+        std::string error;
+        if (!DimExpr::parse(llvm::cast<StringAttr>(dim).getValue(), expr, error))
+          return program.emitError() << "convert-cta-to-nvvm: " << error;
+        param.shape.push_back(expr);
+      }
+    }
+    if (auto of = program.getArgAttrOfType<StringAttr>(i, "cta.scale_of"))
+      param.scaleOf = of.str();
+    if (auto scaleBlock = program.getArgAttrOfType<DenseI64ArrayAttr>(i, "cta.block"))
+      param.block.assign(scaleBlock.asArrayRef().begin(), scaleBlock.asArrayRef().end());
+    // Set below from how the kernel reads it: 16 for TMA operands.
+    param.align = (dtypeBits(param.dtype) + 7) / 8;
+    manifest.params.push_back(param);
+  }
+  auto paramIndex = [&](unsigned programArg) {
+    StringRef name = program.getArgAttrOfType<StringAttr>(programArg, "cta.param").getValue();
+    for (auto [index, param] : llvm::enumerate(manifest.params))
+      if (param.name == name)
+        return index;
+    return manifest.params.size();
+  };
+
+  // Tensor maps: one per (tensor, box, swizzle); they are the first entry
+  // parameters, passed by value as __grid_constant__.
+  auto addMap = [&](Operation *op, Value memrefValue, cta::BufferType buffer, int64_t rows,
+                    bool optional) -> FailureOr<unsigned> {
+    auto arg = llvm::dyn_cast<BlockArgument>(memrefValue);
+    if (!arg || arg.getOwner() != &body)
+      return op->emitError("convert-cta-to-nvvm: copies must read program arguments");
+    std::optional<target::ElementType> element = toTargetElement(buffer.getElementType());
+    if (!element)
+      return op->emitError() << "convert-cta-to-nvvm: no TMA element for "
+                             << buffer.getElementType();
+    target::ValueOrError<target::TmaBoxPlan> plan =
+        target::planTmaBoxes(*element, rows, buffer.getShape()[1],
+                             toTargetSwizzle(buffer.getSwizzle()));
+    if (!plan)
+      return op->emitError() << "convert-cta-to-nvvm: " << plan.error();
+    for (auto [index, existing] : llvm::enumerate(abi.tensorMaps)) {
+      if (existing.programArg == arg.getArgNumber() && existing.boxes.box == plan->box &&
+          existing.boxes.swizzle == plan->swizzle) {
+        manifest.tensorMaps[index].optional &= optional;
+        return static_cast<unsigned>(index);
+      }
+    }
+    abi.tensorMaps.push_back({arg.getArgNumber(), *plan});
+    TensorMapDesc desc;
+    desc.param = manifest.params[paramIndex(arg.getArgNumber())].name;
+    desc.element = toManifestElement(plan->element);
+    desc.box = {plan->box[0], plan->box[1]};
+    desc.swizzle = toManifestSwizzle(plan->swizzle);
+    // Operand tiles are re-read by many CTAs: keep whole 256-byte lines in L2.
+    desc.l2Promotion = optional ? L2Promotion::None : L2Promotion::B256;
+    desc.oobFill = OobFill::Zero;
+    desc.optional = optional;
+    manifest.tensorMaps.push_back(desc);
+    if (!optional)
+      manifest.params[paramIndex(arg.getArgNumber())].align = 16;
+    return static_cast<unsigned>(abi.tensorMaps.size() - 1);
+  };
+
+  SmallVector<cta::StoreOp> stores;
+  WalkResult walk = program.walk([&](Operation *op) {
+    if (auto load = llvm::dyn_cast<cta::LoadOp>(op)) {
+      cta::BufferType buffer = load.getBuffer().getType();
+      if (buffer.getShape()[0] % load.getMulticast() != 0)
+        return (load.emitError("convert-cta-to-nvvm: multicast does not divide the rows"),
+                WalkResult::interrupt());
+      FailureOr<unsigned> map = addMap(op, load.getSource(), buffer,
+                                       buffer.getShape()[0] / load.getMulticast(), false);
+      if (failed(map))
+        return WalkResult::interrupt();
+      abi.loadMap[op] = *map;
+    } else if (auto store = llvm::dyn_cast<cta::StoreOp>(op)) {
+      if (!store.getStaging())
+        return (store.emitError("convert-cta-to-nvvm: stores need a staging buffer"),
+                WalkResult::interrupt());
+      cta::BufferType staging = store.getStaging().getType();
+      FailureOr<unsigned> map =
+          addMap(op, store.getDest(), staging, staging.getShape()[0], /*optional=*/true);
+      if (failed(map))
+        return WalkResult::interrupt();
+      abi.storeArgs[op].tensorMap = *map;
+      stores.push_back(store);
+    }
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+
+  Type tensorMapType = LLVM::LLVMPointerType::get(ctx);
+  Type i32 = IntegerType::get(ctx, 32), i64 = IntegerType::get(ctx, 64);
+  for (unsigned i = 0; i < abi.tensorMaps.size(); ++i) {
+    abi.entryTypes.push_back(tensorMapType);
+    manifest.kernelArgs.push_back({KernelArgKind::TensorMap, static_cast<int64_t>(i), "", "", -1});
+  }
+  // Plain-store fallback for destinations a tensor map cannot describe.
+  for (cta::StoreOp store : stores) {
+    StoreArgs &args = abi.storeArgs[store];
+    auto dest = llvm::cast<BlockArgument>(store.getDest());
+    std::string name = manifest.params[paramIndex(dest.getArgNumber())].name;
+    args.tmaOk = abi.entryTypes.size();
+    abi.entryTypes.push_back(i32);
+    manifest.kernelArgs.push_back({KernelArgKind::TmaOk, args.tensorMap, "", "", -1});
+    args.pointer = abi.entryTypes.size();
+    abi.entryTypes.push_back(LLVM::LLVMPointerType::get(ctx, 1));
+    manifest.kernelArgs.push_back({KernelArgKind::Pointer, -1, name, "", -1});
+    args.rowStride = abi.entryTypes.size();
+    abi.entryTypes.push_back(i64);
+    manifest.kernelArgs.push_back({KernelArgKind::Stride, -1, name, "", 0});
+  }
+  for (unsigned i = 0; i < program.getNumArguments(); ++i) {
+    auto dim = program.getArgAttrOfType<StringAttr>(i, "cta.dim");
+    if (!dim)
+      continue;
+    abi.dimArgs[i] = abi.entryTypes.size();
+    abi.entryTypes.push_back(i32);
+    manifest.dims.push_back(dim.str());
+    manifest.kernelArgs.push_back({KernelArgKind::Dim, -1, "", dim.str(), -1});
+  }
+
+  // Shared memory: every buffer 1024-byte aligned (swizzle atoms and TMA
+  // boxes then start on a pattern boundary, so descriptors keep base_offset
+  // 0), then the barrier rings.
+  int64_t offset = 0;
+  for (cta::AllocOp alloc : body.getOps<cta::AllocOp>()) {
+    offset = llvm::alignTo(offset, 1024);
+    abi.smemOffset[alloc] = offset;
+    offset += alloc.getBuffer().getType().getTotalBytes();
+  }
+  for (cta::RingOp ring : body.getOps<cta::RingOp>()) {
+    offset = llvm::alignTo(offset, 8);
+    abi.smemOffset[ring] = offset;
+    offset += 2 * 8 * ring.getRing().getType().getStages();
+  }
+  abi.smemBytes = llvm::alignTo(offset, 128);
+
+  // Launch rule, from the tile walk.
+  Launch &launch = manifest.launch;
+  launch.block = {block[0], block[1], block[2]};
+  launch.cluster = {program.getClusterShape().first, program.getClusterShape().second, 1};
+  launch.dynamicSmem = abi.smemBytes;
+  cta::TileLoopOp loop;
+  program.walk([&](cta::TileLoopOp op) {
+    if (!loop)
+      loop = op;
+  });
+  if (!loop)
+    return program.emitError("convert-cta-to-nvvm: the program walks no tiles");
+  launch.rule = loop.getPersistent() ? GridRule::Persistent : GridRule::Tiles;
+  SmallVector<Value, 2> extents = {loop.getExtentM(), loop.getExtentN()};
+  for (auto [extent, tile] : llvm::zip(extents, loop.getTileSizes())) {
+    FailureOr<DimExpr> expr = extentExpr(program, extent);
+    if (failed(expr))
+      return loop.emitError("convert-cta-to-nvvm: tile extents must be dims or constants");
+    launch.tiles.push_back({*expr, tile});
+  }
+  return abi;
+}

@@ -1,0 +1,55 @@
+//===- Passes.td - conversions between Kiln's IRs -------------------------===//
+
+#ifndef KILN_CONVERSION_PASSES_TD
+#define KILN_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ConvertTileToCta : Pass<"convert-tile-to-cta", "::mlir::ModuleOp"> {
+  let summary = "tile a scheduled tile.kernel onto thread blocks";
+  let description = [{
+    Turns each `tile.kernel` whose body is one scheduled `tile.contract`
+    into a `cta.program`: global tensors become memref arguments, symbolic
+    dims become index arguments, and the contraction becomes a
+    `cta.tile_loop` over output tiles with a `cta.mainloop` of `cta.load`s
+    and `cta.mma`s and a `cta.store` carrying the epilogue region.
+
+    Kernels this version cannot tile (attention, grouped and block-scaled
+    contractions, several outputs) are reported as not implemented yet, at
+    the op that needs it.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
+           "target chip: sm_90a or sm_100a">,
+  ];
+  let dependentDialects = ["::kiln::cta::CtaDialect", "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
+def ConvertCtaToNVVM : Pass<"convert-cta-to-nvvm", "::mlir::ModuleOp"> {
+  let summary = "lower cta programs to NVVM and LLVM dialect kernels";
+  let description = [{
+    The only target-specific lowering. For `chip=sm_90a`: buffers become
+    1024-byte-aligned slices of dynamic shared memory; rings become mbarrier
+    pairs with the full/empty parity protocol; `cta.load` becomes TMA
+    (`cp.async.bulk.tensor`, multicast within a cluster); `cta.mma` becomes
+    `wgmma.mma_async` on shared-memory descriptors; `cta.store` converts and
+    writes accumulator fragments with `stmatrix` into a swizzled staging
+    buffer and issues TMA stores (or direct stores when the destination rows
+    are not 16-byte aligned); warp roles get `setmaxnreg`. Each program
+    becomes an `llvm.func` with `nvvm.kernel` inside a `gpu.module` carrying
+    an `#nvvm.target` (`+ptx88`), and records its launch ABI as the
+    `kiln.manifest` attribute (JSON, docs/manifest.md).
+
+    `chip=sm_100a` (tcgen05 + TMEM) is not implemented yet and says so.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
+           "target chip: sm_90a or sm_100a">,
+  ];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect",
+                           "::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect", "::mlir::cf::ControlFlowDialect"];
+}
+
+#endif // KILN_CONVERSION_PASSES_TD

@@ -1,0 +1,64 @@
+//===- Backend.cpp - NVVM kernels to PTX, cubin and manifest --------------===//
+
+#include "compiler/Pipelines/Backend.h"
+#include "compiler/Conversion/CtaToNVVM/CtaToNVVM.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Pass/PassManager.h"
+
+using namespace mlir;
+using namespace kiln;
+
+FailureOr<KernelArtifacts> kiln::translateToPtx(ModuleOp module) {
+  KernelArtifacts artifacts;
+  WalkResult walk = module.walk([&](LLVM::LLVMFuncOp func) {
+    auto json = func->getAttrOfType<StringAttr>(kManifestAttrName);
+    if (!json)
+      return WalkResult::advance();
+    Manifest manifest;
+    std::string error;
+    if (!parseManifest(json.str(), manifest, error)) {
+      func.emitError() << "internal error: malformed kernel manifest: " << error;
+      return WalkResult::interrupt();
+    }
+    artifacts.manifests.push_back(std::move(manifest));
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+  if (artifacts.manifests.empty())
+    return module.emitError("no kernels to translate: the module has no lowered kernels");
+
+  PassManager pm(module.getContext());
+  GpuModuleToBinaryPassOptions options;
+  options.compilationTarget = "isa";
+  pm.addPass(createGpuModuleToBinaryPass(options));
+  if (failed(pm.run(module)))
+    return failure();
+  module.walk([&](gpu::BinaryOp binary) {
+    for (Attribute object : binary.getObjects())
+      if (auto gpuObject = llvm::dyn_cast<gpu::ObjectAttr>(object))
+        artifacts.ptx += gpuObject.getObject().str();
+  });
+  if (artifacts.ptx.empty())
+    return module.emitError("the NVPTX back end produced no PTX");
+  return artifacts;
+}
+
+FailureOr<target::PtxasResult> kiln::assemblePtx(StringRef ptx, StringRef chip, Location loc) {
+  target::PtxasOptions options;
+  options.arch = chip.str();
+  target::ValueOrError<target::PtxasResult> result = target::runPtxas(ptx, options);
+  if (!result)
+    return emitError(loc) << "ptxas failed: " << result.error();
+  std::vector<std::string> problems = target::checkPtxasPolicy(result->report);
+  if (!problems.empty()) {
+    InFlightDiagnostic diag = emitError(loc) << "the kernel breaks the resource policy:";
+    for (const std::string &problem : problems)
+      diag << "\n  " << problem;
+    return diag;
+  }
+  return *result;
+}

@@ -1,0 +1,42 @@
+//===- Backend.h - NVVM kernels to PTX, cubin and manifest ------*- C++ -*-===//
+//
+// After the pass pipeline, a module holds `llvm.func` kernels in a gpu.module.
+// The back end translates them to PTX (LLVM's NVPTX target through
+// gpu-module-to-binary), assembles the PTX with ptxas (checking its resource
+// report), and collects each kernel's manifest.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_COMPILER_PIPELINES_BACKEND_H
+#define KILN_COMPILER_PIPELINES_BACKEND_H
+
+#include "compiler/Target/Ptxas.h"
+#include "runtime/Manifest.h"
+
+#include "mlir/IR/BuiltinOps.h"
+
+#include <string>
+#include <vector>
+
+namespace kiln {
+
+/// The kernels of a lowered module.
+struct KernelArtifacts {
+  /// PTX of the whole kernel module.
+  std::string ptx;
+  /// One manifest per kernel (`cubin` and `source` left empty).
+  std::vector<Manifest> manifests;
+};
+
+/// Reads the manifests and produces PTX from a module lowered to the llvm
+/// stage. Consumes the gpu.module (it becomes a gpu.binary).
+mlir::FailureOr<KernelArtifacts> translateToPtx(mlir::ModuleOp module);
+
+/// Assembles `ptx` for `chip` and enforces the resource policy (no spills, no
+/// ignored setmaxnreg, no serialized wgmma). Problems are reported on `loc`.
+mlir::FailureOr<target::PtxasResult> assemblePtx(llvm::StringRef ptx, llvm::StringRef chip,
+                                                 mlir::Location loc);
+
+} // namespace kiln
+
+#endif // KILN_COMPILER_PIPELINES_BACKEND_H

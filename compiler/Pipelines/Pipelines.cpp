@@ -1,0 +1,60 @@
+//===- Pipelines.cpp - Kiln's registered pass pipelines -------------------===//
+
+#include "compiler/Pipelines/Pipelines.h"
+#include "compiler/Conversion/Passes.h"
+#include "dialects/Cta/Transforms/Passes.h"
+#include "dialects/Tile/Transforms/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+std::optional<kiln::Stage> kiln::parseStage(StringRef name) {
+  if (name == "tile")
+    return Stage::Tile;
+  if (name == "cta")
+    return Stage::Cta;
+  if (name == "llvm")
+    return Stage::Llvm;
+  return std::nullopt;
+}
+
+void kiln::buildKilnCompilePipeline(OpPassManager &pm, StringRef chip, Stage stage) {
+  // tile: fuse elementwise code into contractions, then choose schedules.
+  pm.addPass(tile::createTileFuseEpilogues());
+  pm.addPass(tile::createTileSelectSchedule({chip.str()}));
+  if (stage == Stage::Tile)
+    return;
+
+  // cta: tile onto thread blocks, lay out shared memory, pipeline.
+  pm.addPass(createConvertTileToCta({chip.str()}));
+  pm.addPass(cta::createCtaAssignLayouts());
+  pm.addPass(cta::createCtaPipeline());
+  pm.addPass(createCanonicalizerPass());
+  if (stage == Stage::Cta)
+    return;
+
+  // NVVM: the target-specific lowering, then the standard dialects to LLVM.
+  pm.addPass(createConvertCtaToNVVM({chip.str()}));
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  // wgmma, try_wait.parity and predicated ops are inline-asm builders.
+  pm.addPass(createConvertNVVMToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+void kiln::registerKilnPipelines() {
+  PassPipelineRegistration<KilnCompileOptions>(
+      "kiln-compile", "Compile tile IR to NVVM/LLVM kernels (stop-after=tile|cta|llvm)",
+      [](OpPassManager &pm, const KilnCompileOptions &options) {
+        std::optional<Stage> stage = parseStage(options.stopAfter);
+        buildKilnCompilePipeline(pm, options.chip, stage.value_or(Stage::Llvm));
+      });
+}

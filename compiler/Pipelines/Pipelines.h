@@ -1,0 +1,42 @@
+//===- Pipelines.h - Kiln's registered pass pipelines -----------*- C++ -*-===//
+//
+// The pass order from tile IR to NVVM is written here and nowhere else: the
+// `kiln` driver, the tests and `kiln-opt --pass-pipeline=kiln-compile{...}`
+// all call buildKilnCompilePipeline.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_COMPILER_PIPELINES_PIPELINES_H
+#define KILN_COMPILER_PIPELINES_PIPELINES_H
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
+
+namespace kiln {
+
+/// Where the compile pipeline stops.
+enum class Stage { Tile, Cta, Llvm };
+
+struct KilnCompileOptions : public mlir::PassPipelineOptions<KilnCompileOptions> {
+  Option<std::string> chip{*this, "chip", llvm::cl::desc("sm_90a or sm_100a"),
+                           llvm::cl::init("sm_90a")};
+  Option<std::string> stopAfter{
+      *this, "stop-after",
+      llvm::cl::desc("last stage: tile (fused and scheduled), cta (pipelined), llvm "
+                     "(NVVM + LLVM dialects)"),
+      llvm::cl::init("llvm")};
+};
+
+/// Parses a stage name ("tile", "cta", "llvm").
+std::optional<Stage> parseStage(llvm::StringRef name);
+
+/// tile IR -> (fusion, scheduling) -> cta IR -> (layouts, pipelining) ->
+/// NVVM/LLVM dialects in a gpu.module, stopping after `stage`.
+void buildKilnCompilePipeline(mlir::OpPassManager &pm, llvm::StringRef chip, Stage stage);
+
+/// Registers `kiln-compile{chip=... stop-after=...}`.
+void registerKilnPipelines();
+
+} // namespace kiln
+
+#endif // KILN_COMPILER_PIPELINES_PIPELINES_H

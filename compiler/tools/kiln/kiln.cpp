@@ -1,0 +1,202 @@
+//===- kiln.cpp - the Kiln compiler driver --------------------------------===//
+//
+//   kiln compile k.kiln [--chip sm_90a|sm_100a]
+//                       [--emit=ast|tile|cta|llvm|ptx|cubin] [-o PATH]
+//
+// Runs the registered kiln-compile pipeline up to the requested stage and
+// writes it out; for cubin, also writes the launch manifest next to it. All
+// MLIR debugging options (--mlir-print-ir-after-all, --mlir-print-debuginfo,
+// --mlir-timing, ...) apply.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/InitAll.h"
+#include "compiler/Pipelines/Backend.h"
+#include "compiler/Pipelines/Pipelines.h"
+#include "frontend/ImportKiln.h"
+#include "runtime/Manifest.h"
+
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Support/Timing.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+using namespace mlir;
+namespace cl = llvm::cl;
+
+static cl::OptionCategory kilnCategory("kiln compile options");
+static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input .kiln file>"),
+                                      cl::Required, cl::cat(kilnCategory));
+static cl::opt<std::string> chip("chip", cl::desc("Target chip: sm_90a or sm_100a"),
+                                 cl::init("sm_90a"), cl::cat(kilnCategory));
+static cl::opt<std::string> emit("emit",
+                                 cl::desc("What to produce: ast, tile, cta, llvm, ptx or cubin"),
+                                 cl::init("cubin"), cl::cat(kilnCategory));
+static cl::opt<std::string> outputFile(
+    "o", cl::desc("Output path (default: stdout for text, <input stem>.cubin for cubin)"),
+    cl::value_desc("path"), cl::cat(kilnCategory));
+static cl::opt<bool> explain("explain",
+                             cl::desc("Show the compiler's remarks (e.g. why it chose a "
+                                      "schedule)"),
+                             cl::init(false), cl::cat(kilnCategory));
+static cl::opt<bool> verbose("v", cl::desc("Print what was written and ptxas's resource report"),
+                             cl::init(false), cl::cat(kilnCategory));
+
+namespace {
+
+const char *const kStages[] = {"ast", "tile", "cta", "llvm", "ptx", "cubin"};
+
+LogicalResult writeText(StringRef path, StringRef text) {
+  std::string error;
+  auto output = openOutputFile(path.empty() ? "-" : path, &error);
+  if (!output) {
+    llvm::errs() << "kiln: error: " << error << "\n";
+    return failure();
+  }
+  output->os() << text;
+  output->keep();
+  return success();
+}
+
+LogicalResult compile(MLIRContext &ctx, llvm::SourceMgr &sourceMgr) {
+  if (emit == "ast") {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    if (!kiln::printKilnAST(sourceMgr, &ctx, os))
+      return failure();
+    return writeText(outputFile, text);
+  }
+  OwningOpRef<ModuleOp> module = kiln::importKiln(sourceMgr, &ctx);
+  if (!module)
+    return failure();
+
+  kiln::Stage stage = emit == "tile"  ? kiln::Stage::Tile
+                      : emit == "cta" ? kiln::Stage::Cta
+                                      : kiln::Stage::Llvm;
+  PassManager pm(&ctx);
+  if (failed(applyPassManagerCLOptions(pm)))
+    return failure();
+  kiln::buildKilnCompilePipeline(pm, chip, stage);
+  if (failed(pm.run(*module)))
+    return failure();
+  if (emit == "tile" || emit == "cta" || emit == "llvm") {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    module->print(os, OpPrintingFlags());
+    return writeText(outputFile, text);
+  }
+
+  FailureOr<kiln::KernelArtifacts> artifacts = kiln::translateToPtx(*module);
+  if (failed(artifacts))
+    return failure();
+  if (emit == "ptx")
+    return writeText(outputFile, artifacts->ptx);
+
+  FailureOr<kiln::target::PtxasResult> cubin =
+      kiln::assemblePtx(artifacts->ptx, chip, module->getLoc());
+  if (failed(cubin))
+    return failure();
+  std::string cubinPath = outputFile;
+  if (cubinPath.empty())
+    cubinPath = llvm::sys::path::stem(inputFile).str() + ".cubin";
+  if (cubinPath == "-") {
+    llvm::errs() << "kiln: error: a cubin needs an output file (-o PATH)\n";
+    return failure();
+  }
+  llvm::SmallString<256> directory(cubinPath);
+  llvm::sys::path::remove_filename(directory);
+  if (!directory.empty())
+    if (std::error_code ec = llvm::sys::fs::create_directories(directory)) {
+      llvm::errs() << "kiln: error: cannot create " << directory << ": " << ec.message()
+                   << "\n";
+      return failure();
+    }
+  if (failed(writeText(cubinPath, cubin->cubin)))
+    return failure();
+
+  // One manifest per kernel, next to the cubin: <stem>.kiln.json, or
+  // <stem>.<kernel>.kiln.json when the file holds several kernels.
+  llvm::SmallString<256> stem(cubinPath);
+  llvm::sys::path::replace_extension(stem, "");
+  for (kiln::Manifest &manifest : artifacts->manifests) {
+    manifest.cubin = llvm::sys::path::filename(cubinPath).str();
+    manifest.source = inputFile;
+    std::string path = stem.str().str();
+    if (artifacts->manifests.size() > 1)
+      path += "." + manifest.kernel;
+    path += ".kiln.json";
+    if (failed(writeText(path, kiln::writeManifest(manifest))))
+      return failure();
+    if (verbose)
+      llvm::errs() << "kiln: wrote " << cubinPath << " and " << path << "\n";
+  }
+  if (verbose)
+    llvm::errs() << cubin->log;
+  return success();
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  if (argc < 2 || llvm::StringRef(argv[1]) != "compile") {
+    llvm::errs() << "usage: kiln compile <file.kiln> [--chip sm_90a|sm_100a] "
+                    "[--emit=ast|tile|cta|llvm|ptx|cubin] [-o PATH]\n"
+                    "       kiln compile --help\n";
+    return argc >= 2 && (llvm::StringRef(argv[1]) == "--help" ||
+                         llvm::StringRef(argv[1]) == "-h")
+               ? 0
+               : 1;
+  }
+  registerAsmPrinterCLOptions();
+  registerMLIRContextCLOptions();
+  registerPassManagerCLOptions();
+  registerDefaultTimingManagerCLOptions();
+  // `kiln compile ...`: parse what follows the subcommand.
+  std::vector<const char *> args = {argv[0]};
+  args.insert(args.end(), argv + 2, argv + argc);
+  cl::ParseCommandLineOptions(static_cast<int>(args.size()), args.data(),
+                              "Kiln: compile .kiln tile kernels to cubins\n");
+  if (!llvm::is_contained(kStages, emit)) {
+    llvm::errs() << "kiln: error: unknown --emit=" << emit
+                 << "; expected ast, tile, cta, llvm, ptx or cubin\n";
+    return 1;
+  }
+  if (chip != "sm_90a" && chip != "sm_100a") {
+    llvm::errs() << "kiln: error: unknown --chip " << chip << "; expected sm_90a or sm_100a\n";
+    return 1;
+  }
+
+  std::string error;
+  std::unique_ptr<llvm::MemoryBuffer> input = openInputFile(inputFile, &error);
+  if (!input) {
+    llvm::errs() << "kiln: error: " << error << "\n";
+    return 1;
+  }
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
+
+  DialectRegistry registry;
+  kiln::registerAllDialects(registry);
+  MLIRContext ctx(registry);
+  ctx.loadAllAvailableDialects();
+  // Diagnostics point at .kiln source lines; generic IR dumps would only
+  // confuse (use --mlir-print-op-on-diagnostic to get them back).
+  ctx.printOpOnDiagnostic(false);
+  SourceMgrDiagnosticHandler handler(sourceMgr, &ctx);
+  // Remarks explain choices; show them only when asked.
+  ctx.getDiagEngine().registerHandler([&](Diagnostic &diag) -> LogicalResult {
+    if (diag.getSeverity() == DiagnosticSeverity::Remark && !explain)
+      return success();
+    return failure(); // fall through to the SourceMgr handler
+  });
+  return failed(compile(ctx, sourceMgr)) ? 1 : 0;
+}

@@ -1,0 +1,124 @@
+//===- CtaTypes.cpp - types and attributes of the cta dialect -------------===//
+
+#include "dialects/Cta/IR/CtaDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace kiln::cta;
+
+#include "dialects/Cta/IR/CtaEnums.cpp.inc"
+
+/// `64x256xf32`: a static tile shape and its element type.
+static ParseResult parseTileShape(AsmParser &parser, SmallVectorImpl<int64_t> &shape,
+                                  Type &elementType) {
+  if (parser.parseDimensionList(shape, /*allowDynamic=*/false, /*withTrailingX=*/true) ||
+      parser.parseType(elementType))
+    return failure();
+  return success();
+}
+
+static void printTileShape(AsmPrinter &printer, ArrayRef<int64_t> shape, Type elementType) {
+  for (int64_t size : shape)
+    printer << size << "x";
+  printer << elementType;
+}
+
+#define GET_ATTRDEF_CLASSES
+#include "dialects/Cta/IR/CtaAttrs.cpp.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "dialects/Cta/IR/CtaTypes.cpp.inc"
+
+void CtaDialect::registerAttributes() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "dialects/Cta/IR/CtaAttrs.cpp.inc"
+      >();
+}
+
+void CtaDialect::registerTypes() {
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "dialects/Cta/IR/CtaTypes.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// BufferType: !cta.buffer<128x64xbf16, stages = 4, swizzle = 128B>
+//===----------------------------------------------------------------------===//
+
+Type BufferType::parse(AsmParser &parser) {
+  SmallVector<int64_t> shape;
+  Type elementType;
+  int64_t stages = 1;
+  SwizzleKindAttr swizzle;
+  if (parser.parseLess() || parseTileShape(parser, shape, elementType))
+    return {};
+  while (succeeded(parser.parseOptionalComma())) {
+    StringRef key;
+    SMLoc loc = parser.getCurrentLocation();
+    if (parser.parseKeyword(&key) || parser.parseEqual())
+      return {};
+    if (key == "stages") {
+      if (parser.parseInteger(stages))
+        return {};
+    } else if (key == "swizzle") {
+      std::string text;
+      if (parser.parseKeywordOrString(&text))
+        return {};
+      // "128B" lexes as the integer 128 followed by the keyword B.
+      std::optional<SwizzleKind> kind = symbolizeSwizzleKind(text);
+      if (!kind) {
+        parser.emitError(loc, "unknown swizzle '") << text << "'; expected none, 32B, 64B or 128B";
+        return {};
+      }
+      swizzle = SwizzleKindAttr::get(parser.getContext(), *kind);
+    } else {
+      parser.emitError(loc, "unknown buffer parameter '") << key << "'";
+      return {};
+    }
+  }
+  if (parser.parseGreater())
+    return {};
+  return BufferType::getChecked([&] { return parser.emitError(parser.getNameLoc()); },
+                                parser.getContext(), shape, elementType, stages, swizzle);
+}
+
+void BufferType::print(AsmPrinter &printer) const {
+  printer << "<";
+  printTileShape(printer, getShape(), getElementType());
+  if (getStages() != 1)
+    printer << ", stages = " << getStages();
+  if (getSwizzle())
+    printer << ", swizzle = \"" << stringifySwizzleKind(getSwizzle().getValue()) << "\"";
+  printer << ">";
+}
+
+LogicalResult BufferType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 ArrayRef<int64_t> shape, Type elementType, int64_t stages,
+                                 SwizzleKindAttr) {
+  if (shape.size() != 2 || shape[0] <= 0 || shape[1] <= 0)
+    return emitError() << "a buffer is a 2-D tile with positive extents";
+  if (stages < 1)
+    return emitError() << "a buffer needs at least one stage, got " << stages;
+  if (!elementType.isIntOrFloat())
+    return emitError() << "buffer elements must be integers or floats, got " << elementType;
+  return success();
+}
+
+int64_t BufferType::getStageBytes() const {
+  int64_t bits = getShape()[0] * getShape()[1] * getElementType().getIntOrFloatBitWidth();
+  return (bits + 7) / 8;
+}
+
+BufferType BufferType::withSwizzle(SwizzleKind kind) const {
+  return BufferType::get(getContext(), getShape(), getElementType(), getStages(),
+                         SwizzleKindAttr::get(getContext(), kind));
+}
+
+BufferType BufferType::withStages(int64_t stages) const {
+  return BufferType::get(getContext(), getShape(), getElementType(), stages, getSwizzle());
+}

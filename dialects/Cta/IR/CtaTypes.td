@@ -1,0 +1,63 @@
+//===- CtaTypes.td - types of the cta dialect -----------------------------===//
+
+#ifndef KILN_CTA_TYPES_TD
+#define KILN_CTA_TYPES_TD
+
+include "dialects/Cta/IR/CtaDialect.td"
+include "dialects/Cta/IR/CtaAttrs.td"
+include "mlir/IR/BuiltinTypeInterfaces.td"
+
+def Cta_BufferType : Cta_Type<"Buffer", "buffer"> {
+  let summary = "a tile in shared memory, optionally a ring of stages";
+  let description = [{
+    A row-major `rows x cols` tile of `elementType` in shared memory.
+    `stages` > 1 makes it a ring of that many such tiles (one per pipeline
+    stage). `swizzle` is absent until `cta-assign-layouts` chooses it.
+
+    ```mlir
+    !cta.buffer<128x64xbf16>
+    !cta.buffer<128x64xbf16, stages = 4, swizzle = 128B>
+    ```
+  }];
+  let parameters = (ins ArrayRefParameter<"int64_t">:$shape, "::mlir::Type":$elementType,
+                        DefaultValuedParameter<"int64_t", "1">:$stages,
+                        OptionalParameter<"::kiln::cta::SwizzleKindAttr">:$swizzle);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Bytes of one stage (bit-exact for sub-byte types).
+    int64_t getStageBytes() const;
+    /// Bytes of all stages.
+    int64_t getTotalBytes() const { return getStageBytes() * getStages(); }
+    /// This buffer with a different layout or stage count.
+    BufferType withSwizzle(::kiln::cta::SwizzleKind kind) const;
+    BufferType withStages(int64_t stages) const;
+  }];
+}
+
+def Cta_AccType : Cta_Type<"Acc", "acc"> {
+  let summary = "an MMA accumulator tile owned by the executing warpgroup(s)";
+  let description = [{
+    A `rows x cols` accumulator. Before `cta-pipeline` it is the whole CTA
+    tile; after, each consumer warpgroup owns its row slice. On sm_90a it
+    lives in registers (the wgmma fragment); on sm_100a in tensor memory.
+
+    ```mlir
+    !cta.acc<64x256xf32>
+    ```
+  }];
+  let parameters = (ins ArrayRefParameter<"int64_t">:$shape, "::mlir::Type":$elementType);
+  let assemblyFormat = "`<` custom<TileShape>($shape, $elementType) `>`";
+}
+
+def Cta_RingType : Cta_Type<"Ring", "ring"> {
+  let summary = "the barriers of a multi-stage buffer ring";
+  let description = [{
+    `stages` pairs of barriers: `full[s]` (the producer's copies into stage
+    `s` have landed) and `empty[s]` (every consumer is done with stage `s`).
+  }];
+  let parameters = (ins "int64_t":$stages);
+  let assemblyFormat = "`<` $stages `>`";
+}
+
+#endif // KILN_CTA_TYPES_TD

@@ -1,0 +1,40 @@
+//===- AssignLayouts.cpp - choose shared-memory swizzles ------------------===//
+//
+// A buffer's layout is a row of column blocks, each `span` bytes wide and
+// holding all rows (the canonical K-major layout of TMA boxes and MMA
+// descriptors); within a block the 16-byte chunks of row r are XOR-permuted by
+// r mod 8. Choosing the span here, once per buffer, is what makes the copy
+// that fills a buffer and the MMA or store that reads it agree.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialects/Cta/Transforms/Passes.h"
+
+namespace kiln::cta {
+#define GEN_PASS_DEF_CTAASSIGNLAYOUTS
+#include "dialects/Cta/Transforms/Passes.h.inc"
+} // namespace kiln::cta
+
+using namespace mlir;
+using namespace kiln::cta;
+
+SwizzleKind kiln::cta::chooseSwizzle(int64_t rowBytes) {
+  for (SwizzleKind kind : {SwizzleKind::b128, SwizzleKind::b64, SwizzleKind::b32})
+    if (rowBytes % static_cast<int64_t>(kind) == 0)
+      return kind;
+  return SwizzleKind::none;
+}
+
+namespace {
+struct CtaAssignLayoutsPass : public kiln::cta::impl::CtaAssignLayoutsBase<CtaAssignLayoutsPass> {
+  void runOnOperation() override {
+    getOperation().walk([](AllocOp alloc) {
+      BufferType type = alloc.getBuffer().getType();
+      if (type.getSwizzle())
+        return;
+      int64_t rowBytes = type.getShape()[1] * type.getElementType().getIntOrFloatBitWidth() / 8;
+      alloc.getBuffer().setType(type.withSwizzle(chooseSwizzle(rowBytes)));
+    });
+  }
+};
+} // namespace

@@ -1,0 +1,42 @@
+//===- Passes.td - passes over the cta dialect ----------------------------===//
+
+#ifndef KILN_CTA_PASSES_TD
+#define KILN_CTA_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def CtaAssignLayouts : Pass<"cta-assign-layouts", "::mlir::ModuleOp"> {
+  let summary = "choose a swizzle for every shared-memory buffer";
+  let description = [{
+    Gives each `!cta.buffer` the widest swizzle (128B, 64B, 32B, else none)
+    whose span divides the byte width of one buffer row, so that the TMA box
+    that fills it, its 1024-byte-aligned allocation and the MMA descriptors
+    that read it all agree. Buffers that are already laid out keep theirs.
+
+    Before: `!cta.buffer<128x64xbf16>` (128-byte rows).
+    After:  `!cta.buffer<128x64xbf16, swizzle = "128B">`.
+  }];
+}
+
+def CtaPipeline : Pass<"cta-pipeline", "::mlir::ModuleOp"> {
+  let summary = "multi-stage ring, producer/consumer warp roles";
+  let description = [{
+    Rewrites each program whose tiles run a `cta.mainloop` into a
+    warp-specialized one:
+
+    - the buffers the mainloop loads become rings of `stages` buffers with a
+      `cta.ring` of full/empty barriers;
+    - a producer warpgroup walks the same tiles and fills stages
+      (`cta.produce`), a consumer role of `consumers` warpgroups drains them
+      (`cta.consume`), each consumer owning its row slice of the
+      accumulator;
+    - the epilogue stays with the consumers and stores through a staging
+      buffer per consumer;
+    - register budgets per role (setmaxnreg) and the block size are set.
+
+    Stages, consumers and the cluster come from the schedule that
+    `convert-tile-to-cta` copied onto the program (`cta.schedule`).
+  }];
+}
+
+#endif // KILN_CTA_PASSES_TD

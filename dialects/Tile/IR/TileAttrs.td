@@ -1,0 +1,55 @@
+//===- TileAttrs.td - attributes of the tile dialect ----------------------===//
+
+#ifndef KILN_TILE_ATTRS_TD
+#define KILN_TILE_ATTRS_TD
+
+include "dialects/Tile/IR/TileDialect.td"
+include "mlir/IR/TensorEncoding.td"
+
+def Tile_DimsAttr : Tile_Attr<"Dims", "dims",
+    [DeclareAttrInterfaceMethods<VerifiableTensorEncoding>]> {
+  let summary = "symbolic extents of a tensor, used as its encoding";
+  let description = [{
+    One dim expression per axis: a name bound at launch (`M`), a constant
+    (`128`), a name with a constant offset or factor (`E+1`, `H*2`), or a
+    ceiling division (`cdiv(K,128)`, the extent of a block-scale tensor).
+    Two axes with the same expression have the same extent.
+
+    ```mlir
+    tensor<?x?xbf16, #tile.dims<M, K>>
+    tensor<?xi32, #tile.dims<E+1>>
+    ```
+  }];
+  let parameters = (ins ArrayRefParameter<"::mlir::StringAttr", "dim expressions">:$dims);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+}
+
+def Tile_ScheduleAttr : Tile_Attr<"Schedule", "schedule"> {
+  let summary = "how a contraction is mapped onto thread blocks";
+  let description = [{
+    Chosen by `tile-select-schedule` (or pinned by `@schedule(...)` hints) and
+    consumed by `convert-tile-to-cta`:
+
+    - `tile_m` x `tile_n` x `tile_k`: the CTA tile and the K step of one stage;
+    - `stages`: depth of the shared-memory ring;
+    - `cluster_m` x `cluster_n`: CTAs per cluster (operands shared across the
+      cluster are multicast);
+    - `consumers`: math warpgroups (each owns `tile_m / consumers` rows);
+    - `persistent`: one CTA per SM walking tiles, vs one CTA per tile;
+    - `group_m`: tiles per raster group along M (L2 reuse).
+
+    ```mlir
+    #tile.schedule<tile_m = 128, tile_n = 256, tile_k = 64, stages = 4,
+                   cluster_m = 2, cluster_n = 1, consumers = 2,
+                   persistent = true, group_m = 8>
+    ```
+  }];
+  let parameters = (ins "int64_t":$tile_m, "int64_t":$tile_n, "int64_t":$tile_k,
+                        "int64_t":$stages, "int64_t":$cluster_m, "int64_t":$cluster_n,
+                        "int64_t":$consumers, "bool":$persistent, "int64_t":$group_m);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
+#endif // KILN_TILE_ATTRS_TD

@@ -1,0 +1,20 @@
+//===- TileOps.h - operations of the tile dialect ---------------*- C++ -*-===//
+
+#ifndef KILN_DIALECTS_TILE_IR_TILEOPS_H
+#define KILN_DIALECTS_TILE_IR_TILEOPS_H
+
+#include "dialects/Tile/IR/TileDialect.h"
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#define GET_OP_CLASSES
+#include "dialects/Tile/IR/TileOps.h.inc"
+
+#endif // KILN_DIALECTS_TILE_IR_TILEOPS_H

@@ -1,0 +1,275 @@
+//===- TileOps.td - operations of the tile dialect ------------------------===//
+
+#ifndef KILN_TILE_OPS_TD
+#define KILN_TILE_OPS_TD
+
+include "dialects/Tile/IR/TileDialect.td"
+include "dialects/Tile/IR/TileAttrs.td"
+include "mlir/IR/OpAsmInterface.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/Interfaces/CallInterfaces.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/Interfaces/FunctionInterfaces.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/IR/CommonTypeConstraints.td"
+
+//===----------------------------------------------------------------------===//
+// Type constraints
+//===----------------------------------------------------------------------===//
+
+def Tile_MmaElement : AnyTypeOf<[BF16, F16, F32, F8E4M3FN, F8E5M2, F4E2M1FN],
+                                 "bf16, f16, f32, e4m3, e5m2 or e2m1">;
+def Tile_ScaleElement : AnyTypeOf<[F32, F8E4M3FN, F8E8M0FNU], "f32, e4m3 or ue8m0">;
+def Tile_Tensor : RankedTensorOf<[AnyType]>;
+def Tile_MmaTensor : RankedTensorOf<[Tile_MmaElement]>;
+def Tile_ScaleTensor : RankedTensorOf<[Tile_ScaleElement]>;
+def Tile_FloatTensor : RankedTensorOf<[AnyFloat]>;
+def Tile_F32Tensor : RankedTensorOf<[F32]>;
+def Tile_OffsetsTensor : RankedTensorOf<[I32]>;
+
+//===----------------------------------------------------------------------===//
+// Kernel structure
+//===----------------------------------------------------------------------===//
+
+def Tile_KernelOp : Tile_Op<"kernel", [
+    FunctionOpInterface, IsolatedFromAbove, Symbol, SingleBlock]> {
+  let summary = "a Kiln kernel: tensors in, tensors out";
+  let description = [{
+    The unit of compilation. Arguments are the kernel's input tensors (a
+    block-scaled input contributes its data tensor and then its scale tensor);
+    results are its outputs. Argument and result attributes carry the source
+    names (`tile.name`) and, for scale tensors, `tile.role = "scale"`,
+    `tile.scale_of` and `tile.block`. `tile.schedule` holds the user's
+    `@schedule(...)` hints as a dictionary.
+
+    ```mlir
+    tile.kernel @matmul(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a"},
+                        %b: tensor<?x?xbf16, #tile.dims<N, K>> {tile.name = "b"})
+        -> (tensor<?x?xbf16, #tile.dims<M, N>> {tile.name = "c"}) {
+      %0 = tile.matmul %a, %b {transpose_b} : tensor<?x?xbf16, #tile.dims<M, K>>,
+          tensor<?x?xbf16, #tile.dims<N, K>> -> tensor<?x?xf32, #tile.dims<M, N>>
+      ...
+      tile.return %1 : tensor<?x?xbf16, #tile.dims<M, N>>
+    }
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name,
+                       TypeAttrOf<FunctionType>:$function_type,
+                       OptionalAttr<DictArrayAttr>:$arg_attrs,
+                       OptionalAttr<DictArrayAttr>:$res_attrs);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// FunctionOpInterface hooks.
+    ::llvm::ArrayRef<::mlir::Type> getArgumentTypes() { return getFunctionType().getInputs(); }
+    ::llvm::ArrayRef<::mlir::Type> getResultTypes() { return getFunctionType().getResults(); }
+    ::mlir::Region *getCallableRegion() { return &getBody(); }
+    /// The source name of argument `i` (its `tile.name`), or "" if absent.
+    ::llvm::StringRef getArgName(unsigned i);
+    /// The source name of result `i`, or "" if absent.
+    ::llvm::StringRef getResultName(unsigned i);
+  }];
+}
+
+def Tile_ReturnOp : Tile_Op<"return", [Pure, HasParent<"KernelOp">, Terminator, ReturnLike]> {
+  let summary = "the kernel's outputs";
+  let arguments = (ins Variadic<Tile_Tensor>:$values);
+  let assemblyFormat = "($values^ `:` type($values))? attr-dict";
+  let hasVerifier = 1;
+}
+
+def Tile_YieldOp : Tile_Op<"yield", [Pure, Terminator, ReturnLike,
+    ParentOneOf<["MapOp", "MaskOp", "ScoreModOp", "ContractOp"]>]> {
+  let summary = "the scalar result of an elementwise region";
+  let arguments = (ins Variadic<AnyType>:$values);
+  let assemblyFormat = "$values attr-dict `:` type($values)";
+}
+
+//===----------------------------------------------------------------------===//
+// Contractions
+//===----------------------------------------------------------------------===//
+
+def Tile_MatmulOp : Tile_Op<"matmul", [Pure]> {
+  let summary = "matrix product with f32 accumulation";
+  let description = [{
+    `lhs @ rhs` over the last two axes; leading (batch) axes broadcast.
+    `transpose_a` / `transpose_b` read an operand with its last two axes
+    swapped, which changes only how it is loaded (`b^T` in the language: B
+    stored `[N, K]` as nn.Linear weights are). The result is f32.
+  }];
+  let arguments = (ins Tile_MmaTensor:$lhs, Tile_MmaTensor:$rhs,
+                       UnitAttr:$transpose_a, UnitAttr:$transpose_b);
+  let results = (outs Tile_F32Tensor:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_ScaledMatmulOp : Tile_Op<"scaled_matmul", [Pure]> {
+  let summary = "matrix product of block-scaled operands";
+  let description = [{
+    Each operand comes with a scale tensor holding one scale per
+    `lhs_block` / `rhs_block` block of its two axes (e.g. fp8 activations
+    with one f32 per 1x128, weights with one per 128x128; NVFP4 with one
+    e4m3 per 1x16; MXFP8 with one ue8m0 per 1x32). The product is
+    `sum_k (lhs[m,k] * lhs_scale[m/bm, k/bk]) * (rhs[k,n] * rhs_scale[...])`
+    in f32.
+  }];
+  let arguments = (ins Tile_MmaTensor:$lhs, Tile_ScaleTensor:$lhs_scale,
+                       Tile_MmaTensor:$rhs, Tile_ScaleTensor:$rhs_scale,
+                       DenseI64ArrayAttr:$lhs_block, DenseI64ArrayAttr:$rhs_block,
+                       UnitAttr:$transpose_b);
+  let results = (outs Tile_F32Tensor:$result);
+  let assemblyFormat = [{
+    $lhs `,` $lhs_scale `,` $rhs `,` $rhs_scale attr-dict `:`
+    type($lhs) `,` type($lhs_scale) `,` type($rhs) `,` type($rhs_scale) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_GroupedMatmulOp : Tile_Op<"grouped_matmul", [Pure]> {
+  let summary = "per-group matrix product (mixture of experts)";
+  let description = [{
+    `lhs` is `[T, K]`, `rhs` is `[E, K, N]` (`[E, N, K]` with `transpose_b`),
+    `offsets` is `i32[E+1]`: rows `offsets[e] .. offsets[e+1]` of `lhs`
+    multiply `rhs[e]`. The result is `[T, N]` in f32.
+  }];
+  let arguments = (ins Tile_MmaTensor:$lhs, Tile_MmaTensor:$rhs,
+                       Tile_OffsetsTensor:$offsets, UnitAttr:$transpose_b);
+  let results = (outs Tile_F32Tensor:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs `,` $offsets attr-dict `:` type($lhs) `,` type($rhs) `,` type($offsets)
+    `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_MmaAttr : Tile_Attr<"Mma", "mma"> {
+  let summary = "one accumulator of a tile.contract";
+  let description = [{
+    Which operands of the `tile.contract` this accumulator multiplies
+    (`lhs`, `rhs` index its `inputs`) and how each is read.
+  }];
+  let parameters = (ins "unsigned":$lhs, "unsigned":$rhs,
+                        "bool":$transpose_a, "bool":$transpose_b);
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
+def Tile_ContractOp : Tile_Op<"contract", [AttrSizedOperandSegments]> {
+  let summary = "one K loop, several accumulators, a fused epilogue";
+  let description = [{
+    The fused form of one or more contractions that share their output tile
+    and K loop. Each entry of `contractions` defines an f32 accumulator
+    `acc_i = inputs[lhs] @ inputs[rhs]`. The epilogue region receives the
+    accumulators' elements, then one element of each `epilogue_inputs`
+    tensor (broadcast to the result shape), and yields the output element.
+
+    A plain matmul with a bf16 output:
+    ```mlir
+    %c = tile.contract (%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>,
+                                 tensor<?x?xbf16, #tile.dims<N, K>>)
+        [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>]
+        -> tensor<?x?xbf16, #tile.dims<M, N>> {
+    ^bb0(%acc: f32):
+      %t = arith.truncf %acc : f32 to bf16
+      tile.yield %t : bf16
+    }
+    ```
+    A SwiGLU dual GEMM has two entries sharing `lhs = 0`.
+  }];
+  let arguments = (ins Variadic<Tile_Tensor>:$inputs,
+                       Variadic<Tile_Tensor>:$epilogue_inputs,
+                       TypedArrayAttrBase<Tile_MmaAttr, "contractions">:$contractions,
+                       OptionalAttr<Tile_ScheduleAttr>:$schedule);
+  let results = (outs Tile_Tensor:$result);
+  let regions = (region SizedRegion<1>:$epilogue);
+  let assemblyFormat = [{
+    `(` $inputs `:` type($inputs) `)`
+    (`epilogue_inputs` `(` $epilogue_inputs^ `:` type($epilogue_inputs) `)`)?
+    $contractions attr-dict `->` type($result) $epilogue
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The (M, N, K) dim expressions shared by every accumulator.
+    ::llvm::SmallVector<::mlir::StringAttr, 3> getMNK();
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise, reductions, attention pieces
+//===----------------------------------------------------------------------===//
+
+def Tile_MapOp : Tile_Op<"map", [Pure]> {
+  let summary = "elementwise computation with broadcasting";
+  let description = [{
+    Applies the region to each element of the result. Inputs broadcast
+    numpy-style: axes align at the right and an input extent must equal the
+    result's or be the constant 1. The region takes one scalar per input
+    (its element type) and yields the result's element type; it may use any
+    `arith` or `math` op.
+
+    ```mlir
+    %y = tile.map %x, %bias : tensor<?x?xf32, #tile.dims<M, N>>, tensor<?xbf16, #tile.dims<N>>
+        -> tensor<?x?xf32, #tile.dims<M, N>> {
+    ^bb0(%u: f32, %v: bf16):
+      %w = arith.extf %v : bf16 to f32
+      %s = arith.addf %u, %w : f32
+      tile.yield %s : f32
+    }
+    ```
+  }];
+  let arguments = (ins Variadic<Tile_Tensor>:$inputs);
+  let results = (outs Tile_Tensor:$result);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "$inputs attr-dict `:` type($inputs) `->` type($result) $body";
+  let hasVerifier = 1;
+}
+
+def Tile_ReduceOp : Tile_Op<"reduce", [Pure]> {
+  let summary = "sum or max along one axis";
+  let arguments = (ins Tile_FloatTensor:$input,
+                       StrAttr:$kind, I64Attr:$axis);
+  let results = (outs Tile_FloatTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_SoftmaxOp : Tile_Op<"softmax", [Pure, AllTypesMatch<["input", "result"]>]> {
+  let summary = "softmax over the last axis";
+  let arguments = (ins Tile_FloatTensor:$input);
+  let results = (outs Tile_FloatTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+  let hasVerifier = 1;
+}
+
+def Tile_MaskOp : Tile_Op<"mask", [Pure, AllTypesMatch<["scores", "result"]>]> {
+  let summary = "set masked-out scores to -inf";
+  let description = [{
+    Keeps score `[..., i, j]` (query row `i`, key column `j`) when the
+    predicate holds and replaces it with `-inf` otherwise. Either `causal`
+    (keep `j <= i`) or a predicate region `(%i: index, %j: index) -> i1`.
+  }];
+  let arguments = (ins Tile_FloatTensor:$scores, UnitAttr:$causal);
+  let results = (outs Tile_FloatTensor:$result);
+  let regions = (region AnyRegion:$predicate);
+  let assemblyFormat = "$scores (`causal` $causal^)? attr-dict `:` type($scores) $predicate";
+  let hasVerifier = 1;
+}
+
+def Tile_ScoreModOp : Tile_Op<"score_mod", [Pure, AllTypesMatch<["scores", "result"]>]> {
+  let summary = "rewrite each attention score from its value and indices";
+  let description = [{
+    The region `(%x: elem, %i: index, %j: index) -> elem` computes the new
+    score from the old one, the query index `i` and the key index `j`
+    (ALiBi, soft-capping, relative biases).
+  }];
+  let arguments = (ins Tile_FloatTensor:$scores);
+  let results = (outs Tile_FloatTensor:$result);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "$scores attr-dict `:` type($scores) $body";
+  let hasVerifier = 1;
+}
+
+#endif // KILN_TILE_OPS_TD

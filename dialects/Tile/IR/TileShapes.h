@@ -1,0 +1,49 @@
+//===- TileShapes.h - symbolic extents of tile tensors ----------*- C++ -*-===//
+//
+// Tile tensors name their extents with dim expressions (`M`, `128`, `E+1`,
+// `cdiv(K,128)`) in a #tile.dims encoding. These helpers read them back so that
+// verifiers and passes compare extents symbolically and report them by name.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_DIALECTS_TILE_IR_TILESHAPES_H
+#define KILN_DIALECTS_TILE_IR_TILESHAPES_H
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/SmallVector.h"
+#include <optional>
+#include <string>
+
+namespace kiln::tile {
+
+/// A dim expression that stands for "unknown" (a dynamic extent without a
+/// #tile.dims encoding); it agrees with every other extent.
+inline constexpr llvm::StringLiteral kUnknownDim = "?";
+
+/// Whether `expr` is a well-formed dim expression: INT, NAME, NAME(+|-|*)INT,
+/// or cdiv(NAME,INT). Spaces are not allowed (they are stripped on parsing).
+bool isValidDimExpr(llvm::StringRef expr);
+
+/// The constant value of a dim expression, if it is an integer.
+std::optional<int64_t> getConstantDim(llvm::StringRef expr);
+
+/// The dim expression of each axis of `type`: its #tile.dims entry if it has
+/// one, else its static size, else "?".
+llvm::SmallVector<std::string> getDimExprs(mlir::RankedTensorType type);
+
+/// Whether two extents are known to be the same or may be ("?" agrees with
+/// anything).
+bool dimsAgree(llvm::StringRef a, llvm::StringRef b);
+
+/// "[M, K]" for diagnostics.
+std::string formatDims(llvm::ArrayRef<std::string> dims);
+
+/// A ranked tensor type with `dims` as its extents: static where a dim is a
+/// constant, with a #tile.dims encoding whenever any dim is symbolic.
+mlir::RankedTensorType makeTileTensorType(mlir::MLIRContext *ctx,
+                                          llvm::ArrayRef<std::string> dims,
+                                          mlir::Type elementType);
+
+} // namespace kiln::tile
+
+#endif // KILN_DIALECTS_TILE_IR_TILESHAPES_H

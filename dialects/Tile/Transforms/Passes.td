@@ -1,0 +1,66 @@
+//===- Passes.td - passes over the tile dialect ---------------------------===//
+
+#ifndef KILN_TILE_PASSES_TD
+#define KILN_TILE_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def TileFuseEpilogues : Pass<"tile-fuse-epilogues", "::mlir::ModuleOp"> {
+  let summary = "absorb elementwise consumers of a contraction into its epilogue";
+  let description = [{
+    Rewrites each `tile.matmul` into a `tile.contract` and then folds into its
+    epilogue region every `tile.map` whose only tensor input produced per
+    output element is that contraction (bias adds, activations, scaling,
+    casts), so the result is written once, in its final dtype.
+
+    Before:
+    ```mlir
+    %0 = tile.matmul %a, %b {transpose_b} : ... -> tensor<?x?xf32, #tile.dims<M, N>>
+    %1 = tile.map %0 : tensor<?x?xf32, ...> -> tensor<?x?xbf16, ...> {
+    ^bb0(%x: f32):
+      %t = arith.truncf %x : f32 to bf16
+      tile.yield %t : bf16
+    }
+    ```
+    After:
+    ```mlir
+    %1 = tile.contract (%a, %b : ...) [#tile.mma<lhs = 0, rhs = 1, transpose_a = false,
+                                                 transpose_b = true>]
+        -> tensor<?x?xbf16, ...> {
+    ^bb0(%acc: f32):
+      %t = arith.truncf %acc : f32 to bf16
+      tile.yield %t : bf16
+    }
+    ```
+    Maps whose other inputs broadcast to the output (a bias row) become
+    `epilogue_inputs`. A contraction whose f32 result has other users keeps
+    an identity epilogue for them.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
+def TileSelectSchedule : Pass<"tile-select-schedule", "::mlir::ModuleOp"> {
+  let summary = "choose tile shape, stages, cluster and warp roles per contraction";
+  let description = [{
+    Attaches a `#tile.schedule` to every `tile.contract`, starting from the
+    chip's defaults, applying the kernel's `@schedule(...)` hints, and
+    checking the result against the chip: shared memory for the stage ring
+    and the epilogue staging buffer, accumulator registers per thread, MMA
+    shape rules and cluster size. Each choice is explained in a remark
+    (`-mlir-pass-statistics`-free: run with `--mlir-print-op-on-diagnostic`
+    off and read the `remark:` lines); hints that cannot fit are errors that
+    say which budget they exceed.
+
+    ```mlir
+    %c = tile.contract (...) [...] {schedule = #tile.schedule<tile_m = 128,
+        tile_n = 256, tile_k = 64, stages = 4, cluster_m = 2, cluster_n = 1,
+        consumers = 2, persistent = true, group_m = 8>} -> ...
+    ```
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
+           "target chip: sm_90a or sm_100a">,
+  ];
+}
+
+#endif // KILN_TILE_PASSES_TD

@@ -1,0 +1,228 @@
+//===- SelectSchedule.cpp - choose how each contraction is tiled ----------===//
+//
+// The schedule decides the CTA tile, the depth of the shared-memory ring, the
+// cluster shape and the warp roles. Defaults follow what fast Hopper GEMMs use
+// (128x256 tiles, two math warpgroups, a 2x1 cluster sharing the weight
+// tile); user hints override them; every result is checked against the
+// chip's budgets so that an impossible hint is an error here, with the
+// numbers, rather than a ptxas failure or a launch error later.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialects/Tile/Transforms/Passes.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/SmallSet.h"
+#include "llvm/Support/FormatVariadic.h"
+
+namespace kiln::tile {
+#define GEN_PASS_DEF_TILESELECTSCHEDULE
+#include "dialects/Tile/Transforms/Passes.h.inc"
+} // namespace kiln::tile
+
+using namespace mlir;
+using namespace kiln::tile;
+
+namespace {
+
+/// The limits of one chip that bound a schedule.
+struct ChipBudget {
+  llvm::StringRef name;
+  /// Dynamic shared memory one CTA may opt into.
+  int64_t smemBytes;
+  /// f32 accumulator registers a math thread may hold (the rest of its
+  /// register file holds addresses, descriptors and epilogue temporaries).
+  int64_t accRegsPerThread;
+  /// Tensor-memory columns (sm_100a), 0 if the chip has none.
+  int64_t tmemColumns;
+  /// Rows one math warpgroup's MMA instruction covers.
+  int64_t mmaRows;
+};
+
+constexpr ChipBudget kSm90a{"sm_90a", 232448, 168, 0, 64};
+constexpr ChipBudget kSm100a{"sm_100a", 232448, 0, 512, 128};
+
+/// Reserved shared memory for barriers and the 1024-byte alignment of the
+/// dynamic window.
+constexpr int64_t kSmemReserve = 1024;
+constexpr int64_t kMaxStages = 8;
+
+int64_t bytesOf(Type type) { return (type.getIntOrFloatBitWidth() + 7) / 8; }
+
+std::string kib(int64_t bytes) {
+  return bytes % 1024 == 0 ? std::to_string(bytes / 1024) + " KiB"
+                           : llvm::formatv("{0:F1} KiB", bytes / 1024.0).str();
+}
+
+struct Schedule {
+  int64_t tileM = 128, tileN = 256, tileK = 64, stages = 0, clusterM = 2, clusterN = 1,
+          consumers = 2, groupM = 8;
+  bool persistent = true;
+};
+
+/// Applies the kernel's `@schedule(...)` hints; returns the hinted keys.
+llvm::SmallSet<StringRef, 8> applyHints(DictionaryAttr hints, Schedule &s) {
+  llvm::SmallSet<StringRef, 8> pinned;
+  if (!hints)
+    return pinned;
+  for (NamedAttribute hint : hints) {
+    StringRef key = hint.getName().getValue();
+    pinned.insert(key);
+    if (auto array = llvm::dyn_cast<DenseI64ArrayAttr>(hint.getValue())) {
+      if (key == "tile") {
+        s.tileM = array[0];
+        s.tileN = array[1];
+        if (array.size() > 2)
+          s.tileK = array[2];
+      } else if (key == "cluster") {
+        s.clusterM = array[0];
+        s.clusterN = array.size() > 1 ? array[1] : 1;
+      }
+    } else if (auto integer = llvm::dyn_cast<IntegerAttr>(hint.getValue())) {
+      if (key == "stages")
+        s.stages = integer.getInt();
+      else if (key == "consumers")
+        s.consumers = integer.getInt();
+      else if (key == "group_m")
+        s.groupM = integer.getInt();
+    } else if (auto flag = llvm::dyn_cast<BoolAttr>(hint.getValue())) {
+      if (key == "persistent")
+        s.persistent = flag.getValue();
+    }
+  }
+  return pinned;
+}
+
+struct TileSelectSchedulePass
+    : public kiln::tile::impl::TileSelectScheduleBase<TileSelectSchedulePass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    const ChipBudget *chipBudget = chip == "sm_90a"    ? &kSm90a
+                                   : chip == "sm_100a" ? &kSm100a
+                                                       : nullptr;
+    if (!chipBudget) {
+      getOperation().emitError() << "unknown chip '" << chip
+                                 << "'; expected sm_90a or sm_100a";
+      return signalPassFailure();
+    }
+    WalkResult result = getOperation().walk([&](ContractOp contract) {
+      if (contract.getSchedule())
+        return WalkResult::advance();
+      return succeeded(select(contract, *chipBudget)) ? WalkResult::advance()
+                                                      : WalkResult::interrupt();
+    });
+    if (result.wasInterrupted())
+      signalPassFailure();
+  }
+
+  LogicalResult select(ContractOp contract, const ChipBudget &budget) {
+    auto kernel = contract->getParentOfType<KernelOp>();
+    DictionaryAttr hints =
+        kernel ? kernel->getAttrOfType<DictionaryAttr>("tile.schedule") : DictionaryAttr();
+
+    Type operandType =
+        llvm::cast<RankedTensorType>(contract.getInputs()[0].getType()).getElementType();
+    Type resultType =
+        llvm::cast<RankedTensorType>(contract.getResult().getType()).getElementType();
+    int64_t operandBits = operandType.getIntOrFloatBitWidth();
+    int64_t outBytes = bytesOf(resultType);
+
+    Schedule s;
+    // One K step fills one 128-byte swizzle atom per operand row.
+    s.tileK = 128 * 8 / operandBits;
+    if (budget.name == "sm_100a") {
+      s.consumers = 1;
+      s.clusterM = 1;
+    }
+    llvm::SmallSet<StringRef, 8> pinned = applyHints(hints, s);
+    auto fail = [&](const Twine &message) {
+      return contract.emitError() << "schedule for " << budget.name << ": " << message;
+    };
+
+    // Operand tiles one stage holds: each distinct lhs is tile_m rows, each
+    // distinct rhs tile_n rows, all tile_k wide.
+    llvm::SmallSet<unsigned, 4> lhsOperands, rhsOperands;
+    for (Attribute attr : contract.getContractions()) {
+      auto mma = llvm::cast<MmaAttr>(attr);
+      lhsOperands.insert(mma.getLhs());
+      rhsOperands.insert(mma.getRhs());
+    }
+    int64_t numAccs = contract.getContractions().size();
+
+    // Shapes the MMA and the epilogue can run.
+    int64_t atomK = 128 * 8 / operandBits;
+    if (s.consumers < 1 || s.consumers > 2)
+      return fail("consumers must be 1 or 2, got " + Twine(s.consumers));
+    if (s.tileM % (s.consumers * budget.mmaRows) != 0)
+      return fail("tile_m = " + Twine(s.tileM) + " must be a multiple of " +
+                  Twine(s.consumers * budget.mmaRows) + " (" + Twine(s.consumers) +
+                  " consumer warpgroups x " + Twine(budget.mmaRows) + "-row MMAs)");
+    if (s.tileN % 64 != 0 || s.tileN > 256)
+      return fail("tile_n = " + Twine(s.tileN) +
+                  " must be a multiple of 64 no larger than 256 (the MMA's N limit)");
+    if (s.tileK % atomK != 0)
+      return fail("tile_k = " + Twine(s.tileK) + " must be a multiple of " + Twine(atomK) +
+                  " (one 128-byte swizzle row of " + Twine(operandBits) + "-bit elements)");
+    if (s.clusterN != 1)
+      return fail("cluster = [" + Twine(s.clusterM) + ", " + Twine(s.clusterN) +
+                  "] is not supported: CTAs of a cluster must share tile columns (use [n, 1])");
+    if (s.clusterM != 1 && s.clusterM != 2 && s.clusterM != 4)
+      return fail("cluster = [" + Twine(s.clusterM) + ", 1]: the cluster size must be 1, 2 or 4");
+    if (s.clusterM > 1 && (s.tileN / s.clusterM) % 8 != 0)
+      return fail("tile_n = " + Twine(s.tileN) + " cannot be split into " + Twine(s.clusterM) +
+                  " multicast slices of whole 8-row swizzle groups");
+    if (s.groupM < 1)
+      return fail("group_m must be at least 1");
+
+    // Registers (sm_90a: accumulators live in the math threads' registers)
+    // or tensor memory (sm_100a).
+    int64_t rowsPerConsumer = s.tileM / s.consumers;
+    int64_t accRegs = rowsPerConsumer / budget.mmaRows * (s.tileN / 2) * numAccs;
+    if (budget.accRegsPerThread && accRegs > budget.accRegsPerThread)
+      return fail("a " + Twine(rowsPerConsumer) + "x" + Twine(s.tileN) + " accumulator" +
+                  (numAccs > 1 ? " x" + Twine(numAccs) : Twine("")) + " per warpgroup needs " +
+                  Twine(accRegs) + " registers per thread; at most " +
+                  Twine(budget.accRegsPerThread) + " fit");
+    int64_t tmemCols = s.tileN * numAccs;
+    if (budget.tmemColumns && tmemCols > budget.tmemColumns)
+      return fail("accumulators need " + Twine(tmemCols) + " tensor-memory columns; " +
+                  Twine(budget.tmemColumns) + " exist");
+
+    // Shared memory: the stage ring plus the epilogue staging tile.
+    int64_t stageBytes = (static_cast<int64_t>(lhsOperands.size()) * s.tileM +
+                          static_cast<int64_t>(rhsOperands.size()) * s.tileN) *
+                         s.tileK * operandBits / 8;
+    int64_t stagingBytes = s.tileM * s.tileN * outBytes;
+    int64_t available = budget.smemBytes - stagingBytes - kSmemReserve;
+    int64_t fit = std::max<int64_t>(0, available / stageBytes);
+    if (!pinned.contains("stages"))
+      s.stages = std::min(fit, kMaxStages);
+    if (s.stages < 2 || s.stages > kMaxStages || s.stages > fit)
+      return fail(Twine(s.stages) + " stages of " + kib(stageBytes) + " plus " +
+                  kib(stagingBytes) + " of epilogue staging need " +
+                  kib(s.stages * stageBytes + stagingBytes + kSmemReserve) + "; " +
+                  kib(budget.smemBytes) + " exist, so " + Twine(fit) +
+                  " stages fit (a pipeline needs 2 to " + Twine(kMaxStages) + ")");
+
+    MLIRContext *ctx = contract.getContext();
+    contract.setScheduleAttr(ScheduleAttr::get(ctx, s.tileM, s.tileN, s.tileK, s.stages,
+                                               s.clusterM, s.clusterN, s.consumers,
+                                               s.persistent, s.groupM));
+    contract.emitRemark() << "schedule for " << budget.name << ": tile " << s.tileM << "x"
+                          << s.tileN << "x" << s.tileK << ", " << s.stages << " stages of "
+                          << kib(stageBytes) << " + " << kib(stagingBytes)
+                          << " epilogue staging = "
+                          << kib(s.stages * stageBytes + stagingBytes) << " of "
+                          << kib(budget.smemBytes) << " shared memory; " << s.consumers
+                          << " math warpgroup(s) x " << rowsPerConsumer << " rows ("
+                          << accRegs << " accumulator registers/thread); cluster "
+                          << s.clusterM << "x" << s.clusterN
+                          << (s.clusterM > 1 ? " (rhs tile multicast)" : "") << "; "
+                          << (s.persistent ? "persistent" : "one CTA per tile")
+                          << ", group_m " << s.groupM;
+    return success();
+  }
+};
+
+} // namespace

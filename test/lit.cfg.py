@@ -1,0 +1,27 @@
+# lit configuration for Kiln's compiler tests.
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "Kiln"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".kiln", ".test"]
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Inputs", "gpu", "unit"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.kiln_obj_root, "test")
+
+llvm_config.use_default_substitutions()
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+llvm_config.with_environment("PATH", config.kiln_tools_dir, append_path=True)
+
+config.substitutions.append(("%kiln_src", config.kiln_src_root))
+config.substitutions.append(("%examples", os.path.join(config.kiln_src_root, "examples")))
+
+tools = ["kiln", "kiln-opt", "kiln-translate", "FileCheck", "not", "count"]
+llvm_config.add_tool_substitutions(tools, [config.kiln_tools_dir, config.llvm_tools_dir])
+
+# `REQUIRES: ptxas` tests run only where the CUDA toolkit's ptxas exists.
+if config.ptxas and os.path.exists(config.ptxas):
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", config.ptxas))
