@@ -1,7 +1,7 @@
-//===- CApi.cpp - The C API (kiln.h) over kiln::Module ---------------------===//
+//===- CApi.cpp - The C API (kiln.h) over kiln::Module --------------------===//
 //
-// Nothing may escape into C callers: every entry point catches everything and reports through a
-// status and the thread-local last-error message.
+// Nothing may escape into C callers: every entry point catches everything and
+// reports through a status and the thread-local last-error message.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,16 +15,18 @@
 
 using namespace kiln;
 
-static_assert(KILN_MAX_RANK == kMaxRank, "kiln.h and Manifest.h disagree on the rank limit");
+static_assert(KILN_MAX_RANK == kMaxRank,
+              "kiln.h and Manifest.h disagree on the rank limit");
 static_assert(KILN_MANIFEST_VERSION == kManifestVersion, "");
-static_assert(KILN_ERROR_INVALID_VALUE == static_cast<int>(ErrorCode::InvalidValue) &&
-                  KILN_ERROR_IO == static_cast<int>(ErrorCode::Io) &&
-                  KILN_ERROR_MANIFEST == static_cast<int>(ErrorCode::Manifest) &&
-                  KILN_ERROR_ARGUMENT == static_cast<int>(ErrorCode::Argument) &&
-                  KILN_ERROR_DEVICE == static_cast<int>(ErrorCode::Device) &&
-                  KILN_ERROR_CUDA == static_cast<int>(ErrorCode::Cuda) &&
-                  KILN_ERROR_INTERNAL == static_cast<int>(ErrorCode::Internal),
-              "kiln_status must equal kiln::ErrorCode");
+static_assert(
+    KILN_ERROR_INVALID_VALUE == static_cast<int>(ErrorCode::InvalidValue) &&
+        KILN_ERROR_IO == static_cast<int>(ErrorCode::Io) &&
+        KILN_ERROR_MANIFEST == static_cast<int>(ErrorCode::Manifest) &&
+        KILN_ERROR_ARGUMENT == static_cast<int>(ErrorCode::Argument) &&
+        KILN_ERROR_DEVICE == static_cast<int>(ErrorCode::Device) &&
+        KILN_ERROR_CUDA == static_cast<int>(ErrorCode::Cuda) &&
+        KILN_ERROR_INTERNAL == static_cast<int>(ErrorCode::Internal),
+    "kiln_status must equal kiln::ErrorCode");
 static_assert(KILN_BF16 == static_cast<int>(DType::BF16) &&
                   KILN_F16 == static_cast<int>(DType::F16) &&
                   KILN_F32 == static_cast<int>(DType::F32) &&
@@ -57,7 +59,8 @@ kiln_status fail(kiln_status s, const std::string &message) {
   try {
     lastError = message;
   } catch (...) {
-    // Keep whatever message was there; the status still says what kind of failure it was.
+    // Keep whatever message was there; the status still says what kind of
+    // failure it was.
   }
   return s;
 }
@@ -68,9 +71,10 @@ kiln_status report(const Status &s) {
   return fail(static_cast<kiln_status>(s.code()), s.message());
 }
 
-/// Converts C tensors; a NULL shape marks an unknown entry when `known` is given.
-kiln_status convert(const kiln_tensor *args, int nargs, std::vector<Tensor> &out,
-                    std::vector<char> *known) {
+/// Converts C tensors; a NULL shape marks an unknown entry when `known` is
+/// given.
+kiln_status convert(const kiln_tensor *args, int nargs,
+                    std::vector<Tensor> &out, std::vector<char> *known) {
   out.assign(static_cast<size_t>(nargs), Tensor());
   if (known)
     known->assign(static_cast<size_t>(nargs), 1);
@@ -83,16 +87,20 @@ kiln_status convert(const kiln_tensor *args, int nargs, std::vector<Tensor> &out
     }
     std::string where = "args[" + std::to_string(i) + "]";
     if (c.dtype < KILN_BF16 || c.dtype > KILN_UE8M0)
-      return fail(KILN_ERROR_INVALID_VALUE, where + ": unknown dtype " + std::to_string(c.dtype));
+      return fail(KILN_ERROR_INVALID_VALUE,
+                  where + ": unknown dtype " + std::to_string(c.dtype));
     if (c.rank < 0 || c.rank > KILN_MAX_RANK)
-      return fail(KILN_ERROR_INVALID_VALUE, where + ": rank " + std::to_string(c.rank) +
-                                                " outside 0.." + std::to_string(KILN_MAX_RANK));
+      return fail(KILN_ERROR_INVALID_VALUE,
+                  where + ": rank " + std::to_string(c.rank) + " outside 0.." +
+                      std::to_string(KILN_MAX_RANK));
     if (c.rank > 0 && c.shape == nullptr)
       return fail(KILN_ERROR_INVALID_VALUE, where + ": NULL shape");
     std::vector<int64_t> shape(c.shape, c.shape + c.rank);
-    t = c.strides ? Tensor::strided(c.data, static_cast<DType>(c.dtype), shape,
-                                    std::vector<int64_t>(c.strides, c.strides + c.rank))
-                  : Tensor::contiguous(c.data, static_cast<DType>(c.dtype), shape);
+    t = c.strides
+            ? Tensor::strided(
+                  c.data, static_cast<DType>(c.dtype), shape,
+                  std::vector<int64_t>(c.strides, c.strides + c.rank))
+            : Tensor::contiguous(c.data, static_cast<DType>(c.dtype), shape);
   }
   return KILN_OK;
 }
@@ -123,9 +131,11 @@ kiln_status kiln_module_load(const char *manifest_path, kiln_module **out) {
     *out = m.release();
     return KILN_OK;
   } catch (const std::bad_alloc &) {
-    return fail(KILN_ERROR_INTERNAL, "out of memory loading " + std::string(manifest_path));
+    return fail(KILN_ERROR_INTERNAL,
+                "out of memory loading " + std::string(manifest_path));
   } catch (...) {
-    return fail(KILN_ERROR_INTERNAL, "unexpected error loading " + std::string(manifest_path));
+    return fail(KILN_ERROR_INTERNAL,
+                "unexpected error loading " + std::string(manifest_path));
   }
 }
 
@@ -133,7 +143,8 @@ void kiln_module_free(kiln_module *module) {
   try {
     delete module;
   } catch (...) {
-    // Destructors here do not throw; nothing else can be done in a void C function.
+    // Destructors here do not throw; nothing else can be done in a void C
+    // function.
   }
 }
 
@@ -147,18 +158,20 @@ kiln_status kiln_module_prepare(kiln_module *module, void *stream) {
   }
 }
 
-kiln_status kiln_launch(kiln_module *module, const kiln_tensor *args, int nargs, void *stream) {
+kiln_status kiln_launch(kiln_module *module, const kiln_tensor *args, int nargs,
+                        void *stream) {
   if (!module)
     return fail(KILN_ERROR_INVALID_VALUE, "kiln_launch: NULL module");
   if (nargs < 0 || (nargs > 0 && !args))
-    return fail(KILN_ERROR_INVALID_VALUE, "kiln_launch: invalid argument array");
+    return fail(KILN_ERROR_INVALID_VALUE,
+                "kiln_launch: invalid argument array");
   try {
     std::vector<Tensor> tensors;
     kiln_status cs = convert(args, nargs, tensors, nullptr);
     if (cs != KILN_OK)
       return cs;
-    return report(
-        module->module->launch(tensors.data(), tensors.size(), static_cast<CUstream>(stream)));
+    return report(module->module->launch(tensors.data(), tensors.size(),
+                                         static_cast<CUstream>(stream)));
   } catch (const std::bad_alloc &) {
     return fail(KILN_ERROR_INTERNAL, "out of memory in kiln_launch");
   } catch (...) {
@@ -205,7 +218,8 @@ const char *kiln_module_chip(const kiln_module *module) {
 }
 
 int kiln_module_num_params(const kiln_module *module) {
-  return module ? static_cast<int>(module->module->manifest().params.size()) : -1;
+  return module ? static_cast<int>(module->module->manifest().params.size())
+                : -1;
 }
 
 int kiln_module_num_dims(const kiln_module *module) {
@@ -218,13 +232,15 @@ const char *kiln_module_dim_name(const kiln_module *module, int index) {
   return module->module->manifest().dims[index].c_str();
 }
 
-kiln_status kiln_module_param(const kiln_module *module, int index, kiln_param_info *out) {
+kiln_status kiln_module_param(const kiln_module *module, int index,
+                              kiln_param_info *out) {
   if (!module || !out)
     return fail(KILN_ERROR_INVALID_VALUE, "kiln_module_param: NULL argument");
   int n = kiln_module_num_params(module);
   if (index < 0 || index >= n)
-    return fail(KILN_ERROR_INVALID_VALUE, "kiln_module_param: index " + std::to_string(index) +
-                                              " outside 0.." + std::to_string(n - 1));
+    return fail(KILN_ERROR_INVALID_VALUE,
+                "kiln_module_param: index " + std::to_string(index) +
+                    " outside 0.." + std::to_string(n - 1));
   const Param &p = module->module->manifest().params[index];
   out->name = p.name.c_str();
   out->role = static_cast<int32_t>(p.role);
@@ -239,10 +255,12 @@ kiln_status kiln_module_param(const kiln_module *module, int index, kiln_param_i
   return KILN_OK;
 }
 
-kiln_status kiln_module_infer_shapes(const kiln_module *module, const kiln_tensor *args,
-                                     int nargs, int64_t *shapes_out, int64_t *dims_out) {
+kiln_status kiln_module_infer_shapes(const kiln_module *module,
+                                     const kiln_tensor *args, int nargs,
+                                     int64_t *shapes_out, int64_t *dims_out) {
   if (!module || !shapes_out || nargs < 0 || (nargs > 0 && !args))
-    return fail(KILN_ERROR_INVALID_VALUE, "kiln_module_infer_shapes: NULL argument");
+    return fail(KILN_ERROR_INVALID_VALUE,
+                "kiln_module_infer_shapes: NULL argument");
   try {
     std::vector<Tensor> tensors;
     std::vector<char> known;
@@ -254,8 +272,8 @@ kiln_status kiln_module_infer_shapes(const kiln_module *module, const kiln_tenso
       knownArray[i] = known[i] != 0;
     std::vector<std::vector<int64_t>> shapes;
     std::vector<int64_t> dims;
-    Status s = module->module->inferShapes(tensors.data(), knownArray.get(), tensors.size(),
-                                           shapes, &dims);
+    Status s = module->module->inferShapes(tensors.data(), knownArray.get(),
+                                           tensors.size(), shapes, &dims);
     if (!s.ok())
       return report(s);
     for (size_t i = 0; i < shapes.size(); ++i)
@@ -267,9 +285,11 @@ kiln_status kiln_module_infer_shapes(const kiln_module *module, const kiln_tenso
         dims_out[d] = dims[d];
     return KILN_OK;
   } catch (const std::bad_alloc &) {
-    return fail(KILN_ERROR_INTERNAL, "out of memory in kiln_module_infer_shapes");
+    return fail(KILN_ERROR_INTERNAL,
+                "out of memory in kiln_module_infer_shapes");
   } catch (...) {
-    return fail(KILN_ERROR_INTERNAL, "unexpected error in kiln_module_infer_shapes");
+    return fail(KILN_ERROR_INTERNAL,
+                "unexpected error in kiln_module_infer_shapes");
   }
 }
 

@@ -1,4 +1,4 @@
-//===- DeviceCheck.cpp - Can this device run this kernel? ------------------===//
+//===- DeviceCheck.cpp - Can this device run this kernel? -----------------===//
 
 #include "runtime/DeviceCheck.h"
 
@@ -37,40 +37,47 @@ bool chipRunsOn(const std::string &chip, int major, int minor) {
   return major > cm || (major == cm && minor >= cn);
 }
 
-bool checkChip(const LaunchPlan &plan, const DeviceInfo &dev, std::string &error) {
+bool checkChip(const LaunchPlan &plan, const DeviceInfo &dev,
+               std::string &error) {
   const std::string &chip = plan.manifest.chip;
   if (chipRunsOn(chip, dev.ccMajor, dev.ccMinor))
     return true;
   int cm = 0, cn = 0;
   char suffix = 0;
   parseChip(chip, cm, cn, suffix);
-  std::string need = suffix == 'a'   ? "exactly " + std::to_string(cm) + "." + std::to_string(cn)
-                     : suffix == 'f' ? std::to_string(cm) + ".x with x >= " + std::to_string(cn)
-                                     : "at least " + std::to_string(cm) + "." + std::to_string(cn);
+  std::string need =
+      suffix == 'a' ? "exactly " + std::to_string(cm) + "." + std::to_string(cn)
+      : suffix == 'f'
+          ? std::to_string(cm) + ".x with x >= " + std::to_string(cn)
+          : "at least " + std::to_string(cm) + "." + std::to_string(cn);
   error = "kernel '" + plan.manifest.kernel + "' was compiled for " + chip +
-          " (compute capability " + need + ") but device " + std::to_string(dev.ordinal) +
-          (dev.name.empty() ? "" : " (" + dev.name + ")") + " has compute capability " +
-          std::to_string(dev.ccMajor) + "." + std::to_string(dev.ccMinor);
+          " (compute capability " + need + ") but device " +
+          std::to_string(dev.ordinal) +
+          (dev.name.empty() ? "" : " (" + dev.name + ")") +
+          " has compute capability " + std::to_string(dev.ccMajor) + "." +
+          std::to_string(dev.ccMinor);
   return false;
 }
 
-bool checkFunctionLimits(const LaunchPlan &plan, const DeviceInfo &dev, const FunctionInfo &fn,
-                         std::string &error) {
+bool checkFunctionLimits(const LaunchPlan &plan, const DeviceInfo &dev,
+                         const FunctionInfo &fn, std::string &error) {
   const Launch &l = plan.manifest.launch;
   int64_t smem = l.dynamicSmem + fn.staticSmem;
   if (smem > dev.maxSmemPerBlockOptin) {
-    error = "kernel '" + plan.manifest.kernel + "' needs " + std::to_string(l.dynamicSmem) +
-            " bytes of dynamic shared memory" +
-            (fn.staticSmem ? " + " + std::to_string(fn.staticSmem) + " static" : "") +
+    error = "kernel '" + plan.manifest.kernel + "' needs " +
+            std::to_string(l.dynamicSmem) + " bytes of dynamic shared memory" +
+            (fn.staticSmem ? " + " + std::to_string(fn.staticSmem) + " static"
+                           : "") +
             " per block, but device " + std::to_string(dev.ordinal) +
-            (dev.name.empty() ? "" : " (" + dev.name + ")") + " allows at most " +
-            std::to_string(dev.maxSmemPerBlockOptin);
+            (dev.name.empty() ? "" : " (" + dev.name + ")") +
+            " allows at most " + std::to_string(dev.maxSmemPerBlockOptin);
     return false;
   }
   int64_t threads = l.block[0] * l.block[1] * l.block[2];
   if (threads > fn.maxThreadsPerBlock) {
-    error = "kernel '" + plan.manifest.kernel + "' launches " + std::to_string(threads) +
-            " threads per block but its entry '" + plan.manifest.entry + "' can run at most " +
+    error = "kernel '" + plan.manifest.kernel + "' launches " +
+            std::to_string(threads) + " threads per block but its entry '" +
+            plan.manifest.entry + "' can run at most " +
             std::to_string(fn.maxThreadsPerBlock) + " (register use)";
     return false;
   }

@@ -1,7 +1,7 @@
 //===- Format.h - Small formatting helpers for error messages --*- C++ -*-===//
 //
-// Internal to the runtime: every validation message spells shapes, pointers and byte counts the
-// same way.
+// Internal to the runtime: every validation message spells shapes, pointers and
+// byte counts the same way.
 //
 //===----------------------------------------------------------------------===//
 

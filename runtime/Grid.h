@@ -21,14 +21,15 @@ struct GridDims {
 };
 
 /// Computes the grid of a launch (docs/manifest.md, Launch.grid):
-///  - `tiles`: grid.{x,y,z} = ceil(extent / tile) of axes 0/1/2 (1 for missing axes), each rounded
-///    up to a multiple of the cluster dim;
-///  - `persistent`: T = product of the tile counts rounded up to a multiple of cluster.x;
-///    grid.x = min(T, floor(smCount / cluster.x) * cluster.x), grid.y = grid.z = 1.
-/// Zero tiles give `empty`. Fails on grids beyond CUDA's limits (x < 2^31, y and z <= 65535) and
-/// on clusters larger than the SM count.
-bool computeGrid(const LaunchPlan &plan, const BoundDims &dims, int smCount, GridDims &out,
-                 std::string &error);
+///  - `tiles`: grid.{x,y,z} = ceil(extent / tile) of axes 0/1/2 (1 for
+///    missing axes), each rounded up to a multiple of the cluster dim;
+///  - `persistent`: T = product of the tile counts rounded up to a multiple
+///    of cluster.x; grid.x = min(T, floor(smCount / cluster.x) * cluster.x),
+///    grid.y = grid.z = 1.
+/// Zero tiles give `empty`. Fails on grids beyond CUDA's limits (x < 2^31, y
+/// and z <= 65535) and on clusters larger than the SM count.
+bool computeGrid(const LaunchPlan &plan, const BoundDims &dims, int smCount,
+                 GridDims &out, std::string &error);
 
 } // namespace kiln
 

@@ -1,4 +1,4 @@
-//===- KernelArgs.cpp - The entry function's parameter list ----------------===//
+//===- KernelArgs.cpp - The entry function's parameter list ---------------===//
 
 #include "runtime/KernelArgs.h"
 
@@ -22,21 +22,26 @@ size_t kernelArgBytes(KernelArgKind k) {
   return 0;
 }
 
-bool checkEntryParams(const LaunchPlan &plan, const std::vector<size_t> &entrySizes,
+bool checkEntryParams(const LaunchPlan &plan,
+                      const std::vector<size_t> &entrySizes,
                       std::string &error) {
   const std::string entry = "entry '" + plan.manifest.entry + "'";
   if (entrySizes.size() != plan.args.size()) {
-    error = "the cubin's " + entry + " takes " + std::to_string(entrySizes.size()) +
-            " parameters but the manifest lists " + std::to_string(plan.args.size()) +
+    error = "the cubin's " + entry + " takes " +
+            std::to_string(entrySizes.size()) +
+            " parameters but the manifest lists " +
+            std::to_string(plan.args.size()) +
             " kernel_args; the manifest does not belong to this cubin";
     return false;
   }
   for (size_t i = 0; i < entrySizes.size(); ++i) {
     size_t want = kernelArgBytes(plan.args[i].kind);
     if (entrySizes[i] != want) {
-      error = "kernel_args[" + std::to_string(i) + "] (" + kernelArgKindName(plan.args[i].kind) +
-              ") is " + std::to_string(want) + " bytes but parameter " + std::to_string(i) +
-              " of the cubin's " + entry + " is " + std::to_string(entrySizes[i]) +
+      error = "kernel_args[" + std::to_string(i) + "] (" +
+              kernelArgKindName(plan.args[i].kind) + ") is " +
+              std::to_string(want) + " bytes but parameter " +
+              std::to_string(i) + " of the cubin's " + entry + " is " +
+              std::to_string(entrySizes[i]) +
               " bytes; the manifest does not belong to this cubin";
       return false;
     }
@@ -53,8 +58,8 @@ void KernelArgPack::reset(const LaunchPlan &plan) {
   params.assign(plan.args.size(), nullptr);
 }
 
-void packKernelArgs(const LaunchPlan &plan, const Tensor *args, const BoundDims &dims,
-                    KernelArgPack &pack) {
+void packKernelArgs(const LaunchPlan &plan, const Tensor *args,
+                    const BoundDims &dims, KernelArgPack &pack) {
   for (size_t i = 0; i < plan.args.size(); ++i) {
     const PlannedArg &a = plan.args[i];
     KernelArgPack::Slot &slot = pack.slots[i];
@@ -84,7 +89,8 @@ void packKernelArgs(const LaunchPlan &plan, const Tensor *args, const BoundDims 
   }
 }
 
-std::string describeKernelArgs(const LaunchPlan &plan, const KernelArgPack &pack) {
+std::string describeKernelArgs(const LaunchPlan &plan,
+                               const KernelArgPack &pack) {
   std::string s;
   for (size_t i = 0; i < plan.args.size(); ++i) {
     const PlannedArg &a = plan.args[i];
@@ -96,17 +102,19 @@ std::string describeKernelArgs(const LaunchPlan &plan, const KernelArgPack &pack
            (pack.tmaOk[a.index] ? "" : " zeroed");
       break;
     case KernelArgKind::TmaOk:
-      s += "map " + std::to_string(a.index) + " = " + std::to_string(pack.slots[i].i32);
+      s += "map " + std::to_string(a.index) + " = " +
+           std::to_string(pack.slots[i].i32);
       break;
     case KernelArgKind::Pointer:
-      s += "'" + plan.params[a.index].name + "' = " + hexAddress(pack.slots[i].u64);
+      s += "'" + plan.params[a.index].name +
+           "' = " + hexAddress(pack.slots[i].u64);
       break;
     case KernelArgKind::Dim:
       s += plan.dimName(a.index) + " = " + std::to_string(pack.slots[i].i32);
       break;
     case KernelArgKind::Stride:
-      s += "'" + plan.params[a.index].name + "' axis " + std::to_string(a.axis) + " = " +
-           std::to_string(pack.slots[i].i64);
+      s += "'" + plan.params[a.index].name + "' axis " +
+           std::to_string(a.axis) + " = " + std::to_string(pack.slots[i].i64);
       break;
     }
     s += "\n";

@@ -1,4 +1,4 @@
-//===- LaunchPlan.cpp - Resolve manifest names to indices ------------------===//
+//===- LaunchPlan.cpp - Resolve manifest names to indices -----------------===//
 
 #include "runtime/LaunchPlan.h"
 

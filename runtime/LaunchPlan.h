@@ -1,7 +1,8 @@
 //===- LaunchPlan.h - A manifest resolved for fast launches ----*- C++ -*-===//
 //
-// The manifest names things (params, dims, maps) by string. Resolving every name to an index once,
-// when a module is loaded, keeps string lookups and allocations out of the per-launch path.
+// The manifest names things (params, dims, maps) by string. Resolving every
+// name to an index once, when a module is loaded, keeps string lookups and
+// allocations out of the per-launch path.
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,7 +1,8 @@
-//===- Manifest.cpp - Read, check and write launch manifests ---------------===//
+//===- Manifest.cpp - Read, check and write launch manifests --------------===//
 //
-// nlohmann-json throws on malformed input and on type mismatches; every entry point here catches
-// everything, because the compiler that links this library is built without exceptions.
+// nlohmann-json throws on malformed input and on type mismatches; every entry
+// point here catches everything, because the compiler that links this library
+// is built without exceptions.
 //
 //===----------------------------------------------------------------------===//
 
@@ -50,19 +51,24 @@ template <typename E, size_t N> struct Names {
   }
 };
 
-const Names<DType, 8> kDTypes = {{"bf16", "f16", "f32", "i32", "e4m3", "e5m2", "e2m1", "ue8m0"}};
+const Names<DType, 8> kDTypes = {
+    {"bf16", "f16", "f32", "i32", "e4m3", "e5m2", "e2m1", "ue8m0"}};
 const Names<ParamRole, 3> kRoles = {{"input", "output", "scale"}};
-const Names<TmaElement, 6> kTmaElements = {{"bf16", "f16", "f32", "i32", "u8", "u4x16_align8"}};
+const Names<TmaElement, 6> kTmaElements = {
+    {"bf16", "f16", "f32", "i32", "u8", "u4x16_align8"}};
 const Names<Swizzle, 4> kSwizzles = {{"none", "32B", "64B", "128B"}};
 const Names<L2Promotion, 4> kL2 = {{"none", "64B", "128B", "256B"}};
 const Names<OobFill, 2> kOob = {{"zero", "nan"}};
-const Names<KernelArgKind, 5> kArgKinds = {{"tensor_map", "pointer", "dim", "stride", "tma_ok"}};
+const Names<KernelArgKind, 5> kArgKinds = {
+    {"tensor_map", "pointer", "dim", "stride", "tma_ok"}};
 const Names<GridRule, 2> kRules = {{"tiles", "persistent"}};
 
 } // namespace
 
 const char *dtypeName(DType t) { return kDTypes.name(t); }
-bool parseDType(std::string_view name, DType &out) { return kDTypes.parse(name, out); }
+bool parseDType(std::string_view name, DType &out) {
+  return kDTypes.parse(name, out);
+}
 unsigned dtypeBits(DType t) {
   switch (t) {
   case DType::BF16:
@@ -136,8 +142,12 @@ int Manifest::findDim(std::string_view name) const {
 
 namespace {
 
-bool isIdentStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
-bool isIdentChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+bool isIdentStart(char c) {
+  return std::isalpha(static_cast<unsigned char>(c)) || c == '_';
+}
+bool isIdentChar(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
 
 bool isIdentifier(std::string_view s) {
   if (s.empty() || !isIdentStart(s[0]))
@@ -192,7 +202,8 @@ bool DimExpr::parse(std::string_view text, DimExpr &out, std::string &error) {
     size_t comma = inner.find(',');
     if (comma == std::string_view::npos)
       return bad("cdiv needs two arguments");
-    std::string_view name = inner.substr(0, comma), num = inner.substr(comma + 1);
+    std::string_view name = inner.substr(0, comma),
+                     num = inner.substr(comma + 1);
     if (!isIdentifier(name))
       return bad("'" + std::string(name) + "' is not a dim name");
     int64_t v;
@@ -270,7 +281,8 @@ bool DimExpr::evaluate(int64_t v, int64_t &out) const {
     if (value <= 0)
       return false;
     int64_t q = v / value, r = v % value;
-    out = q + (r > 0 ? 1 : 0); // C++ truncates toward zero: only positive remainders round up
+    out = q + (r > 0 ? 1 : 0); // C++ truncates toward zero: only positive
+                               // remainders round up
     return true;
   }
   }
@@ -303,7 +315,8 @@ bool isChip(std::string_view chip) {
   return i == chip.size();
 }
 
-/// Whether a TMA element type can carry a parameter of dtype `t` (the bytes are copied as is).
+/// Whether a TMA element type can carry a parameter of dtype `t` (the bytes are
+/// copied as is).
 bool elementFits(DType t, TmaElement e) {
   switch (t) {
   case DType::BF16:
@@ -332,7 +345,8 @@ std::string paramWhere(const Manifest &m, size_t i) {
   return "params[" + std::to_string(i) + "] '" + m.params[i].name + "'";
 }
 
-bool checkExpr(const Manifest &m, const DimExpr &e, const std::string &where, std::string &error) {
+bool checkExpr(const Manifest &m, const DimExpr &e, const std::string &where,
+               std::string &error) {
   if (e.kind == DimExpr::Kind::Const) {
     if (e.value < 0) {
       error = where + ": negative extent " + std::to_string(e.value);
@@ -362,16 +376,20 @@ bool validateManifest(const Manifest &m, std::string &error) {
   if (m.version > kManifestVersion) {
     error = "manifest version " + std::to_string(m.version) +
             " is newer than the newest version this build knows (" +
-            std::to_string(kManifestVersion) + "); rebuild the runtime from a newer Kiln";
+            std::to_string(kManifestVersion) +
+            "); rebuild the runtime from a newer Kiln";
     return false;
   }
   if (m.version < 1) {
-    error = "version " + std::to_string(m.version) + " is not a manifest version (1.." +
+    error = "version " + std::to_string(m.version) +
+            " is not a manifest version (1.." +
             std::to_string(kManifestVersion) + ")";
     return false;
   }
   if (m.kernel.empty() || m.entry.empty() || m.cubin.empty()) {
-    error = std::string(m.kernel.empty() ? "kernel" : m.entry.empty() ? "entry" : "cubin") +
+    error = std::string(m.kernel.empty()  ? "kernel"
+                        : m.entry.empty() ? "entry"
+                                          : "cubin") +
             " is empty";
     return false;
   }
@@ -383,7 +401,8 @@ bool validateManifest(const Manifest &m, std::string &error) {
   // Dims: valid, unique names.
   for (size_t i = 0; i < m.dims.size(); ++i) {
     if (!isIdentifier(m.dims[i])) {
-      error = "dims[" + std::to_string(i) + "]: '" + m.dims[i] + "' is not a dim name";
+      error = "dims[" + std::to_string(i) + "]: '" + m.dims[i] +
+              "' is not a dim name";
       return false;
     }
     for (size_t j = 0; j < i; ++j)
@@ -403,21 +422,23 @@ bool validateManifest(const Manifest &m, std::string &error) {
       return false;
     }
     if (m.findParam(p.name) != static_cast<int>(i)) {
-      error = where + ": the name is used by params[" + std::to_string(m.findParam(p.name)) +
-              "] too";
+      error = where + ": the name is used by params[" +
+              std::to_string(m.findParam(p.name)) + "] too";
       return false;
     }
     if (p.shape.size() > static_cast<size_t>(kMaxRank)) {
-      error = where + ": rank " + std::to_string(p.shape.size()) + " exceeds the maximum of " +
-              std::to_string(kMaxRank);
+      error = where + ": rank " + std::to_string(p.shape.size()) +
+              " exceeds the maximum of " + std::to_string(kMaxRank);
       return false;
     }
     if (p.align < 1 || (p.align & (p.align - 1)) != 0) {
-      error = where + ": align " + std::to_string(p.align) + " is not a power of two";
+      error = where + ": align " + std::to_string(p.align) +
+              " is not a power of two";
       return false;
     }
     for (size_t a = 0; a < p.shape.size(); ++a) {
-      if (!checkExpr(m, p.shape[a], where + " shape[" + std::to_string(a) + "]", error))
+      if (!checkExpr(m, p.shape[a], where + " shape[" + std::to_string(a) + "]",
+                     error))
         return false;
       if (p.shape[a].isPlainName())
         bindable[m.findDim(p.shape[a].name)] = true;
@@ -434,13 +455,15 @@ bool validateManifest(const Manifest &m, std::string &error) {
       }
       if (p.block.empty() || p.block.size() > m.params[of].shape.size()) {
         error = where + ": block has " + std::to_string(p.block.size()) +
-                " entries; it needs 1.." + std::to_string(m.params[of].shape.size()) +
-                " (the rank of '" + p.scaleOf + "')";
+                " entries; it needs 1.." +
+                std::to_string(m.params[of].shape.size()) + " (the rank of '" +
+                p.scaleOf + "')";
         return false;
       }
       for (int64_t b : p.block)
         if (b < 1) {
-          error = where + ": block entry " + std::to_string(b) + " is not positive";
+          error =
+              where + ": block entry " + std::to_string(b) + " is not positive";
           return false;
         }
     } else if (!p.scaleOf.empty() || !p.block.empty()) {
@@ -450,8 +473,9 @@ bool validateManifest(const Manifest &m, std::string &error) {
   }
   for (size_t d = 0; d < m.dims.size(); ++d)
     if (!bindable[d]) {
-      error = "dim '" + m.dims[d] +
-              "' is never a plain entry of a param shape, so no launch can bind it";
+      error =
+          "dim '" + m.dims[d] +
+          "' is never a plain entry of a param shape, so no launch can bind it";
       return false;
     }
 
@@ -479,8 +503,8 @@ bool validateManifest(const Manifest &m, std::string &error) {
     }
     for (size_t a = 0; a < rank; ++a)
       if (t.box[a] < 1 || t.box[a] > 256) {
-        error = where + ": box[" + std::to_string(a) + "] = " + std::to_string(t.box[a]) +
-                " is outside 1..256";
+        error = where + ": box[" + std::to_string(a) +
+                "] = " + std::to_string(t.box[a]) + " is outside 1..256";
         return false;
       }
     if (!elementFits(param.dtype, t.element)) {
@@ -491,18 +515,20 @@ bool validateManifest(const Manifest &m, std::string &error) {
     }
     int64_t innerBits = t.box[0] * tmaElementBits(t.element);
     if (innerBits % 128 != 0) {
-      error = where + ": the innermost box is " + std::to_string(t.box[0]) + " x " +
-              tmaElementName(t.element) + " = " + std::to_string(innerBits) +
-              " bits, not a multiple of 16 bytes";
+      error = where + ": the innermost box is " + std::to_string(t.box[0]) +
+              " x " + tmaElementName(t.element) + " = " +
+              std::to_string(innerBits) + " bits, not a multiple of 16 bytes";
       return false;
     }
     if (t.swizzle != Swizzle::None && innerBits / 8 > swizzleBytes(t.swizzle)) {
-      error = where + ": the innermost box is " + std::to_string(innerBits / 8) +
-              " bytes, wider than the " + swizzleName(t.swizzle) + " swizzle span";
+      error = where + ": the innermost box is " +
+              std::to_string(innerBits / 8) + " bytes, wider than the " +
+              swizzleName(t.swizzle) + " swizzle span";
       return false;
     }
     if (t.oobFill == OobFill::NaN && !isFloatElement(t.element)) {
-      error = where + ": oob_fill \"nan\" needs a floating-point element, not " +
+      error = where +
+              ": oob_fill \"nan\" needs a floating-point element, not " +
               tmaElementName(t.element);
       return false;
     }
@@ -517,7 +543,8 @@ bool validateManifest(const Manifest &m, std::string &error) {
     case KernelArgKind::TensorMap:
     case KernelArgKind::TmaOk:
       if (a.map < 0 || a.map >= static_cast<int64_t>(m.tensorMaps.size())) {
-        error = where + ": map " + std::to_string(a.map) + " is not an index into tensor_maps (" +
+        error = where + ": map " + std::to_string(a.map) +
+                " is not an index into tensor_maps (" +
                 std::to_string(m.tensorMaps.size()) + " maps)";
         return false;
       }
@@ -530,16 +557,19 @@ bool validateManifest(const Manifest &m, std::string &error) {
         return false;
       }
       if (a.kind == KernelArgKind::Stride &&
-          (a.axis < 0 || a.axis >= static_cast<int64_t>(m.params[p].shape.size()))) {
-        error = where + ": axis " + std::to_string(a.axis) + " is outside param '" + a.param +
-                "' of rank " + std::to_string(m.params[p].shape.size());
+          (a.axis < 0 ||
+           a.axis >= static_cast<int64_t>(m.params[p].shape.size()))) {
+        error = where + ": axis " + std::to_string(a.axis) +
+                " is outside param '" + a.param + "' of rank " +
+                std::to_string(m.params[p].shape.size());
         return false;
       }
       break;
     }
     case KernelArgKind::Dim:
       if (m.findDim(a.dim) < 0) {
-        error = where + ": dim '" + a.dim + "' is not in dims (" + joinNames(m.dims) + ")";
+        error = where + ": dim '" + a.dim + "' is not in dims (" +
+                joinNames(m.dims) + ")";
         return false;
       }
       break;
@@ -559,25 +589,31 @@ bool validateManifest(const Manifest &m, std::string &error) {
     ctas *= l.cluster[d];
   }
   if (threads > 1024 || l.block[2] > 64) {
-    error = "launch.block [" + std::to_string(l.block[0]) + ", " + std::to_string(l.block[1]) +
-            ", " + std::to_string(l.block[2]) + "] exceeds CUDA's limits (1024 threads, z <= 64)";
+    error = "launch.block [" + std::to_string(l.block[0]) + ", " +
+            std::to_string(l.block[1]) + ", " + std::to_string(l.block[2]) +
+            "] exceeds CUDA's limits (1024 threads, z <= 64)";
     return false;
   }
   if (ctas > 16) {
-    error = "launch.cluster has " + std::to_string(ctas) + " CTAs; the hardware maximum is 16";
+    error = "launch.cluster has " + std::to_string(ctas) +
+            " CTAs; the hardware maximum is 16";
     return false;
   }
-  if (l.dynamicSmem < 0 || l.dynamicSmem > std::numeric_limits<int32_t>::max()) {
-    error = "launch.dynamic_smem " + std::to_string(l.dynamicSmem) + " is out of range";
+  if (l.dynamicSmem < 0 ||
+      l.dynamicSmem > std::numeric_limits<int32_t>::max()) {
+    error = "launch.dynamic_smem " + std::to_string(l.dynamicSmem) +
+            " is out of range";
     return false;
   }
   if (l.rule == GridRule::Tiles && l.tiles.size() > 3) {
-    error = "launch.grid: rule \"tiles\" has " + std::to_string(l.tiles.size()) +
-            " axes; a grid has at most 3";
+    error = "launch.grid: rule \"tiles\" has " +
+            std::to_string(l.tiles.size()) + " axes; a grid has at most 3";
     return false;
   }
-  if (l.rule == GridRule::Persistent && (l.cluster[1] != 1 || l.cluster[2] != 1)) {
-    error = "launch.grid: rule \"persistent\" launches a 1-D grid, so cluster must be [n, 1, 1]";
+  if (l.rule == GridRule::Persistent &&
+      (l.cluster[1] != 1 || l.cluster[2] != 1)) {
+    error = "launch.grid: rule \"persistent\" launches a 1-D grid, so cluster "
+            "must be [n, 1, 1]";
     return false;
   }
   for (size_t i = 0; i < l.tiles.size(); ++i) {
@@ -585,7 +621,8 @@ bool validateManifest(const Manifest &m, std::string &error) {
     if (!checkExpr(m, l.tiles[i].extent, where, error))
       return false;
     if (l.tiles[i].tile < 1) {
-      error = where + ": tile " + std::to_string(l.tiles[i].tile) + " is not positive";
+      error = where + ": tile " + std::to_string(l.tiles[i].tile) +
+              " is not positive";
       return false;
     }
   }
@@ -598,7 +635,8 @@ bool validateManifest(const Manifest &m, std::string &error) {
 
 namespace {
 
-/// Reads typed values out of JSON objects, recording the JSON path of the first problem.
+/// Reads typed values out of JSON objects, recording the JSON path of the first
+/// problem.
 class Reader {
 public:
   explicit Reader(std::string &error) : error(error) {}
@@ -608,7 +646,8 @@ public:
     return false;
   }
 
-  const Json *field(const Json &obj, const char *key, const std::string &path, bool required) {
+  const Json *field(const Json &obj, const char *key, const std::string &path,
+                    bool required) {
     auto it = obj.find(key);
     if (it == obj.end()) {
       if (required)
@@ -619,7 +658,8 @@ public:
   }
 
   bool object(const Json &j, const std::string &path) {
-    return j.is_object() || fail(path, std::string("expected an object, got ") + j.type_name());
+    return j.is_object() ||
+           fail(path, std::string("expected an object, got ") + j.type_name());
   }
 
   bool str(const Json &j, const std::string &path, std::string &out) {
@@ -631,10 +671,12 @@ public:
 
   bool integer(const Json &j, const std::string &path, int64_t &out) {
     if (!j.is_number_integer())
-      return fail(path, std::string("expected an integer, got ") +
-                            (j.is_number_float() ? "a fraction" : j.type_name()));
+      return fail(path,
+                  std::string("expected an integer, got ") +
+                      (j.is_number_float() ? "a fraction" : j.type_name()));
     if (j.is_number_unsigned() &&
-        j.get<uint64_t>() > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
+        j.get<uint64_t>() >
+            static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
       return fail(path, "integer out of range");
     out = j.get<int64_t>();
     return true;
@@ -642,16 +684,19 @@ public:
 
   bool boolean(const Json &j, const std::string &path, bool &out) {
     if (!j.is_boolean())
-      return fail(path, std::string("expected true or false, got ") + j.type_name());
+      return fail(path,
+                  std::string("expected true or false, got ") + j.type_name());
     out = j.get<bool>();
     return true;
   }
 
   bool array(const Json &j, const std::string &path) {
-    return j.is_array() || fail(path, std::string("expected an array, got ") + j.type_name());
+    return j.is_array() ||
+           fail(path, std::string("expected an array, got ") + j.type_name());
   }
 
-  bool intArray(const Json &j, const std::string &path, std::vector<int64_t> &out) {
+  bool intArray(const Json &j, const std::string &path,
+                std::vector<int64_t> &out) {
     if (!array(j, path))
       return false;
     out.clear();
@@ -674,32 +719,33 @@ public:
   }
 
   template <typename E, size_t N>
-  bool enumeration(const Json &j, const std::string &path, const Names<E, N> &names,
-                   const char *what, E &out) {
+  bool enumeration(const Json &j, const std::string &path,
+                   const Names<E, N> &names, const char *what, E &out) {
     std::string s;
     if (!str(j, path, s))
       return false;
     if (!names.parse(s, out))
-      return fail(path, "unknown " + std::string(what) + " '" + s + "' (expected one of " +
-                            names.list() + ")");
+      return fail(path, "unknown " + std::string(what) + " '" + s +
+                            "' (expected one of " + names.list() + ")");
     return true;
   }
 
   // Field helpers: `obj[key]` read as T; the path is `path.key`.
-  bool strField(const Json &o, const char *k, const std::string &p, std::string &out,
-                bool required = true) {
+  bool strField(const Json &o, const char *k, const std::string &p,
+                std::string &out, bool required = true) {
     const Json *j = field(o, k, p, required);
     if (!j)
       return !required;
     return str(*j, p + "." + k, out);
   }
-  bool intField(const Json &o, const char *k, const std::string &p, int64_t &out) {
+  bool intField(const Json &o, const char *k, const std::string &p,
+                int64_t &out) {
     const Json *j = field(o, k, p, true);
     return j && integer(*j, p + "." + k, out);
   }
   template <typename E, size_t N>
-  bool enumField(const Json &o, const char *k, const std::string &p, const Names<E, N> &names,
-                 const char *what, E &out) {
+  bool enumField(const Json &o, const char *k, const std::string &p,
+                 const Names<E, N> &names, const char *what, E &out) {
     const Json *j = field(o, k, p, true);
     return j && enumeration(*j, p + "." + k, names, what, out);
   }
@@ -737,11 +783,13 @@ bool readParam(Reader &r, const Json &j, const std::string &path, Param &p) {
   return true;
 }
 
-bool readTensorMap(Reader &r, const Json &j, const std::string &path, TensorMapDesc &t) {
+bool readTensorMap(Reader &r, const Json &j, const std::string &path,
+                   TensorMapDesc &t) {
   if (!r.object(j, path) || !r.strField(j, "param", path, t.param) ||
       !r.enumField(j, "element", path, kTmaElements, "element", t.element) ||
       !r.enumField(j, "swizzle", path, kSwizzles, "swizzle", t.swizzle) ||
-      !r.enumField(j, "l2_promotion", path, kL2, "l2_promotion", t.l2Promotion) ||
+      !r.enumField(j, "l2_promotion", path, kL2, "l2_promotion",
+                   t.l2Promotion) ||
       !r.enumField(j, "oob_fill", path, kOob, "oob_fill", t.oobFill))
     return false;
   const Json *box = r.field(j, "box", path, true);
@@ -751,8 +799,10 @@ bool readTensorMap(Reader &r, const Json &j, const std::string &path, TensorMapD
   return opt && r.boolean(*opt, path + ".optional", t.optional);
 }
 
-bool readKernelArg(Reader &r, const Json &j, const std::string &path, KernelArg &a) {
-  if (!r.object(j, path) || !r.enumField(j, "kind", path, kArgKinds, "kernel arg kind", a.kind))
+bool readKernelArg(Reader &r, const Json &j, const std::string &path,
+                   KernelArg &a) {
+  if (!r.object(j, path) ||
+      !r.enumField(j, "kind", path, kArgKinds, "kernel arg kind", a.kind))
     return false;
   switch (a.kind) {
   case KernelArgKind::TensorMap:
@@ -761,22 +811,23 @@ bool readKernelArg(Reader &r, const Json &j, const std::string &path, KernelArg 
   case KernelArgKind::Pointer:
     return r.strField(j, "param", path, a.param);
   case KernelArgKind::Stride:
-    return r.strField(j, "param", path, a.param) && r.intField(j, "axis", path, a.axis);
+    return r.strField(j, "param", path, a.param) &&
+           r.intField(j, "axis", path, a.axis);
   case KernelArgKind::Dim:
     return r.strField(j, "dim", path, a.dim);
   }
   return false;
 }
 
-bool readTriple(Reader &r, const Json &o, const char *key, const std::string &path,
-                std::array<int64_t, 3> &out) {
+bool readTriple(Reader &r, const Json &o, const char *key,
+                const std::string &path, std::array<int64_t, 3> &out) {
   const Json *j = r.field(o, key, path, true);
   std::vector<int64_t> v;
   if (!j || !r.intArray(*j, path + "." + key, v))
     return false;
   if (v.size() != 3)
-    return r.fail(path + "." + key,
-                  "expected 3 integers [x, y, z], got " + std::to_string(v.size()));
+    return r.fail(path + "." + key, "expected 3 integers [x, y, z], got " +
+                                        std::to_string(v.size()));
   out = {v[0], v[1], v[2]};
   return true;
 }
@@ -788,7 +839,8 @@ bool readLaunch(Reader &r, const Json &j, const std::string &path, Launch &l) {
     return false;
   std::string gpath = path + ".grid";
   const Json *g = r.field(j, "grid", path, true);
-  if (!g || !r.object(*g, gpath) || !r.enumField(*g, "rule", gpath, kRules, "grid rule", l.rule))
+  if (!g || !r.object(*g, gpath) ||
+      !r.enumField(*g, "rule", gpath, kRules, "grid rule", l.rule))
     return false;
   const Json *tiles = r.field(*g, "tiles", gpath, true);
   if (!tiles || !r.array(*tiles, gpath + ".tiles"))
@@ -800,7 +852,8 @@ bool readLaunch(Reader &r, const Json &j, const std::string &path, Launch &l) {
     if (!t.is_array() || t.size() != 2)
       return r.fail(tpath, "expected [extent, tile]");
     GridAxis axis;
-    if (!r.dimExpr(t[0], tpath + "[0]", axis.extent) || !r.integer(t[1], tpath + "[1]", axis.tile))
+    if (!r.dimExpr(t[0], tpath + "[0]", axis.extent) ||
+        !r.integer(t[1], tpath + "[1]", axis.tile))
       return false;
     l.tiles.push_back(axis);
   }
@@ -808,14 +861,16 @@ bool readLaunch(Reader &r, const Json &j, const std::string &path, Launch &l) {
 }
 
 template <typename T, typename F>
-bool readList(Reader &r, const Json &top, const char *key, std::vector<T> &out, F readOne) {
+bool readList(Reader &r, const Json &top, const char *key, std::vector<T> &out,
+              F readOne) {
   const Json *j = r.field(top, key, "manifest", true);
   if (!j || !r.array(*j, key))
     return false;
   out.clear();
   for (size_t i = 0; i < j->size(); ++i) {
     T item;
-    if (!readOne(r, (*j)[i], std::string(key) + "[" + std::to_string(i) + "]", item))
+    if (!readOne(r, (*j)[i], std::string(key) + "[" + std::to_string(i) + "]",
+                 item))
       return false;
     out.push_back(std::move(item));
   }
@@ -826,20 +881,22 @@ bool readManifest(const Json &top, Manifest &m, std::string &error) {
   Reader r(error);
   if (!r.object(top, "manifest"))
     return false;
-  // Format and version first: a newer manifest may differ in any other key, and the version
-  // message is the useful one then.
+  // Format and version first: a newer manifest may differ in any other key, and
+  // the version message is the useful one then.
   if (!r.strField(top, "format", "manifest", m.format))
     return false;
   if (m.format != kManifestFormat)
-    return r.fail("format", "'" + m.format + "' is not a Kiln manifest (expected '" +
+    return r.fail("format", "'" + m.format +
+                                "' is not a Kiln manifest (expected '" +
                                 kManifestFormat + "')");
   if (!r.intField(top, "version", "manifest", m.version))
     return false;
   if (m.version > kManifestVersion)
-    return r.fail("version", "manifest version " + std::to_string(m.version) +
-                                 " is newer than the newest version this build knows (" +
-                                 std::to_string(kManifestVersion) +
-                                 "); rebuild the runtime from a newer Kiln");
+    return r.fail("version",
+                  "manifest version " + std::to_string(m.version) +
+                      " is newer than the newest version this build knows (" +
+                      std::to_string(kManifestVersion) +
+                      "); rebuild the runtime from a newer Kiln");
 
   if (!r.strField(top, "kernel", "manifest", m.kernel) ||
       !r.strField(top, "source", "manifest", m.source, /*required=*/false) ||
@@ -865,7 +922,8 @@ bool readManifest(const Json &top, Manifest &m, std::string &error) {
   return launch && readLaunch(r, *launch, "launch", m.launch);
 }
 
-/// nlohmann prefixes messages with "[json.exception.parse_error.101] "; users need the rest.
+/// nlohmann prefixes messages with "[json.exception.parse_error.101] "; users
+/// need the rest.
 std::string stripJsonPrefix(const char *what) {
   std::string s(what);
   if (s.rfind("[json.exception.", 0) == 0) {
@@ -900,7 +958,8 @@ bool parseManifest(const std::string &text, Manifest &out, std::string &error) {
   return false;
 }
 
-bool readManifestFile(const std::string &path, Manifest &out, std::string &error) {
+bool readManifestFile(const std::string &path, Manifest &out,
+                      std::string &error) {
   std::string text;
   try {
     std::ifstream in(path, std::ios::binary);
@@ -1005,7 +1064,8 @@ template <typename T> std::string list(const std::vector<T> &items) {
     return "[]";
   std::string s = "[\n";
   for (size_t i = 0; i < items.size(); ++i)
-    s += "    " + compact(toJson(items[i])) + (i + 1 < items.size() ? ",\n" : "\n");
+    s += "    " + compact(toJson(items[i])) +
+         (i + 1 < items.size() ? ",\n" : "\n");
   return s + "  ]";
 }
 
@@ -1014,7 +1074,8 @@ template <typename T> std::string list(const std::vector<T> &items) {
 std::string writeManifest(const Manifest &m) {
   try {
     std::string s = "{\n";
-    auto kv = [&](const char *key, const std::string &value, bool last = false) {
+    auto kv = [&](const char *key, const std::string &value,
+                  bool last = false) {
       s += "  \"" + std::string(key) + "\": " + value + (last ? "\n" : ",\n");
     };
     kv("format", compact(m.format));
@@ -1031,7 +1092,8 @@ std::string writeManifest(const Manifest &m) {
     kv("launch", compact(toJson(m.launch)), /*last=*/true);
     return s + "}\n";
   } catch (...) {
-    // Only allocation can fail here; an empty string is not a manifest, so readers report it.
+    // Only allocation can fail here; an empty string is not a manifest, so
+    // readers report it.
     return std::string();
   }
 }

@@ -1,12 +1,13 @@
-//===- Manifest.h - The launch manifest (*.kiln.json), format v1 -*- C++ -*-===//
+//===- Manifest.h - The launch manifest, format v1 --------------*- C++ -*-===//
 //
-// The manifest is the only contract between the compiler, which writes it next to the cubin, and
-// the runtime, which reads it to validate arguments and launch. Both sides use these structs and
-// functions, so the format has exactly one definition (docs/manifest.md describes it).
+// The manifest is the only contract between the compiler, which writes it next
+// to the cubin, and the runtime, which reads it to validate arguments and
+// launch. Both sides use these structs and functions, so the format has exactly
+// one definition (docs/manifest.md describes it).
 //
-// This header is deliberately plain: no JSON types, no exceptions, no CUDA. The compiler is built
-// with -fno-exceptions and -fno-rtti and links this library; every failure is reported through a
-// `std::string` error instead.
+// This header is deliberately plain: no JSON types, no exceptions, no CUDA. The
+// compiler is built with -fno-exceptions and -fno-rtti and links this library;
+// every failure is reported through a `std::string` error instead.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,7 +26,8 @@ namespace kiln {
 inline constexpr const char *kManifestFormat = "kiln-manifest";
 /// The newest manifest version this library reads and the version it writes.
 inline constexpr int kManifestVersion = 1;
-/// Most axes a parameter may have (tensor maps are further limited to 5 by the hardware).
+/// Most axes a parameter may have (tensor maps are further limited to 5 by the
+/// hardware).
 inline constexpr int kMaxRank = 8;
 
 /// Element type of a parameter as the caller stores it.
@@ -42,7 +44,8 @@ unsigned dtypeBits(DType t);
 enum class ParamRole : uint8_t { Input, Output, Scale };
 const char *roleName(ParamRole r);
 
-/// Element type of a TMA descriptor (fp8 data uses U8, packed fp4 U8 or U4x16Align8).
+/// Element type of a TMA descriptor (fp8 data uses U8, packed fp4 U8 or
+/// U4x16Align8).
 enum class TmaElement : uint8_t { BF16, F16, F32, I32, U8, U4x16Align8 };
 const char *tmaElementName(TmaElement e);
 /// Bits of one TMA element (4 for u4x16_align8).
@@ -65,29 +68,35 @@ const char *kernelArgKindName(KernelArgKind k);
 enum class GridRule : uint8_t { Tiles, Persistent };
 const char *gridRuleName(GridRule r);
 
-/// One extent in a shape: `128`, `M`, `M+1`, `M-1`, `M*2` or `cdiv(M,128)`. At most one dim
-/// name appears, so evaluation needs only that name's value.
+/// One extent in a shape: `128`, `M`, `M+1`, `M-1`, `M*2` or `cdiv(M,128)`. At
+/// most one dim name appears, so evaluation needs only that name's value.
 struct DimExpr {
   enum class Kind : uint8_t { Const, Name, Add, Sub, Mul, CeilDiv };
   Kind kind = Kind::Const;
   /// The dim name; empty for `Const`.
   std::string name;
-  /// The constant of `Const`, or the integer operand of the other non-`Name` kinds.
+  /// The constant of `Const`, or the integer operand of the other non-`Name`
+  /// kinds.
   int64_t value = 0;
 
   static DimExpr constant(int64_t v) { return {Kind::Const, "", v}; }
   static DimExpr dim(std::string n) { return {Kind::Name, std::move(n), 0}; }
-  static DimExpr make(Kind k, std::string n, int64_t v) { return {k, std::move(n), v}; }
+  static DimExpr make(Kind k, std::string n, int64_t v) {
+    return {k, std::move(n), v};
+  }
 
-  /// Parses the manifest spelling (spaces are ignored). Fails with a message on anything else,
-  /// on negative constants and on `cdiv` by a non-positive integer.
+  /// Parses the manifest spelling (spaces are ignored). Fails with a message on
+  /// anything else, on negative constants and on `cdiv` by a non-positive
+  /// integer.
   static bool parse(std::string_view text, DimExpr &out, std::string &error);
-  /// The canonical manifest spelling, e.g. `cdiv(K,128)`; `parse(str())` gives back `*this`.
+  /// The canonical manifest spelling, e.g. `cdiv(K,128)`; `parse(str())` gives
+  /// back `*this`.
   std::string str() const;
   /// True for a bare name, the only form that binds a dim.
   bool isPlainName() const { return kind == Kind::Name; }
-  /// Evaluates the expression with its name bound to `nameValue` (ignored for `Const`). Fails
-  /// on int64 overflow; the result may be negative (`M-4` with M = 2): callers reject that.
+  /// Evaluates the expression with its name bound to `nameValue` (ignored for
+  /// `Const`). Fails on int64 overflow; the result may be negative (`M-4` with
+  /// M = 2): callers reject that.
   bool evaluate(int64_t nameValue, int64_t &out) const;
 
   bool operator==(const DimExpr &o) const {
@@ -111,8 +120,9 @@ struct Param {
   int64_t align = 16;
 
   bool operator==(const Param &o) const {
-    return name == o.name && role == o.role && dtype == o.dtype && shape == o.shape &&
-           scaleOf == o.scaleOf && block == o.block && align == o.align;
+    return name == o.name && role == o.role && dtype == o.dtype &&
+           shape == o.shape && scaleOf == o.scaleOf && block == o.block &&
+           align == o.align;
   }
 };
 
@@ -125,12 +135,14 @@ struct TensorMapDesc {
   Swizzle swizzle = Swizzle::None;
   L2Promotion l2Promotion = L2Promotion::None;
   OobFill oobFill = OobFill::Zero;
-  /// When the tensor cannot be described, pass a zeroed map and tma_ok = 0 instead of failing.
+  /// When the tensor cannot be described, pass a zeroed map and tma_ok = 0
+  /// instead of failing.
   bool optional = false;
 
   bool operator==(const TensorMapDesc &o) const {
-    return param == o.param && element == o.element && box == o.box && swizzle == o.swizzle &&
-           l2Promotion == o.l2Promotion && oobFill == o.oobFill && optional == o.optional;
+    return param == o.param && element == o.element && box == o.box &&
+           swizzle == o.swizzle && l2Promotion == o.l2Promotion &&
+           oobFill == o.oobFill && optional == o.optional;
   }
 };
 
@@ -147,7 +159,8 @@ struct KernelArg {
   int64_t axis = -1;
 
   bool operator==(const KernelArg &o) const {
-    return kind == o.kind && map == o.map && param == o.param && dim == o.dim && axis == o.axis;
+    return kind == o.kind && map == o.map && param == o.param && dim == o.dim &&
+           axis == o.axis;
   }
 };
 
@@ -155,7 +168,9 @@ struct KernelArg {
 struct GridAxis {
   DimExpr extent;
   int64_t tile = 1;
-  bool operator==(const GridAxis &o) const { return extent == o.extent && tile == o.tile; }
+  bool operator==(const GridAxis &o) const {
+    return extent == o.extent && tile == o.tile;
+  }
 };
 
 struct Launch {
@@ -166,8 +181,8 @@ struct Launch {
   std::vector<GridAxis> tiles;
 
   bool operator==(const Launch &o) const {
-    return block == o.block && cluster == o.cluster && dynamicSmem == o.dynamicSmem &&
-           rule == o.rule && tiles == o.tiles;
+    return block == o.block && cluster == o.cluster &&
+           dynamicSmem == o.dynamicSmem && rule == o.rule && tiles == o.tiles;
   }
 };
 
@@ -188,9 +203,10 @@ struct Manifest {
 
   bool operator==(const Manifest &o) const {
     return format == o.format && version == o.version && kernel == o.kernel &&
-           source == o.source && chip == o.chip && cubin == o.cubin && entry == o.entry &&
-           dims == o.dims && params == o.params && tensorMaps == o.tensorMaps &&
-           kernelArgs == o.kernelArgs && launch == o.launch;
+           source == o.source && chip == o.chip && cubin == o.cubin &&
+           entry == o.entry && dims == o.dims && params == o.params &&
+           tensorMaps == o.tensorMaps && kernelArgs == o.kernelArgs &&
+           launch == o.launch;
   }
 
   /// Index of the parameter called `name`, or -1.
@@ -199,26 +215,29 @@ struct Manifest {
   int findDim(std::string_view name) const;
 };
 
-/// Parses manifest JSON and checks it with `validateManifest`. Refuses another `format` and a
-/// newer `version`, naming both versions. On failure `out` is unspecified and `error` says what
-/// and where (e.g. `params[1].dtype: unknown dtype 'bf61'`).
+/// Parses manifest JSON and checks it with `validateManifest`. Refuses another
+/// `format` and a newer `version`, naming both versions. On failure `out` is
+/// unspecified and `error` says what and where (e.g. `params[1].dtype: unknown
+/// dtype 'bf61'`).
 bool parseManifest(const std::string &text, Manifest &out, std::string &error);
 
 /// Reads and parses the manifest file at `path`; errors name the file.
-bool readManifestFile(const std::string &path, Manifest &out, std::string &error);
+bool readManifestFile(const std::string &path, Manifest &out,
+                      std::string &error);
 
-/// The consistency rules the JSON schema cannot express: unique names, every reference resolves,
-/// every dim can be bound at launch, tensor maps the driver can encode (rank, box, swizzle span,
-/// element type matching the dtype), launch shape limits. The compiler should call this before
-/// writing, so a bad manifest fails at compile time instead of at launch.
+/// The consistency rules the JSON schema cannot express: unique names, every
+/// reference resolves, every dim can be bound at launch, tensor maps the driver
+/// can encode (rank, box, swizzle span, element type matching the dtype),
+/// launch shape limits. The compiler should call this before writing, so a bad
+/// manifest fails at compile time instead of at launch.
 bool validateManifest(const Manifest &m, std::string &error);
 
-/// Serializes `m` as JSON (one key per line, one param/map/arg per line). Never fails: invalid
-/// UTF-8 in strings is replaced.
+/// Serializes `m` as JSON (one key per line, one param/map/arg per line). Never
+/// fails: invalid UTF-8 in strings is replaced.
 std::string writeManifest(const Manifest &m);
 
-/// The manifest path the compiler writes for a cubin path: its extension replaced by
-/// `.kiln.json` (`out/k.cubin` -> `out/k.kiln.json`).
+/// The manifest path the compiler writes for a cubin path: its extension
+/// replaced by `.kiln.json` (`out/k.cubin` -> `out/k.kiln.json`).
 std::string manifestPathForCubin(const std::string &cubinPath);
 
 } // namespace kiln

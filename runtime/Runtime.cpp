@@ -1,7 +1,8 @@
-//===- Runtime.cpp - Load and launch Kiln kernels (CUDA Driver API) --------===//
+//===- Runtime.cpp - Load and launch Kiln kernels -------------------------===//
 //
-// Everything that talks to the driver lives here; what can be decided without it (validation,
-// dims, grid, tensor-map arguments, kernel-arg packing) comes from KilnRuntimeCore.
+// Everything that talks to the driver lives here; what can be decided without
+// it (validation, dims, grid, tensor-map arguments, kernel-arg packing) comes
+// from KilnRuntimeCore.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,22 +24,42 @@
 
 namespace kiln {
 
-// The core computes CUDA enum values without including cuda.h; keep them honest.
-static_assert(static_cast<uint32_t>(TmaDataType::UInt8) == CU_TENSOR_MAP_DATA_TYPE_UINT8, "");
-static_assert(static_cast<uint32_t>(TmaDataType::Int32) == CU_TENSOR_MAP_DATA_TYPE_INT32, "");
-static_assert(static_cast<uint32_t>(TmaDataType::Float16) == CU_TENSOR_MAP_DATA_TYPE_FLOAT16, "");
-static_assert(static_cast<uint32_t>(TmaDataType::Float32) == CU_TENSOR_MAP_DATA_TYPE_FLOAT32, "");
-static_assert(static_cast<uint32_t>(TmaDataType::BFloat16) == CU_TENSOR_MAP_DATA_TYPE_BFLOAT16,
+// The core computes CUDA enum values without including cuda.h; keep them
+// honest.
+static_assert(static_cast<uint32_t>(TmaDataType::UInt8) ==
+                  CU_TENSOR_MAP_DATA_TYPE_UINT8,
+              "");
+static_assert(static_cast<uint32_t>(TmaDataType::Int32) ==
+                  CU_TENSOR_MAP_DATA_TYPE_INT32,
+              "");
+static_assert(static_cast<uint32_t>(TmaDataType::Float16) ==
+                  CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
+              "");
+static_assert(static_cast<uint32_t>(TmaDataType::Float32) ==
+                  CU_TENSOR_MAP_DATA_TYPE_FLOAT32,
+              "");
+static_assert(static_cast<uint32_t>(TmaDataType::BFloat16) ==
+                  CU_TENSOR_MAP_DATA_TYPE_BFLOAT16,
               "");
 static_assert(static_cast<uint32_t>(TmaDataType::U4x16Align8B) ==
                   CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN8B,
               "");
-static_assert(static_cast<uint32_t>(Swizzle::B128) == CU_TENSOR_MAP_SWIZZLE_128B, "");
-static_assert(static_cast<uint32_t>(Swizzle::B64) == CU_TENSOR_MAP_SWIZZLE_64B, "");
-static_assert(static_cast<uint32_t>(Swizzle::B32) == CU_TENSOR_MAP_SWIZZLE_32B, "");
-static_assert(static_cast<uint32_t>(L2Promotion::B256) == CU_TENSOR_MAP_L2_PROMOTION_L2_256B, "");
-static_assert(static_cast<uint32_t>(L2Promotion::B128) == CU_TENSOR_MAP_L2_PROMOTION_L2_128B, "");
-static_assert(static_cast<uint32_t>(L2Promotion::B64) == CU_TENSOR_MAP_L2_PROMOTION_L2_64B, "");
+static_assert(static_cast<uint32_t>(Swizzle::B128) ==
+                  CU_TENSOR_MAP_SWIZZLE_128B,
+              "");
+static_assert(static_cast<uint32_t>(Swizzle::B64) == CU_TENSOR_MAP_SWIZZLE_64B,
+              "");
+static_assert(static_cast<uint32_t>(Swizzle::B32) == CU_TENSOR_MAP_SWIZZLE_32B,
+              "");
+static_assert(static_cast<uint32_t>(L2Promotion::B256) ==
+                  CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+              "");
+static_assert(static_cast<uint32_t>(L2Promotion::B128) ==
+                  CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+              "");
+static_assert(static_cast<uint32_t>(L2Promotion::B64) ==
+                  CU_TENSOR_MAP_L2_PROMOTION_L2_64B,
+              "");
 static_assert(static_cast<uint32_t>(OobFill::NaN) ==
                   CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA,
               "");
@@ -49,7 +70,8 @@ std::string cudaErrorText(CUresult r) {
   const char *name = nullptr, *text = nullptr;
   cuGetErrorName(r, &name);
   cuGetErrorString(r, &text);
-  std::string s = name ? name : "CUDA error " + std::to_string(static_cast<int>(r));
+  std::string s =
+      name ? name : "CUDA error " + std::to_string(static_cast<int>(r));
   if (text)
     s += std::string(" (") + text + ")";
   return s;
@@ -61,7 +83,8 @@ Status cudaFailure(const std::string &what, CUresult r) {
   return Status::error(ErrorCode::Cuda, what + ": " + cudaErrorText(r));
 }
 
-/// cuInit once per process; its result is remembered so every call reports the same failure.
+/// cuInit once per process; its result is remembered so every call reports the
+/// same failure.
 CUresult initDriver() {
   static std::once_flag once;
   static CUresult result = CUDA_SUCCESS;
@@ -69,7 +92,8 @@ CUresult initDriver() {
   return result;
 }
 
-/// Pushes a context for the duration of a launch when it is not the current one.
+/// Pushes a context for the duration of a launch when it is not the current
+/// one.
 class ContextScope {
 public:
   ContextScope() = default;
@@ -95,8 +119,9 @@ private:
   bool pushed = false;
 };
 
-/// The last tensor map encoded for one manifest map in one context. Launches with the same
-/// buffers (benchmark loops, CUDA-graph-like reuse) skip the driver call.
+/// The last tensor map encoded for one manifest map in one context. Launches
+/// with the same buffers (benchmark loops, CUDA-graph-like reuse) skip the
+/// driver call.
 struct CachedMap {
   bool valid = false;
   TensorMapEncoding encoding;
@@ -112,8 +137,8 @@ struct ContextState {
   FunctionInfo functionInfo;
   std::mutex cacheMutex;
   std::vector<CachedMap> cache;
-  /// Per param: the last pointer checkPointers accepted in this context, so repeated launches
-  /// on the same buffers skip the driver queries.
+  /// Per param: the last pointer checkPointers accepted in this context, so
+  /// repeated launches on the same buffers skip the driver queries.
   std::vector<uint64_t> checkedPointers;
 };
 
@@ -148,8 +173,8 @@ struct Module::Impl {
   std::vector<CUdevice> retainedPrimary;
 
   ~Impl();
-  Status acquire(CUstream stream, const Tensor *args, size_t count, ContextScope &scope,
-                 ContextState *&out);
+  Status acquire(CUstream stream, const Tensor *args, size_t count,
+                 ContextScope &scope, ContextState *&out);
   Status stateFor(CUcontext ctx, ContextState *&out);
   Status loadInto(ContextState &cs);
   Status checkPointers(ContextState &cs, const Tensor *args, size_t count);
@@ -161,8 +186,8 @@ Module::Impl::~Impl() {
   for (auto &cs : contexts) {
     if (!cs->module)
       continue;
-    // Unloading needs the module's context; errors (a destroyed context, a driver shutting down
-    // at exit) leave nothing to clean up.
+    // Unloading needs the module's context; errors (a destroyed context, a
+    // driver shutting down at exit) leave nothing to clean up.
     if (cuCtxPushCurrent(cs->ctx) == CUDA_SUCCESS) {
       cuModuleUnload(cs->module);
       CUcontext ignored;
@@ -177,10 +202,12 @@ Status Module::Impl::acquire(CUstream stream, const Tensor *args, size_t count,
                              ContextScope &scope, ContextState *&out) {
   CUresult r = initDriver();
   if (r != CUDA_SUCCESS)
-    return cudaFailure("cuInit failed (is there a GPU and an NVIDIA driver?)", r);
+    return cudaFailure("cuInit failed (is there a GPU and an NVIDIA driver?)",
+                       r);
 
   CUcontext ctx = nullptr;
-  if (stream != nullptr && stream != CU_STREAM_LEGACY && stream != CU_STREAM_PER_THREAD) {
+  if (stream != nullptr && stream != CU_STREAM_LEGACY &&
+      stream != CU_STREAM_PER_THREAD) {
     if ((r = cuStreamGetCtx(stream, &ctx)) != CUDA_SUCCESS)
       return cudaFailure("cannot find the context of the stream", r);
     if ((r = scope.enter(ctx)) != CUDA_SUCCESS)
@@ -189,14 +216,16 @@ Status Module::Impl::acquire(CUstream stream, const Tensor *args, size_t count,
     if ((r = cuCtxGetCurrent(&ctx)) != CUDA_SUCCESS)
       return cudaFailure("cuCtxGetCurrent", r);
     if (!ctx) {
-      // No context on this thread: use the primary context of the device that holds the
-      // tensors (device 0 if none says), as the CUDA runtime and PyTorch would.
+      // No context on this thread: use the primary context of the device that
+      // holds the tensors (device 0 if none says), as the CUDA runtime and
+      // PyTorch would.
       CUdevice dev = 0;
       for (size_t i = 0; i < count; ++i) {
         int ordinal = -1;
         if (args[i].data && args[i].numel() > 0 &&
             cuPointerGetAttribute(&ordinal, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL,
-                                  static_cast<CUdeviceptr>(args[i].data)) == CUDA_SUCCESS &&
+                                  static_cast<CUdeviceptr>(args[i].data)) ==
+                CUDA_SUCCESS &&
             ordinal >= 0) {
           dev = ordinal;
           break;
@@ -204,7 +233,8 @@ Status Module::Impl::acquire(CUstream stream, const Tensor *args, size_t count,
       }
       std::lock_guard<std::mutex> lock(mutex);
       if ((r = cuDevicePrimaryCtxRetain(&ctx, dev)) != CUDA_SUCCESS)
-        return cudaFailure("cannot retain the primary context of device " + std::to_string(dev),
+        return cudaFailure("cannot retain the primary context of device " +
+                               std::to_string(dev),
                            r);
       bool known = false;
       for (CUdevice d : retainedPrimary)
@@ -256,15 +286,19 @@ Status Module::Impl::loadInto(ContextState &cs) {
   int v = 0;
   auto attr = [&](CUdevice_attribute a, const char *what, int &out) -> Status {
     CUresult rr = cuDeviceGetAttribute(&out, a, dev);
-    return rr == CUDA_SUCCESS ? Status() : cudaFailure(std::string("querying ") + what, rr);
+    return rr == CUDA_SUCCESS
+               ? Status()
+               : cudaFailure(std::string("querying ") + what, rr);
   };
   Status s;
-  if (!(s = attr(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, "compute capability",
-                 info.ccMajor)) ||
-      !(s = attr(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, "compute capability",
-                 info.ccMinor)) ||
-      !(s = attr(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, "SM count", info.smCount)) ||
-      !(s = attr(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, "shared memory", v)))
+  if (!(s = attr(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+                 "compute capability", info.ccMajor)) ||
+      !(s = attr(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+                 "compute capability", info.ccMinor)) ||
+      !(s = attr(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, "SM count",
+                 info.smCount)) ||
+      !(s = attr(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+                 "shared memory", v)))
     return s;
   info.maxSmemPerBlockOptin = v;
 
@@ -274,16 +308,21 @@ Status Module::Impl::loadInto(ContextState &cs) {
 
   if ((r = cuModuleLoadData(&cs.module, cubin.data())) != CUDA_SUCCESS) {
     cs.module = nullptr;
-    return cudaFailure("cannot load " + cubinName + " on device " + std::to_string(dev), r);
+    return cudaFailure(
+        "cannot load " + cubinName + " on device " + std::to_string(dev), r);
   }
-  if ((r = cuModuleGetFunction(&cs.function, cs.module, m.entry.c_str())) != CUDA_SUCCESS)
-    return Status::error(ErrorCode::Manifest, cubinName + " has no entry '" + m.entry +
-                                                  "' (" + cudaErrorText(r) + ")");
+  if ((r = cuModuleGetFunction(&cs.function, cs.module, m.entry.c_str())) !=
+      CUDA_SUCCESS)
+    return Status::error(ErrorCode::Manifest, cubinName + " has no entry '" +
+                                                  m.entry + "' (" +
+                                                  cudaErrorText(r) + ")");
 
-  // The cubin's own parameter table (CUDA 12.4+ drivers) catches a manifest that does not
-  // belong to this cubin. Only the manifest's indices are queried: probing one past the end would
-  // count the cubin's parameters but is reported as an API error by compute-sanitizer, so a cubin
-  // with extra trailing parameters goes unnoticed. Other failures (old drivers) skip the check.
+  // The cubin's own parameter table (CUDA 12.4+ drivers) catches a manifest
+  // that does not belong to this cubin. Only the manifest's indices are
+  // queried: probing one past the end would count the cubin's parameters but is
+  // reported as an API error by compute-sanitizer, so a cubin with extra
+  // trailing parameters goes unnoticed. Other failures (old drivers) skip the
+  // check.
   std::vector<size_t> sizes;
   bool tableKnown = true;
   for (size_t i = 0; i < plan.args.size(); ++i) {
@@ -301,35 +340,38 @@ Status Module::Impl::loadInto(ContextState &cs) {
     return Status::error(ErrorCode::Manifest, cubinName + ": " + error);
 
   FunctionInfo &fn = cs.functionInfo;
-  if ((r = cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, cs.function)) ==
-      CUDA_SUCCESS)
+  if ((r = cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
+                              cs.function)) == CUDA_SUCCESS)
     fn.staticSmem = v;
-  if ((r = cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, cs.function)) ==
-      CUDA_SUCCESS)
+  if ((r = cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+                              cs.function)) == CUDA_SUCCESS)
     fn.maxThreadsPerBlock = v;
   if (!checkFunctionLimits(plan, info, fn, error))
     return Status::error(ErrorCode::Device, error);
 
-  if ((r = cuFuncSetAttribute(cs.function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                              static_cast<int>(m.launch.dynamicSmem))) != CUDA_SUCCESS)
+  if ((r = cuFuncSetAttribute(
+           cs.function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+           static_cast<int>(m.launch.dynamicSmem))) != CUDA_SUCCESS)
     return cudaFailure("cannot allow " + std::to_string(m.launch.dynamicSmem) +
                            " bytes of dynamic shared memory",
                        r);
   const auto &c = m.launch.cluster;
   if (c[0] * c[1] * c[2] > 8 &&
-      (r = cuFuncSetAttribute(cs.function, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED,
-                              1)) != CUDA_SUCCESS)
+      (r = cuFuncSetAttribute(
+           cs.function, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED,
+           1)) != CUDA_SUCCESS)
     return cudaFailure("cannot allow a non-portable cluster of " +
                            std::to_string(c[0] * c[1] * c[2]) + " CTAs",
                        r);
   return Status();
 }
 
-Status Module::Impl::checkPointers(ContextState &cs, const Tensor *args, size_t count) {
-  // A host pointer or a tensor on another device would fault inside the kernel and poison the
-  // context (fatal for a PyTorch process), so it is rejected here. DEVICE_POINTER is the query
-  // Triton's launcher relies on; it works for cudaMalloc, memory pools and cuMemMap'd
-  // (expandable) segments.
+Status Module::Impl::checkPointers(ContextState &cs, const Tensor *args,
+                                   size_t count) {
+  // A host pointer or a tensor on another device would fault inside the kernel
+  // and poison the context (fatal for a PyTorch process), so it is rejected
+  // here. DEVICE_POINTER is the query Triton's launcher relies on; it works for
+  // cudaMalloc, memory pools and cuMemMap'd (expandable) segments.
   for (size_t i = 0; i < count; ++i) {
     const Tensor &t = args[i];
     if (t.numel() == 0)
@@ -341,25 +383,29 @@ Status Module::Impl::checkPointers(ContextState &cs, const Tensor *args, size_t 
     }
     const std::string &name = plan.params[i].name;
     CUdeviceptr devPtr = 0;
-    CUresult r = cuPointerGetAttribute(&devPtr, CU_POINTER_ATTRIBUTE_DEVICE_POINTER,
-                                       static_cast<CUdeviceptr>(t.data));
+    CUresult r =
+        cuPointerGetAttribute(&devPtr, CU_POINTER_ATTRIBUTE_DEVICE_POINTER,
+                              static_cast<CUdeviceptr>(t.data));
     if (r != CUDA_SUCCESS)
-      return Status::error(ErrorCode::Argument,
-                           "param '" + name + "': " + hexAddress(t.data) +
-                               " cannot be accessed by the device (a host pointer?): " +
-                               cudaErrorText(r));
+      return Status::error(
+          ErrorCode::Argument,
+          "param '" + name + "': " + hexAddress(t.data) +
+              " cannot be accessed by the device (a host pointer?): " +
+              cudaErrorText(r));
     int ordinal = -1, managed = 0;
     if (cuPointerGetAttribute(&ordinal, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL,
-                              static_cast<CUdeviceptr>(t.data)) == CUDA_SUCCESS &&
+                              static_cast<CUdeviceptr>(t.data)) ==
+            CUDA_SUCCESS &&
         ordinal >= 0 && ordinal != cs.device.ordinal) {
       cuPointerGetAttribute(&managed, CU_POINTER_ATTRIBUTE_IS_MANAGED,
                             static_cast<CUdeviceptr>(t.data));
       if (!managed)
-        return Status::error(ErrorCode::Argument,
-                             "param '" + name + "' is on device " + std::to_string(ordinal) +
-                                 " but the launch runs on device " +
-                                 std::to_string(cs.device.ordinal) +
-                                 " (the stream's or the current context's device)");
+        return Status::error(
+            ErrorCode::Argument,
+            "param '" + name + "' is on device " + std::to_string(ordinal) +
+                " but the launch runs on device " +
+                std::to_string(cs.device.ordinal) +
+                " (the stream's or the current context's device)");
     }
     std::lock_guard<std::mutex> lock(cs.cacheMutex);
     cs.checkedPointers[i] = t.data;
@@ -367,8 +413,8 @@ Status Module::Impl::checkPointers(ContextState &cs, const Tensor *args, size_t 
   return Status();
 }
 
-Status Module::Impl::encodeMaps(ContextState &cs, const Tensor *args, KernelArgPack &pack,
-                                LaunchReport *report) {
+Status Module::Impl::encodeMaps(ContextState &cs, const Tensor *args,
+                                KernelArgPack &pack, LaunchReport *report) {
   for (size_t i = 0; i < plan.maps.size(); ++i) {
     const PlannedMap &pm = plan.maps[i];
     TensorMapPlan tp;
@@ -405,21 +451,25 @@ Status Module::Impl::encodeMaps(ContextState &cs, const Tensor *args, KernelArgP
     CUresult r = cuTensorMapEncodeTiled(
         reinterpret_cast<CUtensorMap *>(&pack.maps[i]),
         static_cast<CUtensorMapDataType>(e.dataType), e.rank,
-        reinterpret_cast<void *>(static_cast<uintptr_t>(e.address)), dims, strides, box,
-        elementStrides, static_cast<CUtensorMapInterleave>(e.interleave),
+        reinterpret_cast<void *>(static_cast<uintptr_t>(e.address)), dims,
+        strides, box, elementStrides,
+        static_cast<CUtensorMapInterleave>(e.interleave),
         static_cast<CUtensorMapSwizzle>(e.swizzle),
         static_cast<CUtensorMapL2promotion>(e.l2Promotion),
         static_cast<CUtensorMapFloatOOBfill>(e.oobFill));
     if (r != CUDA_SUCCESS) {
-      // planTensorMap checks every documented requirement, so this is a gap in those checks.
-      return cudaFailure("cuTensorMapEncodeTiled rejected param '" +
-                             plan.params[pm.param].name + "' (tensor_maps[" + std::to_string(i) +
-                             "]: dims " + bracketList(e.dims, static_cast<int>(e.rank)) +
-                             ", byte strides " +
-                             bracketList(e.strides, static_cast<int>(e.rank) - 1) + ", box " +
-                             bracketList(e.box, static_cast<int>(e.rank)) + ", address " +
-                             hexAddress(e.address) + "); please report this as a Kiln bug",
-                         r);
+      // planTensorMap checks every documented requirement, so this is a gap in
+      // those checks.
+      return cudaFailure(
+          "cuTensorMapEncodeTiled rejected param '" +
+              plan.params[pm.param].name + "' (tensor_maps[" +
+              std::to_string(i) + "]: dims " +
+              bracketList(e.dims, static_cast<int>(e.rank)) +
+              ", byte strides " +
+              bracketList(e.strides, static_cast<int>(e.rank) - 1) + ", box " +
+              bracketList(e.box, static_cast<int>(e.rank)) + ", address " +
+              hexAddress(e.address) + "); please report this as a Kiln bug",
+          r);
     }
     std::lock_guard<std::mutex> lock(cs.cacheMutex);
     CachedMap &c = cs.cache[i];
@@ -441,12 +491,14 @@ const Manifest &Module::manifest() const { return impl->plan.manifest; }
 const LaunchPlan &Module::plan() const { return impl->plan; }
 
 Status Module::loadFromMemory(const Manifest &manifest, std::string cubin,
-                              std::unique_ptr<Module> &out, const std::string &name) {
+                              std::unique_ptr<Module> &out,
+                              const std::string &name) {
   try {
     auto impl = std::make_unique<Impl>();
     std::string error;
     if (!buildLaunchPlan(manifest, impl->plan, error))
-      return Status::error(ErrorCode::Manifest, (name.empty() ? "" : name + ": ") + error);
+      return Status::error(ErrorCode::Manifest,
+                           (name.empty() ? "" : name + ": ") + error);
     if (cubin.empty())
       return Status::error(ErrorCode::Io, "the cubin image is empty");
     impl->cubin = std::move(cubin);
@@ -460,24 +512,29 @@ Status Module::loadFromMemory(const Manifest &manifest, std::string cubin,
   }
 }
 
-Status Module::load(const std::string &manifestPath, std::unique_ptr<Module> &out) {
+Status Module::load(const std::string &manifestPath,
+                    std::unique_ptr<Module> &out) {
   try {
     std::string text, error;
     if (!readFile(manifestPath, text))
-      return Status::error(ErrorCode::Io, manifestPath + ": cannot read the manifest");
+      return Status::error(ErrorCode::Io,
+                           manifestPath + ": cannot read the manifest");
     Manifest m;
     if (!parseManifest(text, m, error))
       return Status::error(ErrorCode::Manifest, manifestPath + ": " + error);
-    std::string cubinPath = m.cubin.front() == '/' ? m.cubin : directoryOf(manifestPath) + m.cubin;
+    std::string cubinPath =
+        m.cubin.front() == '/' ? m.cubin : directoryOf(manifestPath) + m.cubin;
     std::string cubin;
     if (!readFile(cubinPath, cubin))
-      return Status::error(ErrorCode::Io, cubinPath + ": cannot read the cubin named by " +
-                                              manifestPath);
+      return Status::error(ErrorCode::Io,
+                           cubinPath + ": cannot read the cubin named by " +
+                               manifestPath);
     if (cubin.empty())
       return Status::error(ErrorCode::Io, cubinPath + ": the cubin is empty");
     return loadFromMemory(m, std::move(cubin), out, "'" + cubinPath + "'");
   } catch (const std::bad_alloc &) {
-    return Status::error(ErrorCode::Internal, "out of memory loading " + manifestPath);
+    return Status::error(ErrorCode::Internal,
+                         "out of memory loading " + manifestPath);
   }
 }
 
@@ -491,13 +548,15 @@ Status Module::prepare(CUstream stream) {
   }
 }
 
-Status Module::launch(const Tensor *args, size_t count, CUstream stream, LaunchReport *report) {
+Status Module::launch(const Tensor *args, size_t count, CUstream stream,
+                      LaunchReport *report) {
   try {
     const LaunchPlan &plan = impl->plan;
     const Launch &l = plan.manifest.launch;
     std::string error;
     if (count > 0 && args == nullptr)
-      return Status::error(ErrorCode::InvalidValue, "launch: null argument array");
+      return Status::error(ErrorCode::InvalidValue,
+                           "launch: null argument array");
     BoundDims dims;
     if (!checkArguments(plan, args, count, dims, error))
       return Status::error(ErrorCode::Argument, error);
@@ -556,31 +615,37 @@ Status Module::launch(const Tensor *args, size_t count, CUstream stream, LaunchR
       std::string argText = describeKernelArgs(plan, pack);
       if (impl->debug)
         std::fprintf(stderr,
-                     "kiln: launch %s on device %d: grid [%u, %u, %u] block [%u, %u, %u] "
+                     "kiln: launch %s on device %d: grid [%u, %u, %u] block "
+                     "[%u, %u, %u] "
                      "cluster [%u, %u, %u] smem %u\n%s",
-                     plan.manifest.kernel.c_str(), cs->device.ordinal, grid.x, grid.y, grid.z,
-                     cfg.blockDimX, cfg.blockDimY, cfg.blockDimZ,
-                     static_cast<unsigned>(l.cluster[0]), static_cast<unsigned>(l.cluster[1]),
-                     static_cast<unsigned>(l.cluster[2]), cfg.sharedMemBytes, argText.c_str());
+                     plan.manifest.kernel.c_str(), cs->device.ordinal, grid.x,
+                     grid.y, grid.z, cfg.blockDimX, cfg.blockDimY,
+                     cfg.blockDimZ, static_cast<unsigned>(l.cluster[0]),
+                     static_cast<unsigned>(l.cluster[1]),
+                     static_cast<unsigned>(l.cluster[2]), cfg.sharedMemBytes,
+                     argText.c_str());
       if (report) {
         report->kernelArgs = std::move(argText);
         report->tmaOk.assign(pack.tmaOk.begin(), pack.tmaOk.end());
       }
     }
-    CUresult r = cuLaunchKernelEx(&cfg, cs->function, pack.params.data(), nullptr);
+    CUresult r =
+        cuLaunchKernelEx(&cfg, cs->function, pack.params.data(), nullptr);
     if (r != CUDA_SUCCESS)
-      return cudaFailure("cuLaunchKernelEx failed for kernel '" + plan.manifest.kernel +
-                             "' (grid [" + std::to_string(grid.x) + ", " +
-                             std::to_string(grid.y) + ", " + std::to_string(grid.z) +
-                             "], block " + bracketList(l.block.data(), 3) + ", cluster " +
-                             bracketList(l.cluster.data(), 3) + ", dynamic smem " +
-                             std::to_string(l.dynamicSmem) + ")",
-                         r);
+      return cudaFailure(
+          "cuLaunchKernelEx failed for kernel '" + plan.manifest.kernel +
+              "' (grid [" + std::to_string(grid.x) + ", " +
+              std::to_string(grid.y) + ", " + std::to_string(grid.z) +
+              "], block " + bracketList(l.block.data(), 3) + ", cluster " +
+              bracketList(l.cluster.data(), 3) + ", dynamic smem " +
+              std::to_string(l.dynamicSmem) + ")",
+          r);
     if (report)
       report->launched = true;
     return Status();
   } catch (const std::bad_alloc &) {
-    return Status::error(ErrorCode::Internal, "out of memory preparing a launch");
+    return Status::error(ErrorCode::Internal,
+                         "out of memory preparing a launch");
   }
 }
 
@@ -589,10 +654,12 @@ Status Module::inferShapes(const Tensor *args, const bool *known, size_t count,
                            std::vector<int64_t> *dims) const {
   try {
     if (count > 0 && args == nullptr)
-      return Status::error(ErrorCode::InvalidValue, "inferShapes: null argument array");
+      return Status::error(ErrorCode::InvalidValue,
+                           "inferShapes: null argument array");
     BoundDims bound;
     std::string error;
-    if (!kiln::inferShapes(impl->plan, args, known, count, shapes, bound, error))
+    if (!kiln::inferShapes(impl->plan, args, known, count, shapes, bound,
+                           error))
       return Status::error(ErrorCode::Argument, error);
     if (dims)
       *dims = bound.values;

@@ -1,23 +1,25 @@
 //===- Runtime.h - Load and launch Kiln kernels (C++ API) ------*- C++ -*-===//
 //
-// A kiln::Module is one compiled kernel: its manifest and cubin. Launching it validates the
-// tensors against the manifest, encodes the tensor maps, computes the grid and calls
-// cuLaunchKernelEx on the caller's stream.
+// A kiln::Module is one compiled kernel: its manifest and cubin. Launching it
+// validates the tensors against the manifest, encodes the tensor maps, computes
+// the grid and calls cuLaunchKernelEx on the caller's stream.
 //
 //   std::unique_ptr<kiln::Module> mod;
 //   kiln::Status s = kiln::Module::load("out/matmul.kiln.json", mod);
 //   if (s.ok())
 //     s = mod->launch({kiln::Tensor::contiguous(a, kiln::DType::BF16, {M, K}),
 //                      kiln::Tensor::contiguous(b, kiln::DType::BF16, {N, K}),
-//                      kiln::Tensor::contiguous(c, kiln::DType::BF16, {M, N})}, stream);
+//                      kiln::Tensor::contiguous(c, kiln::DType::BF16, {M, N})},
+//                      stream);
 //   if (!s.ok())
 //     std::cerr << s.message() << "\n";
 //
-// Contexts: a launch runs in the stream's context. On the default stream (nullptr) it runs in the
-// current context or, if there is none, in the primary context of the device holding the tensors
-// (retained and made current), which is the context PyTorch and the CUDA runtime use. The cubin is
-// loaded into each context the first time a launch needs it and stays loaded until the Module is
-// destroyed. Launches from several threads are safe.
+// Contexts: a launch runs in the stream's context. On the default stream
+// (nullptr) it runs in the current context or, if there is none, in the primary
+// context of the device holding the tensors (retained and made current), which
+// is the context PyTorch and the CUDA runtime use. The cubin is loaded into
+// each context the first time a launch needs it and stays loaded until the
+// Module is destroyed. Launches from several threads are safe.
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,7 +43,8 @@ namespace kiln {
 
 /// What one launch did; filled when the caller asks for it.
 struct LaunchReport {
-  /// False when the grid is empty (zero tiles): nothing ran, which is not an error.
+  /// False when the grid is empty (zero tiles): nothing ran, which is not an
+  /// error.
   bool launched = false;
   GridDims grid;
   std::array<uint32_t, 3> block = {1, 1, 1};
@@ -59,12 +62,16 @@ struct LaunchReport {
 
 class Module {
 public:
-  /// Reads the manifest at `manifestPath` and the cubin it names (relative to the manifest's
-  /// folder). No CUDA call happens here; the cubin is loaded on the first launch or prepare().
-  static Status load(const std::string &manifestPath, std::unique_ptr<Module> &out);
-  /// The same from memory: `cubin` is the image cuModuleLoadData takes; `name` labels messages.
+  /// Reads the manifest at `manifestPath` and the cubin it names (relative to
+  /// the manifest's folder). No CUDA call happens here; the cubin is loaded on
+  /// the first launch or prepare().
+  static Status load(const std::string &manifestPath,
+                     std::unique_ptr<Module> &out);
+  /// The same from memory: `cubin` is the image cuModuleLoadData takes; `name`
+  /// labels messages.
   static Status loadFromMemory(const Manifest &manifest, std::string cubin,
-                               std::unique_ptr<Module> &out, const std::string &name = "");
+                               std::unique_ptr<Module> &out,
+                               const std::string &name = "");
 
   ~Module();
   Module(const Module &) = delete;
@@ -73,14 +80,14 @@ public:
   const Manifest &manifest() const;
   const LaunchPlan &plan() const;
 
-  /// Loads the cubin into the context a launch on `stream` would use and checks the device
-  /// (compute capability, shared memory, threads, entry parameters), so those errors can surface
-  /// before the first launch.
+  /// Loads the cubin into the context a launch on `stream` would use and checks
+  /// the device (compute capability, shared memory, threads, entry parameters),
+  /// so those errors can surface before the first launch.
   Status prepare(CUstream stream = nullptr);
 
-  /// Validates `args` (one per manifest param, in order), encodes the tensor maps and launches on
-  /// `stream`. An empty grid returns success without launching. Kernel faults are asynchronous,
-  /// as for any CUDA launch.
+  /// Validates `args` (one per manifest param, in order), encodes the tensor
+  /// maps and launches on `stream`. An empty grid returns success without
+  /// launching. Kernel faults are asynchronous, as for any CUDA launch.
   Status launch(const Tensor *args, size_t count, CUstream stream = nullptr,
                 LaunchReport *report = nullptr);
   Status launch(const std::vector<Tensor> &args, CUstream stream = nullptr,
@@ -88,8 +95,9 @@ public:
     return launch(args.data(), args.size(), stream, report);
   }
 
-  /// Shapes of every param from the `known` tensors (see inferShapes in ArgCheck.h); used to
-  /// allocate outputs. `dims` receives the bound dim values (-1 where unbound).
+  /// Shapes of every param from the `known` tensors (see inferShapes in
+  /// ArgCheck.h); used to allocate outputs. `dims` receives the bound dim
+  /// values (-1 where unbound).
   Status inferShapes(const Tensor *args, const bool *known, size_t count,
                      std::vector<std::vector<int64_t>> &shapes,
                      std::vector<int64_t> *dims = nullptr) const;

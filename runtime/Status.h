@@ -1,8 +1,9 @@
 //===- Status.h - Errors of the runtime's public APIs ----------*- C++ -*-===//
 //
-// Every runtime entry point returns a Status instead of throwing: the C API and the Python
-// package forward the code and message unchanged, and C++ callers built without exceptions can
-// use the runtime too. The codes equal the C API's KILN_* status values.
+// Every runtime entry point returns a Status instead of throwing: the C API and
+// the Python package forward the code and message unchanged, and C++ callers
+// built without exceptions can use the runtime too. The codes equal the C API's
+// KILN_* status values.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,9 +23,11 @@ enum class ErrorCode : int {
   Io = 2,
   /// The manifest is malformed, too new or inconsistent.
   Manifest = 3,
-  /// A tensor does not match the manifest (dtype, rank, dims, alignment, strides, device).
+  /// A tensor does not match the manifest (dtype, rank, dims, alignment,
+  /// strides, device).
   Argument = 4,
-  /// The device cannot run the kernel (compute capability, shared memory, threads).
+  /// The device cannot run the kernel (compute capability, shared memory,
+  /// threads).
   Device = 5,
   /// A CUDA driver call failed.
   Cuda = 6,

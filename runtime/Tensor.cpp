@@ -1,22 +1,25 @@
-//===- Tensor.cpp - Tensor descriptor helpers ------------------------------===//
+//===- Tensor.cpp - Tensor descriptor helpers -----------------------------===//
 
 #include "runtime/Tensor.h"
 
 namespace kiln {
 
-Tensor Tensor::contiguous(uint64_t data, DType dtype, const std::vector<int64_t> &shape) {
+Tensor Tensor::contiguous(uint64_t data, DType dtype,
+                          const std::vector<int64_t> &shape) {
   std::vector<int64_t> strides(shape.size(), 1);
   for (size_t i = shape.size(); i-- > 1;)
     strides[i - 1] = strides[i] * (shape[i] > 0 ? shape[i] : 1);
   return strided(data, dtype, shape, strides);
 }
 
-Tensor Tensor::strided(uint64_t data, DType dtype, const std::vector<int64_t> &shape,
+Tensor Tensor::strided(uint64_t data, DType dtype,
+                       const std::vector<int64_t> &shape,
                        const std::vector<int64_t> &strides) {
   Tensor t;
   t.data = data;
   t.dtype = dtype;
-  if (shape.size() > static_cast<size_t>(kMaxRank) || strides.size() != shape.size()) {
+  if (shape.size() > static_cast<size_t>(kMaxRank) ||
+      strides.size() != shape.size()) {
     t.rank = -1;
     return t;
   }

@@ -1,4 +1,4 @@
-//===- TensorMapParams.cpp - cuTensorMapEncodeTiled arguments --------------===//
+//===- TensorMapParams.cpp - Tensor-map arguments -------------------------===//
 
 #include "runtime/TensorMapParams.h"
 
@@ -26,11 +26,12 @@ TmaDataType tmaDataType(TmaElement e) {
 
 bool TensorMapEncoding::operator==(const TensorMapEncoding &o) const {
   if (dataType != o.dataType || rank != o.rank || address != o.address ||
-      interleave != o.interleave || swizzle != o.swizzle || l2Promotion != o.l2Promotion ||
-      oobFill != o.oobFill)
+      interleave != o.interleave || swizzle != o.swizzle ||
+      l2Promotion != o.l2Promotion || oobFill != o.oobFill)
     return false;
   for (uint32_t i = 0; i < rank && i < 5; ++i) {
-    if (dims[i] != o.dims[i] || box[i] != o.box[i] || elementStrides[i] != o.elementStrides[i])
+    if (dims[i] != o.dims[i] || box[i] != o.box[i] ||
+        elementStrides[i] != o.elementStrides[i])
       return false;
     if (i + 1 < rank && strides[i] != o.strides[i])
       return false;
@@ -43,10 +44,10 @@ namespace {
 constexpr uint64_t kMaxGlobalDim = uint64_t(1) << 32;
 constexpr uint64_t kMaxGlobalStride = uint64_t(1) << 40;
 
-/// Finds why `t` cannot be described by map `m`; fills `enc` as it goes. Returns an empty string
-/// when the tensor is describable.
-std::string describe(const PlannedParam &p, const PlannedMap &m, const Tensor &t,
-                     TensorMapEncoding &enc) {
+/// Finds why `t` cannot be described by map `m`; fills `enc` as it goes.
+/// Returns an empty string when the tensor is describable.
+std::string describe(const PlannedParam &p, const PlannedMap &m,
+                     const Tensor &t, TensorMapEncoding &enc) {
   int rank = t.rank;
   enc.dataType = static_cast<uint32_t>(tmaDataType(m.element));
   enc.rank = static_cast<uint32_t>(rank);
@@ -70,24 +71,25 @@ std::string describe(const PlannedParam &p, const PlannedMap &m, const Tensor &t
   int inner = rank - 1;
   if (t.shape[inner] > 1 && t.strides[inner] != 1)
     return "axis " + std::to_string(inner) + " (innermost) has stride " +
-           std::to_string(t.strides[inner]) + "; a tensor map needs it contiguous";
+           std::to_string(t.strides[inner]) +
+           "; a tensor map needs it contiguous";
 
-  // Global dims, innermost first. Only the innermost changes unit: packed e2m1 read as u8 bytes
-  // has half as many map elements as values.
+  // Global dims, innermost first. Only the innermost changes unit: packed e2m1
+  // read as u8 bytes has half as many map elements as values.
   for (int i = 0; i < rank; ++i) {
     int axis = rank - 1 - i;
     uint64_t extent = static_cast<uint64_t>(t.shape[axis]);
     if (i == 0 && p.bits != m.elementBits) {
       uint64_t bitsTotal = extent * p.bits;
       if (bitsTotal % m.elementBits != 0)
-        return "innermost extent " + std::to_string(extent) + " " + dtypeName(p.dtype) +
-               " values is not a whole number of " + tmaElementName(m.element) +
-               " map elements";
+        return "innermost extent " + std::to_string(extent) + " " +
+               dtypeName(p.dtype) + " values is not a whole number of " +
+               tmaElementName(m.element) + " map elements";
       extent = bitsTotal / m.elementBits;
     }
     if (extent > kMaxGlobalDim)
-      return "axis " + std::to_string(axis) + " has extent " + std::to_string(extent) +
-             ", above the tensor map limit of 2^32";
+      return "axis " + std::to_string(axis) + " has extent " +
+             std::to_string(extent) + ", above the tensor map limit of 2^32";
     enc.dims[i] = extent;
   }
   if (m.element == TmaElement::U4x16Align8 && enc.dims[0] % 2 != 0)
@@ -99,29 +101,37 @@ std::string describe(const PlannedParam &p, const PlannedMap &m, const Tensor &t
   for (int i = 0; i + 1 < rank; ++i) {
     int axis = rank - 2 - i;
     int64_t s = t.strides[axis];
-    // Strides come from the caller; clamp before multiplying so nothing overflows.
+    // Strides come from the caller; clamp before multiplying so nothing
+    // overflows.
     bool huge = s > (int64_t(1) << 44);
     bool wholeBytes = huge || (s * static_cast<int64_t>(p.bits)) % 8 == 0;
-    uint64_t bytes = huge ? kMaxGlobalStride : wholeBytes ? static_cast<uint64_t>(s) * p.bits / 8 : 0;
-    bool usable = wholeBytes && bytes > 0 && bytes % 16 == 0 && bytes < kMaxGlobalStride;
+    uint64_t bytes = huge         ? kMaxGlobalStride
+                     : wholeBytes ? static_cast<uint64_t>(s) * p.bits / 8
+                                  : 0;
+    bool usable =
+        wholeBytes && bytes > 0 && bytes % 16 == 0 && bytes < kMaxGlobalStride;
     if (!usable && t.shape[axis] == 1) {
-      enc.strides[i] = 16; // never stepped: any legal stride describes the same memory
+      enc.strides[i] =
+          16; // never stepped: any legal stride describes the same memory
       continue;
     }
     std::string axisWhere = "axis " + std::to_string(axis);
     if (s == 0)
-      return axisWhere + " has stride 0 (a broadcast view), which a tensor map cannot describe;" +
+      return axisWhere +
+             " has stride 0 (a broadcast view), which a tensor map cannot "
+             "describe;" +
              " materialize it (.contiguous())";
     if (!wholeBytes)
-      return axisWhere + " has stride " + std::to_string(s) + " " + dtypeName(p.dtype) +
-             " values, not a whole number of bytes";
+      return axisWhere + " has stride " + std::to_string(s) + " " +
+             dtypeName(p.dtype) + " values, not a whole number of bytes";
     if (bytes >= kMaxGlobalStride)
       return axisWhere + " has stride " + std::to_string(s) +
              " elements, at or above the tensor map limit of 2^40 bytes";
     if (bytes % 16 != 0)
-      return axisWhere + " has stride " + std::to_string(s) + " " + dtypeName(p.dtype) +
-             " elements = " + std::to_string(bytes) +
-             " bytes, not a multiple of 16 bytes as a tensor map needs; pad it to a multiple of " +
+      return axisWhere + " has stride " + std::to_string(s) + " " +
+             dtypeName(p.dtype) + " elements = " + std::to_string(bytes) +
+             " bytes, not a multiple of 16 bytes as a tensor map needs; pad it "
+             "to a multiple of " +
              std::to_string(perSixteen) + " elements";
     enc.strides[i] = bytes;
   }
@@ -130,14 +140,15 @@ std::string describe(const PlannedParam &p, const PlannedMap &m, const Tensor &t
 
 } // namespace
 
-bool planTensorMap(const LaunchPlan &plan, int map, const Tensor &t, TensorMapPlan &out,
-                   std::string &error) {
+bool planTensorMap(const LaunchPlan &plan, int map, const Tensor &t,
+                   TensorMapPlan &out, std::string &error) {
   const PlannedMap &m = plan.maps[map];
   const PlannedParam &p = plan.params[m.param];
   out = TensorMapPlan();
   if (t.rank != m.rank || t.rank < 1 || t.rank > 5) {
-    error = "param '" + p.name + "' (tensor_maps[" + std::to_string(map) + "]): rank " +
-            std::to_string(t.rank) + ", the map expects " + std::to_string(m.rank);
+    error = "param '" + p.name + "' (tensor_maps[" + std::to_string(map) +
+            "]): rank " + std::to_string(t.rank) + ", the map expects " +
+            std::to_string(m.rank);
     return false;
   }
   std::string why = describe(p, m, t, out.encoding);
@@ -148,10 +159,12 @@ bool planTensorMap(const LaunchPlan &plan, int map, const Tensor &t, TensorMapPl
   if (m.optional) {
     out.encode = false;
     out.encoding = TensorMapEncoding();
-    out.skipReason = "param '" + p.name + "' (tensor_maps[" + std::to_string(map) + "]): " + why;
+    out.skipReason = "param '" + p.name + "' (tensor_maps[" +
+                     std::to_string(map) + "]): " + why;
     return true;
   }
-  error = "param '" + p.name + "': " + why + " (the kernel accesses it through tensor_maps[" +
+  error = "param '" + p.name + "': " + why +
+          " (the kernel accesses it through tensor_maps[" +
           std::to_string(map) + "], which is not optional)";
   return false;
 }

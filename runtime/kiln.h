@@ -1,8 +1,9 @@
 /*===- kiln.h - Kiln runtime C API ------------------------------*- C -*-===*
  *
- * Load a compiled Kiln kernel (manifest + cubin) and launch it on CUDA device memory. Every
- * function returns a status (or a value documented below) and never aborts; on failure
- * kiln_last_error() describes the problem in words that name the parameter, axis and values.
+ * Load a compiled Kiln kernel (manifest + cubin) and launch it on CUDA device
+ * memory. Every function returns a status (or a value documented below) and
+ * never aborts; on failure kiln_last_error() describes the problem in words
+ * that name the parameter, axis and values.
  *
  *   kiln_module *m;
  *   if (kiln_module_load("out/matmul.kiln.json", &m) != KILN_OK) {
@@ -10,14 +11,16 @@
  *     return 1;
  *   }
  *   int64_t sa[2] = {M, K}, sb[2] = {N, K}, sc[2] = {M, N};
- *   kiln_tensor args[3] = {{a, KILN_BF16, 2, sa, NULL}, {b, KILN_BF16, 2, sb, NULL},
+ *   kiln_tensor args[3] = {{a, KILN_BF16, 2, sa, NULL},
+ *                          {b, KILN_BF16, 2, sb, NULL},
  *                          {c, KILN_BF16, 2, sc, NULL}};
  *   kiln_status s = kiln_launch(m, args, 3, stream);
  *   kiln_module_free(m);
  *
- * Link with -lkiln_runtime (libkiln_runtime.so). The library needs only the CUDA driver
- * (libcuda.so.1). Launches run in the stream's context; on the default stream (NULL) in the
- * current context or, if none, in the primary context of the tensors' device.
+ * Link with -lkiln_runtime (libkiln_runtime.so). The library needs only the
+ * CUDA driver (libcuda.so.1). Launches run in the stream's context; on the
+ * default stream (NULL) in the current context or, if none, in the primary
+ * context of the tensors' device.
  *
  *===----------------------------------------------------------------------===*/
 
@@ -43,13 +46,15 @@ extern "C" {
 
 typedef enum kiln_status {
   KILN_OK = 0,
-  KILN_ERROR_INVALID_VALUE = 1, /* API misuse: a NULL handle, an index out of range */
-  KILN_ERROR_IO = 2,            /* a file could not be read */
-  KILN_ERROR_MANIFEST = 3,      /* the manifest is malformed, too new, or not this cubin's */
-  KILN_ERROR_ARGUMENT = 4,      /* a tensor does not match the manifest */
-  KILN_ERROR_DEVICE = 5,        /* the device cannot run the kernel */
-  KILN_ERROR_CUDA = 6,          /* a CUDA driver call failed */
-  KILN_ERROR_INTERNAL = 7       /* out of host memory, or a bug */
+  KILN_ERROR_INVALID_VALUE =
+      1,             /* API misuse: a NULL handle, an index out of range */
+  KILN_ERROR_IO = 2, /* a file could not be read */
+  KILN_ERROR_MANIFEST =
+      3, /* the manifest is malformed, too new, or not this cubin's */
+  KILN_ERROR_ARGUMENT = 4, /* a tensor does not match the manifest */
+  KILN_ERROR_DEVICE = 5,   /* the device cannot run the kernel */
+  KILN_ERROR_CUDA = 6,     /* a CUDA driver call failed */
+  KILN_ERROR_INTERNAL = 7  /* out of host memory, or a bug */
 } kiln_status;
 
 /** Element types, as the manifest spells them. */
@@ -60,58 +65,70 @@ typedef enum kiln_dtype {
   KILN_I32 = 3,
   KILN_E4M3 = 4,
   KILN_E5M2 = 5,
-  KILN_E2M1 = 6, /* 4-bit, packed two per byte: shapes and strides count 4-bit values */
+  /* 4-bit, packed two per byte: shapes and strides count 4-bit values */
+  KILN_E2M1 = 6,
   KILN_UE8M0 = 7
 } kiln_dtype;
 
 typedef enum kiln_role {
   KILN_ROLE_INPUT = 0,
   KILN_ROLE_OUTPUT = 1,
-  KILN_ROLE_SCALE = 2 /* the block scales of another param (kiln_param_info.scale_of) */
+  /* the block scales of another param (kiln_param_info.scale_of) */
+  KILN_ROLE_SCALE = 2
 } kiln_role;
 
 /** A tensor in device memory. Shapes and strides count elements of `dtype`. */
 typedef struct kiln_tensor {
-  uint64_t data;          /* device address (CUdeviceptr) of element [0, ..., 0] */
-  int32_t dtype;          /* kiln_dtype */
-  int32_t rank;           /* 0..KILN_MAX_RANK */
-  const int64_t *shape;   /* rank extents, outermost first */
-  const int64_t *strides; /* rank strides in elements, or NULL for row-major contiguous */
+  uint64_t data; /* device address (CUdeviceptr) of element [0, ..., 0] */
+  int32_t dtype; /* kiln_dtype */
+  int32_t rank;  /* 0..KILN_MAX_RANK */
+  /* rank extents, outermost first */
+  const int64_t *shape;
+  /* rank strides in elements, or NULL for row-major contiguous */
+  const int64_t *strides;
 } kiln_tensor;
 
-/** A parameter as the manifest declares it. Pointers stay valid until kiln_module_free. */
+/** A parameter as the manifest declares it. Pointers stay valid until
+ * kiln_module_free. */
 typedef struct kiln_param_info {
-  const char *name;         /* e.g. "a", "a.scale" */
-  int32_t role;             /* kiln_role */
-  int32_t dtype;            /* kiln_dtype */
+  const char *name; /* e.g. "a", "a.scale" */
+  int32_t role;     /* kiln_role */
+  int32_t dtype;    /* kiln_dtype */
   int32_t rank;
-  const char *const *shape; /* rank dim expressions: "M", "128", "E+1", "cdiv(K,128)" */
-  const char *scale_of;     /* for KILN_ROLE_SCALE: the scaled param's name; else NULL */
-  const int64_t *block;     /* for KILN_ROLE_SCALE: the block one scale covers; else NULL */
+  /* rank dim expressions: "M", "128", "E+1", "cdiv(K,128)" */
+  const char *const *shape;
+  /* for KILN_ROLE_SCALE: the scaled param's name; else NULL */
+  const char *scale_of;
+  /* for KILN_ROLE_SCALE: the block one scale covers; else NULL */
+  const int64_t *block;
   int32_t block_rank;
-  int64_t align;            /* required byte alignment of the data pointer */
+  int64_t align; /* required byte alignment of the data pointer */
 } kiln_param_info;
 
 typedef struct kiln_module kiln_module;
 
-/** Reads the manifest and the cubin it names. No CUDA call happens until the first launch (or
- *  kiln_module_prepare). On failure *out is NULL. */
-KILN_API kiln_status kiln_module_load(const char *manifest_path, kiln_module **out);
+/** Reads the manifest and the cubin it names. No CUDA call happens until the
+ * first launch (or kiln_module_prepare). On failure *out is NULL. */
+KILN_API kiln_status kiln_module_load(const char *manifest_path,
+                                      kiln_module **out);
 
 /** Unloads the cubin from every context it was loaded into. NULL is ignored. */
 KILN_API void kiln_module_free(kiln_module *module);
 
-/** Loads the cubin into the context a launch on `stream` (a CUstream, or NULL) would use and
- *  checks that the device can run the kernel. Optional: kiln_launch does it on first use. */
+/** Loads the cubin into the context a launch on `stream` (a CUstream, or NULL)
+ * would use and checks that the device can run the kernel. Optional:
+ * kiln_launch does it on first use. */
 KILN_API kiln_status kiln_module_prepare(kiln_module *module, void *stream);
 
-/** Validates `args` (one per param, manifest order: inputs, scales and outputs as listed),
- *  encodes the tensor maps and launches on `stream` (a CUstream, or NULL for the default
- *  stream). A launch with zero tiles (an empty output) does nothing and returns KILN_OK. */
-KILN_API kiln_status kiln_launch(kiln_module *module, const kiln_tensor *args, int nargs,
-                                 void *stream);
+/** Validates `args` (one per param, manifest order: inputs, scales and outputs
+ * as listed), encodes the tensor maps and launches on `stream` (a CUstream, or
+ * NULL for the default stream). A launch with zero tiles (an empty output) does
+ * nothing and returns KILN_OK. */
+KILN_API kiln_status kiln_launch(kiln_module *module, const kiln_tensor *args,
+                                 int nargs, void *stream);
 
-/** The message of the most recent failed call on this thread ("" if none failed). */
+/** The message of the most recent failed call on this thread ("" if none
+ * failed). */
 KILN_API const char *kiln_last_error(void);
 
 /** "KILN_ERROR_ARGUMENT", ... */
@@ -122,22 +139,27 @@ KILN_API const char *kiln_dtype_name(int32_t dtype);
 
 /* ---- Queries (no CUDA calls) ---- */
 
-KILN_API const char *kiln_module_kernel(const kiln_module *module); /* kernel name */
-KILN_API const char *kiln_module_chip(const kiln_module *module);   /* "sm_90a" */
-KILN_API int kiln_module_num_params(const kiln_module *module);     /* -1 for NULL */
-KILN_API int kiln_module_num_dims(const kiln_module *module);       /* -1 for NULL */
+KILN_API const char *
+kiln_module_kernel(const kiln_module *module); /* kernel name */
+KILN_API const char *kiln_module_chip(const kiln_module *module); /* "sm_90a" */
+KILN_API int
+kiln_module_num_params(const kiln_module *module);            /* -1 for NULL */
+KILN_API int kiln_module_num_dims(const kiln_module *module); /* -1 for NULL */
 /** The name of dim `index` ("M"); NULL when out of range. */
 KILN_API const char *kiln_module_dim_name(const kiln_module *module, int index);
 KILN_API kiln_status kiln_module_param(const kiln_module *module, int index,
                                        kiln_param_info *out);
 
-/** Shapes of all params from the ones the caller has, to allocate the rest (outputs).
- *  `args` has one entry per param; an entry with shape == NULL is unknown. Known entries are
- *  checked (dtype, rank, dims) as kiln_launch would. On success `shapes_out` (num_params rows of
- *  KILN_MAX_RANK int64) holds each param's extents, and `dims_out` (num_dims entries, may be
- *  NULL) the bound dims. Fails naming the dim no known tensor binds. */
-KILN_API kiln_status kiln_module_infer_shapes(const kiln_module *module, const kiln_tensor *args,
-                                              int nargs, int64_t *shapes_out, int64_t *dims_out);
+/** Shapes of all params from the ones the caller has, to allocate the rest
+ * (outputs). `args` has one entry per param; an entry with shape == NULL is
+ * unknown. Known entries are checked (dtype, rank, dims) as kiln_launch would.
+ * On success `shapes_out` (num_params rows of KILN_MAX_RANK int64) holds each
+ * param's extents, and `dims_out` (num_dims entries, may be NULL) the bound
+ * dims. Fails naming the dim no known tensor binds. */
+KILN_API kiln_status kiln_module_infer_shapes(const kiln_module *module,
+                                              const kiln_tensor *args,
+                                              int nargs, int64_t *shapes_out,
+                                              int64_t *dims_out);
 
 #ifdef __cplusplus
 }

@@ -2,9 +2,9 @@
  *
  *   matmul_host_c [out/matmul.kiln.json] [M N K]
  *
- * Loads the compiled matmul (c[M,N] = a[M,K] * b[N,K]^T, bf16) through the C API (kiln.h),
- * launches it on random bf16 inputs, and compares the result with a host reference. Exits 1 on a
- * mismatch, 2 on a usage or setup error.
+ * Loads the compiled matmul (c[M,N] = a[M,K] * b[N,K]^T, bf16) through the C
+ * API (kiln.h), launches it on random bf16 inputs, and compares the result
+ * with a host reference. Exits 1 on a mismatch, 2 on a usage or setup error.
  *
  *===----------------------------------------------------------------------===*/
 
@@ -38,15 +38,16 @@ static float next_uniform(uint64_t *state) {
   return (float)((*state >> 40) & 0xFFFFFF) / 8388608.0f - 1.0f; /* [-1, 1) */
 }
 
-#define CK(call)                                                                                   \
-  do {                                                                                             \
-    CUresult r_ = (call);                                                                          \
-    if (r_ != CUDA_SUCCESS) {                                                                      \
-      const char *name_ = NULL;                                                                    \
-      cuGetErrorName(r_, &name_);                                                                  \
-      fprintf(stderr, "%s failed: %s\n", #call, name_ ? name_ : "unknown CUDA error");            \
-      return 2;                                                                                    \
-    }                                                                                              \
+#define CK(call)                                                               \
+  do {                                                                         \
+    CUresult r_ = (call);                                                      \
+    if (r_ != CUDA_SUCCESS) {                                                  \
+      const char *name_ = NULL;                                                \
+      cuGetErrorName(r_, &name_);                                              \
+      fprintf(stderr, "%s failed: %s\n", #call,                                \
+              name_ ? name_ : "unknown CUDA error");                           \
+      return 2;                                                                \
+    }                                                                          \
   } while (0)
 
 int main(int argc, char **argv) {
@@ -60,13 +61,19 @@ int main(int argc, char **argv) {
     fprintf(stderr, "%s\n", kiln_last_error());
     return 2;
   }
-  /* The manifest says what the kernel takes; check it is the matmul this example feeds. */
+  /* The manifest says what the kernel takes; check it is the matmul this
+   * example feeds. */
   kiln_param_info pa, pb, pc;
-  if (kiln_module_num_params(mod) != 3 || kiln_module_param(mod, 0, &pa) != KILN_OK ||
-      kiln_module_param(mod, 1, &pb) != KILN_OK || kiln_module_param(mod, 2, &pc) != KILN_OK ||
-      pa.dtype != KILN_BF16 || pb.dtype != KILN_BF16 || pc.role != KILN_ROLE_OUTPUT ||
+  if (kiln_module_num_params(mod) != 3 ||
+      kiln_module_param(mod, 0, &pa) != KILN_OK ||
+      kiln_module_param(mod, 1, &pb) != KILN_OK ||
+      kiln_module_param(mod, 2, &pc) != KILN_OK || pa.dtype != KILN_BF16 ||
+      pb.dtype != KILN_BF16 || pc.role != KILN_ROLE_OUTPUT ||
       (pc.dtype != KILN_BF16 && pc.dtype != KILN_F32)) {
-    fprintf(stderr, "%s is not the bf16 matmul (a[M,K], b[N,K] -> c[M,N] bf16 or f32)\n", path);
+    fprintf(
+        stderr,
+        "%s is not the bf16 matmul (a[M,K], b[N,K] -> c[M,N] bf16 or f32)\n",
+        path);
     kiln_module_free(mod);
     return 2;
   }
@@ -97,7 +104,9 @@ int main(int argc, char **argv) {
   CK(cuMemAlloc(&dc, (size_t)(M * N) * out_bytes));
   CK(cuMemcpyHtoD(da, a, (size_t)(M * K) * 2));
   CK(cuMemcpyHtoD(db, b, (size_t)(N * K) * 2));
-  CK(cuMemsetD8(dc, 0xFF, (size_t)(M * N) * out_bytes)); /* NaN: missed elements show up */
+  CK(cuMemsetD8(dc, 0xFF,
+                (size_t)(M * N) *
+                    out_bytes)); /* NaN: missed elements show up */
 
   int64_t sa[2] = {M, K}, sb[2] = {N, K}, sc[2] = {M, N};
   kiln_tensor args[3] = {
@@ -112,7 +121,8 @@ int main(int argc, char **argv) {
   CK(cuCtxSynchronize());
   CK(cuMemcpyDtoH(c, dc, (size_t)(M * N) * out_bytes));
 
-  /* Reference in float; the tolerance allows bf16 output rounding and another summation order. */
+  /* Reference in float; the tolerance allows bf16 output rounding and another
+   * summation order. */
   double max_err = 0;
   long long bad = 0;
   for (int64_t i = 0; i < M; ++i)
@@ -131,15 +141,17 @@ int main(int argc, char **argv) {
         got = from_bf16(h);
       }
       double err = fabs((double)got - ref);
-      double tol = (pc.dtype == KILN_F32 ? 1e-5 : 1.0 / 128) * fabs(ref) + 1e-3 * mag;
+      double tol =
+          (pc.dtype == KILN_F32 ? 1e-5 : 1.0 / 128) * fabs(ref) + 1e-3 * mag;
       if (!(err <= max_err))
         max_err = isnan(err) ? INFINITY : err;
       if (!(err <= tol) && bad++ == 0)
-        fprintf(stderr, "mismatch at c[%lld][%lld]: got %g, expected %g\n", (long long)i,
-                (long long)j, got, ref);
+        fprintf(stderr, "mismatch at c[%lld][%lld]: got %g, expected %g\n",
+                (long long)i, (long long)j, got, ref);
     }
-  printf("matmul %lldx%lldx%lld: max abs error %.3g, %lld mismatches: %s\n", (long long)M,
-         (long long)N, (long long)K, max_err, bad, bad ? "FAIL" : "PASS");
+  printf("matmul %lldx%lldx%lld: max abs error %.3g, %lld mismatches: %s\n",
+         (long long)M, (long long)N, (long long)K, max_err, bad,
+         bad ? "FAIL" : "PASS");
 
   cuMemFree(da);
   cuMemFree(db);

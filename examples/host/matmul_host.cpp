@@ -1,10 +1,10 @@
-//===- matmul_host.cpp - Launch the Kiln matmul from C++ -------------------===//
+//===- matmul_host.cpp - Launch the Kiln matmul from C++ ------------------===//
 //
 //   matmul_host_cpp [out/matmul.kiln.json] [M N K]
 //
-// Loads the compiled matmul (c[M,N] = a[M,K] * b[N,K]^T, bf16), launches it on random bf16 inputs
-// through the C++ runtime API, and compares the result with a host reference. Exits 1 on a
-// mismatch, 2 on a usage or setup error.
+// Loads the compiled matmul (c[M,N] = a[M,K] * b[N,K]^T, bf16), launches it on
+// random bf16 inputs through the C++ runtime API, and compares the result with
+// a host reference. Exits 1 on a mismatch, 2 on a usage or setup error.
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,13 +35,14 @@ static float fromBf16(uint16_t h) {
   return f;
 }
 
-#define CK(call)                                                                                   \
-  do {                                                                                             \
-    CUresult r_ = (call);                                                                          \
-    if (r_ != CUDA_SUCCESS) {                                                                      \
-      std::fprintf(stderr, "%s failed: %s\n", #call, kiln::cudaErrorText(r_).c_str());            \
-      return 2;                                                                                    \
-    }                                                                                              \
+#define CK(call)                                                               \
+  do {                                                                         \
+    CUresult r_ = (call);                                                      \
+    if (r_ != CUDA_SUCCESS) {                                                  \
+      std::fprintf(stderr, "%s failed: %s\n", #call,                           \
+                   kiln::cudaErrorText(r_).c_str());                           \
+      return 2;                                                                \
+    }                                                                          \
   } while (0)
 
 int main(int argc, char **argv) {
@@ -58,8 +59,10 @@ int main(int argc, char **argv) {
   }
   const kiln::Manifest &m = mod->manifest();
   if (m.params.size() != 3 || m.params[0].dtype != kiln::DType::BF16 ||
-      m.params[1].dtype != kiln::DType::BF16 || m.params[2].role != kiln::ParamRole::Output) {
-    std::fprintf(stderr, "%s is not the bf16 matmul (a[M,K], b[N,K] -> c[M,N])\n", path);
+      m.params[1].dtype != kiln::DType::BF16 ||
+      m.params[2].role != kiln::ParamRole::Output) {
+    std::fprintf(
+        stderr, "%s is not the bf16 matmul (a[M,K], b[N,K] -> c[M,N])\n", path);
     return 2;
   }
   kiln::DType outType = m.params[2].dtype;
@@ -91,7 +94,8 @@ int main(int argc, char **argv) {
   CK(cuMemAlloc(&dc, M * N * outBytes));
   CK(cuMemcpyHtoD(da, a.data(), a.size() * 2));
   CK(cuMemcpyHtoD(db, b.data(), b.size() * 2));
-  CK(cuMemsetD8(dc, 0xFF, M * N * outBytes)); // NaN: elements the kernel misses show up
+  CK(cuMemsetD8(dc, 0xFF,
+                M * N * outBytes)); // NaN: elements the kernel misses show up
 
   s = mod->launch({kiln::Tensor::contiguous(da, kiln::DType::BF16, {M, K}),
                    kiln::Tensor::contiguous(db, kiln::DType::BF16, {N, K}),
@@ -106,8 +110,8 @@ int main(int argc, char **argv) {
   std::vector<uint8_t> c(M * N * outBytes);
   CK(cuMemcpyDtoH(c.data(), dc, c.size()));
 
-  // Reference in float with the same bf16 inputs; the tolerance allows bf16 output rounding and
-  // a different fp32 summation order.
+  // Reference in float with the same bf16 inputs; the tolerance allows bf16
+  // output rounding and a different fp32 summation order.
   double maxErr = 0;
   int64_t bad = 0;
   for (int64_t i = 0; i < M; ++i)
@@ -127,16 +131,21 @@ int main(int argc, char **argv) {
         got = fromBf16(h);
       }
       double err = std::fabs(static_cast<double>(got) - ref);
-      double tol = (outType == kiln::DType::F32 ? 1e-5 : 1.0 / 128) * std::fabs(ref) + 1e-3 * mag;
+      double tol =
+          (outType == kiln::DType::F32 ? 1e-5 : 1.0 / 128) * std::fabs(ref) +
+          1e-3 * mag;
       if (!(err <= maxErr))
         maxErr = std::isnan(err) ? INFINITY : err;
       if (!(err <= tol) && bad++ == 0)
         std::fprintf(stderr, "mismatch at c[%lld][%lld]: got %g, expected %g\n",
-                     static_cast<long long>(i), static_cast<long long>(j), got, ref);
+                     static_cast<long long>(i), static_cast<long long>(j), got,
+                     ref);
     }
-  std::printf("matmul %lldx%lldx%lld: max abs error %.3g, %lld mismatches: %s\n",
-              static_cast<long long>(M), static_cast<long long>(N), static_cast<long long>(K),
-              maxErr, static_cast<long long>(bad), bad ? "FAIL" : "PASS");
+  std::printf(
+      "matmul %lldx%lldx%lld: max abs error %.3g, %lld mismatches: %s\n",
+      static_cast<long long>(M), static_cast<long long>(N),
+      static_cast<long long>(K), maxErr, static_cast<long long>(bad),
+      bad ? "FAIL" : "PASS");
 
   cuMemFree(da);
   cuMemFree(db);

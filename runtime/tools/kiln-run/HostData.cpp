@@ -13,8 +13,10 @@ size_t storageBytes(DType t, int64_t count) {
   return static_cast<size_t>((count * dtypeBits(t) + 7) / 8);
 }
 
-/// A minifloat with `manBits` mantissa bits and exponent bias `bias` (subnormals at exp 0).
-static double decodeMinifloat(unsigned sign, unsigned exp, unsigned man, int manBits, int bias) {
+/// A minifloat with `manBits` mantissa bits and exponent bias `bias`
+/// (subnormals at exp 0).
+static double decodeMinifloat(unsigned sign, unsigned exp, unsigned man,
+                              int manBits, int bias) {
   double v = exp == 0 ? std::ldexp(static_cast<double>(man), 1 - bias - manBits)
                       : std::ldexp(static_cast<double>(man | (1u << manBits)),
                                    static_cast<int>(exp) - bias - manBits);
@@ -80,7 +82,9 @@ double decodeElement(DType t, const uint8_t *bytes, int64_t i) {
 void fillRandom(DType t, Fill fill, std::vector<uint8_t> &bytes, int64_t n,
                 std::mt19937_64 &rng) {
   bytes.assign(storageBytes(t, n), 0);
-  auto bits = [&](unsigned count) { return static_cast<unsigned>(rng() & ((1u << count) - 1)); };
+  auto bits = [&](unsigned count) {
+    return static_cast<unsigned>(rng() & ((1u << count) - 1));
+  };
   auto pick = [&](int lo, int hi) {
     return lo + static_cast<int>(rng() % static_cast<uint64_t>(hi - lo + 1));
   };
@@ -98,29 +102,36 @@ void fillRandom(DType t, Fill fill, std::vector<uint8_t> &bytes, int64_t n,
       break;
     }
     case DType::I32: {
-      int32_t v = 0; // integer inputs carry meaning (offsets); kiln-run sets them explicitly
+      int32_t v = 0; // integer inputs carry meaning (offsets); kiln-run sets
+                     // them explicitly
       std::memcpy(&bytes[4 * i], &v, 4);
       break;
     }
     case DType::BF16: {
-      uint16_t h = static_cast<uint16_t>((sign << 15) | ((e + 127) << 7) | (scale ? 0 : bits(7)));
+      uint16_t h = static_cast<uint16_t>((sign << 15) | ((e + 127) << 7) |
+                                         (scale ? 0 : bits(7)));
       std::memcpy(&bytes[2 * i], &h, 2);
       break;
     }
     case DType::F16: {
-      uint16_t h = static_cast<uint16_t>((sign << 15) | ((e + 15) << 10) | (scale ? 0 : bits(10)));
+      uint16_t h = static_cast<uint16_t>((sign << 15) | ((e + 15) << 10) |
+                                         (scale ? 0 : bits(10)));
       std::memcpy(&bytes[2 * i], &h, 2);
       break;
     }
     case DType::E4M3:
-      bytes[i] = static_cast<uint8_t>((sign << 7) | ((e + 7) << 3) | (scale ? 0 : bits(3)));
+      bytes[i] = static_cast<uint8_t>((sign << 7) | ((e + 7) << 3) |
+                                      (scale ? 0 : bits(3)));
       break;
     case DType::E5M2:
-      bytes[i] = static_cast<uint8_t>((sign << 7) | ((e + 15) << 2) | (scale ? 0 : bits(2)));
+      bytes[i] = static_cast<uint8_t>((sign << 7) | ((e + 15) << 2) |
+                                      (scale ? 0 : bits(2)));
       break;
     case DType::E2M1: {
-      // Codes 1..7 are 0.5 .. 6; scales of e2m1 make no sense, so Scale fills 1.0 (code 2).
-      unsigned nib = scale ? 2u : ((sign << 3) | static_cast<unsigned>(pick(1, 7)));
+      // Codes 1..7 are 0.5 .. 6; scales of e2m1 make no sense, so Scale
+      // fills 1.0 (code 2).
+      unsigned nib =
+          scale ? 2u : ((sign << 3) | static_cast<unsigned>(pick(1, 7)));
       bytes[i / 2] |= static_cast<uint8_t>(nib << ((i % 2) * 4));
       break;
     }

@@ -1,7 +1,7 @@
 //===- HostData.h - Host-side element codecs and random data ---*- C++ -*-===//
 //
-// kiln-run fills inputs on the host and reads outputs back for its reference check; these are
-// the exact encodings of every manifest dtype.
+// kiln-run fills inputs on the host and reads outputs back for its reference
+// check; these are the exact encodings of every manifest dtype.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,15 +21,17 @@ namespace tools {
 /// Bytes that hold `count` elements of `t` (e2m1 rounds up to whole bytes).
 size_t storageBytes(DType t, int64_t count);
 
-/// The value of element `index` of a buffer of `t` (e2m1: element 2i is the low nibble of byte
-/// i, as in PyTorch's float4_e2m1fn_x2 and CUTLASS). NaN codes decode to NaN.
+/// The value of element `index` of a buffer of `t` (e2m1: element 2i is the low
+/// nibble of byte i, as in PyTorch's float4_e2m1fn_x2 and CUTLASS). NaN codes
+/// decode to NaN.
 double decodeElement(DType t, const uint8_t *bytes, int64_t index);
 
 /// What random data is for.
 enum class Fill {
   /// Operands: both signs, magnitudes about 2^-4 .. 1, exactly representable.
   Data,
-  /// Block scales: positive powers of two near 1 (2^-2 .. 2^2), so scaled sums stay exact-ish.
+  /// Block scales: positive powers of two near 1 (2^-2 .. 2^2), so scaled sums
+  /// stay exact-ish.
   Scale,
 };
 

@@ -11,20 +11,22 @@
 namespace kiln {
 namespace tools {
 
-Operand dequantize(DType dtype, const uint8_t *bytes, int64_t rows, int64_t cols,
-                   const ScaleView *scale) {
+Operand dequantize(DType dtype, const uint8_t *bytes, int64_t rows,
+                   int64_t cols, const ScaleView *scale) {
   Operand op;
   op.rows = rows;
   op.cols = cols;
   op.lowPrecision = dtypeBits(dtype) <= 8;
   op.values.resize(static_cast<size_t>(rows * cols));
-  int64_t scaleCols = scale ? (cols + scale->blockCols - 1) / scale->blockCols : 0;
+  int64_t scaleCols =
+      scale ? (cols + scale->blockCols - 1) / scale->blockCols : 0;
   for (int64_t r = 0; r < rows; ++r)
     for (int64_t c = 0; c < cols; ++c) {
       double v = decodeElement(dtype, bytes, r * cols + c);
       if (scale)
         v *= decodeElement(scale->dtype, scale->bytes,
-                           (r / scale->blockRows) * scaleCols + c / scale->blockCols);
+                           (r / scale->blockRows) * scaleCols +
+                               c / scale->blockCols);
       op.values[r * cols + c] = static_cast<float>(v);
     }
   return op;
@@ -43,12 +45,14 @@ static double outputEps(DType t) {
   case DType::E2M1:
     return 0.25;
   default:
-    return std::ldexp(1.0, -16); // f32: the kernel's exp/division may be approximate
+    return std::ldexp(1.0,
+                      -16); // f32: the kernel's exp/division may be approximate
   }
 }
 
-CheckStats checkOutput(RefKind kind, const Operand &a, const Operand &b1, const Operand *b2,
-                       DType outType, const uint8_t *out, const std::vector<int64_t> &rows) {
+CheckStats checkOutput(RefKind kind, const Operand &a, const Operand &b1,
+                       const Operand *b2, DType outType, const uint8_t *out,
+                       const std::vector<int64_t> &rows) {
   CheckStats st;
   const int64_t N = b1.rows, K = a.cols;
   st.cols = N;
@@ -79,7 +83,8 @@ CheckStats checkOutput(RefKind kind, const Operand &a, const Operand &b1, const 
         }
         double silu = s1 / (1 + std::exp(-s1));
         ref = silu * s2;
-        // |silu'| <= 1.1, so an error e1 in s1 moves the result by at most 1.1 * |s2| * e1.
+        // |silu'| <= 1.1, so an error e1 in s1 moves the result by at most 1.1
+        // * |s2| * e1.
         tol = 2 * outEps * std::fabs(ref) +
               accEps * (1.1 * std::fabs(s2) * mag1 + std::fabs(silu) * mag2);
       }
@@ -97,8 +102,11 @@ CheckStats checkOutput(RefKind kind, const Operand &a, const Operand &b1, const 
       if (bad) {
         if (st.mismatches == 0) {
           char buf[160];
-          std::snprintf(buf, sizeof buf, "[%lld, %lld]: got %.6g, expected %.6g (tolerance %.3g)",
-                        static_cast<long long>(m), static_cast<long long>(n), got, ref, tol);
+          std::snprintf(
+              buf, sizeof buf,
+              "[%lld, %lld]: got %.6g, expected %.6g (tolerance %.3g)",
+              static_cast<long long>(m), static_cast<long long>(n), got, ref,
+              tol);
           st.firstBad = buf;
         }
         ++st.mismatches;
@@ -108,7 +116,8 @@ CheckStats checkOutput(RefKind kind, const Operand &a, const Operand &b1, const 
   return st;
 }
 
-std::vector<int64_t> sampleRows(int64_t M, int64_t N, int64_t K, int64_t maxWork) {
+std::vector<int64_t> sampleRows(int64_t M, int64_t N, int64_t K,
+                                int64_t maxWork) {
   std::vector<int64_t> rows;
   if (M <= 0)
     return rows;

@@ -1,8 +1,9 @@
 //===- Reference.h - Host references for kiln-run --check ------*- C++ -*-===//
 //
-// kiln-run can check the matmul family only: it does not know what a kernel computes beyond its
-// manifest, so the reference is named explicitly (or guessed from the kernel name and shapes) and
-// the check says which one it used.
+// kiln-run can check the matmul family only: it does not know what a kernel
+// computes beyond its manifest, so the reference is named explicitly (or
+// guessed from the kernel name and shapes) and the check says which one it
+// used.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,8 +26,9 @@ enum class RefKind {
   Swiglu,
 };
 
-/// Block scales of an operand, stored row-major as [cdiv(rows, blockRows), cdiv(cols, blockCols)];
-/// element [i][k] of the data is multiplied by scale [i / blockRows][k / blockCols].
+/// Block scales of an operand, stored row-major as [cdiv(rows, blockRows),
+/// cdiv(cols, blockCols)]; element [i][k] of the data is multiplied by scale [i
+/// / blockRows][k / blockCols].
 struct ScaleView {
   DType dtype = DType::F32;
   const uint8_t *bytes = nullptr;
@@ -37,12 +39,13 @@ struct ScaleView {
 struct Operand {
   int64_t rows = 0, cols = 0;
   std::vector<float> values;
-  /// Inputs of 8 bits or fewer: the tensor cores accumulate them with less precision.
+  /// Inputs of 8 bits or fewer: the tensor cores accumulate them with less
+  /// precision.
   bool lowPrecision = false;
 };
 
-Operand dequantize(DType dtype, const uint8_t *bytes, int64_t rows, int64_t cols,
-                   const ScaleView *scale);
+Operand dequantize(DType dtype, const uint8_t *bytes, int64_t rows,
+                   int64_t cols, const ScaleView *scale);
 
 struct CheckStats {
   int64_t rowsChecked = 0, cols = 0, mismatches = 0, nans = 0;
@@ -50,16 +53,19 @@ struct CheckStats {
   std::string firstBad;
 };
 
-/// Compares the [M, N] output `out` (dtype `outType`) with the reference on the given rows.
-/// An element passes when |got - ref| <= 2 * eps(out) * |ref| + accEps * sum_k |terms|, where
-/// accEps is 2^-12 for 16/32-bit inputs and 2^-8 for 8/4-bit inputs (Hopper's fp8 tensor cores
-/// accumulate with reduced precision).
-CheckStats checkOutput(RefKind kind, const Operand &a, const Operand &b1, const Operand *b2,
-                       DType outType, const uint8_t *out, const std::vector<int64_t> &rows);
+/// Compares the [M, N] output `out` (dtype `outType`) with the reference on the
+/// given rows. An element passes when |got - ref| <= 2 * eps(out) * |ref| +
+/// accEps * sum_k |terms|, where accEps is 2^-12 for 16/32-bit inputs and 2^-8
+/// for 8/4-bit inputs (Hopper's fp8 tensor cores accumulate with reduced
+/// precision).
+CheckStats checkOutput(RefKind kind, const Operand &a, const Operand &b1,
+                       const Operand *b2, DType outType, const uint8_t *out,
+                       const std::vector<int64_t> &rows);
 
-/// All rows when M*N*K <= maxWork, else about maxWork/(N*K) rows spread evenly (first and last
-/// included).
-std::vector<int64_t> sampleRows(int64_t M, int64_t N, int64_t K, int64_t maxWork);
+/// All rows when M*N*K <= maxWork, else about maxWork/(N*K) rows spread evenly
+/// (first and last included).
+std::vector<int64_t> sampleRows(int64_t M, int64_t N, int64_t K,
+                                int64_t maxWork);
 
 } // namespace tools
 } // namespace kiln

@@ -1,13 +1,14 @@
-//===- kiln-run.cpp - Launch, time and check a compiled Kiln kernel --------===//
+//===- kiln-run.cpp - Launch, time and check a Kiln kernel ----------------===//
 //
-//   kiln-run out/matmul.kiln.json --dims M=1024,N=1024,K=512 [--check] [--iters 20]
+//   kiln-run out/matmul.kiln.json --dims M=1024,N=1024,K=512 [--check]
 //
-// Allocates every param with the shapes the dims give, fills inputs with random values that are
-// exact in their dtype (scales with powers of two near 1, i32 inputs with --values or zeros),
-// poisons outputs with 0xFF bytes (NaN for every float dtype), launches through the C++ runtime,
-// and times --iters launches with CUDA events. --check compares the outputs of the first launch
-// with a host reference in double precision; it knows only matmul (c = a * b^T) and SwiGLU
-// (y = silu(x * w1^T) * (x * w2^T)), with optional block scales.
+// Allocates every param with the shapes the dims give, fills inputs with random
+// values that are exact in their dtype (scales with powers of two near 1, i32
+// inputs with --values or zeros), poisons outputs with 0xFF bytes (NaN for
+// every float dtype), launches through the C++ runtime, and times --iters
+// launches with CUDA events. --check compares the outputs of the first launch
+// with a host reference in double precision; it knows only matmul (c = a * b^T)
+// and SwiGLU (y = silu(x * w1^T) * (x * w2^T)), with optional block scales.
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,20 +36,28 @@ namespace {
 const char *kUsage =
     "usage: kiln-run MANIFEST --dims NAME=V[,NAME=V...] [options]\n"
     "\n"
-    "Loads a Kiln kernel (manifest + cubin), allocates and fills its tensors, launches it,\n"
+    "Loads a Kiln kernel (manifest + cubin), allocates and fills its tensors, "
+    "launches it,\n"
     "and times it with CUDA events.\n"
     "\n"
     "  --dims NAME=V,...     a value for every dim of the manifest (required)\n"
-    "  --iters N             timed launches after the first one (default 20; 0: no timing)\n"
+    "  --iters N             timed launches after the first one (default 20; "
+    "0: no timing)\n"
     "  --warmup N            untimed launches before timing (default 3)\n"
-    "  --check               compare the first launch's outputs with a host reference\n"
-    "  --ref matmul|swiglu   the reference for --check (default: guessed from the kernel's\n"
-    "                        name and shapes): matmul c[M,N] = a[M,K] * b[N,K]^T,\n"
-    "                        swiglu y = silu(x * w1^T) * (x * w2^T); block scales are applied\n"
+    "  --check               compare the first launch's outputs with a host "
+    "reference\n"
+    "  --ref matmul|swiglu   the reference for --check (default: guessed from "
+    "the kernel's\n"
+    "                        name and shapes): matmul c[M,N] = a[M,K] * "
+    "b[N,K]^T,\n"
+    "                        swiglu y = silu(x * w1^T) * (x * w2^T); block "
+    "scales are applied\n"
     "                        as scale[i / bm][k / bk] on data [i][k]\n"
-    "  --check-work N        reference multiply-adds per GEMM before rows are sampled\n"
+    "  --check-work N        reference multiply-adds per GEMM before rows are "
+    "sampled\n"
     "                        (default 268435456)\n"
-    "  --values NAME=v,...   the values of an i32 input (e.g. MoE offsets); otherwise zeros\n"
+    "  --values NAME=v,...   the values of an i32 input (e.g. MoE offsets); "
+    "otherwise zeros\n"
     "  --seed N              random seed (default 1)\n"
     "  --device N            CUDA device ordinal (default 0)\n"
     "  --verbose             print the grid and every kernel argument\n";
@@ -83,7 +92,8 @@ std::vector<std::string> split(const std::string &s, char sep) {
   size_t start = 0;
   for (;;) {
     size_t p = s.find(sep, start);
-    parts.push_back(s.substr(start, p == std::string::npos ? std::string::npos : p - start));
+    parts.push_back(s.substr(start, p == std::string::npos ? std::string::npos
+                                                           : p - start));
     if (p == std::string::npos)
       return parts;
     start = p + 1;
@@ -147,8 +157,8 @@ bool parseArgs(int argc, char **argv, Options &o, std::string &error) {
         vs.push_back(static_cast<int32_t>(n));
       }
       o.values[value.substr(0, e)] = vs;
-    } else if (arg == "--iters" || arg == "--warmup" || arg == "--seed" || arg == "--device" ||
-               arg == "--check-work") {
+    } else if (arg == "--iters" || arg == "--warmup" || arg == "--seed" ||
+               arg == "--device" || arg == "--check-work") {
       if (!next(value))
         return false;
       if (!parseInt(value, n) || n < 0) {
@@ -178,7 +188,8 @@ bool parseArgs(int argc, char **argv, Options &o, std::string &error) {
     } else if (o.manifest.empty()) {
       o.manifest = arg;
     } else {
-      error = "more than one manifest given ('" + o.manifest + "', '" + arg + "')";
+      error =
+          "more than one manifest given ('" + o.manifest + "', '" + arg + "')";
       return false;
     }
   }
@@ -189,13 +200,14 @@ bool parseArgs(int argc, char **argv, Options &o, std::string &error) {
   return true;
 }
 
-#define CK(call)                                                                                   \
-  do {                                                                                             \
-    CUresult r_ = (call);                                                                          \
-    if (r_ != CUDA_SUCCESS) {                                                                      \
-      std::fprintf(stderr, "kiln-run: %s failed: %s\n", #call, cudaErrorText(r_).c_str());        \
-      std::exit(1);                                                                                \
-    }                                                                                              \
+#define CK(call)                                                               \
+  do {                                                                         \
+    CUresult r_ = (call);                                                      \
+    if (r_ != CUDA_SUCCESS) {                                                  \
+      std::fprintf(stderr, "kiln-run: %s failed: %s\n", #call,                 \
+                   cudaErrorText(r_).c_str());                                 \
+      std::exit(1);                                                            \
+    }                                                                          \
   } while (0)
 
 /// One allocated param.
@@ -218,8 +230,8 @@ bool sameExpr(const Param &p, int axis, const Param &q, int qaxis) {
   return p.shape[axis] == q.shape[qaxis];
 }
 
-bool planReference(const Manifest &m, const std::string &requested, RefPlan &out,
-                   std::string &why) {
+bool planReference(const Manifest &m, const std::string &requested,
+                   RefPlan &out, std::string &why) {
   std::vector<int> ins, outs;
   for (size_t i = 0; i < m.params.size(); ++i) {
     if (m.params[i].role == ParamRole::Input)
@@ -246,12 +258,17 @@ bool planReference(const Manifest &m, const std::string &requested, RefPlan &out
   };
   std::string kind = requested;
   if (kind.empty())
-    kind = m.kernel.find("swiglu") != std::string::npos && matches(3) ? "swiglu" : "matmul";
+    kind = m.kernel.find("swiglu") != std::string::npos && matches(3)
+               ? "swiglu"
+               : "matmul";
   out.kind = kind == "swiglu" ? RefKind::Swiglu : RefKind::Matmul;
   if (!matches(kind == "swiglu" ? 3 : 2)) {
-    why = "kernel '" + m.kernel + "' does not have the " + kind + " signature (" +
-          (kind == "swiglu" ? "x[M,K], w1[N,K], w2[N,K] -> y[M,N]" : "a[M,K], b[N,K] -> c[M,N]") +
-          ", plus optional scales); kiln-run --check knows only matmul and swiglu";
+    why = "kernel '" + m.kernel + "' does not have the " + kind +
+          " signature (" +
+          (kind == "swiglu" ? "x[M,K], w1[N,K], w2[N,K] -> y[M,N]"
+                            : "a[M,K], b[N,K] -> c[M,N]") +
+          ", plus optional scales); kiln-run --check knows only matmul and "
+          "swiglu";
     return false;
   }
   out.inputs = ins;
@@ -282,8 +299,9 @@ int main(int argc, char **argv) {
   for (const std::string &d : m.dims) {
     auto it = opt.dims.find(d);
     if (it == opt.dims.end()) {
-      std::fprintf(stderr, "kiln-run: --dims has no value for %s (kernel '%s' has dims", d.c_str(),
-                   m.kernel.c_str());
+      std::fprintf(stderr,
+                   "kiln-run: --dims has no value for %s (kernel '%s' has dims",
+                   d.c_str(), m.kernel.c_str());
       for (const std::string &x : m.dims)
         std::fprintf(stderr, " %s", x.c_str());
       std::fprintf(stderr, ")\n");
@@ -293,8 +311,8 @@ int main(int argc, char **argv) {
   }
   for (const auto &kv : opt.dims)
     if (m.findDim(kv.first) < 0) {
-      std::fprintf(stderr, "kiln-run: kernel '%s' has no dim %s\n", m.kernel.c_str(),
-                   kv.first.c_str());
+      std::fprintf(stderr, "kiln-run: kernel '%s' has no dim %s\n",
+                   m.kernel.c_str(), kv.first.c_str());
       return 2;
     }
   std::vector<Buffer> bufs(m.params.size());
@@ -306,8 +324,9 @@ int main(int argc, char **argv) {
       int64_t v = 0;
       int d = e.kind == DimExpr::Kind::Const ? -1 : m.findDim(e.name);
       if (!e.evaluate(d >= 0 ? dimValues[d] : 0, v) || v < 0) {
-        std::fprintf(stderr, "kiln-run: param '%s': %s is invalid for these dims\n", p.name.c_str(),
-                     e.str().c_str());
+        std::fprintf(stderr,
+                     "kiln-run: param '%s': %s is invalid for these dims\n",
+                     p.name.c_str(), e.str().c_str());
         return 2;
       }
       b.shape.push_back(v);
@@ -343,24 +362,29 @@ int main(int argc, char **argv) {
       CK(cuMemAlloc(&b.ptr, b.bytes));
     if (p.role == ParamRole::Output) {
       if (b.bytes > 0)
-        CK(cuMemsetD8(b.ptr, 0xFF, b.bytes)); // NaN in every float dtype: unwritten shows up
+        CK(cuMemsetD8(b.ptr, 0xFF,
+                      b.bytes)); // NaN in every float dtype: unwritten shows up
     } else if (p.dtype == DType::I32) {
       b.host.assign(b.bytes, 0);
       auto it = opt.values.find(p.name);
       if (it != opt.values.end()) {
         if (static_cast<int64_t>(it->second.size()) != b.numel) {
-          std::fprintf(stderr, "kiln-run: --values %s has %zu values; the param has %lld\n",
-                       p.name.c_str(), it->second.size(), static_cast<long long>(b.numel));
+          std::fprintf(
+              stderr,
+              "kiln-run: --values %s has %zu values; the param has %lld\n",
+              p.name.c_str(), it->second.size(),
+              static_cast<long long>(b.numel));
           return 2;
         }
         std::memcpy(b.host.data(), it->second.data(), b.bytes);
       } else {
-        std::printf("note: i32 input '%s' is all zeros (set it with --values %s=...)\n",
-                    p.name.c_str(), p.name.c_str());
+        std::printf(
+            "note: i32 input '%s' is all zeros (set it with --values %s=...)\n",
+            p.name.c_str(), p.name.c_str());
       }
     } else {
-      fillRandom(p.dtype, p.role == ParamRole::Scale ? Fill::Scale : Fill::Data, b.host, b.numel,
-                 rng);
+      fillRandom(p.dtype, p.role == ParamRole::Scale ? Fill::Scale : Fill::Data,
+                 b.host, b.numel, rng);
     }
     if (!b.host.empty())
       CK(cuMemcpyHtoD(b.ptr, b.host.data(), b.bytes));
@@ -368,8 +392,8 @@ int main(int argc, char **argv) {
   }
   for (const auto &kv : opt.values)
     if (m.findParam(kv.first) < 0) {
-      std::fprintf(stderr, "kiln-run: --values: kernel '%s' has no param %s\n", m.kernel.c_str(),
-                   kv.first.c_str());
+      std::fprintf(stderr, "kiln-run: --values: kernel '%s' has no param %s\n",
+                   m.kernel.c_str(), kv.first.c_str());
       return 2;
     }
 
@@ -382,23 +406,27 @@ int main(int argc, char **argv) {
   }
   CUresult sync = cuStreamSynchronize(stream);
   if (sync != CUDA_SUCCESS) {
-    std::fprintf(stderr, "kiln-run: the kernel failed: %s\n", cudaErrorText(sync).c_str());
+    std::fprintf(stderr, "kiln-run: the kernel failed: %s\n",
+                 cudaErrorText(sync).c_str());
     return 1;
   }
-  std::printf("kernel %s (%s, entry %s) on device %d: %s\n", m.kernel.c_str(), m.chip.c_str(),
-              m.entry.c_str(), report.device, devName);
+  std::printf("kernel %s (%s, entry %s) on device %d: %s\n", m.kernel.c_str(),
+              m.chip.c_str(), m.entry.c_str(), report.device, devName);
   std::printf("dims:");
   for (size_t d = 0; d < m.dims.size(); ++d)
-    std::printf(" %s=%lld", m.dims[d].c_str(), static_cast<long long>(dimValues[d]));
+    std::printf(" %s=%lld", m.dims[d].c_str(),
+                static_cast<long long>(dimValues[d]));
   std::printf("\n");
   if (!report.launched) {
-    std::printf("grid is empty (zero tiles): nothing launched, nothing to check or time\n");
+    std::printf("grid is empty (zero tiles): nothing launched, nothing to "
+                "check or time\n");
     return 0;
   }
-  std::printf("grid [%u, %u, %u] block [%u, %u, %u] cluster [%u, %u, %u] dynamic smem %u B\n",
-              report.grid.x, report.grid.y, report.grid.z, report.block[0], report.block[1],
-              report.block[2], report.cluster[0], report.cluster[1], report.cluster[2],
-              report.dynamicSmem);
+  std::printf("grid [%u, %u, %u] block [%u, %u, %u] cluster [%u, %u, %u] "
+              "dynamic smem %u B\n",
+              report.grid.x, report.grid.y, report.grid.z, report.block[0],
+              report.block[1], report.block[2], report.cluster[0],
+              report.cluster[1], report.cluster[2], report.dynamicSmem);
   for (const std::string &why : report.skipped)
     std::printf("optional tensor map skipped: %s\n", why.c_str());
   if (opt.verbose)
@@ -427,8 +455,8 @@ int main(int argc, char **argv) {
         sv.blockCols = q.block.back();
         scale = &sv;
       }
-      ops.push_back(dequantize(p.dtype, bufs[i].host.data(), bufs[i].shape[0], bufs[i].shape[1],
-                               scale));
+      ops.push_back(dequantize(p.dtype, bufs[i].host.data(), bufs[i].shape[0],
+                               bufs[i].shape[1], scale));
     }
     Buffer &ob = bufs[rp.output];
     ob.host.resize(ob.bytes);
@@ -436,15 +464,19 @@ int main(int argc, char **argv) {
       CK(cuMemcpyDtoH(ob.host.data(), ob.ptr, ob.bytes));
     int64_t M = ob.shape[0], N = ob.shape[1], K = ops[0].cols;
     std::vector<int64_t> rows = sampleRows(M, N, K, opt.checkWork);
-    CheckStats st = checkOutput(rp.kind, ops[0], ops[1], ops.size() > 2 ? &ops[2] : nullptr,
-                                m.params[rp.output].dtype, ob.host.data(), rows);
-    const char *what = rp.kind == RefKind::Swiglu ? "swiglu: y = silu(x * w1^T) * (x * w2^T)"
-                                                  : "matmul: c = a * b^T";
-    std::printf("check (%s, host double reference): %lld of %lld rows x %lld cols, max abs err "
+    CheckStats st =
+        checkOutput(rp.kind, ops[0], ops[1], ops.size() > 2 ? &ops[2] : nullptr,
+                    m.params[rp.output].dtype, ob.host.data(), rows);
+    const char *what = rp.kind == RefKind::Swiglu
+                           ? "swiglu: y = silu(x * w1^T) * (x * w2^T)"
+                           : "matmul: c = a * b^T";
+    std::printf("check (%s, host double reference): %lld of %lld rows x %lld "
+                "cols, max abs err "
                 "%.3g, max err/tolerance %.3g, %lld NaN, %lld mismatches: %s\n",
-                what, static_cast<long long>(st.rowsChecked), static_cast<long long>(M),
-                static_cast<long long>(st.cols), st.maxAbsErr, st.maxRatio,
-                static_cast<long long>(st.nans), static_cast<long long>(st.mismatches),
+                what, static_cast<long long>(st.rowsChecked),
+                static_cast<long long>(M), static_cast<long long>(st.cols),
+                st.maxAbsErr, st.maxRatio, static_cast<long long>(st.nans),
+                static_cast<long long>(st.mismatches),
                 st.mismatches ? "FAIL" : "PASS");
     if (st.mismatches) {
       std::printf("first mismatch at %s\n", st.firstBad.c_str());
@@ -472,7 +504,8 @@ int main(int argc, char **argv) {
     float ms = 0;
     CK(cuEventElapsedTime(&ms, start, stop));
     double us = 1000.0 * ms / opt.iters;
-    std::printf("time: %.2f us per launch (mean of %d back-to-back launches on one stream, "
+    std::printf("time: %.2f us per launch (mean of %d back-to-back launches on "
+                "one stream, "
                 "after %d warm-up; includes launch overhead)",
                 us, opt.iters, opt.warmup);
     RefPlan tp;

@@ -1,4 +1,4 @@
-//===- ArgCheckTest.cpp - Dim binding, argument validation, shape inference ===//
+//===- ArgCheckTest.cpp - Dim binding, validation, inference --------------===//
 
 #include "TestManifests.h"
 
@@ -13,7 +13,8 @@ using namespace kiln::test;
 
 namespace {
 
-constexpr uint64_t kBase = 0x7f0000000000ull; // 256-byte aligned, like cudaMalloc
+constexpr uint64_t kBase =
+    0x7f0000000000ull; // 256-byte aligned, like cudaMalloc
 
 std::vector<Tensor> matmulArgs(int64_t M, int64_t N, int64_t K) {
   return {Tensor::contiguous(kBase, DType::BF16, {M, K}),
@@ -22,19 +23,23 @@ std::vector<Tensor> matmulArgs(int64_t M, int64_t N, int64_t K) {
 }
 
 std::vector<Tensor> moeArgs(int64_t T, int64_t N, int64_t K, int64_t E) {
-  return {Tensor::contiguous(kBase, DType::E4M3, {T, K}),
-          Tensor::contiguous(kBase + 0x1000000, DType::F32, {T, (K + 127) / 128}),
-          Tensor::contiguous(kBase + 0x2000000, DType::E4M3, {E, N, K}),
-          Tensor::contiguous(kBase + 0x3000000, DType::F32, {E, (N + 127) / 128, (K + 127) / 128}),
-          Tensor::contiguous(kBase + 0x4000000, DType::I32, {E + 1}),
-          Tensor::contiguous(kBase + 0x5000000, DType::F32, {8}),
-          Tensor::contiguous(kBase + 0x6000000, DType::BF16, {T, N})};
+  return {
+      Tensor::contiguous(kBase, DType::E4M3, {T, K}),
+      Tensor::contiguous(kBase + 0x1000000, DType::F32, {T, (K + 127) / 128}),
+      Tensor::contiguous(kBase + 0x2000000, DType::E4M3, {E, N, K}),
+      Tensor::contiguous(kBase + 0x3000000, DType::F32,
+                         {E, (N + 127) / 128, (K + 127) / 128}),
+      Tensor::contiguous(kBase + 0x4000000, DType::I32, {E + 1}),
+      Tensor::contiguous(kBase + 0x5000000, DType::F32, {8}),
+      Tensor::contiguous(kBase + 0x6000000, DType::BF16, {T, N})};
 }
 
-std::string checkError(const LaunchPlan &plan, const std::vector<Tensor> &args) {
+std::string checkError(const LaunchPlan &plan,
+                       const std::vector<Tensor> &args) {
   BoundDims dims;
   std::string error;
-  EXPECT_FALSE(checkArguments(plan, args.data(), args.size(), dims, error)) << "accepted";
+  EXPECT_FALSE(checkArguments(plan, args.data(), args.size(), dims, error))
+      << "accepted";
   return error;
 }
 
@@ -43,7 +48,8 @@ TEST(BindDims, BindsFromFirstPlainOccurrence) {
   auto args = matmulArgs(1000, 512, 256);
   BoundDims dims;
   std::string error;
-  ASSERT_TRUE(checkArguments(plan, args.data(), args.size(), dims, error)) << error;
+  ASSERT_TRUE(checkArguments(plan, args.data(), args.size(), dims, error))
+      << error;
   EXPECT_EQ(dims.values, (std::vector<int64_t>{1000, 512, 256}));
   EXPECT_EQ(dims.sources[0].param, 0); // M from a
   EXPECT_EQ(dims.sources[0].axis, 0);
@@ -57,42 +63,45 @@ TEST(BindDims, ChecksExpressionsAndConstants) {
   auto args = moeArgs(300, 256, 384, 8);
   BoundDims dims;
   std::string error;
-  ASSERT_TRUE(checkArguments(plan, args.data(), args.size(), dims, error)) << error;
+  ASSERT_TRUE(checkArguments(plan, args.data(), args.size(), dims, error))
+      << error;
   EXPECT_EQ(dims.values, (std::vector<int64_t>{300, 256, 384, 8}));
   EXPECT_EQ(dims.sources[3].param, 2); // E from w axis 0, not from offsets' E+1
 
   auto bad = moeArgs(300, 256, 384, 8);
   bad[4] = Tensor::contiguous(kBase + 0x4000000, DType::I32, {8});
-  EXPECT_EQ(checkError(plan, bad),
-            "param 'offsets' axis 0: extent 8, expected E+1 = 9 with E = 8 (from param 'w' axis "
-            "0)");
+  EXPECT_EQ(checkError(plan, bad), "param 'offsets' axis 0: extent 8, expected "
+                                   "E+1 = 9 with E = 8 (from param 'w' axis "
+                                   "0)");
   bad = moeArgs(300, 256, 384, 8);
   bad[1] = Tensor::contiguous(kBase + 0x1000000, DType::F32, {300, 4});
-  EXPECT_EQ(checkError(plan, bad),
-            "param 'x.scale' axis 1: extent 4, expected cdiv(K,128) = 3 with K = 384 (from param "
-            "'x' axis 1)");
+  EXPECT_EQ(checkError(plan, bad), "param 'x.scale' axis 1: extent 4, expected "
+                                   "cdiv(K,128) = 3 with K = 384 (from param "
+                                   "'x' axis 1)");
   bad = moeArgs(300, 256, 384, 8);
   bad[5] = Tensor::contiguous(kBase + 0x5000000, DType::F32, {16});
-  EXPECT_EQ(checkError(plan, bad), "param 'bias' axis 0: extent 16, expected 8");
+  EXPECT_EQ(checkError(plan, bad),
+            "param 'bias' axis 0: extent 16, expected 8");
 }
 
 TEST(BindDims, MismatchedDimNamesBothValues) {
   LaunchPlan plan = planOf(matmulManifest());
   auto args = matmulArgs(128, 256, 512);
   args[1] = Tensor::contiguous(kBase + 0x10000000, DType::BF16, {256, 256});
-  EXPECT_EQ(checkError(plan, args),
-            "param 'b' axis 1: extent 256 does not match K = 512 (from param 'a' axis 1)");
+  EXPECT_EQ(checkError(plan, args), "param 'b' axis 1: extent 256 does not "
+                                    "match K = 512 (from param 'a' axis 1)");
   args = matmulArgs(128, 256, 512);
   args[2] = Tensor::contiguous(kBase + 0x20000000, DType::BF16, {128, 255});
-  EXPECT_EQ(checkError(plan, args),
-            "param 'c' axis 1: extent 255 does not match N = 256 (from param 'b' axis 0)");
+  EXPECT_EQ(checkError(plan, args), "param 'c' axis 1: extent 255 does not "
+                                    "match N = 256 (from param 'b' axis 0)");
 }
 
 TEST(BindDims, CountDtypeRankAndExtentErrors) {
   LaunchPlan plan = planOf(matmulManifest());
   auto args = matmulArgs(128, 256, 512);
   std::vector<Tensor> two(args.begin(), args.begin() + 2);
-  EXPECT_EQ(checkError(plan, two), "kernel 'matmul' takes 3 tensors (a, b, c), got 2");
+  EXPECT_EQ(checkError(plan, two),
+            "kernel 'matmul' takes 3 tensors (a, b, c), got 2");
 
   args = matmulArgs(128, 256, 512);
   args[1].dtype = DType::F16;
@@ -100,14 +109,17 @@ TEST(BindDims, CountDtypeRankAndExtentErrors) {
 
   args = matmulArgs(128, 256, 512);
   args[0] = Tensor::contiguous(kBase, DType::BF16, {2, 128, 512});
-  EXPECT_EQ(checkError(plan, args),
-            "param 'a': rank 3 (shape [2, 128, 512]), expected 2 (shape [M, K])");
+  EXPECT_EQ(
+      checkError(plan, args),
+      "param 'a': rank 3 (shape [2, 128, 512]), expected 2 (shape [M, K])");
 
   args = matmulArgs(128, 256, 512);
   args[0] = Tensor::contiguous(kBase, DType::BF16, {1, 1, 1, 1, 1, 1, 1, 1, 1});
   EXPECT_EQ(args[0].rank, -1);
-  EXPECT_NE(checkError(plan, args).find("param 'a': invalid tensor description (more than 8 axes"),
-            std::string::npos);
+  EXPECT_NE(
+      checkError(plan, args)
+          .find("param 'a': invalid tensor description (more than 8 axes"),
+      std::string::npos);
 
   args = matmulArgs(128, 256, 512);
   args[0].shape[0] = -5;
@@ -119,7 +131,8 @@ TEST(BindDims, RejectsDimsBeyondInt32) {
   int64_t huge = int64_t(std::numeric_limits<int32_t>::max()) + 1;
   auto args = matmulArgs(huge, 256, 16);
   EXPECT_EQ(checkError(plan, args),
-            "param 'a' axis 0: extent 2147483648 for dim M exceeds the kernel's 32-bit dims (max "
+            "param 'a' axis 0: extent 2147483648 for dim M exceeds the "
+            "kernel's 32-bit dims (max "
             "2147483647)");
 }
 
@@ -129,54 +142,63 @@ TEST(BindDims, NegativeExpressionsAreErrors) {
   LaunchPlan plan = planOf(m);
   auto args = matmulArgs(2, 256, 512);
   args[2] = Tensor::contiguous(kBase + 0x20000000, DType::BF16, {0, 256});
-  EXPECT_EQ(checkError(plan, args),
-            "param 'c' axis 0: M-4 = -2 is negative with M = 2 (from param 'a' axis 0)");
+  EXPECT_EQ(checkError(plan, args), "param 'c' axis 0: M-4 = -2 is negative "
+                                    "with M = 2 (from param 'a' axis 0)");
 }
 
 TEST(BindDims, OverflowingExpressionsAreErrors) {
   Manifest m = matmulManifest();
-  m.params[2].shape[0] = DimExpr::make(DimExpr::Kind::Mul, "M", int64_t(1) << 62);
+  m.params[2].shape[0] =
+      DimExpr::make(DimExpr::Kind::Mul, "M", int64_t(1) << 62);
   LaunchPlan plan = planOf(m);
   auto args = matmulArgs(4, 256, 512);
   EXPECT_EQ(checkError(plan, args),
-            "param 'c' axis 0: M*4611686018427387904 overflows with M = 4 (from param 'a' axis 0)");
+            "param 'c' axis 0: M*4611686018427387904 overflows with M = 4 "
+            "(from param 'a' axis 0)");
 }
 
 TEST(CheckArguments, PointerRules) {
   LaunchPlan plan = planOf(matmulManifest());
   auto args = matmulArgs(128, 256, 512);
   args[0].data = 0;
-  EXPECT_EQ(checkError(plan, args), "param 'a': null data pointer for a tensor of shape [128, 512]");
+  EXPECT_EQ(checkError(plan, args),
+            "param 'a': null data pointer for a tensor of shape [128, 512]");
   args = matmulArgs(128, 256, 512);
   args[1].data += 8;
   EXPECT_EQ(checkError(plan, args),
-            "param 'b': data pointer 0x7f0010000008 is not 16-byte aligned (the manifest requires "
+            "param 'b': data pointer 0x7f0010000008 is not 16-byte aligned "
+            "(the manifest requires "
             "align 16)");
-  // c asks only for 2-byte alignment; its optional tensor map decides separately.
+  // c asks only for 2-byte alignment; its optional tensor map decides
+  // separately.
   args = matmulArgs(128, 256, 512);
   args[2].data += 2;
   BoundDims dims;
   std::string error;
-  EXPECT_TRUE(checkArguments(plan, args.data(), args.size(), dims, error)) << error;
+  EXPECT_TRUE(checkArguments(plan, args.data(), args.size(), dims, error))
+      << error;
   args[2].data += 1;
-  EXPECT_EQ(checkError(plan, args),
-            "param 'c': data pointer 0x7f0020000003 is not 2-byte aligned (the manifest requires "
-            "align 2)");
+  EXPECT_EQ(checkError(plan, args), "param 'c': data pointer 0x7f0020000003 is "
+                                    "not 2-byte aligned (the manifest requires "
+                                    "align 2)");
 }
 
 TEST(CheckArguments, StrideRules) {
   LaunchPlan plan = planOf(matmulManifest());
   auto args = matmulArgs(128, 256, 512);
-  args[0] = Tensor::strided(kBase, DType::BF16, {128, 512}, {1, 128}); // a transposed view
+  args[0] = Tensor::strided(kBase, DType::BF16, {128, 512},
+                            {1, 128}); // a transposed view
   EXPECT_EQ(checkError(plan, args),
-            "param 'a' axis 1: stride 128; the innermost axis must be contiguous (stride 1); call "
+            "param 'a' axis 1: stride 128; the innermost axis must be "
+            "contiguous (stride 1); call "
             ".contiguous()");
   args = matmulArgs(128, 256, 512);
   args[1] = Tensor::strided(kBase, DType::BF16, {256, 512}, {-512, 1});
-  EXPECT_EQ(checkError(plan, args),
-            "param 'b' axis 0: negative stride -512 (flipped views are not supported; call "
-            ".contiguous())");
-  // An innermost axis of extent 1 is never stepped, so its stride does not matter.
+  EXPECT_EQ(checkError(plan, args), "param 'b' axis 0: negative stride -512 "
+                                    "(flipped views are not supported; call "
+                                    ".contiguous())");
+  // An innermost axis of extent 1 is never stepped, so its stride does not
+  // matter.
   Manifest m = matmulManifest();
   m.tensorMaps.clear();
   m.kernelArgs.clear();
@@ -185,7 +207,8 @@ TEST(CheckArguments, StrideRules) {
   args[0] = Tensor::strided(kBase, DType::BF16, {128, 1}, {1, 7});
   BoundDims dims;
   std::string error;
-  EXPECT_TRUE(checkArguments(plan, args.data(), args.size(), dims, error)) << error;
+  EXPECT_TRUE(checkArguments(plan, args.data(), args.size(), dims, error))
+      << error;
 }
 
 TEST(CheckArguments, EmptyTensorsSkipLayoutRules) {
@@ -196,7 +219,8 @@ TEST(CheckArguments, EmptyTensorsSkipLayoutRules) {
   args[0].strides[1] = 9;
   BoundDims dims;
   std::string error;
-  EXPECT_TRUE(checkArguments(plan, args.data(), args.size(), dims, error)) << error;
+  EXPECT_TRUE(checkArguments(plan, args.data(), args.size(), dims, error))
+      << error;
   EXPECT_EQ(dims.values[0], 0);
 }
 
@@ -208,7 +232,8 @@ TEST(CheckArguments, PackedRowsMustBeWholeBytes) {
       Tensor::contiguous(kBase + 0x200000, DType::E4M3, {64, 16}),
       Tensor::contiguous(kBase + 0x300000, DType::F16, {64, 64})};
   EXPECT_EQ(checkError(plan, args),
-            "param 'a' axis 0: stride 257 e2m1 values is not a whole number of bytes (2 values per "
+            "param 'a' axis 0: stride 257 e2m1 values is not a whole number of "
+            "bytes (2 values per "
             "byte)");
 }
 
@@ -219,13 +244,17 @@ TEST(InferShapes, AllocatesOutputsFromInputs) {
   std::vector<std::vector<int64_t>> shapes;
   BoundDims dims;
   std::string error;
-  ASSERT_TRUE(inferShapes(plan, args.data(), known, args.size(), shapes, dims, error)) << error;
+  ASSERT_TRUE(
+      inferShapes(plan, args.data(), known, args.size(), shapes, dims, error))
+      << error;
   EXPECT_EQ(shapes[6], (std::vector<int64_t>{300, 256}));
   EXPECT_EQ(shapes[3], (std::vector<int64_t>{8, 2, 3}));
   EXPECT_EQ(shapes[4], (std::vector<int64_t>{9}));
   // Scales can be inferred too, from the data they scale.
   bool onlyData[] = {true, false, true, false, true, true, false};
-  ASSERT_TRUE(inferShapes(plan, args.data(), onlyData, args.size(), shapes, dims, error)) << error;
+  ASSERT_TRUE(inferShapes(plan, args.data(), onlyData, args.size(), shapes,
+                          dims, error))
+      << error;
   EXPECT_EQ(shapes[1], (std::vector<int64_t>{300, 3}));
 }
 
@@ -236,15 +265,20 @@ TEST(InferShapes, ChecksKnownTensorsAndNamesUnboundDims) {
   std::vector<std::vector<int64_t>> shapes;
   BoundDims dims;
   std::string error;
-  EXPECT_FALSE(inferShapes(plan, args.data(), onlyA, args.size(), shapes, dims, error));
-  EXPECT_EQ(error, "cannot infer the shape of param 'b' [N, K]: dim 'N' is not bound by any given "
+  EXPECT_FALSE(
+      inferShapes(plan, args.data(), onlyA, args.size(), shapes, dims, error));
+  EXPECT_EQ(error, "cannot infer the shape of param 'b' [N, K]: dim 'N' is not "
+                   "bound by any given "
                    "tensor");
   bool inputs[] = {true, true, false};
   args[1] = Tensor::contiguous(kBase, DType::BF16, {256, 100});
-  EXPECT_FALSE(inferShapes(plan, args.data(), inputs, args.size(), shapes, dims, error));
-  EXPECT_EQ(error, "param 'b' axis 1: extent 100 does not match K = 512 (from param 'a' axis 1)");
+  EXPECT_FALSE(
+      inferShapes(plan, args.data(), inputs, args.size(), shapes, dims, error));
+  EXPECT_EQ(error, "param 'b' axis 1: extent 100 does not match K = 512 (from "
+                   "param 'a' axis 1)");
   args[1] = Tensor::contiguous(kBase, DType::F32, {256, 512});
-  EXPECT_FALSE(inferShapes(plan, args.data(), inputs, args.size(), shapes, dims, error));
+  EXPECT_FALSE(
+      inferShapes(plan, args.data(), inputs, args.size(), shapes, dims, error));
   EXPECT_EQ(error, "param 'b': dtype f32, expected bf16");
 }
 

@@ -1,4 +1,4 @@
-//===- DeviceCheckTest.cpp - Compute capability and per-block limits -------===//
+//===- DeviceCheckTest.cpp - Capability and block limits ------------------===//
 
 #include "TestManifests.h"
 
@@ -61,15 +61,18 @@ TEST(DeviceCheck, ChipMismatchMessage) {
   a100.name = "NVIDIA A100-SXM4-80GB";
   a100.ccMajor = 8;
   EXPECT_FALSE(checkChip(plan, a100, error));
-  EXPECT_EQ(error, "kernel 'matmul' was compiled for sm_90a (compute capability exactly 9.0) but "
-                   "device 0 (NVIDIA A100-SXM4-80GB) has compute capability 8.0");
+  EXPECT_EQ(error,
+            "kernel 'matmul' was compiled for sm_90a (compute capability "
+            "exactly 9.0) but "
+            "device 0 (NVIDIA A100-SXM4-80GB) has compute capability 8.0");
   Manifest m = matmulManifest();
   m.chip = "sm_100f";
   DeviceInfo b = h100();
   b.ordinal = 3;
   b.name.clear();
   EXPECT_FALSE(checkChip(planOf(m), b, error));
-  EXPECT_EQ(error, "kernel 'matmul' was compiled for sm_100f (compute capability 10.x with x >= 0) "
+  EXPECT_EQ(error, "kernel 'matmul' was compiled for sm_100f (compute "
+                   "capability 10.x with x >= 0) "
                    "but device 3 has compute capability 9.0");
 }
 
@@ -80,13 +83,17 @@ TEST(DeviceCheck, TooMuchSharedMemory) {
   EXPECT_TRUE(checkFunctionLimits(plan, h100(), fn, error)) << error;
   fn.staticSmem = 20000;
   EXPECT_FALSE(checkFunctionLimits(plan, h100(), fn, error));
-  EXPECT_EQ(error, "kernel 'matmul' needs 214016 bytes of dynamic shared memory + 20000 static per "
-                   "block, but device 0 (NVIDIA H100 80GB HBM3) allows at most 232448");
+  EXPECT_EQ(
+      error,
+      "kernel 'matmul' needs 214016 bytes of dynamic shared memory + 20000 "
+      "static per "
+      "block, but device 0 (NVIDIA H100 80GB HBM3) allows at most 232448");
   DeviceInfo small = h100();
   small.maxSmemPerBlockOptin = 101376;
   fn.staticSmem = 0;
   EXPECT_FALSE(checkFunctionLimits(plan, small, fn, error));
-  EXPECT_EQ(error, "kernel 'matmul' needs 214016 bytes of dynamic shared memory per block, but "
+  EXPECT_EQ(error, "kernel 'matmul' needs 214016 bytes of dynamic shared "
+                   "memory per block, but "
                    "device 0 (NVIDIA H100 80GB HBM3) allows at most 101376");
 }
 
@@ -96,7 +103,8 @@ TEST(DeviceCheck, TooManyThreadsForTheRegisters) {
   fn.maxThreadsPerBlock = 256;
   std::string error;
   EXPECT_FALSE(checkFunctionLimits(plan, h100(), fn, error));
-  EXPECT_EQ(error, "kernel 'matmul' launches 384 threads per block but its entry 'matmul' can run "
+  EXPECT_EQ(error, "kernel 'matmul' launches 384 threads per block but its "
+                   "entry 'matmul' can run "
                    "at most 256 (register use)");
 }
 

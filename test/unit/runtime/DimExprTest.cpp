@@ -1,4 +1,4 @@
-//===- DimExprTest.cpp - DimExpr parsing, spelling and evaluation ----------===//
+//===- DimExprTest.cpp - Parsing, spelling, evaluation --------------------===//
 
 #include "runtime/Manifest.h"
 
@@ -57,17 +57,23 @@ TEST(DimExpr, IgnoresSpacesAndSpellsCanonically) {
 
 TEST(DimExpr, RejectsMalformedText) {
   EXPECT_NE(parseError("").find("empty"), std::string::npos);
-  EXPECT_NE(parseError("M+").find("not a non-negative integer"), std::string::npos);
+  EXPECT_NE(parseError("M+").find("not a non-negative integer"),
+            std::string::npos);
   EXPECT_NE(parseError("M/2").find("unexpected '/'"), std::string::npos);
-  EXPECT_NE(parseError("M+-1").find("'-1' is not a non-negative integer"), std::string::npos);
+  EXPECT_NE(parseError("M+-1").find("'-1' is not a non-negative integer"),
+            std::string::npos);
   EXPECT_NE(parseError("-1").find("not a dim name"), std::string::npos);
   EXPECT_NE(parseError("2M").find("not an integer"), std::string::npos);
-  EXPECT_NE(parseError("99999999999999999999").find("fits 64 bits"), std::string::npos);
-  EXPECT_NE(parseError("cdiv(K,0)").find("division by zero"), std::string::npos);
+  EXPECT_NE(parseError("99999999999999999999").find("fits 64 bits"),
+            std::string::npos);
+  EXPECT_NE(parseError("cdiv(K,0)").find("division by zero"),
+            std::string::npos);
   EXPECT_NE(parseError("cdiv(K)").find("two arguments"), std::string::npos);
   EXPECT_NE(parseError("cdiv(K,128").find("missing ')'"), std::string::npos);
-  EXPECT_NE(parseError("cdiv(1,128)").find("not a dim name"), std::string::npos);
-  EXPECT_NE(parseError("cdiv(K,x)").find("not a non-negative integer"), std::string::npos);
+  EXPECT_NE(parseError("cdiv(1,128)").find("not a dim name"),
+            std::string::npos);
+  EXPECT_NE(parseError("cdiv(K,x)").find("not a non-negative integer"),
+            std::string::npos);
   // Every message quotes the text and lists the accepted forms.
   std::string e = parseError("M%3");
   EXPECT_NE(e.find("'M%3'"), std::string::npos);

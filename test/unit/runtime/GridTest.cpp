@@ -1,4 +1,4 @@
-//===- GridTest.cpp - Grid rules: tiles, persistent, clusters, empty -------===//
+//===- GridTest.cpp - Tiles, persistent, clusters, empty ------------------===//
 
 #include "TestManifests.h"
 
@@ -29,15 +29,18 @@ GridDims gridOk(const Manifest &m, std::vector<int64_t> dims, int sms = 132) {
   LaunchPlan plan = planOf(m);
   GridDims g;
   std::string error;
-  EXPECT_TRUE(computeGrid(plan, dimsOf(std::move(dims)), sms, g, error)) << error;
+  EXPECT_TRUE(computeGrid(plan, dimsOf(std::move(dims)), sms, g, error))
+      << error;
   return g;
 }
 
-std::string gridError(const Manifest &m, std::vector<int64_t> dims, int sms = 132) {
+std::string gridError(const Manifest &m, std::vector<int64_t> dims,
+                      int sms = 132) {
   LaunchPlan plan = planOf(m);
   GridDims g;
   std::string error;
-  EXPECT_FALSE(computeGrid(plan, dimsOf(std::move(dims)), sms, g, error)) << "computed";
+  EXPECT_FALSE(computeGrid(plan, dimsOf(std::move(dims)), sms, g, error))
+      << "computed";
   return error;
 }
 
@@ -95,8 +98,9 @@ TEST(GridTiles, NegativeExtentIsAnError) {
 
 TEST(GridTiles, BeyondCudaLimitsIsAnError) {
   Manifest m = tilesManifest({1, 1, 1});
-  EXPECT_EQ(gridError(m, {128, 256 * 70000, 64}),
-            "grid [1, 70000, 1] exceeds CUDA's limits (x < 2^31, y and z <= 65535)");
+  EXPECT_EQ(
+      gridError(m, {128, 256 * 70000, 64}),
+      "grid [1, 70000, 1] exceeds CUDA's limits (x < 2^31, y and z <= 65535)");
 }
 
 TEST(GridPersistent, AtMostOneCtaPerSm) {
@@ -115,7 +119,8 @@ TEST(GridPersistent, AtMostOneCtaPerSm) {
 
 TEST(GridPersistent, HugeTileCountsStillCap) {
   Manifest m = matmulManifest();
-  m.launch.tiles = {{DimExpr::dim("M"), 1}, {DimExpr::dim("N"), 1}, {DimExpr::dim("K"), 1}};
+  m.launch.tiles = {
+      {DimExpr::dim("M"), 1}, {DimExpr::dim("N"), 1}, {DimExpr::dim("K"), 1}};
   GridDims g = gridOk(m, {2000000000, 2000000000, 2000000000}, 132);
   EXPECT_EQ(g.x, 132u);
 }
@@ -131,7 +136,8 @@ TEST(GridEmpty, ZeroTilesLaunchNothing) {
   EXPECT_TRUE(gridOk(matmulManifest(), {0, 1024, 64}).empty);
   EXPECT_TRUE(gridOk(matmulManifest(), {1024, 0, 64}).empty);
   EXPECT_TRUE(gridOk(tilesManifest({2, 1, 1}), {0, 1024, 64}).empty);
-  // K = 0 is not a grid axis: the grid is not empty (the map checks then decide).
+  // K = 0 is not a grid axis: the grid is not empty (the map checks then
+  // decide).
   EXPECT_FALSE(gridOk(matmulManifest(), {128, 256, 0}).empty);
 }
 

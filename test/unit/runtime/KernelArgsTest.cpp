@@ -33,12 +33,16 @@ TEST(KernelArgs, EntryParamsMustMatchTheCubin) {
   EXPECT_TRUE(checkEntryParams(plan, sizes, error)) << error;
   std::vector<size_t> fewer(sizes.begin(), sizes.end() - 1);
   EXPECT_FALSE(checkEntryParams(plan, fewer, error));
-  EXPECT_EQ(error, "the cubin's entry 'matmul' takes 8 parameters but the manifest lists 9 "
-                   "kernel_args; the manifest does not belong to this cubin");
+  EXPECT_EQ(
+      error,
+      "the cubin's entry 'matmul' takes 8 parameters but the manifest lists 9 "
+      "kernel_args; the manifest does not belong to this cubin");
   sizes[3] = 8;
   EXPECT_FALSE(checkEntryParams(plan, sizes, error));
-  EXPECT_EQ(error, "kernel_args[3] (tma_ok) is 4 bytes but parameter 3 of the cubin's entry "
-                   "'matmul' is 8 bytes; the manifest does not belong to this cubin");
+  EXPECT_EQ(
+      error,
+      "kernel_args[3] (tma_ok) is 4 bytes but parameter 3 of the cubin's entry "
+      "'matmul' is 8 bytes; the manifest does not belong to this cubin");
 }
 
 TEST(KernelArgs, PacksInManifestOrder) {
@@ -49,13 +53,15 @@ TEST(KernelArgs, PacksInManifestOrder) {
       Tensor::strided(kBase + 0x200000, DType::BF16, {1000, 768}, {800, 1})};
   BoundDims dims;
   std::string error;
-  ASSERT_TRUE(checkArguments(plan, args.data(), args.size(), dims, error)) << error;
+  ASSERT_TRUE(checkArguments(plan, args.data(), args.size(), dims, error))
+      << error;
 
   KernelArgPack pack;
   pack.reset(plan);
   ASSERT_EQ(pack.maps.size(), 3u);
   for (int i = 0; i < 3; ++i) {
-    pack.maps[i].bytes[0] = static_cast<unsigned char>(0xA0 + i); // stand-in encodings
+    pack.maps[i].bytes[0] =
+        static_cast<unsigned char>(0xA0 + i); // stand-in encodings
     EXPECT_EQ(reinterpret_cast<uintptr_t>(&pack.maps[i]) % 128, 0u);
   }
   pack.tmaOk[2] = 0;
@@ -82,10 +88,14 @@ TEST(KernelArgs, PacksInManifestOrder) {
   EXPECT_EQ(d[2], 512);
 
   std::string text = describeKernelArgs(plan, pack);
-  EXPECT_NE(text.find("  2 tensor_map map 2 (param 'c') zeroed\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("  2 tensor_map map 2 (param 'c') zeroed\n"),
+            std::string::npos)
+      << text;
   EXPECT_NE(text.find("  3 tma_ok map 2 = 0\n"), std::string::npos) << text;
-  EXPECT_NE(text.find("  4 pointer 'c' = 0x7f0000200000\n"), std::string::npos) << text;
-  EXPECT_NE(text.find("  5 stride 'c' axis 0 = 800\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("  4 pointer 'c' = 0x7f0000200000\n"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("  5 stride 'c' axis 0 = 800\n"), std::string::npos)
+      << text;
   EXPECT_NE(text.find("  8 dim K = 512\n"), std::string::npos) << text;
 }
 

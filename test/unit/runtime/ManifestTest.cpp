@@ -1,4 +1,4 @@
-//===- ManifestTest.cpp - Manifest JSON reading, writing and checking ------===//
+//===- ManifestTest.cpp - Manifest reading, writing, checks ---------------===//
 
 #include "TestManifests.h"
 
@@ -15,10 +15,13 @@ using namespace kiln::test;
 
 namespace {
 
-/// `text` with the first occurrence of `from` replaced (the test fails if it is missing).
-std::string edit(std::string text, const std::string &from, const std::string &to) {
+/// `text` with the first occurrence of `from` replaced (the test fails if it is
+/// missing).
+std::string edit(std::string text, const std::string &from,
+                 const std::string &to) {
   size_t at = text.find(from);
-  EXPECT_NE(at, std::string::npos) << "'" << from << "' not in the manifest text";
+  EXPECT_NE(at, std::string::npos)
+      << "'" << from << "' not in the manifest text";
   if (at != std::string::npos)
     text.replace(at, from.size(), to);
   return text;
@@ -29,16 +32,20 @@ void expectParseError(const std::string &text, const std::string &needle) {
   Manifest m;
   std::string error;
   EXPECT_FALSE(parseManifest(text, m, error)) << "parsed, expected: " << needle;
-  EXPECT_NE(error.find(needle), std::string::npos) << "error: " << error << "\nwanted: " << needle;
+  EXPECT_NE(error.find(needle), std::string::npos)
+      << "error: " << error << "\nwanted: " << needle;
 }
 
-/// The matmul manifest after `change` fails validation with a message containing `needle`.
-void expectInvalid(const std::function<void(Manifest &)> &change, const std::string &needle) {
+/// The matmul manifest after `change` fails validation with a message
+/// containing `needle`.
+void expectInvalid(const std::function<void(Manifest &)> &change,
+                   const std::string &needle) {
   Manifest m = matmulManifest();
   change(m);
   std::string error;
   EXPECT_FALSE(validateManifest(m, error)) << "valid, expected: " << needle;
-  EXPECT_NE(error.find(needle), std::string::npos) << "error: " << error << "\nwanted: " << needle;
+  EXPECT_NE(error.find(needle), std::string::npos)
+      << "error: " << error << "\nwanted: " << needle;
 }
 
 TEST(Manifest, ReadsTheDocumentedExample) {
@@ -106,15 +113,16 @@ TEST(Manifest, RoundTripsEveryEnumSpelling) {
     m.params[0].dtype = t;
     std::string error;
     Manifest back;
-    ASSERT_TRUE(parseManifest(writeManifest(m), back, error)) << dtypeName(t) << ": " << error;
+    ASSERT_TRUE(parseManifest(writeManifest(m), back, error))
+        << dtypeName(t) << ": " << error;
     EXPECT_EQ(back.params[0].dtype, t);
     DType parsed;
     EXPECT_TRUE(parseDType(dtypeName(t), parsed));
     EXPECT_EQ(parsed, t);
   }
   for (Swizzle s : {Swizzle::None, Swizzle::B32, Swizzle::B64, Swizzle::B128})
-    for (L2Promotion l : {L2Promotion::None, L2Promotion::B64, L2Promotion::B128,
-                          L2Promotion::B256})
+    for (L2Promotion l : {L2Promotion::None, L2Promotion::B64,
+                          L2Promotion::B128, L2Promotion::B256})
       for (OobFill o : {OobFill::Zero, OobFill::NaN}) {
         Manifest m = matmulManifest();
         m.tensorMaps[0].box = {16, 8}; // 32 bytes: fits every swizzle span
@@ -149,8 +157,8 @@ TEST(Manifest, WriteNeverThrowsOnBadUtf8) {
 TEST(Manifest, SourceIsOptional) {
   Manifest m;
   std::string error;
-  ASSERT_TRUE(parseManifest(edit(kMatmulJson, "\"source\": \"examples/matmul.kiln\",", ""), m,
-                            error))
+  ASSERT_TRUE(parseManifest(
+      edit(kMatmulJson, "\"source\": \"examples/matmul.kiln\",", ""), m, error))
       << error;
   EXPECT_EQ(m.source, "");
 }
@@ -158,17 +166,21 @@ TEST(Manifest, SourceIsOptional) {
 TEST(Manifest, UnknownKeysAreIgnored) {
   Manifest m;
   std::string error;
-  EXPECT_TRUE(parseManifest(edit(kMatmulJson, "\"entry\": \"matmul\",",
-                                 "\"entry\": \"matmul\", \"comment\": {\"x\": [1]},"),
-                            m, error))
+  EXPECT_TRUE(
+      parseManifest(edit(kMatmulJson, "\"entry\": \"matmul\",",
+                         "\"entry\": \"matmul\", \"comment\": {\"x\": [1]},"),
+                    m, error))
       << error;
 }
 
 TEST(ManifestVersion, RefusesNewerVersionsNamingBoth) {
   std::string text = edit(kMatmulJson, "\"version\": 1", "\"version\": 2");
-  expectParseError(text, "manifest version 2 is newer than the newest version this build knows (1)");
-  // The version is checked before anything else, so a newer layout still gets that message.
-  expectParseError(edit(text, "\"chip\": \"sm_90a\",", ""), "manifest version 2 is newer");
+  expectParseError(text, "manifest version 2 is newer than the newest version "
+                         "this build knows (1)");
+  // The version is checked before anything else, so a newer layout still gets
+  // that message.
+  expectParseError(edit(text, "\"chip\": \"sm_90a\",", ""),
+                   "manifest version 2 is newer");
 }
 
 TEST(ManifestVersion, RefusesOtherFormatsAndNonVersions) {
@@ -193,104 +205,134 @@ TEST(ManifestVersion, RefusesOtherFormatsAndNonVersions) {
 
 TEST(ManifestJson, MalformedJsonReportsWhere) {
   expectParseError("{\"format\": ", "malformed JSON: parse error at line 1");
-  expectParseError(edit(kMatmulJson, "\"M\", \"N\", \"K\"]", "\"M\", \"N\", \"K\""),
-                   "malformed JSON: parse error at line 6, column 11");
+  expectParseError(
+      edit(kMatmulJson, "\"M\", \"N\", \"K\"]", "\"M\", \"N\", \"K\""),
+      "malformed JSON: parse error at line 6, column 11");
   expectParseError("", "malformed JSON");
   expectParseError("[1, 2]", "manifest: expected an object, got array");
 }
 
 TEST(ManifestJson, WrongTypesAndMissingKeysNameThePath) {
-  expectParseError(edit(kMatmulJson, "\"chip\": \"sm_90a\",", ""), "manifest: missing key \"chip\"");
+  expectParseError(edit(kMatmulJson, "\"chip\": \"sm_90a\",", ""),
+                   "manifest: missing key \"chip\"");
   expectParseError(edit(kMatmulJson, "\"dims\": [\"M\"", "\"dims\": [7"),
                    "dims[0]: expected a string, got number");
   expectParseError(edit(kMatmulJson, "\"dtype\": \"bf16\", \"shape\": [\"N\"",
                         "\"dtype\": \"bf61\", \"shape\": [\"N\""),
-                   "params[1].dtype: unknown dtype 'bf61' (expected one of bf16 f16 f32 i32 e4m3 "
+                   "params[1].dtype: unknown dtype 'bf61' (expected one of "
+                   "bf16 f16 f32 i32 e4m3 "
                    "e5m2 e2m1 ue8m0)");
-  expectParseError(edit(kMatmulJson, "\"role\": \"output\"", "\"role\": \"result\""),
-                   "params[2].role: unknown role 'result'");
-  expectParseError(edit(kMatmulJson, "\"shape\": [\"N\", \"K\"]", "\"shape\": [\"N\", \"K/2\"]"),
+  expectParseError(
+      edit(kMatmulJson, "\"role\": \"output\"", "\"role\": \"result\""),
+      "params[2].role: unknown role 'result'");
+  expectParseError(edit(kMatmulJson, "\"shape\": [\"N\", \"K\"]",
+                        "\"shape\": [\"N\", \"K/2\"]"),
                    "params[1].shape[1]: invalid dim expression 'K/2'");
-  expectParseError(edit(kMatmulJson, "\"shape\": [\"N\", \"K\"]", "\"shape\": [\"N\", 64]"),
-                   "params[1].shape[1]: expected a string, got number");
-  expectParseError(edit(kMatmulJson, "\"shape\": [\"N\", \"K\"]", "\"shape\": \"N, K\""),
-                   "params[1].shape: expected an array, got string");
+  expectParseError(
+      edit(kMatmulJson, "\"shape\": [\"N\", \"K\"]", "\"shape\": [\"N\", 64]"),
+      "params[1].shape[1]: expected a string, got number");
+  expectParseError(
+      edit(kMatmulJson, "\"shape\": [\"N\", \"K\"]", "\"shape\": \"N, K\""),
+      "params[1].shape: expected an array, got string");
   expectParseError(edit(kMatmulJson, "\"align\": 2", "\"align\": 2.5"),
                    "params[2].align: expected an integer, got a fraction");
-  expectParseError(edit(kMatmulJson, "\"align\": 2", "\"align\": 18446744073709551615"),
-                   "params[2].align: integer out of range");
-  expectParseError(edit(kMatmulJson, ", \"align\": 2", ""), "params[2]: missing key \"align\"");
-  expectParseError(edit(kMatmulJson, "\"element\": \"bf16\"", "\"element\": \"e4m3\""),
-                   "tensor_maps[0].element: unknown element 'e4m3' (expected one of bf16 f16 f32 "
-                   "i32 u8 u4x16_align8)");
-  expectParseError(edit(kMatmulJson, "\"swizzle\": \"128B\"", "\"swizzle\": \"256B\""),
-                   "tensor_maps[0].swizzle: unknown swizzle '256B'");
-  expectParseError(edit(kMatmulJson, "\"l2_promotion\": \"256B\"", "\"l2_promotion\": \"1KB\""),
+  expectParseError(
+      edit(kMatmulJson, "\"align\": 2", "\"align\": 18446744073709551615"),
+      "params[2].align: integer out of range");
+  expectParseError(edit(kMatmulJson, ", \"align\": 2", ""),
+                   "params[2]: missing key \"align\"");
+  expectParseError(
+      edit(kMatmulJson, "\"element\": \"bf16\"", "\"element\": \"e4m3\""),
+      "tensor_maps[0].element: unknown element 'e4m3' (expected one of bf16 "
+      "f16 f32 "
+      "i32 u8 u4x16_align8)");
+  expectParseError(
+      edit(kMatmulJson, "\"swizzle\": \"128B\"", "\"swizzle\": \"256B\""),
+      "tensor_maps[0].swizzle: unknown swizzle '256B'");
+  expectParseError(edit(kMatmulJson, "\"l2_promotion\": \"256B\"",
+                        "\"l2_promotion\": \"1KB\""),
                    "tensor_maps[0].l2_promotion: unknown l2_promotion '1KB'");
-  expectParseError(edit(kMatmulJson, "\"oob_fill\": \"zero\"", "\"oob_fill\": \"inf\""),
-                   "tensor_maps[0].oob_fill: unknown oob_fill 'inf'");
-  expectParseError(edit(kMatmulJson, "\"optional\": false", "\"optional\": 0"),
-                   "tensor_maps[0].optional: expected true or false, got number");
-  expectParseError(edit(kMatmulJson, "\"box\": [64, 128]", "\"box\": [64, \"128\"]"),
-                   "tensor_maps[0].box[1]: expected an integer, got string");
+  expectParseError(
+      edit(kMatmulJson, "\"oob_fill\": \"zero\"", "\"oob_fill\": \"inf\""),
+      "tensor_maps[0].oob_fill: unknown oob_fill 'inf'");
+  expectParseError(
+      edit(kMatmulJson, "\"optional\": false", "\"optional\": 0"),
+      "tensor_maps[0].optional: expected true or false, got number");
+  expectParseError(
+      edit(kMatmulJson, "\"box\": [64, 128]", "\"box\": [64, \"128\"]"),
+      "tensor_maps[0].box[1]: expected an integer, got string");
   expectParseError(edit(kMatmulJson, "{\"kind\": \"tensor_map\", \"map\": 0}",
                         "{\"kind\": \"texture\", \"map\": 0}"),
                    "kernel_args[0].kind: unknown kernel arg kind 'texture'");
-  expectParseError(edit(kMatmulJson, "{\"kind\": \"stride\", \"param\": \"c\", \"axis\": 0}",
+  expectParseError(edit(kMatmulJson,
+                        "{\"kind\": \"stride\", \"param\": \"c\", \"axis\": 0}",
                         "{\"kind\": \"stride\", \"param\": \"c\"}"),
                    "kernel_args[5]: missing key \"axis\"");
-  expectParseError(edit(kMatmulJson, "{\"kind\": \"dim\", \"dim\": \"M\"}", "{\"kind\": \"dim\"}"),
+  expectParseError(edit(kMatmulJson, "{\"kind\": \"dim\", \"dim\": \"M\"}",
+                        "{\"kind\": \"dim\"}"),
                    "kernel_args[6]: missing key \"dim\"");
-  expectParseError(edit(kMatmulJson, "{\"kind\": \"tensor_map\", \"map\": 0}", "7"),
-                   "kernel_args[0]: expected an object, got number");
-  expectParseError(edit(kMatmulJson, "\"block\": [384, 1, 1]", "\"block\": [384, 1]"),
-                   "launch.block: expected 3 integers [x, y, z], got 2");
-  expectParseError(edit(kMatmulJson, "\"rule\": \"persistent\"", "\"rule\": \"stream-k\""),
-                   "launch.grid.rule: unknown grid rule 'stream-k'");
+  expectParseError(
+      edit(kMatmulJson, "{\"kind\": \"tensor_map\", \"map\": 0}", "7"),
+      "kernel_args[0]: expected an object, got number");
+  expectParseError(
+      edit(kMatmulJson, "\"block\": [384, 1, 1]", "\"block\": [384, 1]"),
+      "launch.block: expected 3 integers [x, y, z], got 2");
+  expectParseError(
+      edit(kMatmulJson, "\"rule\": \"persistent\"", "\"rule\": \"stream-k\""),
+      "launch.grid.rule: unknown grid rule 'stream-k'");
   expectParseError(edit(kMatmulJson, "[\"M\", 128]", "[\"M\"]"),
                    "launch.grid.tiles[0]: expected [extent, tile]");
   expectParseError(edit(kMatmulJson, "[\"M\", 128]", "[\"M\", \"128\"]"),
                    "launch.grid.tiles[0][1]: expected an integer, got string");
-  expectParseError(edit(kMatmulJson, "\"grid\": {\"rule\": \"persistent\", ",
-                        "\"grid\": {"),
-                   "launch.grid: missing key \"rule\"");
+  expectParseError(
+      edit(kMatmulJson, "\"grid\": {\"rule\": \"persistent\", ", "\"grid\": {"),
+      "launch.grid: missing key \"rule\"");
   expectParseError(edit(kMatmulJson, "\"params\": [", "\"params\": {\"x\": ["),
                    "malformed JSON");
 }
 
 TEST(ManifestJson, ScaleKeysAreRequiredForScalesOnly) {
-  std::string scaleText = edit(
-      kMatmulJson,
-      "{\"name\": \"c\"",
-      "{\"name\": \"a.scale\", \"role\": \"scale\", \"dtype\": \"f32\", \"shape\": [\"M\", "
-      "\"cdiv(K,128)\"], \"scale_of\": \"a\", \"block\": [1, 128], \"align\": 16},\n"
-      "    {\"name\": \"c\"");
+  std::string scaleText = edit(kMatmulJson, "{\"name\": \"c\"",
+                               "{\"name\": \"a.scale\", \"role\": \"scale\", "
+                               "\"dtype\": \"f32\", \"shape\": [\"M\", "
+                               "\"cdiv(K,128)\"], \"scale_of\": \"a\", "
+                               "\"block\": [1, 128], \"align\": 16},\n"
+                               "    {\"name\": \"c\"");
   Manifest m;
   std::string error;
   ASSERT_TRUE(parseManifest(scaleText, m, error)) << error;
   EXPECT_EQ(m.params[2].scaleOf, "a");
   EXPECT_EQ(m.params[2].block, (std::vector<int64_t>{1, 128}));
-  expectParseError(edit(scaleText, "\"scale_of\": \"a\", ", ""), "missing key \"scale_of\"");
-  expectParseError(edit(scaleText, "\"block\": [1, 128], ", ""), "missing key \"block\"");
-  expectParseError(edit(kMatmulJson, "\"align\": 2}", "\"align\": 2, \"scale_of\": \"a\"}"),
-                   "params[2] 'c': scale_of/block are only allowed on role \"scale\"");
+  expectParseError(edit(scaleText, "\"scale_of\": \"a\", ", ""),
+                   "missing key \"scale_of\"");
+  expectParseError(edit(scaleText, "\"block\": [1, 128], ", ""),
+                   "missing key \"block\"");
+  expectParseError(
+      edit(kMatmulJson, "\"align\": 2}", "\"align\": 2, \"scale_of\": \"a\"}"),
+      "params[2] 'c': scale_of/block are only allowed on role \"scale\"");
 }
 
 TEST(ManifestValidate, ChecksNamesAndReferences) {
   expectInvalid([](Manifest &m) { m.kernel.clear(); }, "kernel is empty");
   expectInvalid([](Manifest &m) { m.entry.clear(); }, "entry is empty");
   expectInvalid([](Manifest &m) { m.cubin.clear(); }, "cubin is empty");
-  expectInvalid([](Manifest &m) { m.chip = "hopper"; }, "chip 'hopper' is not a chip name");
+  expectInvalid([](Manifest &m) { m.chip = "hopper"; },
+                "chip 'hopper' is not a chip name");
   expectInvalid([](Manifest &m) { m.chip = "sm_9"; }, "chip 'sm_9'");
-  expectInvalid([](Manifest &m) { m.dims[1] = "M"; }, "dims: 'M' appears twice");
-  expectInvalid([](Manifest &m) { m.dims[1] = "2N"; }, "dims[1]: '2N' is not a dim name");
+  expectInvalid([](Manifest &m) { m.dims[1] = "M"; },
+                "dims: 'M' appears twice");
+  expectInvalid([](Manifest &m) { m.dims[1] = "2N"; },
+                "dims[1]: '2N' is not a dim name");
   expectInvalid([](Manifest &m) { m.params[1].name = "a"; },
                 "params[1] 'a': the name is used by params[0] too");
-  expectInvalid([](Manifest &m) { m.params[1].name.clear(); }, "params[1]: empty name");
+  expectInvalid([](Manifest &m) { m.params[1].name.clear(); },
+                "params[1]: empty name");
   expectInvalid([](Manifest &m) { m.params[0].shape[1] = DimExpr::dim("Q"); },
-                "params[0] 'a' shape[1]: 'Q' uses dim 'Q', which is not in dims (M, N, K)");
-  expectInvalid([](Manifest &m) { m.params[0].shape[1] = DimExpr::constant(-3); },
-                "params[0] 'a' shape[1]: negative extent -3");
+                "params[0] 'a' shape[1]: 'Q' uses dim 'Q', which is not in "
+                "dims (M, N, K)");
+  expectInvalid(
+      [](Manifest &m) { m.params[0].shape[1] = DimExpr::constant(-3); },
+      "params[0] 'a' shape[1]: negative extent -3");
   expectInvalid(
       [](Manifest &m) {
         m.params[0].shape[1] = DimExpr::make(DimExpr::Kind::CeilDiv, "K", 0);
@@ -301,31 +343,45 @@ TEST(ManifestValidate, ChecksNamesAndReferences) {
         m.params[0].shape[1] = DimExpr::make(DimExpr::Kind::Add, "K", 1);
         m.params[1].shape[1] = DimExpr::make(DimExpr::Kind::Add, "K", 1);
       },
-      "dim 'K' is never a plain entry of a param shape, so no launch can bind it");
+      "dim 'K' is never a plain entry of a param shape, so no launch can bind "
+      "it");
   expectInvalid([](Manifest &m) { m.params[2].align = 12; },
                 "params[2] 'c': align 12 is not a power of two");
-  expectInvalid([](Manifest &m) { m.params[2].align = 0; }, "align 0 is not a power of two");
-  expectInvalid([](Manifest &m) { m.params[2].shape.assign(9, DimExpr::dim("M")); },
-                "rank 9 exceeds the maximum of 8");
+  expectInvalid([](Manifest &m) { m.params[2].align = 0; },
+                "align 0 is not a power of two");
+  expectInvalid(
+      [](Manifest &m) { m.params[2].shape.assign(9, DimExpr::dim("M")); },
+      "rank 9 exceeds the maximum of 8");
 }
 
 TEST(ManifestValidate, ChecksScales) {
-  auto addScale = [](Manifest &m, const std::string &of, std::vector<int64_t> block) {
+  auto addScale = [](Manifest &m, const std::string &of,
+                     std::vector<int64_t> block) {
     m.params.push_back(scale("s", of, DType::F32, {"M"}, std::move(block)));
   };
-  expectInvalid([&](Manifest &m) { addScale(m, "zz", {1, 128}); },
-                "params[3] 's': scale_of 'zz' is not a param");
+  expectInvalid(
+      [&](Manifest &m) {
+        addScale(m, "zz", {1, 128});
+      },
+      "params[3] 's': scale_of 'zz' is not a param");
   expectInvalid(
       [&](Manifest &m) {
         addScale(m, "a", {1, 128});
         m.params.push_back(scale("s2", "s", DType::F32, {"M"}, {1}));
       },
       "params[4] 's2': scale_of 's' is itself a scale");
-  expectInvalid([&](Manifest &m) { addScale(m, "a", {}); }, "block has 0 entries; it needs 1..2");
-  expectInvalid([&](Manifest &m) { addScale(m, "a", {1, 1, 128}); },
-                "block has 3 entries; it needs 1..2 (the rank of 'a')");
-  expectInvalid([&](Manifest &m) { addScale(m, "a", {0, 128}); },
-                "block entry 0 is not positive");
+  expectInvalid([&](Manifest &m) { addScale(m, "a", {}); },
+                "block has 0 entries; it needs 1..2");
+  expectInvalid(
+      [&](Manifest &m) {
+        addScale(m, "a", {1, 1, 128});
+      },
+      "block has 3 entries; it needs 1..2 (the rank of 'a')");
+  expectInvalid(
+      [&](Manifest &m) {
+        addScale(m, "a", {0, 128});
+      },
+      "block entry 0 is not positive");
 }
 
 TEST(ManifestValidate, ChecksTensorMapsAsTheDriverWould) {
@@ -338,12 +394,19 @@ TEST(ManifestValidate, ChecksTensorMapsAsTheDriverWould) {
         m.tensorMaps[0].box.assign(6, 1);
       },
       "tensor_maps[0] ('a'): the param has rank 6; tensor maps need rank 1..5");
-  expectInvalid([](Manifest &m) { m.tensorMaps[0].box = {64}; },
-                "tensor_maps[0] ('a'): box has 1 entries but the param has rank 2");
-  expectInvalid([](Manifest &m) { m.tensorMaps[0].box = {64, 512}; },
-                "box[1] = 512 is outside 1..256");
-  expectInvalid([](Manifest &m) { m.tensorMaps[0].box = {0, 64}; },
-                "box[0] = 0 is outside 1..256");
+  expectInvalid(
+      [](Manifest &m) { m.tensorMaps[0].box = {64}; },
+      "tensor_maps[0] ('a'): box has 1 entries but the param has rank 2");
+  expectInvalid(
+      [](Manifest &m) {
+        m.tensorMaps[0].box = {64, 512};
+      },
+      "box[1] = 512 is outside 1..256");
+  expectInvalid(
+      [](Manifest &m) {
+        m.tensorMaps[0].box = {0, 64};
+      },
+      "box[0] = 0 is outside 1..256");
   expectInvalid([](Manifest &m) { m.tensorMaps[0].element = TmaElement::F16; },
                 "element f16 cannot carry dtype bf16");
   expectInvalid(
@@ -358,10 +421,16 @@ TEST(ManifestValidate, ChecksTensorMapsAsTheDriverWould) {
         m.tensorMaps[0].element = TmaElement::U8;
       },
       "element u8 cannot carry dtype f32");
-  expectInvalid([](Manifest &m) { m.tensorMaps[0].box = {4, 128}; },
-                "the innermost box is 4 x bf16 = 64 bits, not a multiple of 16 bytes");
-  expectInvalid([](Manifest &m) { m.tensorMaps[0].box = {128, 128}; },
-                "the innermost box is 256 bytes, wider than the 128B swizzle span");
+  expectInvalid(
+      [](Manifest &m) {
+        m.tensorMaps[0].box = {4, 128};
+      },
+      "the innermost box is 4 x bf16 = 64 bits, not a multiple of 16 bytes");
+  expectInvalid(
+      [](Manifest &m) {
+        m.tensorMaps[0].box = {128, 128};
+      },
+      "the innermost box is 256 bytes, wider than the 128B swizzle span");
   expectInvalid(
       [](Manifest &m) {
         m.tensorMaps[0].box = {32, 128};
@@ -385,27 +454,41 @@ TEST(ManifestValidate, ChecksTensorMapsAsTheDriverWould) {
 
 TEST(ManifestValidate, ChecksKernelArgs) {
   expectInvalid([](Manifest &m) { m.kernelArgs[0].map = 3; },
-                "kernel_args[0] (tensor_map): map 3 is not an index into tensor_maps (3 maps)");
+                "kernel_args[0] (tensor_map): map 3 is not an index into "
+                "tensor_maps (3 maps)");
   expectInvalid([](Manifest &m) { m.kernelArgs[3].map = -1; },
                 "kernel_args[3] (tma_ok): map -1 is not an index");
   expectInvalid([](Manifest &m) { m.kernelArgs[4].param = "d"; },
                 "kernel_args[4] (pointer): param 'd' does not exist");
-  expectInvalid([](Manifest &m) { m.kernelArgs[5].axis = 2; },
-                "kernel_args[5] (stride): axis 2 is outside param 'c' of rank 2");
+  expectInvalid(
+      [](Manifest &m) { m.kernelArgs[5].axis = 2; },
+      "kernel_args[5] (stride): axis 2 is outside param 'c' of rank 2");
   expectInvalid([](Manifest &m) { m.kernelArgs[6].dim = "B"; },
                 "kernel_args[6] (dim): dim 'B' is not in dims (M, N, K)");
 }
 
 TEST(ManifestValidate, ChecksLaunch) {
-  expectInvalid([](Manifest &m) { m.launch.block = {0, 1, 1}; },
-                "launch.block has a non-positive entry");
-  expectInvalid([](Manifest &m) { m.launch.cluster = {1, 0, 1}; },
-                "launch.cluster has a non-positive entry");
-  expectInvalid([](Manifest &m) { m.launch.block = {1025, 1, 1}; },
-                "launch.block [1025, 1, 1] exceeds CUDA's limits");
+  expectInvalid(
+      [](Manifest &m) {
+        m.launch.block = {0, 1, 1};
+      },
+      "launch.block has a non-positive entry");
+  expectInvalid(
+      [](Manifest &m) {
+        m.launch.cluster = {1, 0, 1};
+      },
+      "launch.cluster has a non-positive entry");
+  expectInvalid(
+      [](Manifest &m) {
+        m.launch.block = {1025, 1, 1};
+      },
+      "launch.block [1025, 1, 1] exceeds CUDA's limits");
   expectInvalid([](Manifest &m) { m.launch.block = {1, 1, 65}; }, "z <= 64");
-  expectInvalid([](Manifest &m) { m.launch.cluster = {32, 1, 1}; },
-                "launch.cluster has 32 CTAs; the hardware maximum is 16");
+  expectInvalid(
+      [](Manifest &m) {
+        m.launch.cluster = {32, 1, 1};
+      },
+      "launch.cluster has 32 CTAs; the hardware maximum is 16");
   expectInvalid([](Manifest &m) { m.launch.dynamicSmem = -1; },
                 "launch.dynamic_smem -1 is out of range");
   expectInvalid(
@@ -414,19 +497,25 @@ TEST(ManifestValidate, ChecksLaunch) {
         m.launch.tiles.assign(4, {DimExpr::dim("M"), 1});
       },
       "rule \"tiles\" has 4 axes; a grid has at most 3");
-  expectInvalid([](Manifest &m) { m.launch.cluster = {1, 2, 1}; },
-                "rule \"persistent\" launches a 1-D grid, so cluster must be [n, 1, 1]");
+  expectInvalid(
+      [](Manifest &m) {
+        m.launch.cluster = {1, 2, 1};
+      },
+      "rule \"persistent\" launches a 1-D grid, so cluster must be [n, 1, 1]");
   expectInvalid([](Manifest &m) { m.launch.tiles[0].tile = 0; },
                 "launch.grid.tiles[0]: tile 0 is not positive");
-  expectInvalid([](Manifest &m) { m.launch.tiles[1].extent = DimExpr::dim("Z"); },
-                "launch.grid.tiles[1]: 'Z' uses dim 'Z', which is not in dims");
+  expectInvalid(
+      [](Manifest &m) { m.launch.tiles[1].extent = DimExpr::dim("Z"); },
+      "launch.grid.tiles[1]: 'Z' uses dim 'Z', which is not in dims");
 }
 
 TEST(ManifestFile, ReadsFilesAndNamesThePathOnErrors) {
   Manifest m;
   std::string error;
   EXPECT_FALSE(readManifestFile("/nonexistent/k.kiln.json", m, error));
-  EXPECT_NE(error.find("/nonexistent/k.kiln.json: cannot open"), std::string::npos) << error;
+  EXPECT_NE(error.find("/nonexistent/k.kiln.json: cannot open"),
+            std::string::npos)
+      << error;
 
   std::string path = ::testing::TempDir() + "kiln_manifest_test.kiln.json";
   FILE *f = std::fopen(path.c_str(), "w");
@@ -435,7 +524,9 @@ TEST(ManifestFile, ReadsFilesAndNamesThePathOnErrors) {
   std::fputs(text.c_str(), f);
   std::fclose(f);
   EXPECT_FALSE(readManifestFile(path, m, error));
-  EXPECT_NE(error.find(path + ": version: manifest version 9"), std::string::npos) << error;
+  EXPECT_NE(error.find(path + ": version: manifest version 9"),
+            std::string::npos)
+      << error;
 
   f = std::fopen(path.c_str(), "w");
   ASSERT_NE(f, nullptr);

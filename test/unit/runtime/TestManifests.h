@@ -77,8 +77,9 @@ inline Param scale(const std::string &name, const std::string &of, DType dtype,
   return p;
 }
 
-inline TensorMapDesc tmap(const std::string &param, TmaElement e, std::vector<int64_t> box,
-                          Swizzle sw, bool optional = false) {
+inline TensorMapDesc tmap(const std::string &param, TmaElement e,
+                          std::vector<int64_t> box, Swizzle sw,
+                          bool optional = false) {
   TensorMapDesc t;
   t.param = param;
   t.element = e;
@@ -101,8 +102,9 @@ inline KernelArg arg(KernelArgKind k, int64_t map = -1, std::string param = "",
   return a;
 }
 
-/// A grouped fp8 GEMM with DeepSeek-style block scales, an expression-shaped offsets tensor, a
-/// constant axis and every kernel-arg kind: exercises what the matmul example does not.
+/// A grouped fp8 GEMM with DeepSeek-style block scales, an expression-shaped
+/// offsets tensor, a constant axis and every kernel-arg kind: exercises what
+/// the matmul example does not.
 inline Manifest moeManifest() {
   Manifest m;
   m.kernel = "moe_fp8";
@@ -115,7 +117,8 @@ inline Manifest moeManifest() {
       param("x", ParamRole::Input, DType::E4M3, {"T", "K"}),
       scale("x.scale", "x", DType::F32, {"T", "cdiv(K,128)"}, {1, 128}),
       param("w", ParamRole::Input, DType::E4M3, {"E", "N", "K"}),
-      scale("w.scale", "w", DType::F32, {"E", "cdiv(N,128)", "cdiv(K,128)"}, {128, 128}),
+      scale("w.scale", "w", DType::F32, {"E", "cdiv(N,128)", "cdiv(K,128)"},
+            {128, 128}),
       param("offsets", ParamRole::Input, DType::I32, {"E+1"}, 4),
       param("bias", ParamRole::Input, DType::F32, {"8"}, 4),
       param("y", ParamRole::Output, DType::BF16, {"T", "N"}, 2),
@@ -148,7 +151,8 @@ inline Manifest moeManifest() {
   return m;
 }
 
-/// NVFP4-style packed operands: one map reads e2m1 as u8 bytes, one as u4x16_align8.
+/// NVFP4-style packed operands: one map reads e2m1 as u8 bytes, one as
+/// u4x16_align8.
 inline Manifest fp4Manifest() {
   Manifest m;
   m.kernel = "fp4";
@@ -164,9 +168,11 @@ inline Manifest fp4Manifest() {
   };
   m.tensorMaps = {
       tmap("a", TmaElement::U8, {64, 128}, Swizzle::B64),
-      tmap("b", TmaElement::U4x16Align8, {128, 64}, Swizzle::B128, /*optional=*/true),
+      tmap("b", TmaElement::U4x16Align8, {128, 64}, Swizzle::B128,
+           /*optional=*/true),
   };
-  m.kernelArgs = {arg(KernelArgKind::TensorMap, 0), arg(KernelArgKind::TensorMap, 1)};
+  m.kernelArgs = {arg(KernelArgKind::TensorMap, 0),
+                  arg(KernelArgKind::TensorMap, 1)};
   m.launch.block = {128, 1, 1};
   m.launch.tiles = {{DimExpr::dim("M"), 128}};
   return m;
