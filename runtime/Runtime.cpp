@@ -417,7 +417,7 @@ Status Module::Impl::encodeMaps(ContextState &cs, const Tensor *args,
                                 KernelArgPack &pack, LaunchReport *report) {
   for (size_t i = 0; i < plan.maps.size(); ++i) {
     const PlannedMap &pm = plan.maps[i];
-    TensorMapPlan tp;
+    TmaDecision tp;
     std::string error;
     if (!planTensorMap(plan, static_cast<int>(i), args[pm.param], tp, error))
       return Status::error(ErrorCode::Argument, error);

@@ -141,10 +141,10 @@ std::string describe(const PlannedParam &p, const PlannedMap &m,
 } // namespace
 
 bool planTensorMap(const LaunchPlan &plan, int map, const Tensor &t,
-                   TensorMapPlan &out, std::string &error) {
+                   TmaDecision &out, std::string &error) {
   const PlannedMap &m = plan.maps[map];
   const PlannedParam &p = plan.params[m.param];
-  out = TensorMapPlan();
+  out = TmaDecision();
   if (t.rank != m.rank || t.rank < 1 || t.rank > 5) {
     error = "param '" + p.name + "' (tensor_maps[" + std::to_string(map) +
             "]): rank " + std::to_string(t.rank) + ", the map expects " +

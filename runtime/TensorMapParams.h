@@ -54,7 +54,7 @@ struct TensorMapEncoding {
 };
 
 /// What to pass for one tensor map of one launch.
-struct TensorMapPlan {
+struct TmaDecision {
   /// True: encode `encoding`, tma_ok = 1. False (optional maps only): pass a
   /// zeroed map and tma_ok = 0; `skipReason` says why.
   bool encode = false;
@@ -72,7 +72,7 @@ struct TensorMapPlan {
 /// 2^40, an extent > 2^32, a packed row of odd length), an optional map is
 /// skipped and a required one fails with a message naming param and axis.
 bool planTensorMap(const LaunchPlan &plan, int map, const Tensor &t,
-                   TensorMapPlan &out, std::string &error);
+                   TmaDecision &out, std::string &error);
 
 } // namespace kiln
 

@@ -14,9 +14,9 @@ namespace {
 constexpr uint64_t kBase = 0x7f0000000000ull;
 
 /// Plans map `map` of `m` for tensor `t`, expecting success.
-TensorMapPlan planOk(const Manifest &m, int map, const Tensor &t) {
+TmaDecision planOk(const Manifest &m, int map, const Tensor &t) {
   LaunchPlan plan = planOf(m);
-  TensorMapPlan out;
+  TmaDecision out;
   std::string error;
   EXPECT_TRUE(planTensorMap(plan, map, t, out, error)) << error;
   return out;
@@ -24,15 +24,15 @@ TensorMapPlan planOk(const Manifest &m, int map, const Tensor &t) {
 
 std::string planError(const Manifest &m, int map, const Tensor &t) {
   LaunchPlan plan = planOf(m);
-  TensorMapPlan out;
+  TmaDecision out;
   std::string error;
   EXPECT_FALSE(planTensorMap(plan, map, t, out, error)) << "planned";
   return error;
 }
 
 TEST(TensorMapParams, RowMajorMatrix) {
-  TensorMapPlan p = planOk(matmulManifest(), 0,
-                           Tensor::contiguous(kBase, DType::BF16, {256, 512}));
+  TmaDecision p = planOk(matmulManifest(), 0,
+                         Tensor::contiguous(kBase, DType::BF16, {256, 512}));
   ASSERT_TRUE(p.encode);
   const TensorMapEncoding &e = p.encoding;
   EXPECT_EQ(e.dataType, 9u); // CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
@@ -53,7 +53,7 @@ TEST(TensorMapParams, RowMajorMatrix) {
 
 TEST(TensorMapParams, StridedViewAndThreeAxes) {
   // A [256, 512] slice of a [256, 1024] buffer: the row stride is the buffer's.
-  TensorMapPlan p =
+  TmaDecision p =
       planOk(matmulManifest(), 0,
              Tensor::strided(kBase + 64, DType::BF16, {256, 512}, {1024, 1}));
   ASSERT_TRUE(p.encode);
@@ -91,7 +91,7 @@ TEST(TensorMapParams, EnumValuesMatchCuda) {
     m.tensorMaps[0].swizzle = sw[i];
     m.tensorMaps[0].l2Promotion = static_cast<L2Promotion>(i);
     m.tensorMaps[0].oobFill = i % 2 ? OobFill::NaN : OobFill::Zero;
-    TensorMapPlan p =
+    TmaDecision p =
         planOk(m, 0, Tensor::contiguous(kBase, DType::BF16, {64, 64}));
     EXPECT_EQ(p.encoding.swizzle, i);
     EXPECT_EQ(p.encoding.l2Promotion, i);
@@ -102,7 +102,7 @@ TEST(TensorMapParams, EnumValuesMatchCuda) {
 TEST(TensorMapParams, PackedFp4AsBytesAndAsNibbles) {
   Manifest m = fp4Manifest();
   // Map 0 reads e2m1 as u8: the innermost dim and the strides count bytes.
-  TensorMapPlan p =
+  TmaDecision p =
       planOk(m, 0, Tensor::contiguous(kBase, DType::E2M1, {128, 256}));
   ASSERT_TRUE(p.encode);
   EXPECT_EQ(p.encoding.dataType, 0u);
@@ -145,7 +145,7 @@ TEST(TensorMapParams, OptionalMapsAreSkippedWithAReason) {
   Manifest m = matmulManifest();
   // c is optional: a 2-byte aligned pointer cannot be described, so tma_ok
   // becomes 0.
-  TensorMapPlan p =
+  TmaDecision p =
       planOk(m, 2, Tensor::contiguous(kBase + 2, DType::BF16, {128, 256}));
   EXPECT_FALSE(p.encode);
   EXPECT_EQ(p.skipReason, "param 'c' (tensor_maps[2]): data pointer "
@@ -220,7 +220,7 @@ TEST(TensorMapParams, EmptyTensors) {
             "cannot describe an "
             "empty tensor (the kernel accesses it through tensor_maps[0], "
             "which is not optional)");
-  TensorMapPlan p = planOk(m, 2, Tensor::contiguous(0, DType::BF16, {0, 256}));
+  TmaDecision p = planOk(m, 2, Tensor::contiguous(0, DType::BF16, {0, 256}));
   EXPECT_FALSE(p.encode);
 }
 
@@ -228,13 +228,13 @@ TEST(TensorMapParams, ExtentOneAxesGetStride16) {
   Manifest m = matmulManifest();
   // One row: its stride (here 7 elements, and 0) is never used by TMA.
   for (int64_t s : {int64_t(7), int64_t(0), int64_t(1) << 50}) {
-    TensorMapPlan p =
+    TmaDecision p =
         planOk(m, 0, Tensor::strided(kBase, DType::BF16, {1, 512}, {s, 1}));
     ASSERT_TRUE(p.encode) << s;
     EXPECT_EQ(p.encoding.strides[0], 16u);
   }
   // A usable stride is kept.
-  TensorMapPlan p =
+  TmaDecision p =
       planOk(m, 0, Tensor::strided(kBase, DType::BF16, {1, 512}, {2048, 1}));
   EXPECT_EQ(p.encoding.strides[0], 4096u);
   // Middle axes of extent 1 too (3-D map over w with E = 1).
