@@ -10,6 +10,8 @@
 #include "frontend/Sema.h"
 #include "frontend/Suggest.h"
 
+#include "dialects/Tile/IR/TileShapes.h"
+
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
@@ -131,7 +133,7 @@ bool fitsInteger(double value, DType dtype) {
 
 /// "K=64" for a constant contraction extent, the name otherwise.
 std::string describeDim(llvm::StringRef dim, llvm::StringRef role) {
-  if (getConstantDim(dim))
+  if (tile::getConstantDim(dim))
     return role.str() + "=" + dim.str();
   return dim.str();
 }
@@ -334,9 +336,9 @@ void KernelChecker::checkOutputValue(const Stmt &stmt,
   }
   if (value.shape != type.shape) {
     error(stmt.loc) << "output '" << output.name << "' is declared "
-                    << formatShape(type.shape)
+                    << tile::formatDims(type.shape)
                     << " but is assigned a value of shape "
-                    << formatShape(value.shape);
+                    << tile::formatDims(value.shape);
     return;
   }
   if (value.dtype == DType::I1) {
@@ -590,9 +592,9 @@ ValueType KernelChecker::combine(llvm::SMLoc loc, llvm::StringRef what,
     std::pair<std::string, std::string> clash;
     auto next = broadcastShapes(*shape, operand->type.shape, clash);
     if (!next) {
-      error(loc) << "cannot broadcast " << formatShape(*shape) << " with "
-                 << formatShape(operand->type.shape) << " in " << what << ": "
-                 << clash.first << " and " << clash.second << " differ";
+      error(loc) << "cannot broadcast " << tile::formatDims(*shape) << " with "
+                 << tile::formatDims(operand->type.shape) << " in " << what
+                 << ": " << clash.first << " and " << clash.second << " differ";
       return ValueType::invalid();
     }
     shape = std::move(next);
@@ -840,9 +842,9 @@ ValueType KernelChecker::checkMatmul(BinaryExpr &expr) {
   auto batch = broadcastShapes(sa.drop_back(2), sb.drop_back(2), clash);
   if (!batch) {
     error(expr.getLoc()) << "cannot broadcast batch dims "
-                         << formatShape(sa.drop_back(2)) << " of "
+                         << tile::formatDims(sa.drop_back(2)) << " of "
                          << renderExpr(a) << " with "
-                         << formatShape(sb.drop_back(2)) << " of "
+                         << tile::formatDims(sb.drop_back(2)) << " of "
                          << renderExpr(b) << ": " << clash.first << " and "
                          << clash.second << " differ";
     return ValueType::invalid();
@@ -889,7 +891,7 @@ ValueType KernelChecker::checkGroupedMatmul(BinaryExpr &expr,
   // offsets has one boundary per expert plus the end.
   const std::string &experts = tw.shape[0], &boundaries = to.shape[0];
   std::optional<std::string> expected;
-  if (std::optional<int64_t> e = getConstantDim(experts))
+  if (std::optional<int64_t> e = tile::getConstantDim(experts))
     expected = std::to_string(*e + 1);
   else if (experts.find_first_of("+-*") == std::string::npos)
     expected = experts + "+1";
@@ -1143,8 +1145,8 @@ ValueType KernelChecker::checkCall(CallExpr &call) {
     auto shape = broadcastShapes(cond.type.shape, valueShape, clash);
     if (!shape) {
       error(call.getLoc()) << "cannot broadcast "
-                           << formatShape(cond.type.shape) << " with "
-                           << formatShape(valueShape)
+                           << tile::formatDims(cond.type.shape) << " with "
+                           << tile::formatDims(valueShape)
                            << " in 'where': " << clash.first << " and "
                            << clash.second << " differ";
       return ValueType::invalid();

@@ -2,7 +2,8 @@
 
 #include "frontend/Types.h"
 
-#include "llvm/ADT/StringExtras.h"
+#include "dialects/Tile/IR/TileShapes.h"
+
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
@@ -78,12 +79,9 @@ bool kiln::isNarrowFloat(DType type) {
   return isFloat(type) && getBitWidth(type) <= 8;
 }
 
-std::string kiln::formatShape(llvm::ArrayRef<std::string> shape) {
-  return "[" + llvm::join(shape, ", ") + "]";
-}
-
 std::string kiln::formatType(const TensorType &type) {
-  std::string text = getDTypeName(type.dtype).str() + formatShape(type.shape);
+  std::string text =
+      getDTypeName(type.dtype).str() + tile::formatDims(type.shape);
   if (type.scale)
     text += " scaled(" + getDTypeName(type.scale->dtype).str() + ", " +
             std::to_string(type.scale->rows) + "x" +
@@ -91,18 +89,10 @@ std::string kiln::formatType(const TensorType &type) {
   return text;
 }
 
-std::optional<int64_t> kiln::getConstantDim(llvm::StringRef dim) {
-  int64_t value;
-  if (dim.empty() || !llvm::all_of(dim, llvm::isDigit) ||
-      dim.getAsInteger(10, value))
-    return std::nullopt;
-  return value;
-}
-
 std::string kiln::getScaleDim(llvm::StringRef dim, int64_t block) {
   if (block == 1)
     return dim.str();
-  if (std::optional<int64_t> value = getConstantDim(dim))
+  if (std::optional<int64_t> value = tile::getConstantDim(dim))
     return std::to_string((*value + block - 1) / block);
   return "cdiv(" + dim.str() + "," + std::to_string(block) + ")";
 }
@@ -119,7 +109,7 @@ std::string ValueType::str() const {
   case Kind::Invalid:
     return "<invalid>";
   case Kind::Tensor:
-    return getDTypeName(dtype).str() + formatShape(shape);
+    return getDTypeName(dtype).str() + tile::formatDims(shape);
   case Kind::Scalar:
     return getDTypeName(dtype).str();
   case Kind::Number:

@@ -1,9 +1,11 @@
 //===- Types.h - element types and shapes of .kiln values -------*- C++ -*-===//
 //
-// The frontend's own view of types, independent of MLIR so that the parser,
-// Sema and the AST printer need no dialect. Dims are kept in the canonical
+// The frontend's own view of types, independent of MLIR types so that the
+// parser, Sema and the AST printer build no IR. Dims are kept in the canonical
 // spelling of the tile dialect's #tile.dims encoding ("M", "128", "E+1",
-// "cdiv(K,128)"): two extents are the same exactly when their spellings are.
+// "cdiv(K,128)"), so the dialect's helpers (tile::getConstantDim,
+// tile::formatDims) apply to them: two extents are the same exactly when
+// their spellings are.
 //
 //===----------------------------------------------------------------------===//
 
@@ -47,12 +49,8 @@ struct TensorType {
   std::optional<BlockScale> scale;
 };
 
-/// "[M, K]".
-std::string formatShape(llvm::ArrayRef<std::string> shape);
 /// "bf16[M, K]", with " scaled(f32, 1x128)" for block-scaled tensors.
 std::string formatType(const TensorType &type);
-/// The constant value of a canonical dim, if it is one.
-std::optional<int64_t> getConstantDim(llvm::StringRef dim);
 /// The extent of a scale axis covering `dim` in blocks of `block`.
 std::string getScaleDim(llvm::StringRef dim, int64_t block);
 

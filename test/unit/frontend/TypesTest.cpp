@@ -17,12 +17,6 @@ TEST(Types, ScaleDims) {
   EXPECT_EQ(getScaleDim("256", 128), "2");
 }
 
-TEST(Types, ConstantDims) {
-  EXPECT_EQ(getConstantDim("128"), 128);
-  EXPECT_EQ(getConstantDim("E+1"), std::nullopt);
-  EXPECT_EQ(getConstantDim(""), std::nullopt);
-}
-
 TEST(Types, Format) {
   TensorType type;
   type.dtype = DType::E4M3;
