@@ -92,6 +92,14 @@ std::string describe(const PlannedParam &p, const PlannedMap &m,
              std::to_string(extent) + ", above the tensor map limit of 2^32";
     enc.dims[i] = extent;
   }
+  // Optional maps are written by bulk (TMA) stores, which clip at 16-byte
+  // granularity along the innermost axis: a row whose bytes are not a
+  // multiple of 16 would get up to 15 bytes written past its end (seen on
+  // an H200 with a strided view). Such outputs take the direct-store path.
+  if (m.optional && (enc.dims[0] * m.elementBits) % 128 != 0)
+    return "innermost extent " + std::to_string(enc.dims[0]) + " x " +
+           std::to_string(m.elementBits) +
+           " bits is not a multiple of 16 bytes, and a bulk store would write past it";
   if (m.element == TmaElement::U4x16Align8 && enc.dims[0] % 2 != 0)
     return "innermost extent " + std::to_string(enc.dims[0]) +
            " is odd; u4x16_align8 maps need an even number of 4-bit values";

@@ -126,32 +126,84 @@ private:
   }
 
   //===--- accumulators ---------------------------------------------------===//
+  // An accumulator of R rows is R/64 wgmma fragments. With one fragment it
+  // lowers to that fragment's struct; with several, to a struct of them, so
+  // that each wgmma takes and returns a whole fragment (extracting single
+  // registers between wgmmas would make ptxas serialize them, C7514).
+  int64_t fragments(cta::AccType type) { return type.getShape()[0] / kMmaRows; }
+  Type fragmentStruct(cta::AccType type) {
+    return LLVM::LLVMStructType::getLiteral(
+        b.getContext(), SmallVector<Type>(type.getShape()[1] / 2, b.getF32Type()));
+  }
   Type accStruct(cta::AccType type) {
-    int64_t regs = type.getShape()[0] / kMmaRows * type.getShape()[1] / 2;
-    return LLVM::LLVMStructType::getLiteral(b.getContext(),
-                                            SmallVector<Type>(regs, b.getF32Type()));
+    if (fragments(type) == 1)
+      return fragmentStruct(type);
+    return LLVM::LLVMStructType::getLiteral(
+        b.getContext(), SmallVector<Type>(fragments(type), fragmentStruct(type)));
   }
-  /// Registers [first, first + count) of an accumulator as their own struct.
-  Value sliceStruct(Value acc, int64_t first, int64_t count) {
-    auto full = llvm::cast<LLVM::LLVMStructType>(acc.getType());
-    if (first == 0 && count == static_cast<int64_t>(full.getBody().size()))
+  Value getFragment(Value acc, cta::AccType type, int64_t m) {
+    if (fragments(type) == 1)
       return acc;
-    Type type = LLVM::LLVMStructType::getLiteral(b.getContext(),
-                                                 SmallVector<Type>(count, b.getF32Type()));
-    Value out = LLVM::UndefOp::create(b, loc, type);
-    for (int64_t i = 0; i < count; ++i) {
-      Value v = LLVM::ExtractValueOp::create(b, loc, acc, first + i);
-      out = LLVM::InsertValueOp::create(b, loc, out, v, i);
-    }
-    return out;
+    return LLVM::ExtractValueOp::create(b, loc, acc, m);
   }
-  Value insertStruct(Value acc, Value part, int64_t first) {
-    auto partType = llvm::cast<LLVM::LLVMStructType>(part.getType());
-    if (partType == acc.getType())
-      return part;
-    for (int64_t i = 0, e = partType.getBody().size(); i < e; ++i) {
-      Value v = LLVM::ExtractValueOp::create(b, loc, part, i);
-      acc = LLVM::InsertValueOp::create(b, loc, acc, v, first + i);
+  Value setFragment(Value acc, cta::AccType type, Value fragment, int64_t m) {
+    if (fragments(type) == 1)
+      return fragment;
+    return LLVM::InsertValueOp::create(b, loc, acc, fragment, m);
+  }
+  /// Register `i` of fragment `m`.
+  Value getElement(Value acc, cta::AccType type, int64_t m, int64_t i) {
+    if (fragments(type) == 1)
+      return LLVM::ExtractValueOp::create(b, loc, acc, i);
+    return LLVM::ExtractValueOp::create(b, loc, acc, ArrayRef<int64_t>{m, i});
+  }
+  /// Zeros, written by one `mov` per register. A zero aggregate would let
+  /// LLVM copy one zeroed register into the others, and ptxas serializes the
+  /// wgmma pipeline (C7514) when non-wgmma instructions read accumulator
+  /// registers, which those copies do.
+  Value zeroAcc(cta::AccType type) {
+    Value acc = LLVM::UndefOp::create(b, loc, accStruct(type));
+    for (int64_t m = 0; m < fragments(type); ++m) {
+      auto structType = llvm::cast<LLVM::LLVMStructType>(fragmentStruct(type));
+      int64_t regs = structType.getBody().size();
+      std::string text, constraints;
+      for (int64_t i = 0; i < regs; ++i) {
+        text += "mov.b32 $" + std::to_string(i) + ", 0;\n";
+        constraints += (i ? ",=f" : "=f");
+      }
+      auto zeros = LLVM::InlineAsmOp::create(
+          b, loc, structType, ValueRange{}, text, constraints, /*has_side_effects=*/true,
+          /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+          LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT), ArrayAttr());
+      acc = setFragment(acc, type, zeros.getResult(0), m);
+    }
+    return acc;
+  }
+
+  /// Pins an accumulator's registers at this point of the program: an empty
+  /// side-effecting inline asm that takes and returns every register. LLVM
+  /// sees the wgmma results as ordinary values and would otherwise move
+  /// their first reads above the wgmma.wait_group that makes them valid (or
+  /// the zero-initialization below the wgmma.fence that publishes it).
+  Value fenceAccumulator(Value acc, cta::AccType type) {
+    for (int64_t m = 0; m < fragments(type); ++m) {
+      Value fragment = getFragment(acc, type, m);
+      auto structType = llvm::cast<LLVM::LLVMStructType>(fragment.getType());
+      int64_t regs = structType.getBody().size();
+      SmallVector<Value> operands;
+      std::string constraints;
+      for (int64_t i = 0; i < regs; ++i) {
+        operands.push_back(LLVM::ExtractValueOp::create(b, loc, fragment, i));
+        constraints += (i ? ",=f" : "=f");
+      }
+      for (int64_t i = 0; i < regs; ++i)
+        constraints += "," + std::to_string(i);
+      auto pinned = LLVM::InlineAsmOp::create(
+          b, loc, structType, operands, /*asm_string=*/"", constraints,
+          /*has_side_effects=*/true, /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+          LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+          /*operand_attrs=*/ArrayAttr());
+      acc = setFragment(acc, type, pinned.getResult(0), m);
     }
     return acc;
   }
@@ -171,8 +223,7 @@ private:
   LogicalResult lowerStore(cta::StoreOp op);
   void release(Value ring, Value slot, int64_t stages, int64_t clusterSize);
   FailureOr<Value> extentOf(Value memref, unsigned axis);
-  FailureOr<SmallVector<Value>> applyEpilogue(cta::StoreOp op, ValueRange accs,
-                                              int64_t numElements);
+  FailureOr<SmallVector<Value>> applyEpilogue(cta::StoreOp op, ValueRange accs);
   void storeTileThroughStaging(cta::StoreOp op, ArrayRef<Value> values, Value row0,
                                Value col0);
   LogicalResult storeTileDirect(cta::StoreOp op, ArrayRef<Value> values, Value row0,
@@ -247,7 +298,7 @@ LogicalResult Sm90Lowering::lowerOp(Operation &op) {
       .Case([&](cta::MmaOp mma) { return lowerMma(mma); })
       .Case([&](cta::StoreOp store) { return lowerStore(store); })
       .Case([&](cta::AccZeroOp zero) {
-        map.map(zero.getAcc(), LLVM::ZeroOp::create(b, loc, accStruct(zero.getAcc().getType())));
+        map.map(zero.getAcc(), zeroAcc(zero.getAcc().getType()));
         return success();
       })
       .Case([&](cta::WarpgroupIndexOp index) -> LogicalResult {
@@ -352,32 +403,26 @@ LogicalResult Sm90Lowering::lowerTileLoop(cta::TileLoopOp op) {
   for (Value init : op.getInits())
     inits.push_back(map.lookup(init));
 
-  if (!op.getPersistent()) {
-    Value m0 = mul(NVVM::BlockIdXOp::create(b, loc, i32Type()), i32(tileM));
-    Value n0 = mul(NVVM::BlockIdYOp::create(b, loc, i32Type()), i32(tileN));
-    SmallVector<Value> args = {toIndex(m0), toIndex(n0)};
-    args.append(inits);
-    FailureOr<SmallVector<Value>> results = lowerRegion(op.getBody(), args);
-    if (failed(results))
-      return failure();
-    for (auto [result, value] : llvm::zip(op.getResults(), *results))
-      map.map(result, value);
-    return success();
-  }
-
-  // Persistent: cluster c walks cluster tiles c, c + #clusters, ...; a
-  // cluster tile is `clusterM` vertically adjacent CTA tiles sharing n0.
+  // Cluster c walks cluster tiles c, c + #clusters, ...; a cluster tile is
+  // `clusterM` vertically adjacent CTA tiles sharing n0. Persistent grids
+  // have at most one CTA per SM; one-tile-per-CTA grids have one cluster per
+  // cluster tile, so the same loop runs once (kept as a loop: ptxas
+  // pipelines wgmma inside it, see C7514).
   Value tilesM = ceilDiv(m, i32(tileM)), tilesN = ceilDiv(n, i32(tileN));
   Value clusterRows = ceilDiv(tilesM, i32(clusterM));
   Value total = mul(clusterRows, tilesN);
   Value first, stride, rank;
   if (clusterM > 1) {
-    first = NVVM::ClusterIdXOp::create(b, loc, i32Type());
-    stride = NVVM::ClusterDimXOp::create(b, loc, i32Type());
+    Value gridClusters = NVVM::ClusterDimXOp::create(b, loc, i32Type());
+    first = add(NVVM::ClusterIdXOp::create(b, loc, i32Type()),
+                mul(NVVM::ClusterIdYOp::create(b, loc, i32Type()), gridClusters));
+    stride = mul(gridClusters, NVVM::ClusterDimYOp::create(b, loc, i32Type()));
     rank = NVVM::ClusterId::create(b, loc, i32Type());
   } else {
-    first = NVVM::BlockIdXOp::create(b, loc, i32Type());
-    stride = NVVM::GridDimXOp::create(b, loc, i32Type());
+    Value gridX = NVVM::GridDimXOp::create(b, loc, i32Type());
+    first = add(NVVM::BlockIdXOp::create(b, loc, i32Type()),
+                mul(NVVM::BlockIdYOp::create(b, loc, i32Type()), gridX));
+    stride = mul(gridX, NVVM::GridDimYOp::create(b, loc, i32Type()));
     rank = i32(0);
   }
   auto loop = scf::ForOp::create(b, loc, toIndex(first), toIndex(total), toIndex(stride), inits);
@@ -502,8 +547,11 @@ void Sm90Lowering::release(Value ring, Value slot, int64_t stages, int64_t clust
   ifThen(cmp(arith::CmpIPredicate::ult, lane, i32(clusterSize)), [&] {
     Value remote = NVVM::MapaOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext(), 7),
                                         empty, lane);
-    NVVM::MBarrierArriveOp::create(b, loc, Type(), remote, Value(),
-                                   NVVM::MemScopeKind::CLUSTER, false);
+    // .release.cta like a local arrive: the stage was read by wgmma, whose
+    // completion wgmma.wait_group already established; a cluster-scope
+    // release would add a GPU-wide memory barrier to every K step.
+    NVVM::MBarrierArriveOp::create(b, loc, Type(), remote, Value(), NVVM::MemScopeKind::CTA,
+                                   false);
   });
 }
 
@@ -544,13 +592,16 @@ LogicalResult Sm90Lowering::lowerConsume(cta::ConsumeOp op) {
     scf::YieldOp::create(b, loc, *results);
   }
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+  SmallVector<Value> finals;
+  for (auto [result, type] : llvm::zip(loop.getResults(), op.getInits().getTypes()))
+    finals.push_back(fenceAccumulator(result, llvm::cast<cta::AccType>(type)));
   Value count32 = toI32(count);
   ifThen(cmp(arith::CmpIPredicate::ugt, count32, i32(0)), [&] {
     Value last = urem(sub(add(position, count32), i32(1)), i32(stages));
     release(ring, last, stages, clusterSize);
   });
   map.map(op.getNextPosition(), toIndex(add(position, count32)));
-  for (auto [result, value] : llvm::zip(op.getResults(), loop.getResults()))
+  for (auto [result, value] : llvm::zip(op.getResults(), finals))
     map.map(result, value);
   return success();
 }
@@ -601,10 +652,10 @@ LogicalResult Sm90Lowering::lowerMma(cta::MmaOp op) {
   Value descA = descriptor(addrA, *hiA), descB = descriptor(addrB, *hiB);
 
   Value acc = map.lookup(op.getAcc());
-  int64_t mBlocks = accType.getShape()[0] / kMmaRows;
-  int64_t regsPerBlock = n / 2;
+  int64_t mBlocks = fragments(accType);
   int64_t kSteps = lhs.getShape()[1] / shape->k;
   auto mmaShape = NVVM::MMAShapeAttr::get(b.getContext(), shape->m, shape->n, shape->k);
+  acc = fenceAccumulator(acc, accType);
   NVVM::WgmmaFenceAlignedOp::create(b, loc);
   for (int64_t k = 0; k < kSteps; ++k) {
     target::ValueOrError<uint64_t> stepA = target::wgmmaKStepDescriptorDelta(
@@ -621,12 +672,12 @@ LogicalResult Sm90Lowering::lowerMma(cta::MmaOp op) {
       if (!blockA)
         return op.emitError() << "convert-cta-to-nvvm: " << blockA.error();
       Value dA = add(descA, i64(*stepA + *blockA));
-      Value part = sliceStruct(acc, mb * regsPerBlock, regsPerBlock);
+      Value fragment = getFragment(acc, accType, mb);
       Value result = NVVM::WgmmaMmaAsyncOp::create(
-          b, loc, part.getType(), part, dA, dB, mmaShape, wgmmaType, wgmmaType,
+          b, loc, fragment.getType(), fragment, dA, dB, mmaShape, wgmmaType, wgmmaType,
           NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one, NVVM::WGMMAScaleIn::one,
           NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row, NVVM::MMALayout::col, nullptr);
-      acc = insertStruct(acc, result, mb * regsPerBlock);
+      acc = setFragment(acc, accType, result, mb);
     }
   }
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
@@ -650,14 +701,15 @@ FailureOr<Value> Sm90Lowering::extentOf(Value memref, unsigned axis) {
   return failure();
 }
 
-FailureOr<SmallVector<Value>> Sm90Lowering::applyEpilogue(cta::StoreOp op, ValueRange accs,
-                                                          int64_t numElements) {
+FailureOr<SmallVector<Value>> Sm90Lowering::applyEpilogue(cta::StoreOp op, ValueRange accs) {
   Block &epilogue = op.getEpilogue().front();
+  auto accType = llvm::cast<cta::AccType>(op.getAccs()[0].getType());
+  int64_t perFragment = accType.getShape()[1] / 2;
   SmallVector<Value> values;
-  for (int64_t i = 0; i < numElements; ++i) {
+  for (int64_t i = 0, e = fragments(accType) * perFragment; i < e; ++i) {
     IRMapping element;
     for (auto [arg, acc] : llvm::zip(epilogue.getArguments(), accs))
-      element.map(arg, LLVM::ExtractValueOp::create(b, loc, acc, i));
+      element.map(arg, getElement(acc, accType, i / perFragment, i % perFragment));
     for (Operation &inner : epilogue.without_terminator()) {
       if (inner.getNumRegions() != 0)
         return inner.emitError("convert-cta-to-nvvm: epilogue ops must be scalar");
@@ -679,6 +731,13 @@ void Sm90Lowering::storeTileThroughStaging(cta::StoreOp op, ArrayRef<Value> valu
   int64_t span = spanBytes(staging);
   int64_t elementBytes = bitsOf(staging.getElementType()) / 8;
   int64_t swizzleMask = span / 16 - 1;
+  // The tile is stored one column block (one TMA box) at a time through a
+  // ring of the staging buffer's blocks, so staging needs only a couple of
+  // blocks of shared memory while earlier blocks are still being copied out.
+  int64_t blockColumns = span / elementBytes;
+  int64_t tileBlocks = n / blockColumns;
+  int64_t ringBlocks = staging.getShape()[1] / blockColumns;
+  int64_t blockBytes = rows * span;
   Value lane = urem(tid, i32(kWarpgroupThreads));
   Value warp = udiv(lane, i32(32)), l = urem(lane, i32(32));
   Value leader = eq(lane, i32(0));
@@ -688,79 +747,81 @@ void Sm90Lowering::storeTileThroughStaging(cta::StoreOp op, ArrayRef<Value> valu
   };
   Value slot = op.getStagingSlot() ? toI32(map.lookup(op.getStagingSlot())) : i32(0);
   Value base = bytePtr(map.lookup(op.getStaging()), mul(slot, i32(staging.getStageBytes())));
+  Value tensorMap = func.getArgument(args.tensorMap);
 
-  // The previous tile's bulk store must have read the staging buffer.
-  ifThen(leader, [&] { NVVM::CpAsyncBulkWaitGroupOp::create(b, loc, 0, b.getUnitAttr()); });
-  syncWarpgroup();
-
-  // Byte offset of (row, col) in the swizzled staging tile.
-  auto swizzled = [&](Value row, int64_t colBytesConst, Value colBytesLane) {
-    Value colBytes = add(i32(colBytesConst), colBytesLane);
-    Value block = udiv(colBytes, i32(span));
-    Value within = urem(colBytes, i32(span));
-    Value offset = add(mul(block, i32(rows * span)), add(mul(row, i32(span)), within));
+  // Byte offset of (row, byte column) inside one swizzled staging block.
+  auto swizzled = [&](Value row, Value colBytes) {
+    Value offset = add(mul(row, i32(span)), colBytes);
     if (swizzleMask == 0)
       return offset;
     Value phase = andI(lshr(offset, i32(7)), i32(swizzleMask));
     return xorI(offset, shl(phase, i32(4)));
   };
+  auto pack = [&](Value lo, Value hi) -> Value {
+    Value pair = LLVM::UndefOp::create(b, loc, VectorType::get({2}, staging.getElementType()));
+    pair = LLVM::InsertElementOp::create(b, loc, pair, lo, i32(0));
+    pair = LLVM::InsertElementOp::create(b, loc, pair, hi, i32(1));
+    return pair;
+  };
 
-  int64_t mBlocks = rows / kMmaRows;
-  int64_t perBlock = n / 2;
-  if (elementBytes == 2) {
-    // stmatrix.x4: lane l addresses row 16w + 8((l/8)%2) + l%8 of a 16x16
-    // block at column 8 * (l/16); registers are packed pairs of the
-    // fragment (brief §5.4, verified on hardware).
-    Value laneRow = add(mul(warp, i32(16)),
-                        add(mul(urem(udiv(l, i32(8)), i32(2)), i32(8)), urem(l, i32(8))));
-    Value laneColBytes = mul(udiv(l, i32(16)), i32(8 * elementBytes));
-    for (int64_t mb = 0; mb < mBlocks; ++mb) {
-      Value row = add(laneRow, i32(mb * kMmaRows));
-      for (int64_t jj = 0; jj < n / 16; ++jj) {
-        SmallVector<Value> regs;
-        for (int64_t q = 0; q < 4; ++q) {
-          int64_t first = mb * perBlock + 8 * jj + 2 * q;
-          Value pair = LLVM::UndefOp::create(
-              b, loc, VectorType::get({2}, staging.getElementType()));
-          pair = LLVM::InsertElementOp::create(b, loc, pair, values[first], i32(0));
-          pair = LLVM::InsertElementOp::create(b, loc, pair, values[first + 1], i32(1));
-          regs.push_back(LLVM::BitcastOp::create(b, loc, i32Type(), pair));
+  int64_t fragments = rows / kMmaRows;
+  int64_t perFragment = n / 2;
+  // stmatrix.x4 lane addressing (16x16 block): row 16w + 8((l/8)%2) + l%8,
+  // column 8 * (l/16); 32-bit outputs store fragment pairs directly.
+  Value stRow = add(mul(warp, i32(16)),
+                    add(mul(urem(udiv(l, i32(8)), i32(2)), i32(8)), urem(l, i32(8))));
+  Value stColBytes = mul(udiv(l, i32(16)), i32(8 * elementBytes));
+  Value pairRow = add(mul(warp, i32(16)), udiv(l, i32(4)));
+  Value pairColBytes = mul(urem(l, i32(4)), i32(2 * elementBytes));
+
+  for (int64_t block = 0; block < tileBlocks; ++block) {
+    Value buffer = bytePtr(base, (block % ringBlocks) * blockBytes);
+    // The bulk store that last read this ring slot must be done reading.
+    ifThen(leader, [&] {
+      NVVM::CpAsyncBulkWaitGroupOp::create(b, loc, ringBlocks - 1, b.getUnitAttr());
+    });
+    syncWarpgroup();
+    for (int64_t m = 0; m < fragments; ++m) {
+      if (elementBytes == 2) {
+        Value row = add(stRow, i32(m * kMmaRows));
+        for (int64_t jj = 0; jj < blockColumns / 16; ++jj) {
+          int64_t column = block * blockColumns + 16 * jj; // first column of the 16x16
+          int64_t first = m * perFragment + column / 2;    // its first packed pair
+          SmallVector<Value> regs;
+          for (int64_t q = 0; q < 4; ++q)
+            regs.push_back(LLVM::BitcastOp::create(
+                b, loc, i32Type(), pack(values[first + 2 * q], values[first + 2 * q + 1])));
+          Value offset = swizzled(row, add(i32(16 * jj * elementBytes), stColBytes));
+          NVVM::StMatrixOp::create(b, loc, bytePtr(buffer, offset), regs, NVVM::MMALayout::row,
+                                   NVVM::LdStMatrixShapeAttr::get(b.getContext(), 8, 8),
+                                   NVVM::LdStMatrixEltType::B16);
         }
-        Value offset = swizzled(row, 16 * jj * elementBytes, laneColBytes);
-        NVVM::StMatrixOp::create(
-            b, loc, bytePtr(base, offset), regs, NVVM::MMALayout::row,
-            NVVM::LdStMatrixShapeAttr::get(b.getContext(), 8, 8), NVVM::LdStMatrixEltType::B16);
+      } else {
+        for (int64_t c8 = 0; c8 < blockColumns / 8; ++c8) {
+          int64_t column = block * blockColumns + 8 * c8;
+          for (int64_t half = 0; half < 2; ++half) {
+            int64_t i = (column / 8) * 4 + 2 * half; // fragment register of (r0 + 8*half, col)
+            Value row = add(pairRow, i32(m * kMmaRows + 8 * half));
+            Value offset = swizzled(row, add(i32(8 * c8 * elementBytes), pairColBytes));
+            LLVM::StoreOp::create(b, loc,
+                                  pack(values[m * perFragment + i], values[m * perFragment + i + 1]),
+                                  bytePtr(buffer, offset), /*alignment=*/8);
+          }
+        }
       }
     }
-  } else {
-    // 32-bit outputs: each thread writes its fragment pairs (8 bytes).
-    Value laneRow = add(mul(warp, i32(16)), udiv(l, i32(4)));
-    Value laneColBytes = mul(urem(l, i32(4)), i32(2 * elementBytes));
-    for (int64_t mb = 0; mb < mBlocks; ++mb) {
-      for (int64_t i = 0; i < perBlock; i += 2) {
-        Value row = add(laneRow, i32(mb * kMmaRows + 8 * ((i / 2) % 2)));
-        Value offset = swizzled(row, 8 * (i / 4) * elementBytes, laneColBytes);
-        Value pair = LLVM::UndefOp::create(b, loc, VectorType::get({2}, staging.getElementType()));
-        pair = LLVM::InsertElementOp::create(b, loc, pair, values[mb * perBlock + i], i32(0));
-        pair = LLVM::InsertElementOp::create(b, loc, pair, values[mb * perBlock + i + 1], i32(1));
-        LLVM::StoreOp::create(b, loc, pair, bytePtr(base, offset), /*alignment=*/8);
-      }
-    }
-  }
-  // Generic-proxy writes must be visible to the bulk copy (async proxy).
-  NVVM::FenceProxyOp::create(b, loc, NVVM::ProxyKind::async_shared,
-                             NVVM::SharedSpaceAttr::get(b.getContext(), NVVM::SharedSpace::shared_cta));
-  syncWarpgroup();
-  ifThen(leader, [&] {
-    Value map_ = func.getArgument(args.tensorMap);
-    for (uint32_t j = 0; j < plan.boxes.boxCount; ++j) {
-      SmallVector<Value> coords = {add(col0, i32(j * plan.boxes.box[0])), row0};
+    // Generic-proxy writes must be visible to the bulk copy (async proxy).
+    NVVM::FenceProxyOp::create(
+        b, loc, NVVM::ProxyKind::async_shared,
+        NVVM::SharedSpaceAttr::get(b.getContext(), NVVM::SharedSpace::shared_cta));
+    syncWarpgroup();
+    ifThen(leader, [&] {
+      SmallVector<Value> coords = {add(col0, i32(block * plan.boxes.box[0])), row0};
       NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
-          b, loc, map_, bytePtr(base, j * rows * span), coords, Value(),
-          NVVM::TMAStoreMode::TILE, Value());
-    }
-    NVVM::CpAsyncBulkCommitGroupOp::create(b, loc);
-  });
+          b, loc, tensorMap, buffer, coords, Value(), NVVM::TMAStoreMode::TILE, Value());
+      NVVM::CpAsyncBulkCommitGroupOp::create(b, loc);
+    });
+  }
 }
 
 LogicalResult Sm90Lowering::storeTileDirect(cta::StoreOp op, ArrayRef<Value> values,
@@ -812,8 +873,7 @@ LogicalResult Sm90Lowering::lowerStore(cta::StoreOp op) {
   SmallVector<Value> accs;
   for (Value acc : op.getAccs())
     accs.push_back(map.lookup(acc));
-  int64_t numElements = accType.getShape()[0] / kMmaRows * accType.getShape()[1] / 2;
-  FailureOr<SmallVector<Value>> values = applyEpilogue(op, accs, numElements);
+  FailureOr<SmallVector<Value>> values = applyEpilogue(op, accs);
   if (failed(values))
     return failure();
   Value row0 = toI32(map.lookup(op.getIndices()[0]));

@@ -218,7 +218,10 @@ struct KernelToProgram : public OpRewritePattern<tile::KernelOp> {
     };
     Value sa = buffer(tm, tk, operandType);
     Value sb = buffer(tn, tk, operandType);
-    Value sc = buffer(tm, tn, outType);
+    // The epilogue streams the tile out through two 128-byte column blocks.
+    int64_t stagingColumns =
+        std::min<int64_t>(tn, 2 * 128 * 8 / outType.getIntOrFloatBitWidth());
+    Value sc = buffer(tm, stagingColumns, outType);
     auto accType = cta::AccType::get(ctx, {tm, tn}, rewriter.getF32Type());
 
     auto loop = cta::TileLoopOp::create(rewriter, loc, m, n, {tm, tn}, ValueRange{});

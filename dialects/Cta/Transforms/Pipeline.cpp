@@ -227,7 +227,7 @@ LogicalResult pipeline(ProgramOp program) {
           inner, loc, mapping.lookupOrDefault(store.getIndices()[0]), row);
       auto clone = llvm::cast<StoreOp>(inner.clone(*store, mapping));
       clone.getIndicesMutable()[0].assign(sliceRow);
-      if (clone.getStaging())
+      if (clone.getStaging() && consumers > 1)
         clone.getStagingSlotMutable().assign(warpgroup);
     }
     YieldOp::create(inner, loc, consume.getNextPosition());

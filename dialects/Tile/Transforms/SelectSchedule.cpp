@@ -78,6 +78,10 @@ llvm::SmallSet<StringRef, 8> applyHints(DictionaryAttr hints, Schedule &s) {
         s.clusterM = array[0];
         s.clusterN = array.size() > 1 ? array[1] : 1;
       }
+    } else if (auto flag = llvm::dyn_cast<BoolAttr>(hint.getValue())) {
+      // (BoolAttr is an i1 IntegerAttr: test it first.)
+      if (key == "persistent")
+        s.persistent = flag.getValue();
     } else if (auto integer = llvm::dyn_cast<IntegerAttr>(hint.getValue())) {
       if (key == "stages")
         s.stages = integer.getInt();
@@ -85,9 +89,6 @@ llvm::SmallSet<StringRef, 8> applyHints(DictionaryAttr hints, Schedule &s) {
         s.consumers = integer.getInt();
       else if (key == "group_m")
         s.groupM = integer.getInt();
-    } else if (auto flag = llvm::dyn_cast<BoolAttr>(hint.getValue())) {
-      if (key == "persistent")
-        s.persistent = flag.getValue();
     }
   }
   return pinned;
@@ -154,6 +155,11 @@ struct TileSelectSchedulePass
     int64_t atomK = 128 * 8 / operandBits;
     if (s.consumers < 1 || s.consumers > 2)
       return fail("consumers must be 1 or 2, got " + Twine(s.consumers));
+    // With a single math warpgroup ptxas serializes the wgmma pipeline
+    // (C7514) in the code we generate today; refuse rather than run slowly.
+    if (budget.name == "sm_90a" && s.consumers != 2)
+      return fail("consumers = " + Twine(s.consumers) +
+                  " is not supported on sm_90a yet (use 2 math warpgroups)");
     if (s.tileM % (s.consumers * budget.mmaRows) != 0)
       return fail("tile_m = " + Twine(s.tileM) + " must be a multiple of " +
                   Twine(s.consumers * budget.mmaRows) + " (" + Twine(s.consumers) +
@@ -193,7 +199,8 @@ struct TileSelectSchedulePass
     int64_t stageBytes = (static_cast<int64_t>(lhsOperands.size()) * s.tileM +
                           static_cast<int64_t>(rhsOperands.size()) * s.tileN) *
                          s.tileK * operandBits / 8;
-    int64_t stagingBytes = s.tileM * s.tileN * outBytes;
+    // The epilogue stages two 128-byte column blocks of the tile at a time.
+    int64_t stagingBytes = s.tileM * std::min<int64_t>(s.tileN, 2 * 128 / outBytes) * outBytes;
     int64_t available = budget.smemBytes - stagingBytes - kSmemReserve;
     int64_t fit = std::max<int64_t>(0, available / stageBytes);
     if (!pinned.contains("stages"))

@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+"""Kiln matmul vs torch.matmul (cuBLAS), bf16, in one process.
+
+For each shape: fresh random inputs, warm-up, then the median of >= 100 timed
+samples of each (CUDA events around CUDA-graph replays of 10 back-to-back
+launches, so host launch overhead is excluded for both; the two are
+interleaved so clocks and thermals affect both alike). Prints a table with TFLOP/s and the
+Kiln/cuBLAS ratio; writes JSON and a PNG plot.
+"""
+import argparse
+import datetime
+import json
+import os
+import statistics
+import sys
+
+import torch
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "runtime", "python"))
+import kiln  # noqa: E402
+
+SHAPES = [(1024, 1024, 1024), (2048, 2048, 2048), (4096, 4096, 4096), (8192, 8192, 8192),
+          (4096, 14336, 4096), (16384, 4096, 4096)]
+
+
+def time_ms(fn, iters, warmup, launches_per_replay=10):
+    """Median time of one launch of `fn`, in ms.
+
+    The launches are captured in a CUDA graph and replayed, so the number is
+    GPU time, not Python and driver launch overhead (which would dominate
+    small shapes). Each of `iters` samples times one replay of
+    `launches_per_replay` back-to-back launches.
+    """
+    for _ in range(warmup):
+        fn()
+    torch.cuda.synchronize()
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        for _ in range(launches_per_replay):
+            fn()
+    graph.replay()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(iters):
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        graph.replay()
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end) / launches_per_replay)
+    return statistics.median(times)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--artifact", default=os.path.join(
+        os.environ.get("KILN_ARTIFACTS", ".device-carry/artifacts"), "matmul.kiln.json"))
+    parser.add_argument("--out", default="bench_matmul.json")
+    parser.add_argument("--plot", default="bench_matmul.png")
+    parser.add_argument("--iters", type=int, default=100)
+    parser.add_argument("--quick", action="store_true", help="only 4096^3 and 8192^3")
+    parser.add_argument("--variants", action="store_true",
+                        help="also time the schedule variants (bench/variants) at 4096^3, 8192^3")
+    args = parser.parse_args()
+
+    matmul = kiln.load(args.artifact)
+    shapes = [s for s in SHAPES if s[0] == s[1] == s[2] and s[0] >= 4096] if args.quick else SHAPES
+    rows = []
+    for m, n, k in shapes:
+        a = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
+        b = torch.randn(n, k, device="cuda", dtype=torch.bfloat16)
+        c = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
+        matmul(a, b, out=c)
+        ref = torch.matmul(a, b.T)
+        err = ((c.float() - ref.float()).norm() / ref.float().norm()).item()
+        flops = 2.0 * m * n * k
+        kiln_ms, cublas_ms = [], []
+        for _ in range(3):  # interleave
+            kiln_ms.append(time_ms(lambda: matmul(a, b, out=c), args.iters // 3 + 1, 5))
+            cublas_ms.append(time_ms(lambda: torch.matmul(a, b.T, out=c), args.iters // 3 + 1, 5))
+        kt, ct = statistics.median(kiln_ms), statistics.median(cublas_ms)
+        rows.append({"m": m, "n": n, "k": k, "kiln_ms": kt, "cublas_ms": ct,
+                     "kiln_tflops": flops / kt / 1e9, "cublas_tflops": flops / ct / 1e9,
+                     "ratio": ct / kt, "rel_err_vs_cublas": err})
+        r = rows[-1]
+        print(f"{m:>6} x {n:>6} x {k:>6}  kiln {r['kiln_tflops']:7.1f} TFLOP/s  "
+              f"cuBLAS {r['cublas_tflops']:7.1f} TFLOP/s  ratio {r['ratio']:.3f}  err {err:.1e}",
+              flush=True)
+        del a, b, c, ref
+    variants = []
+    if args.variants:
+        folder = os.path.dirname(args.artifact)
+        for name in sorted(os.listdir(folder)):
+            if not (name.startswith("matmul_") and name.endswith(".kiln.json")):
+                continue
+            if name[len("matmul_"):-len(".kiln.json")] not in ("c1", "g16", "g4", "s3", "t128", "np"):
+                continue
+            variant = kiln.load(os.path.join(folder, name))
+            for m, n, k in [(4096, 4096, 4096), (8192, 8192, 8192)]:
+                a = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
+                b = torch.randn(n, k, device="cuda", dtype=torch.bfloat16)
+                c = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
+                t = time_ms(lambda: variant(a, b, out=c), args.iters, 10)
+                ct = time_ms(lambda: torch.matmul(a, b.T, out=c), args.iters, 10)
+                variants.append({"variant": name, "m": m, "n": n, "k": k,
+                                 "tflops": 2.0 * m * n * k / t / 1e9, "ratio": ct / t})
+                print(f"variant {name:28} {m}^3  {variants[-1]['tflops']:7.1f} TFLOP/s  "
+                      f"ratio {variants[-1]['ratio']:.3f}", flush=True)
+    result = {"device": torch.cuda.get_device_name(), "date": datetime.date.today().isoformat(),
+              "torch": torch.__version__, "command": " ".join(sys.argv), "rows": rows,
+              "variants": variants}
+    with open(args.out, "w") as f:
+        json.dump(result, f, indent=2)
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        labels = [f"{r['m']}x{r['n']}x{r['k']}" for r in rows]
+        x = range(len(rows))
+        fig, ax = plt.subplots(figsize=(9, 4))
+        ax.bar([i - 0.2 for i in x], [r["kiln_tflops"] for r in rows], 0.4, label="Kiln")
+        ax.bar([i + 0.2 for i in x], [r["cublas_tflops"] for r in rows], 0.4, label="cuBLAS")
+        ax.set_xticks(list(x), labels, rotation=20)
+        ax.set_ylabel("TFLOP/s (bf16)")
+        ax.set_title(f"matmul on {result['device']}, {result['date']}")
+        ax.legend()
+        fig.tight_layout()
+        fig.savefig(args.plot, dpi=110)
+    except ImportError:
+        print("matplotlib missing: no plot")
+
+
+if __name__ == "__main__":
+    main()
