@@ -223,7 +223,7 @@ public:
   /// Sema: the function called, the target of a cast, a reduction's axis
   /// (non-negative).
   Builtin builtin = Builtin::Unresolved;
-  DType castType = DType::F32;
+  ElemType castType = ElemType::F32;
   int64_t axis = 0;
 };
 

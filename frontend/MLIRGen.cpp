@@ -65,8 +65,8 @@ private:
   Location loc(llvm::SMLoc pos) { return locator.getLoc(pos); }
 
   // Types.
-  Type getElementType(DType dtype);
-  RankedTensorType getTensorType(DType dtype,
+  Type getElementType(ElemType dtype);
+  RankedTensorType getTensorType(ElemType dtype,
                                  llvm::ArrayRef<std::string> shape) {
     return tile::makeTileTensorType(ctx, shape, getElementType(dtype));
   }
@@ -74,7 +74,7 @@ private:
     return getTensorType(type.dtype, type.shape);
   }
   /// What scalar code computes a value of `dtype` in: f32 for every float.
-  Type getComputeType(DType dtype) {
+  Type getComputeType(ElemType dtype) {
     return isFloat(dtype) ? Type(builder.getF32Type()) : getElementType(dtype);
   }
 
@@ -128,27 +128,27 @@ private:
 // Types
 //===----------------------------------------------------------------------===//
 
-Type Generator::getElementType(DType dtype) {
+Type Generator::getElementType(ElemType dtype) {
   switch (dtype) {
-  case DType::BF16:
+  case ElemType::BF16:
     return builder.getBF16Type();
-  case DType::F16:
+  case ElemType::F16:
     return builder.getF16Type();
-  case DType::F32:
+  case ElemType::F32:
     return builder.getF32Type();
-  case DType::I32:
+  case ElemType::I32:
     return builder.getI32Type();
-  case DType::E4M3:
+  case ElemType::E4M3:
     return builder.getType<Float8E4M3FNType>();
-  case DType::E5M2:
+  case ElemType::E5M2:
     return builder.getType<Float8E5M2Type>();
-  case DType::E2M1:
+  case ElemType::E2M1:
     return builder.getType<Float4E2M1FNType>();
-  case DType::UE8M0:
+  case ElemType::UE8M0:
     return builder.getType<Float8E8M0FNUType>();
-  case DType::I1:
+  case ElemType::I1:
     return builder.getI1Type();
-  case DType::Index:
+  case ElemType::Index:
     return builder.getIndexType();
   }
   llvm_unreachable("unknown dtype");
@@ -263,7 +263,7 @@ void Generator::genKernel(const Kernel &kernel) {
 
 Value Generator::genStmtValue(const Stmt &stmt) {
   const Expr &value = *stmt.value;
-  DType dtype = stmt.output ? stmt.output->type.dtype : value.type.dtype;
+  ElemType dtype = stmt.output ? stmt.output->type.dtype : value.type.dtype;
   Type elementType = getElementType(dtype);
   if (isElementwise(value))
     return genMap(value, elementType);
@@ -395,7 +395,7 @@ Value Generator::genCall(const CallExpr &call) {
         isMask ? Type(builder.getI1Type()) : resultType.getElementType();
     Value body =
         genScalar(*lambda.body,
-                  getComputeType(isMask ? DType::F32 : call.type.dtype), scope);
+                  getComputeType(isMask ? ElemType::F32 : call.type.dtype), scope);
     Location bodyLoc = loc(lambda.body->getLoc());
     tile::YieldOp::create(builder, bodyLoc,
                           convertScalar(body, resultElement, bodyLoc));

@@ -52,14 +52,14 @@ std::optional<Builtin> lookupUnaryFloatFunction(llvm::StringRef name) {
 }
 
 /// Targets of casts: a dtype used as a function.
-std::optional<DType> lookupCast(llvm::StringRef name) {
-  return llvm::StringSwitch<std::optional<DType>>(name)
-      .Case("bf16", DType::BF16)
-      .Case("f16", DType::F16)
-      .Case("f32", DType::F32)
-      .Case("i32", DType::I32)
-      .Case("e4m3", DType::E4M3)
-      .Case("e5m2", DType::E5M2)
+std::optional<ElemType> lookupCast(llvm::StringRef name) {
+  return llvm::StringSwitch<std::optional<ElemType>>(name)
+      .Case("bf16", ElemType::BF16)
+      .Case("f16", ElemType::F16)
+      .Case("f32", ElemType::F32)
+      .Case("i32", ElemType::I32)
+      .Case("e4m3", ElemType::E4M3)
+      .Case("e5m2", ElemType::E5M2)
       .Default(std::nullopt);
 }
 
@@ -97,10 +97,10 @@ enum class Operands {
 };
 
 /// The wider of two (non-narrow) floats; bf16 and f16 meet at f32.
-DType promoteFloats(DType a, DType b) {
+ElemType promoteFloats(ElemType a, ElemType b) {
   if (a == b)
     return a;
-  return DType::F32;
+  return ElemType::F32;
 }
 
 /// Numpy broadcasting of two shapes, or nullopt (with the first clashing
@@ -126,8 +126,8 @@ broadcastShapes(llvm::ArrayRef<std::string> a, llvm::ArrayRef<std::string> b,
 }
 
 /// Whether the integer `value` is representable in `dtype` (i32 or index).
-bool fitsInteger(double value, DType dtype) {
-  double limit = dtype == DType::I32 ? 2147483648.0 : 9223372036854775808.0;
+bool fitsInteger(double value, ElemType dtype) {
+  double limit = dtype == ElemType::I32 ? 2147483648.0 : 9223372036854775808.0;
   return value >= -limit && value < limit;
 }
 
@@ -192,9 +192,9 @@ private:
   ValueType checkGroupedMatmul(BinaryExpr &expr, MatmulOperand &lhs,
                                MatmulOperand &rhs);
   /// The element type the MMA multiplies, or nullopt after an error.
-  std::optional<DType> checkMmaTypes(BinaryExpr &expr, const MatmulOperand &lhs,
+  std::optional<ElemType> checkMmaTypes(BinaryExpr &expr, const MatmulOperand &lhs,
                                      const MatmulOperand &rhs);
-  ValueType checkLambda(LambdaExpr &lambda, llvm::ArrayRef<DType> paramTypes,
+  ValueType checkLambda(LambdaExpr &lambda, llvm::ArrayRef<ElemType> paramTypes,
                         llvm::StringRef what, llvm::StringRef paramNames);
 
   /// Splits `call`'s arguments; checks arity and keywords. `keywords` lists
@@ -228,7 +228,7 @@ private:
 
   /// Inside a lambda: its parameters and their types.
   LambdaExpr *lambda = nullptr;
-  llvm::SmallVector<DType, 3> lambdaTypes;
+  llvm::SmallVector<ElemType, 3> lambdaTypes;
   /// Set while checking the base of a matmul operand, where block-scaled
   /// parameters may appear.
   bool allowScaled = false;
@@ -341,7 +341,7 @@ void KernelChecker::checkOutputValue(const Stmt &stmt,
                     << tile::formatDims(value.shape);
     return;
   }
-  if (value.dtype == DType::I1) {
+  if (value.dtype == ElemType::I1) {
     error(stmt.loc) << "cannot assign a predicate (i1) to output '"
                     << output.name << "'; select values with where(...)";
     return;
@@ -496,15 +496,15 @@ bool KernelChecker::checkOperandKind(llvm::SMLoc loc, llvm::StringRef what,
     }
     return true;
   }
-  DType dtype = type.dtype;
+  ElemType dtype = type.dtype;
   if (accepts == Operands::Logical) {
-    if (dtype == DType::I1)
+    if (dtype == ElemType::I1)
       return true;
     error(loc) << what << " needs predicates (comparisons), but "
                << quote(operand) << " is " << type.str();
     return false;
   }
-  if (dtype == DType::I1) {
+  if (dtype == ElemType::I1) {
     error(loc) << what << " needs numbers, but " << quote(operand)
                << " is a predicate (" << type.str()
                << "); select values with where(...)";
@@ -536,11 +536,11 @@ ValueType KernelChecker::combine(llvm::SMLoc loc, llvm::StringRef what,
 
   // The element type: the promotion of every non-number operand.
   const Expr *typed = nullptr;
-  DType dtype = DType::F32;
+  ElemType dtype = ElemType::F32;
   for (const Expr *operand : operands) {
     if (operand->type.isNumber())
       continue;
-    DType next = operand->type.dtype;
+    ElemType next = operand->type.dtype;
     if (!typed) {
       typed = operand;
       dtype = next;
@@ -652,7 +652,7 @@ ValueType KernelChecker::checkBinary(BinaryExpr &expr) {
   ValueType result = combine(
       expr.getLoc(), what, {expr.lhs.get(), expr.rhs.get()}, Operands::Numeric);
   if (!result.isInvalid() && isComparison(expr.op))
-    result.dtype = DType::I1;
+    result.dtype = ElemType::I1;
   return result;
 }
 
@@ -722,18 +722,18 @@ KernelChecker::MatmulOperand KernelChecker::checkMatmulOperand(ExprPtr &operand,
   return result;
 }
 
-std::optional<DType> KernelChecker::checkMmaTypes(BinaryExpr &expr,
+std::optional<ElemType> KernelChecker::checkMmaTypes(BinaryExpr &expr,
                                                   const MatmulOperand &lhs,
                                                   const MatmulOperand &rhs) {
   const Expr &a = *lhs.base, &b = *rhs.base;
-  DType ta = lhs.type.dtype, tb = rhs.type.dtype;
+  ElemType ta = lhs.type.dtype, tb = rhs.type.dtype;
   for (auto [operand, dtype] : {std::pair{&a, ta}, std::pair{&b, tb}})
     if (!isFloat(dtype)) {
       error(expr.getLoc()) << "'@' needs floating-point operands, but "
                            << quote(*operand) << " is " << operand->type.str();
       return std::nullopt;
     }
-  if (ta == DType::F32 && tb == DType::F32) {
+  if (ta == ElemType::F32 && tb == ElemType::F32) {
     error(expr.getLoc()) << "'@' does not multiply two f32 operands (the "
                             "tensor cores read bf16, f16 or fp8); cast one, "
                             "e.g. bf16("
@@ -742,9 +742,9 @@ std::optional<DType> KernelChecker::checkMmaTypes(BinaryExpr &expr,
   }
   // A computed f32 operand (attention's probabilities) is rounded to its
   // 16-bit partner's type, as FlashAttention does before P @ V.
-  if (ta == DType::F32 && getBitWidth(tb) == 16)
+  if (ta == ElemType::F32 && getBitWidth(tb) == 16)
     return tb;
-  if (tb == DType::F32 && getBitWidth(ta) == 16)
+  if (tb == ElemType::F32 && getBitWidth(ta) == 16)
     return ta;
   // The two fp8 formats mix; everything else must match.
   if (ta == tb || (getBitWidth(ta) == 8 && getBitWidth(tb) == 8))
@@ -794,7 +794,7 @@ ValueType KernelChecker::checkMatmul(BinaryExpr &expr) {
                          << "'@' must carry block scales";
     return ValueType::invalid();
   }
-  std::optional<DType> mmaType = checkMmaTypes(expr, lhs, rhs);
+  std::optional<ElemType> mmaType = checkMmaTypes(expr, lhs, rhs);
   if (!mmaType)
     return ValueType::invalid();
   if (lhs.scaled) {
@@ -856,7 +856,7 @@ ValueType KernelChecker::checkMatmul(BinaryExpr &expr) {
       getBitWidth(*mmaType) < getBitWidth(contractions.narrowest))
     contractions.narrowest = *mmaType;
   contractions.any = true;
-  return ValueType::tensor(DType::F32, *batch);
+  return ValueType::tensor(ElemType::F32, *batch);
 }
 
 ValueType KernelChecker::checkGroupedMatmul(BinaryExpr &expr,
@@ -871,7 +871,7 @@ ValueType KernelChecker::checkGroupedMatmul(BinaryExpr &expr,
                       << quote(x) << " is " << tx.str();
     return ValueType::invalid();
   }
-  if (!to.isTensor() || to.dtype != DType::I32 || to.shape.size() != 1) {
+  if (!to.isTensor() || to.dtype != ElemType::I32 || to.shape.size() != 1) {
     error(offsets.getLoc()) << "the offsets of grouped(x, offsets) must be "
                                "i32[E+1], but "
                             << quote(offsets) << " is " << to.str();
@@ -902,7 +902,7 @@ ValueType KernelChecker::checkGroupedMatmul(BinaryExpr &expr,
         << " (one boundary per expert, plus the end)";
     return ValueType::invalid();
   }
-  std::optional<DType> mmaType = checkMmaTypes(expr, lhs, rhs);
+  std::optional<ElemType> mmaType = checkMmaTypes(expr, lhs, rhs);
   if (!mmaType)
     return ValueType::invalid();
   if (tx.shape[1] != tw.shape[1]) {
@@ -917,7 +917,7 @@ ValueType KernelChecker::checkGroupedMatmul(BinaryExpr &expr,
       getBitWidth(*mmaType) < getBitWidth(contractions.narrowest))
     contractions.narrowest = *mmaType;
   contractions.any = true;
-  return ValueType::tensor(DType::F32, {tx.shape[0], tw.shape[2]});
+  return ValueType::tensor(ElemType::F32, {tx.shape[0], tw.shape[2]});
 }
 
 //===----------------------------------------------------------------------===//
@@ -1011,7 +1011,7 @@ bool KernelChecker::checkFloatTensor(CallExpr &call, const ValueType &input,
 }
 
 ValueType KernelChecker::checkLambda(LambdaExpr &expr,
-                                     llvm::ArrayRef<DType> paramTypes,
+                                     llvm::ArrayRef<ElemType> paramTypes,
                                      llvm::StringRef what,
                                      llvm::StringRef paramNames) {
   if (expr.params.size() != paramTypes.size()) {
@@ -1066,7 +1066,7 @@ ValueType KernelChecker::checkCall(CallExpr &call) {
                    Operands::Float);
   }
 
-  if (std::optional<DType> target = lookupCast(callee)) {
+  if (std::optional<ElemType> target = lookupCast(callee)) {
     call.builtin = Builtin::Cast;
     call.castType = *target;
     if (!checkArity(call, 1, {}, "(x)") || !checkArgs())
@@ -1135,7 +1135,7 @@ ValueType KernelChecker::checkCall(CallExpr &call) {
     if (values.isInvalid())
       return values;
     // Numbers in both branches are f32.
-    DType dtype = values.isNumber() ? DType::F32 : values.dtype;
+    ElemType dtype = values.isNumber() ? ElemType::F32 : values.dtype;
     if (!cond.type.isTensor())
       return ValueType::scalar(dtype);
     std::pair<std::string, std::string> clash;
@@ -1228,16 +1228,16 @@ ValueType KernelChecker::checkCall(CallExpr &call) {
     }
     ValueType body =
         isMask
-            ? checkLambda(*fn, {DType::Index, DType::Index}, "mask's predicate",
+            ? checkLambda(*fn, {ElemType::Index, ElemType::Index}, "mask's predicate",
                           "the query index i and the "
                           "key index j")
-            : checkLambda(*fn, {input.dtype, DType::Index, DType::Index},
+            : checkLambda(*fn, {input.dtype, ElemType::Index, ElemType::Index},
                           "modify's lambda",
                           "the score x, the query index "
                           "i and the key index j");
     if (body.isInvalid())
       return body;
-    if (isMask && (body.isNumber() || body.dtype != DType::I1)) {
+    if (isMask && (body.isNumber() || body.dtype != ElemType::I1)) {
       error(fn->body->getLoc())
           << "mask's predicate must be a comparison (i1), "
              "but "

@@ -32,7 +32,7 @@ struct ContractionInfo {
   /// Whether the kernel has a matmul at all.
   bool any = false;
   /// The narrowest operand type of any matmul: one MMA's K covers 32 bytes.
-  DType narrowest = DType::BF16;
+  ElemType narrowest = ElemType::BF16;
   /// The block extent along K of block-scaled operands, if any.
   std::optional<int64_t> scaleBlockK;
 };

@@ -20,15 +20,15 @@ namespace {
 
 /// The element and scale of `nvfp4`, `mxfp8` and `mxfp4`.
 struct Shorthand {
-  DType data;
+  ElemType data;
   BlockScale scale;
 };
 
 std::optional<Shorthand> lookupShorthand(llvm::StringRef name) {
   return llvm::StringSwitch<std::optional<Shorthand>>(name)
-      .Case("nvfp4", Shorthand{DType::E2M1, {DType::E4M3, 1, 16}})
-      .Case("mxfp8", Shorthand{DType::E4M3, {DType::UE8M0, 1, 32}})
-      .Case("mxfp4", Shorthand{DType::E2M1, {DType::UE8M0, 1, 32}})
+      .Case("nvfp4", Shorthand{ElemType::E2M1, {ElemType::E4M3, 1, 16}})
+      .Case("mxfp8", Shorthand{ElemType::E4M3, {ElemType::UE8M0, 1, 32}})
+      .Case("mxfp4", Shorthand{ElemType::E2M1, {ElemType::UE8M0, 1, 32}})
       .Default(std::nullopt);
 }
 
@@ -84,13 +84,13 @@ std::optional<std::string> resolveDim(const DimSpec &dim,
 LogicalResult resolveScale(TensorDecl &decl, const SourceLocator &locator) {
   const ScaleSpec &spec = *decl.spec.scale;
   TensorType &type = decl.type;
-  if (!isNarrowFloat(type.dtype) || type.dtype == DType::UE8M0)
+  if (!isNarrowFloat(type.dtype) || type.dtype == ElemType::UE8M0)
     return locator.emitError(spec.loc)
            << "only e4m3, e5m2 and e2m1 data can be block-scaled, not "
            << getDTypeName(type.dtype);
-  std::optional<DType> scaleType = parsePlainDType(spec.dtype);
-  if (!scaleType || (*scaleType != DType::F32 && *scaleType != DType::E4M3 &&
-                     *scaleType != DType::UE8M0))
+  std::optional<ElemType> scaleType = parsePlainDType(spec.dtype);
+  if (!scaleType || (*scaleType != ElemType::F32 && *scaleType != ElemType::E4M3 &&
+                     *scaleType != ElemType::UE8M0))
     return locator.emitError(spec.dtypeLoc)
            << "unknown scale dtype '" << spec.dtype
            << "'; expected f32, e4m3 or ue8m0";
@@ -99,11 +99,11 @@ LogicalResult resolveScale(TensorDecl &decl, const SourceLocator &locator) {
            << "block " << spec.rows << "x" << spec.cols
            << " is not allowed; a block is 1xN or NxN with N one of 16, 32, "
               "64, 128";
-  if (*scaleType == DType::F32 && type.dtype == DType::E2M1)
+  if (*scaleType == ElemType::F32 && type.dtype == ElemType::E2M1)
     return locator.emitError(spec.dtypeLoc)
            << "f32 scales apply to fp8 data (e4m3, e5m2); e2m1 takes e4m3 or "
               "ue8m0 scales";
-  if (*scaleType != DType::F32) {
+  if (*scaleType != ElemType::F32) {
     // Hardware block scaling (tcgen05.mma.block_scale) reads one scale per
     // 16 or 32 elements of a row along K.
     if (spec.rows != 1 || spec.cols > 32)
@@ -111,7 +111,7 @@ LogicalResult resolveScale(TensorDecl &decl, const SourceLocator &locator) {
              << getDTypeName(*scaleType) << " scales cover 1x16 or 1x32 blocks "
              << "(hardware block scaling), not " << spec.rows << "x"
              << spec.cols;
-    if (*scaleType == DType::E4M3 && type.dtype != DType::E2M1)
+    if (*scaleType == ElemType::E4M3 && type.dtype != ElemType::E2M1)
       return locator.emitError(spec.dtypeLoc)
              << "e4m3 scales apply to e2m1 data (NVFP4), not "
              << getDTypeName(type.dtype) << "; use ue8m0 scales (MXFP8)";
@@ -146,15 +146,15 @@ LogicalResult kiln::resolveTensorDecl(TensorDecl &decl, bool isOutput,
              << "[...] scaled(...)";
     type.dtype = shorthand->data;
     type.scale = shorthand->scale;
-  } else if (std::optional<DType> dtype = parsePlainDType(spec.dtype)) {
+  } else if (std::optional<ElemType> dtype = parsePlainDType(spec.dtype)) {
     type.dtype = *dtype;
-    if (*dtype == DType::UE8M0)
+    if (*dtype == ElemType::UE8M0)
       return locator.emitError(spec.dtypeLoc)
              << "ue8m0 is only a scale type, as in e4m3[M, K] scaled(ue8m0, "
                 "1x32)";
     if (spec.scale && failed(resolveScale(decl, locator)))
       return failure();
-    if (*dtype == DType::E2M1 && !spec.scale)
+    if (*dtype == ElemType::E2M1 && !spec.scale)
       return locator.emitError(spec.dtypeLoc)
              << "e2m1 data needs a block scale: write nvfp4, mxfp4, or "
                 "e2m1[...] scaled(e4m3, 1x16)";

@@ -10,72 +10,72 @@
 
 using namespace kiln;
 
-llvm::StringRef kiln::getDTypeName(DType type) {
+llvm::StringRef kiln::getDTypeName(ElemType type) {
   switch (type) {
-  case DType::BF16:
+  case ElemType::BF16:
     return "bf16";
-  case DType::F16:
+  case ElemType::F16:
     return "f16";
-  case DType::F32:
+  case ElemType::F32:
     return "f32";
-  case DType::I32:
+  case ElemType::I32:
     return "i32";
-  case DType::E4M3:
+  case ElemType::E4M3:
     return "e4m3";
-  case DType::E5M2:
+  case ElemType::E5M2:
     return "e5m2";
-  case DType::E2M1:
+  case ElemType::E2M1:
     return "e2m1";
-  case DType::UE8M0:
+  case ElemType::UE8M0:
     return "ue8m0";
-  case DType::I1:
+  case ElemType::I1:
     return "i1";
-  case DType::Index:
+  case ElemType::Index:
     return "index";
   }
   return "?";
 }
 
-std::optional<DType> kiln::parsePlainDType(llvm::StringRef name) {
-  return llvm::StringSwitch<std::optional<DType>>(name)
-      .Case("bf16", DType::BF16)
-      .Case("f16", DType::F16)
-      .Case("f32", DType::F32)
-      .Case("i32", DType::I32)
-      .Case("e4m3", DType::E4M3)
-      .Case("e5m2", DType::E5M2)
-      .Case("e2m1", DType::E2M1)
-      .Case("ue8m0", DType::UE8M0)
+std::optional<ElemType> kiln::parsePlainDType(llvm::StringRef name) {
+  return llvm::StringSwitch<std::optional<ElemType>>(name)
+      .Case("bf16", ElemType::BF16)
+      .Case("f16", ElemType::F16)
+      .Case("f32", ElemType::F32)
+      .Case("i32", ElemType::I32)
+      .Case("e4m3", ElemType::E4M3)
+      .Case("e5m2", ElemType::E5M2)
+      .Case("e2m1", ElemType::E2M1)
+      .Case("ue8m0", ElemType::UE8M0)
       .Default(std::nullopt);
 }
 
-unsigned kiln::getBitWidth(DType type) {
+unsigned kiln::getBitWidth(ElemType type) {
   switch (type) {
-  case DType::BF16:
-  case DType::F16:
+  case ElemType::BF16:
+  case ElemType::F16:
     return 16;
-  case DType::F32:
-  case DType::I32:
+  case ElemType::F32:
+  case ElemType::I32:
     return 32;
-  case DType::E4M3:
-  case DType::E5M2:
-  case DType::UE8M0:
+  case ElemType::E4M3:
+  case ElemType::E5M2:
+  case ElemType::UE8M0:
     return 8;
-  case DType::E2M1:
+  case ElemType::E2M1:
     return 4;
-  case DType::I1:
+  case ElemType::I1:
     return 1;
-  case DType::Index:
+  case ElemType::Index:
     return 64;
   }
   return 0;
 }
 
-bool kiln::isFloat(DType type) {
-  return type != DType::I32 && type != DType::I1 && type != DType::Index;
+bool kiln::isFloat(ElemType type) {
+  return type != ElemType::I32 && type != ElemType::I1 && type != ElemType::Index;
 }
 
-bool kiln::isNarrowFloat(DType type) {
+bool kiln::isNarrowFloat(ElemType type) {
   return isFloat(type) && getBitWidth(type) <= 8;
 }
 

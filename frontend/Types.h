@@ -23,28 +23,28 @@ namespace kiln {
 
 /// Element types. `I1` is the type of comparisons, `Index` that of the
 /// indices a mask or score-modifier lambda receives; neither can be declared.
-enum class DType { BF16, F16, F32, I32, E4M3, E5M2, E2M1, UE8M0, I1, Index };
+enum class ElemType { BF16, F16, F32, I32, E4M3, E5M2, E2M1, UE8M0, I1, Index };
 
 /// The source spelling of a dtype ("bf16", "e4m3", ...).
-llvm::StringRef getDTypeName(DType type);
+llvm::StringRef getDTypeName(ElemType type);
 /// Plain (non-shorthand) dtype names; nullopt for anything else.
-std::optional<DType> parsePlainDType(llvm::StringRef name);
+std::optional<ElemType> parsePlainDType(llvm::StringRef name);
 /// Bits per element (index counts as 64).
-unsigned getBitWidth(DType type);
-bool isFloat(DType type);
+unsigned getBitWidth(ElemType type);
+bool isFloat(ElemType type);
 /// 8- and 4-bit floats, which only matmuls and casts may read.
-bool isNarrowFloat(DType type);
+bool isNarrowFloat(ElemType type);
 
 /// One scale per `rows x cols` block of the last two axes.
 struct BlockScale {
-  DType dtype = DType::F32;
+  ElemType dtype = ElemType::F32;
   int64_t rows = 1;
   int64_t cols = 1;
 };
 
 /// The resolved type of a declared tensor (a parameter or an output).
 struct TensorType {
-  DType dtype = DType::F32;
+  ElemType dtype = ElemType::F32;
   llvm::SmallVector<std::string, 4> shape;
   std::optional<BlockScale> scale;
 };
@@ -66,20 +66,20 @@ struct ValueType {
     Number,  ///< a literal, folded; takes the type of what it combines with
   };
   Kind kind = Kind::Invalid;
-  DType dtype = DType::F32;
+  ElemType dtype = ElemType::F32;
   llvm::SmallVector<std::string, 4> shape;
   double number = 0;
   bool isInteger = false;
 
   static ValueType invalid() { return {}; }
-  static ValueType tensor(DType dtype, llvm::ArrayRef<std::string> shape) {
+  static ValueType tensor(ElemType dtype, llvm::ArrayRef<std::string> shape) {
     ValueType t;
     t.kind = Kind::Tensor;
     t.dtype = dtype;
     t.shape.assign(shape.begin(), shape.end());
     return t;
   }
-  static ValueType scalar(DType dtype) {
+  static ValueType scalar(ElemType dtype) {
     ValueType t;
     t.kind = Kind::Scalar;
     t.dtype = dtype;

@@ -19,21 +19,21 @@ TEST(Types, ScaleDims) {
 
 TEST(Types, Format) {
   TensorType type;
-  type.dtype = DType::E4M3;
+  type.dtype = ElemType::E4M3;
   type.shape = {"M", "K"};
-  type.scale = BlockScale{DType::F32, 1, 128};
+  type.scale = BlockScale{ElemType::F32, 1, 128};
   EXPECT_EQ(formatType(type), "e4m3[M, K] scaled(f32, 1x128)");
-  EXPECT_EQ(ValueType::tensor(DType::BF16, {"M", "N"}).str(), "bf16[M, N]");
+  EXPECT_EQ(ValueType::tensor(ElemType::BF16, {"M", "N"}).str(), "bf16[M, N]");
   EXPECT_EQ(ValueType::literal(0.5, false).str(), "number 0.5");
 }
 
 TEST(Types, DTypes) {
-  EXPECT_EQ(parsePlainDType("e2m1"), DType::E2M1);
+  EXPECT_EQ(parsePlainDType("e2m1"), ElemType::E2M1);
   EXPECT_EQ(parsePlainDType("nvfp4"), std::nullopt);
-  EXPECT_TRUE(isNarrowFloat(DType::E4M3));
-  EXPECT_FALSE(isNarrowFloat(DType::BF16));
-  EXPECT_FALSE(isFloat(DType::Index));
-  EXPECT_EQ(getBitWidth(DType::E2M1), 4u);
+  EXPECT_TRUE(isNarrowFloat(ElemType::E4M3));
+  EXPECT_FALSE(isNarrowFloat(ElemType::BF16));
+  EXPECT_FALSE(isFloat(ElemType::Index));
+  EXPECT_EQ(getBitWidth(ElemType::E2M1), 4u);
 }
 
 TEST(Suggest, CloseNamesOnly) {
