@@ -124,11 +124,20 @@ TEST(TensorMapParams, PackedFp4AsBytesAndAsNibbles) {
       "param 'a': innermost extent 255 e2m1 values is not a whole number of u8 "
       "map elements "
       "(the kernel accesses it through tensor_maps[0], which is not optional)");
+  // Map 1 is optional (a bulk-store target): a 127.5-byte row is skipped
+  // before its odd nibble count matters.
   p = planOk(m, 1, Tensor::strided(kBase, DType::E2M1, {64, 255}, {256, 1}));
   EXPECT_FALSE(p.encode);
   EXPECT_EQ(p.skipReason,
-            "param 'b' (tensor_maps[1]): innermost extent 255 is odd; "
-            "u4x16_align8 maps need an even number of 4-bit values");
+            "param 'b' (tensor_maps[1]): innermost extent 255 x 4 bits is not "
+            "a multiple of 16 bytes, and a bulk store would write past it");
+  m.tensorMaps[1].optional = false;
+  EXPECT_EQ(
+      planError(m, 1,
+                Tensor::strided(kBase, DType::E2M1, {64, 255}, {256, 1})),
+      "param 'b': innermost extent 255 is odd; u4x16_align8 maps need an even "
+      "number of 4-bit values (the kernel accesses it through tensor_maps[1], "
+      "which is not optional)");
 }
 
 TEST(TensorMapParams, PackedStridesMustBeWholeBytes) {
@@ -152,8 +161,14 @@ TEST(TensorMapParams, OptionalMapsAreSkippedWithAReason) {
                           "0x7f0000000002 is not 16-byte aligned, "
                           "which a tensor map needs");
   EXPECT_TRUE(p.encoding == TensorMapEncoding());
-  // N = 100 gives 200-byte rows: not a multiple of 16.
+  // N = 100 gives 200-byte rows, which a bulk store would overrun.
   p = planOk(m, 2, Tensor::contiguous(kBase, DType::BF16, {128, 100}));
+  EXPECT_FALSE(p.encode);
+  EXPECT_EQ(p.skipReason,
+            "param 'c' (tensor_maps[2]): innermost extent 100 x 16 bits is not "
+            "a multiple of 16 bytes, and a bulk store would write past it");
+  // 128-byte rows 200 bytes apart: the row stride is not a multiple of 16.
+  p = planOk(m, 2, Tensor::strided(kBase, DType::BF16, {128, 64}, {100, 1}));
   EXPECT_FALSE(p.encode);
   EXPECT_NE(
       p.skipReason.find("axis 0 has stride 100 bf16 elements = 200 bytes"),
