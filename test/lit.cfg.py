@@ -21,7 +21,10 @@ config.substitutions.append(("%examples", os.path.join(config.kiln_src_root, "ex
 tools = ["kiln", "kiln-opt", "kiln-translate", "FileCheck", "not", "count"]
 llvm_config.add_tool_substitutions(tools, [config.kiln_tools_dir, config.llvm_tools_dir])
 
-# `REQUIRES: ptxas` tests run only where the CUDA toolkit's ptxas exists.
+# `REQUIRES: ptxas` tests run only where the CUDA toolkit's ptxas exists (CMake's KILN_PTXAS).
+# The compiler itself is pointed at that same ptxas, so a test never passes or fails because of
+# which toolkit `kiln` happened to find on its own.
 if config.ptxas and os.path.exists(config.ptxas):
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", config.ptxas))
+    config.environment["KILN_PTXAS"] = config.ptxas

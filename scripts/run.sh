@@ -1,0 +1,185 @@
+#!/usr/bin/env bash
+# The main job: install what is missing, build the compiler, compile every
+# example in examples/ for sm_90a into out/, and, on a Hopper GPU, run them.
+#
+#   scripts/run.sh
+#
+# For each examples/<name>.kiln:
+#   - it lowers:   out/<name>.cubin + out/<name>.kiln.json (the launch manifest;
+#                  <name>.<kernel>.kiln.json when a file holds several kernels);
+#                  without a CUDA toolkit (ptxas) out/<name>.ptx instead;
+#   - a lowering stage does not exist yet for it: the compiler's located
+#                  "not implemented yet" error is shown, and that is not a failure;
+#   - any other error fails the script (exit 1).
+# On a machine whose first GPU has compute capability 9.0 it also builds the
+# runtime and runs each compiled kernel with kiln-run --check (a host reference
+# in double precision), plus the PyTorch GPU checks when torch and pytest are
+# installed.
+#
+# Environment: BUILD (default build/), OUT (default out/), JOBS, CHIP (sm_90a).
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${BUILD:-$ROOT/build}
+OUT=${OUT:-$ROOT/out}
+CHIP=${CHIP:-sm_90a}
+export BUILD
+cd "$ROOT"
+
+# Print paths relative to the repository when they are inside it.
+rel() { local p=$1; echo "${p#"$ROOT"/}"; }
+
+# --- GPU? ------------------------------------------------------------------------
+gpu=none
+if command -v nvidia-smi >/dev/null &&
+   cap=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n 1) &&
+   [ -n "$cap" ]; then
+  gpu=$cap
+fi
+
+# --- build --------------------------------------------------------------------------
+targets=(kiln kiln-opt kiln-translate)
+"$ROOT/scripts/build.sh" "${targets[@]}"
+. "$BUILD/.kiln-setup.env" # KILN_PTXAS, KILN_CUDA_ROOT, as build.sh used them
+KILN=$BUILD/bin/kiln
+
+# --- compile the examples -------------------------------------------------------------
+mkdir -p "$OUT"
+compiled=()      # names with artifacts in $OUT
+pending=()       # "name|message" for stages not implemented yet
+failed=()        # names that hit any other error
+if [ -n "$KILN_PTXAS" ]; then
+  what=cubin
+  export KILN_PTXAS # the same ptxas setup.sh accepted
+else
+  what=ptx
+fi
+echo
+echo "== compiling examples/*.kiln for $CHIP ($what)"
+for src in "$ROOT"/examples/*.kiln; do
+  name=$(basename "$src" .kiln)
+  log=$OUT/$name.log
+  # Stale artifacts of an earlier run must not pass for this run's.
+  rm -f "$OUT/$name.cubin" "$OUT/$name.ptx" "$OUT/$name".*kiln.json "$log"
+  if [ $what = cubin ]; then
+    cmd=("$KILN" compile "$(rel "$src")" --chip "$CHIP" -o "$(rel "$OUT")/$name.cubin")
+  else
+    cmd=("$KILN" compile "$(rel "$src")" --chip "$CHIP" --emit=ptx -o "$(rel "$OUT")/$name.ptx")
+  fi
+  status=0
+  "${cmd[@]}" > "$log" 2>&1 || status=$?
+  if [ $status = 0 ]; then
+    compiled+=("$name")
+    printf '  %-20s ok\n' "$name"
+    rm -f "$log"
+    continue
+  fi
+  # The only accepted failure: exit 1 where every error is a located
+  # "<pass>: not implemented yet: ..." (a crash exits otherwise).
+  errors=$(grep -c ': error: ' "$log" || true)
+  pending_errors=$(grep -c ': error: .*not implemented yet' "$log" || true)
+  if [ $status = 1 ] && [ "$errors" -gt 0 ] && [ "$errors" = "$pending_errors" ]; then
+    first=$(grep -m 1 ': error: .*not implemented yet' "$log")
+    pending+=("$name|$first")
+    printf '  %-20s not lowered yet (%s)\n' "$name" \
+      "$(sed -n 's/.*: error: \([A-Za-z0-9_-]*\): not implemented yet.*/\1/p' <<< "$first")"
+    continue
+  fi
+  failed+=("$name")
+  printf '  %-20s FAILED (exit %s): %s\n' "$name" "$status" "${cmd[*]}"
+  sed 's/^/      /' "$log"
+done
+
+echo
+echo "== results in $(rel "$OUT")/"
+for name in "${compiled[@]}"; do
+  for f in "$OUT/$name".cubin "$OUT/$name".ptx "$OUT/$name".*kiln.json; do
+    [ -e "$f" ] && printf '  %-34s %8d bytes\n' "$(rel "$f")" "$(stat -c %s "$f")"
+  done
+done
+if [ $what = ptx ]; then
+  echo "  (PTX only: no usable ptxas. Install CUDA >= 12.9 and set CUDA_HOME for cubins + manifests.)"
+fi
+if [ ${#pending[@]} -gt 0 ]; then
+  echo
+  echo "== not lowered yet (a stage of the compiler does not implement them; not an error)"
+  for entry in "${pending[@]}"; do
+    name=${entry%%|*}
+    message=${entry#*|}
+    echo "  $name:"
+    echo "    $message"
+  done
+fi
+
+example=examples/matmul.kiln
+[ ${#compiled[@]} -gt 0 ] && example=examples/${compiled[0]}.kiln
+k=$(rel "$KILN")
+cat <<EOF
+
+== inspect each lowering stage (see docs/architecture.md for the passes)
+  $k compile $example --emit=ast     # the typed AST the frontend checked
+  $k compile $example --emit=tile    # tile IR after fusion + schedule selection
+  $k compile $example --emit=cta     # cta IR: tiling, smem layouts, pipeline, warp roles
+  $k compile $example --emit=llvm    # NVVM + LLVM dialects
+  $k compile $example --emit=ptx     # PTX (-o FILE to save it)
+  $k compile $example --emit=tile --explain   # why this schedule (remarks)
+  $k compile $example --emit=llvm --mlir-print-ir-after-all 2> passes.mlir   # IR after every pass
+  $(rel "$BUILD")/bin/kiln-translate --import-kiln $example > k.mlir             # tile IR as the frontend emits it
+  $(rel "$BUILD")/bin/kiln-opt k.mlir --pass-pipeline='builtin.module(kiln-compile{chip=$CHIP stop-after=cta})'
+  $(rel "$BUILD")/bin/kiln-opt k.mlir --tile-fuse-epilogues --tile-select-schedule   # single passes
+EOF
+
+# --- run on a Hopper GPU ----------------------------------------------------------------
+gpu_status=0
+echo
+if [ "$gpu" = none ]; then
+  echo "== no GPU here (nvidia-smi missing or found no device): running the kernels needs a"
+  echo "   Hopper GPU (compute capability 9.0, e.g. H100/H200). There, this script also runs them."
+elif [ "$gpu" != 9.0 ]; then
+  echo "== the GPU here has compute capability $gpu; the $CHIP kernels need a Hopper GPU (9.0)."
+elif [ -z "$KILN_CUDA_ROOT" ]; then
+  echo "== Hopper GPU found, but no CUDA toolkit headers (cuda.h) to build the runtime; install"
+  echo "   the CUDA toolkit and set CUDA_HOME to run the kernels."
+elif [ $what != cubin ]; then
+  echo "== Hopper GPU found, but no usable ptxas to make cubins; install CUDA >= 12.9."
+else
+  echo "== running the compiled kernels on $(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1)"
+  "$ROOT/scripts/build.sh" kiln-run kiln_runtime matmul_host_cpp matmul_host_c
+  run_tool=$BUILD/bin/kiln-run
+  for name in "${compiled[@]}"; do
+    for manifest in "$OUT/$name".*kiln.json; do
+      [ -e "$manifest" ] || continue
+      # Every dim 1000 (not a multiple of any tile, so edge tiles run too).
+      dims=$(python3 -c 'import json, sys
+print(",".join(d + "=1000" for d in json.load(open(sys.argv[1]))["dims"]))' "$manifest")
+      echo "-- $(rel "$run_tool") $(rel "$manifest") --dims $dims --check"
+      log=$OUT/$name.run.log
+      status=0
+      "$run_tool" "$manifest" --dims "$dims" --check 2>&1 | tee "$log" || status=$?
+      if [ $status != 0 ] && grep -q 'kiln-run --check knows only' "$log"; then
+        # No host reference for this computation: launch and time it only.
+        echo "   (no host reference for this kernel; launching without --check; test/gpu checks it)"
+        "$run_tool" "$manifest" --dims "$dims" || gpu_status=1
+      elif [ $status != 0 ]; then
+        gpu_status=1
+      fi
+    done
+  done
+  if python3 -c 'import torch, pytest' 2>/dev/null; then
+    echo "-- PyTorch GPU checks (scripts/gpu_check.sh --quick --no-bench)"
+    "$ROOT/scripts/build_gpu_artifacts.sh" > "$OUT/gpu_artifacts.log" 2>&1 || {
+      cat "$OUT/gpu_artifacts.log"; gpu_status=1; }
+    OUT=$OUT/gpu-check "$ROOT/scripts/gpu_check.sh" --quick --no-bench || gpu_status=1
+  else
+    echo "-- PyTorch GPU checks skipped (python3 cannot import torch and pytest);"
+    echo "   with them installed: scripts/build_gpu_artifacts.sh && scripts/gpu_check.sh"
+  fi
+fi
+
+echo
+summary="${#compiled[@]} compiled, ${#pending[@]} not lowered yet, ${#failed[@]} failed"
+if [ ${#failed[@]} -gt 0 ] || [ $gpu_status != 0 ]; then
+  [ $gpu_status != 0 ] && summary="$summary; GPU run FAILED"
+  echo "run: FAIL ($summary)"
+  exit 1
+fi
+echo "run: ok ($summary)"
