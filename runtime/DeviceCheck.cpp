@@ -64,8 +64,10 @@ bool checkFunctionLimits(const LaunchPlan &plan, const DeviceInfo &dev,
   const Launch &l = plan.manifest.launch;
   int64_t smem = l.dynamicSmem + fn.staticSmem;
   if (smem > dev.maxSmemPerBlockOptin) {
-    error = "kernel '" + plan.manifest.kernel + "' needs " +
-            std::to_string(l.dynamicSmem) + " bytes of dynamic shared memory" +
+    error = "kernel '" + plan.manifest.kernel + "'" +
+            (plan.variant ? " (entry '" + plan.manifest.entry + "')" : "") +
+            " needs " + std::to_string(l.dynamicSmem) +
+            " bytes of dynamic shared memory" +
             (fn.staticSmem ? " + " + std::to_string(fn.staticSmem) + " static"
                            : "") +
             " per block, but device " + std::to_string(dev.ordinal) +

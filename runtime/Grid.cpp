@@ -3,6 +3,7 @@
 #include "runtime/Grid.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <limits>
 
 namespace kiln {
@@ -72,6 +73,120 @@ bool computeGrid(const LaunchPlan &plan, const BoundDims &dims, int smCount,
   out.y = static_cast<uint32_t>(g[1]);
   out.z = static_cast<uint32_t>(g[2]);
   return true;
+}
+
+//===----------------------------------------------------------------------===//
+// Variant choice
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Tile and CTA counts saturate here, far above any real grid, so the
+/// arithmetic below cannot overflow.
+constexpr int64_t kSaturated = int64_t(1) << 62;
+
+int64_t satMul(int64_t a, int64_t b) {
+  int64_t r;
+  if (__builtin_mul_overflow(a, b, &r) || r > kSaturated)
+    return kSaturated;
+  return r;
+}
+
+int64_t satRoundUp(int64_t v, int64_t m) {
+  return v >= kSaturated - m ? kSaturated : roundUp(v, m);
+}
+
+std::string costText(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
+} // namespace
+
+VariantCost variantCost(const LaunchPlan &kernel, const BoundDims &dims,
+                        int smCount) {
+  const Launch &l = kernel.manifest.launch;
+  VariantCost c;
+  int64_t counts[3] = {1, 1, 1}, total = 1;
+  bool empty = false;
+  for (size_t i = 0; i < kernel.gridExtents.size(); ++i) {
+    const PlannedExpr &e = kernel.gridExtents[i];
+    int64_t v = 0, extent;
+    if (e.dim >= 0) {
+      if (static_cast<size_t>(e.dim) >= dims.values.size() ||
+          (v = dims.values[e.dim]) < 0)
+        return c;
+    }
+    if (!e.expr.evaluate(v, extent) || extent < 0)
+      return c;
+    int64_t tile = l.tiles[i].tile;
+    int64_t n = extent / tile + (extent % tile != 0);
+    empty |= n == 0;
+    if (i < 3)
+      counts[i] = n;
+    total = satMul(total, n);
+  }
+  int64_t cluster = l.cluster[0] * l.cluster[1] * l.cluster[2];
+  c.resident = smCount > 0 ? smCount / cluster * cluster : 0;
+  if (c.resident < 1)
+    return c;
+  c.usable = true;
+  if (empty)
+    return c; // zero tiles: nothing to launch, cost 0
+  if (l.rule == GridRule::Tiles)
+    c.ctas = satMul(satMul(satRoundUp(counts[0], l.cluster[0]),
+                           satRoundUp(counts[1], l.cluster[1])),
+                    satRoundUp(counts[2], l.cluster[2]));
+  else
+    c.ctas = satRoundUp(total, l.cluster[0]);
+  c.waves = c.ctas / c.resident + (c.ctas % c.resident != 0);
+  c.cost = static_cast<double>(c.waves) * l.tileCost;
+  return c;
+}
+
+int chooseVariant(const LaunchPlan &plan, const BoundDims &dims, int smCount) {
+  if (!plan.chooseByCost)
+    return 0;
+  VariantCost primary = variantCost(plan, dims, smCount);
+  if (!primary.usable)
+    return 0; // computeGrid reports why
+  int best = 0;
+  double bestCost = primary.cost;
+  for (size_t k = 0; k < plan.variants.size(); ++k) {
+    VariantCost c = variantCost(plan.variants[k], dims, smCount);
+    if (c.usable && c.cost < bestCost) {
+      best = static_cast<int>(k + 1);
+      bestCost = c.cost;
+    }
+  }
+  return best;
+}
+
+std::string describeVariantChoice(const LaunchPlan &plan, const BoundDims &dims,
+                                  int smCount) {
+  int chosen = chooseVariant(plan, dims, smCount);
+  std::string s;
+  if (plan.variants.empty())
+    return s;
+  if (!plan.chooseByCost)
+    s += "  some kernel has tile_cost 0 (unknown): the primary runs\n";
+  for (size_t k = 0; k < plan.numVariants(); ++k) {
+    const LaunchPlan &v = plan.variantPlan(k);
+    VariantCost c = variantCost(v, dims, smCount);
+    s += "  variant " + std::to_string(k) + " '" + v.manifest.entry + "'";
+    if (!c.usable)
+      s += ": cannot be costed (an extent does not evaluate, or the cluster "
+           "exceeds " +
+           std::to_string(smCount) + " SMs)";
+    else
+      s += ": " + std::to_string(c.ctas) + " CTAs, " + std::to_string(c.waves) +
+           (c.waves == 1 ? " wave" : " waves") + " of " +
+           std::to_string(c.resident) + ", tile_cost " +
+           costText(v.manifest.launch.tileCost) + ", cost " + costText(c.cost);
+    s += static_cast<int>(k) == chosen ? "  <- chosen\n" : "\n";
+  }
+  return s;
 }
 
 } // namespace kiln

@@ -31,6 +31,44 @@ struct GridDims {
 bool computeGrid(const LaunchPlan &plan, const BoundDims &dims, int smCount,
                  GridDims &out, std::string &error);
 
+/// What the variant rule (docs/manifest.md, "Variants") computes for one kernel
+/// of a launch.
+struct VariantCost {
+  /// False when the kernel cannot be costed: a grid extent does not evaluate
+  /// (an unbound dim, overflow, a negative value), or its cluster has more CTAs
+  /// than the device has SMs. Such a variant is never chosen.
+  bool usable = false;
+  /// T: the CTAs its grid rule launches before the persistent cap (tile counts
+  /// rounded up to the cluster). Saturates near 2^62 instead of overflowing.
+  int64_t ctas = 0;
+  /// floor(SMs / C) * C for a cluster of C CTAs: the CTAs one wave runs (one
+  /// per SM).
+  int64_t resident = 0;
+  /// ceil(T / resident); 0 when a tile count is 0.
+  int64_t waves = 0;
+  /// waves * tile_cost.
+  double cost = 0;
+};
+
+/// The rule's numbers for `kernel` (any plan: the primary or a variant) with
+/// these dims on a device with `smCount` SMs. Integer arithmetic on the bound
+/// dims; allocates nothing.
+VariantCost variantCost(const LaunchPlan &kernel, const BoundDims &dims,
+                        int smCount);
+
+/// The variant a launch runs: 0 (the primary) or k (manifest.variants[k-1]).
+/// `plan` is the primary's plan. Unless every kernel has a positive tile_cost
+/// (LaunchPlan::chooseByCost), or when the primary cannot be costed, it is 0;
+/// otherwise the usable kernel with the smallest cost, the earliest on ties.
+/// Allocates nothing; the launch's grid is then computeGrid of that variant's
+/// plan (zero tiles still launch nothing).
+int chooseVariant(const LaunchPlan &plan, const BoundDims &dims, int smCount);
+
+/// One line per kernel with the rule's numbers and the choice, for kiln-run
+/// --verbose and KILN_DEBUG.
+std::string describeVariantChoice(const LaunchPlan &plan, const BoundDims &dims,
+                                  int smCount);
+
 } // namespace kiln
 
 #endif // KILN_RUNTIME_GRID_H

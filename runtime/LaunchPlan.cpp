@@ -11,11 +11,17 @@ static PlannedExpr resolve(const Manifest &m, const DimExpr &e) {
   return p;
 }
 
-bool buildLaunchPlan(const Manifest &m, LaunchPlan &out, std::string &error) {
-  if (!validateManifest(m, error))
-    return false;
+std::string LaunchPlan::mapPath(int map) const {
+  std::string p = "tensor_maps[" + std::to_string(map) + "]";
+  return variant == 0 ? p
+                      : "variants[" + std::to_string(variant - 1) + "]." + p;
+}
+
+/// Resolves one kernel of an already validated manifest.
+static LaunchPlan planKernel(const Manifest &m, int variant) {
   LaunchPlan plan;
   plan.manifest = m;
+  plan.variant = variant;
 
   plan.dimSources.assign(m.dims.size(), DimSource());
   for (size_t i = 0; i < m.params.size(); ++i) {
@@ -78,7 +84,26 @@ bool buildLaunchPlan(const Manifest &m, LaunchPlan &out, std::string &error) {
 
   for (const GridAxis &g : m.launch.tiles)
     plan.gridExtents.push_back(resolve(m, g.extent));
+  return plan;
+}
 
+bool buildLaunchPlan(const Manifest &m, LaunchPlan &out, std::string &error) {
+  if (!validateManifest(m, error))
+    return false;
+  LaunchPlan plan = planKernel(m, 0);
+  bool allCosted = m.launch.tileCost > 0;
+  for (size_t k = 0; k < m.variants.size(); ++k) {
+    const KernelVariant &v = m.variants[k];
+    Manifest vm = m;
+    vm.variants.clear();
+    vm.entry = v.entry;
+    vm.tensorMaps = v.tensorMaps;
+    vm.kernelArgs = v.kernelArgs;
+    vm.launch = v.launch;
+    plan.variants.push_back(planKernel(vm, static_cast<int>(k + 1)));
+    allCosted = allCosted && v.launch.tileCost > 0;
+  }
+  plan.chooseByCost = !m.variants.empty() && allCosted;
   out = std::move(plan);
   return true;
 }

@@ -64,19 +64,44 @@ struct DimSource {
   int axis = -1;
 };
 
+/// The plan of one kernel of a manifest. A manifest with variants has one plan
+/// per variant: the primary's plan (the one buildLaunchPlan returns) holds the
+/// others in `variants`. Every plan is complete on its own, so argument checks,
+/// tensor maps, grids and kernel-arg packing take whichever plan a launch
+/// chose. Params and dims (and so argument validation) are the same in all.
 struct LaunchPlan {
+  /// The primary's plan: the manifest as given. A variant's plan: the same
+  /// manifest with that variant's entry, tensor_maps, kernel_args and launch in
+  /// place of the primary's, and no variants.
   Manifest manifest;
   std::vector<PlannedParam> params;
   std::vector<PlannedMap> maps;
   std::vector<PlannedArg> args;
   std::vector<DimSource> dimSources;
   std::vector<PlannedExpr> gridExtents;
+  /// 0 for the primary, k for manifest.variants[k-1] (of the primary's plan).
+  int variant = 0;
+  /// In the primary's plan: the plans of variants 1..n.
+  std::vector<LaunchPlan> variants;
+  /// In the primary's plan: there are variants and every kernel has a positive
+  /// tile_cost, so launches choose by cost; otherwise they run the primary.
+  bool chooseByCost = false;
 
   size_t numDims() const { return manifest.dims.size(); }
   const std::string &dimName(int d) const { return manifest.dims[d]; }
+  /// The primary and its variants: 1 + variants.size().
+  size_t numVariants() const { return 1 + variants.size(); }
+  /// Variant `k` (0 = this plan).
+  const LaunchPlan &variantPlan(size_t k) const {
+    return k == 0 ? *this : variants[k - 1];
+  }
+  /// How messages name tensor map `map` of this kernel: "tensor_maps[2]", or
+  /// "variants[0].tensor_maps[2]" in variant 1's plan.
+  std::string mapPath(int map) const;
 };
 
-/// Validates `m` (validateManifest) and resolves it into `out`.
+/// Validates `m` (validateManifest) and resolves it into `out`, with one plan
+/// per variant.
 bool buildLaunchPlan(const Manifest &m, LaunchPlan &out, std::string &error);
 
 } // namespace kiln

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cctype>
+#include <cstdio>
 #include <fstream>
 #include <limits>
 #include <new>
@@ -366,6 +367,169 @@ bool checkExpr(const Manifest &m, const DimExpr &e, const std::string &where,
   return true;
 }
 
+/// The checks of one kernel (the primary, or a variant when `at` is
+/// "variants[i]."): its tensor maps over the shared params, its kernel args
+/// against its own maps and the shared params and dims, its launch.
+bool checkKernel(const Manifest &m, const std::string &at,
+                 const std::vector<TensorMapDesc> &maps,
+                 const std::vector<KernelArg> &args, const Launch &l,
+                 std::string &error) {
+  // Tensor maps: everything cuTensorMapEncodeTiled would reject for any tensor.
+  for (size_t i = 0; i < maps.size(); ++i) {
+    const TensorMapDesc &t = maps[i];
+    std::string where = at + "tensor_maps[" + std::to_string(i) + "]";
+    int p = m.findParam(t.param);
+    if (p < 0) {
+      error = where + ": param '" + t.param + "' does not exist";
+      return false;
+    }
+    where += " ('" + t.param + "')";
+    const Param &param = m.params[p];
+    size_t rank = param.shape.size();
+    if (rank < 1 || rank > 5) {
+      error = where + ": the param has rank " + std::to_string(rank) +
+              "; tensor maps need rank 1..5";
+      return false;
+    }
+    if (t.box.size() != rank) {
+      error = where + ": box has " + std::to_string(t.box.size()) +
+              " entries but the param has rank " + std::to_string(rank);
+      return false;
+    }
+    for (size_t a = 0; a < rank; ++a)
+      if (t.box[a] < 1 || t.box[a] > 256) {
+        error = where + ": box[" + std::to_string(a) +
+                "] = " + std::to_string(t.box[a]) + " is outside 1..256";
+        return false;
+      }
+    if (!elementFits(param.dtype, t.element)) {
+      error = where + ": element " + tmaElementName(t.element) +
+              " cannot carry dtype " + dtypeName(param.dtype) +
+              " (fp8 and ue8m0 use u8; e2m1 uses u8 or u4x16_align8)";
+      return false;
+    }
+    int64_t innerBits = t.box[0] * tmaElementBits(t.element);
+    if (innerBits % 128 != 0) {
+      error = where + ": the innermost box is " + std::to_string(t.box[0]) +
+              " x " + tmaElementName(t.element) + " = " +
+              std::to_string(innerBits) + " bits, not a multiple of 16 bytes";
+      return false;
+    }
+    if (t.swizzle != Swizzle::None && innerBits / 8 > swizzleBytes(t.swizzle)) {
+      error = where + ": the innermost box is " +
+              std::to_string(innerBits / 8) + " bytes, wider than the " +
+              swizzleName(t.swizzle) + " swizzle span";
+      return false;
+    }
+    if (t.oobFill == OobFill::NaN && !isFloatElement(t.element)) {
+      error = where +
+              ": oob_fill \"nan\" needs a floating-point element, not " +
+              tmaElementName(t.element);
+      return false;
+    }
+  }
+
+  // Kernel args.
+  for (size_t i = 0; i < args.size(); ++i) {
+    const KernelArg &a = args[i];
+    std::string where = at + "kernel_args[" + std::to_string(i) + "] (" +
+                        kernelArgKindName(a.kind) + ")";
+    switch (a.kind) {
+    case KernelArgKind::TensorMap:
+    case KernelArgKind::TmaOk:
+      if (a.map < 0 || a.map >= static_cast<int64_t>(maps.size())) {
+        error = where + ": map " + std::to_string(a.map) +
+                " is not an index into " + at + "tensor_maps (" +
+                std::to_string(maps.size()) + " maps)";
+        return false;
+      }
+      break;
+    case KernelArgKind::Pointer:
+    case KernelArgKind::Stride: {
+      int p = m.findParam(a.param);
+      if (p < 0) {
+        error = where + ": param '" + a.param + "' does not exist";
+        return false;
+      }
+      if (a.kind == KernelArgKind::Stride &&
+          (a.axis < 0 ||
+           a.axis >= static_cast<int64_t>(m.params[p].shape.size()))) {
+        error = where + ": axis " + std::to_string(a.axis) +
+                " is outside param '" + a.param + "' of rank " +
+                std::to_string(m.params[p].shape.size());
+        return false;
+      }
+      break;
+    }
+    case KernelArgKind::Dim:
+      if (m.findDim(a.dim) < 0) {
+        error = where + ": dim '" + a.dim + "' is not in dims (" +
+                joinNames(m.dims) + ")";
+        return false;
+      }
+      break;
+    }
+  }
+
+  // Launch.
+  int64_t threads = 1, ctas = 1;
+  for (int d = 0; d < 3; ++d) {
+    if (l.block[d] < 1 || l.cluster[d] < 1) {
+      error = at + "launch." + (l.block[d] < 1 ? "block" : "cluster") +
+              " has a non-positive entry";
+      return false;
+    }
+    threads *= l.block[d];
+    ctas *= l.cluster[d];
+  }
+  if (threads > 1024 || l.block[2] > 64) {
+    error = at + "launch.block [" + std::to_string(l.block[0]) + ", " +
+            std::to_string(l.block[1]) + ", " + std::to_string(l.block[2]) +
+            "] exceeds CUDA's limits (1024 threads, z <= 64)";
+    return false;
+  }
+  if (ctas > 16) {
+    error = at + "launch.cluster has " + std::to_string(ctas) +
+            " CTAs; the hardware maximum is 16";
+    return false;
+  }
+  if (l.dynamicSmem < 0 ||
+      l.dynamicSmem > std::numeric_limits<int32_t>::max()) {
+    error = at + "launch.dynamic_smem " + std::to_string(l.dynamicSmem) +
+            " is out of range";
+    return false;
+  }
+  if (l.rule == GridRule::Tiles && l.tiles.size() > 3) {
+    error = at + "launch.grid: rule \"tiles\" has " +
+            std::to_string(l.tiles.size()) + " axes; a grid has at most 3";
+    return false;
+  }
+  if (l.rule == GridRule::Persistent &&
+      (l.cluster[1] != 1 || l.cluster[2] != 1)) {
+    error = at +
+            "launch.grid: rule \"persistent\" launches a 1-D grid, so cluster "
+            "must be [n, 1, 1]";
+    return false;
+  }
+  for (size_t i = 0; i < l.tiles.size(); ++i) {
+    std::string where = at + "launch.grid.tiles[" + std::to_string(i) + "]";
+    if (!checkExpr(m, l.tiles[i].extent, where, error))
+      return false;
+    if (l.tiles[i].tile < 1) {
+      error = where + ": tile " + std::to_string(l.tiles[i].tile) +
+              " is not positive";
+      return false;
+    }
+  }
+  if (!(l.tileCost >= 0) || l.tileCost > std::numeric_limits<double>::max()) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", l.tileCost);
+    error = at + "launch.tile_cost " + text + " is not a finite number >= 0";
+    return false;
+  }
+  return true;
+}
+
 } // namespace
 
 bool validateManifest(const Manifest &m, std::string &error) {
@@ -479,152 +643,31 @@ bool validateManifest(const Manifest &m, std::string &error) {
       return false;
     }
 
-  // Tensor maps: everything cuTensorMapEncodeTiled would reject for any tensor.
-  for (size_t i = 0; i < m.tensorMaps.size(); ++i) {
-    const TensorMapDesc &t = m.tensorMaps[i];
-    std::string where = "tensor_maps[" + std::to_string(i) + "]";
-    int p = m.findParam(t.param);
-    if (p < 0) {
-      error = where + ": param '" + t.param + "' does not exist";
-      return false;
-    }
-    where += " ('" + t.param + "')";
-    const Param &param = m.params[p];
-    size_t rank = param.shape.size();
-    if (rank < 1 || rank > 5) {
-      error = where + ": the param has rank " + std::to_string(rank) +
-              "; tensor maps need rank 1..5";
-      return false;
-    }
-    if (t.box.size() != rank) {
-      error = where + ": box has " + std::to_string(t.box.size()) +
-              " entries but the param has rank " + std::to_string(rank);
-      return false;
-    }
-    for (size_t a = 0; a < rank; ++a)
-      if (t.box[a] < 1 || t.box[a] > 256) {
-        error = where + ": box[" + std::to_string(a) +
-                "] = " + std::to_string(t.box[a]) + " is outside 1..256";
-        return false;
-      }
-    if (!elementFits(param.dtype, t.element)) {
-      error = where + ": element " + tmaElementName(t.element) +
-              " cannot carry dtype " + dtypeName(param.dtype) +
-              " (fp8 and ue8m0 use u8; e2m1 uses u8 or u4x16_align8)";
-      return false;
-    }
-    int64_t innerBits = t.box[0] * tmaElementBits(t.element);
-    if (innerBits % 128 != 0) {
-      error = where + ": the innermost box is " + std::to_string(t.box[0]) +
-              " x " + tmaElementName(t.element) + " = " +
-              std::to_string(innerBits) + " bits, not a multiple of 16 bytes";
-      return false;
-    }
-    if (t.swizzle != Swizzle::None && innerBits / 8 > swizzleBytes(t.swizzle)) {
-      error = where + ": the innermost box is " +
-              std::to_string(innerBits / 8) + " bytes, wider than the " +
-              swizzleName(t.swizzle) + " swizzle span";
-      return false;
-    }
-    if (t.oobFill == OobFill::NaN && !isFloatElement(t.element)) {
-      error = where +
-              ": oob_fill \"nan\" needs a floating-point element, not " +
-              tmaElementName(t.element);
-      return false;
-    }
-  }
+  if (!checkKernel(m, "", m.tensorMaps, m.kernelArgs, m.launch, error))
+    return false;
 
-  // Kernel args.
-  for (size_t i = 0; i < m.kernelArgs.size(); ++i) {
-    const KernelArg &a = m.kernelArgs[i];
-    std::string where = "kernel_args[" + std::to_string(i) + "] (" +
-                        kernelArgKindName(a.kind) + ")";
-    switch (a.kind) {
-    case KernelArgKind::TensorMap:
-    case KernelArgKind::TmaOk:
-      if (a.map < 0 || a.map >= static_cast<int64_t>(m.tensorMaps.size())) {
-        error = where + ": map " + std::to_string(a.map) +
-                " is not an index into tensor_maps (" +
-                std::to_string(m.tensorMaps.size()) + " maps)";
-        return false;
-      }
-      break;
-    case KernelArgKind::Pointer:
-    case KernelArgKind::Stride: {
-      int p = m.findParam(a.param);
-      if (p < 0) {
-        error = where + ": param '" + a.param + "' does not exist";
-        return false;
-      }
-      if (a.kind == KernelArgKind::Stride &&
-          (a.axis < 0 ||
-           a.axis >= static_cast<int64_t>(m.params[p].shape.size()))) {
-        error = where + ": axis " + std::to_string(a.axis) +
-                " is outside param '" + a.param + "' of rank " +
-                std::to_string(m.params[p].shape.size());
-        return false;
-      }
-      break;
-    }
-    case KernelArgKind::Dim:
-      if (m.findDim(a.dim) < 0) {
-        error = where + ": dim '" + a.dim + "' is not in dims (" +
-                joinNames(m.dims) + ")";
-        return false;
-      }
-      break;
-    }
-  }
-
-  // Launch.
-  const Launch &l = m.launch;
-  int64_t threads = 1, ctas = 1;
-  for (int d = 0; d < 3; ++d) {
-    if (l.block[d] < 1 || l.cluster[d] < 1) {
-      error = std::string("launch.") + (l.block[d] < 1 ? "block" : "cluster") +
-              " has a non-positive entry";
+  // Variants: each checked like the primary; no two kernels share an entry.
+  for (size_t v = 0; v < m.variants.size(); ++v) {
+    const KernelVariant &kv = m.variants[v];
+    std::string at = "variants[" + std::to_string(v) + "]";
+    if (kv.entry.empty()) {
+      error = at + ".entry is empty";
       return false;
     }
-    threads *= l.block[d];
-    ctas *= l.cluster[d];
-  }
-  if (threads > 1024 || l.block[2] > 64) {
-    error = "launch.block [" + std::to_string(l.block[0]) + ", " +
-            std::to_string(l.block[1]) + ", " + std::to_string(l.block[2]) +
-            "] exceeds CUDA's limits (1024 threads, z <= 64)";
-    return false;
-  }
-  if (ctas > 16) {
-    error = "launch.cluster has " + std::to_string(ctas) +
-            " CTAs; the hardware maximum is 16";
-    return false;
-  }
-  if (l.dynamicSmem < 0 ||
-      l.dynamicSmem > std::numeric_limits<int32_t>::max()) {
-    error = "launch.dynamic_smem " + std::to_string(l.dynamicSmem) +
-            " is out of range";
-    return false;
-  }
-  if (l.rule == GridRule::Tiles && l.tiles.size() > 3) {
-    error = "launch.grid: rule \"tiles\" has " +
-            std::to_string(l.tiles.size()) + " axes; a grid has at most 3";
-    return false;
-  }
-  if (l.rule == GridRule::Persistent &&
-      (l.cluster[1] != 1 || l.cluster[2] != 1)) {
-    error = "launch.grid: rule \"persistent\" launches a 1-D grid, so cluster "
-            "must be [n, 1, 1]";
-    return false;
-  }
-  for (size_t i = 0; i < l.tiles.size(); ++i) {
-    std::string where = "launch.grid.tiles[" + std::to_string(i) + "]";
-    if (!checkExpr(m, l.tiles[i].extent, where, error))
-      return false;
-    if (l.tiles[i].tile < 1) {
-      error = where + ": tile " + std::to_string(l.tiles[i].tile) +
-              " is not positive";
+    if (kv.entry == m.entry) {
+      error =
+          at + ".entry '" + kv.entry + "' is also the primary kernel's entry";
       return false;
     }
+    for (size_t w = 0; w < v; ++w)
+      if (m.variants[w].entry == kv.entry) {
+        error = at + ".entry '" + kv.entry +
+                "' is also the entry of variants[" + std::to_string(w) + "]";
+        return false;
+      }
+    if (!checkKernel(m, at + ".", kv.tensorMaps, kv.kernelArgs, kv.launch,
+                     error))
+      return false;
   }
   return true;
 }
@@ -679,6 +722,13 @@ public:
             static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
       return fail(path, "integer out of range");
     out = j.get<int64_t>();
+    return true;
+  }
+
+  bool number(const Json &j, const std::string &path, double &out) {
+    if (!j.is_number())
+      return fail(path, std::string("expected a number, got ") + j.type_name());
+    out = j.get<double>();
     return true;
   }
 
@@ -857,24 +907,41 @@ bool readLaunch(Reader &r, const Json &j, const std::string &path, Launch &l) {
       return false;
     l.tiles.push_back(axis);
   }
+  l.tileCost = 0;
+  if (const Json *c = r.field(j, "tile_cost", path, false))
+    return r.number(*c, path + ".tile_cost", l.tileCost);
   return true;
 }
 
+/// Reads the array `obj[key]` (required) item by item; `objPath` names `obj`
+/// in messages and `at` prefixes the items' paths ("" or "variants[0].").
 template <typename T, typename F>
-bool readList(Reader &r, const Json &top, const char *key, std::vector<T> &out,
+bool readList(Reader &r, const Json &obj, const std::string &objPath,
+              const std::string &at, const char *key, std::vector<T> &out,
               F readOne) {
-  const Json *j = r.field(top, key, "manifest", true);
-  if (!j || !r.array(*j, key))
+  const Json *j = r.field(obj, key, objPath, true);
+  std::string path = at + key;
+  if (!j || !r.array(*j, path))
     return false;
   out.clear();
   for (size_t i = 0; i < j->size(); ++i) {
     T item;
-    if (!readOne(r, (*j)[i], std::string(key) + "[" + std::to_string(i) + "]",
-                 item))
+    if (!readOne(r, (*j)[i], path + "[" + std::to_string(i) + "]", item))
       return false;
     out.push_back(std::move(item));
   }
   return true;
+}
+
+bool readVariant(Reader &r, const Json &j, const std::string &path,
+                 KernelVariant &v) {
+  std::string at = path + ".";
+  if (!r.object(j, path) || !r.strField(j, "entry", path, v.entry) ||
+      !readList(r, j, path, at, "tensor_maps", v.tensorMaps, readTensorMap) ||
+      !readList(r, j, path, at, "kernel_args", v.kernelArgs, readKernelArg))
+    return false;
+  const Json *launch = r.field(j, "launch", path, true);
+  return launch && readLaunch(r, *launch, at + "launch", v.launch);
 }
 
 bool readManifest(const Json &top, Manifest &m, std::string &error) {
@@ -914,12 +981,20 @@ bool readManifest(const Json &top, Manifest &m, std::string &error) {
       return false;
     m.dims.push_back(d);
   }
-  if (!readList(r, top, "params", m.params, readParam) ||
-      !readList(r, top, "tensor_maps", m.tensorMaps, readTensorMap) ||
-      !readList(r, top, "kernel_args", m.kernelArgs, readKernelArg))
+  if (!readList(r, top, "manifest", "", "params", m.params, readParam) ||
+      !readList(r, top, "manifest", "", "tensor_maps", m.tensorMaps,
+                readTensorMap) ||
+      !readList(r, top, "manifest", "", "kernel_args", m.kernelArgs,
+                readKernelArg))
     return false;
   const Json *launch = r.field(top, "launch", "manifest", true);
-  return launch && readLaunch(r, *launch, "launch", m.launch);
+  if (!launch || !readLaunch(r, *launch, "launch", m.launch))
+    return false;
+  m.variants.clear();
+  if (top.contains("variants"))
+    return readList(r, top, "manifest", "", "variants", m.variants,
+                    readVariant);
+  return true;
 }
 
 /// nlohmann prefixes messages with "[json.exception.parse_error.101] "; users
@@ -1051,6 +1126,8 @@ Json toJson(const Launch &l) {
   for (const GridAxis &a : l.tiles)
     tiles.push_back(Json::array({a.extent.str(), a.tile}));
   j["grid"] = Json{{"rule", gridRuleName(l.rule)}, {"tiles", tiles}};
+  if (l.tileCost != 0)
+    j["tile_cost"] = l.tileCost;
   return j;
 }
 
@@ -1059,14 +1136,27 @@ std::string compact(const Json &j) {
   return j.dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 
-template <typename T> std::string list(const std::vector<T> &items) {
+/// One item per line; `indent` is the indentation of the line holding the
+/// list's key.
+template <typename T>
+std::string list(const std::vector<T> &items,
+                 const std::string &indent = "  ") {
   if (items.empty())
     return "[]";
   std::string s = "[\n";
   for (size_t i = 0; i < items.size(); ++i)
-    s += "    " + compact(toJson(items[i])) +
+    s += indent + "  " + compact(toJson(items[i])) +
          (i + 1 < items.size() ? ",\n" : "\n");
-  return s + "  ]";
+  return s + indent + "]";
+}
+
+/// A variant as an indented object whose lists have one item per line.
+std::string variantText(const KernelVariant &v) {
+  const std::string in = "      ";
+  return "{\n" + in + "\"entry\": " + compact(v.entry) + ",\n" + in +
+         "\"tensor_maps\": " + list(v.tensorMaps, in) + ",\n" + in +
+         "\"kernel_args\": " + list(v.kernelArgs, in) + ",\n" + in +
+         "\"launch\": " + compact(toJson(v.launch)) + "\n    }";
 }
 
 } // namespace
@@ -1089,7 +1179,14 @@ std::string writeManifest(const Manifest &m) {
     kv("params", list(m.params));
     kv("tensor_maps", list(m.tensorMaps));
     kv("kernel_args", list(m.kernelArgs));
-    kv("launch", compact(toJson(m.launch)), /*last=*/true);
+    kv("launch", compact(toJson(m.launch)), /*last=*/m.variants.empty());
+    if (!m.variants.empty()) {
+      std::string v = "[\n";
+      for (size_t i = 0; i < m.variants.size(); ++i)
+        v += "    " + variantText(m.variants[i]) +
+             (i + 1 < m.variants.size() ? ",\n" : "\n");
+      kv("variants", v + "  ]", /*last=*/true);
+    }
     return s + "}\n";
   } catch (...) {
     // Only allocation can fail here; an empty string is not a manifest, so

@@ -179,10 +179,31 @@ struct Launch {
   int64_t dynamicSmem = 0;
   GridRule rule = GridRule::Tiles;
   std::vector<GridAxis> tiles;
+  /// The relative time one CTA takes for one tile of this kernel (`tile_cost`;
+  /// 0 = unknown). The runtime compares it across variants
+  /// (docs/manifest.md, "Variants"); the unit is the compiler's choice.
+  double tileCost = 0;
 
   bool operator==(const Launch &o) const {
     return block == o.block && cluster == o.cluster &&
-           dynamicSmem == o.dynamicSmem && rule == o.rule && tiles == o.tiles;
+           dynamicSmem == o.dynamicSmem && rule == o.rule && tiles == o.tiles &&
+           tileCost == o.tileCost;
+  }
+};
+
+/// Another compilation of the same kernel in the same cubin (e.g. other tile
+/// sizes): its own entry, tensor maps, parameter list and launch, over the
+/// manifest's shared params and dims. The runtime picks one kernel per launch.
+struct KernelVariant {
+  std::string entry;
+  std::vector<TensorMapDesc> tensorMaps;
+  /// `TensorMap`/`TmaOk` args index this variant's `tensorMaps`.
+  std::vector<KernelArg> kernelArgs;
+  Launch launch;
+
+  bool operator==(const KernelVariant &o) const {
+    return entry == o.entry && tensorMaps == o.tensorMaps &&
+           kernelArgs == o.kernelArgs && launch == o.launch;
   }
 };
 
@@ -200,13 +221,16 @@ struct Manifest {
   std::vector<TensorMapDesc> tensorMaps;
   std::vector<KernelArg> kernelArgs;
   Launch launch;
+  /// Variants 1..n (`entry`, `tensorMaps`, `kernelArgs` and `launch` above are
+  /// variant 0, the primary); empty for a single-kernel manifest.
+  std::vector<KernelVariant> variants;
 
   bool operator==(const Manifest &o) const {
     return format == o.format && version == o.version && kernel == o.kernel &&
            source == o.source && chip == o.chip && cubin == o.cubin &&
            entry == o.entry && dims == o.dims && params == o.params &&
            tensorMaps == o.tensorMaps && kernelArgs == o.kernelArgs &&
-           launch == o.launch;
+           launch == o.launch && variants == o.variants;
   }
 
   /// Index of the parameter called `name`, or -1.
@@ -228,12 +252,16 @@ bool readManifestFile(const std::string &path, Manifest &out,
 /// The consistency rules the JSON schema cannot express: unique names, every
 /// reference resolves, every dim can be bound at launch, tensor maps the driver
 /// can encode (rank, box, swizzle span, element type matching the dtype),
-/// launch shape limits. The compiler should call this before writing, so a bad
-/// manifest fails at compile time instead of at launch.
+/// launch shape limits, a finite non-negative tile_cost. Every variant is
+/// checked like the primary (its kernel_args against its own tensor_maps and
+/// the shared params and dims), and no two kernels share an entry. The
+/// compiler should call this before writing, so a bad manifest fails at
+/// compile time instead of at launch.
 bool validateManifest(const Manifest &m, std::string &error);
 
-/// Serializes `m` as JSON (one key per line, one param/map/arg per line). Never
-/// fails: invalid UTF-8 in strings is replaced.
+/// Serializes `m` as JSON (one key per line, one param/map/arg per line). Omits
+/// `tile_cost` when it is 0 and `variants` when there are none. Never fails:
+/// invalid UTF-8 in strings is replaced.
 std::string writeManifest(const Manifest &m);
 
 /// The manifest path the compiler writes for a cubin path: its extension

@@ -99,7 +99,8 @@ std::string describe(const PlannedParam &p, const PlannedMap &m,
   if (m.optional && (enc.dims[0] * m.elementBits) % 128 != 0)
     return "innermost extent " + std::to_string(enc.dims[0]) + " x " +
            std::to_string(m.elementBits) +
-           " bits is not a multiple of 16 bytes, and a bulk store would write past it";
+           " bits is not a multiple of 16 bytes, and a bulk store would write "
+           "past it";
   if (m.element == TmaElement::U4x16Align8 && enc.dims[0] % 2 != 0)
     return "innermost extent " + std::to_string(enc.dims[0]) +
            " is odd; u4x16_align8 maps need an even number of 4-bit values";
@@ -154,8 +155,8 @@ bool planTensorMap(const LaunchPlan &plan, int map, const Tensor &t,
   const PlannedParam &p = plan.params[m.param];
   out = TmaDecision();
   if (t.rank != m.rank || t.rank < 1 || t.rank > 5) {
-    error = "param '" + p.name + "' (tensor_maps[" + std::to_string(map) +
-            "]): rank " + std::to_string(t.rank) + ", the map expects " +
+    error = "param '" + p.name + "' (" + plan.mapPath(map) + "): rank " +
+            std::to_string(t.rank) + ", the map expects " +
             std::to_string(m.rank);
     return false;
   }
@@ -167,13 +168,18 @@ bool planTensorMap(const LaunchPlan &plan, int map, const Tensor &t,
   if (m.optional) {
     out.encode = false;
     out.encoding = TensorMapEncoding();
-    out.skipReason = "param '" + p.name + "' (tensor_maps[" +
-                     std::to_string(map) + "]): " + why;
+    out.skipReason =
+        "param '" + p.name + "' (" + plan.mapPath(map) + "): " + why;
     return true;
   }
-  error = "param '" + p.name + "': " + why +
-          " (the kernel accesses it through tensor_maps[" +
-          std::to_string(map) + "], which is not optional)";
+  // A variant's map is named with its entry: the caller did not pick it, the
+  // launch's dims did.
+  std::string who = plan.variant == 0 ? std::string("the kernel")
+                                      : "entry '" + plan.manifest.entry +
+                                            "', chosen for these dims,";
+  error = "param '" + p.name + "': " + why + " (" + who +
+          " accesses it through " + plan.mapPath(map) +
+          ", which is not optional)";
   return false;
 }
 

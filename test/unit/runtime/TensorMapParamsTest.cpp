@@ -133,8 +133,7 @@ TEST(TensorMapParams, PackedFp4AsBytesAndAsNibbles) {
             "a multiple of 16 bytes, and a bulk store would write past it");
   m.tensorMaps[1].optional = false;
   EXPECT_EQ(
-      planError(m, 1,
-                Tensor::strided(kBase, DType::E2M1, {64, 255}, {256, 1})),
+      planError(m, 1, Tensor::strided(kBase, DType::E2M1, {64, 255}, {256, 1})),
       "param 'b': innermost extent 255 is odd; u4x16_align8 maps need an even "
       "number of 4-bit values (the kernel accesses it through tensor_maps[1], "
       "which is not optional)");

@@ -39,10 +39,60 @@ inline const char *kMatmulJson = R"({
              "grid": {"rule": "persistent", "tiles": [["M", 128], ["N", 256]]}}
 })";
 
+/// The matmul with a 128x64-tile variant, as docs/manifest.md's "Variants"
+/// example gives it (verbatim).
+inline const char *kMatmulVariantsJson = R"({
+  "format": "kiln-manifest", "version": 1,
+  "kernel": "matmul", "source": "examples/matmul.kiln", "chip": "sm_90a",
+  "cubin": "matmul.cubin", "entry": "matmul",
+  "dims": ["M", "N", "K"],
+  "params": [
+    {"name": "a", "role": "input",  "dtype": "bf16", "shape": ["M", "K"], "align": 16},
+    {"name": "b", "role": "input",  "dtype": "bf16", "shape": ["N", "K"], "align": 16},
+    {"name": "c", "role": "output", "dtype": "bf16", "shape": ["M", "N"], "align": 2}
+  ],
+  "tensor_maps": [
+    {"param": "a", "element": "bf16", "box": [64, 128], "swizzle": "128B", "l2_promotion": "256B", "oob_fill": "zero", "optional": false},
+    {"param": "b", "element": "bf16", "box": [64, 256], "swizzle": "128B", "l2_promotion": "256B", "oob_fill": "zero", "optional": false},
+    {"param": "c", "element": "bf16", "box": [64, 64],  "swizzle": "128B", "l2_promotion": "none", "oob_fill": "zero", "optional": true}
+  ],
+  "kernel_args": [
+    {"kind": "tensor_map", "map": 0}, {"kind": "tensor_map", "map": 1}, {"kind": "tensor_map", "map": 2},
+    {"kind": "tma_ok", "map": 2}, {"kind": "pointer", "param": "c"}, {"kind": "stride", "param": "c", "axis": 0},
+    {"kind": "dim", "dim": "M"}, {"kind": "dim", "dim": "N"}, {"kind": "dim", "dim": "K"}
+  ],
+  "launch": {"block": [384, 1, 1], "cluster": [2, 1, 1], "dynamic_smem": 214016, "tile_cost": 4,
+             "grid": {"rule": "persistent", "tiles": [["M", 128], ["N", 256]]}},
+  "variants": [
+    {
+      "entry": "matmul_128x64",
+      "tensor_maps": [
+        {"param": "a", "element": "bf16", "box": [64, 128], "swizzle": "128B", "l2_promotion": "256B", "oob_fill": "zero", "optional": false},
+        {"param": "b", "element": "bf16", "box": [64, 64],  "swizzle": "128B", "l2_promotion": "256B", "oob_fill": "zero", "optional": false},
+        {"param": "c", "element": "bf16", "box": [64, 64],  "swizzle": "128B", "l2_promotion": "none", "oob_fill": "zero", "optional": true}
+      ],
+      "kernel_args": [
+        {"kind": "tensor_map", "map": 0}, {"kind": "tensor_map", "map": 1}, {"kind": "tensor_map", "map": 2},
+        {"kind": "tma_ok", "map": 2}, {"kind": "pointer", "param": "c"}, {"kind": "stride", "param": "c", "axis": 0},
+        {"kind": "dim", "dim": "M"}, {"kind": "dim", "dim": "N"}, {"kind": "dim", "dim": "K"}
+      ],
+      "launch": {"block": [384, 1, 1], "cluster": [2, 1, 1], "dynamic_smem": 148480, "tile_cost": 1.4,
+                 "grid": {"rule": "persistent", "tiles": [["M", 128], ["N", 64]]}}
+    }
+  ]
+})";
+
 inline Manifest matmulManifest() {
   Manifest m;
   std::string error;
   EXPECT_TRUE(parseManifest(kMatmulJson, m, error)) << error;
+  return m;
+}
+
+inline Manifest matmulVariantsManifest() {
+  Manifest m;
+  std::string error;
+  EXPECT_TRUE(parseManifest(kMatmulVariantsJson, m, error)) << error;
   return m;
 }
 
