@@ -293,4 +293,49 @@ kiln_status kiln_module_infer_shapes(const kiln_module *module,
   }
 }
 
+int kiln_module_num_variants(const kiln_module *module) {
+  return module ? static_cast<int>(module->module->numVariants()) : -1;
+}
+
+const char *kiln_module_variant_entry(const kiln_module *module, int index) {
+  if (!module || index < 0 || index >= kiln_module_num_variants(module))
+    return nullptr;
+  return module->module->variantEntry(static_cast<size_t>(index)).c_str();
+}
+
+int kiln_module_last_variant(const kiln_module *module) {
+  return module ? module->module->lastVariant() : -1;
+}
+
+kiln_status kiln_module_choose_variant(const kiln_module *module,
+                                       const kiln_tensor *args, int nargs,
+                                       int sm_count, int *variant_out) {
+  if (!module || !variant_out || nargs < 0 || (nargs > 0 && !args))
+    return fail(KILN_ERROR_INVALID_VALUE,
+                "kiln_module_choose_variant: NULL argument");
+  try {
+    std::vector<Tensor> tensors;
+    std::vector<char> known;
+    kiln_status cs = convert(args, nargs, tensors, &known);
+    if (cs != KILN_OK)
+      return cs;
+    std::unique_ptr<bool[]> knownArray(new bool[known.size() + 1]);
+    for (size_t i = 0; i < known.size(); ++i)
+      knownArray[i] = known[i] != 0;
+    int variant = 0;
+    Status s = module->module->chooseVariant(tensors.data(), knownArray.get(),
+                                             tensors.size(), sm_count, variant);
+    if (!s.ok())
+      return report(s);
+    *variant_out = variant;
+    return KILN_OK;
+  } catch (const std::bad_alloc &) {
+    return fail(KILN_ERROR_INTERNAL,
+                "out of memory in kiln_module_choose_variant");
+  } catch (...) {
+    return fail(KILN_ERROR_INTERNAL,
+                "unexpected error in kiln_module_choose_variant");
+  }
+}
+
 } // extern "C"

@@ -14,6 +14,7 @@
 #include "runtime/KernelArgs.h"
 #include "runtime/TensorMapParams.h"
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -128,15 +129,22 @@ struct CachedMap {
   TensorMapBytes bytes;
 };
 
+/// One kernel (the primary or a variant) of the module in one context.
+struct KernelState {
+  CUfunction function = nullptr;
+  FunctionInfo functionInfo;
+  /// One per tensor map of this kernel; guarded by ContextState::cacheMutex.
+  std::vector<CachedMap> cache;
+};
+
 /// The module loaded into one context.
 struct ContextState {
   CUcontext ctx = nullptr;
   CUmodule module = nullptr;
-  CUfunction function = nullptr;
   DeviceInfo device;
-  FunctionInfo functionInfo;
+  /// Indexed by variant (0 = the primary).
+  std::vector<KernelState> kernels;
   std::mutex cacheMutex;
-  std::vector<CachedMap> cache;
   /// Per param: the last pointer checkPointers accepted in this context, so
   /// repeated launches on the same buffers skip the driver queries.
   std::vector<uint64_t> checkedPointers;
@@ -168,6 +176,9 @@ struct Module::Impl {
   std::string cubinName;
   bool debug = false;
 
+  /// The variant of the most recent successful launch; -1 before the first.
+  std::atomic<int> lastVariant{-1};
+
   std::mutex mutex;
   std::vector<std::unique_ptr<ContextState>> contexts;
   std::vector<CUdevice> retainedPrimary;
@@ -177,8 +188,10 @@ struct Module::Impl {
                  ContextScope &scope, ContextState *&out);
   Status stateFor(CUcontext ctx, ContextState *&out);
   Status loadInto(ContextState &cs);
+  Status loadKernel(ContextState &cs, const LaunchPlan &kp, KernelState &ks);
   Status checkPointers(ContextState &cs, const Tensor *args, size_t count);
-  Status encodeMaps(ContextState &cs, const Tensor *args, KernelArgPack &pack,
+  Status encodeMaps(ContextState &cs, const LaunchPlan &kp, KernelState &ks,
+                    const Tensor *args, KernelArgPack &pack,
                     LaunchReport *report);
 };
 
@@ -265,7 +278,6 @@ Status Module::Impl::stateFor(CUcontext ctx, ContextState *&out) {
       cuModuleUnload(cs->module);
     return s;
   }
-  cs->cache.resize(plan.maps.size());
   cs->checkedPointers.assign(plan.params.size(), 0);
   out = cs.get();
   contexts.push_back(std::move(cs));
@@ -273,7 +285,6 @@ Status Module::Impl::stateFor(CUcontext ctx, ContextState *&out) {
 }
 
 Status Module::Impl::loadInto(ContextState &cs) {
-  const Manifest &m = plan.manifest;
   CUdevice dev;
   CUresult r = cuCtxGetDevice(&dev);
   if (r != CUDA_SUCCESS)
@@ -311,7 +322,24 @@ Status Module::Impl::loadInto(ContextState &cs) {
     return cudaFailure(
         "cannot load " + cubinName + " on device " + std::to_string(dev), r);
   }
-  if ((r = cuModuleGetFunction(&cs.function, cs.module, m.entry.c_str())) !=
+  cs.kernels.resize(plan.numVariants());
+  for (size_t k = 0; k < plan.numVariants(); ++k)
+    if (!(s = loadKernel(cs, plan.variantPlan(k), cs.kernels[k])))
+      return s;
+  return Status();
+}
+
+/// Looks up one kernel's entry in the loaded module and checks and configures
+/// it: parameter sizes, shared memory and threads, the dynamic shared memory
+/// attribute and large clusters.
+Status Module::Impl::loadKernel(ContextState &cs, const LaunchPlan &kp,
+                                KernelState &ks) {
+  const Manifest &m = kp.manifest;
+  const DeviceInfo &info = cs.device;
+  std::string error;
+  int v = 0;
+  CUresult r;
+  if ((r = cuModuleGetFunction(&ks.function, cs.module, m.entry.c_str())) !=
       CUDA_SUCCESS)
     return Status::error(ErrorCode::Manifest, cubinName + " has no entry '" +
                                                   m.entry + "' (" +
@@ -325,9 +353,9 @@ Status Module::Impl::loadInto(ContextState &cs) {
   // check.
   std::vector<size_t> sizes;
   bool tableKnown = true;
-  for (size_t i = 0; i < plan.args.size(); ++i) {
+  for (size_t i = 0; i < kp.args.size(); ++i) {
     size_t offset = 0, size = 0;
-    CUresult pr = cuFuncGetParamInfo(cs.function, i, &offset, &size);
+    CUresult pr = cuFuncGetParamInfo(ks.function, i, &offset, &size);
     if (pr == CUDA_ERROR_INVALID_VALUE) // the entry has only i parameters
       break;
     if (pr != CUDA_SUCCESS) {
@@ -336,33 +364,35 @@ Status Module::Impl::loadInto(ContextState &cs) {
     }
     sizes.push_back(size);
   }
-  if (tableKnown && !checkEntryParams(plan, sizes, error))
+  if (tableKnown && !checkEntryParams(kp, sizes, error))
     return Status::error(ErrorCode::Manifest, cubinName + ": " + error);
 
-  FunctionInfo &fn = cs.functionInfo;
+  FunctionInfo &fn = ks.functionInfo;
   if ((r = cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
-                              cs.function)) == CUDA_SUCCESS)
+                              ks.function)) == CUDA_SUCCESS)
     fn.staticSmem = v;
   if ((r = cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
-                              cs.function)) == CUDA_SUCCESS)
+                              ks.function)) == CUDA_SUCCESS)
     fn.maxThreadsPerBlock = v;
-  if (!checkFunctionLimits(plan, info, fn, error))
+  if (!checkFunctionLimits(kp, info, fn, error))
     return Status::error(ErrorCode::Device, error);
 
   if ((r = cuFuncSetAttribute(
-           cs.function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+           ks.function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
            static_cast<int>(m.launch.dynamicSmem))) != CUDA_SUCCESS)
     return cudaFailure("cannot allow " + std::to_string(m.launch.dynamicSmem) +
-                           " bytes of dynamic shared memory",
+                           " bytes of dynamic shared memory for entry '" +
+                           m.entry + "'",
                        r);
   const auto &c = m.launch.cluster;
   if (c[0] * c[1] * c[2] > 8 &&
       (r = cuFuncSetAttribute(
-           cs.function, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED,
+           ks.function, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED,
            1)) != CUDA_SUCCESS)
     return cudaFailure("cannot allow a non-portable cluster of " +
                            std::to_string(c[0] * c[1] * c[2]) + " CTAs",
                        r);
+  ks.cache.assign(kp.maps.size(), CachedMap());
   return Status();
 }
 
@@ -413,13 +443,14 @@ Status Module::Impl::checkPointers(ContextState &cs, const Tensor *args,
   return Status();
 }
 
-Status Module::Impl::encodeMaps(ContextState &cs, const Tensor *args,
+Status Module::Impl::encodeMaps(ContextState &cs, const LaunchPlan &kp,
+                                KernelState &ks, const Tensor *args,
                                 KernelArgPack &pack, LaunchReport *report) {
-  for (size_t i = 0; i < plan.maps.size(); ++i) {
-    const PlannedMap &pm = plan.maps[i];
+  for (size_t i = 0; i < kp.maps.size(); ++i) {
+    const PlannedMap &pm = kp.maps[i];
     TmaDecision tp;
     std::string error;
-    if (!planTensorMap(plan, static_cast<int>(i), args[pm.param], tp, error))
+    if (!planTensorMap(kp, static_cast<int>(i), args[pm.param], tp, error))
       return Status::error(ErrorCode::Argument, error);
     if (!tp.encode) {
       pack.tmaOk[i] = 0; // the map stays zeroed
@@ -432,7 +463,7 @@ Status Module::Impl::encodeMaps(ContextState &cs, const Tensor *args,
     }
     {
       std::lock_guard<std::mutex> lock(cs.cacheMutex);
-      CachedMap &c = cs.cache[i];
+      CachedMap &c = ks.cache[i];
       if (c.valid && c.encoding == tp.encoding) {
         pack.maps[i] = c.bytes;
         continue;
@@ -461,9 +492,8 @@ Status Module::Impl::encodeMaps(ContextState &cs, const Tensor *args,
       // planTensorMap checks every documented requirement, so this is a gap in
       // those checks.
       return cudaFailure(
-          "cuTensorMapEncodeTiled rejected param '" +
-              plan.params[pm.param].name + "' (tensor_maps[" +
-              std::to_string(i) + "]: dims " +
+          "cuTensorMapEncodeTiled rejected param '" + kp.params[pm.param].name +
+              "' (" + kp.mapPath(static_cast<int>(i)) + ": dims " +
               bracketList(e.dims, static_cast<int>(e.rank)) +
               ", byte strides " +
               bracketList(e.strides, static_cast<int>(e.rank) - 1) + ", box " +
@@ -472,7 +502,7 @@ Status Module::Impl::encodeMaps(ContextState &cs, const Tensor *args,
           r);
     }
     std::lock_guard<std::mutex> lock(cs.cacheMutex);
-    CachedMap &c = cs.cache[i];
+    CachedMap &c = ks.cache[i];
     c.valid = true;
     c.encoding = tp.encoding;
     c.bytes = pack.maps[i];
@@ -552,7 +582,6 @@ Status Module::launch(const Tensor *args, size_t count, CUstream stream,
                       LaunchReport *report) {
   try {
     const LaunchPlan &plan = impl->plan;
-    const Launch &l = plan.manifest.launch;
     std::string error;
     if (count > 0 && args == nullptr)
       return Status::error(ErrorCode::InvalidValue,
@@ -567,29 +596,40 @@ Status Module::launch(const Tensor *args, size_t count, CUstream stream,
     if (!s.ok())
       return s;
 
+    // The variant for these dims (integer arithmetic, no allocation); from here
+    // on everything uses its plan.
+    int variant = kiln::chooseVariant(plan, dims, cs->device.smCount);
+    const LaunchPlan &kp = plan.variantPlan(variant);
+    KernelState &ks = cs->kernels[variant];
+    const Launch &l = kp.manifest.launch;
+
     GridDims grid;
-    if (!computeGrid(plan, dims, cs->device.smCount, grid, error))
+    if (!computeGrid(kp, dims, cs->device.smCount, grid, error))
       return Status::error(ErrorCode::Argument, error);
     if (report) {
       *report = LaunchReport();
       report->grid = grid;
       report->device = cs->device.ordinal;
+      report->variant = variant;
+      report->entry = kp.manifest.entry;
       for (int d = 0; d < 3; ++d) {
         report->block[d] = static_cast<uint32_t>(l.block[d]);
         report->cluster[d] = static_cast<uint32_t>(l.cluster[d]);
       }
       report->dynamicSmem = static_cast<uint32_t>(l.dynamicSmem);
     }
-    if (grid.empty)
+    if (grid.empty) {
+      impl->lastVariant.store(variant, std::memory_order_relaxed);
       return Status();
+    }
 
     if (!(s = impl->checkPointers(*cs, args, count)))
       return s;
     KernelArgPack pack;
-    pack.reset(plan);
-    if (!(s = impl->encodeMaps(*cs, args, pack, report)))
+    pack.reset(kp);
+    if (!(s = impl->encodeMaps(*cs, kp, ks, args, pack, report)))
       return s;
-    packKernelArgs(plan, args, dims, pack);
+    packKernelArgs(kp, args, dims, pack);
 
     CUlaunchConfig cfg;
     std::memset(&cfg, 0, sizeof cfg);
@@ -612,34 +652,38 @@ Status Module::launch(const Tensor *args, size_t count, CUstream stream,
       cfg.numAttrs = 1;
     }
     if (impl->debug || report) {
-      std::string argText = describeKernelArgs(plan, pack);
+      std::string argText = describeKernelArgs(kp, pack);
       if (impl->debug)
-        std::fprintf(stderr,
-                     "kiln: launch %s on device %d: grid [%u, %u, %u] block "
-                     "[%u, %u, %u] "
-                     "cluster [%u, %u, %u] smem %u\n%s",
-                     plan.manifest.kernel.c_str(), cs->device.ordinal, grid.x,
-                     grid.y, grid.z, cfg.blockDimX, cfg.blockDimY,
-                     cfg.blockDimZ, static_cast<unsigned>(l.cluster[0]),
-                     static_cast<unsigned>(l.cluster[1]),
-                     static_cast<unsigned>(l.cluster[2]), cfg.sharedMemBytes,
-                     argText.c_str());
+        std::fprintf(
+            stderr,
+            "kiln: launch %s (entry %s) on device %d: grid [%u, %u, "
+            "%u] block [%u, %u, %u] "
+            "cluster [%u, %u, %u] smem %u\n%s%s",
+            plan.manifest.kernel.c_str(), kp.manifest.entry.c_str(),
+            cs->device.ordinal, grid.x, grid.y, grid.z, cfg.blockDimX,
+            cfg.blockDimY, cfg.blockDimZ, static_cast<unsigned>(l.cluster[0]),
+            static_cast<unsigned>(l.cluster[1]),
+            static_cast<unsigned>(l.cluster[2]), cfg.sharedMemBytes,
+            describeVariantChoice(plan, dims, cs->device.smCount).c_str(),
+            argText.c_str());
       if (report) {
         report->kernelArgs = std::move(argText);
         report->tmaOk.assign(pack.tmaOk.begin(), pack.tmaOk.end());
       }
     }
     CUresult r =
-        cuLaunchKernelEx(&cfg, cs->function, pack.params.data(), nullptr);
+        cuLaunchKernelEx(&cfg, ks.function, pack.params.data(), nullptr);
     if (r != CUDA_SUCCESS)
       return cudaFailure(
           "cuLaunchKernelEx failed for kernel '" + plan.manifest.kernel +
-              "' (grid [" + std::to_string(grid.x) + ", " +
-              std::to_string(grid.y) + ", " + std::to_string(grid.z) +
-              "], block " + bracketList(l.block.data(), 3) + ", cluster " +
+              "' (entry '" + kp.manifest.entry + "', grid [" +
+              std::to_string(grid.x) + ", " + std::to_string(grid.y) + ", " +
+              std::to_string(grid.z) + "], block " +
+              bracketList(l.block.data(), 3) + ", cluster " +
               bracketList(l.cluster.data(), 3) + ", dynamic smem " +
               std::to_string(l.dynamicSmem) + ")",
           r);
+    impl->lastVariant.store(variant, std::memory_order_relaxed);
     if (report)
       report->launched = true;
     return Status();
@@ -663,6 +707,50 @@ Status Module::inferShapes(const Tensor *args, const bool *known, size_t count,
       return Status::error(ErrorCode::Argument, error);
     if (dims)
       *dims = bound.values;
+    return Status();
+  } catch (const std::bad_alloc &) {
+    return Status::error(ErrorCode::Internal, "out of memory");
+  }
+}
+
+size_t Module::numVariants() const { return impl->plan.numVariants(); }
+
+const std::string &Module::variantEntry(size_t k) const {
+  return impl->plan.variantPlan(k).manifest.entry;
+}
+
+int Module::lastVariant() const {
+  return impl->lastVariant.load(std::memory_order_relaxed);
+}
+
+Status Module::chooseVariant(const Tensor *args, const bool *known,
+                             size_t count, int smCount, int &variant) const {
+  try {
+    const LaunchPlan &plan = impl->plan;
+    if (count > 0 && args == nullptr)
+      return Status::error(ErrorCode::InvalidValue,
+                           "chooseVariant: null argument array");
+    if (smCount < 1)
+      return Status::error(ErrorCode::InvalidValue,
+                           "chooseVariant: SM count " +
+                               std::to_string(smCount) + " is not positive");
+    BoundDims dims;
+    std::string error;
+    if (!bindDims(plan, args, known, count, dims, error))
+      return Status::error(ErrorCode::Argument, error);
+    // A launch binds every dim; a query from some tensors must bind the ones
+    // the grids use, or the answer would be a guess.
+    if (plan.chooseByCost)
+      for (size_t k = 0; k < plan.numVariants(); ++k)
+        for (const PlannedExpr &e : plan.variantPlan(k).gridExtents)
+          if (e.dim >= 0 && dims.values[e.dim] < 0)
+            return Status::error(ErrorCode::Argument,
+                                 "cannot choose a variant: dim '" +
+                                     plan.dimName(e.dim) +
+                                     "' (in the grid of entry '" +
+                                     plan.variantPlan(k).manifest.entry +
+                                     "') is not bound by any given tensor");
+    variant = kiln::chooseVariant(plan, dims, smCount);
     return Status();
   } catch (const std::bad_alloc &) {
     return Status::error(ErrorCode::Internal, "out of memory");

@@ -52,6 +52,11 @@ struct LaunchReport {
   uint32_t dynamicSmem = 0;
   /// The device ordinal the launch ran on.
   int device = -1;
+  /// The kernel the launch chose (docs/manifest.md, "Variants"): 0 for the
+  /// primary, k for manifest().variants[k-1]; and its entry symbol. Set for
+  /// empty grids too (what would have run).
+  int variant = 0;
+  std::string entry;
   /// Per tensor map: 1 if encoded, 0 if optional and skipped.
   std::vector<int> tmaOk;
   /// Why optional maps were skipped (one entry per skipped map).
@@ -85,9 +90,10 @@ public:
   /// so those errors can surface before the first launch.
   Status prepare(CUstream stream = nullptr);
 
-  /// Validates `args` (one per manifest param, in order), encodes the tensor
-  /// maps and launches on `stream`. An empty grid returns success without
-  /// launching. Kernel faults are asynchronous, as for any CUDA launch.
+  /// Validates `args` (one per manifest param, in order), chooses the variant
+  /// for the bound dims, encodes its tensor maps and launches it on `stream`.
+  /// An empty grid returns success without launching. Kernel faults are
+  /// asynchronous, as for any CUDA launch.
   Status launch(const Tensor *args, size_t count, CUstream stream = nullptr,
                 LaunchReport *report = nullptr);
   Status launch(const std::vector<Tensor> &args, CUstream stream = nullptr,
@@ -101,6 +107,21 @@ public:
   Status inferShapes(const Tensor *args, const bool *known, size_t count,
                      std::vector<std::vector<int64_t>> &shapes,
                      std::vector<int64_t> *dims = nullptr) const;
+
+  /// Kernels in the cubin: 1 + manifest().variants.size(). Variant 0 is the
+  /// primary (manifest().entry), k is manifest().variants[k-1].
+  size_t numVariants() const;
+  /// The entry symbol of variant `k` (< numVariants()).
+  const std::string &variantEntry(size_t k) const;
+  /// The variant a launch with these tensors would run on a device with
+  /// `smCount` SMs, without launching or any CUDA call. Dims are bound from the
+  /// `known` tensors (nullptr: all) and checked as inferShapes does; every dim
+  /// a grid uses must be bound.
+  Status chooseVariant(const Tensor *args, const bool *known, size_t count,
+                       int smCount, int &variant) const;
+  /// The variant the most recent successful launch (on any thread) chose; -1
+  /// before the first.
+  int lastVariant() const;
 
   struct Impl;
 

@@ -161,6 +161,30 @@ KILN_API kiln_status kiln_module_infer_shapes(const kiln_module *module,
                                               int nargs, int64_t *shapes_out,
                                               int64_t *dims_out);
 
+/* ---- Variants (docs/manifest.md, "Variants") ----
+ * A cubin may hold several compilations of the kernel (variants); each launch
+ * runs the one the manifest's cost rule picks for its dims. Variant 0 is the
+ * primary (the manifest's top-level entry). */
+
+/** Number of kernels: 1 + the manifest's variants; -1 for NULL. */
+KILN_API int kiln_module_num_variants(const kiln_module *module);
+/** The entry symbol of variant `index` (0 = the primary); NULL when out of
+ * range. */
+KILN_API const char *kiln_module_variant_entry(const kiln_module *module,
+                                               int index);
+/** The variant the most recent successful kiln_launch of this module (on any
+ * thread) ran, or would have run for an empty grid; -1 before the first
+ * launch and for NULL. */
+KILN_API int kiln_module_last_variant(const kiln_module *module);
+/** The variant a launch with these tensors would run on a device with
+ * `sm_count` SMs, without launching or any CUDA call. `args` are as in
+ * kiln_module_infer_shapes (shape == NULL: unknown); the known ones must bind
+ * every dim the grids use. */
+KILN_API kiln_status kiln_module_choose_variant(const kiln_module *module,
+                                                const kiln_tensor *args,
+                                                int nargs, int sm_count,
+                                                int *variant_out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -72,6 +72,10 @@ class Kernel:
     dims give, unless `out=` passes them (a tensor, or a tuple with one entry per output). The
     launch goes on `stream` (a torch.cuda.Stream or a raw CUstream int), by default
     torch.cuda.current_stream() of the inputs' device. Returns the output, or a tuple of outputs.
+
+    A cubin may hold several variants of the kernel (`entries`, the primary first); each launch
+    runs the one the manifest's cost rule picks for its dims. `last_entry` is the entry the most
+    recent launch ran, `entry_for(...)` the one a call would run.
     """
 
     def __init__(self, manifest_path):
@@ -86,6 +90,9 @@ class Kernel:
         self.chip = lib.kiln_module_chip(handle).decode()
         self.dims = [lib.kiln_module_dim_name(handle, i).decode()
                      for i in range(lib.kiln_module_num_dims(handle))]
+        # Entry symbols of the kernel's variants; [0] is the primary.
+        self.entries = [lib.kiln_module_variant_entry(handle, i).decode()
+                        for i in range(lib.kiln_module_num_variants(handle))]
         self.params = []
         for i in range(lib.kiln_module_num_params(handle)):
             info = _lib.CParamInfo()
@@ -141,6 +148,13 @@ class Kernel:
 
     def __repr__(self):
         return "<kiln.Kernel %s for %s from %s>" % (self.signature, self.chip, self.path)
+
+    @property
+    def last_entry(self):
+        """The entry (one of `entries`) the most recent successful launch of this kernel ran, on
+        any thread; None before the first. An empty launch counts, with the entry it chose."""
+        v = self._lib.kiln_module_last_variant(self._handle)
+        return self.entries[v] if v >= 0 else None
 
     # -- tensors -------------------------------------------------------------------------------
 
@@ -239,10 +253,9 @@ class Kernel:
         if status:
             _lib.check(status)
 
-    def __call__(self, *args, out=None, stream=None):
-        torch = _torch()
-        n = len(self.params)
-        tensors = [None] * n
+    def _group(self, args, out):
+        """One tensor (or None, for outputs to allocate) per manifest param, from call arguments."""
+        tensors = [None] * len(self.params)
         if len(args) != len(self._inputs):
             raise KilnError("%s takes %d inputs (%s), got %d" % (
                 self.name, len(self._inputs),
@@ -257,7 +270,12 @@ class Kernel:
                     len(self._outputs), ", ".join(self.params[d].name for d, _ in self._outputs)))
             for o, (data, scales) in zip(outs, self._outputs):
                 self._split_group(o, data, scales, "output", tensors)
+        return tensors
 
+    def __call__(self, *args, out=None, stream=None):
+        torch = _torch()
+        n = len(self.params)
+        tensors = self._group(args, out)
         device = self._check_tensors(torch, tensors)
         if device is None:
             raise KilnError("%s has no tensors to take a device from" % self.name)
@@ -294,6 +312,29 @@ class Kernel:
             else:
                 results.append(tensors[data])
         return results[0] if len(results) == 1 else tuple(results)
+
+    def entry_for(self, *args, out=None, sm_count=None):
+        """The entry a call `kernel(*args, out=out)` would run, without launching: the manifest's
+        cost rule for the dims these tensors bind, on a device with `sm_count` SMs (by default
+        the SM count of the inputs' device). Arguments are checked as a call checks them."""
+        torch = _torch()
+        tensors = self._group(args, out)
+        device = self._check_tensors(torch, tensors)
+        if device is None:
+            raise KilnError("%s has no tensors to take a device from" % self.name)
+        if sm_count is None:
+            index = device.index if device.index is not None else torch.cuda.current_device()
+            sm_count = torch.cuda.get_device_properties(index).multi_processor_count
+        s = self._scratch()
+        for i, t in enumerate(tensors):
+            if t is None:
+                s.tensors[i].shape = None  # an output: its dims come from the inputs
+            else:
+                self._describe(s, i, t)
+        variant = ctypes.c_int(-1)
+        _lib.check(self._lib.kiln_module_choose_variant(self._handle, s.tensors, len(self.params),
+                                                        int(sm_count), ctypes.byref(variant)))
+        return self.entries[variant.value]
 
     def launch(self, tensors, stream=None):
         """Low-level launch: one tensor per manifest param in manifest order (inputs, scales and

@@ -115,6 +115,13 @@ def _declare(lib):
             c.c_int,
             [mod, c.POINTER(CTensor), c.c_int, c.POINTER(c.c_int64), c.POINTER(c.c_int64)],
         ),
+        "kiln_module_num_variants": (c.c_int, [mod]),
+        "kiln_module_variant_entry": (c.c_char_p, [mod, c.c_int]),
+        "kiln_module_last_variant": (c.c_int, [mod]),
+        "kiln_module_choose_variant": (
+            c.c_int,
+            [mod, c.POINTER(CTensor), c.c_int, c.c_int, c.POINTER(c.c_int)],
+        ),
     }
     for name, (restype, argtypes) in sig.items():
         fn = getattr(lib, name)

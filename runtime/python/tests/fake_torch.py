@@ -86,8 +86,13 @@ class _Stream:
     cuda_stream = 0
 
 
+# An H200: 132 SMs.
+SM_COUNT = 132
+
 cuda = types.SimpleNamespace(
     device=lambda d: contextlib.nullcontext(),
     current_stream=lambda d=None: _Stream(),
     current_device=lambda: 0,
+    get_device_properties=lambda d=None: types.SimpleNamespace(
+        multi_processor_count=SM_COUNT),
 )

@@ -60,6 +60,25 @@ MATMUL = {
                "grid": {"rule": "tiles", "tiles": [["M", 128], ["N", 128]]}},
 }
 
+# MATMUL with a 64x64-tile variant. On 132 SMs: at 1024^2 the primary makes 64 tiles (1 wave,
+# cost 2) and the variant 256 (2 waves, 1.2); at 4096^2 1024 tiles (8 waves, 16) against 4096 (32
+# waves, 19.2).
+MATMUL_VARIANTS = dict(
+    MATMUL,
+    launch=dict(MATMUL["launch"], tile_cost=2),
+    variants=[{
+        "entry": "matmul_64x64",
+        "tensor_maps": [
+            {"param": "a", "element": "bf16", "box": [64, 64], "swizzle": "128B",
+             "l2_promotion": "256B", "oob_fill": "zero", "optional": False},
+        ],
+        "kernel_args": [{"kind": "tensor_map", "map": 0}, {"kind": "pointer", "param": "c"}],
+        "launch": {"block": [128, 1, 1], "cluster": [1, 1, 1], "dynamic_smem": 512,
+                   "tile_cost": 0.6,
+                   "grid": {"rule": "tiles", "tiles": [["M", 64], ["N", 64]]}},
+    }],
+)
+
 NVFP4 = {
     "format": "kiln-manifest", "version": 1, "kernel": "gemm_nvfp4", "chip": "sm_100a",
     "cubin": "k.cubin", "entry": "gemm", "dims": ["M", "N", "K"],
@@ -232,6 +251,49 @@ class KilnPythonTest(unittest.TestCase):
         self.assertIn("param 'b' axis 1: stride", str(cm.exception))
         self.assertIn("innermost axis must be contiguous", str(cm.exception))
 
+    # -- variants -------------------------------------------------------------------------------
+
+    def test_entries_and_last_entry(self):
+        torch = fake_torch
+        k = self.kiln.load(self.write(MATMUL))
+        self.assertEqual(k.entries, ["matmul"])
+        self.assertIsNone(k.last_entry)
+        k = self.kiln.load(self.write(MATMUL_VARIANTS))
+        self.assertEqual(k.entries, ["matmul", "matmul_64x64"])
+        self.assertIsNone(k.last_entry)
+        a, b = self.T((1024, 512), torch.bfloat16), self.T((1024, 512), torch.bfloat16)
+        with self.assertRaises(self.kiln.KilnError):
+            k(a, b)  # fails before the choice (no GPU): still no entry ran
+        self.assertIsNone(k.last_entry)
+
+    def test_entry_for_applies_the_cost_rule(self):
+        torch = fake_torch
+        k = self.kiln.load(self.write(MATMUL_VARIANTS))
+        bf16 = torch.bfloat16
+
+        def inputs(m, n, kk=512):
+            return self.T((m, kk), bf16), self.T((n, kk), bf16)
+
+        self.assertEqual(k.entry_for(*inputs(1024, 1024)), "matmul_64x64")  # 132 SMs (fake)
+        self.assertEqual(k.entry_for(*inputs(4096, 4096)), "matmul")
+        self.assertEqual(k.entry_for(*inputs(4096, 4096), sm_count=4096), "matmul_64x64")
+        a, b = inputs(1024, 1024)
+        self.assertEqual(k.entry_for(a, b, out=self.T((1024, 1024), bf16)), "matmul_64x64")
+        self.assertEqual(fake_torch.allocations, [])  # nothing allocated
+        # Arguments are checked as a call checks them.
+        with self.assertRaises(self.kiln.KilnError) as cm:
+            k.entry_for(a, self.T((1024, 256), bf16))
+        self.assertEqual(cm.exception.status, "KILN_ERROR_ARGUMENT")
+        self.assertIn("param 'b' axis 1: extent 256 does not match K = 512", str(cm.exception))
+        with self.assertRaisesRegex(self.kiln.KilnError, r"matmul takes 2 inputs"):
+            k.entry_for(a)
+        with self.assertRaises(self.kiln.KilnError) as cm:
+            k.entry_for(a, b, sm_count=0)
+        self.assertEqual(cm.exception.status, "KILN_ERROR_INVALID_VALUE")
+        # A tile_cost of 0 anywhere: always the primary.
+        k0 = self.kiln.load(self.write(dict(MATMUL_VARIANTS, launch=MATMUL["launch"]), "k0.kiln.json"))
+        self.assertEqual(k0.entry_for(*inputs(1024, 1024)), "matmul")
+
     def test_low_level_launch_takes_every_param_in_order(self):
         torch = fake_torch
         k = self.kiln.load(self.write(MATMUL))
@@ -334,6 +396,70 @@ class CApiTest(unittest.TestCase):
         self.assertEqual(self.last_error(), "cannot infer the shape of param 'b' [N, K]: dim 'N' "
                                             "is not bound by any given tensor")
         self.assertEqual(lib.kiln_module_infer_shapes(None, arr, 3, shapes, None), 1)
+
+
+class CApiVariantsTest(unittest.TestCase):
+    def setUp(self):
+        from kiln import _lib
+        self.L = _lib
+        self.lib = _lib.library()
+        self.dir = tempfile.mkdtemp(prefix="kiln_capi_")
+        path = os.path.join(self.dir, "k.kiln.json")
+        with open(path, "w") as f:
+            json.dump(MATMUL_VARIANTS, f)
+        with open(os.path.join(self.dir, "k.cubin"), "wb") as f:
+            f.write(b"x")
+        self.mod = ctypes.c_void_p()
+        self.assertEqual(self.lib.kiln_module_load(path.encode(), ctypes.byref(self.mod)), 0)
+
+    def tearDown(self):
+        self.lib.kiln_module_free(self.mod)
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def test_queries_and_choice(self):
+        lib = self.lib
+        self.assertEqual(lib.kiln_module_num_variants(self.mod), 2)
+        self.assertEqual(lib.kiln_module_num_variants(None), -1)
+        self.assertEqual(lib.kiln_module_variant_entry(self.mod, 0), b"matmul")
+        self.assertEqual(lib.kiln_module_variant_entry(self.mod, 1), b"matmul_64x64")
+        self.assertIsNone(lib.kiln_module_variant_entry(self.mod, 2))
+        self.assertIsNone(lib.kiln_module_variant_entry(self.mod, -1))
+        self.assertEqual(lib.kiln_module_last_variant(self.mod), -1)
+        self.assertEqual(lib.kiln_module_last_variant(None), -1)
+
+        keep = []
+
+        def arr(*shapes):
+            a = (self.L.CTensor * len(shapes))()
+            for i, shape in enumerate(shapes):
+                if shape is None:
+                    a[i] = self.L.CTensor(0, 0, 0, None, None)
+                    continue
+                s = (ctypes.c_int64 * len(shape))(*shape)
+                keep.append(s)
+                a[i] = self.L.CTensor(0x7F0000000000 + (i << 24), 0, len(shape), s, None)
+            return a
+
+        v = ctypes.c_int(-1)
+        args = arr([1024, 512], [1024, 512], None)
+        self.assertEqual(lib.kiln_module_choose_variant(self.mod, args, 3, 132, ctypes.byref(v)), 0,
+                         lib.kiln_last_error())
+        self.assertEqual(v.value, 1)
+        args = arr([4096, 512], [4096, 512], [4096, 4096])
+        self.assertEqual(lib.kiln_module_choose_variant(self.mod, args, 3, 132, ctypes.byref(v)), 0)
+        self.assertEqual(v.value, 0)
+        # The grids need N, which only b (or c) binds.
+        args = arr([1024, 512], None, None)
+        self.assertEqual(lib.kiln_module_choose_variant(self.mod, args, 3, 132, ctypes.byref(v)), 4)
+        self.assertEqual(lib.kiln_last_error().decode(),
+                         "cannot choose a variant: dim 'N' (in the grid of entry 'matmul') is not "
+                         "bound by any given tensor")
+        self.assertEqual(lib.kiln_module_choose_variant(self.mod, args, 3, 132, None), 1)
+        self.assertEqual(lib.kiln_module_choose_variant(None, args, 3, 132, ctypes.byref(v)), 1)
+        args = arr([1024, 512], [1024, 512], None)
+        self.assertEqual(lib.kiln_module_choose_variant(self.mod, args, 3, 0, ctypes.byref(v)), 1)
+        self.assertEqual(lib.kiln_last_error().decode(),
+                         "chooseVariant: SM count 0 is not positive")
 
 
 class LibraryDiscoveryTest(unittest.TestCase):

@@ -27,6 +27,8 @@ step "$BUILD/bin/matmul_host_cpp" "$SMOKE/naive_matmul.kiln.json" 256 256 512
 step "$BUILD/bin/matmul_host_c" "$SMOKE/naive_matmul.kiln.json" 100 72 40
 step "$BUILD/bin/kiln-run" "$SMOKE/naive_matmul.kiln.json" --dims M=512,N=384,K=256 --check --iters 10
 step "$BUILD/bin/kiln-run" "$SMOKE/tma_copy.kiln.json" --dims M=4096,K=4096 --iters 50 --verbose
+step "$BUILD/bin/kiln-run" "$SMOKE/naive_matmul_variants.kiln.json" --dims M=96,N=80,K=64 --check --verbose
+step "$BUILD/bin/kiln-run" "$SMOKE/naive_matmul_variants.kiln.json" --dims M=2048,N=2048,K=64 --check --verbose
 step env KILN_RUNTIME_LIB="$BUILD/lib/libkiln_runtime.so" python3 runtime/test/smoke/smoke.py "$SMOKE"
 # A compiled matmul, when there is one (kiln compile examples/matmul.kiln -o out/matmul.cubin).
 MATMUL=${KILN_MATMUL_MANIFEST:-out/matmul.kiln.json}

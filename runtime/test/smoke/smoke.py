@@ -48,8 +48,10 @@ def expect_error(fn, *needles):
 copy = kiln.load(os.path.join(DIR, "tma_copy.kiln.json"))
 copy2 = kiln.load(os.path.join(DIR, "tma_copy_cluster.kiln.json"))
 mm = kiln.load(os.path.join(DIR, "naive_matmul.kiln.json"))
+mmv = kiln.load(os.path.join(DIR, "naive_matmul_variants.kiln.json"))
 print(copy)
 print(mm)
+print(mmv, mmv.entries)
 
 
 def bf16(*shape):
@@ -162,6 +164,30 @@ def persistent_cluster_matmul():
         assert err <= 1e-2 * ref.abs().max().item() + 1e-2, (m, n, k, err)
 
 
+def variants_are_chosen_per_launch():
+    # 16x16 tiles (cost 4, clusters of 2) or 8x8 tiles (cost 1.1, the dims first in its parameter
+    # list): outputs that fit one wave either way take the 8x8 entry; where it needs 4x the waves
+    # (16*SMs x 16 with an even SM count: 1 wave against 4), the primary. Both must compute the
+    # same product.
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    seen = set()
+    for m, n, k in [(64, 64, 32), (100, 72, 40), (1, 1, 1), (16 * sms, 16, 32), (2048, 2048, 64),
+                    (1000, 1000, 16)]:
+        a, b = bf16(m, k), bf16(n, k)
+        want = mmv.entry_for(a, b)
+        c = mmv(a, b)
+        torch.cuda.synchronize()
+        assert mmv.last_entry == want, (m, n, k, mmv.last_entry, want)
+        seen.add(want)
+        ref = a.float() @ b.float().T
+        err = (c.float() - ref).abs().max().item()
+        assert err <= 1e-2 * ref.abs().max().item() + 1e-2, (m, n, k, want, err)
+        print("   %dx%dx%d on %d SMs: %s" % (m, n, k, sms, want))
+    assert seen == {"naive_matmul", "naive_matmul_8"}, seen
+    empty = mmv(bf16(0, 16), bf16(16, 16))
+    assert empty.shape == (0, 16)
+
+
 def host_pointer_is_refused():
     lib = kiln._lib.library()
     host = ctypes.create_string_buffer(64 * 64 * 2 + 64)
@@ -227,7 +253,8 @@ for fn in [launch_from_a_thread_without_a_context, launch_overhead, tma_load_and
            optional_map_skipped_uses_pointer_path, misaligned_input_is_refused,
            unpadded_stride_is_refused, wrong_dtype_is_refused, empty_launches_nothing,
            side_stream, cluster_launch_rounds_the_grid, repeated_launches_reuse_cached_maps,
-           cuda_graph_capture, persistent_cluster_matmul, host_pointer_is_refused]:
+           cuda_graph_capture, persistent_cluster_matmul, variants_are_chosen_per_launch,
+           host_pointer_is_refused]:
     case(fn)
 
 print("%d passed, %d failed" % (results.count(True), results.count(False)))

@@ -60,7 +60,9 @@ const char *kUsage =
     "otherwise zeros\n"
     "  --seed N              random seed (default 1)\n"
     "  --device N            CUDA device ordinal (default 0)\n"
-    "  --verbose             print the grid and every kernel argument\n";
+    "  --verbose             print the grid, every kernel argument and, for "
+    "a kernel with\n"
+    "                        variants, each variant's cost\n";
 
 struct Options {
   std::string manifest;
@@ -411,12 +413,25 @@ int main(int argc, char **argv) {
     return 1;
   }
   std::printf("kernel %s (%s, entry %s) on device %d: %s\n", m.kernel.c_str(),
-              m.chip.c_str(), m.entry.c_str(), report.device, devName);
+              m.chip.c_str(), report.entry.c_str(), report.device, devName);
   std::printf("dims:");
   for (size_t d = 0; d < m.dims.size(); ++d)
     std::printf(" %s=%lld", m.dims[d].c_str(),
                 static_cast<long long>(dimValues[d]));
   std::printf("\n");
+  if (!m.variants.empty()) {
+    int sms = 0;
+    cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev);
+    std::printf("variant %d of %zu: entry %s\n", report.variant,
+                mod->numVariants(), report.entry.c_str());
+    if (opt.verbose) {
+      BoundDims bound;
+      bound.values = dimValues;
+      bound.sources.assign(dimValues.size(), DimSource());
+      std::printf("variant choice (%d SMs):\n%s", sms,
+                  describeVariantChoice(mod->plan(), bound, sms).c_str());
+    }
+  }
   if (!report.launched) {
     std::printf("grid is empty (zero tiles): nothing launched, nothing to "
                 "check or time\n");
