@@ -1,0 +1,1025 @@
+// RUN: kiln-opt %s -split-input-file -verify-diagnostics
+
+// One case per diagnostic of the tile dialect's attributes and verifiers.
+
+//===----------------------------------------------------------------------===//
+// #tile.dims parsing and verifyEncoding
+//===----------------------------------------------------------------------===//
+
+// expected-error@+2 {{expected valid keyword or string}}
+// expected-error@+1 {{expected a dim expression (NAME, INT, NAME+INT, NAME-INT, NAME*INT or cdiv(NAME,INT))}}
+tile.kernel @f(%a: tensor<?xf32, #tile.dims<[M]>>) {
+  tile.return
+}
+
+// -----
+
+// A bare identifier may contain '.', which no dim name does.
+// expected-error@+1 {{invalid dim expression 'K.x'}}
+tile.kernel @f(%a: tensor<?xf32, #tile.dims<K.x>>) {
+  tile.return
+}
+
+// -----
+
+// expected-error@+1 {{invalid dim expression 'M K'}}
+tile.kernel @f(%a: tensor<?xf32, #tile.dims<"M K">>) {
+  tile.return
+}
+
+// -----
+
+// expected-error@+1 {{invalid dim expression 'cdiv(K,0)'}}
+tile.kernel @f(%a: tensor<?xf32, #tile.dims<cdiv(K, 0)>>) {
+  tile.return
+}
+
+// -----
+
+// cdiv takes a name or an integer, not another expression.
+// expected-error@+1 {{invalid dim expression 'cdiv(K+1,4)'}}
+tile.kernel @f(%a: tensor<?xf32, #tile.dims<cdiv(K + 1, 4)>>) {
+  tile.return
+}
+
+// -----
+
+// expected-error@+1 {{#tile.dims names 2 extents but the tensor has rank 1}}
+tile.kernel @f(%a: tensor<?xf32, #tile.dims<M, N>>) {
+  tile.return
+}
+
+// -----
+
+// expected-error@+1 {{axis 1 has static size ? but #tile.dims says '128'; constant dims must be static and symbolic dims dynamic}}
+tile.kernel @f(%a: tensor<?x?xf32, #tile.dims<M, 128>>) {
+  tile.return
+}
+
+// -----
+
+// expected-error@+1 {{axis 0 has static size 64 but #tile.dims says 'M'; constant dims must be static and symbolic dims dynamic}}
+tile.kernel @f(%a: tensor<64xf32, #tile.dims<M>>) {
+  tile.return
+}
+
+// -----
+
+// expected-error@+1 {{axis 0 has static size 64 but #tile.dims says '128'}}
+tile.kernel @f(%a: tensor<64xf32, #tile.dims<128>>) {
+  tile.return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// #tile.schedule
+//===----------------------------------------------------------------------===//
+
+tile.kernel @f(%a: tensor<4x4xf16>, %b: tensor<4x4xf16>) -> tensor<4x4xf32> {
+  // expected-error@+2 {{tile sizes must be positive, got 128x0x64}}
+  %0 = tile.contract(%a, %b : tensor<4x4xf16>, tensor<4x4xf16>) [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>]
+      {schedule = #tile.schedule<tile_m = 128, tile_n = 0, tile_k = 64, stages = 4, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>}
+      -> tensor<4x4xf32> {
+  ^bb0(%acc: f32):
+    tile.yield %acc : f32
+  }
+  tile.return %0 : tensor<4x4xf32>
+}
+
+// -----
+
+// expected-error@+1 {{stages must be at least 1, got 0}}
+#s = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 64, stages = 0, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>
+
+// -----
+
+// expected-error@+1 {{cluster dims must be at least 1, got 2x0}}
+#s = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 64, stages = 4, cluster_m = 2, cluster_n = 0, consumers = 2, persistent = true, group_m = 8>
+
+// -----
+
+// expected-error@+1 {{consumers (3) must divide tile_m (128)}}
+#s = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 64, stages = 4, cluster_m = 1, cluster_n = 1, consumers = 3, persistent = true, group_m = 8>
+
+// -----
+
+// expected-error@+1 {{consumers (0) must divide tile_m (128)}}
+#s = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 64, stages = 4, cluster_m = 1, cluster_n = 1, consumers = 0, persistent = true, group_m = 8>
+
+// -----
+
+// expected-error@+1 {{group_m must be at least 1, got 0}}
+#s = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 64, stages = 4, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 0>
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// tile.kernel
+//===----------------------------------------------------------------------===//
+
+// expected-error@+1 {{'tile.kernel' op argument #1 must be a ranked tensor, got 'f32'}}
+tile.kernel @f(%a: tensor<4xf32>, %b: f32) {
+  tile.return
+}
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op argument #0 must be a ranked tensor, got 'tensor<*xf32>'}}
+tile.kernel @f(%a: tensor<*xf32>) {
+  tile.return
+}
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op result #0 must be a ranked tensor, got 'index'}}
+tile.kernel @f(%a: tensor<4xf32>) -> index {
+  tile.return
+}
+
+// -----
+
+// A kernel is a definition, never a declaration.
+// expected-error@+1 {{'tile.kernel' op region #0 ('body') failed to verify constraint: region with 1 blocks}}
+tile.kernel @f(%a: tensor<4xf32>)
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op scale argument #1 needs tile.scale_of and a 2-element tile.block}}
+tile.kernel @f(%a: tensor<?x?xf8E4M3FN, #tile.dims<M, K>> {tile.name = "a"},
+               %s: tensor<?x?xf32, #tile.dims<M, cdiv(K, 128)>> {tile.role = "scale", tile.block = array<i64: 1, 128>}) {
+  tile.return
+}
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op scale argument #1 needs tile.scale_of and a 2-element tile.block}}
+tile.kernel @f(%a: tensor<?x?xf8E4M3FN, #tile.dims<M, K>> {tile.name = "a"},
+               %s: tensor<?x?xf32, #tile.dims<M, cdiv(K, 128)>> {tile.role = "scale", tile.scale_of = "a"}) {
+  tile.return
+}
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op scale argument #1 needs tile.scale_of and a 2-element tile.block}}
+tile.kernel @f(%a: tensor<?x?xf8E4M3FN, #tile.dims<M, K>> {tile.name = "a"},
+               %s: tensor<?x?xf32, #tile.dims<M, cdiv(K, 128)>> {tile.role = "scale", tile.scale_of = "a", tile.block = array<i64: 128>}) {
+  tile.return
+}
+
+// -----
+
+// The data must come before its scale.
+// expected-error@+1 {{'tile.kernel' op scale argument #0 scales 'a', which is not an earlier argument}}
+tile.kernel @f(%s: tensor<?x?xf32, #tile.dims<M, cdiv(K, 128)>> {tile.role = "scale", tile.scale_of = "a", tile.block = array<i64: 1, 128>},
+               %a: tensor<?x?xf8E4M3FN, #tile.dims<M, K>> {tile.name = "a"}) {
+  tile.return
+}
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op scale argument #1 scales 'b', which is not an earlier argument}}
+tile.kernel @f(%a: tensor<?x?xf8E4M3FN, #tile.dims<M, K>> {tile.name = "a"},
+               %s: tensor<?x?xf32, #tile.dims<M, cdiv(K, 128)>> {tile.role = "scale", tile.scale_of = "b", tile.block = array<i64: 1, 128>}) {
+  tile.return
+}
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op unknown schedule hint 'warps'; expected tile, stages, cluster, consumers, persistent or group_m}}
+tile.kernel @f(%a: tensor<4xf32>) attributes {tile.schedule = {warps = 8}} {
+  tile.return
+}
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op schedule hint 'tile' has an invalid value array<i64: 128>}}
+tile.kernel @f(%a: tensor<4xf32>) attributes {tile.schedule = {tile = array<i64: 128>}} {
+  tile.return
+}
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op schedule hint 'tile' has an invalid value array<i64: 128, 128, 64, 1>}}
+tile.kernel @f(%a: tensor<4xf32>) attributes {tile.schedule = {tile = array<i64: 128, 128, 64, 1>}} {
+  tile.return
+}
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op schedule hint 'tile' has an invalid value array<i64: 128, -64>}}
+tile.kernel @f(%a: tensor<4xf32>) attributes {tile.schedule = {tile = array<i64: 128, -64>}} {
+  tile.return
+}
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op schedule hint 'tile' has an invalid value [128, 128]}}
+tile.kernel @f(%a: tensor<4xf32>) attributes {tile.schedule = {tile = [128, 128]}} {
+  tile.return
+}
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op schedule hint 'cluster' has an invalid value array<i64: 2, 1, 1>}}
+tile.kernel @f(%a: tensor<4xf32>) attributes {tile.schedule = {cluster = array<i64: 2, 1, 1>}} {
+  tile.return
+}
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op schedule hint 'cluster' has an invalid value array<i64: 0, 1>}}
+tile.kernel @f(%a: tensor<4xf32>) attributes {tile.schedule = {cluster = array<i64: 0, 1>}} {
+  tile.return
+}
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op schedule hint 'stages' has an invalid value 0 : i64}}
+tile.kernel @f(%a: tensor<4xf32>) attributes {tile.schedule = {stages = 0}} {
+  tile.return
+}
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op schedule hint 'consumers' has an invalid value "two"}}
+tile.kernel @f(%a: tensor<4xf32>) attributes {tile.schedule = {consumers = "two"}} {
+  tile.return
+}
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op schedule hint 'group_m' has an invalid value -8 : i64}}
+tile.kernel @f(%a: tensor<4xf32>) attributes {tile.schedule = {group_m = -8}} {
+  tile.return
+}
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op schedule hint 'persistent' has an invalid value 1 : i64}}
+tile.kernel @f(%a: tensor<4xf32>) attributes {tile.schedule = {persistent = 1}} {
+  tile.return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// tile.return and tile.yield
+//===----------------------------------------------------------------------===//
+
+tile.kernel @f(%a: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  // expected-error@+1 {{'tile.return' op returns 1 values but the kernel has 2 outputs}}
+  tile.return %a : tensor<4xf32>
+}
+
+// -----
+
+tile.kernel @f(%a: tensor<?xf32, #tile.dims<M>>) -> tensor<?xf32, #tile.dims<N>> {
+  // expected-error@+1 {{'tile.return' op output #0 has type 'tensor<?xf32, #tile.dims<M>>' but the kernel declares 'tensor<?xf32, #tile.dims<N>>'}}
+  tile.return %a : tensor<?xf32, #tile.dims<M>>
+}
+
+// -----
+
+tile.kernel @f(%a: tensor<4xf32>) {
+  %c = arith.constant 0.0 : f32
+  // expected-error@+1 {{'tile.yield' op expects parent op to be one of 'tile.map, tile.mask, tile.score_mod, tile.contract'}}
+  tile.yield %c : f32
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// tile.matmul
+//===----------------------------------------------------------------------===//
+
+tile.kernel @f(%a: tensor<?xbf16, #tile.dims<K>>, %b: tensor<?x?xbf16, #tile.dims<K, N>>) {
+  // expected-error@+1 {{'tile.matmul' op operands must have rank >= 2, got ranks 1 and 2}}
+  %0 = tile.matmul %a, %b : tensor<?xbf16, #tile.dims<K>>, tensor<?x?xbf16, #tile.dims<K, N>> -> tensor<?xf32, #tile.dims<N>>
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xf16, #tile.dims<N, K>>) {
+  // expected-error@+1 {{'tile.matmul' op operand element types differ: 'bf16' and 'f16'; both must match (8-bit floats may mix)}}
+  %0 = tile.matmul %a, %b {transpose_b} : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xf16, #tile.dims<N, K>> -> tensor<?x?xf32, #tile.dims<M, N>>
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%a: tensor<?x?xf8E4M3FN, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) {
+  // expected-error@+1 {{'tile.matmul' op operand element types differ: 'f8E4M3FN' and 'bf16'}}
+  %0 = tile.matmul %a, %b {transpose_b} : tensor<?x?xf8E4M3FN, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>> -> tensor<?x?xf32, #tile.dims<M, N>>
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%a: tensor<?x?xi8, #tile.dims<M, K>>, %b: tensor<?x?xi8, #tile.dims<N, K>>) {
+  // expected-error@+1 {{'tile.matmul' op operand #0 must be ranked tensor of bf16, f16, f32, e4m3, e5m2 or e2m1 values}}
+  %0 = tile.matmul %a, %b {transpose_b} : tensor<?x?xi8, #tile.dims<M, K>>, tensor<?x?xi8, #tile.dims<N, K>> -> tensor<?x?xf32, #tile.dims<M, N>>
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) {
+  // expected-error@+1 {{'tile.matmul' op result #0 must be ranked tensor of 32-bit float values}}
+  %0 = tile.matmul %a, %b {transpose_b} : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>> -> tensor<?x?xbf16, #tile.dims<M, N>>
+  tile.return
+}
+
+// -----
+
+// Without transpose_b, b's rows are the contraction dim.
+tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) {
+  // expected-error@+1 {{'tile.matmul' op contraction dims differ: K=K from lhs, K=N from rhs}}
+  %0 = tile.matmul %a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>> -> tensor<?x?xf32, #tile.dims<M, N>>
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) {
+  // expected-error@+1 {{'tile.matmul' op contraction dims differ: K=M from lhs, K=K from rhs}}
+  %0 = tile.matmul %a, %b {transpose_a, transpose_b} : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>> -> tensor<?x?xf32, #tile.dims<K, N>>
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%a: tensor<?x?x?xbf16, #tile.dims<B, M, K>>, %b: tensor<?x?x?xbf16, #tile.dims<G, N, K>>) {
+  // expected-error@+1 {{'tile.matmul' op cannot broadcast rhs batch [G] to [B]: extent 'G' vs 'B'}}
+  %0 = tile.matmul %a, %b {transpose_b} : tensor<?x?x?xbf16, #tile.dims<B, M, K>>, tensor<?x?x?xbf16, #tile.dims<G, N, K>> -> tensor<?x?x?xf32, #tile.dims<B, M, N>>
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%a: tensor<?x?x?xbf16, #tile.dims<H, M, K>>, %b: tensor<?x?x?x?xbf16, #tile.dims<B, G, N, K>>) {
+  // expected-error@+1 {{'tile.matmul' op cannot broadcast lhs batch [H] to [B, G]: extent 'H' vs 'G'}}
+  %0 = tile.matmul %a, %b {transpose_b} : tensor<?x?x?xbf16, #tile.dims<H, M, K>>, tensor<?x?x?x?xbf16, #tile.dims<B, G, N, K>> -> tensor<?x?x?x?xf32, #tile.dims<B, G, M, N>>
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) {
+  // expected-error@+1 {{'tile.matmul' op result has rank 3, expected 2 ([M, N])}}
+  %0 = tile.matmul %a, %b {transpose_b} : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>> -> tensor<?x?x?xf32, #tile.dims<B, M, N>>
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) {
+  // expected-error@+1 {{'tile.matmul' op result is [M, K], expected [M, N] (axis 1)}}
+  %0 = tile.matmul %a, %b {transpose_b} : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>> -> tensor<?x?xf32, #tile.dims<M, K>>
+  tile.return
+}
+
+// -----
+
+// A static extent without an encoding is its size, so 64 is not 32.
+tile.kernel @f(%a: tensor<128x64xf32>, %b: tensor<32x32xf32>) {
+  // expected-error@+1 {{'tile.matmul' op contraction dims differ: K=64 from lhs, K=32 from rhs}}
+  %0 = tile.matmul %a, %b : tensor<128x64xf32>, tensor<32x32xf32> -> tensor<128x32xf32>
+  tile.return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// tile.scaled_matmul
+//===----------------------------------------------------------------------===//
+
+tile.kernel @f(%a: tensor<?x?x?xf8E4M3FN, #tile.dims<B, M, K>>, %as: tensor<?x?xf32, #tile.dims<M, K>>,
+               %b: tensor<?x?xf8E4M3FN, #tile.dims<N, K>>, %bs: tensor<?x?xf32, #tile.dims<N, K>>) {
+  // expected-error@+1 {{'tile.scaled_matmul' op block-scaled operands must have rank 2, got rank 3}}
+  %0 = tile.scaled_matmul %a, %as, %b, %bs {lhs_block = array<i64: 1, 1>, rhs_block = array<i64: 1, 1>, transpose_b}
+      : tensor<?x?x?xf8E4M3FN, #tile.dims<B, M, K>>, tensor<?x?xf32, #tile.dims<M, K>>, tensor<?x?xf8E4M3FN, #tile.dims<N, K>>, tensor<?x?xf32, #tile.dims<N, K>>
+      -> tensor<?x?x?xf32, #tile.dims<B, M, N>>
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %as: tensor<?x?xf32, #tile.dims<M, K>>,
+               %b: tensor<?x?xbf16, #tile.dims<N, K>>, %bs: tensor<?x?xf32, #tile.dims<N, K>>) {
+  // expected-error@+1 {{'tile.scaled_matmul' op block-scaled operands must be fp8 or fp4, got 'bf16'}}
+  %0 = tile.scaled_matmul %a, %as, %b, %bs {lhs_block = array<i64: 1, 1>, rhs_block = array<i64: 1, 1>, transpose_b}
+      : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xf32, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>, tensor<?x?xf32, #tile.dims<N, K>>
+      -> tensor<?x?xf32, #tile.dims<M, N>>
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%a: tensor<?x?xf4E2M1FN, #tile.dims<M, K>>, %as: tensor<?x?xf8E4M3FN, #tile.dims<M, cdiv(K, 16)>>,
+               %b: tensor<?x?xf8E4M3FN, #tile.dims<N, K>>, %bs: tensor<?x?xf32, #tile.dims<N, cdiv(K, 16)>>) {
+  // expected-error@+1 {{'tile.scaled_matmul' op cannot mix fp4 and fp8 operands}}
+  %0 = tile.scaled_matmul %a, %as, %b, %bs {lhs_block = array<i64: 1, 16>, rhs_block = array<i64: 1, 16>, transpose_b}
+      : tensor<?x?xf4E2M1FN, #tile.dims<M, K>>, tensor<?x?xf8E4M3FN, #tile.dims<M, cdiv(K, 16)>>, tensor<?x?xf8E4M3FN, #tile.dims<N, K>>, tensor<?x?xf32, #tile.dims<N, cdiv(K, 16)>>
+      -> tensor<?x?xf32, #tile.dims<M, N>>
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%a: tensor<?x?xf8E4M3FN, #tile.dims<M, K>>, %as: tensor<?x?xf32, #tile.dims<M, K>>,
+               %b: tensor<?x?xf8E4M3FN, #tile.dims<N, K>>, %bs: tensor<?x?xf32, #tile.dims<N, K>>) {
+  // expected-error@+1 {{'tile.scaled_matmul' op lhs_block must be two positive extents}}
+  %0 = tile.scaled_matmul %a, %as, %b, %bs {lhs_block = array<i64: 1>, rhs_block = array<i64: 1, 1>, transpose_b}
+      : tensor<?x?xf8E4M3FN, #tile.dims<M, K>>, tensor<?x?xf32, #tile.dims<M, K>>, tensor<?x?xf8E4M3FN, #tile.dims<N, K>>, tensor<?x?xf32, #tile.dims<N, K>>
+      -> tensor<?x?xf32, #tile.dims<M, N>>
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%a: tensor<?x?xf8E4M3FN, #tile.dims<M, K>>, %as: tensor<?x?xf32, #tile.dims<M, K>>,
+               %b: tensor<?x?xf8E4M3FN, #tile.dims<N, K>>, %bs: tensor<?x?xf32, #tile.dims<N, K>>) {
+  // expected-error@+1 {{'tile.scaled_matmul' op rhs_block must be two positive extents}}
+  %0 = tile.scaled_matmul %a, %as, %b, %bs {lhs_block = array<i64: 1, 1>, rhs_block = array<i64: 0, 128>, transpose_b}
+      : tensor<?x?xf8E4M3FN, #tile.dims<M, K>>, tensor<?x?xf32, #tile.dims<M, K>>, tensor<?x?xf8E4M3FN, #tile.dims<N, K>>, tensor<?x?xf32, #tile.dims<N, K>>
+      -> tensor<?x?xf32, #tile.dims<M, N>>
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%a: tensor<?x?xf8E4M3FN, #tile.dims<M, K>>, %as: tensor<?x?xf32, #tile.dims<M, cdiv(K, 64)>>,
+               %b: tensor<?x?xf8E4M3FN, #tile.dims<N, K>>, %bs: tensor<?x?xf32, #tile.dims<cdiv(N, 128), cdiv(K, 128)>>) {
+  // expected-error@+1 {{'tile.scaled_matmul' op lhs_scale is [M, cdiv(K,64)], expected [M, cdiv(K,128)] (axis 1)}}
+  %0 = tile.scaled_matmul %a, %as, %b, %bs {lhs_block = array<i64: 1, 128>, rhs_block = array<i64: 128, 128>, transpose_b}
+      : tensor<?x?xf8E4M3FN, #tile.dims<M, K>>, tensor<?x?xf32, #tile.dims<M, cdiv(K, 64)>>, tensor<?x?xf8E4M3FN, #tile.dims<N, K>>, tensor<?x?xf32, #tile.dims<cdiv(N, 128), cdiv(K, 128)>>
+      -> tensor<?x?xf32, #tile.dims<M, N>>
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%a: tensor<?x?xf8E4M3FN, #tile.dims<M, K>>, %as: tensor<?x?xf32, #tile.dims<M, cdiv(K, 128)>>,
+               %b: tensor<?x?xf8E4M3FN, #tile.dims<N, K>>, %bs: tensor<?xf32, #tile.dims<N>>) {
+  // expected-error@+1 {{'tile.scaled_matmul' op rhs_scale has rank 1, expected 2 ([cdiv(N,128), cdiv(K,128)])}}
+  %0 = tile.scaled_matmul %a, %as, %b, %bs {lhs_block = array<i64: 1, 128>, rhs_block = array<i64: 128, 128>, transpose_b}
+      : tensor<?x?xf8E4M3FN, #tile.dims<M, K>>, tensor<?x?xf32, #tile.dims<M, cdiv(K, 128)>>, tensor<?x?xf8E4M3FN, #tile.dims<N, K>>, tensor<?xf32, #tile.dims<N>>
+      -> tensor<?x?xf32, #tile.dims<M, N>>
+  tile.return
+}
+
+// -----
+
+// Constant extents give constant scale extents: cdiv(256, 128) = 2.
+tile.kernel @f(%a: tensor<?x256xf8E4M3FN, #tile.dims<M, 256>>, %as: tensor<?x3xf32, #tile.dims<M, 3>>,
+               %b: tensor<?x256xf8E4M3FN, #tile.dims<N, 256>>, %bs: tensor<?x2xf32, #tile.dims<N, 2>>) {
+  // expected-error@+1 {{'tile.scaled_matmul' op lhs_scale is [M, 3], expected [M, 2] (axis 1)}}
+  %0 = tile.scaled_matmul %a, %as, %b, %bs {lhs_block = array<i64: 1, 128>, rhs_block = array<i64: 1, 128>, transpose_b}
+      : tensor<?x256xf8E4M3FN, #tile.dims<M, 256>>, tensor<?x3xf32, #tile.dims<M, 3>>, tensor<?x256xf8E4M3FN, #tile.dims<N, 256>>, tensor<?x2xf32, #tile.dims<N, 2>>
+      -> tensor<?x?xf32, #tile.dims<M, N>>
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%a: tensor<?x?xf8E4M3FN, #tile.dims<M, K>>, %as: tensor<?x?xbf16, #tile.dims<M, K>>,
+               %b: tensor<?x?xf8E4M3FN, #tile.dims<N, K>>, %bs: tensor<?x?xf32, #tile.dims<N, K>>) {
+  // expected-error@+1 {{'tile.scaled_matmul' op operand #1 must be ranked tensor of f32, e4m3 or ue8m0 values}}
+  %0 = tile.scaled_matmul %a, %as, %b, %bs {lhs_block = array<i64: 1, 1>, rhs_block = array<i64: 1, 1>, transpose_b}
+      : tensor<?x?xf8E4M3FN, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xf8E4M3FN, #tile.dims<N, K>>, tensor<?x?xf32, #tile.dims<N, K>>
+      -> tensor<?x?xf32, #tile.dims<M, N>>
+  tile.return
+}
+
+// -----
+
+// The product rules apply after the scale rules.
+tile.kernel @f(%a: tensor<?x?xf8E4M3FN, #tile.dims<M, K>>, %as: tensor<?x?xf32, #tile.dims<M, K>>,
+               %b: tensor<?x?xf8E4M3FN, #tile.dims<N, J>>, %bs: tensor<?x?xf32, #tile.dims<N, J>>) {
+  // expected-error@+1 {{'tile.scaled_matmul' op contraction dims differ: K=K from lhs, K=J from rhs}}
+  %0 = tile.scaled_matmul %a, %as, %b, %bs {lhs_block = array<i64: 1, 1>, rhs_block = array<i64: 1, 1>, transpose_b}
+      : tensor<?x?xf8E4M3FN, #tile.dims<M, K>>, tensor<?x?xf32, #tile.dims<M, K>>, tensor<?x?xf8E4M3FN, #tile.dims<N, J>>, tensor<?x?xf32, #tile.dims<N, J>>
+      -> tensor<?x?xf32, #tile.dims<M, N>>
+  tile.return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// tile.grouped_matmul
+//===----------------------------------------------------------------------===//
+
+tile.kernel @f(%x: tensor<?x?xbf16, #tile.dims<T, K>>, %w: tensor<?x?xbf16, #tile.dims<N, K>>, %o: tensor<?xi32, #tile.dims<E+1>>) {
+  // expected-error@+1 {{'tile.grouped_matmul' op expects lhs [T, K], rhs [E, N, K] and offsets [E+1]; got ranks 2, 2, 1}}
+  %0 = tile.grouped_matmul %x, %w, %o {transpose_b} : tensor<?x?xbf16, #tile.dims<T, K>>, tensor<?x?xbf16, #tile.dims<N, K>>, tensor<?xi32, #tile.dims<E+1>> -> tensor<?x?xf32, #tile.dims<T, N>>
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%x: tensor<?x?xbf16, #tile.dims<T, K>>, %w: tensor<?x?x?xbf16, #tile.dims<E, K, N>>, %o: tensor<?x2xi32, #tile.dims<E, 2>>) {
+  // expected-error@+1 {{'tile.grouped_matmul' op expects lhs [T, K], rhs [E, K, N] and offsets [E+1]; got ranks 2, 3, 2}}
+  %0 = tile.grouped_matmul %x, %w, %o : tensor<?x?xbf16, #tile.dims<T, K>>, tensor<?x?x?xbf16, #tile.dims<E, K, N>>, tensor<?x2xi32, #tile.dims<E, 2>> -> tensor<?x?xf32, #tile.dims<T, N>>
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%x: tensor<?x?xbf16, #tile.dims<T, K>>, %w: tensor<?x?x?xf16, #tile.dims<E, N, K>>, %o: tensor<?xi32, #tile.dims<E+1>>) {
+  // expected-error@+1 {{'tile.grouped_matmul' op operand element types differ: 'bf16' and 'f16'}}
+  %0 = tile.grouped_matmul %x, %w, %o {transpose_b} : tensor<?x?xbf16, #tile.dims<T, K>>, tensor<?x?x?xf16, #tile.dims<E, N, K>>, tensor<?xi32, #tile.dims<E+1>> -> tensor<?x?xf32, #tile.dims<T, N>>
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%x: tensor<?x?xbf16, #tile.dims<T, K>>, %w: tensor<?x?x?xbf16, #tile.dims<E, N, K>>, %o: tensor<?xi32, #tile.dims<E>>) {
+  // expected-error@+1 {{'tile.grouped_matmul' op offsets is [E], expected [E+1] (axis 0)}}
+  %0 = tile.grouped_matmul %x, %w, %o {transpose_b} : tensor<?x?xbf16, #tile.dims<T, K>>, tensor<?x?x?xbf16, #tile.dims<E, N, K>>, tensor<?xi32, #tile.dims<E>> -> tensor<?x?xf32, #tile.dims<T, N>>
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%x: tensor<?x?xbf16, #tile.dims<T, K>>, %w: tensor<8x?x?xbf16, #tile.dims<8, N, K>>, %o: tensor<8xi32>) {
+  // expected-error@+1 {{'tile.grouped_matmul' op offsets is [8], expected [9] (axis 0)}}
+  %0 = tile.grouped_matmul %x, %w, %o {transpose_b} : tensor<?x?xbf16, #tile.dims<T, K>>, tensor<8x?x?xbf16, #tile.dims<8, N, K>>, tensor<8xi32> -> tensor<?x?xf32, #tile.dims<T, N>>
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%x: tensor<?x?xbf16, #tile.dims<T, K>>, %w: tensor<?x?x?xbf16, #tile.dims<E, N, K>>, %o: tensor<?xi32, #tile.dims<E+1>>) {
+  // expected-error@+1 {{'tile.grouped_matmul' op contraction dims differ: K=K from lhs, K=N from rhs}}
+  %0 = tile.grouped_matmul %x, %w, %o : tensor<?x?xbf16, #tile.dims<T, K>>, tensor<?x?x?xbf16, #tile.dims<E, N, K>>, tensor<?xi32, #tile.dims<E+1>> -> tensor<?x?xf32, #tile.dims<T, K>>
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%x: tensor<?x?xbf16, #tile.dims<T, K>>, %w: tensor<?x?x?xbf16, #tile.dims<E, N, K>>, %o: tensor<?xi32, #tile.dims<E+1>>) {
+  // expected-error@+1 {{'tile.grouped_matmul' op result is [N, T], expected [T, N] (axis 0)}}
+  %0 = tile.grouped_matmul %x, %w, %o {transpose_b} : tensor<?x?xbf16, #tile.dims<T, K>>, tensor<?x?x?xbf16, #tile.dims<E, N, K>>, tensor<?xi32, #tile.dims<E+1>> -> tensor<?x?xf32, #tile.dims<N, T>>
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%x: tensor<?x?xbf16, #tile.dims<T, K>>, %w: tensor<?x?x?xbf16, #tile.dims<E, N, K>>, %o: tensor<?xi64, #tile.dims<E+1>>) {
+  // expected-error@+1 {{'tile.grouped_matmul' op operand #2 must be ranked tensor of 32-bit signless integer values}}
+  %0 = tile.grouped_matmul %x, %w, %o {transpose_b} : tensor<?x?xbf16, #tile.dims<T, K>>, tensor<?x?x?xbf16, #tile.dims<E, N, K>>, tensor<?xi64, #tile.dims<E+1>> -> tensor<?x?xf32, #tile.dims<T, N>>
+  tile.return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// tile.contract
+//===----------------------------------------------------------------------===//
+
+tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) {
+  // expected-error@+1 {{'tile.contract' op needs at least one contraction}}
+  %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>) [] -> tensor<?x?xf32, #tile.dims<M, N>> {
+  ^bb0(%acc: f32):
+    tile.yield %acc : f32
+  }
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) {
+  // expected-error@+1 {{'tile.contract' op result must have rank 2, got rank 3}}
+  %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?x?xf32, #tile.dims<B, M, N>> {
+  ^bb0(%acc: f32):
+    tile.yield %acc : f32
+  }
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) {
+  // expected-error@+1 {{'tile.contract' op contraction #0 names operand 2 but there are only 2}}
+  %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      [#tile.mma<lhs = 0, rhs = 2, transpose_a = false, transpose_b = true>] -> tensor<?x?xf32, #tile.dims<M, N>> {
+  ^bb0(%acc: f32):
+    tile.yield %acc : f32
+  }
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%a: tensor<?x?x?xbf16, #tile.dims<B, M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) {
+  // expected-error@+1 {{'tile.contract' op contraction #0 operands must have rank 2}}
+  %0 = tile.contract(%a, %b : tensor<?x?x?xbf16, #tile.dims<B, M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xf32, #tile.dims<M, N>> {
+  ^bb0(%acc: f32):
+    tile.yield %acc : f32
+  }
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xf32, #tile.dims<N, K>>) {
+  // expected-error@+1 {{'tile.contract' op operand element types differ: 'bf16' and 'f32'}}
+  %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xf32, #tile.dims<N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xf32, #tile.dims<M, N>> {
+  ^bb0(%acc: f32):
+    tile.yield %acc : f32
+  }
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) {
+  // expected-error@+1 {{'tile.contract' op contraction #0: contraction dims differ: K=K from lhs, K=N from rhs}}
+  %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = false>] -> tensor<?x?xf32, #tile.dims<M, K>> {
+  ^bb0(%acc: f32):
+    tile.yield %acc : f32
+  }
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>,
+               %c: tensor<?x?xbf16, #tile.dims<M, J>>, %d: tensor<?x?xbf16, #tile.dims<N, J>>) {
+  // expected-error@+1 {{'tile.contract' op contraction #1 has K=J but contraction #0 has K=K; fused contractions share one K loop}}
+  %0 = tile.contract(%a, %b, %c, %d : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>,
+                     tensor<?x?xbf16, #tile.dims<M, J>>, tensor<?x?xbf16, #tile.dims<N, J>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>,
+       #tile.mma<lhs = 2, rhs = 3, transpose_a = false, transpose_b = true>] -> tensor<?x?xf32, #tile.dims<M, N>> {
+  ^bb0(%x: f32, %y: f32):
+    tile.yield %x : f32
+  }
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>, %c: tensor<?x?xbf16, #tile.dims<P, K>>) {
+  // expected-error@+1 {{'tile.contract' op result is [M, N], expected [M, P] (axis 1)}}
+  %0 = tile.contract(%a, %b, %c : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>, tensor<?x?xbf16, #tile.dims<P, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>,
+       #tile.mma<lhs = 0, rhs = 2, transpose_a = false, transpose_b = true>] -> tensor<?x?xf32, #tile.dims<M, N>> {
+  ^bb0(%x: f32, %y: f32):
+    tile.yield %x : f32
+  }
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>, %bias: tensor<?xbf16, #tile.dims<M>>) {
+  // expected-error@+1 {{'tile.contract' op cannot broadcast epilogue input #0 [M] to [M, N]: extent 'M' vs 'N'}}
+  %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      epilogue_inputs(%bias : tensor<?xbf16, #tile.dims<M>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xf32, #tile.dims<M, N>> {
+  ^bb0(%acc: f32, %v: bf16):
+    tile.yield %acc : f32
+  }
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>, %r: tensor<?x?x?xbf16, #tile.dims<B, M, N>>) {
+  // expected-error@+1 {{'tile.contract' op cannot broadcast epilogue input #0 [B, M, N] to [M, N]: rank 3 > 2}}
+  %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      epilogue_inputs(%r : tensor<?x?x?xbf16, #tile.dims<B, M, N>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xf32, #tile.dims<M, N>> {
+  ^bb0(%acc: f32, %v: bf16):
+    tile.yield %acc : f32
+  }
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>, %bias: tensor<?xbf16, #tile.dims<N>>) {
+  // expected-error@+1 {{'tile.contract' op epilogue region takes 1 arguments, expected 2}}
+  %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      epilogue_inputs(%bias : tensor<?xbf16, #tile.dims<N>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xf32, #tile.dims<M, N>> {
+  ^bb0(%acc: f32):
+    tile.yield %acc : f32
+  }
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>, %bias: tensor<?xbf16, #tile.dims<N>>) {
+  // expected-error@+1 {{'tile.contract' op epilogue region argument #1 is 'f32', expected 'bf16'}}
+  %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      epilogue_inputs(%bias : tensor<?xbf16, #tile.dims<N>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xf32, #tile.dims<M, N>> {
+  ^bb0(%acc: f32, %v: f32):
+    tile.yield %acc : f32
+  }
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) {
+  // expected-error@+1 {{'tile.contract' op epilogue region must end in tile.yield}}
+  %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xf32, #tile.dims<M, N>> {
+  ^bb0(%acc: f32):
+    tile.return
+  }
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) {
+  // expected-error@+1 {{'tile.contract' op epilogue region must yield one 'bf16'}}
+  %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
+  ^bb0(%acc: f32):
+    tile.yield %acc : f32
+  }
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) {
+  // expected-error@+1 {{'tile.contract' op epilogue region must yield one 'f32'}}
+  %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xf32, #tile.dims<M, N>> {
+  ^bb0(%acc: f32):
+    tile.yield %acc, %acc : f32, f32
+  }
+  tile.return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// tile.map
+//===----------------------------------------------------------------------===//
+
+// The custom syntax cannot even spell a map without inputs.
+tile.kernel @f() {
+  // expected-error@+1 {{'tile.map' op needs at least one input}}
+  %0 = "tile.map"() ({
+  ^bb0:
+    %c = arith.constant 1.0 : f32
+    tile.yield %c : f32
+  }) : () -> tensor<4xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%x: tensor<?x?xf32, #tile.dims<M, N>>, %v: tensor<?xf32, #tile.dims<M>>) {
+  // expected-error@+1 {{'tile.map' op cannot broadcast input #1 [M] to [M, N]: extent 'M' vs 'N'}}
+  %0 = tile.map %x, %v : tensor<?x?xf32, #tile.dims<M, N>>, tensor<?xf32, #tile.dims<M>> -> tensor<?x?xf32, #tile.dims<M, N>> {
+  ^bb0(%a: f32, %b: f32):
+    %s = arith.addf %a, %b : f32
+    tile.yield %s : f32
+  }
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%x: tensor<?x?xf32, #tile.dims<M, N>>) {
+  // expected-error@+1 {{'tile.map' op cannot broadcast input #0 [M, N] to [N]: rank 2 > 1}}
+  %0 = tile.map %x : tensor<?x?xf32, #tile.dims<M, N>> -> tensor<?xf32, #tile.dims<N>> {
+  ^bb0(%a: f32):
+    tile.yield %a : f32
+  }
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%x: tensor<?x?xf32, #tile.dims<M, N>>) {
+  // expected-error@+1 {{'tile.map' op body region takes 2 arguments, expected 1}}
+  %0 = tile.map %x : tensor<?x?xf32, #tile.dims<M, N>> -> tensor<?x?xf32, #tile.dims<M, N>> {
+  ^bb0(%a: f32, %b: f32):
+    tile.yield %a : f32
+  }
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%x: tensor<?x?xbf16, #tile.dims<M, N>>) {
+  // expected-error@+1 {{'tile.map' op body region argument #0 is 'f32', expected 'bf16'}}
+  %0 = tile.map %x : tensor<?x?xbf16, #tile.dims<M, N>> -> tensor<?x?xf32, #tile.dims<M, N>> {
+  ^bb0(%a: f32):
+    tile.yield %a : f32
+  }
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%x: tensor<?x?xf32, #tile.dims<M, N>>) {
+  // expected-error@+1 {{'tile.map' op body region must end in tile.yield}}
+  %0 = tile.map %x : tensor<?x?xf32, #tile.dims<M, N>> -> tensor<?x?xf32, #tile.dims<M, N>> {
+  ^bb0(%a: f32):
+    tile.return
+  }
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%x: tensor<?x?xf32, #tile.dims<M, N>>) {
+  // expected-error@+1 {{'tile.map' op body region must yield one 'bf16'}}
+  %0 = tile.map %x : tensor<?x?xf32, #tile.dims<M, N>> -> tensor<?x?xbf16, #tile.dims<M, N>> {
+  ^bb0(%a: f32):
+    tile.yield %a : f32
+  }
+  tile.return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// tile.reduce and tile.softmax
+//===----------------------------------------------------------------------===//
+
+tile.kernel @f(%x: tensor<?x?xf32, #tile.dims<M, N>>) {
+  // expected-error@+1 {{'tile.reduce' op unknown reduction 'min'; expected sum or max}}
+  %0 = tile.reduce %x {kind = "min", axis = 1 : i64} : tensor<?x?xf32, #tile.dims<M, N>> -> tensor<?xf32, #tile.dims<M>>
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%x: tensor<?x?xf32, #tile.dims<M, N>>) {
+  // expected-error@+1 {{'tile.reduce' op axis 2 is out of range for rank 2}}
+  %0 = tile.reduce %x {kind = "sum", axis = 2 : i64} : tensor<?x?xf32, #tile.dims<M, N>> -> tensor<?xf32, #tile.dims<M>>
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%x: tensor<?x?xf32, #tile.dims<M, N>>) {
+  // expected-error@+1 {{'tile.reduce' op axis -1 is out of range for rank 2}}
+  %0 = tile.reduce %x {kind = "sum", axis = -1 : i64} : tensor<?x?xf32, #tile.dims<M, N>> -> tensor<?xf32, #tile.dims<M>>
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%x: tensor<?x?xf32, #tile.dims<M, N>>) {
+  // expected-error@+1 {{'tile.reduce' op result element type must match the input's}}
+  %0 = tile.reduce %x {kind = "max", axis = 1 : i64} : tensor<?x?xf32, #tile.dims<M, N>> -> tensor<?xf16, #tile.dims<M>>
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%x: tensor<?x?xf32, #tile.dims<M, N>>) {
+  // expected-error@+1 {{'tile.reduce' op result is [M], expected [N] (axis 0)}}
+  %0 = tile.reduce %x {kind = "sum", axis = 0 : i64} : tensor<?x?xf32, #tile.dims<M, N>> -> tensor<?xf32, #tile.dims<M>>
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%x: tensor<?x?xf32, #tile.dims<M, N>>) {
+  // expected-error@+1 {{'tile.reduce' op result has rank 2, expected 1 ([M])}}
+  %0 = tile.reduce %x {kind = "sum", axis = 1 : i64} : tensor<?x?xf32, #tile.dims<M, N>> -> tensor<?x?xf32, #tile.dims<M, N>>
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%x: tensor<f32>) {
+  // expected-error@+1 {{'tile.softmax' op needs a tensor of rank >= 1}}
+  %0 = tile.softmax %x : tensor<f32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%x: tensor<?x?xi32, #tile.dims<M, N>>) {
+  // expected-error@+1 {{'tile.softmax' op operand #0 must be ranked tensor of floating-point values}}
+  %0 = tile.softmax %x : tensor<?x?xi32, #tile.dims<M, N>>
+  tile.return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// tile.mask and tile.score_mod
+//===----------------------------------------------------------------------===//
+
+tile.kernel @f(%s: tensor<?xf32, #tile.dims<T>>) {
+  // expected-error@+1 {{'tile.mask' op masks apply to score matrices of rank >= 2, got rank 1}}
+  %0 = tile.mask %s causal : tensor<?xf32, #tile.dims<T>> {}
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%s: tensor<?x?xf32, #tile.dims<S, T>>) {
+  // expected-error@+1 {{'tile.mask' op needs exactly one of 'causal' or a predicate region}}
+  %0 = tile.mask %s : tensor<?x?xf32, #tile.dims<S, T>> {}
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%s: tensor<?x?xf32, #tile.dims<S, T>>) {
+  // expected-error@+1 {{'tile.mask' op needs exactly one of 'causal' or a predicate region}}
+  %0 = tile.mask %s causal : tensor<?x?xf32, #tile.dims<S, T>> {
+  ^bb0(%i: index, %j: index):
+    %p = arith.cmpi ule, %j, %i : index
+    tile.yield %p : i1
+  }
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%s: tensor<?x?xf32, #tile.dims<S, T>>) {
+  // expected-error@+1 {{'tile.mask' op predicate region argument #1 is 'i32', expected 'index'}}
+  %0 = tile.mask %s : tensor<?x?xf32, #tile.dims<S, T>> {
+  ^bb0(%i: index, %j: i32):
+    %t = arith.constant true
+    tile.yield %t : i1
+  }
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%s: tensor<?x?xf32, #tile.dims<S, T>>) {
+  // expected-error@+1 {{'tile.mask' op predicate region must yield one 'i1'}}
+  %0 = tile.mask %s : tensor<?x?xf32, #tile.dims<S, T>> {
+  ^bb0(%i: index, %j: index):
+    tile.yield %i : index
+  }
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%s: tensor<?x?xf32, #tile.dims<S, T>>) {
+  // expected-error@+1 {{'tile.mask' op failed to verify that all of {scores, result} have same type}}
+  %0 = "tile.mask"(%s) <{causal}> ({}) : (tensor<?x?xf32, #tile.dims<S, T>>) -> tensor<?x?xf16, #tile.dims<S, T>>
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%s: tensor<?xf32, #tile.dims<T>>) {
+  // expected-error@+1 {{'tile.score_mod' op score modifiers apply to score matrices of rank >= 2, got rank 1}}
+  %0 = tile.score_mod %s : tensor<?xf32, #tile.dims<T>> {
+  ^bb0(%x: f32, %i: index, %j: index):
+    tile.yield %x : f32
+  }
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%s: tensor<?x?xf32, #tile.dims<S, T>>) {
+  // expected-error@+1 {{'tile.score_mod' op body region takes 1 arguments, expected 3}}
+  %0 = tile.score_mod %s : tensor<?x?xf32, #tile.dims<S, T>> {
+  ^bb0(%x: f32):
+    tile.yield %x : f32
+  }
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%s: tensor<?x?xf32, #tile.dims<S, T>>) {
+  // expected-error@+1 {{'tile.score_mod' op body region argument #0 is 'f16', expected 'f32'}}
+  %0 = tile.score_mod %s : tensor<?x?xf32, #tile.dims<S, T>> {
+  ^bb0(%x: f16, %i: index, %j: index):
+    %e = arith.extf %x : f16 to f32
+    tile.yield %e : f32
+  }
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%s: tensor<?x?xf32, #tile.dims<S, T>>) {
+  // expected-error@+1 {{'tile.score_mod' op body region must yield one 'f32'}}
+  %0 = tile.score_mod %s : tensor<?x?xf32, #tile.dims<S, T>> {
+  ^bb0(%x: f32, %i: index, %j: index):
+    tile.yield %i : index
+  }
+  tile.return
+}

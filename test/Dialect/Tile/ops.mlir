@@ -1,0 +1,305 @@
+// RUN: kiln-opt %s | kiln-opt | FileCheck %s
+// RUN: kiln-opt %s --mlir-print-op-generic | kiln-opt | FileCheck %s
+
+// Every tile op, attribute and dims encoding round-trips through its custom
+// assembly (and through the generic form).
+
+//===----------------------------------------------------------------------===//
+// #tile.dims: every kind of dim expression
+//===----------------------------------------------------------------------===//
+
+// CHECK-LABEL: tile.kernel @dims(
+// CHECK-SAME:    tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a"}
+// CHECK-SAME:    tensor<?x?xf32, #tile.dims<M, cdiv(K, 128)>>
+// CHECK-SAME:    tensor<?xi32, #tile.dims<E+1>>
+// CHECK-SAME:    tensor<?x4xf32, #tile.dims<H*2, 4>>
+// CHECK-SAME:    tensor<?xf32, #tile.dims<N-1>>
+// CHECK-SAME:    tensor<?xf32, #tile.dims<_seq_len2>>
+// CHECK-SAME:    tensor<?xf32, #tile.dims<cdiv(7, 2)>>
+// CHECK-SAME:    tensor<128x64xbf16>
+// CHECK-SAME:    -> tensor<?x?xbf16, #tile.dims<M, K>>
+tile.kernel @dims(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a"},
+                  %s: tensor<?x?xf32, #tile.dims<M, cdiv( K , 128 )>>,
+                  %o: tensor<?xi32, #tile.dims<E + 1>>,
+                  %h: tensor<?x4xf32, #tile.dims<H * 2, 4>>,
+                  %n: tensor<?xf32, #tile.dims<N - 1>>,
+                  %u: tensor<?xf32, #tile.dims<"_seq_len2">>,
+                  %c: tensor<?xf32, #tile.dims<cdiv(7, 2)>>,
+                  %static: tensor<128x64xbf16>)
+    -> tensor<?x?xbf16, #tile.dims<M, K>> {
+  tile.return %a : tensor<?x?xbf16, #tile.dims<M, K>>
+}
+
+// A tensor without an encoding is fine (its dims are its static sizes).
+// CHECK-LABEL: tile.kernel @no_outputs(
+// CHECK-SAME:    %{{.*}}: tensor<?x?xf32>)
+// CHECK-NEXT:    tile.return{{$}}
+tile.kernel @no_outputs(%a: tensor<?x?xf32>) {
+  tile.return
+}
+
+//===----------------------------------------------------------------------===//
+// Kernel attributes: source names, scale tensors, schedule hints
+//===----------------------------------------------------------------------===//
+
+// CHECK-LABEL: tile.kernel @scaled_args(
+// CHECK-SAME:    {tile.name = "a", tile.role = "input"}
+// CHECK-SAME:    {tile.block = array<i64: 1, 128>, tile.name = "a.scale", tile.role = "scale", tile.scale_of = "a"}
+// CHECK-SAME:    -> (tensor<?x?xbf16, #tile.dims<M, N>> {tile.name = "c"})
+// CHECK-SAME:    attributes {tile.schedule = {cluster = array<i64: 2, 1>, consumers = 2 : i64, group_m = 4 : i64, persistent = false, stages = 3 : i64, tile = array<i64: 128, 256, 64>}}
+tile.kernel @scaled_args(
+    %a: tensor<?x?xf8E4M3FN, #tile.dims<M, K>> {tile.name = "a", tile.role = "input"},
+    %as: tensor<?x?xf32, #tile.dims<M, cdiv(K, 128)>> {tile.name = "a.scale", tile.role = "scale", tile.scale_of = "a", tile.block = array<i64: 1, 128>},
+    %c: tensor<?x?xbf16, #tile.dims<M, N>>)
+    -> (tensor<?x?xbf16, #tile.dims<M, N>> {tile.name = "c"})
+    attributes {tile.schedule = {tile = array<i64: 128, 256, 64>, stages = 3, cluster = array<i64: 2, 1>,
+                                 consumers = 2, persistent = false, group_m = 4}} {
+  tile.return %c : tensor<?x?xbf16, #tile.dims<M, N>>
+}
+
+// Two-element tile and one-element cluster hints are accepted too.
+// CHECK-LABEL: tile.kernel @short_hints(
+// CHECK-SAME:    attributes {tile.schedule = {cluster = array<i64: 1>, tile = array<i64: 64, 64>}}
+tile.kernel @short_hints(%a: tensor<?xf32, #tile.dims<M>>) -> tensor<?xf32, #tile.dims<M>>
+    attributes {tile.schedule = {tile = array<i64: 64, 64>, cluster = array<i64: 1>}} {
+  tile.return %a : tensor<?xf32, #tile.dims<M>>
+}
+
+//===----------------------------------------------------------------------===//
+// Contractions
+//===----------------------------------------------------------------------===//
+
+// CHECK-LABEL: tile.kernel @contractions(
+// CHECK-SAME:    %[[A:[^:]*]]: tensor<?x?xbf16, #tile.dims<M, K>>
+// CHECK-SAME:    %[[B:[^:]*]]: tensor<?x?xbf16, #tile.dims<N, K>>
+// CHECK-SAME:    %[[BT:[^:]*]]: tensor<?x?xbf16, #tile.dims<K, N>>
+// CHECK-SAME:    %[[AT:[^:]*]]: tensor<?x?xbf16, #tile.dims<K, M>>
+// CHECK-SAME:    %[[BA:[^:]*]]: tensor<?x?x?x128xf16, #tile.dims<B, H, S, 128>>
+// CHECK-SAME:    %[[BB:[^:]*]]: tensor<?x?x128xf16, #tile.dims<H, T, 128>>
+// CHECK-SAME:    %[[X8:[^:]*]]: tensor<?x?xf8E4M3FN, #tile.dims<M, K>>
+// CHECK-SAME:    %[[X8S:[^:]*]]: tensor<?x?xf32, #tile.dims<M, cdiv(K, 128)>>
+// CHECK-SAME:    %[[W8:[^:]*]]: tensor<?x?xf8E5M2, #tile.dims<N, K>>
+// CHECK-SAME:    %[[W8S:[^:]*]]: tensor<?x?xf32, #tile.dims<cdiv(N, 128), cdiv(K, 128)>>
+// CHECK-SAME:    %[[X4:[^:]*]]: tensor<?x?xf4E2M1FN, #tile.dims<M, K>>
+// CHECK-SAME:    %[[X4S:[^:]*]]: tensor<?x?xf8E4M3FN, #tile.dims<M, cdiv(K, 16)>>
+// CHECK-SAME:    %[[W4:[^:]*]]: tensor<?x?xf4E2M1FN, #tile.dims<N, K>>
+// CHECK-SAME:    %[[W4S:[^:]*]]: tensor<?x?xf8E8M0FNU, #tile.dims<N, cdiv(K, 32)>>
+// CHECK-SAME:    %[[E:[^:]*]]: tensor<?x?x?xbf16, #tile.dims<E, N, K>>
+// CHECK-SAME:    %[[EK:[^:]*]]: tensor<8x?x?xbf16, #tile.dims<8, K, N>>
+// CHECK-SAME:    %[[OFF:[^:]*]]: tensor<?xi32, #tile.dims<E+1>>
+// CHECK-SAME:    %[[OFF9:[^:]*]]: tensor<9xi32>
+// CHECK:       %[[R0:.*]] = tile.matmul %[[A]], %[[B]] {transpose_b} : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>> -> tensor<?x?xf32, #tile.dims<M, N>>
+// CHECK:       %[[R1:.*]] = tile.matmul %[[A]], %[[BT]] : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<K, N>> -> tensor<?x?xf32, #tile.dims<M, N>>
+// CHECK:       %[[R2:.*]] = tile.matmul %[[AT]], %[[B]] {transpose_a, transpose_b} : {{.*}} -> tensor<?x?xf32, #tile.dims<M, N>>
+// CHECK:       %[[R3:.*]] = tile.matmul %[[BA]], %[[BB]] {transpose_b} : tensor<?x?x?x128xf16, #tile.dims<B, H, S, 128>>, tensor<?x?x128xf16, #tile.dims<H, T, 128>> -> tensor<?x?x?x?xf32, #tile.dims<B, H, S, T>>
+// CHECK:       %[[R4:.*]] = tile.scaled_matmul %[[X8]], %[[X8S]], %[[W8]], %[[W8S]] {lhs_block = array<i64: 1, 128>, rhs_block = array<i64: 128, 128>, transpose_b} : {{.*}} -> tensor<?x?xf32, #tile.dims<M, N>>
+// CHECK:       %[[R5:.*]] = tile.scaled_matmul %[[X4]], %[[X4S]], %[[W4]], %[[W4S]] {lhs_block = array<i64: 1, 16>, rhs_block = array<i64: 1, 32>, transpose_b}
+// CHECK:       %[[R6:.*]] = tile.grouped_matmul %[[A]], %[[E]], %[[OFF]] {transpose_b} : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?x?xbf16, #tile.dims<E, N, K>>, tensor<?xi32, #tile.dims<E+1>> -> tensor<?x?xf32, #tile.dims<M, N>>
+// CHECK:       %[[R7:.*]] = tile.grouped_matmul %[[A]], %[[EK]], %[[OFF9]] : {{.*}} -> tensor<?x?xf32, #tile.dims<M, N>>
+// CHECK:       tile.return %[[R0]], %[[R1]], %[[R2]], %[[R3]], %[[R4]], %[[R5]], %[[R6]], %[[R7]] :
+tile.kernel @contractions(%a: tensor<?x?xbf16, #tile.dims<M, K>>,
+                          %b: tensor<?x?xbf16, #tile.dims<N, K>>,
+                          %bt: tensor<?x?xbf16, #tile.dims<K, N>>,
+                          %at: tensor<?x?xbf16, #tile.dims<K, M>>,
+                          %ba: tensor<?x?x?x128xf16, #tile.dims<B, H, S, 128>>,
+                          %bb: tensor<?x?x128xf16, #tile.dims<H, T, 128>>,
+                          %x8: tensor<?x?xf8E4M3FN, #tile.dims<M, K>>,
+                          %x8s: tensor<?x?xf32, #tile.dims<M, cdiv(K, 128)>>,
+                          %w8: tensor<?x?xf8E5M2, #tile.dims<N, K>>,
+                          %w8s: tensor<?x?xf32, #tile.dims<cdiv(N, 128), cdiv(K, 128)>>,
+                          %x4: tensor<?x?xf4E2M1FN, #tile.dims<M, K>>,
+                          %x4s: tensor<?x?xf8E4M3FN, #tile.dims<M, cdiv(K, 16)>>,
+                          %w4: tensor<?x?xf4E2M1FN, #tile.dims<N, K>>,
+                          %w4s: tensor<?x?xf8E8M0FNU, #tile.dims<N, cdiv(K, 32)>>,
+                          %e: tensor<?x?x?xbf16, #tile.dims<E, N, K>>,
+                          %ek: tensor<8x?x?xbf16, #tile.dims<8, K, N>>,
+                          %off: tensor<?xi32, #tile.dims<E+1>>,
+                          %off9: tensor<9xi32>)
+    -> (tensor<?x?xf32, #tile.dims<M, N>>, tensor<?x?xf32, #tile.dims<M, N>>,
+        tensor<?x?xf32, #tile.dims<M, N>>, tensor<?x?x?x?xf32, #tile.dims<B, H, S, T>>,
+        tensor<?x?xf32, #tile.dims<M, N>>, tensor<?x?xf32, #tile.dims<M, N>>,
+        tensor<?x?xf32, #tile.dims<M, N>>, tensor<?x?xf32, #tile.dims<M, N>>) {
+  %0 = tile.matmul %a, %b {transpose_b} : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>> -> tensor<?x?xf32, #tile.dims<M, N>>
+  %1 = tile.matmul %a, %bt : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<K, N>> -> tensor<?x?xf32, #tile.dims<M, N>>
+  %2 = tile.matmul %at, %b {transpose_a, transpose_b} : tensor<?x?xbf16, #tile.dims<K, M>>, tensor<?x?xbf16, #tile.dims<N, K>> -> tensor<?x?xf32, #tile.dims<M, N>>
+  %3 = tile.matmul %ba, %bb {transpose_b} : tensor<?x?x?x128xf16, #tile.dims<B, H, S, 128>>, tensor<?x?x128xf16, #tile.dims<H, T, 128>> -> tensor<?x?x?x?xf32, #tile.dims<B, H, S, T>>
+  %4 = tile.scaled_matmul %x8, %x8s, %w8, %w8s {lhs_block = array<i64: 1, 128>, rhs_block = array<i64: 128, 128>, transpose_b}
+      : tensor<?x?xf8E4M3FN, #tile.dims<M, K>>, tensor<?x?xf32, #tile.dims<M, cdiv(K, 128)>>,
+        tensor<?x?xf8E5M2, #tile.dims<N, K>>, tensor<?x?xf32, #tile.dims<cdiv(N, 128), cdiv(K, 128)>>
+      -> tensor<?x?xf32, #tile.dims<M, N>>
+  %5 = tile.scaled_matmul %x4, %x4s, %w4, %w4s {lhs_block = array<i64: 1, 16>, rhs_block = array<i64: 1, 32>, transpose_b}
+      : tensor<?x?xf4E2M1FN, #tile.dims<M, K>>, tensor<?x?xf8E4M3FN, #tile.dims<M, cdiv(K, 16)>>,
+        tensor<?x?xf4E2M1FN, #tile.dims<N, K>>, tensor<?x?xf8E8M0FNU, #tile.dims<N, cdiv(K, 32)>>
+      -> tensor<?x?xf32, #tile.dims<M, N>>
+  %6 = tile.grouped_matmul %a, %e, %off {transpose_b} : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?x?xbf16, #tile.dims<E, N, K>>, tensor<?xi32, #tile.dims<E+1>> -> tensor<?x?xf32, #tile.dims<M, N>>
+  %7 = tile.grouped_matmul %a, %ek, %off9 : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<8x?x?xbf16, #tile.dims<8, K, N>>, tensor<9xi32> -> tensor<?x?xf32, #tile.dims<M, N>>
+  tile.return %0, %1, %2, %3, %4, %5, %6, %7
+      : tensor<?x?xf32, #tile.dims<M, N>>, tensor<?x?xf32, #tile.dims<M, N>>,
+        tensor<?x?xf32, #tile.dims<M, N>>, tensor<?x?x?x?xf32, #tile.dims<B, H, S, T>>,
+        tensor<?x?xf32, #tile.dims<M, N>>, tensor<?x?xf32, #tile.dims<M, N>>,
+        tensor<?x?xf32, #tile.dims<M, N>>, tensor<?x?xf32, #tile.dims<M, N>>
+}
+
+// Static shapes without an encoding agree with symbolic ones only through
+// their sizes: here every extent is a constant.
+// CHECK-LABEL: tile.kernel @static_matmul(
+// CHECK:         tile.matmul %{{.*}}, %{{.*}} : tensor<128x64xf32>, tensor<64x32xf32> -> tensor<128x32xf32>
+tile.kernel @static_matmul(%a: tensor<128x64xf32>, %b: tensor<64x32xf32>) -> tensor<128x32xf32> {
+  %0 = tile.matmul %a, %b : tensor<128x64xf32>, tensor<64x32xf32> -> tensor<128x32xf32>
+  tile.return %0 : tensor<128x32xf32>
+}
+
+//===----------------------------------------------------------------------===//
+// tile.contract and #tile.mma / #tile.schedule
+//===----------------------------------------------------------------------===//
+
+// CHECK-LABEL: tile.kernel @contract(
+// CHECK-SAME:    %[[X:[^:]*]]: tensor<?x?xbf16, #tile.dims<M, K>>
+// CHECK-SAME:    %[[W1:[^:]*]]: tensor<?x?xbf16, #tile.dims<N, K>>
+// CHECK-SAME:    %[[W2:[^:]*]]: tensor<?x?xbf16, #tile.dims<N, K>>
+// CHECK-SAME:    %[[BIAS:[^:]*]]: tensor<?xbf16, #tile.dims<N>>
+// CHECK:       %[[Y:.*]] = tile.contract(%[[X]], %[[W1]], %[[W2]] : {{.*}}) epilogue_inputs(%[[BIAS]] : tensor<?xbf16, #tile.dims<N>>)
+// CHECK-SAME:    [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>, #tile.mma<lhs = 0, rhs = 2, transpose_a = false, transpose_b = true>]
+// CHECK-SAME:    {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 64, stages = 4, cluster_m = 2, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>}
+// CHECK-SAME:    -> tensor<?x?xbf16, #tile.dims<M, N>> {
+// CHECK-NEXT:  ^bb0(%[[G:.*]]: f32, %[[U:.*]]: f32, %[[BV:.*]]: bf16):
+// CHECK-NEXT:    %[[BF:.*]] = arith.extf %[[BV]] : bf16 to f32
+// CHECK-NEXT:    %[[P:.*]] = arith.mulf %[[G]], %[[U]] : f32
+// CHECK-NEXT:    %[[S:.*]] = arith.addf %[[P]], %[[BF]] : f32
+// CHECK-NEXT:    %[[T:.*]] = arith.truncf %[[S]] : f32 to bf16
+// CHECK-NEXT:    tile.yield %[[T]] : bf16
+// CHECK-NEXT:  }
+// CHECK:       %[[Z:.*]] = tile.contract(%[[X]], %[[W1]] : {{.*}}) [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xf32, #tile.dims<M, N>> {
+// CHECK-NEXT:  ^bb0(%[[ACC:.*]]: f32):
+// CHECK-NEXT:    tile.yield %[[ACC]] : f32
+// CHECK:       tile.return %[[Y]], %[[Z]]
+tile.kernel @contract(%x: tensor<?x?xbf16, #tile.dims<M, K>>, %w1: tensor<?x?xbf16, #tile.dims<N, K>>,
+                      %w2: tensor<?x?xbf16, #tile.dims<N, K>>, %bias: tensor<?xbf16, #tile.dims<N>>)
+    -> (tensor<?x?xbf16, #tile.dims<M, N>>, tensor<?x?xf32, #tile.dims<M, N>>) {
+  %y = tile.contract(%x, %w1, %w2 : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>,
+                     tensor<?x?xbf16, #tile.dims<N, K>>)
+      epilogue_inputs(%bias : tensor<?xbf16, #tile.dims<N>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>,
+       #tile.mma<lhs = 0, rhs = 2, transpose_a = false, transpose_b = true>]
+      {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 64, stages = 4, cluster_m = 2,
+                                 cluster_n = 1, consumers = 2, persistent = true, group_m = 8>}
+      -> tensor<?x?xbf16, #tile.dims<M, N>> {
+  ^bb0(%g: f32, %u: f32, %bv: bf16):
+    %bf = arith.extf %bv : bf16 to f32
+    %p = arith.mulf %g, %u : f32
+    %s = arith.addf %p, %bf : f32
+    %t = arith.truncf %s : f32 to bf16
+    tile.yield %t : bf16
+  }
+  %z = tile.contract(%x, %w1 : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>]
+      -> tensor<?x?xf32, #tile.dims<M, N>> {
+  ^bb0(%acc: f32):
+    tile.yield %acc : f32
+  }
+  tile.return %y, %z : tensor<?x?xbf16, #tile.dims<M, N>>, tensor<?x?xf32, #tile.dims<M, N>>
+}
+
+// The schedule's struct syntax accepts its parameters in any order.
+// CHECK-LABEL: tile.kernel @schedule_order(
+// CHECK:         [#tile.mma<lhs = 1, rhs = 0, transpose_a = true, transpose_b = false>]
+// CHECK-SAME:    {schedule = #tile.schedule<tile_m = 64, tile_n = 64, tile_k = 32, stages = 1, cluster_m = 1, cluster_n = 4, consumers = 1, persistent = false, group_m = 1>}
+tile.kernel @schedule_order(%w: tensor<32x64xf16>, %at: tensor<32x64xf16>) -> tensor<64x64xf16> {
+  %0 = tile.contract(%w, %at : tensor<32x64xf16>, tensor<32x64xf16>)
+      [#tile.mma<transpose_b = false, transpose_a = true, rhs = 0, lhs = 1>]
+      {schedule = #tile.schedule<group_m = 1, persistent = false, consumers = 1, cluster_n = 4,
+                                 cluster_m = 1, stages = 1, tile_k = 32, tile_n = 64, tile_m = 64>}
+      -> tensor<64x64xf16> {
+  ^bb0(%acc: f32):
+    %t = arith.truncf %acc : f32 to f16
+    tile.yield %t : f16
+  }
+  tile.return %0 : tensor<64x64xf16>
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise, reductions and attention pieces
+//===----------------------------------------------------------------------===//
+
+// CHECK-LABEL: tile.kernel @elementwise(
+// CHECK-SAME:    %[[X:[^:]*]]: tensor<?x?xf32, #tile.dims<M, N>>
+// CHECK-SAME:    %[[ROW:[^:]*]]: tensor<?xbf16, #tile.dims<N>>
+// CHECK-SAME:    %[[COL:[^:]*]]: tensor<?x1xf32, #tile.dims<M, 1>>
+// CHECK:       %[[Y:.*]] = tile.map %[[X]], %[[ROW]], %[[COL]] : tensor<?x?xf32, #tile.dims<M, N>>, tensor<?xbf16, #tile.dims<N>>, tensor<?x1xf32, #tile.dims<M, 1>> -> tensor<?x?xf32, #tile.dims<M, N>> {
+// CHECK-NEXT:  ^bb0(%[[U:.*]]: f32, %[[V:.*]]: bf16, %[[W:.*]]: f32):
+// CHECK-NEXT:    %[[VF:.*]] = arith.extf %[[V]] : bf16 to f32
+// CHECK-NEXT:    %[[E:.*]] = math.exp %[[U]] : f32
+// CHECK-NEXT:    %[[S:.*]] = arith.addf %[[E]], %[[VF]] : f32
+// CHECK-NEXT:    %[[R:.*]] = arith.mulf %[[S]], %[[W]] : f32
+// CHECK-NEXT:    tile.yield %[[R]] : f32
+// CHECK-NEXT:  }
+// CHECK:       %[[SUM:.*]] = tile.reduce %[[Y]] {axis = 1 : i64, kind = "sum"} : tensor<?x?xf32, #tile.dims<M, N>> -> tensor<?xf32, #tile.dims<M>>
+// CHECK:       %[[MAX:.*]] = tile.reduce %[[Y]] {axis = 0 : i64, kind = "max"} : tensor<?x?xf32, #tile.dims<M, N>> -> tensor<?xf32, #tile.dims<N>>
+// CHECK:       %[[SM:.*]] = tile.softmax %[[Y]] : tensor<?x?xf32, #tile.dims<M, N>>
+// CHECK:       tile.return %[[SUM]], %[[MAX]], %[[SM]]
+tile.kernel @elementwise(%x: tensor<?x?xf32, #tile.dims<M, N>>, %row: tensor<?xbf16, #tile.dims<N>>,
+                         %col: tensor<?x1xf32, #tile.dims<M, 1>>)
+    -> (tensor<?xf32, #tile.dims<M>>, tensor<?xf32, #tile.dims<N>>, tensor<?x?xf32, #tile.dims<M, N>>) {
+  %y = tile.map %x, %row, %col : tensor<?x?xf32, #tile.dims<M, N>>, tensor<?xbf16, #tile.dims<N>>,
+                                 tensor<?x1xf32, #tile.dims<M, 1>> -> tensor<?x?xf32, #tile.dims<M, N>> {
+  ^bb0(%u: f32, %v: bf16, %w: f32):
+    %vf = arith.extf %v : bf16 to f32
+    %e = math.exp %u : f32
+    %s = arith.addf %e, %vf : f32
+    %r = arith.mulf %s, %w : f32
+    tile.yield %r : f32
+  }
+  %sum = tile.reduce %y {kind = "sum", axis = 1 : i64} : tensor<?x?xf32, #tile.dims<M, N>> -> tensor<?xf32, #tile.dims<M>>
+  %max = tile.reduce %y {kind = "max", axis = 0 : i64} : tensor<?x?xf32, #tile.dims<M, N>> -> tensor<?xf32, #tile.dims<N>>
+  %sm = tile.softmax %y : tensor<?x?xf32, #tile.dims<M, N>>
+  tile.return %sum, %max, %sm : tensor<?xf32, #tile.dims<M>>, tensor<?xf32, #tile.dims<N>>, tensor<?x?xf32, #tile.dims<M, N>>
+}
+
+// CHECK-LABEL: tile.kernel @attention_pieces(
+// CHECK-SAME:    %[[S:[^:]*]]: tensor<?x?x?x?xf32, #tile.dims<B, H, S, T>>
+// A causal mask has an empty predicate region.
+// CHECK:       %[[C:.*]] = tile.mask %[[S]] causal : tensor<?x?x?x?xf32, #tile.dims<B, H, S, T>> {
+// CHECK-NEXT:  }
+// CHECK:       %[[W:.*]] = tile.mask %[[C]] : tensor<?x?x?x?xf32, #tile.dims<B, H, S, T>> {
+// CHECK-NEXT:  ^bb0(%[[I:.*]]: index, %[[J:.*]]: index):
+// CHECK-NEXT:    %[[D:.*]] = arith.subi %[[I]], %[[J]] : index
+// CHECK-NEXT:    %[[C256:.*]] = arith.constant 256 : index
+// CHECK-NEXT:    %[[IN:.*]] = arith.cmpi ult, %[[D]], %[[C256]] : index
+// CHECK-NEXT:    tile.yield %[[IN]] : i1
+// CHECK-NEXT:  }
+// CHECK:       %[[M:.*]] = tile.score_mod %[[W]] : tensor<?x?x?x?xf32, #tile.dims<B, H, S, T>> {
+// CHECK-NEXT:  ^bb0(%[[X:.*]]: f32, %[[I2:.*]]: index, %[[J2:.*]]: index):
+// CHECK-NEXT:    %[[T:.*]] = math.tanh %[[X]] : f32
+// CHECK-NEXT:    tile.yield %[[T]] : f32
+// CHECK-NEXT:  }
+// CHECK:       %[[P:.*]] = tile.softmax %[[M]] : tensor<?x?x?x?xf32, #tile.dims<B, H, S, T>>
+// CHECK:       tile.return %[[P]]
+tile.kernel @attention_pieces(%s: tensor<?x?x?x?xf32, #tile.dims<B, H, S, T>>)
+    -> tensor<?x?x?x?xf32, #tile.dims<B, H, S, T>> {
+  %c = tile.mask %s causal : tensor<?x?x?x?xf32, #tile.dims<B, H, S, T>> {}
+  %w = tile.mask %c : tensor<?x?x?x?xf32, #tile.dims<B, H, S, T>> {
+  ^bb0(%i: index, %j: index):
+    %d = arith.subi %i, %j : index
+    %c256 = arith.constant 256 : index
+    %in = arith.cmpi ult, %d, %c256 : index
+    tile.yield %in : i1
+  }
+  %m = tile.score_mod %w : tensor<?x?x?x?xf32, #tile.dims<B, H, S, T>> {
+  ^bb0(%x: f32, %i: index, %j: index):
+    %t = math.tanh %x : f32
+    tile.yield %t : f32
+  }
+  %p = tile.softmax %m : tensor<?x?x?x?xf32, #tile.dims<B, H, S, T>>
+  tile.return %p : tensor<?x?x?x?xf32, #tile.dims<B, H, S, T>>
+}
+
+// Softmax on a vector, masks on a plain 2-D f16 score matrix.
+// CHECK-LABEL: tile.kernel @small_ranks(
+// CHECK:         tile.softmax %{{.*}} : tensor<?xf16, #tile.dims<N>>
+// CHECK:         tile.mask %{{.*}} causal : tensor<16x16xf16>
+tile.kernel @small_ranks(%v: tensor<?xf16, #tile.dims<N>>, %s: tensor<16x16xf16>)
+    -> (tensor<?xf16, #tile.dims<N>>, tensor<16x16xf16>) {
+  %0 = tile.softmax %v : tensor<?xf16, #tile.dims<N>>
+  %1 = tile.mask %s causal : tensor<16x16xf16> {}
+  tile.return %0, %1 : tensor<?xf16, #tile.dims<N>>, tensor<16x16xf16>
+}
