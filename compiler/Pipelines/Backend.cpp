@@ -11,6 +11,25 @@
 using namespace mlir;
 using namespace kiln;
 
+/// Folds the manifests of a kernel's variants (entries other than the
+/// kernel's own name) into the primary's `variants`, so the runtime gets one
+/// manifest per source kernel and picks the variant per launch.
+static void mergeVariants(std::vector<Manifest> &manifests) {
+  std::vector<Manifest> merged;
+  for (Manifest &manifest : manifests)
+    if (manifest.entry == manifest.kernel)
+      merged.push_back(manifest);
+  for (Manifest &manifest : manifests) {
+    if (manifest.entry == manifest.kernel)
+      continue;
+    for (Manifest &primary : merged)
+      if (primary.kernel == manifest.kernel)
+        primary.variants.push_back(
+            {manifest.entry, manifest.tensorMaps, manifest.kernelArgs, manifest.launch});
+  }
+  manifests = std::move(merged);
+}
+
 FailureOr<KernelArtifacts> kiln::translateToPtx(ModuleOp module) {
   KernelArtifacts artifacts;
   WalkResult walk = module.walk([&](LLVM::LLVMFuncOp func) {
@@ -30,6 +49,7 @@ FailureOr<KernelArtifacts> kiln::translateToPtx(ModuleOp module) {
     return failure();
   if (artifacts.manifests.empty())
     return module.emitError("no kernels to translate: the module has no lowered kernels");
+  mergeVariants(artifacts.manifests);
 
   PassManager pm(module.getContext());
   GpuModuleToBinaryPassOptions options;

@@ -107,6 +107,8 @@ FailureOr<KernelABI> kiln::planKernelABI(cta::ProgramOp program) {
   MLIRContext *ctx = program.getContext();
   Manifest &manifest = abi.manifest;
   manifest.kernel = program.getSymName().str();
+  if (auto of = program->getAttrOfType<StringAttr>("cta.variant_of"))
+    manifest.kernel = of.str();
   manifest.entry = program.getSymName().str();
   manifest.chip = program.getChip().str();
   abi.clusterSize = program.getClusterShape().first * program.getClusterShape().second;
@@ -280,6 +282,8 @@ FailureOr<KernelABI> kiln::planKernelABI(cta::ProgramOp program) {
   launch.block = {block[0], block[1], block[2]};
   launch.cluster = {program.getClusterShape().first, program.getClusterShape().second, 1};
   launch.dynamicSmem = abi.smemBytes;
+  if (auto cost = program->getAttrOfType<FloatAttr>("cta.tile_cost"))
+    launch.tileCost = cost.getValueAsDouble();
   cta::TileLoopOp loop;
   program.walk([&](cta::TileLoopOp op) {
     if (!loop)

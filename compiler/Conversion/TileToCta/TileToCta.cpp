@@ -186,6 +186,11 @@ struct KernelToProgram : public OpRewritePattern<tile::KernelOp> {
       argDicts.push_back(attrs.getDictionary(ctx));
     program.setAllArgAttrs(argDicts);
     program->setAttr("cta.chip", rewriter.getStringAttr(chip));
+    // Variants of one kernel (tile-select-schedule) launch as one manifest.
+    if (auto of = kernel->getAttrOfType<StringAttr>("tile.variant_of"))
+      program->setAttr("cta.variant_of", of);
+    if (auto cost = kernel->getAttrOfType<FloatAttr>("tile.tile_cost"))
+      program->setAttr("cta.tile_cost", cost);
     program->setAttr("cta.schedule", schedule);
     program->setAttr("cta.cluster", rewriter.getDenseI64ArrayAttr(
                                         {schedule.getClusterM(), schedule.getClusterN()}));

@@ -94,6 +94,27 @@ llvm::SmallSet<StringRef, 8> applyHints(DictionaryAttr hints, Schedule &s) {
   return pinned;
 }
 
+/// Relative throughput of one SM by tile width, measured on an H200 with the
+/// sm_90a kernels (bf16, 4096^3): narrower tiles re-read the lhs more often.
+double tileEfficiency(int64_t tileN) {
+  return tileN >= 256 ? 1.0 : tileN >= 128 ? 0.9 : 0.67;
+}
+
+/// A schedule that fits, with the numbers that explain it.
+struct Plan {
+  Schedule schedule;
+  int64_t stageBytes = 0, stagingBytes = 0, accRegs = 0, rowsPerConsumer = 0;
+  /// Relative time of one tile (the cost model that chooses between variants).
+  double tileCost = 0;
+};
+
+/// The overrides that make the small-tile variant of a kernel: more CTAs for
+/// problems that would not fill the GPU with the default tile.
+struct SmallTileVariant {
+  int64_t tileN = 64;
+  int64_t clusterM = 1;
+};
+
 struct TileSelectSchedulePass
     : public kiln::tile::impl::TileSelectScheduleBase<TileSelectSchedulePass> {
   using Base::Base;
@@ -107,17 +128,74 @@ struct TileSelectSchedulePass
                                  << "'; expected sm_90a or sm_100a";
       return signalPassFailure();
     }
-    WalkResult result = getOperation().walk([&](ContractOp contract) {
-      if (contract.getSchedule())
-        return WalkResult::advance();
-      return succeeded(select(contract, *chipBudget)) ? WalkResult::advance()
-                                                      : WalkResult::interrupt();
-    });
-    if (result.wasInterrupted())
-      signalPassFailure();
+    SmallVector<KernelOp> kernels(getOperation().getOps<KernelOp>());
+    for (KernelOp kernel : kernels)
+      if (failed(scheduleKernel(kernel, *chipBudget)))
+        return signalPassFailure();
   }
 
-  LogicalResult select(ContractOp contract, const ChipBudget &budget) {
+  LogicalResult scheduleKernel(KernelOp kernel, const ChipBudget &budget) {
+    SmallVector<ContractOp> contracts(kernel.getBody().getOps<ContractOp>());
+    bool allScheduled = true;
+    for (ContractOp contract : contracts) {
+      if (contract.getSchedule())
+        continue;
+      allScheduled = false;
+      std::string error;
+      FailureOr<Plan> plan = planSchedule(contract, budget, std::nullopt, error);
+      if (failed(plan))
+        return contract.emitError() << "schedule for " << budget.name << ": " << error;
+      apply(contract, budget, *plan);
+    }
+    if (allScheduled || contracts.size() != 1 || kernel->hasAttr("tile.variant_of"))
+      return success();
+
+    // Unless the user pinned the tile, also build a small-tile variant of the
+    // kernel; the runtime picks, per launch, the one that finishes sooner.
+    auto hints = kernel->getAttrOfType<DictionaryAttr>("tile.schedule");
+    if (budget.name != "sm_90a" || (hints && hints.contains("tile")))
+      return success();
+    std::string error;
+    FailureOr<Plan> small = planSchedule(contracts[0], budget, SmallTileVariant(), error);
+    if (failed(small))
+      return success(); // The default schedule alone serves every shape.
+    OpBuilder builder(kernel);
+    builder.setInsertionPointAfter(kernel);
+    auto variant = llvm::cast<KernelOp>(builder.clone(*kernel));
+    const Schedule &v = small->schedule;
+    variant.setSymName(
+        (kernel.getSymName() + "_" + Twine(v.tileM) + "x" + Twine(v.tileN)).str());
+    variant->setAttr("tile.variant_of", builder.getStringAttr(kernel.getSymName()));
+    apply(*variant.getBody().getOps<ContractOp>().begin(), budget, *small);
+    return success();
+  }
+
+  /// Records `plan` on the contraction (and its cost on the kernel) and
+  /// explains it in a remark.
+  void apply(ContractOp contract, const ChipBudget &budget, const Plan &plan) {
+    const Schedule &s = plan.schedule;
+    MLIRContext *ctx = contract.getContext();
+    contract.setScheduleAttr(ScheduleAttr::get(ctx, s.tileM, s.tileN, s.tileK, s.stages,
+                                               s.clusterM, s.clusterN, s.consumers,
+                                               s.persistent, s.groupM));
+    if (auto kernel = contract->getParentOfType<KernelOp>())
+      kernel->setAttr("tile.tile_cost", FloatAttr::get(Float64Type::get(ctx), plan.tileCost));
+    contract.emitRemark() << "schedule for " << budget.name << ": tile " << s.tileM << "x"
+                          << s.tileN << "x" << s.tileK << ", " << s.stages << " stages of "
+                          << kib(plan.stageBytes) << " + " << kib(plan.stagingBytes)
+                          << " epilogue staging = "
+                          << kib(s.stages * plan.stageBytes + plan.stagingBytes) << " of "
+                          << kib(budget.smemBytes) << " shared memory; " << s.consumers
+                          << " math warpgroup(s) x " << plan.rowsPerConsumer << " rows ("
+                          << plan.accRegs << " accumulator registers/thread); cluster "
+                          << s.clusterM << "x" << s.clusterN
+                          << (s.clusterM > 1 ? " (rhs tile multicast)" : "") << "; "
+                          << (s.persistent ? "persistent" : "one CTA per tile") << ", group_m "
+                          << s.groupM;
+  }
+
+  FailureOr<Plan> planSchedule(ContractOp contract, const ChipBudget &budget,
+                               std::optional<SmallTileVariant> variant, std::string &error) {
     auto kernel = contract->getParentOfType<KernelOp>();
     DictionaryAttr hints =
         kernel ? kernel->getAttrOfType<DictionaryAttr>("tile.schedule") : DictionaryAttr();
@@ -129,7 +207,8 @@ struct TileSelectSchedulePass
     int64_t operandBits = operandType.getIntOrFloatBitWidth();
     int64_t outBytes = bytesOf(resultType);
 
-    Schedule s;
+    Plan plan;
+    Schedule &s = plan.schedule;
     // One K step fills one 128-byte swizzle atom per operand row.
     s.tileK = 128 * 8 / operandBits;
     if (budget.name == "sm_100a") {
@@ -137,8 +216,14 @@ struct TileSelectSchedulePass
       s.clusterM = 1;
     }
     llvm::SmallSet<StringRef, 8> pinned = applyHints(hints, s);
-    auto fail = [&](const Twine &message) {
-      return contract.emitError() << "schedule for " << budget.name << ": " << message;
+    if (variant) {
+      s.tileN = variant->tileN;
+      if (!pinned.contains("cluster"))
+        s.clusterM = variant->clusterM;
+    }
+    auto fail = [&](const Twine &message) -> FailureOr<Plan> {
+      error = message.str();
+      return failure();
     };
 
     // Operand tiles one stage holds: each distinct lhs is tile_m rows, each
@@ -212,23 +297,12 @@ struct TileSelectSchedulePass
                   kib(budget.smemBytes) + " exist, so " + Twine(fit) +
                   " stages fit (a pipeline needs 2 to " + Twine(kMaxStages) + ")");
 
-    MLIRContext *ctx = contract.getContext();
-    contract.setScheduleAttr(ScheduleAttr::get(ctx, s.tileM, s.tileN, s.tileK, s.stages,
-                                               s.clusterM, s.clusterN, s.consumers,
-                                               s.persistent, s.groupM));
-    contract.emitRemark() << "schedule for " << budget.name << ": tile " << s.tileM << "x"
-                          << s.tileN << "x" << s.tileK << ", " << s.stages << " stages of "
-                          << kib(stageBytes) << " + " << kib(stagingBytes)
-                          << " epilogue staging = "
-                          << kib(s.stages * stageBytes + stagingBytes) << " of "
-                          << kib(budget.smemBytes) << " shared memory; " << s.consumers
-                          << " math warpgroup(s) x " << rowsPerConsumer << " rows ("
-                          << accRegs << " accumulator registers/thread); cluster "
-                          << s.clusterM << "x" << s.clusterN
-                          << (s.clusterM > 1 ? " (rhs tile multicast)" : "") << "; "
-                          << (s.persistent ? "persistent" : "one CTA per tile")
-                          << ", group_m " << s.groupM;
-    return success();
+    plan.stageBytes = stageBytes;
+    plan.stagingBytes = stagingBytes;
+    plan.accRegs = accRegs;
+    plan.rowsPerConsumer = rowsPerConsumer;
+    plan.tileCost = static_cast<double>(s.tileM * s.tileN) / tileEfficiency(s.tileN);
+    return plan;
   }
 };
 

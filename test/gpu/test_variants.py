@@ -1,0 +1,50 @@
+"""Kernels with schedule variants: the runtime picks one per launch.
+
+examples/matmul.kiln has no schedule hints, so the compiler emits the default
+128x256 kernel and a 128x64 variant; the runtime launches the variant when the
+big tiles would leave most SMs idle. Both must be correct, and the choice must
+follow the manifest's cost rule.
+"""
+import json
+
+import pytest
+import torch
+
+from conftest import ARTIFACTS
+
+
+def manifest(name):
+    with open(ARTIFACTS / f"{name}.kiln.json") as f:
+        return json.load(f)
+
+
+def test_matmul_ships_a_small_tile_variant(load):
+    load("matmul")
+    m = manifest("matmul")
+    entries = [m["entry"]] + [v["entry"] for v in m.get("variants", [])]
+    assert entries == ["matmul", "matmul_128x64"], entries
+    assert m["launch"]["tile_cost"] > 0 and all(v["launch"]["tile_cost"] > 0 for v in m["variants"])
+
+
+@pytest.mark.parametrize("m,n,k,expected", [
+    (1024, 1024, 1024, "matmul_128x64"),   # 32 big tiles for 132 SMs
+    (300, 500, 256, "matmul_128x64"),
+    (4096, 4096, 4096, "matmul"),          # several waves of big tiles
+    (2048, 2048, 2048, "matmul"),          # one full wave of big tiles
+])
+def test_choice_and_result(load, m, n, k, expected):
+    matmul = load("matmul")
+    a = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
+    b = torch.randn(n, k, device="cuda", dtype=torch.bfloat16)
+    c = torch.full((m, n), float("nan"), device="cuda", dtype=torch.bfloat16)
+    matmul(a, b, out=c)
+    torch.cuda.synchronize()
+    assert not torch.isnan(c).any()
+    ref = a.float() @ b.float().T
+    assert ((c.float() - ref).norm() / ref.norm()).item() < 1e-2
+    chosen = getattr(matmul, "last_entry", None)
+    if chosen is None:
+        pytest.skip("this runtime does not report which entry ran")
+    if torch.cuda.get_device_properties(0).multi_processor_count != 132:
+        pytest.skip("the expected choices assume 132 SMs")
+    assert chosen == expected
