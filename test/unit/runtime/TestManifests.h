@@ -39,8 +39,8 @@ inline const char *kMatmulJson = R"({
              "grid": {"rule": "persistent", "tiles": [["M", 128], ["N", 256]]}}
 })";
 
-/// The matmul with a 128x64-tile variant, as docs/manifest.md's "Variants"
-/// example gives it (verbatim).
+/// The matmul example with "tile_cost": 4 and the 128x64-tile variant of
+/// docs/manifest.md's "Variants" section (its `variants` block verbatim).
 inline const char *kMatmulVariantsJson = R"({
   "format": "kiln-manifest", "version": 1,
   "kernel": "matmul", "source": "examples/matmul.kiln", "chip": "sm_90a",
