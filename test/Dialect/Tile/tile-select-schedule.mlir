@@ -1,0 +1,352 @@
+// RUN: kiln-opt %s -split-input-file -verify-diagnostics --tile-select-schedule | FileCheck %s
+// RUN: kiln-opt %s -split-input-file -verify-diagnostics --tile-select-schedule=chip=sm_90a | FileCheck %s
+// RUN: not kiln-opt %s --tile-select-schedule=chip=sm_80 2>&1 | FileCheck %s --check-prefix=CHIP
+
+// CHIP: error: unknown chip 'sm_80'; expected sm_90a or sm_100a
+
+// tile-select-schedule on sm_90a: defaults, the small-tile variant, hints
+// from tile.schedule, the remark that explains each choice, and one error per
+// budget or shape rule a hint can break.
+
+// Defaults: a 128x256x64 tile (one 128-byte swizzle row of bf16 per K step),
+// as many stages as fit (at most 8), two math warpgroups, a 2x1 cluster
+// multicasting the rhs tile, persistent with group_m 8. An unpinned kernel
+// also gets a 128x64 variant without a cluster; each carries its tile cost.
+// CHECK-LABEL: tile.kernel @matmul(
+// CHECK-SAME:    attributes {tile.tile_cost = 3.276800e+04 : f64}
+// CHECK:         tile.contract({{.*}}) [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] {schedule = #tile.schedule<tile_m = 128, tile_n = 256, tile_k = 64, stages = 4, cluster_m = 2, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>}
+// CHECK-LABEL: tile.kernel @matmul_128x64(
+// CHECK-SAME:    attributes {tile.tile_cost = 12226.{{[0-9]+}} : f64, tile.variant_of = "matmul"}
+// CHECK:         tile.contract({{.*}}) [{{.*}}] {schedule = #tile.schedule<tile_m = 128, tile_n = 64, tile_k = 64, stages = 8, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>}
+// CHECK-NOT:     tile.kernel
+tile.kernel @matmul(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> {
+  // expected-remark@+2 {{schedule for sm_90a: tile 128x256x64, 4 stages of 48 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (128 accumulator registers/thread); cluster 2x1 (rhs tile multicast); persistent, group_m 8}}
+  // expected-remark@+1 {{schedule for sm_90a: tile 128x64x64, 8 stages of 24 KiB + 16 KiB epilogue staging = 208 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (32 accumulator registers/thread); cluster 1x1; persistent, group_m 8}}
+  %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
+  ^bb0(%acc0: f32):
+    %t = arith.truncf %acc0 : f32 to bf16
+    tile.yield %t : bf16
+  }
+  tile.return %0 : tensor<?x?xbf16, #tile.dims<M, N>>
+}
+
+// -----
+
+// Every hint is applied; a pinned tile means no variant.
+// CHECK-LABEL: tile.kernel @pinned(
+// CHECK:         {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 64, stages = 3, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = false, group_m = 4>}
+// CHECK-NOT:     tile.variant_of
+tile.kernel @pinned(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {tile.schedule = {tile = array<i64: 128, 128, 64>, stages = 3, cluster = array<i64: 1>, persistent = false, group_m = 4}} {
+  // expected-remark@+1 {{schedule for sm_90a: tile 128x128x64, 3 stages of 32 KiB + 32 KiB epilogue staging = 128 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (64 accumulator registers/thread); cluster 1x1; one CTA per tile, group_m 4}}
+  %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
+  ^bb0(%acc0: f32):
+    %t = arith.truncf %acc0 : f32 to bf16
+    tile.yield %t : bf16
+  }
+  tile.return %0 : tensor<?x?xbf16, #tile.dims<M, N>>
+}
+
+// -----
+
+// A two-element tile keeps the default K step; an f32 output stages 64
+// columns (two 128-byte blocks) per consumer.
+// CHECK-LABEL: tile.kernel @f32_output(
+// CHECK:         {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 64, stages = 6, cluster_m = 2, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>}
+tile.kernel @f32_output(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xf32, #tile.dims<M, N>> attributes {tile.schedule = {tile = array<i64: 128, 128>}} {
+  // expected-remark@+1 {{schedule for sm_90a: tile 128x128x64, 6 stages of 32 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (64 accumulator registers/thread); cluster 2x1 (rhs tile multicast); persistent, group_m 8}}
+  %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xf32, #tile.dims<M, N>> {
+  ^bb0(%acc0: f32):
+    tile.yield %acc0 : f32
+  }
+  tile.return %0 : tensor<?x?xf32, #tile.dims<M, N>>
+}
+
+// -----
+
+// 8-bit operands take 128 elements per K step.
+// CHECK-LABEL: tile.kernel @fp8(
+// CHECK:         {schedule = #tile.schedule<tile_m = 128, tile_n = 256, tile_k = 128, stages = 4,
+// CHECK-LABEL: tile.kernel @fp8_128x64(
+// CHECK:         {schedule = #tile.schedule<tile_m = 128, tile_n = 64, tile_k = 128, stages = 8,
+tile.kernel @fp8(%a: tensor<?x?xf8E4M3FN, #tile.dims<M, K>>, %b: tensor<?x?xf8E4M3FN, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> {
+  // expected-remark@+2 {{schedule for sm_90a: tile 128x256x128, 4 stages of 48 KiB + 32 KiB epilogue staging}}
+  // expected-remark@+1 {{schedule for sm_90a: tile 128x64x128, 8 stages of 24 KiB + 16 KiB epilogue staging}}
+  %0 = tile.contract(%a, %b : tensor<?x?xf8E4M3FN, #tile.dims<M, K>>, tensor<?x?xf8E4M3FN, #tile.dims<N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
+  ^bb0(%acc0: f32):
+    %t = arith.truncf %acc0 : f32 to bf16
+    tile.yield %t : bf16
+  }
+  tile.return %0 : tensor<?x?xbf16, #tile.dims<M, N>>
+}
+
+// -----
+
+// 32-bit operands take 32 elements per K step.
+// CHECK-LABEL: tile.kernel @f32_operands(
+// CHECK:         {schedule = #tile.schedule<tile_m = 128, tile_n = 256, tile_k = 32, stages = 4,
+tile.kernel @f32_operands(%a: tensor<?x?xf32, #tile.dims<M, K>>, %b: tensor<?x?xf32, #tile.dims<N, K>>) -> tensor<?x?xf32, #tile.dims<M, N>> {
+  // expected-remark@+2 {{schedule for sm_90a: tile 128x256x32, 4 stages of 48 KiB + 32 KiB epilogue staging}}
+  // expected-remark@+1 {{schedule for sm_90a: tile 128x64x32, 8 stages of 24 KiB + 32 KiB epilogue staging}}
+  %0 = tile.contract(%a, %b : tensor<?x?xf32, #tile.dims<M, K>>, tensor<?x?xf32, #tile.dims<N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xf32, #tile.dims<M, N>> {
+  ^bb0(%acc0: f32):
+    tile.yield %acc0 : f32
+  }
+  tile.return %0 : tensor<?x?xf32, #tile.dims<M, N>>
+}
+
+// -----
+
+// A cluster hint survives in the variant.
+// CHECK-LABEL: tile.kernel @cluster4(
+// CHECK:         cluster_m = 4, cluster_n = 1
+// CHECK-LABEL: tile.kernel @cluster4_128x64(
+// CHECK:         tile_n = 64, {{.*}}cluster_m = 4, cluster_n = 1
+tile.kernel @cluster4(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {tile.schedule = {cluster = array<i64: 4>}} {
+  // expected-remark@+2 {{tile 128x256x64, 4 stages of 48 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (128 accumulator registers/thread); cluster 4x1 (rhs tile multicast); persistent, group_m 8}}
+  // expected-remark@+1 {{tile 128x64x64, 8 stages of 24 KiB + 16 KiB epilogue staging = 208 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (32 accumulator registers/thread); cluster 4x1 (rhs tile multicast); persistent, group_m 8}}
+  %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
+  ^bb0(%acc0: f32):
+    %t = arith.truncf %acc0 : f32 to bf16
+    tile.yield %t : bf16
+  }
+  tile.return %0 : tensor<?x?xbf16, #tile.dims<M, N>>
+}
+
+// -----
+
+// Two accumulators sharing the lhs (a dual GEMM) each hold tile_n columns.
+// A kernel with several contractions gets no variant.
+// CHECK-LABEL: tile.kernel @dual(
+// CHECK:         {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 64, stages = 4,
+tile.kernel @dual(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>, %b1: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {tile.schedule = {tile = array<i64: 128, 128>}} {
+  // expected-remark@+1 {{schedule for sm_90a: tile 128x128x64, 4 stages of 48 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (128 accumulator registers/thread)}}
+  %0 = tile.contract(%a, %b, %b1 : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>, #tile.mma<lhs = 0, rhs = 2, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
+  ^bb0(%acc0: f32, %acc1: f32):
+    %t = arith.truncf %acc0 : f32 to bf16
+    tile.yield %t : bf16
+  }
+  tile.return %0 : tensor<?x?xbf16, #tile.dims<M, N>>
+}
+
+// -----
+
+// A contraction that already has a schedule is left alone: no remark, no
+// variant.
+// CHECK-LABEL: tile.kernel @scheduled(
+// CHECK-NOT:     tile.tile_cost
+// CHECK:         {schedule = #tile.schedule<tile_m = 64, tile_n = 64, tile_k = 32, stages = 2, cluster_m = 1, cluster_n = 1, consumers = 1, persistent = false, group_m = 1>}
+// CHECK-NOT:     tile.kernel
+tile.kernel @scheduled(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> {
+  %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] {schedule = #tile.schedule<tile_m = 64, tile_n = 64, tile_k = 32, stages = 2, cluster_m = 1, cluster_n = 1, consumers = 1, persistent = false, group_m = 1>} -> tensor<?x?xbf16, #tile.dims<M, N>> {
+  ^bb0(%acc0: f32):
+    %t = arith.truncf %acc0 : f32 to bf16
+    tile.yield %t : bf16
+  }
+  tile.return %0 : tensor<?x?xbf16, #tile.dims<M, N>>
+}
+
+// -----
+
+// Hints that break a shape rule or a budget are errors on the contraction
+// that say which rule, with the numbers.
+tile.kernel @consumers_3(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {tile.schedule = {consumers = 3}} {
+  // expected-error@+1 {{schedule for sm_90a: consumers must be 1 or 2, got 3}}
+  %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
+  ^bb0(%acc0: f32):
+    %t = arith.truncf %acc0 : f32 to bf16
+    tile.yield %t : bf16
+  }
+  tile.return %0 : tensor<?x?xbf16, #tile.dims<M, N>>
+}
+
+// -----
+
+tile.kernel @consumers_1(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {tile.schedule = {consumers = 1}} {
+  // expected-error@+1 {{schedule for sm_90a: consumers = 1 is not supported on sm_90a yet (use 2 math warpgroups)}}
+  %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
+  ^bb0(%acc0: f32):
+    %t = arith.truncf %acc0 : f32 to bf16
+    tile.yield %t : bf16
+  }
+  tile.return %0 : tensor<?x?xbf16, #tile.dims<M, N>>
+}
+
+// -----
+
+tile.kernel @tile_m(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {tile.schedule = {tile = array<i64: 96, 128>}} {
+  // expected-error@+1 {{schedule for sm_90a: tile_m = 96 must be a multiple of 128 (2 consumer warpgroups x 64-row MMAs)}}
+  %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
+  ^bb0(%acc0: f32):
+    %t = arith.truncf %acc0 : f32 to bf16
+    tile.yield %t : bf16
+  }
+  tile.return %0 : tensor<?x?xbf16, #tile.dims<M, N>>
+}
+
+// -----
+
+tile.kernel @tile_n_large(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {tile.schedule = {tile = array<i64: 128, 320>}} {
+  // expected-error@+1 {{schedule for sm_90a: tile_n = 320 must be a multiple of 64 no larger than 256 (the MMA's N limit)}}
+  %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
+  ^bb0(%acc0: f32):
+    %t = arith.truncf %acc0 : f32 to bf16
+    tile.yield %t : bf16
+  }
+  tile.return %0 : tensor<?x?xbf16, #tile.dims<M, N>>
+}
+
+// -----
+
+tile.kernel @tile_n_odd(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {tile.schedule = {tile = array<i64: 128, 96>}} {
+  // expected-error@+1 {{schedule for sm_90a: tile_n = 96 must be a multiple of 64 no larger than 256 (the MMA's N limit)}}
+  %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
+  ^bb0(%acc0: f32):
+    %t = arith.truncf %acc0 : f32 to bf16
+    tile.yield %t : bf16
+  }
+  tile.return %0 : tensor<?x?xbf16, #tile.dims<M, N>>
+}
+
+// -----
+
+tile.kernel @tile_k(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {tile.schedule = {tile = array<i64: 128, 128, 48>}} {
+  // expected-error@+1 {{schedule for sm_90a: tile_k = 48 must be a multiple of 64 (one 128-byte swizzle row of 16-bit elements)}}
+  %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
+  ^bb0(%acc0: f32):
+    %t = arith.truncf %acc0 : f32 to bf16
+    tile.yield %t : bf16
+  }
+  tile.return %0 : tensor<?x?xbf16, #tile.dims<M, N>>
+}
+
+// -----
+
+tile.kernel @tile_k_fp8(%a: tensor<?x?xf8E5M2, #tile.dims<M, K>>, %b: tensor<?x?xf8E5M2, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {tile.schedule = {tile = array<i64: 128, 128, 64>}} {
+  // expected-error@+1 {{schedule for sm_90a: tile_k = 64 must be a multiple of 128 (one 128-byte swizzle row of 8-bit elements)}}
+  %0 = tile.contract(%a, %b : tensor<?x?xf8E5M2, #tile.dims<M, K>>, tensor<?x?xf8E5M2, #tile.dims<N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
+  ^bb0(%acc0: f32):
+    %t = arith.truncf %acc0 : f32 to bf16
+    tile.yield %t : bf16
+  }
+  tile.return %0 : tensor<?x?xbf16, #tile.dims<M, N>>
+}
+
+// -----
+
+tile.kernel @cluster_n(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {tile.schedule = {cluster = array<i64: 1, 2>}} {
+  // expected-error@+1 {{schedule for sm_90a: cluster = [1, 2] is not supported: CTAs of a cluster must share tile columns (use [n, 1])}}
+  %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
+  ^bb0(%acc0: f32):
+    %t = arith.truncf %acc0 : f32 to bf16
+    tile.yield %t : bf16
+  }
+  tile.return %0 : tensor<?x?xbf16, #tile.dims<M, N>>
+}
+
+// -----
+
+tile.kernel @cluster_3(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {tile.schedule = {cluster = array<i64: 3, 1>}} {
+  // expected-error@+1 {{schedule for sm_90a: cluster = [3, 1]: the cluster size must be 1, 2 or 4}}
+  %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
+  ^bb0(%acc0: f32):
+    %t = arith.truncf %acc0 : f32 to bf16
+    tile.yield %t : bf16
+  }
+  tile.return %0 : tensor<?x?xbf16, #tile.dims<M, N>>
+}
+
+// -----
+
+tile.kernel @registers(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {tile.schedule = {tile = array<i64: 256, 256>}} {
+  // expected-error@+1 {{schedule for sm_90a: a 128x256 accumulator per warpgroup needs 256 registers per thread; at most 168 fit}}
+  %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
+  ^bb0(%acc0: f32):
+    %t = arith.truncf %acc0 : f32 to bf16
+    tile.yield %t : bf16
+  }
+  tile.return %0 : tensor<?x?xbf16, #tile.dims<M, N>>
+}
+
+// -----
+
+tile.kernel @stages_8(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {tile.schedule = {stages = 8}} {
+  // expected-error@+1 {{schedule for sm_90a: 8 stages of 48 KiB plus 32 KiB of epilogue staging need 417 KiB; 227 KiB exist, so 4 stages fit (a pipeline needs 2 to 8)}}
+  %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
+  ^bb0(%acc0: f32):
+    %t = arith.truncf %acc0 : f32 to bf16
+    tile.yield %t : bf16
+  }
+  tile.return %0 : tensor<?x?xbf16, #tile.dims<M, N>>
+}
+
+// -----
+
+tile.kernel @stages_1(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {tile.schedule = {stages = 1}} {
+  // expected-error@+1 {{schedule for sm_90a: 1 stages of 48 KiB plus 32 KiB of epilogue staging need 81 KiB; 227 KiB exist, so 4 stages fit (a pipeline needs 2 to 8)}}
+  %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
+  ^bb0(%acc0: f32):
+    %t = arith.truncf %acc0 : f32 to bf16
+    tile.yield %t : bf16
+  }
+  tile.return %0 : tensor<?x?xbf16, #tile.dims<M, N>>
+}
+
+// -----
+
+tile.kernel @stages_9(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {tile.schedule = {stages = 9, tile = array<i64: 128, 64>}} {
+  // expected-error@+1 {{schedule for sm_90a: 9 stages of 24 KiB plus 16 KiB of epilogue staging need 233 KiB; 227 KiB exist, so 8 stages fit (a pipeline needs 2 to 8)}}
+  %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
+  ^bb0(%acc0: f32):
+    %t = arith.truncf %acc0 : f32 to bf16
+    tile.yield %t : bf16
+  }
+  tile.return %0 : tensor<?x?xbf16, #tile.dims<M, N>>
+}
+
+// -----
+
+tile.kernel @deep_k(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {tile.schedule = {tile = array<i64: 128, 256, 256>}} {
+  // expected-error@+1 {{schedule for sm_90a: 1 stages of 192 KiB plus 32 KiB of epilogue staging need 225 KiB; 227 KiB exist, so 1 stages fit (a pipeline needs 2 to 8)}}
+  %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
+  ^bb0(%acc0: f32):
+    %t = arith.truncf %acc0 : f32 to bf16
+    tile.yield %t : bf16
+  }
+  tile.return %0 : tensor<?x?xbf16, #tile.dims<M, N>>
+}
+
+// -----
+
+// Two accumulators of 256 columns need twice the registers.
+tile.kernel @dual_registers(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>, %b1: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> {
+  // expected-error@+1 {{schedule for sm_90a: a 64x256 accumulator x2 per warpgroup needs 256 registers per thread; at most 168 fit}}
+  %0 = tile.contract(%a, %b, %b1 : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>, #tile.mma<lhs = 0, rhs = 2, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
+  ^bb0(%acc0: f32, %acc1: f32):
+    %t = arith.truncf %acc0 : f32 to bf16
+    tile.yield %t : bf16
+  }
+  tile.return %0 : tensor<?x?xbf16, #tile.dims<M, N>>
+}
