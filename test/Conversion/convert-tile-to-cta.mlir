@@ -1,0 +1,429 @@
+// RUN: kiln-opt %s -split-input-file -verify-diagnostics --convert-tile-to-cta | FileCheck %s
+// RUN: kiln-opt %s -split-input-file -verify-diagnostics --convert-tile-to-cta=chip=sm_90a | FileCheck %s
+// RUN: not kiln-opt %s -split-input-file --convert-tile-to-cta=chip=sm_100a 2>&1 | FileCheck %s --check-prefix=SM100
+
+// sm_100a is scheduled but not tiled yet; the error sits on the contraction.
+// SM100: convert-tile-to-cta.mlir:[[# @LINE + 44]]:8: error: convert-tile-to-cta: not implemented yet: code generation for sm_100a (tcgen05 + tensor memory)
+
+// convert-tile-to-cta: the kernel ABI, the tile walk, the K loop and the
+// epilogue store of a scheduled contraction; and one case per kernel shape
+// this version reports as not implemented yet.
+
+// The ABI: tensors (inputs, then the output) as row-major strided memrefs
+// named by cta.param, then one index per symbolic dim in order of first
+// appearance. The schedule sets the buffers (A: tile_m x tile_k, B: tile_n x
+// tile_k, the staging tile: two 128-byte column blocks), the tile walk and the
+// multicast of the rhs tile across the cluster.
+// CHECK-LABEL: cta.program @matmul(
+// CHECK-SAME:    %[[A:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a", cta.role = "input", cta.shape = ["M", "K"]}
+// CHECK-SAME:    %[[B:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "b", cta.role = "input", cta.shape = ["N", "K"]}
+// CHECK-SAME:    %[[C:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "c", cta.role = "output", cta.shape = ["M", "N"]}
+// CHECK-SAME:    %[[M:[^:]*]]: index {cta.dim = "M"}
+// CHECK-SAME:    %[[K:[^:]*]]: index {cta.dim = "K"}
+// CHECK-SAME:    %[[N:[^:]*]]: index {cta.dim = "N"})
+// CHECK-SAME:    attributes {cta.chip = "sm_90a", cta.cluster = array<i64: 2, 1>, cta.schedule = #tile.schedule<tile_m = 128, tile_n = 256, tile_k = 64, stages = 4, cluster_m = 2, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>, cta.tile_cost = 3.000000e+04 : f64, cta.variant_of = "matmul_base"}
+// CHECK-NEXT:    %[[SA:.*]] = cta.alloc : <128x64xbf16>
+// CHECK-NEXT:    %[[SB:.*]] = cta.alloc : <256x64xbf16>
+// CHECK-NEXT:    %[[SC:.*]] = cta.alloc : <128x128xbf16>
+// CHECK-NEXT:    cta.tile_loop(%[[M]], %[[N]]) tile [128, 256] {
+// CHECK-NEXT:    ^bb0(%[[M0:.*]]: index, %[[N0:.*]]: index):
+// CHECK-NEXT:      %[[Z:.*]] = cta.acc_zero : <128x256xf32>
+// CHECK-NEXT:      %[[ACC:.*]] = cta.mainloop %[[K]] step 64 iter_args(%[[Z]] : !cta.acc<128x256xf32>) -> !cta.acc<128x256xf32> {
+// CHECK-NEXT:      ^bb0(%[[K0:.*]]: index, %[[IT:.*]]: !cta.acc<128x256xf32>):
+// CHECK-NEXT:        cta.load %[[A]][%[[M0]], %[[K0]]] -> %[[SA]] : memref<?x?xbf16, strided<[?, 1]>> -> <128x64xbf16>
+// CHECK-NEXT:        cta.load %[[B]][%[[N0]], %[[K0]]] -> %[[SB]] {multicast = 2 : i64} : memref<?x?xbf16, strided<[?, 1]>> -> <256x64xbf16>
+// CHECK-NEXT:        %[[P:.*]] = cta.mma %[[SA]], %[[SB]], %[[IT]] {transpose_b} : <128x64xbf16>, <256x64xbf16>, <128x256xf32>
+// CHECK-NEXT:        cta.yield %[[P]] : !cta.acc<128x256xf32>
+// CHECK-NEXT:      }
+// CHECK-NEXT:      cta.store %[[ACC]] -> %[[C]][%[[M0]], %[[N0]]] staging %[[SC]] : !cta.acc<128x256xf32> -> memref<?x?xbf16, strided<[?, 1]>>, !cta.buffer<128x128xbf16> {
+// CHECK-NEXT:      ^bb0(%[[E:.*]]: f32):
+// CHECK-NEXT:        %[[T:.*]] = arith.truncf %[[E]] : f32 to bf16
+// CHECK-NEXT:        cta.yield %[[T]] : bf16
+// CHECK-NEXT:      }
+// CHECK-NEXT:    } {cluster = array<i64: 2, 1>, group_m = 8 : i64, persistent}
+// CHECK-NEXT:    cta.return
+// CHECK-NOT:   tile.
+tile.kernel @matmul(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a", tile.role = "input"},
+                    %b: tensor<?x?xbf16, #tile.dims<N, K>> {tile.name = "b", tile.role = "input"})
+    -> (tensor<?x?xbf16, #tile.dims<M, N>> {tile.name = "c"})
+    attributes {tile.tile_cost = 3.0e4 : f64, tile.variant_of = "matmul_base"} {
+  %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>]
+      {schedule = #tile.schedule<tile_m = 128, tile_n = 256, tile_k = 64, stages = 4, cluster_m = 2, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>}
+      -> tensor<?x?xbf16, #tile.dims<M, N>> {
+  ^bb0(%acc: f32):
+    %t = arith.truncf %acc : f32 to bf16
+    tile.yield %t : bf16
+  }
+  tile.return %0 : tensor<?x?xbf16, #tile.dims<M, N>>
+}
+
+// -----
+
+// Constant extents become constants (and get no index argument); an f32
+// output stages 64 columns; a non-persistent walk without a cluster; the
+// epilogue is copied op for op; operands in another order than (lhs, rhs).
+// CHECK-LABEL: cta.program @constants(
+// CHECK-SAME:    %[[B:[^:]*]]: memref<?x?xf16, strided<[?, 1]>> {cta.param = "b", cta.role = "input", cta.shape = ["N", "256"]}
+// CHECK-SAME:    %[[A:[^:]*]]: memref<?x?xf16, strided<[?, 1]>> {cta.param = "a", cta.role = "input", cta.shape = ["M", "256"]}
+// CHECK-SAME:    %[[C:[^:]*]]: memref<?x?xf32, strided<[?, 1]>> {cta.param = "c", cta.role = "output", cta.shape = ["M", "N"]}
+// CHECK-SAME:    %[[N:[^:]*]]: index {cta.dim = "N"}
+// CHECK-SAME:    %[[M:[^:]*]]: index {cta.dim = "M"})
+// CHECK-SAME:    cta.cluster = array<i64: 1, 1>
+// CHECK-NEXT:    %[[K:.*]] = arith.constant 256 : index
+// CHECK-NEXT:    %[[SA:.*]] = cta.alloc : <128x64xf16>
+// CHECK-NEXT:    %[[SB:.*]] = cta.alloc : <128x64xf16>
+// CHECK-NEXT:    %[[SC:.*]] = cta.alloc : <128x64xf32>
+// CHECK-NEXT:    cta.tile_loop(%[[M]], %[[N]]) tile [128, 128] {
+// CHECK:           cta.mainloop %[[K]] step 64
+// CHECK:             cta.load %[[A]]
+// CHECK-NEXT:        cta.load %[[B]][{{.*}}] -> %[[SB]] : memref
+// CHECK:           cta.store {{.*}} -> %[[C]]{{.*}} staging %[[SC]] : !cta.acc<128x128xf32> -> memref<?x?xf32, strided<[?, 1]>>, !cta.buffer<128x64xf32> {
+// CHECK-NEXT:      ^bb0(%[[E:.*]]: f32):
+// CHECK-NEXT:        %[[X:.*]] = arith.mulf %[[E]], %[[E]] : f32
+// CHECK-NEXT:        %[[Y:.*]] = math.tanh %[[X]] : f32
+// CHECK-NEXT:        cta.yield %[[Y]] : f32
+// CHECK-NEXT:      }
+// CHECK-NEXT:    } {cluster = array<i64: 1, 1>, group_m = 4 : i64}
+tile.kernel @constants(%b: tensor<?x256xf16, #tile.dims<N, 256>> {tile.name = "b"},
+                       %a: tensor<?x256xf16, #tile.dims<M, 256>> {tile.name = "a"})
+    -> (tensor<?x?xf32, #tile.dims<M, N>> {tile.name = "c"}) {
+  %0 = tile.contract(%b, %a : tensor<?x256xf16, #tile.dims<N, 256>>, tensor<?x256xf16, #tile.dims<M, 256>>)
+      [#tile.mma<lhs = 1, rhs = 0, transpose_a = false, transpose_b = true>]
+      {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 64, stages = 4, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = false, group_m = 4>}
+      -> tensor<?x?xf32, #tile.dims<M, N>> {
+  ^bb0(%acc: f32):
+    %x = arith.mulf %acc, %acc : f32
+    %y = math.tanh %x : f32
+    tile.yield %y : f32
+  }
+  tile.return %0 : tensor<?x?xf32, #tile.dims<M, N>>
+}
+
+// -----
+
+// Scale attributes of a parameter carry over; the chip option is recorded.
+// CHECK-LABEL: cta.program @scale_attrs(
+// CHECK-SAME:    {cta.block = array<i64: 1, 128>, cta.param = "a.scale", cta.role = "scale", cta.scale_of = "a", cta.shape = ["M", "cdiv(K,128)"]}
+tile.kernel @scale_attrs(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a"},
+                         %s: tensor<?x?xf32, #tile.dims<M, cdiv(K, 128)>> {tile.name = "a.scale", tile.role = "scale", tile.scale_of = "a", tile.block = array<i64: 1, 128>},
+                         %b: tensor<?x?xbf16, #tile.dims<N, K>> {tile.name = "b"})
+    -> (tensor<?x?xbf16, #tile.dims<M, N>> {tile.name = "c"}) {
+  %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>]
+      {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 64, stages = 4, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>}
+      -> tensor<?x?xbf16, #tile.dims<M, N>> {
+  ^bb0(%acc: f32):
+    %t = arith.truncf %acc : f32 to bf16
+    tile.yield %t : bf16
+  }
+  tile.return %0 : tensor<?x?xbf16, #tile.dims<M, N>>
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Not implemented yet
+//===----------------------------------------------------------------------===//
+
+tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a"}, %b: tensor<?x?xbf16, #tile.dims<N, K>> {tile.name = "b"})
+    -> (tensor<?x?xbf16, #tile.dims<M, N>> {tile.name = "c"}) {
+  %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>]
+      {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 64, stages = 4, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>}
+      -> tensor<?x?xf32, #tile.dims<M, N>> {
+  ^bb0(%acc: f32):
+    tile.yield %acc : f32
+  }
+  // expected-error@+1 {{convert-tile-to-cta: not implemented yet: several contractions with separate outputs in one kernel}}
+  %1 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      epilogue_inputs(%0 : tensor<?x?xf32, #tile.dims<M, N>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>]
+      {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 64, stages = 4, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>}
+      -> tensor<?x?xbf16, #tile.dims<M, N>> {
+  ^bb0(%acc: f32, %u: f32):
+    %p = arith.mulf %acc, %u : f32
+    %t = arith.truncf %p : f32 to bf16
+    tile.yield %t : bf16
+  }
+  tile.return %1 : tensor<?x?xbf16, #tile.dims<M, N>>
+}
+
+// -----
+
+tile.kernel @f(%s: tensor<?x?xf32, #tile.dims<S, T>> {tile.name = "s"}) -> (tensor<?x?xf32, #tile.dims<S, T>> {tile.name = "o"}) {
+  // expected-error@+1 {{convert-tile-to-cta: not implemented yet: attention ('tile.mask') is not lowered to the cta dialect}}
+  %0 = tile.mask %s causal : tensor<?x?xf32, #tile.dims<S, T>> {}
+  %1 = tile.softmax %0 : tensor<?x?xf32, #tile.dims<S, T>>
+  tile.return %1 : tensor<?x?xf32, #tile.dims<S, T>>
+}
+
+// -----
+
+tile.kernel @f(%s: tensor<?x?xf32, #tile.dims<S, T>> {tile.name = "s"}) -> (tensor<?x?xf32, #tile.dims<S, T>> {tile.name = "o"}) {
+  // expected-error@+1 {{convert-tile-to-cta: not implemented yet: attention ('tile.softmax') is not lowered to the cta dialect}}
+  %0 = tile.softmax %s : tensor<?x?xf32, #tile.dims<S, T>>
+  tile.return %0 : tensor<?x?xf32, #tile.dims<S, T>>
+}
+
+// -----
+
+tile.kernel @f(%s: tensor<?x?xf32, #tile.dims<S, T>> {tile.name = "s"}) -> (tensor<?x?xf32, #tile.dims<S, T>> {tile.name = "o"}) {
+  // expected-error@+1 {{convert-tile-to-cta: not implemented yet: attention ('tile.score_mod') is not lowered to the cta dialect}}
+  %0 = tile.score_mod %s : tensor<?x?xf32, #tile.dims<S, T>> {
+  ^bb0(%x: f32, %i: index, %j: index):
+    tile.yield %x : f32
+  }
+  tile.return %0 : tensor<?x?xf32, #tile.dims<S, T>>
+}
+
+// -----
+
+tile.kernel @f(%x: tensor<?x?xbf16, #tile.dims<T, K>> {tile.name = "x"}, %w: tensor<?x?x?xbf16, #tile.dims<E, N, K>> {tile.name = "w"},
+               %o: tensor<?xi32, #tile.dims<E+1>> {tile.name = "offsets"}) -> (tensor<?x?xf32, #tile.dims<T, N>> {tile.name = "y"}) {
+  // expected-error@+1 {{convert-tile-to-cta: not implemented yet: grouped (mixture-of-experts) matmul}}
+  %0 = tile.grouped_matmul %x, %w, %o {transpose_b} : tensor<?x?xbf16, #tile.dims<T, K>>, tensor<?x?x?xbf16, #tile.dims<E, N, K>>, tensor<?xi32, #tile.dims<E+1>> -> tensor<?x?xf32, #tile.dims<T, N>>
+  tile.return %0 : tensor<?x?xf32, #tile.dims<T, N>>
+}
+
+// -----
+
+tile.kernel @f(%a: tensor<?x?xf8E4M3FN, #tile.dims<M, K>> {tile.name = "a"}, %as: tensor<?x?xf32, #tile.dims<M, K>> {tile.name = "a.scale", tile.role = "scale", tile.scale_of = "a", tile.block = array<i64: 1, 1>},
+               %b: tensor<?x?xf8E4M3FN, #tile.dims<N, K>> {tile.name = "b"}, %bs: tensor<?x?xf32, #tile.dims<N, K>> {tile.name = "b.scale", tile.role = "scale", tile.scale_of = "b", tile.block = array<i64: 1, 1>})
+    -> (tensor<?x?xf32, #tile.dims<M, N>> {tile.name = "c"}) {
+  // expected-error@+1 {{convert-tile-to-cta: not implemented yet: block-scaled matmul}}
+  %0 = tile.scaled_matmul %a, %as, %b, %bs {lhs_block = array<i64: 1, 1>, rhs_block = array<i64: 1, 1>, transpose_b}
+      : tensor<?x?xf8E4M3FN, #tile.dims<M, K>>, tensor<?x?xf32, #tile.dims<M, K>>, tensor<?x?xf8E4M3FN, #tile.dims<N, K>>, tensor<?x?xf32, #tile.dims<N, K>>
+      -> tensor<?x?xf32, #tile.dims<M, N>>
+  tile.return %0 : tensor<?x?xf32, #tile.dims<M, N>>
+}
+
+// -----
+
+tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a"}, %b: tensor<?x?xbf16, #tile.dims<N, K>> {tile.name = "b"})
+    -> (tensor<?x?xf32, #tile.dims<M, N>> {tile.name = "c"}) {
+  // expected-error@+1 {{convert-tile-to-cta: not implemented yet: batched matmul (rank > 2), or a matmul not fused by tile-fuse-epilogues}}
+  %0 = tile.matmul %a, %b {transpose_b} : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>> -> tensor<?x?xf32, #tile.dims<M, N>>
+  tile.return %0 : tensor<?x?xf32, #tile.dims<M, N>>
+}
+
+// -----
+
+tile.kernel @f(%x: tensor<?x?xf32, #tile.dims<M, N>> {tile.name = "x"}) -> (tensor<?xf32, #tile.dims<M>> {tile.name = "y"}) {
+  // expected-error@+1 {{convert-tile-to-cta: not implemented yet: 'tile.reduce' outside a contraction epilogue}}
+  %0 = tile.reduce %x {kind = "sum", axis = 1 : i64} : tensor<?x?xf32, #tile.dims<M, N>> -> tensor<?xf32, #tile.dims<M>>
+  tile.return %0 : tensor<?xf32, #tile.dims<M>>
+}
+
+// -----
+
+// An elementwise op before the contraction (on an operand) is not fused.
+tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a"}, %b: tensor<?x?xbf16, #tile.dims<N, K>> {tile.name = "b"})
+    -> (tensor<?x?xf32, #tile.dims<M, N>> {tile.name = "c"}) {
+  // expected-error@+1 {{convert-tile-to-cta: not implemented yet: 'tile.map' outside a contraction epilogue}}
+  %n = tile.map %a : tensor<?x?xbf16, #tile.dims<M, K>> -> tensor<?x?xbf16, #tile.dims<M, K>> {
+  ^bb0(%x: bf16):
+    %y = arith.negf %x : bf16
+    tile.yield %y : bf16
+  }
+  %0 = tile.contract(%n, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>]
+      {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 64, stages = 4, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>}
+      -> tensor<?x?xf32, #tile.dims<M, N>> {
+  ^bb0(%acc: f32):
+    tile.yield %acc : f32
+  }
+  tile.return %0 : tensor<?x?xf32, #tile.dims<M, N>>
+}
+
+// -----
+
+// expected-error@+1 {{convert-tile-to-cta: not implemented yet: a kernel without a contraction}}
+tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a"}) -> (tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "c"}) {
+  tile.return %a : tensor<?x?xbf16, #tile.dims<M, K>>
+}
+
+// -----
+
+// expected-error@+1 {{convert-tile-to-cta: not implemented yet: kernels with several outputs}}
+tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a"}, %b: tensor<?x?xbf16, #tile.dims<N, K>> {tile.name = "b"})
+    -> (tensor<?x?xf32, #tile.dims<M, N>> {tile.name = "c"}, tensor<?x?xf32, #tile.dims<M, N>> {tile.name = "d"}) {
+  %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>]
+      {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 64, stages = 4, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>}
+      -> tensor<?x?xf32, #tile.dims<M, N>> {
+  ^bb0(%acc: f32):
+    tile.yield %acc : f32
+  }
+  tile.return %0, %0 : tensor<?x?xf32, #tile.dims<M, N>>, tensor<?x?xf32, #tile.dims<M, N>>
+}
+
+// -----
+
+tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a"}, %b: tensor<?x?xbf16, #tile.dims<N, K>> {tile.name = "b"},
+               %r: tensor<?x?xf32, #tile.dims<M, N>> {tile.name = "r"})
+    -> (tensor<?x?xf32, #tile.dims<M, N>> {tile.name = "c"}) {
+  %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>]
+      {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 64, stages = 4, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>}
+      -> tensor<?x?xf32, #tile.dims<M, N>> {
+  ^bb0(%acc: f32):
+    tile.yield %acc : f32
+  }
+  // expected-error@+1 {{convert-tile-to-cta: not implemented yet: an output that is not the contraction's result}}
+  tile.return %r : tensor<?x?xf32, #tile.dims<M, N>>
+}
+
+// -----
+
+tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a"}, %b: tensor<?x?xbf16, #tile.dims<N, K>> {tile.name = "b"})
+    -> (tensor<?x?xf32, #tile.dims<M, N>> {tile.name = "c"}) {
+  // expected-error@+1 {{convert-tile-to-cta: the contraction has no schedule; run tile-select-schedule first}}
+  %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>]
+      -> tensor<?x?xf32, #tile.dims<M, N>> {
+  ^bb0(%acc: f32):
+    tile.yield %acc : f32
+  }
+  tile.return %0 : tensor<?x?xf32, #tile.dims<M, N>>
+}
+
+// -----
+
+tile.kernel @f(%x: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "x"}, %w1: tensor<?x?xbf16, #tile.dims<N, K>> {tile.name = "w1"},
+               %w2: tensor<?x?xbf16, #tile.dims<N, K>> {tile.name = "w2"})
+    -> (tensor<?x?xbf16, #tile.dims<M, N>> {tile.name = "y"}) {
+  // expected-error@+1 {{convert-tile-to-cta: not implemented yet: dual GEMM: 2 accumulators in one contraction}}
+  %0 = tile.contract(%x, %w1, %w2 : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>, #tile.mma<lhs = 0, rhs = 2, transpose_a = false, transpose_b = true>]
+      {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 64, stages = 4, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>}
+      -> tensor<?x?xbf16, #tile.dims<M, N>> {
+  ^bb0(%g: f32, %u: f32):
+    %p = arith.mulf %g, %u : f32
+    %t = arith.truncf %p : f32 to bf16
+    tile.yield %t : bf16
+  }
+  tile.return %0 : tensor<?x?xbf16, #tile.dims<M, N>>
+}
+
+// -----
+
+tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a"}, %b: tensor<?x?xbf16, #tile.dims<N, K>> {tile.name = "b"},
+               %bias: tensor<?xf32, #tile.dims<N>> {tile.name = "bias"})
+    -> (tensor<?x?xf32, #tile.dims<M, N>> {tile.name = "c"}) {
+  // expected-error@+1 {{convert-tile-to-cta: not implemented yet: epilogue inputs (bias, residual)}}
+  %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      epilogue_inputs(%bias : tensor<?xf32, #tile.dims<N>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>]
+      {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 64, stages = 4, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>}
+      -> tensor<?x?xf32, #tile.dims<M, N>> {
+  ^bb0(%acc: f32, %v: f32):
+    %s = arith.addf %acc, %v : f32
+    tile.yield %s : f32
+  }
+  tile.return %0 : tensor<?x?xf32, #tile.dims<M, N>>
+}
+
+// -----
+
+tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<K, M>> {tile.name = "a"}, %b: tensor<?x?xbf16, #tile.dims<N, K>> {tile.name = "b"})
+    -> (tensor<?x?xf32, #tile.dims<M, N>> {tile.name = "c"}) {
+  // expected-error@+1 {{convert-tile-to-cta: not implemented yet: a transposed lhs (stored [K, M])}}
+  %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<K, M>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = true, transpose_b = true>]
+      {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 64, stages = 4, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>}
+      -> tensor<?x?xf32, #tile.dims<M, N>> {
+  ^bb0(%acc: f32):
+    tile.yield %acc : f32
+  }
+  tile.return %0 : tensor<?x?xf32, #tile.dims<M, N>>
+}
+
+// -----
+
+tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a"}, %b: tensor<?x?xbf16, #tile.dims<K, N>> {tile.name = "b"})
+    -> (tensor<?x?xf32, #tile.dims<M, N>> {tile.name = "c"}) {
+  // expected-error@+1 {{convert-tile-to-cta: not implemented yet: an rhs stored [K, N]; store it [N, K] and write b^T}}
+  %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<K, N>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = false>]
+      {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 64, stages = 4, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>}
+      -> tensor<?x?xf32, #tile.dims<M, N>> {
+  ^bb0(%acc: f32):
+    tile.yield %acc : f32
+  }
+  tile.return %0 : tensor<?x?xf32, #tile.dims<M, N>>
+}
+
+// -----
+
+tile.kernel @f(%a: tensor<?x?xf8E4M3FN, #tile.dims<M, K>> {tile.name = "a"}, %b: tensor<?x?xf8E4M3FN, #tile.dims<N, K>> {tile.name = "b"})
+    -> (tensor<?x?xbf16, #tile.dims<M, N>> {tile.name = "c"}) {
+  // expected-error@+1 {{convert-tile-to-cta: not implemented yet: operands of type f8E4M3FN (bf16 and f16 are supported)}}
+  %0 = tile.contract(%a, %b : tensor<?x?xf8E4M3FN, #tile.dims<M, K>>, tensor<?x?xf8E4M3FN, #tile.dims<N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>]
+      {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 128, stages = 4, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>}
+      -> tensor<?x?xbf16, #tile.dims<M, N>> {
+  ^bb0(%acc: f32):
+    %t = arith.truncf %acc : f32 to bf16
+    tile.yield %t : bf16
+  }
+  tile.return %0 : tensor<?x?xbf16, #tile.dims<M, N>>
+}
+
+// -----
+
+tile.kernel @f(%a: tensor<?x?xf32, #tile.dims<M, K>> {tile.name = "a"}, %b: tensor<?x?xf32, #tile.dims<N, K>> {tile.name = "b"})
+    -> (tensor<?x?xf32, #tile.dims<M, N>> {tile.name = "c"}) {
+  // expected-error@+1 {{convert-tile-to-cta: not implemented yet: operands of type f32 (bf16 and f16 are supported)}}
+  %0 = tile.contract(%a, %b : tensor<?x?xf32, #tile.dims<M, K>>, tensor<?x?xf32, #tile.dims<N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>]
+      {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 32, stages = 4, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>}
+      -> tensor<?x?xf32, #tile.dims<M, N>> {
+  ^bb0(%acc: f32):
+    tile.yield %acc : f32
+  }
+  tile.return %0 : tensor<?x?xf32, #tile.dims<M, N>>
+}
+
+// -----
+
+tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a"}, %b: tensor<?x?xbf16, #tile.dims<N, K>> {tile.name = "b"})
+    -> (tensor<?x?xf8E4M3FN, #tile.dims<M, N>> {tile.name = "c"}) {
+  // expected-error@+1 {{convert-tile-to-cta: not implemented yet: an output of type f8E4M3FN}}
+  %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>]
+      {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 64, stages = 4, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>}
+      -> tensor<?x?xf8E4M3FN, #tile.dims<M, N>> {
+  ^bb0(%acc: f32):
+    %t = arith.truncf %acc : f32 to f8E4M3FN
+    tile.yield %t : f8E4M3FN
+  }
+  tile.return %0 : tensor<?x?xf8E4M3FN, #tile.dims<M, N>>
+}
+
+// -----
+
+tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M*2, K>> {tile.name = "a"}, %b: tensor<?x?xbf16, #tile.dims<N, K>> {tile.name = "b"})
+    -> (tensor<?x?xf32, #tile.dims<M*2, N>> {tile.name = "c"}) {
+  // expected-error@+1 {{convert-tile-to-cta: not implemented yet: a contraction extent given by the expression 'M*2'}}
+  %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M*2, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>]
+      {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 64, stages = 4, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>}
+      -> tensor<?x?xf32, #tile.dims<M*2, N>> {
+  ^bb0(%acc: f32):
+    tile.yield %acc : f32
+  }
+  tile.return %0 : tensor<?x?xf32, #tile.dims<M*2, N>>
+}
+
+// -----
+
+// Every kernel is checked before any is converted, so one run reports all.
+// expected-error@+1 {{convert-tile-to-cta: not implemented yet: a kernel without a contraction}}
+tile.kernel @first(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a"}) -> (tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "c"}) {
+  tile.return %a : tensor<?x?xbf16, #tile.dims<M, K>>
+}
+// expected-error@+1 {{convert-tile-to-cta: not implemented yet: a kernel without a contraction}}
+tile.kernel @second(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a"}) -> (tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "c"}) {
+  tile.return %a : tensor<?x?xbf16, #tile.dims<M, K>>
+}
