@@ -53,9 +53,13 @@ say() { echo "setup: $*"; }
 # --- Debian packages ---------------------------------------------------------
 
 # A package counts as present only when fully installed; `dpkg -s` also
-# succeeds for removed packages whose configuration files remain.
+# succeeds for removed packages whose configuration files remain. (The output
+# is captured first: `dpkg -s | grep -q` can fail under pipefail when grep
+# exits before dpkg has written everything.)
 installed() {
-  dpkg -s "$1" 2>/dev/null | grep -q '^Status: install ok installed'
+  local info
+  info=$(dpkg -s "$1" 2>/dev/null) || return 1
+  grep -q '^Status: install ok installed' <<< "$info"
 }
 
 install_packages() {
