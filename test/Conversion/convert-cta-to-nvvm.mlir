@@ -1,0 +1,569 @@
+// RUN: kiln-opt %s -split-input-file -verify-diagnostics --convert-cta-to-nvvm | FileCheck %s
+// RUN: kiln-opt %s -split-input-file -verify-diagnostics --convert-cta-to-nvvm=chip=sm_90a | FileCheck %s
+// RUN: not kiln-opt %s -split-input-file --convert-cta-to-nvvm=chip=sm_100a 2>&1 | FileCheck %s --check-prefix=SM100
+// RUN: not kiln-opt %s -split-input-file --convert-cta-to-nvvm=chip=sm_80 2>&1 | FileCheck %s --check-prefix=SM80
+
+// Other chips: every program is an error, located at the program.
+// SM100: convert-cta-to-nvvm.mlir:{{[0-9]+}}:1: error: convert-cta-to-nvvm: not implemented yet: sm_100a code generation (tcgen05 + tensor memory); use --chip sm_90a
+// SM80: convert-cta-to-nvvm.mlir:{{[0-9]+}}:1: error: convert-cta-to-nvvm: unknown chip 'sm_80'; expected sm_90a or sm_100a
+
+// convert-cta-to-nvvm on sm_90a: the kernel's signature and attributes, its
+// manifest, and the Hopper instructions of each role.
+
+// A pipelined 128x64 matmul on 2x1 clusters with two consumer warpgroups.
+// The kernel lives in a gpu.module for sm_90a with PTX 8.8 next to the
+// dynamic shared-memory window. Tensor maps come first, as 128-byte
+// __grid_constant__ parameters; then the bulk-store fallback of the output
+// (tma_ok, pointer, row stride); then one i32 per dim.
+// CHECK:       module attributes {gpu.container_module} {
+// CHECK-NEXT:    gpu.module @kiln_kernels [#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx88">] {
+// CHECK-NEXT:      llvm.mlir.global external @kiln_smem() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<0 x i8>
+// CHECK-NEXT:      llvm.func @matmul(
+// CHECK-SAME:        %[[MAP_A:[^:]*]]: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant},
+// CHECK-SAME:        %[[MAP_B:[^:]*]]: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant},
+// CHECK-SAME:        %[[MAP_C:[^:]*]]: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant},
+// CHECK-SAME:        %[[TMA_OK:[^:]*]]: i32, %[[PTR_C:[^:]*]]: !llvm.ptr<1>, %[[STRIDE_C:[^:]*]]: i64,
+// CHECK-SAME:        %[[DIM_M:[^:]*]]: i32, %[[DIM_K:[^:]*]]: i32, %[[DIM_N:[^:]*]]: i32)
+// The manifest, as the JSON string the driver writes next to the cubin.
+// CHECK-SAME:      attributes {kiln.manifest = "{\0A  \22format\22: \22kiln-manifest\22,\0A  \22version\22: 1,\0A  \22kernel\22: \22matmul\22,
+// CHECK-SAME:        \22source\22: \22{{[^\\]*}}convert-cta-to-nvvm.mlir\22,\0A  \22chip\22: \22sm_90a\22,\0A  \22cubin\22: \22matmul.cubin\22,\0A  \22entry\22: \22matmul\22,
+// CHECK-SAME:        \22dims\22: [\22M\22,\22K\22,\22N\22],
+// CHECK-SAME:        {\22name\22:\22a\22,\22role\22:\22input\22,\22dtype\22:\22bf16\22,\22shape\22:[\22M\22,\22K\22],\22align\22:16},
+// CHECK-SAME:        {\22name\22:\22b\22,\22role\22:\22input\22,\22dtype\22:\22bf16\22,\22shape\22:[\22N\22,\22K\22],\22align\22:16},
+// CHECK-SAME:        {\22name\22:\22c\22,\22role\22:\22output\22,\22dtype\22:\22bf16\22,\22shape\22:[\22M\22,\22N\22],\22align\22:2}
+// Operand boxes are one 128-byte swizzle span wide; b's box has half the
+// rows, as each CTA of the pair copies half and multicasts it; the output
+// map is optional (rows that are not 16-byte aligned take plain stores).
+// CHECK-SAME:        {\22param\22:\22a\22,\22element\22:\22bf16\22,\22box\22:[64,128],\22swizzle\22:\22128B\22,\22l2_promotion\22:\22256B\22,\22oob_fill\22:\22zero\22,\22optional\22:false},
+// CHECK-SAME:        {\22param\22:\22b\22,\22element\22:\22bf16\22,\22box\22:[64,32],\22swizzle\22:\22128B\22,\22l2_promotion\22:\22256B\22,\22oob_fill\22:\22zero\22,\22optional\22:false},
+// CHECK-SAME:        {\22param\22:\22c\22,\22element\22:\22bf16\22,\22box\22:[64,64],\22swizzle\22:\22128B\22,\22l2_promotion\22:\22none\22,\22oob_fill\22:\22zero\22,\22optional\22:true}
+// CHECK-SAME:        \22kernel_args\22: [\0A    {\22kind\22:\22tensor_map\22,\22map\22:0},\0A    {\22kind\22:\22tensor_map\22,\22map\22:1},\0A    {\22kind\22:\22tensor_map\22,\22map\22:2},
+// CHECK-SAME:        {\22kind\22:\22tma_ok\22,\22map\22:2},\0A    {\22kind\22:\22pointer\22,\22param\22:\22c\22},\0A    {\22kind\22:\22stride\22,\22param\22:\22c\22,\22axis\22:0},
+// CHECK-SAME:        {\22kind\22:\22dim\22,\22dim\22:\22M\22},\0A    {\22kind\22:\22dim\22,\22dim\22:\22K\22},\0A    {\22kind\22:\22dim\22,\22dim\22:\22N\22}\0A  ],
+// Shared memory: 64 KiB (a) + 32 KiB (b) + 16 KiB (staging), each 1024-byte
+// aligned, + 4 pairs of 8-byte barriers, rounded up to 128 bytes.
+// CHECK-SAME:        \22launch\22: {\22block\22:[384,1,1],\22cluster\22:[2,1,1],\22dynamic_smem\22:114816,\22grid\22:{\22rule\22:\22persistent\22,\22tiles\22:{{\[\[}}\22M\22,128],[\22N\22,64]]}}\0A}\0A",
+// setmaxnreg needs the entry register count: reqntid and minctasm give it.
+// CHECK-SAME:        nvvm.cluster_dim = array<i32: 2, 1, 1>, nvvm.kernel, nvvm.minctasm = 1 : i32, nvvm.reqntid = array<i32: 384, 1, 1>} {
+// CHECK:             %[[SMEM:.*]] = llvm.mlir.addressof @kiln_smem : !llvm.ptr<3>
+// CHECK:             %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x : i32
+// CHECK:             nvvm.prefetch tensormap in_param_space, %[[MAP_A]] : !llvm.ptr
+// CHECK-NEXT:        nvvm.prefetch tensormap in_param_space, %[[MAP_B]] : !llvm.ptr
+// CHECK-NEXT:        nvvm.prefetch tensormap in_param_space, %[[MAP_C]] : !llvm.ptr
+// Four stages of full (1 arrival) and empty (2 consumers x 2 CTAs) barriers.
+// CHECK:             %[[FOUR:.*]] = arith.constant 4 : i32
+// CHECK:             nvvm.mbarrier.init %{{.*}}, %c1_i32 : !llvm.ptr<3>, i32
+// CHECK:             nvvm.mbarrier.init %{{.*}}, %[[FOUR]] : !llvm.ptr<3>, i32
+// CHECK-COUNT-6:     nvvm.mbarrier.init
+// CHECK-NEXT:        nvvm.fence.mbarrier.init
+// CHECK:             nvvm.cluster.arrive
+// CHECK-NEXT:        nvvm.cluster.wait
+// Producer: gives registers back, then one thread walks the cluster's tiles
+// and fills stages.
+// CHECK:             nvvm.setmaxregister  decrease 40
+// CHECK:             nvvm.read.ptx.sreg.nclusterid.x
+// CHECK:             nvvm.read.ptx.sreg.cluster.ctarank
+// CHECK:             scf.for
+// CHECK:               scf.for
+// CHECK:                 nvvm.mbarrier.try_wait.parity %{{.*}}, %{{.*}}, %c10000000_i32 : !llvm.ptr<3>, i32, i32
+// The stage's transaction bytes: 16 KiB of a + 8 KiB of b.
+// CHECK:                 nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c24576_i32 : !llvm.ptr<3>, i32
+// CHECK:                 nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[MAP_A]], %{{.*}}, box[%{{.*}}, %{{.*}}] {isCTAOnly = true} : !llvm.ptr<3>, !llvm.ptr
+// CHECK:                 %[[RANK:.*]] = nvvm.read.ptx.sreg.cluster.ctarank : i32
+// CHECK:                 %[[DST:.*]] = llvm.addrspacecast %{{.*}} : !llvm.ptr<3> to !llvm.ptr<7>
+// CHECK:                 nvvm.cp.async.bulk.tensor.shared.cluster.global %[[DST]], %[[MAP_B]], %{{.*}}, box[%{{.*}}, %{{.*}}] multicast_mask = %c3_i16 : !llvm.ptr<7>, !llvm.ptr
+// Consumers: take the registers, wait for full stages, multiply.
+// CHECK:             nvvm.setmaxregister  increase 232
+// CHECK:             scf.for
+// CHECK:               llvm.inline_asm has_side_effects asm_dialect = att "mov.b32 $0, 0;
+// CHECK:               scf.for
+// CHECK:                 nvvm.mbarrier.try_wait.parity
+// CHECK:                 nvvm.wgmma.fence.aligned
+// A 64-column K step of bf16 is four k16 instructions.
+// CHECK-COUNT-4:         nvvm.wgmma.mma_async {{.*}} <m = 64, n = 64, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
+// CHECK-NEXT:            nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NEXT:            nvvm.wgmma.wait.group.sync.aligned 1
+// The previous stage is released in both CTAs of the cluster.
+// CHECK:                 nvvm.mapa %{{.*}}, %{{.*}} : !llvm.ptr<3> -> !llvm.ptr<7>
+// CHECK-NEXT:            nvvm.mbarrier.arrive %{{.*}} : !llvm.ptr<7>
+// CHECK:               nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK:               nvvm.mapa
+// CHECK-NEXT:          nvvm.mbarrier.arrive
+// The epilogue: through stmatrix and the staging buffer, then a bulk store.
+// CHECK:               arith.truncf %{{.*}} : f32 to bf16
+// CHECK:               scf.if
+// CHECK:                 nvvm.cp.async.bulk.wait_group 0 {read}
+// CHECK:                 nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
+// CHECK:                 nvvm.stmatrix %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : !llvm.ptr<3>, i32, i32, i32, i32
+// CHECK:                 nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK:                 nvvm.cp.async.bulk.tensor.global.shared.cta %[[MAP_C]], %{{.*}}, box[%{{.*}}, %{{.*}}] : !llvm.ptr, <3>
+// CHECK-NEXT:            nvvm.cp.async.bulk.commit.group
+// Or plain stores, bounds-checked, when the map could not be encoded.
+// CHECK:               } else {
+// CHECK:                 llvm.store %{{.*}}, %{{.*}} : bf16, !llvm.ptr<1>
+// CHECK:             nvvm.cp.async.bulk.wait_group 0
+// CHECK:           nvvm.cluster.arrive
+// CHECK-NEXT:      nvvm.cluster.wait
+// CHECK-NEXT:      llvm.return
+// CHECK-NOT:     cta.
+cta.program @matmul(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a", cta.role = "input", cta.shape = ["M", "K"]},
+                    %b: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "b", cta.role = "input", cta.shape = ["N", "K"]},
+                    %c: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "c", cta.role = "output", cta.shape = ["M", "N"]},
+                    %M: index {cta.dim = "M"}, %K: index {cta.dim = "K"}, %N: index {cta.dim = "N"})
+    attributes {cta.block = array<i64: 384, 1, 1>, cta.chip = "sm_90a", cta.cluster = array<i64: 2, 1>} {
+  %c64 = arith.constant 64 : index
+  %c0 = arith.constant 0 : index
+  %sa = cta.alloc : !cta.buffer<128x64xbf16, stages = 4, swizzle = "128B">
+  %sb = cta.alloc : !cta.buffer<64x64xbf16, stages = 4, swizzle = "128B">
+  %sc = cta.alloc : !cta.buffer<64x64xbf16, stages = 2, swizzle = "128B">
+  %ring = cta.ring {cluster_size = 2 : i64, consumers = 2 : i64} : !cta.ring<4>
+  cta.warp_specialize attributes {consumer_regs = 232 : i64, consumer_warpgroups = 2 : i64, producer_regs = 40 : i64} producer {
+    %end = cta.tile_loop (%M, %N) tile [128, 64] iter_args(%c0 : index) -> (index) {
+    ^bb0(%m0: index, %n0: index, %pos: index):
+      %count = arith.ceildivui %K, %c64 : index
+      %next = cta.produce %ring at %pos count %count : !cta.ring<4> {
+      ^bb0(%kb: index, %slot: index):
+        %k0 = arith.muli %kb, %c64 : index
+        cta.load %a[%m0, %k0] -> %sa[%slot] signal %ring : memref<?x?xbf16, strided<[?, 1]>> -> !cta.buffer<128x64xbf16, stages = 4, swizzle = "128B">, !cta.ring<4>
+        cta.load %b[%n0, %k0] -> %sb[%slot] signal %ring {multicast = 2 : i64} : memref<?x?xbf16, strided<[?, 1]>> -> !cta.buffer<64x64xbf16, stages = 4, swizzle = "128B">, !cta.ring<4>
+      }
+      cta.yield %next : index
+    } {cluster = array<i64: 2, 1>, group_m = 8 : i64, persistent}
+  } consumers {
+    %end = cta.tile_loop (%M, %N) tile [128, 64] iter_args(%c0 : index) -> (index) {
+    ^bb0(%m0: index, %n0: index, %pos: index):
+      %count = arith.ceildivui %K, %c64 : index
+      %wg = cta.warpgroup_index : index
+      %row = arith.muli %wg, %c64 : index
+      %zero = cta.acc_zero : !cta.acc<64x64xf32>
+      %res:2 = cta.consume %ring at %pos count %count iter_args(%zero : !cta.acc<64x64xf32>) : !cta.ring<4> -> !cta.acc<64x64xf32> {
+      ^bb0(%kb: index, %slot: index, %acc: !cta.acc<64x64xf32>):
+        %p = cta.mma %sa[%slot] rows %row, %sb[%slot], %acc {transpose_b} : !cta.buffer<128x64xbf16, stages = 4, swizzle = "128B">, !cta.buffer<64x64xbf16, stages = 4, swizzle = "128B">, !cta.acc<64x64xf32>
+        cta.yield %p : !cta.acc<64x64xf32>
+      }
+      %r0 = arith.addi %m0, %row : index
+      cta.store %res#1 -> %c[%r0, %n0] staging %sc[%wg] : !cta.acc<64x64xf32> -> memref<?x?xbf16, strided<[?, 1]>>, !cta.buffer<64x64xbf16, stages = 2, swizzle = "128B"> {
+      ^bb0(%e: f32):
+        %t = arith.truncf %e : f32 to bf16
+        cta.yield %t : bf16
+      }
+      cta.yield %res#0 : index
+    } {cluster = array<i64: 2, 1>, group_m = 8 : i64, persistent}
+  }
+  cta.return
+}
+
+// -----
+
+// One consumer warpgroup, no cluster, one CTA per tile, an f32 output: the
+// CTAs synchronize with a plain barrier, stages are released locally, the
+// 32-bit epilogue stores fragment pairs (no stmatrix) and streams two
+// 128-byte column blocks through one staging block.
+// CHECK-LABEL: llvm.func @small(
+// CHECK-SAME:    %[[MAP_A:[^:]*]]: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant},
+// CHECK-SAME:    %[[MAP_C:[^:]*]]: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant},
+// CHECK-SAME:    %{{[^:]*}}: i32, %{{[^:]*}}: !llvm.ptr<1>, %{{[^:]*}}: i64, %{{[^:]*}}: i32)
+// CHECK-SAME:    \22dims\22: [\22M\22],
+// CHECK-SAME:    {\22name\22:\22a\22,\22role\22:\22input\22,\22dtype\22:\22f16\22,\22shape\22:[\22M\22,\2264\22],\22align\22:16},
+// CHECK-SAME:    {\22name\22:\22c\22,\22role\22:\22output\22,\22dtype\22:\22f32\22,\22shape\22:[\22M\22,\22M\22],\22align\22:4}
+// CHECK-SAME:    {\22param\22:\22c\22,\22element\22:\22f32\22,\22box\22:[32,64],\22swizzle\22:\22128B\22,\22l2_promotion\22:\22none\22,\22oob_fill\22:\22zero\22,\22optional\22:true}
+// CHECK-SAME:    \22launch\22: {\22block\22:[256,1,1],\22cluster\22:[1,1,1],\22dynamic_smem\22:24704,\22grid\22:{\22rule\22:\22tiles\22,\22tiles\22:{{\[\[}}\22M\22,64],[\22M\22,64]]}}
+// CHECK-NOT:     nvvm.cluster_dim
+// CHECK-SAME:    nvvm.kernel, nvvm.minctasm = 1 : i32, nvvm.reqntid = array<i32: 256, 1, 1>} {
+// CHECK-NOT:     nvvm.cluster
+// CHECK:         nvvm.barrier0
+// CHECK:         nvvm.setmaxregister  decrease 40
+// CHECK:         nvvm.read.ptx.sreg.nctaid.x
+// CHECK:         nvvm.read.ptx.sreg.ctaid.x
+// 64 rows x 64 f16 per stage.
+// CHECK:         nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c8192_i32 : !llvm.ptr<3>, i32
+// CHECK:         nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[MAP_A]], {{.*}} {isCTAOnly = true}
+// CHECK:         nvvm.setmaxregister  increase 240
+// CHECK-COUNT-4: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 64, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <col>]
+// CHECK-NOT:     nvvm.mapa
+// CHECK:         nvvm.mbarrier.arrive %{{.*}} : !llvm.ptr<3>
+// CHECK-NOT:     nvvm.stmatrix
+// CHECK:         llvm.store %{{.*}}, %{{.*}} {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<3>
+// CHECK:         nvvm.cp.async.bulk.tensor.global.shared.cta %[[MAP_C]]
+// The second column block waits until the first has been read out.
+// CHECK:         nvvm.cp.async.bulk.wait_group 0 {read}
+// CHECK:         llvm.store %{{.*}}, %{{.*}} {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<3>
+// CHECK:         nvvm.cp.async.bulk.tensor.global.shared.cta %[[MAP_C]]
+// CHECK:         llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<1>
+// CHECK-NOT:     nvvm.cluster
+// CHECK:         llvm.return
+cta.program @small(%arg0: memref<?x?xf16, strided<[?, 1]>> {cta.param = "a", cta.role = "input", cta.shape = ["M", "64"]}, %arg1: memref<?x?xf32, strided<[?, 1]>> {cta.param = "c", cta.role = "output", cta.shape = ["M", "M"]}, %arg2: index {cta.dim = "M"}) attributes {cta.block = array<i64: 256, 1, 1>, cta.schedule = #tile.schedule<tile_m = 64, tile_n = 64, tile_k = 64, stages = 2, cluster_m = 1, cluster_n = 1, consumers = 1, persistent = false, group_m = 1>} {
+  %c1 = arith.constant 1 : index
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %0 = cta.alloc : <64x64xf16, stages = 2, swizzle = "128B">
+  %1 = cta.alloc : <64x32xf32, swizzle = "128B">
+  %2 = cta.ring {consumers = 1 : i64} : <2>
+  cta.warp_specialize attributes {consumer_regs = 240 : i64, consumer_warpgroups = 1 : i64, producer_regs = 40 : i64} producer {
+    %3 = cta.tile_loop(%arg2, %arg2) tile [64, 64] iter_args(%c0 : index) -> (index) {
+    ^bb0(%m0: index, %n0: index, %carried: index):
+      %4 = cta.produce %2 at %carried count %c1 : <2> {
+      ^bb0(%kb: index, %slot: index):
+        %5 = arith.muli %kb, %c64 : index
+        cta.load %arg0[%m0, %5] -> %0[%slot] signal %2 : memref<?x?xf16, strided<[?, 1]>> -> <64x64xf16, stages = 2, swizzle = "128B">, !cta.ring<2>
+      }
+      cta.yield %4 : index
+    }
+  } consumers {
+    %3 = cta.tile_loop(%arg2, %arg2) tile [64, 64] iter_args(%c0 : index) -> (index) {
+    ^bb0(%m0: index, %n0: index, %carried: index):
+      %4 = cta.warpgroup_index : index
+      %5 = arith.muli %4, %c64 : index
+      %6 = cta.acc_zero : <64x64xf32>
+      %7:2 = cta.consume %2 at %carried count %c1 iter_args(%6 : !cta.acc<64x64xf32>) : <2> -> !cta.acc<64x64xf32> {
+      ^bb0(%kb: index, %slot: index, %acc: !cta.acc<64x64xf32>):
+        %9 = cta.mma %0[%slot] rows %5, %0[%slot], %acc {transpose_b} : <64x64xf16, stages = 2, swizzle = "128B">, <64x64xf16, stages = 2, swizzle = "128B">, <64x64xf32>
+        cta.yield %9 : !cta.acc<64x64xf32>
+      }
+      %8 = arith.addi %m0, %5 : index
+      cta.store %7#1 -> %arg1[%8, %n0] staging %1 : !cta.acc<64x64xf32> -> memref<?x?xf32, strided<[?, 1]>>, !cta.buffer<64x32xf32, swizzle = "128B"> {
+      ^bb0(%arg3: f32):
+        cta.yield %arg3 : f32
+      }
+      cta.yield %7#0 : index
+    }
+  }
+  cta.return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Errors
+//===----------------------------------------------------------------------===//
+
+// expected-error@+1 {{convert-cta-to-nvvm: the program was scheduled for sm_100a, not sm_90a}}
+cta.program @f(%a: memref<?x?xbf16> {cta.param = "a", cta.shape = ["M", "M"]}, %c: memref<?x?xbf16> {cta.param = "c", cta.role = "output", cta.shape = ["M", "M"]}, %M: index {cta.dim = "M"}) attributes {cta.chip = "sm_100a", cta.block = array<i64: 384, 1, 1>} {
+  cta.tile_loop (%M, %M) tile [64, 64] {
+  ^bb0(%m0: index, %n0: index):
+  }
+  cta.return
+}
+
+// -----
+
+// expected-error@+1 {{convert-cta-to-nvvm: the program has no cta.block; run cta-pipeline first}}
+cta.program @f(%a: memref<?x?xbf16> {cta.param = "a", cta.shape = ["M", "M"]}, %c: memref<?x?xbf16> {cta.param = "c", cta.role = "output", cta.shape = ["M", "M"]}, %M: index {cta.dim = "M"}) {
+  cta.tile_loop (%M, %M) tile [64, 64] {
+  ^bb0(%m0: index, %n0: index):
+  }
+  cta.return
+}
+
+// -----
+
+// expected-error@+1 {{convert-cta-to-nvvm: no manifest dtype for 'i8'}}
+cta.program @f(%a: memref<?x?xi8> {cta.param = "a"}, %M: index {cta.dim = "M"}) attributes {cta.block = array<i64: 384, 1, 1>} {
+  cta.tile_loop (%M, %M) tile [64, 64] {
+  ^bb0(%m0: index, %n0: index):
+  }
+  cta.return
+}
+
+// -----
+
+// expected-error@+1 {{convert-cta-to-nvvm: invalid dim expression '2M': not an integer that fits 64 bits (expected N, NAME, NAME+N, NAME-N, NAME*N or cdiv(NAME,N))}}
+cta.program @f(%a: memref<?x?xbf16> {cta.param = "a", cta.shape = ["2M", "K"]}, %M: index {cta.dim = "M"}) attributes {cta.block = array<i64: 384, 1, 1>} {
+  cta.tile_loop (%M, %M) tile [64, 64] {
+  ^bb0(%m0: index, %n0: index):
+  }
+  cta.return
+}
+
+// -----
+
+// expected-error@+1 {{convert-cta-to-nvvm: the program walks no tiles}}
+cta.program @f(%a: memref<?x?xbf16> {cta.param = "a", cta.shape = ["M", "M"]}, %c: memref<?x?xbf16> {cta.param = "c", cta.role = "output", cta.shape = ["M", "M"]}, %M: index {cta.dim = "M"}) attributes {cta.block = array<i64: 384, 1, 1>} {
+  cta.return
+}
+
+// -----
+
+cta.program @f(%a: memref<?x?xbf16> {cta.param = "a", cta.shape = ["M", "M"]}, %c: memref<?x?xbf16> {cta.param = "c", cta.role = "output", cta.shape = ["M", "M"]}, %M: index {cta.dim = "M"}) attributes {cta.block = array<i64: 384, 1, 1>} {
+  %e = arith.addi %M, %M : index
+  // expected-error@+1 {{convert-cta-to-nvvm: tile extents must be dims or constants}}
+  cta.tile_loop (%e, %M) tile [64, 64] {
+  ^bb0(%m0: index, %n0: index):
+  }
+  cta.return
+}
+
+// -----
+
+cta.program @f(%a: memref<?x?xbf16> {cta.param = "a", cta.shape = ["M", "M"]}, %c: memref<?x?xbf16> {cta.param = "c", cta.role = "output", cta.shape = ["M", "M"]}, %M: index {cta.dim = "M"}) attributes {cta.block = array<i64: 384, 1, 1>} {
+  // expected-error@+1 {{convert-cta-to-nvvm: cta.warpgroup_index outside a warp role}}
+  %w = cta.warpgroup_index : index
+  cta.tile_loop (%M, %M) tile [64, 64] {
+  ^bb0(%m0: index, %n0: index):
+  }
+  cta.return
+}
+
+// -----
+
+cta.program @f(%a: memref<?x?xbf16> {cta.param = "a", cta.shape = ["M", "M"]}, %M: index {cta.dim = "M"})
+    attributes {cta.block = array<i64: 384, 1, 1>} {
+  %sa = cta.alloc : !cta.buffer<64x64xbf16, swizzle = "128B">
+  %v = memref.cast %a : memref<?x?xbf16> to memref<?x?xbf16, strided<[?, 1]>>
+  cta.tile_loop (%M, %M) tile [64, 64] {
+  ^bb0(%m0: index, %n0: index):
+    // expected-error@+1 {{convert-cta-to-nvvm: copies must read program arguments}}
+    cta.load %v[%m0, %n0] -> %sa : memref<?x?xbf16, strided<[?, 1]>> -> !cta.buffer<64x64xbf16, swizzle = "128B">
+  }
+  cta.return
+}
+
+// -----
+
+cta.program @f(%a: memref<?x?xbf16> {cta.param = "a", cta.shape = ["M", "M"]}, %M: index {cta.dim = "M"})
+    attributes {cta.block = array<i64: 384, 1, 1>} {
+  %sa = cta.alloc : !cta.buffer<512x64xbf16, swizzle = "128B">
+  cta.tile_loop (%M, %M) tile [64, 64] {
+  ^bb0(%m0: index, %n0: index):
+    // expected-error@+1 {{convert-cta-to-nvvm: box outer extent 512 rows exceeds the TMA limit of 256}}
+    cta.load %a[%m0, %n0] -> %sa : memref<?x?xbf16> -> !cta.buffer<512x64xbf16, swizzle = "128B">
+  }
+  cta.return
+}
+
+// -----
+
+cta.program @f(%a: memref<?x?xbf16> {cta.param = "a", cta.shape = ["M", "M"]}, %M: index {cta.dim = "M"})
+    attributes {cta.block = array<i64: 384, 1, 1>} {
+  %sa = cta.alloc : !cta.buffer<64x48xbf16, swizzle = "64B">
+  cta.tile_loop (%M, %M) tile [64, 64] {
+  ^bb0(%m0: index, %n0: index):
+    // expected-error@+1 {{convert-cta-to-nvvm: box inner extent 48 x 2 B = 96 B exceeds the 64B swizzle span and is not a multiple of it}}
+    cta.load %a[%m0, %n0] -> %sa : memref<?x?xbf16> -> !cta.buffer<64x48xbf16, swizzle = "64B">
+  }
+  cta.return
+}
+
+// -----
+
+cta.program @f(%a: memref<?x?xbf16> {cta.param = "a", cta.shape = ["M", "M"]}, %M: index {cta.dim = "M"})
+    attributes {cta.block = array<i64: 384, 1, 1>} {
+  %sa = cta.alloc : !cta.buffer<64x64xbf16, swizzle = "128B">
+  cta.tile_loop (%M, %M) tile [64, 64] {
+  ^bb0(%m0: index, %n0: index):
+    // expected-error@+1 {{convert-cta-to-nvvm: multicast does not divide the rows}}
+    cta.load %a[%m0, %n0] -> %sa {multicast = 3 : i64} : memref<?x?xbf16> -> !cta.buffer<64x64xbf16, swizzle = "128B">
+  }
+  cta.return
+}
+
+// -----
+
+cta.program @f(%c: memref<?x?xf32> {cta.param = "c", cta.role = "output", cta.shape = ["M", "M"]}, %M: index {cta.dim = "M"})
+    attributes {cta.block = array<i64: 384, 1, 1>} {
+  cta.tile_loop (%M, %M) tile [64, 64] {
+  ^bb0(%m0: index, %n0: index):
+    %z = cta.acc_zero : !cta.acc<64x64xf32>
+    // expected-error@+1 {{convert-cta-to-nvvm: stores need a staging buffer}}
+    cta.store %z -> %c[%m0, %n0] : !cta.acc<64x64xf32> -> memref<?x?xf32> {
+    ^bb0(%e: f32):
+      cta.yield %e : f32
+    }
+  }
+  cta.return
+}
+
+// -----
+
+cta.program @f(%a: memref<?x?xbf16> {cta.param = "a", cta.shape = ["M", "M"]}, %M: index {cta.dim = "M"})
+    attributes {cta.block = array<i64: 384, 1, 1>} {
+  %sa = cta.alloc : !cta.buffer<64x64xbf16, swizzle = "128B">
+  cta.tile_loop (%M, %M) tile [64, 64] {
+  ^bb0(%m0: index, %n0: index):
+    %z = cta.acc_zero : !cta.acc<64x64xf32>
+    // expected-error@+1 {{convert-cta-to-nvvm: the K loop is not pipelined; run cta-pipeline first}}
+    %r = cta.mainloop %M step 64 iter_args(%z : !cta.acc<64x64xf32>) -> !cta.acc<64x64xf32> {
+    ^bb0(%k0: index, %acc: !cta.acc<64x64xf32>):
+      cta.load %a[%m0, %k0] -> %sa : memref<?x?xbf16> -> !cta.buffer<64x64xbf16, swizzle = "128B">
+      %p = cta.mma %sa, %sa, %acc {transpose_b} : !cta.buffer<64x64xbf16, swizzle = "128B">, !cta.buffer<64x64xbf16, swizzle = "128B">, !cta.acc<64x64xf32>
+      cta.yield %p : !cta.acc<64x64xf32>
+    }
+  }
+  cta.return
+}
+
+// -----
+
+cta.program @f(%a: memref<?x?xbf16> {cta.param = "a", cta.shape = ["M", "M"]}, %M: index {cta.dim = "M"})
+    attributes {cta.block = array<i64: 384, 1, 1>} {
+  %c0 = arith.constant 0 : index
+  // expected-error@+1 {{convert-cta-to-nvvm: global tensors are only read by cta.load and written by cta.store}}
+  %d = memref.dim %a, %c0 : memref<?x?xbf16>
+  cta.tile_loop (%M, %M) tile [64, 64] {
+  ^bb0(%m0: index, %n0: index):
+  }
+  cta.return
+}
+
+// -----
+
+cta.program @f(%a: memref<?x?xbf16> {cta.param = "a", cta.shape = ["M", "M"]}, %M: index {cta.dim = "M"})
+    attributes {cta.block = array<i64: 384, 1, 1>} {
+  %sa = cta.alloc : !cta.buffer<64x64xbf16, swizzle = "128B">
+  cta.tile_loop (%M, %M) tile [64, 64] {
+  ^bb0(%m0: index, %n0: index):
+    // expected-error@+1 {{convert-cta-to-nvvm: a copy outside cta.produce has no barrier}}
+    cta.load %a[%m0, %n0] -> %sa : memref<?x?xbf16> -> !cta.buffer<64x64xbf16, swizzle = "128B">
+  }
+  cta.return
+}
+
+// -----
+
+cta.program @f(%M: index {cta.dim = "M"}) attributes {cta.block = array<i64: 384, 1, 1>} {
+  %sa = cta.alloc : !cta.buffer<64x128xf8E4M3FN, swizzle = "128B">
+  cta.tile_loop (%M, %M) tile [64, 64] {
+  ^bb0(%m0: index, %n0: index):
+    %z = cta.acc_zero : !cta.acc<64x64xf32>
+    // expected-error@+1 {{convert-cta-to-nvvm: no sm_90a MMA for 'f8E4M3FN' operands yet}}
+    %p = cta.mma %sa, %sa, %z {transpose_b} : !cta.buffer<64x128xf8E4M3FN, swizzle = "128B">, !cta.buffer<64x128xf8E4M3FN, swizzle = "128B">, !cta.acc<64x64xf32>
+  }
+  cta.return
+}
+
+// -----
+
+cta.program @f(%M: index {cta.dim = "M"}) attributes {cta.block = array<i64: 384, 1, 1>} {
+  %sa = cta.alloc : !cta.buffer<64x64xbf16, swizzle = "128B">
+  %sb = cta.alloc : !cta.buffer<64x64xf16, swizzle = "128B">
+  cta.tile_loop (%M, %M) tile [64, 64] {
+  ^bb0(%m0: index, %n0: index):
+    %z = cta.acc_zero : !cta.acc<64x64xf32>
+    // expected-error@+1 {{convert-cta-to-nvvm: mixed operand types}}
+    %p = cta.mma %sa, %sb, %z {transpose_b} : !cta.buffer<64x64xbf16, swizzle = "128B">, !cta.buffer<64x64xf16, swizzle = "128B">, !cta.acc<64x64xf32>
+  }
+  cta.return
+}
+
+// -----
+
+cta.program @f(%M: index {cta.dim = "M"}) attributes {cta.block = array<i64: 384, 1, 1>} {
+  %sa = cta.alloc : !cta.buffer<64x64xbf16, swizzle = "128B">
+  cta.tile_loop (%M, %M) tile [64, 64] {
+  ^bb0(%m0: index, %n0: index):
+    %z = cta.acc_zero : !cta.acc<64x64xf32>
+    // expected-error@+1 {{convert-cta-to-nvvm: rhs must be K-major (transpose_b)}}
+    %p = cta.mma %sa, %sa, %z : !cta.buffer<64x64xbf16, swizzle = "128B">, !cta.buffer<64x64xbf16, swizzle = "128B">, !cta.acc<64x64xf32>
+  }
+  cta.return
+}
+
+// -----
+
+cta.program @f(%M: index {cta.dim = "M"}) attributes {cta.block = array<i64: 384, 1, 1>} {
+  %sa = cta.alloc : !cta.buffer<64x64xbf16, swizzle = "128B">
+  %sb = cta.alloc : !cta.buffer<12x64xbf16, swizzle = "128B">
+  cta.tile_loop (%M, %M) tile [64, 64] {
+  ^bb0(%m0: index, %n0: index):
+    %z = cta.acc_zero : !cta.acc<64x12xf32>
+    // expected-error@+1 {{convert-cta-to-nvvm: wgmma N = 12 is invalid: N must be a multiple of 8 from 8 to 256}}
+    %p = cta.mma %sa, %sb, %z {transpose_b} : !cta.buffer<64x64xbf16, swizzle = "128B">, !cta.buffer<12x64xbf16, swizzle = "128B">, !cta.acc<64x12xf32>
+  }
+  cta.return
+}
+
+// -----
+
+cta.program @f(%M: index {cta.dim = "M"}) attributes {cta.block = array<i64: 384, 1, 1>} {
+  %sa = cta.alloc : !cta.buffer<68x64xbf16, swizzle = "128B">
+  %sb = cta.alloc : !cta.buffer<64x64xbf16, swizzle = "128B">
+  %c0 = arith.constant 0 : index
+  cta.tile_loop (%M, %M) tile [64, 64] {
+  ^bb0(%m0: index, %n0: index):
+    %z = cta.acc_zero : !cta.acc<64x64xf32>
+    // expected-error@+1 {{convert-cta-to-nvvm: canonical tile needs a positive multiple of 8 rows, got 68}}
+    %p = cta.mma %sa rows %c0, %sb, %z {transpose_b} : !cta.buffer<68x64xbf16, swizzle = "128B">, !cta.buffer<64x64xbf16, swizzle = "128B">, !cta.acc<64x64xf32>
+  }
+  cta.return
+}
+
+// -----
+
+cta.program @f(%c: memref<?x?xf32> {cta.param = "c", cta.role = "output", cta.shape = ["M", "M"]}, %M: index {cta.dim = "M"})
+    attributes {cta.block = array<i64: 384, 1, 1>} {
+  %sc = cta.alloc : !cta.buffer<64x32xf32, swizzle = "128B">
+  cta.tile_loop (%M, %M) tile [64, 64] {
+  ^bb0(%m0: index, %n0: index):
+    %z = cta.acc_zero : !cta.acc<64x64xf32>
+    // expected-error@+1 {{convert-cta-to-nvvm: stores run in the consumer role}}
+    cta.store %z -> %c[%m0, %n0] staging %sc : !cta.acc<64x64xf32> -> memref<?x?xf32>, !cta.buffer<64x32xf32, swizzle = "128B"> {
+    ^bb0(%e: f32):
+      cta.yield %e : f32
+    }
+  }
+  cta.return
+}
+
+// -----
+
+cta.program @f(%c: memref<?x?xf32> {cta.param = "c", cta.role = "output", cta.shape = ["M", "M"]}, %M: index {cta.dim = "M"})
+    attributes {cta.block = array<i64: 256, 1, 1>} {
+  %sc = cta.alloc : !cta.buffer<64x32xf32, swizzle = "128B">
+  cta.warp_specialize attributes {consumer_regs = 232 : i64, consumer_warpgroups = 1 : i64, producer_regs = 40 : i64} producer {
+  } consumers {
+    cta.tile_loop (%M, %M) tile [64, 64] {
+    ^bb0(%m0: index, %n0: index):
+      %z = cta.acc_zero : !cta.acc<64x64xf32>
+      cta.store %z -> %c[%m0, %n0] staging %sc : !cta.acc<64x64xf32> -> memref<?x?xf32>, !cta.buffer<64x32xf32, swizzle = "128B"> {
+      ^bb0(%e: f32):
+        // expected-error@+1 {{convert-cta-to-nvvm: epilogue ops must be scalar}}
+        %x = scf.execute_region -> f32 {
+          scf.yield %e : f32
+        }
+        cta.yield %x : f32
+      }
+    }
+  }
+  cta.return
+}
+
+// -----
+
+cta.program @f(%c: memref<?x?xf32> {cta.param = "c", cta.role = "output"}, %M: index {cta.dim = "M"})
+    attributes {cta.block = array<i64: 256, 1, 1>} {
+  %sc = cta.alloc : !cta.buffer<64x32xf32, swizzle = "128B">
+  cta.warp_specialize attributes {consumer_regs = 232 : i64, consumer_warpgroups = 1 : i64, producer_regs = 40 : i64} producer {
+  } consumers {
+    cta.tile_loop (%M, %M) tile [64, 64] {
+    ^bb0(%m0: index, %n0: index):
+      %z = cta.acc_zero : !cta.acc<64x64xf32>
+      // expected-error@+1 {{convert-cta-to-nvvm: the destination's extents are unknown}}
+      cta.store %z -> %c[%m0, %n0] staging %sc : !cta.acc<64x64xf32> -> memref<?x?xf32>, !cta.buffer<64x32xf32, swizzle = "128B"> {
+      ^bb0(%e: f32):
+        cta.yield %e : f32
+      }
+    }
+  }
+  cta.return
+}
+
+// -----
+
+cta.program @f(%c: memref<?x?xbf16> {cta.param = "c", cta.role = "output", cta.shape = ["M", "M"]}, %M: index {cta.dim = "M"})
+    attributes {cta.block = array<i64: 256, 1, 1>} {
+  %sc = cta.alloc : !cta.buffer<64x8xbf16>
+  cta.warp_specialize attributes {consumer_regs = 232 : i64, consumer_warpgroups = 1 : i64, producer_regs = 40 : i64} producer {
+  } consumers {
+    cta.tile_loop (%M, %M) tile [64, 8] {
+    ^bb0(%m0: index, %n0: index):
+      %z = cta.acc_zero : !cta.acc<64x8xf32>
+      // expected-error@+1 {{convert-cta-to-nvvm: stored tiles must be multiples of 64x16}}
+      cta.store %z -> %c[%m0, %n0] staging %sc : !cta.acc<64x8xf32> -> memref<?x?xbf16>, !cta.buffer<64x8xbf16> {
+      ^bb0(%e: f32):
+        %t = arith.truncf %e : f32 to bf16
+        cta.yield %t : bf16
+      }
+    }
+  }
+  cta.return
+}
