@@ -1,15 +1,13 @@
 // RUN: kiln-opt %s --convert-tile-to-cta | FileCheck %s
 
-// KNOWN BUG (compiler/Conversion/TileToCta/TileToCta.cpp): the rewrite runs
+// Regression test (compiler/Conversion/TileToCta/TileToCta.cpp): the rewrite runs
 // in the greedy pattern driver, which first hoists every constant to the
 // entry of its isolated-from-above region, i.e. out of the contraction's
 // epilogue into the tile.kernel body. KernelToProgram then clones only the
 // epilogue's own ops, the cloned arith.mulf keeps using the hoisted constant,
 // and the kernel (with the constant) is erased: "null operand found". Every
 // epilogue with a constant fails, e.g. `c = silu(a @ b^T)` or
-// `c = (a @ b^T) * 0.5` in a .kiln file. Remove the XFAIL once the constant is
-// cloned into the cta.store epilogue.
-// XFAIL: *
+// `c = (a @ b^T) * 0.5` in a .kiln file.
 
 // CHECK-LABEL: cta.program @scaled(
 // CHECK:         cta.store

@@ -1,13 +1,12 @@
 // RUN: kiln-opt %s --convert-tile-to-cta | FileCheck %s
 
-// KNOWN BUG (compiler/Conversion/TileToCta/TileToCta.cpp, KernelToProgram):
+// Regression test (compiler/Conversion/TileToCta/TileToCta.cpp, KernelToProgram):
 // tile.kernel does not require tile.name on its arguments and results, but
 // the conversion copies only tile.name into cta.param, which cta.program
 // requires on every memref argument; a verifier-valid kernel without names
 // becomes invalid IR ("'cta.program' op tensor argument #0 needs a cta.param
 // name"). The conversion should name unnamed tensors (or the tile verifier
-// should require names). Remove the XFAIL once this converts.
-// XFAIL: *
+// should require names).
 
 // CHECK-LABEL: cta.program @unnamed(
 // CHECK-SAME:    {cta.param = "{{.+}}", cta.role = "input"

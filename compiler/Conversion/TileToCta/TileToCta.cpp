@@ -147,6 +147,10 @@ struct KernelToProgram : public OpRewritePattern<tile::KernelOp> {
         shapeAttr.push_back(StringAttr::get(ctx, dim));
         collectDimNames(llvm::cast<StringAttr>(shapeAttr.back()).getValue(), dims);
       }
+      // Every tensor needs a name in the manifest; unnamed ones (possible in
+      // hand-written tile IR) get their position.
+      attrs.set("cta.param", StringAttr::get(ctx, (role == "output" ? "out" : "arg") +
+                                                      Twine(argTypes.size() - 1)));
       if (sourceAttrs)
         for (NamedAttribute attr : sourceAttrs) {
           StringRef name = attr.getName().getValue();
@@ -257,8 +261,16 @@ struct KernelToProgram : public OpRewritePattern<tile::KernelOp> {
     Block &source = contract.getEpilogue().front();
     for (BlockArgument arg : source.getArguments())
       mapping.map(arg, epilogue->addArgument(arg.getType(), arg.getLoc()));
-    for (Operation &op : source.without_terminator())
+    for (Operation &op : source.without_terminator()) {
+      // Constants the epilogue uses from outside (e.g. hoisted by a
+      // canonicalization) move in with it: the kernel body goes away.
+      for (Value operand : op.getOperands())
+        if (Operation *def = operand.getDefiningOp())
+          if (!source.getParent()->isAncestor(def->getParentRegion()) &&
+              def->hasTrait<OpTrait::ConstantLike>() && !mapping.contains(operand))
+            rewriter.clone(*def, mapping);
       rewriter.clone(op, mapping);
+    }
     auto yield = llvm::cast<tile::YieldOp>(source.getTerminator());
     cta::YieldOp::create(rewriter, yield.getLoc(), mapping.lookup(yield.getValues()[0]));
     rewriter.setInsertionPointAfter(store);
@@ -281,10 +293,20 @@ struct ConvertTileToCtaPass : public kiln::impl::ConvertTileToCtaBase<ConvertTil
       ok &= succeeded(checkTileToCtaSupport(kernel, chip));
     if (!ok)
       return signalPassFailure();
+    // Applied once per kernel, without the greedy driver: its folding would
+    // first hoist constants out of the epilogue regions being moved.
     RewritePatternSet patterns(&getContext());
     populateTileToCtaConversionPatterns(patterns, chip);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
-      return signalPassFailure();
+    FrozenRewritePatternSet frozen(std::move(patterns));
+    SmallVector<tile::KernelOp> kernels(getOperation().getOps<tile::KernelOp>());
+    for (tile::KernelOp kernel : kernels)
+      if (failed(applyOpPatternsGreedily(
+              ArrayRef<Operation *>{kernel}, frozen,
+              GreedyRewriteConfig()
+                  .setStrictness(GreedyRewriteStrictness::ExistingOps)
+                  .enableFolding(false)
+                  .enableConstantCSE(false))))
+        return signalPassFailure();
   }
 };
 

@@ -24,7 +24,7 @@ def Cta_SwizzleAttr : EnumAttr<Cta_Dialect, Cta_SwizzleKind, "swizzle"> {
     of a core matrix fall in different banks. The same choice configures the
     TMA box that fills the buffer and the MMA descriptors that read it.
   }];
-  let assemblyFormat = "`<` $value `>`";
+  let assemblyFormat = "`<` custom<SwizzleValue>($value) `>`";
 }
 
 #endif // KILN_CTA_ATTRS_TD

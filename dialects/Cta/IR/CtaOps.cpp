@@ -28,7 +28,8 @@ static LogicalResult verifyBlockArgs(Operation *op, Block &block, TypeRange lead
 
 /// Checks that the region's yield carries `types`.
 static LogicalResult verifyYield(Operation *op, Region &region, TypeRange types) {
-  auto yield = llvm::dyn_cast<YieldOp>(region.front().getTerminator());
+  Block &block = region.front();
+  auto yield = block.empty() ? YieldOp() : llvm::dyn_cast<YieldOp>(block.back());
   if (!yield)
     return op->emitOpError() << "body must end in cta.yield";
   if (yield.getValues().getTypes() != types)

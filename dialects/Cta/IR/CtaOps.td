@@ -147,8 +147,8 @@ def Cta_MainloopOp : Cta_Op<"mainloop", [
   let results = (outs Variadic<Cta_AccType>:$results);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
-    $extent `step` $step (`iter_args` `(` $inits^ `:` type($inits) `)`)? attr-dict
-    `->` type($results) $body
+    $extent `step` $step (`iter_args` `(` $inits^ `:` type($inits) `)`)?
+    (`->` type($results)^)? $body attr-dict
   }];
   let hasVerifier = 1;
 }
@@ -293,7 +293,7 @@ def Cta_ConsumeOp : Cta_Op<"consume", [
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
     $ring `at` $position `count` $count (`iter_args` `(` $inits^ `:` type($inits) `)`)?
-    attr-dict `:` type($ring) `->` type($results) $body
+    attr-dict `:` type($ring) (`->` type($results)^)? $body
   }];
   let hasVerifier = 1;
 }

@@ -26,6 +26,25 @@ static void printTileShape(AsmPrinter &printer, ArrayRef<int64_t> shape, Type el
   printer << elementType;
 }
 
+/// `"128B"`: swizzle values print quoted (128B would lex as a number and a
+/// keyword); `none` and the quoted forms parse.
+static ParseResult parseSwizzleValue(AsmParser &parser, SwizzleKind &kind) {
+  std::string text;
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseKeywordOrString(&text))
+    return failure();
+  std::optional<SwizzleKind> parsed = symbolizeSwizzleKind(text);
+  if (!parsed)
+    return parser.emitError(loc, "unknown swizzle '") << text
+                                                      << "'; expected none, 32B, 64B or 128B";
+  kind = *parsed;
+  return success();
+}
+
+static void printSwizzleValue(AsmPrinter &printer, SwizzleKind kind) {
+  printer << "\"" << stringifySwizzleKind(kind) << "\"";
+}
+
 #define GET_ATTRDEF_CLASSES
 #include "dialects/Cta/IR/CtaAttrs.cpp.inc"
 
@@ -121,4 +140,17 @@ BufferType BufferType::withSwizzle(SwizzleKind kind) const {
 
 BufferType BufferType::withStages(int64_t stages) const {
   return BufferType::get(getContext(), getShape(), getElementType(), stages, getSwizzle());
+}
+
+//===----------------------------------------------------------------------===//
+// AccType
+//===----------------------------------------------------------------------===//
+
+LogicalResult AccType::verify(function_ref<InFlightDiagnostic()> emitError,
+                              ArrayRef<int64_t> shape, Type elementType) {
+  if (shape.size() != 2 || shape[0] <= 0 || shape[1] <= 0)
+    return emitError() << "an accumulator is a 2-D tile with positive extents";
+  if (!elementType.isIntOrFloat())
+    return emitError() << "accumulator elements must be integers or floats, got " << elementType;
+  return success();
 }

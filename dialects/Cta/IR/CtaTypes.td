@@ -48,6 +48,7 @@ def Cta_AccType : Cta_Type<"Acc", "acc"> {
   }];
   let parameters = (ins ArrayRefParameter<"int64_t">:$shape, "::mlir::Type":$elementType);
   let assemblyFormat = "`<` custom<TileShape>($shape, $elementType) `>`";
+  let genVerifyDecl = 1;
 }
 
 def Cta_RingType : Cta_Type<"Ring", "ring"> {

@@ -45,7 +45,10 @@ struct TileBody {
   SmallVector<StoreOp> stores;
 };
 
-FailureOr<TileBody> matchTileBody(ProgramOp program) {
+/// The tile body to pipeline; std::nullopt when the program has nothing
+/// sequential to pipeline; failure (already reported) when it has one that
+/// this pass cannot handle.
+FailureOr<std::optional<TileBody>> matchTileBody(ProgramOp program) {
   TileBody body;
   for (Operation &op : program.getBody().front()) {
     if (auto loop = llvm::dyn_cast<TileLoopOp>(op)) {
@@ -55,7 +58,7 @@ FailureOr<TileBody> matchTileBody(ProgramOp program) {
     }
   }
   if (!body.loop)
-    return failure();
+    return std::optional<TileBody>();
   for (Operation &op : body.loop.getBody().front()) {
     if (auto mainloop = llvm::dyn_cast<MainloopOp>(op)) {
       if (body.mainloop)
@@ -68,8 +71,8 @@ FailureOr<TileBody> matchTileBody(ProgramOp program) {
     }
   }
   if (!body.mainloop)
-    return failure();
-  return body;
+    return std::optional<TileBody>();
+  return std::optional<TileBody>(body);
 }
 
 /// Creates a tile loop like `loop` carrying one ring position, and returns
@@ -97,10 +100,12 @@ void cloneTileArithmetic(OpBuilder &builder, TileBody &body, IRMapping &mapping)
 }
 
 LogicalResult pipeline(ProgramOp program) {
-  FailureOr<TileBody> matched = matchTileBody(program);
+  FailureOr<std::optional<TileBody>> matched = matchTileBody(program);
   if (failed(matched))
+    return failure();
+  if (!*matched)
     return success(); // Nothing sequential to pipeline.
-  TileBody &body = *matched;
+  TileBody &body = **matched;
   auto schedule = program->getAttrOfType<kiln::tile::ScheduleAttr>("cta.schedule");
   if (!schedule)
     return program.emitError("cta-pipeline: the program has no cta.schedule");

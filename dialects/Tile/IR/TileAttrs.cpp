@@ -27,7 +27,7 @@ void TileDialect::registerAttributes() {
 /// Parses one dim expression as its canonical, space-free spelling.
 static ParseResult parseDimExpr(AsmParser &parser, std::string &out) {
   SMLoc loc = parser.getCurrentLocation();
-  uint64_t value;
+  uint64_t value = 0;
   OptionalParseResult intResult = parser.parseOptionalInteger(value);
   if (intResult.has_value()) {
     if (failed(*intResult))

@@ -108,7 +108,7 @@ static LogicalResult verifyScalarRegion(Operation *op, Region &region, StringRef
     if (std::get<0>(pair) != std::get<1>(pair))
       return op->emitOpError() << what << " region argument #" << index << " is "
                                << std::get<0>(pair) << ", expected " << std::get<1>(pair);
-  auto yield = llvm::dyn_cast<YieldOp>(block.getTerminator());
+  auto yield = block.empty() ? YieldOp() : llvm::dyn_cast<YieldOp>(block.back());
   if (!yield)
     return op->emitOpError() << what << " region must end in tile.yield";
   if (yield.getValues().size() != 1 || yield.getValues()[0].getType() != resultType)

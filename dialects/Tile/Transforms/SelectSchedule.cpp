@@ -12,6 +12,7 @@
 #include "dialects/Tile/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/SmallSet.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -163,8 +164,12 @@ struct TileSelectSchedulePass
     builder.setInsertionPointAfter(kernel);
     auto variant = llvm::cast<KernelOp>(builder.clone(*kernel));
     const Schedule &v = small->schedule;
-    variant.setSymName(
-        (kernel.getSymName() + "_" + Twine(v.tileM) + "x" + Twine(v.tileN)).str());
+    std::string name = (kernel.getSymName() + "_" + Twine(v.tileM) + "x" + Twine(v.tileN)).str();
+    // Keep the name unique next to the user's own kernels.
+    std::string unique = name;
+    for (int suffix = 1; SymbolTable::lookupSymbolIn(getOperation(), unique); ++suffix)
+      unique = name + "_" + std::to_string(suffix);
+    variant.setSymName(unique);
     variant->setAttr("tile.variant_of", builder.getStringAttr(kernel.getSymName()));
     apply(*variant.getBody().getOps<ContractOp>().begin(), budget, *small);
     return success();

@@ -3,10 +3,8 @@
 // CHECK-COUNT-3: error:
 // CHECK-NOT: Stack dump
 
-// KNOWN BUGS (dialects/Cta/IR/CtaOps.cpp, CtaTypes.td); each case crashes
-// kiln-opt (SIGSEGV) instead of reporting an error at the op. Remove the
-// XFAIL once every case is a diagnostic.
-// XFAIL: *
+// Regression tests (dialects/Cta/IR/CtaOps.cpp, CtaTypes.td); each case crashes
+// kiln-opt (SIGSEGV) instead of reporting an error at the op.
 
 // verifyYield calls Block::getTerminator() on an empty body.
 cta.program @p(%k: index {cta.dim = "K"}) {

@@ -1,13 +1,7 @@
 // RUN: kiln-opt %s | kiln-opt | FileCheck %s
 
-// KNOWN BUGS: verifier-valid cta IR that kiln-opt prints but cannot parse
-// back. Remove the XFAIL once these round-trip.
-// - #cta.swizzle prints its value bare (#cta.swizzle<128B>), which lexes as
-//   the integer 128 and the keyword B (CtaAttrs.td: the enum's assembly
-//   format needs the quoted form that !cta.buffer's printer uses).
-// - cta.mainloop and cta.consume without accumulators print `-> {`, and the
-//   `-> type($results)` of their assembly formats needs at least one type.
-// XFAIL: *
+// Regression tests: verifier-valid cta IR that kiln-opt prints but cannot parse
+// back.
 
 // CHECK-LABEL: cta.program @swizzle_attr()
 // CHECK-SAME:    s128 = #cta.swizzle<{{"?}}128B{{"?}}>

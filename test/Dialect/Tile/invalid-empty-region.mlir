@@ -3,12 +3,11 @@
 // CHECK-COUNT-4: error:
 // CHECK-NOT: Stack dump
 
-// KNOWN BUG: the verifiers of tile ops with scalar regions (verifyScalarRegion
+// Regression test: the verifiers of tile ops with scalar regions (verifyScalarRegion
 // in dialects/Tile/IR/TileOps.cpp) call Block::getTerminator() without
 // checking that the block has an operation, so an empty region reads past the
 // block and kiln-opt crashes (SIGSEGV) instead of reporting an error. Each
-// case below must be an error at the op; remove the XFAIL once they are.
-// XFAIL: *
+// case below must be an error at the op.
 
 tile.kernel @f(%x: tensor<?x?xf32, #tile.dims<M, N>>) {
   %0 = tile.map %x : tensor<?x?xf32, #tile.dims<M, N>> -> tensor<?x?xf32, #tile.dims<M, N>> {

@@ -1,12 +1,11 @@
 // RUN: kiln-opt %s --tile-select-schedule --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s
 
-// KNOWN BUG (dialects/Tile/Transforms/SelectSchedule.cpp, scheduleKernel):
+// Regression test (dialects/Tile/Transforms/SelectSchedule.cpp, scheduleKernel):
 // the small-tile variant of kernel @m is named @m_128x64 without checking
 // the symbol table, so a module that already has a kernel of that name ends up
 // with two symbols of one name and fails verification after the pass
 // ("redefinition of symbol named 'm_128x64'"). The same happens for a .kiln
 // file with kernels `m` and `m_128x64`. The variant needs a unique name.
-// XFAIL: *
 
 // CHECK-NOT:   error
 // CHECK-LABEL: tile.kernel @m_128x64(
