@@ -8,7 +8,14 @@
 #include "dialects/Tile/IR/TileDialect.h"
 #include "dialects/Tile/Transforms/Passes.h"
 
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -36,6 +43,14 @@ void kiln::registerAllDialects(mlir::DialectRegistry &registry) {
   mlir::registerNVVMDialectTranslation(registry);
   mlir::registerGPUDialectTranslation(registry);
   mlir::NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+  // convert-gpu-to-nvvm lowers every dialect through these interfaces.
+  registry.insert<mlir::ub::UBDialect>();
+  mlir::arith::registerConvertArithToLLVMInterface(registry);
+  mlir::cf::registerConvertControlFlowToLLVMInterface(registry);
+  mlir::index::registerConvertIndexToLLVMInterface(registry);
+  mlir::registerConvertMathToLLVMInterface(registry);
+  mlir::registerConvertNVVMToLLVMInterface(registry);
+  mlir::ub::registerConvertUBToLLVMInterface(registry);
 }
 
 void kiln::registerAllPasses() {
@@ -47,10 +62,7 @@ void kiln::registerAllPasses() {
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();
   mlir::registerSCFToControlFlowPass();
-  mlir::registerConvertMathToLLVMPass();
-  mlir::registerArithToLLVMConversionPass();
-  mlir::registerConvertIndexToLLVMPass();
-  mlir::registerConvertControlFlowToLLVMPass();
+  mlir::registerConvertGpuOpsToNVVMOpsPass();
   mlir::registerConvertNVVMToLLVMPass();
   mlir::registerReconcileUnrealizedCastsPass();
   mlir::registerGpuModuleToBinaryPass();

@@ -6,6 +6,7 @@
 #include "dialects/Tile/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
@@ -39,10 +40,11 @@ void kiln::buildKilnCompilePipeline(OpPassManager &pm, StringRef chip, Stage sta
   // NVVM: the target-specific lowering, then the standard dialects to LLVM.
   pm.addPass(createConvertCtaToNVVM({chip.str()}));
   pm.addPass(createSCFToControlFlowPass());
-  pm.addPass(createConvertMathToLLVMPass());
-  pm.addPass(createArithToLLVMConversionPass());
-  pm.addPass(createConvertIndexToLLVMPass());
-  pm.addPass(createConvertControlFlowToLLVMPass());
+  // arith, math, index and cf to LLVM inside the kernel module; math
+  // functions become libdevice calls (NVPTX has no exp or tanh libcalls).
+  ConvertGpuOpsToNVVMOpsOptions toNVVM;
+  toNVVM.useBarePtrCallConv = true;
+  pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps(toNVVM));
   // wgmma, try_wait.parity and predicated ops are inline-asm builders.
   pm.addPass(createConvertNVVMToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());

@@ -324,6 +324,28 @@ std::optional<std::string> findPtxas() {
   return std::nullopt;
 }
 
+std::optional<std::string> findLibdevice() {
+  std::vector<std::string> roots;
+  if (std::optional<std::string> cudaHome = llvm::sys::Process::GetEnv("CUDA_HOME");
+      cudaHome && !cudaHome->empty())
+    roots.push_back(*cudaHome);
+  // The toolkit that holds the ptxas we would run.
+  if (std::optional<std::string> ptxas = findPtxas()) {
+    llvm::SmallString<256> root(*ptxas);
+    llvm::sys::path::remove_filename(root); // bin
+    llvm::sys::path::remove_filename(root); // toolkit root
+    roots.push_back(std::string(root));
+  }
+  roots.push_back("/usr/local/cuda");
+  for (const std::string &root : roots) {
+    llvm::SmallString<256> path(root);
+    llvm::sys::path::append(path, "nvvm", "libdevice", "libdevice.10.bc");
+    if (llvm::sys::fs::exists(path))
+      return std::string(path);
+  }
+  return std::nullopt;
+}
+
 ValueOrError<PtxasResult> runPtxas(std::string_view ptx,
                                    const PtxasOptions &options) {
   using Result = ValueOrError<PtxasResult>;

@@ -87,6 +87,11 @@ std::vector<std::string> checkPtxasPolicy(const PtxasReport &report);
 /// first.
 std::optional<std::string> findPtxas();
 
+/// Finds the CUDA toolkit's libdevice (nvvm/libdevice/libdevice.10.bc), which
+/// implements math functions (expf, tanhf, erff, ...) for NVPTX: under
+/// CUDA_HOME, next to the ptxas findPtxas() finds, or /usr/local/cuda.
+std::optional<std::string> findLibdevice();
+
 /// How to run ptxas.
 struct PtxasOptions {
   /// "sm_90a" or "sm_100a" (any "sm_<digits>[suffix]" is passed through).

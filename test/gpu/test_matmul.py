@@ -62,6 +62,19 @@ def test_8192(load, name, in_dtype, out_dtype, m, n, k):
     check(load(name), in_dtype, out_dtype, m, n, k, 1e-2)
 
 
+@pytest.mark.parametrize("m,n,k", [(1000, 1000, 1000), (4097, 1, 72), (2048, 2048, 512)])
+def test_fused_epilogue(load, m, n, k):
+    kernel = load("matmul_silu")
+    a = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
+    b = torch.randn(n, k, device="cuda", dtype=torch.bfloat16)
+    c = torch.full((m, n), float("nan"), device="cuda", dtype=torch.bfloat16)
+    kernel(a, b, out=c)
+    torch.cuda.synchronize()
+    ref = torch.nn.functional.silu((a.float() @ b.float().T) * 0.125)
+    assert not torch.isnan(c).any()
+    assert relative_error(c, ref) < 1e-2
+
+
 def test_allocates_output_and_is_repeatable(load):
     matmul = load("matmul")
     a = torch.randn(300, 200, device="cuda", dtype=torch.bfloat16)

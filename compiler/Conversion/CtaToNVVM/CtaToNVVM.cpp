@@ -13,8 +13,10 @@
 #include "compiler/Conversion/CtaToNVVM/KernelABI.h"
 #include "compiler/Conversion/CtaToNVVM/Sm90Lowering.h"
 #include "compiler/Conversion/Passes.h"
+#include "compiler/Target/Ptxas.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 
 namespace kiln {
@@ -28,6 +30,17 @@ using namespace kiln;
 namespace {
 
 /// The gpu.module for `chip`, with the dynamic shared-memory window.
+/// Whether any program computes math functions (exp, tanh, erf, ...), which
+/// lower to libdevice calls; linking libdevice costs compile time otherwise.
+bool usesMathFunctions(ModuleOp module) {
+  return module
+      .walk([](Operation *op) {
+        return llvm::isa<math::MathDialect>(op->getDialect()) ? WalkResult::interrupt()
+                                                             : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
 std::pair<gpu::GPUModuleOp, LLVM::GlobalOp> getOrCreateKernelModule(ModuleOp module,
                                                                     StringRef chip) {
   MLIRContext *ctx = module.getContext();
@@ -35,8 +48,14 @@ std::pair<gpu::GPUModuleOp, LLVM::GlobalOp> getOrCreateKernelModule(ModuleOp mod
     return {existing, existing.lookupSymbol<LLVM::GlobalOp>("kiln_smem")};
   module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(), UnitAttr::get(ctx));
   OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+  // Math in epilogues (exp, tanh, erf, ...) becomes libdevice calls, linked
+  // when the module is translated to PTX.
+  ArrayAttr link;
+  if (usesMathFunctions(module))
+    if (std::optional<std::string> libdevice = target::findLibdevice())
+      link = b.getArrayAttr({b.getStringAttr(*libdevice)});
   auto target = NVVM::NVVMTargetAttr::get(ctx, /*optLevel=*/3, "nvptx64-nvidia-cuda", chip,
-                                          "+ptx88");
+                                          "+ptx88", /*targetFlags=*/nullptr, link);
   auto kernels = gpu::GPUModuleOp::create(b, module.getLoc(), kKernelModuleName,
                                           b.getArrayAttr({target}));
   b.setInsertionPointToStart(kernels.getBody());

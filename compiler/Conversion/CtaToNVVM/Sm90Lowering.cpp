@@ -705,9 +705,23 @@ FailureOr<SmallVector<Value>> Sm90Lowering::applyEpilogue(cta::StoreOp op, Value
   Block &epilogue = op.getEpilogue().front();
   auto accType = llvm::cast<cta::AccType>(op.getAccs()[0].getType());
   int64_t perFragment = accType.getShape()[1] / 2;
+  // Values the epilogue uses from outside (constants hoisted by
+  // canonicalization) are already lowered; every element reuses them.
+  SmallVector<Value> outside;
+  epilogue.walk([&](Operation *inner) {
+    for (Value operand : inner->getOperands())
+      if (!op.getEpilogue().isAncestor(operand.getParentRegion()) &&
+          !llvm::is_contained(outside, operand))
+        outside.push_back(operand);
+  });
   SmallVector<Value> values;
   for (int64_t i = 0, e = fragments(accType) * perFragment; i < e; ++i) {
     IRMapping element;
+    for (Value value : outside) {
+      if (!map.contains(value))
+        return op.emitError("convert-cta-to-nvvm: the epilogue uses a value that was not lowered");
+      element.map(value, map.lookup(value));
+    }
     for (auto [arg, acc] : llvm::zip(epilogue.getArguments(), accs))
       element.map(arg, getElement(acc, accType, i / perFragment, i % perFragment));
     for (Operation &inner : epilogue.without_terminator()) {

@@ -84,6 +84,7 @@ LogicalResult compile(MLIRContext &ctx, llvm::SourceMgr &sourceMgr) {
   PassManager pm(&ctx);
   if (failed(applyPassManagerCLOptions(pm)))
     return failure();
+  applyDefaultTimingPassManagerCLOptions(pm);
   kiln::buildKilnCompilePipeline(pm, chip, stage);
   if (failed(pm.run(*module)))
     return failure();
