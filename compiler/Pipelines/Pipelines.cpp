@@ -12,16 +12,6 @@
 
 using namespace mlir;
 
-std::optional<kiln::Stage> kiln::parseStage(StringRef name) {
-  if (name == "tile")
-    return Stage::Tile;
-  if (name == "cta")
-    return Stage::Cta;
-  if (name == "llvm")
-    return Stage::Llvm;
-  return std::nullopt;
-}
-
 void kiln::buildKilnCompilePipeline(OpPassManager &pm, StringRef chip, Stage stage) {
   // tile: fuse elementwise code into contractions, then choose schedules.
   pm.addPass(tile::createTileFuseEpilogues());
@@ -53,10 +43,24 @@ void kiln::buildKilnCompilePipeline(OpPassManager &pm, StringRef chip, Stage sta
 }
 
 void kiln::registerKilnPipelines() {
-  PassPipelineRegistration<KilnCompileOptions>(
+  registerPassPipeline(
       "kiln-compile", "Compile tile IR to NVVM/LLVM kernels (stop-after=tile|cta|llvm)",
-      [](OpPassManager &pm, const KilnCompileOptions &options) {
-        std::optional<Stage> stage = parseStage(options.stopAfter);
-        buildKilnCompilePipeline(pm, options.chip, stage.value_or(Stage::Llvm));
+      [](OpPassManager &pm, StringRef text,
+         function_ref<LogicalResult(const Twine &)> errorHandler) -> LogicalResult {
+        KilnCompileOptions options;
+        if (failed(options.parseFromString(text)))
+          return failure();
+        std::string stopAfter = options.stopAfter;
+        Stage stage = stopAfter == "tile"  ? Stage::Tile
+                      : stopAfter == "cta" ? Stage::Cta
+                                           : Stage::Llvm;
+        if (stopAfter != "tile" && stopAfter != "cta" && stopAfter != "llvm")
+          return errorHandler("kiln-compile: unknown stop-after '" + stopAfter +
+                              "'; expected tile, cta or llvm");
+        buildKilnCompilePipeline(pm, options.chip, stage);
+        return success();
+      },
+      [](function_ref<void(const detail::PassOptions &)> optionsHandler) {
+        optionsHandler(KilnCompileOptions());
       });
 }

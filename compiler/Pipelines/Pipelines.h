@@ -27,9 +27,6 @@ struct KilnCompileOptions : public mlir::PassPipelineOptions<KilnCompileOptions>
       llvm::cl::init("llvm")};
 };
 
-/// Parses a stage name ("tile", "cta", "llvm").
-std::optional<Stage> parseStage(llvm::StringRef name);
-
 /// tile IR -> (fusion, scheduling) -> cta IR -> (layouts, pipelining) ->
 /// NVVM/LLVM dialects in a gpu.module, stopping after `stage`.
 void buildKilnCompilePipeline(mlir::OpPassManager &pm, llvm::StringRef chip, Stage stage);

@@ -122,6 +122,54 @@ tile.kernel @scale_attrs(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a"
 
 // -----
 
+// Constants of the epilogue move with it (regression: the greedy driver
+// hoisted them out of the epilogue first, and the cloned epilogue used a
+// constant of the erased kernel: "null operand found").
+// CHECK-LABEL: cta.program @epilogue_constant(
+// CHECK:         cta.store
+// CHECK-NEXT:    ^bb0(%[[E:.*]]: f32):
+// CHECK-NEXT:      %[[H:.*]] = arith.constant 5.000000e-01 : f32
+// CHECK-NEXT:      %[[X:.*]] = arith.mulf %[[E]], %[[H]] : f32
+// CHECK-NEXT:      %[[T:.*]] = arith.truncf %[[X]] : f32 to bf16
+// CHECK-NEXT:      cta.yield %[[T]] : bf16
+tile.kernel @epilogue_constant(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a"}, %b: tensor<?x?xbf16, #tile.dims<N, K>> {tile.name = "b"})
+    -> (tensor<?x?xbf16, #tile.dims<M, N>> {tile.name = "c"}) {
+  %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>]
+      {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 64, stages = 4, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>}
+      -> tensor<?x?xbf16, #tile.dims<M, N>> {
+  ^bb0(%acc: f32):
+    %h = arith.constant 0.5 : f32
+    %x = arith.mulf %acc, %h : f32
+    %t = arith.truncf %x : f32 to bf16
+    tile.yield %t : bf16
+  }
+  tile.return %0 : tensor<?x?xbf16, #tile.dims<M, N>>
+}
+
+// -----
+
+// Tensors without a tile.name are named for their position, since every
+// memref argument needs a cta.param (regression: this produced invalid IR).
+// CHECK-LABEL: cta.program @unnamed(
+// CHECK-SAME:    {cta.param = "arg0", cta.role = "input", cta.shape = ["M", "K"]}
+// CHECK-SAME:    {cta.param = "arg1", cta.role = "input", cta.shape = ["N", "K"]}
+// CHECK-SAME:    {cta.param = "out2", cta.role = "output", cta.shape = ["M", "N"]}
+tile.kernel @unnamed(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>)
+    -> tensor<?x?xbf16, #tile.dims<M, N>> {
+  %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>]
+      {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 64, stages = 4, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>}
+      -> tensor<?x?xbf16, #tile.dims<M, N>> {
+  ^bb0(%acc: f32):
+    %t = arith.truncf %acc : f32 to bf16
+    tile.yield %t : bf16
+  }
+  tile.return %0 : tensor<?x?xbf16, #tile.dims<M, N>>
+}
+
+// -----
+
 //===----------------------------------------------------------------------===//
 // Not implemented yet
 //===----------------------------------------------------------------------===//

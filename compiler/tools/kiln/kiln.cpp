@@ -157,6 +157,9 @@ int main(int argc, char **argv) {
                ? 0
                : 1;
   }
+  // Passes are registered so that --mlir-print-ir-after=<pass> and friends
+  // can name them.
+  kiln::registerAllPasses();
   registerAsmPrinterCLOptions();
   registerMLIRContextCLOptions();
   registerPassManagerCLOptions();

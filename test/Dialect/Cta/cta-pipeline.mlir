@@ -204,8 +204,8 @@ cta.program @f(%c: memref<?x?xf32> {cta.param = "c"}, %M: index {cta.dim = "M"})
 
 // -----
 
-// The next three are reported, but see cta-pipeline-unsupported.mlir: the
-// pass does not fail on them.
+// Tile bodies this pass cannot split (cta-pipeline-unsupported.mlir checks
+// that they fail the pass).
 
 // expected-error@+1 {{cta-pipeline: expected one cta.tile_loop, found several}}
 cta.program @f(%M: index {cta.dim = "M"}) {

@@ -731,3 +731,73 @@ cta.program @p(%n: index {cta.dim = "N"}) {
   }
   cta.return
 }
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Empty bodies and !cta.acc (regression: these crashed the verifier)
+//===----------------------------------------------------------------------===//
+
+cta.program @p(%k: index {cta.dim = "K"}) {
+  %z = cta.acc_zero : !cta.acc<64x64xf32>
+  // expected-error@+1 {{'cta.mainloop' op body must end in cta.yield}}
+  %r = cta.mainloop %k step 64 iter_args(%z : !cta.acc<64x64xf32>) -> !cta.acc<64x64xf32> {
+  ^bb0(%k0: index, %acc: !cta.acc<64x64xf32>):
+  }
+  cta.return
+}
+
+// -----
+
+cta.program @p(%n: index {cta.dim = "N"}) {
+  %ring = cta.ring {consumers = 1 : i64} : !cta.ring<2>
+  %z = cta.acc_zero : !cta.acc<64x64xf32>
+  // expected-error@+1 {{'cta.consume' op body must end in cta.yield}}
+  %r:2 = cta.consume %ring at %n count %n iter_args(%z : !cta.acc<64x64xf32>) : !cta.ring<2> -> !cta.acc<64x64xf32> {
+  ^bb0(%kb: index, %slot: index, %acc: !cta.acc<64x64xf32>):
+  }
+  cta.return
+}
+
+// -----
+
+cta.program @p() {
+  // expected-error@+1 {{an accumulator is a 2-D tile with positive extents}}
+  %z = cta.acc_zero : !cta.acc<f32>
+  cta.return
+}
+
+// -----
+
+cta.program @p() {
+  // expected-error@+1 {{an accumulator is a 2-D tile with positive extents}}
+  %z = cta.acc_zero : !cta.acc<2x64x64xf32>
+  cta.return
+}
+
+// -----
+
+cta.program @p() {
+  // expected-error@+1 {{an accumulator is a 2-D tile with positive extents}}
+  %z = cta.acc_zero : !cta.acc<0x64xf32>
+  cta.return
+}
+
+// -----
+
+cta.program @p() {
+  // expected-error@+1 {{accumulator elements must be integers or floats, got 'index'}}
+  %z = cta.acc_zero : !cta.acc<64x64xindex>
+  cta.return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// #cta.swizzle
+//===----------------------------------------------------------------------===//
+
+// expected-error@+1 {{unknown swizzle 'b128'; expected none, 32B, 64B or 128B}}
+cta.program @p() attributes {s = #cta.swizzle<"b128">} {
+  cta.return
+}

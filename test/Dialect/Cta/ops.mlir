@@ -252,3 +252,37 @@ cta.program @pipelined(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a", c
   }
   cta.return
 }
+
+// Swizzle attributes print quoted (128B alone would lex as a number and a
+// keyword); `none` parses bare.
+// CHECK-LABEL: cta.program @swizzle_attrs()
+// CHECK-SAME:    attributes {s128 = #cta.swizzle<"128B">, s32 = #cta.swizzle<"32B">, s64 = #cta.swizzle<"64B">, snone = #cta.swizzle<"none">}
+cta.program @swizzle_attrs() attributes {s128 = #cta.swizzle<"128B">, s32 = #cta.swizzle<"32B">,
+                                         s64 = #cta.swizzle<"64B">, snone = #cta.swizzle<none>} {
+  cta.return
+}
+
+// K loops and consumers without accumulators print no result types.
+// CHECK-LABEL: cta.program @no_accumulators(
+// CHECK-SAME:    %[[K:[^:]*]]: index {cta.dim = "K"})
+// CHECK:         cta.mainloop %[[K]] step 64 {
+// CHECK-NEXT:    ^bb0(%{{.*}}: index):
+// CHECK-NEXT:      cta.yield
+// CHECK-NEXT:    }
+// CHECK:         %[[RING:.*]] = cta.ring {consumers = 1 : i64} : <2>
+// CHECK:         %{{.*}} = cta.consume %[[RING]] at %[[K]] count %[[K]] : <2> {
+// CHECK-NEXT:    ^bb0(%{{.*}}: index, %{{.*}}: index):
+// CHECK-NEXT:      cta.yield
+// CHECK-NEXT:    }
+cta.program @no_accumulators(%k: index {cta.dim = "K"}) {
+  cta.mainloop %k step 64 {
+  ^bb0(%k0: index):
+    cta.yield
+  }
+  %ring = cta.ring {consumers = 1 : i64} : !cta.ring<2>
+  %next = cta.consume %ring at %k count %k : !cta.ring<2> {
+  ^bb0(%kb: index, %slot: index):
+    cta.yield
+  }
+  cta.return
+}

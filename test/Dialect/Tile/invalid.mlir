@@ -1023,3 +1023,48 @@ tile.kernel @f(%s: tensor<?x?xf32, #tile.dims<S, T>>) {
   }
   tile.return
 }
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Empty scalar regions (regression: these crashed the verifier)
+//===----------------------------------------------------------------------===//
+
+tile.kernel @f(%x: tensor<?x?xf32, #tile.dims<M, N>>) {
+  // expected-error@+1 {{'tile.map' op body region must end in tile.yield}}
+  %0 = tile.map %x : tensor<?x?xf32, #tile.dims<M, N>> -> tensor<?x?xf32, #tile.dims<M, N>> {
+  ^bb0(%a: f32):
+  }
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) {
+  // expected-error@+1 {{'tile.contract' op epilogue region must end in tile.yield}}
+  %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xf32, #tile.dims<M, N>> {
+  ^bb0(%acc: f32):
+  }
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%s: tensor<?x?xf32, #tile.dims<S, T>>) {
+  // expected-error@+1 {{'tile.mask' op predicate region must end in tile.yield}}
+  %0 = tile.mask %s : tensor<?x?xf32, #tile.dims<S, T>> {
+  ^bb0(%i: index, %j: index):
+  }
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%s: tensor<?x?xf32, #tile.dims<S, T>>) {
+  // expected-error@+1 {{'tile.score_mod' op body region must end in tile.yield}}
+  %0 = tile.score_mod %s : tensor<?x?xf32, #tile.dims<S, T>> {
+  ^bb0(%x: f32, %i: index, %j: index):
+  }
+  tile.return
+}

@@ -155,6 +155,39 @@ tile.kernel @scheduled(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf
 
 // -----
 
+// A variant's name never collides with a kernel the user wrote: the next
+// free suffix is taken.
+// CHECK-LABEL: tile.kernel @m_128x64(
+// CHECK-NOT:     tile.variant_of
+// CHECK-LABEL: tile.kernel @m(
+// CHECK-LABEL: tile.kernel @m_128x64_1(
+// CHECK-SAME:    tile.variant_of = "m"
+tile.kernel @m_128x64(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>)
+    -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {tile.schedule = {tile = array<i64: 128, 128>}} {
+  // expected-remark@+1 {{schedule for sm_90a: tile 128x128x64, 6 stages}}
+  %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
+  ^bb0(%acc: f32):
+    %t = arith.truncf %acc : f32 to bf16
+    tile.yield %t : bf16
+  }
+  tile.return %0 : tensor<?x?xbf16, #tile.dims<M, N>>
+}
+tile.kernel @m(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>)
+    -> tensor<?x?xbf16, #tile.dims<M, N>> {
+  // expected-remark@+2 {{schedule for sm_90a: tile 128x256x64, 4 stages}}
+  // expected-remark@+1 {{schedule for sm_90a: tile 128x64x64, 8 stages}}
+  %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
+  ^bb0(%acc: f32):
+    %t = arith.truncf %acc : f32 to bf16
+    tile.yield %t : bf16
+  }
+  tile.return %0 : tensor<?x?xbf16, #tile.dims<M, N>>
+}
+
+// -----
+
 // Hints that break a shape rule or a budget are errors on the contraction
 // that say which rule, with the numbers.
 tile.kernel @consumers_3(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {tile.schedule = {consumers = 3}} {

@@ -1,0 +1,27 @@
+// RUN: kiln-opt %s --canonicalize --convert-tile-to-cta | FileCheck %s
+
+// Regression test (compiler/Conversion/TileToCta/TileToCta.cpp): --canonicalize on
+// tile IR hoists an epilogue's constants into the tile.kernel body, and
+// checkTileToCtaSupport then rejects the kernel ("not implemented yet:
+// 'arith.constant' outside a contraction epilogue"), although KernelToProgram
+// already clones such constants into the store epilogue. A canonicalized
+
+// CHECK-LABEL: cta.program @hoisted(
+// CHECK:         cta.store
+// CHECK-NEXT:    ^bb0(%[[E:.*]]: f32):
+// CHECK:           %[[H:.*]] = arith.constant 5.000000e-01 : f32
+// CHECK:           arith.mulf %[[E]], %[[H]] : f32
+tile.kernel @hoisted(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a"}, %b: tensor<?x?xbf16, #tile.dims<N, K>> {tile.name = "b"})
+    -> (tensor<?x?xbf16, #tile.dims<M, N>> {tile.name = "c"}) {
+  %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>]
+      {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 64, stages = 4, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>}
+      -> tensor<?x?xbf16, #tile.dims<M, N>> {
+  ^bb0(%acc: f32):
+    %h = arith.constant 0.5 : f32
+    %x = arith.mulf %acc, %h : f32
+    %t = arith.truncf %x : f32 to bf16
+    tile.yield %t : bf16
+  }
+  tile.return %0 : tensor<?x?xbf16, #tile.dims<M, N>>
+}
