@@ -9,6 +9,22 @@
 using namespace mlir;
 using namespace kiln;
 
+target::SwizzleMode kiln::toTargetSwizzle(cta::SwizzleKindAttr attr) {
+  if (!attr)
+    return target::SwizzleMode::None;
+  switch (attr.getValue()) {
+  case cta::SwizzleKind::b32:
+    return target::SwizzleMode::Bytes32;
+  case cta::SwizzleKind::b64:
+    return target::SwizzleMode::Bytes64;
+  case cta::SwizzleKind::b128:
+    return target::SwizzleMode::Bytes128;
+  case cta::SwizzleKind::none:
+    break;
+  }
+  return target::SwizzleMode::None;
+}
+
 std::optional<target::ElementType> kiln::toTargetElement(Type type) {
   if (type.isBF16())
     return target::ElementType::BF16;
@@ -74,21 +90,6 @@ Swizzle toManifestSwizzle(target::SwizzleMode mode) {
   return Swizzle::None;
 }
 
-target::SwizzleMode toTargetSwizzle(cta::SwizzleKindAttr attr) {
-  if (!attr)
-    return target::SwizzleMode::None;
-  switch (attr.getValue()) {
-  case cta::SwizzleKind::b32:
-    return target::SwizzleMode::Bytes32;
-  case cta::SwizzleKind::b64:
-    return target::SwizzleMode::Bytes64;
-  case cta::SwizzleKind::b128:
-    return target::SwizzleMode::Bytes128;
-  case cta::SwizzleKind::none:
-    break;
-  }
-  return target::SwizzleMode::None;
-}
 
 /// The manifest spelling of an extent: a dim argument's name or a constant.
 FailureOr<DimExpr> extentExpr(cta::ProgramOp program, Value extent) {

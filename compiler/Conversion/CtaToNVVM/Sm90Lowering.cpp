@@ -36,21 +36,6 @@ constexpr int64_t kWaitTicks = 10000000;
 /// Rows of one wgmma instruction.
 constexpr int64_t kMmaRows = 64;
 
-target::SwizzleMode toTargetSwizzle(cta::BufferType type) {
-  if (!type.getSwizzle())
-    return target::SwizzleMode::None;
-  switch (type.getSwizzle().getValue()) {
-  case cta::SwizzleKind::b32:
-    return target::SwizzleMode::Bytes32;
-  case cta::SwizzleKind::b64:
-    return target::SwizzleMode::Bytes64;
-  case cta::SwizzleKind::b128:
-    return target::SwizzleMode::Bytes128;
-  case cta::SwizzleKind::none:
-    break;
-  }
-  return target::SwizzleMode::None;
-}
 
 int64_t bitsOf(Type type) { return type.getIntOrFloatBitWidth(); }
 
@@ -627,7 +612,8 @@ LogicalResult Sm90Lowering::lowerMma(cta::MmaOp op) {
       target::wgmmaInstructionShape(*element, target::ElementType::F32, n);
   if (!shape)
     return op.emitError() << "convert-cta-to-nvvm: " << shape.error();
-  target::SwizzleMode swizzleA = toTargetSwizzle(lhs), swizzleB = toTargetSwizzle(rhs);
+  target::SwizzleMode swizzleA = toTargetSwizzle(lhs.getSwizzle());
+  target::SwizzleMode swizzleB = toTargetSwizzle(rhs.getSwizzle());
   target::ValueOrError<uint64_t> hiA = target::wgmmaDescriptorHighBits(
       target::OperandMajor::K, swizzleA, lhs.getShape()[0]);
   target::ValueOrError<uint64_t> hiB = target::wgmmaDescriptorHighBits(
