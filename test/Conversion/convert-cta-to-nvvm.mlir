@@ -233,6 +233,56 @@ cta.program @small(%arg0: memref<?x?xf16, strided<[?, 1]>> {cta.param = "a", cta
 
 // -----
 
+// An epilogue may use constants of the program (the canonicalizer hoists them
+// out of the store's region): each fragment element reuses the lowered
+// constant (regression: the cloned epilogue kept the erased program's
+// constant and the lowering crashed).
+// CHECK-LABEL: llvm.func @hoisted(
+// CHECK:         %[[HALF:.*]] = arith.constant 5.000000e-01 : f32
+// CHECK:         arith.mulf %{{.*}}, %[[HALF]] : f32
+cta.program @hoisted(%a: memref<?x?xf16, strided<[?, 1]>> {cta.param = "a", cta.role = "input", cta.shape = ["M", "64"]}, %arg1: memref<?x?xf32, strided<[?, 1]>> {cta.param = "c", cta.role = "output", cta.shape = ["M", "M"]}, %arg2: index {cta.dim = "M"}) attributes {cta.block = array<i64: 256, 1, 1>, cta.schedule = #tile.schedule<tile_m = 64, tile_n = 64, tile_k = 64, stages = 2, cluster_m = 1, cluster_n = 1, consumers = 1, persistent = false, group_m = 1>} {
+  %half = arith.constant 5.000000e-01 : f32
+  %c1 = arith.constant 1 : index
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %0 = cta.alloc : <64x64xf16, stages = 2, swizzle = "128B">
+  %1 = cta.alloc : <64x32xf32, swizzle = "128B">
+  %2 = cta.ring {consumers = 1 : i64} : <2>
+  cta.warp_specialize attributes {consumer_regs = 240 : i64, consumer_warpgroups = 1 : i64, producer_regs = 40 : i64} producer {
+    %3 = cta.tile_loop(%arg2, %arg2) tile [64, 64] iter_args(%c0 : index) -> (index) {
+    ^bb0(%m0: index, %n0: index, %carried: index):
+      %4 = cta.produce %2 at %carried count %c1 : <2> {
+      ^bb0(%kb: index, %slot: index):
+        %5 = arith.muli %kb, %c64 : index
+        cta.load %a[%m0, %5] -> %0[%slot] signal %2 : memref<?x?xf16, strided<[?, 1]>> -> <64x64xf16, stages = 2, swizzle = "128B">, !cta.ring<2>
+      }
+      cta.yield %4 : index
+    }
+  } consumers {
+    %3 = cta.tile_loop(%arg2, %arg2) tile [64, 64] iter_args(%c0 : index) -> (index) {
+    ^bb0(%m0: index, %n0: index, %carried: index):
+      %4 = cta.warpgroup_index : index
+      %5 = arith.muli %4, %c64 : index
+      %6 = cta.acc_zero : <64x64xf32>
+      %7:2 = cta.consume %2 at %carried count %c1 iter_args(%6 : !cta.acc<64x64xf32>) : <2> -> !cta.acc<64x64xf32> {
+      ^bb0(%kb: index, %slot: index, %acc: !cta.acc<64x64xf32>):
+        %9 = cta.mma %0[%slot] rows %5, %0[%slot], %acc {transpose_b} : <64x64xf16, stages = 2, swizzle = "128B">, <64x64xf16, stages = 2, swizzle = "128B">, <64x64xf32>
+        cta.yield %9 : !cta.acc<64x64xf32>
+      }
+      %8 = arith.addi %m0, %5 : index
+      cta.store %7#1 -> %arg1[%8, %n0] staging %1 : !cta.acc<64x64xf32> -> memref<?x?xf32, strided<[?, 1]>>, !cta.buffer<64x32xf32, swizzle = "128B"> {
+      ^bb0(%arg3: f32):
+        %s = arith.mulf %arg3, %half : f32
+        cta.yield %s : f32
+      }
+      cta.yield %7#0 : index
+    }
+  }
+  cta.return
+}
+
+// -----
+
 //===----------------------------------------------------------------------===//
 // Errors
 //===----------------------------------------------------------------------===//

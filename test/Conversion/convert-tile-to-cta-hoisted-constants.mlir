@@ -1,10 +1,9 @@
 // RUN: kiln-opt %s --canonicalize --convert-tile-to-cta | FileCheck %s
 
-// Regression test (compiler/Conversion/TileToCta/TileToCta.cpp): --canonicalize on
-// tile IR hoists an epilogue's constants into the tile.kernel body, and
-// checkTileToCtaSupport then rejects the kernel ("not implemented yet:
-// 'arith.constant' outside a contraction epilogue"), although KernelToProgram
-// already clones such constants into the store epilogue. A canonicalized
+// A kernel still converts after --canonicalize has hoisted its epilogue's
+// constants into the tile.kernel body: they move into the store's epilogue
+// (regression: the kernel was rejected with "'arith.constant' outside a
+// contraction epilogue").
 
 // CHECK-LABEL: cta.program @hoisted(
 // CHECK:         cta.store

@@ -6,6 +6,8 @@
 // RUN: kiln-opt %s --pass-pipeline='builtin.module(kiln-compile{chip=sm_100a stop-after=tile})' 2>/dev/null | FileCheck %s --check-prefix=SM100
 // RUN: not kiln-opt %s --pass-pipeline='builtin.module(kiln-compile{chip=sm_100a stop-after=cta})' 2>&1 | FileCheck %s --check-prefix=SM100-CTA
 // RUN: kiln-opt %s --pass-pipeline='builtin.module(kiln-compile{stop-after=tile})' --mlir-print-op-on-diagnostic=false 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
+// An unknown stage is an error (regression: it silently meant llvm).
+// RUN: not kiln-opt %s --pass-pipeline='builtin.module(kiln-compile{stop-after=ptx})' 2>&1 | FileCheck %s --check-prefix=BAD-STAGE
 
 // The registered kiln-compile pipeline on the tile IR the frontend emits for
 // examples/matmul.kiln, stopped after each stage.
@@ -58,6 +60,8 @@
 // SM100-CTA: error: convert-tile-to-cta: not implemented yet: code generation for sm_100a (tcgen05 + tensor memory)
 
 // REMARK: remark: schedule for sm_90a: tile 128x256x64, 4 stages of 48 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory
+// BAD-STAGE: error: kiln-compile: unknown stop-after 'ptx'; expected tile, cta or llvm
+
 // REMARK: remark: schedule for sm_90a: tile 128x64x64, 8 stages of 24 KiB + 16 KiB epilogue staging = 208 KiB of 227 KiB shared memory
 
 tile.kernel @matmul(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a", tile.role = "input"},
