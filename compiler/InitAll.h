@@ -1,4 +1,5 @@
-//===- InitAll.h - register Kiln's dialects, passes and pipelines -*- C++ -*-===//
+//===- InitAll.h - register Kiln's dialects, passes and pipelines -*- C++
+//-*-===//
 //
 // The one place that says what a Kiln tool knows about. Tool mains call these
 // and nothing else.

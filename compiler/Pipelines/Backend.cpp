@@ -24,8 +24,8 @@ static void mergeVariants(std::vector<Manifest> &manifests) {
       continue;
     for (Manifest &primary : merged)
       if (primary.kernel == manifest.kernel)
-        primary.variants.push_back(
-            {manifest.entry, manifest.tensorMaps, manifest.kernelArgs, manifest.launch});
+        primary.variants.push_back({manifest.entry, manifest.tensorMaps,
+                                    manifest.kernelArgs, manifest.launch});
   }
   manifests = std::move(merged);
 }
@@ -39,7 +39,8 @@ FailureOr<KernelArtifacts> kiln::translateToPtx(ModuleOp module) {
     Manifest manifest;
     std::string error;
     if (!parseManifest(json.str(), manifest, error)) {
-      func.emitError() << "internal error: malformed kernel manifest: " << error;
+      func.emitError() << "internal error: malformed kernel manifest: "
+                       << error;
       return WalkResult::interrupt();
     }
     artifacts.manifests.push_back(std::move(manifest));
@@ -48,7 +49,8 @@ FailureOr<KernelArtifacts> kiln::translateToPtx(ModuleOp module) {
   if (walk.wasInterrupted())
     return failure();
   if (artifacts.manifests.empty())
-    return module.emitError("no kernels to translate: the module has no lowered kernels");
+    return module.emitError(
+        "no kernels to translate: the module has no lowered kernels");
   mergeVariants(artifacts.manifests);
 
   PassManager pm(module.getContext());
@@ -67,15 +69,18 @@ FailureOr<KernelArtifacts> kiln::translateToPtx(ModuleOp module) {
   return artifacts;
 }
 
-FailureOr<target::PtxasResult> kiln::assemblePtx(StringRef ptx, StringRef chip, Location loc) {
+FailureOr<target::PtxasResult> kiln::assemblePtx(StringRef ptx, StringRef chip,
+                                                 Location loc) {
   target::PtxasOptions options;
   options.arch = chip.str();
-  target::ValueOrError<target::PtxasResult> result = target::runPtxas(ptx, options);
+  target::ValueOrError<target::PtxasResult> result =
+      target::runPtxas(ptx, options);
   if (!result)
     return emitError(loc) << "ptxas failed: " << result.error();
   std::vector<std::string> problems = target::checkPtxasPolicy(result->report);
   if (!problems.empty()) {
-    InFlightDiagnostic diag = emitError(loc) << "the kernel breaks the resource policy:";
+    InFlightDiagnostic diag = emitError(loc)
+                              << "the kernel breaks the resource policy:";
     for (const std::string &problem : problems)
       diag << "\n  " << problem;
     return diag;

@@ -34,8 +34,8 @@ mlir::FailureOr<KernelArtifacts> translateToPtx(mlir::ModuleOp module);
 
 /// Assembles `ptx` for `chip` and enforces the resource policy (no spills, no
 /// ignored setmaxnreg, no serialized wgmma). Problems are reported on `loc`.
-mlir::FailureOr<target::PtxasResult> assemblePtx(llvm::StringRef ptx, llvm::StringRef chip,
-                                                 mlir::Location loc);
+mlir::FailureOr<target::PtxasResult>
+assemblePtx(llvm::StringRef ptx, llvm::StringRef chip, mlir::Location loc);
 
 } // namespace kiln
 

@@ -12,7 +12,8 @@
 
 using namespace mlir;
 
-void kiln::buildKilnCompilePipeline(OpPassManager &pm, StringRef chip, Stage stage) {
+void kiln::buildKilnCompilePipeline(OpPassManager &pm, StringRef chip,
+                                    Stage stage) {
   // tile: fuse elementwise code into contractions, then choose schedules.
   pm.addPass(tile::createTileFuseEpilogues());
   pm.addPass(tile::createTileSelectSchedule({chip.str()}));
@@ -44,9 +45,11 @@ void kiln::buildKilnCompilePipeline(OpPassManager &pm, StringRef chip, Stage sta
 
 void kiln::registerKilnPipelines() {
   registerPassPipeline(
-      "kiln-compile", "Compile tile IR to NVVM/LLVM kernels (stop-after=tile|cta|llvm)",
+      "kiln-compile",
+      "Compile tile IR to NVVM/LLVM kernels (stop-after=tile|cta|llvm)",
       [](OpPassManager &pm, StringRef text,
-         function_ref<LogicalResult(const Twine &)> errorHandler) -> LogicalResult {
+         function_ref<LogicalResult(const Twine &)> errorHandler)
+          -> LogicalResult {
         KilnCompileOptions options;
         if (failed(options.parseFromString(text)))
           return failure();

@@ -17,19 +17,22 @@ namespace kiln {
 /// Where the compile pipeline stops.
 enum class Stage { Tile, Cta, Llvm };
 
-struct KilnCompileOptions : public mlir::PassPipelineOptions<KilnCompileOptions> {
+struct KilnCompileOptions
+    : public mlir::PassPipelineOptions<KilnCompileOptions> {
   Option<std::string> chip{*this, "chip", llvm::cl::desc("sm_90a or sm_100a"),
                            llvm::cl::init("sm_90a")};
   Option<std::string> stopAfter{
       *this, "stop-after",
-      llvm::cl::desc("last stage: tile (fused and scheduled), cta (pipelined), llvm "
-                     "(NVVM + LLVM dialects)"),
+      llvm::cl::desc(
+          "last stage: tile (fused and scheduled), cta (pipelined), llvm "
+          "(NVVM + LLVM dialects)"),
       llvm::cl::init("llvm")};
 };
 
 /// tile IR -> (fusion, scheduling) -> cta IR -> (layouts, pipelining) ->
 /// NVVM/LLVM dialects in a gpu.module, stopping after `stage`.
-void buildKilnCompilePipeline(mlir::OpPassManager &pm, llvm::StringRef chip, Stage stage);
+void buildKilnCompilePipeline(mlir::OpPassManager &pm, llvm::StringRef chip,
+                              Stage stage);
 
 /// Registers `kiln-compile{chip=... stop-after=...}`.
 void registerKilnPipelines();

@@ -16,8 +16,8 @@
 #include "compiler/Target/Ptxas.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 
 namespace kiln {
 #define GEN_PASS_DEF_CONVERTCTATONVVM
@@ -35,18 +35,20 @@ namespace {
 bool usesMathFunctions(ModuleOp module) {
   return module
       .walk([](Operation *op) {
-        return llvm::isa<math::MathDialect>(op->getDialect()) ? WalkResult::interrupt()
-                                                             : WalkResult::advance();
+        return llvm::isa<math::MathDialect>(op->getDialect())
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
       })
       .wasInterrupted();
 }
 
-std::pair<gpu::GPUModuleOp, LLVM::GlobalOp> getOrCreateKernelModule(ModuleOp module,
-                                                                    StringRef chip) {
+std::pair<gpu::GPUModuleOp, LLVM::GlobalOp>
+getOrCreateKernelModule(ModuleOp module, StringRef chip) {
   MLIRContext *ctx = module.getContext();
   if (auto existing = module.lookupSymbol<gpu::GPUModuleOp>(kKernelModuleName))
     return {existing, existing.lookupSymbol<LLVM::GlobalOp>("kiln_smem")};
-  module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(), UnitAttr::get(ctx));
+  module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                  UnitAttr::get(ctx));
   OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
   // Math in epilogues (exp, tanh, erf, ...) becomes libdevice calls, linked
   // when the module is translated to PTX.
@@ -54,30 +56,33 @@ std::pair<gpu::GPUModuleOp, LLVM::GlobalOp> getOrCreateKernelModule(ModuleOp mod
   if (usesMathFunctions(module))
     if (std::optional<std::string> libdevice = target::findLibdevice())
       link = b.getArrayAttr({b.getStringAttr(*libdevice)});
-  auto target = NVVM::NVVMTargetAttr::get(ctx, /*optLevel=*/3, "nvptx64-nvidia-cuda", chip,
-                                          "+ptx88", /*targetFlags=*/nullptr, link);
+  auto target =
+      NVVM::NVVMTargetAttr::get(ctx, /*optLevel=*/3, "nvptx64-nvidia-cuda",
+                                chip, "+ptx88", /*targetFlags=*/nullptr, link);
   auto kernels = gpu::GPUModuleOp::create(b, module.getLoc(), kKernelModuleName,
                                           b.getArrayAttr({target}));
   b.setInsertionPointToStart(kernels.getBody());
   // `.extern .shared .align 1024 .b8 kiln_smem[]`: the dynamic window, sized
   // at launch from the manifest.
-  auto smem = LLVM::GlobalOp::create(b, module.getLoc(),
-                                     LLVM::LLVMArrayType::get(b.getI8Type(), 0),
-                                     /*isConstant=*/false, LLVM::Linkage::External, "kiln_smem",
-                                     Attribute(), /*alignment=*/1024, /*addrSpace=*/3);
+  auto smem = LLVM::GlobalOp::create(
+      b, module.getLoc(), LLVM::LLVMArrayType::get(b.getI8Type(), 0),
+      /*isConstant=*/false, LLVM::Linkage::External, "kiln_smem", Attribute(),
+      /*alignment=*/1024, /*addrSpace=*/3);
   return {kernels, smem};
 }
 
 LogicalResult lowerProgram(cta::ProgramOp program, StringRef chip) {
   if (chip == "sm_100a")
-    return program.emitError("convert-cta-to-nvvm: not implemented yet: sm_100a code "
-                             "generation (tcgen05 + tensor memory); use --chip sm_90a");
+    return program.emitError(
+        "convert-cta-to-nvvm: not implemented yet: sm_100a code "
+        "generation (tcgen05 + tensor memory); use --chip sm_90a");
   if (chip != "sm_90a")
     return program.emitError() << "convert-cta-to-nvvm: unknown chip '" << chip
                                << "'; expected sm_90a or sm_100a";
   if (!program.getChip().empty() && program.getChip() != chip)
-    return program.emitError() << "convert-cta-to-nvvm: the program was scheduled for "
-                               << program.getChip() << ", not " << chip;
+    return program.emitError()
+           << "convert-cta-to-nvvm: the program was scheduled for "
+           << program.getChip() << ", not " << chip;
   FailureOr<KernelABI> abi = planKernelABI(program);
   if (failed(abi))
     return failure();
@@ -91,24 +96,33 @@ LogicalResult lowerProgram(cta::ProgramOp program, StringRef chip) {
   auto [kernels, smem] = getOrCreateKernelModule(module, chip);
   MLIRContext *ctx = program.getContext();
   OpBuilder b = OpBuilder::atBlockEnd(kernels.getBody());
-  auto type = LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), abi->entryTypes);
-  auto func = LLVM::LLVMFuncOp::create(b, program.getLoc(), program.getSymName(), type);
+  auto type = LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx),
+                                          abi->entryTypes);
+  auto func =
+      LLVM::LLVMFuncOp::create(b, program.getLoc(), program.getSymName(), type);
   func->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(), UnitAttr::get(ctx));
-  func->setAttr(NVVM::NVVMDialect::getReqntidAttrName(),
-                b.getDenseI32ArrayAttr({static_cast<int32_t>(abi->blockThreads), 1, 1}));
+  func->setAttr(
+      NVVM::NVVMDialect::getReqntidAttrName(),
+      b.getDenseI32ArrayAttr({static_cast<int32_t>(abi->blockThreads), 1, 1}));
   // With the thread count, one CTA per SM tells ptxas the register count at
   // entry, without which setmaxnreg is ignored (ptxas C7508).
-  func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(), b.getI32IntegerAttr(1));
+  func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
+                b.getI32IntegerAttr(1));
   if (abi->clusterSize > 1)
-    func->setAttr(NVVM::NVVMDialect::getClusterDimAttrName(),
-                  b.getDenseI32ArrayAttr({static_cast<int32_t>(abi->clusterSize), 1, 1}));
+    func->setAttr(
+        NVVM::NVVMDialect::getClusterDimAttrName(),
+        b.getDenseI32ArrayAttr({static_cast<int32_t>(abi->clusterSize), 1, 1}));
   for (unsigned i = 0; i < abi->tensorMaps.size(); ++i) {
-    func.setArgAttr(i, LLVM::LLVMDialect::getByValAttrName(),
-                    TypeAttr::get(LLVM::LLVMArrayType::get(b.getI8Type(), 128)));
-    func.setArgAttr(i, LLVM::LLVMDialect::getAlignAttrName(), b.getI64IntegerAttr(64));
-    func.setArgAttr(i, NVVM::NVVMDialect::getGridConstantAttrName(), UnitAttr::get(ctx));
+    func.setArgAttr(
+        i, LLVM::LLVMDialect::getByValAttrName(),
+        TypeAttr::get(LLVM::LLVMArrayType::get(b.getI8Type(), 128)));
+    func.setArgAttr(i, LLVM::LLVMDialect::getAlignAttrName(),
+                    b.getI64IntegerAttr(64));
+    func.setArgAttr(i, NVVM::NVVMDialect::getGridConstantAttrName(),
+                    UnitAttr::get(ctx));
   }
-  func->setAttr(kManifestAttrName, b.getStringAttr(writeManifest(abi->manifest)));
+  func->setAttr(kManifestAttrName,
+                b.getStringAttr(writeManifest(abi->manifest)));
 
   if (failed(lowerProgramToSm90(program, *abi, func, smem))) {
     func.erase();
@@ -119,7 +133,8 @@ LogicalResult lowerProgram(cta::ProgramOp program, StringRef chip) {
 }
 
 struct ProgramToKernel : public OpRewritePattern<cta::ProgramOp> {
-  ProgramToKernel(MLIRContext *ctx, StringRef chip) : OpRewritePattern(ctx), chip(chip.str()) {}
+  ProgramToKernel(MLIRContext *ctx, StringRef chip)
+      : OpRewritePattern(ctx), chip(chip.str()) {}
   LogicalResult matchAndRewrite(cta::ProgramOp program,
                                 PatternRewriter &rewriter) const override {
     // The lowering builds the kernel outside the program and erases it.
@@ -131,7 +146,8 @@ struct ProgramToKernel : public OpRewritePattern<cta::ProgramOp> {
   std::string chip;
 };
 
-struct ConvertCtaToNVVMPass : public kiln::impl::ConvertCtaToNVVMBase<ConvertCtaToNVVMPass> {
+struct ConvertCtaToNVVMPass
+    : public kiln::impl::ConvertCtaToNVVMBase<ConvertCtaToNVVMPass> {
   using Base::Base;
   void runOnOperation() override {
     if (failed(lowerCtaProgramsToNVVM(getOperation(), chip)))
@@ -149,6 +165,7 @@ LogicalResult kiln::lowerCtaProgramsToNVVM(ModuleOp module, StringRef chip) {
   return success(ok);
 }
 
-void kiln::populateCtaToNVVMConversionPatterns(RewritePatternSet &patterns, StringRef chip) {
+void kiln::populateCtaToNVVMConversionPatterns(RewritePatternSet &patterns,
+                                               StringRef chip) {
   patterns.add<ProgramToKernel>(patterns.getContext(), chip);
 }

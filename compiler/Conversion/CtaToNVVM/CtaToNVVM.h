@@ -16,7 +16,8 @@ inline constexpr llvm::StringLiteral kManifestAttrName = "kiln.manifest";
 /// Lowers every cta.program of `module` for `chip` into an `llvm.func`
 /// kernel inside the `kiln_kernels` gpu.module. Reports unsupported chips and
 /// programs at the offending op.
-mlir::LogicalResult lowerCtaProgramsToNVVM(mlir::ModuleOp module, llvm::StringRef chip);
+mlir::LogicalResult lowerCtaProgramsToNVVM(mlir::ModuleOp module,
+                                           llvm::StringRef chip);
 
 /// The same, as a pattern on `cta.program` for use in larger pattern sets.
 void populateCtaToNVVMConversionPatterns(mlir::RewritePatternSet &patterns,

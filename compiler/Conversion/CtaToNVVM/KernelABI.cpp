@@ -69,8 +69,9 @@ std::optional<DType> toDType(Type type) {
 
 TmaElement toManifestElement(const target::TmaElement &element) {
   TmaElement out = TmaElement::U8;
-  for (TmaElement candidate : {TmaElement::BF16, TmaElement::F16, TmaElement::F32,
-                               TmaElement::I32, TmaElement::U8, TmaElement::U4x16Align8})
+  for (TmaElement candidate :
+       {TmaElement::BF16, TmaElement::F16, TmaElement::F32, TmaElement::I32,
+        TmaElement::U8, TmaElement::U4x16Align8})
     if (element.manifestName == tmaElementName(candidate))
       out = candidate;
   return out;
@@ -90,11 +91,11 @@ Swizzle toManifestSwizzle(target::SwizzleMode mode) {
   return Swizzle::None;
 }
 
-
 /// The manifest spelling of an extent: a dim argument's name or a constant.
 FailureOr<DimExpr> extentExpr(cta::ProgramOp program, Value extent) {
   if (auto arg = llvm::dyn_cast<BlockArgument>(extent))
-    if (auto name = program.getArgAttrOfType<StringAttr>(arg.getArgNumber(), "cta.dim"))
+    if (auto name =
+            program.getArgAttrOfType<StringAttr>(arg.getArgNumber(), "cta.dim"))
       return DimExpr::dim(name.str());
   if (auto constant = extent.getDefiningOp<arith::ConstantIndexOp>())
     return DimExpr::constant(constant.value());
@@ -112,11 +113,13 @@ FailureOr<KernelABI> kiln::planKernelABI(cta::ProgramOp program) {
     manifest.kernel = of.str();
   manifest.entry = program.getSymName().str();
   manifest.chip = program.getChip().str();
-  abi.clusterSize = program.getClusterShape().first * program.getClusterShape().second;
+  abi.clusterSize =
+      program.getClusterShape().first * program.getClusterShape().second;
   auto block = program->getAttrOfType<DenseI64ArrayAttr>("cta.block");
   if (!block || block.size() != 3)
-    return program.emitError("convert-cta-to-nvvm: the program has no cta.block; run "
-                             "cta-pipeline first");
+    return program.emitError(
+        "convert-cta-to-nvvm: the program has no cta.block; run "
+        "cta-pipeline first");
   abi.blockThreads = block[0] * block[1] * block[2];
 
   // Parameters, as the caller passes them.
@@ -130,33 +133,39 @@ FailureOr<KernelABI> kiln::planKernelABI(cta::ProgramOp program) {
     StringRef role = "input";
     if (auto attr = program.getArgAttrOfType<StringAttr>(i, "cta.role"))
       role = attr.getValue();
-    param.role = role == "output" ? ParamRole::Output
+    param.role = role == "output"  ? ParamRole::Output
                  : role == "scale" ? ParamRole::Scale
                                    : ParamRole::Input;
     std::optional<DType> dtype = toDType(memref.getElementType());
     if (!dtype)
-      return program.emitError() << "convert-cta-to-nvvm: no manifest dtype for "
-                                 << memref.getElementType();
+      return program.emitError()
+             << "convert-cta-to-nvvm: no manifest dtype for "
+             << memref.getElementType();
     param.dtype = *dtype;
     if (auto shape = program.getArgAttrOfType<ArrayAttr>(i, "cta.shape")) {
       for (Attribute dim : shape) {
         DimExpr expr;
         std::string error;
-        if (!DimExpr::parse(llvm::cast<StringAttr>(dim).getValue(), expr, error))
+        if (!DimExpr::parse(llvm::cast<StringAttr>(dim).getValue(), expr,
+                            error))
           return program.emitError() << "convert-cta-to-nvvm: " << error;
         param.shape.push_back(expr);
       }
     }
     if (auto of = program.getArgAttrOfType<StringAttr>(i, "cta.scale_of"))
       param.scaleOf = of.str();
-    if (auto scaleBlock = program.getArgAttrOfType<DenseI64ArrayAttr>(i, "cta.block"))
-      param.block.assign(scaleBlock.asArrayRef().begin(), scaleBlock.asArrayRef().end());
+    if (auto scaleBlock =
+            program.getArgAttrOfType<DenseI64ArrayAttr>(i, "cta.block"))
+      param.block.assign(scaleBlock.asArrayRef().begin(),
+                         scaleBlock.asArrayRef().end());
     // Set below from how the kernel reads it: 16 for TMA operands.
     param.align = (dtypeBits(param.dtype) + 7) / 8;
     manifest.params.push_back(param);
   }
   auto paramIndex = [&](unsigned programArg) {
-    StringRef name = program.getArgAttrOfType<StringAttr>(programArg, "cta.param").getValue();
+    StringRef name =
+        program.getArgAttrOfType<StringAttr>(programArg, "cta.param")
+            .getValue();
     for (auto [index, param] : llvm::enumerate(manifest.params))
       if (param.name == name)
         return index;
@@ -165,12 +174,14 @@ FailureOr<KernelABI> kiln::planKernelABI(cta::ProgramOp program) {
 
   // Tensor maps: one per (tensor, box, swizzle); they are the first entry
   // parameters, passed by value as __grid_constant__.
-  auto addMap = [&](Operation *op, Value memrefValue, cta::BufferType buffer, int64_t rows,
-                    bool optional) -> FailureOr<unsigned> {
+  auto addMap = [&](Operation *op, Value memrefValue, cta::BufferType buffer,
+                    int64_t rows, bool optional) -> FailureOr<unsigned> {
     auto arg = llvm::dyn_cast<BlockArgument>(memrefValue);
     if (!arg || arg.getOwner() != &body)
-      return op->emitError("convert-cta-to-nvvm: copies must read program arguments");
-    std::optional<target::ElementType> element = toTargetElement(buffer.getElementType());
+      return op->emitError(
+          "convert-cta-to-nvvm: copies must read program arguments");
+    std::optional<target::ElementType> element =
+        toTargetElement(buffer.getElementType());
     if (!element)
       return op->emitError() << "convert-cta-to-nvvm: no TMA element for "
                              << buffer.getElementType();
@@ -180,7 +191,8 @@ FailureOr<KernelABI> kiln::planKernelABI(cta::ProgramOp program) {
     if (!plan)
       return op->emitError() << "convert-cta-to-nvvm: " << plan.error();
     for (auto [index, existing] : llvm::enumerate(abi.tensorMaps)) {
-      if (existing.programArg == arg.getArgNumber() && existing.boxes.box == plan->box &&
+      if (existing.programArg == arg.getArgNumber() &&
+          existing.boxes.box == plan->box &&
           existing.boxes.swizzle == plan->swizzle) {
         manifest.tensorMaps[index].optional &= optional;
         return static_cast<unsigned>(index);
@@ -207,20 +219,24 @@ FailureOr<KernelABI> kiln::planKernelABI(cta::ProgramOp program) {
     if (auto load = llvm::dyn_cast<cta::LoadOp>(op)) {
       cta::BufferType buffer = load.getBuffer().getType();
       if (buffer.getShape()[0] % load.getMulticast() != 0)
-        return (load.emitError("convert-cta-to-nvvm: multicast does not divide the rows"),
+        return (load.emitError(
+                    "convert-cta-to-nvvm: multicast does not divide the rows"),
                 WalkResult::interrupt());
-      FailureOr<unsigned> map = addMap(op, load.getSource(), buffer,
-                                       buffer.getShape()[0] / load.getMulticast(), false);
+      FailureOr<unsigned> map =
+          addMap(op, load.getSource(), buffer,
+                 buffer.getShape()[0] / load.getMulticast(), false);
       if (failed(map))
         return WalkResult::interrupt();
       abi.loadMap[op] = *map;
     } else if (auto store = llvm::dyn_cast<cta::StoreOp>(op)) {
       if (!store.getStaging())
-        return (store.emitError("convert-cta-to-nvvm: stores need a staging buffer"),
+        return (store.emitError(
+                    "convert-cta-to-nvvm: stores need a staging buffer"),
                 WalkResult::interrupt());
       cta::BufferType staging = store.getStaging().getType();
       FailureOr<unsigned> map =
-          addMap(op, store.getDest(), staging, staging.getShape()[0], /*optional=*/true);
+          addMap(op, store.getDest(), staging, staging.getShape()[0],
+                 /*optional=*/true);
       if (failed(map))
         return WalkResult::interrupt();
       abi.storeArgs[op].tensorMap = *map;
@@ -235,7 +251,8 @@ FailureOr<KernelABI> kiln::planKernelABI(cta::ProgramOp program) {
   Type i32 = IntegerType::get(ctx, 32), i64 = IntegerType::get(ctx, 64);
   for (unsigned i = 0; i < abi.tensorMaps.size(); ++i) {
     abi.entryTypes.push_back(tensorMapType);
-    manifest.kernelArgs.push_back({KernelArgKind::TensorMap, static_cast<int64_t>(i), "", "", -1});
+    manifest.kernelArgs.push_back(
+        {KernelArgKind::TensorMap, static_cast<int64_t>(i), "", "", -1});
   }
   // Plain-store fallback for destinations a tensor map cannot describe.
   for (cta::StoreOp store : stores) {
@@ -244,7 +261,8 @@ FailureOr<KernelABI> kiln::planKernelABI(cta::ProgramOp program) {
     std::string name = manifest.params[paramIndex(dest.getArgNumber())].name;
     args.tmaOk = abi.entryTypes.size();
     abi.entryTypes.push_back(i32);
-    manifest.kernelArgs.push_back({KernelArgKind::TmaOk, args.tensorMap, "", "", -1});
+    manifest.kernelArgs.push_back(
+        {KernelArgKind::TmaOk, args.tensorMap, "", "", -1});
     args.pointer = abi.entryTypes.size();
     abi.entryTypes.push_back(LLVM::LLVMPointerType::get(ctx, 1));
     manifest.kernelArgs.push_back({KernelArgKind::Pointer, -1, name, "", -1});
@@ -281,7 +299,8 @@ FailureOr<KernelABI> kiln::planKernelABI(cta::ProgramOp program) {
   // Launch rule, from the tile walk.
   Launch &launch = manifest.launch;
   launch.block = {block[0], block[1], block[2]};
-  launch.cluster = {program.getClusterShape().first, program.getClusterShape().second, 1};
+  launch.cluster = {program.getClusterShape().first,
+                    program.getClusterShape().second, 1};
   launch.dynamicSmem = abi.smemBytes;
   if (auto cost = program->getAttrOfType<FloatAttr>("cta.tile_cost"))
     launch.tileCost = cost.getValueAsDouble();
@@ -297,7 +316,8 @@ FailureOr<KernelABI> kiln::planKernelABI(cta::ProgramOp program) {
   for (auto [extent, tile] : llvm::zip(extents, loop.getTileSizes())) {
     FailureOr<DimExpr> expr = extentExpr(program, extent);
     if (failed(expr))
-      return loop.emitError("convert-cta-to-nvvm: tile extents must be dims or constants");
+      return loop.emitError(
+          "convert-cta-to-nvvm: tile extents must be dims or constants");
     launch.tiles.push_back({*expr, tile});
   }
   return abi;

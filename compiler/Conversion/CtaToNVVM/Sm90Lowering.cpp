@@ -36,23 +36,23 @@ constexpr int64_t kWaitTicks = 10000000;
 /// Rows of one wgmma instruction.
 constexpr int64_t kMmaRows = 64;
 
-
 int64_t bitsOf(Type type) { return type.getIntOrFloatBitWidth(); }
 
 /// Width in bytes of one column block of `type` (its swizzle span, or the
 /// whole row without a swizzle).
 int64_t spanBytes(cta::BufferType type) {
-  if (type.getSwizzle() && type.getSwizzle().getValue() != cta::SwizzleKind::none)
+  if (type.getSwizzle() &&
+      type.getSwizzle().getValue() != cta::SwizzleKind::none)
     return static_cast<int64_t>(type.getSwizzle().getValue());
   return type.getShape()[1] * bitsOf(type.getElementType()) / 8;
 }
 
 class Sm90Lowering {
 public:
-  Sm90Lowering(cta::ProgramOp program, const KernelABI &abi, LLVM::LLVMFuncOp func,
-               LLVM::GlobalOp smem)
-      : program(program), abi(abi), func(func), smem(smem), b(program.getContext()),
-        loc(program.getLoc()) {}
+  Sm90Lowering(cta::ProgramOp program, const KernelABI &abi,
+               LLVM::LLVMFuncOp func, LLVM::GlobalOp smem)
+      : program(program), abi(abi), func(func), smem(smem),
+        b(program.getContext()), loc(program.getLoc()) {}
 
   LogicalResult run();
 
@@ -61,14 +61,20 @@ private:
   Type i32Type() { return b.getI32Type(); }
   Value i32(int64_t v) { return arith::ConstantIntOp::create(b, loc, v, 32); }
   Value i64(int64_t v) { return arith::ConstantIntOp::create(b, loc, v, 64); }
-  Value toI32(Value index) { return arith::IndexCastUIOp::create(b, loc, i32Type(), index); }
-  Value toIndex(Value v) { return arith::IndexCastUIOp::create(b, loc, b.getIndexType(), v); }
+  Value toI32(Value index) {
+    return arith::IndexCastUIOp::create(b, loc, i32Type(), index);
+  }
+  Value toIndex(Value v) {
+    return arith::IndexCastUIOp::create(b, loc, b.getIndexType(), v);
+  }
   Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
   Value sub(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
   Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
   Value udiv(Value x, Value y) { return arith::DivUIOp::create(b, loc, x, y); }
   Value urem(Value x, Value y) { return arith::RemUIOp::create(b, loc, x, y); }
-  Value ceilDiv(Value x, Value y) { return arith::CeilDivUIOp::create(b, loc, x, y); }
+  Value ceilDiv(Value x, Value y) {
+    return arith::CeilDivUIOp::create(b, loc, x, y);
+  }
   Value andI(Value x, Value y) { return arith::AndIOp::create(b, loc, x, y); }
   Value xorI(Value x, Value y) { return arith::XOrIOp::create(b, loc, x, y); }
   Value shl(Value x, Value y) { return arith::ShLIOp::create(b, loc, x, y); }
@@ -118,13 +124,15 @@ private:
   int64_t fragments(cta::AccType type) { return type.getShape()[0] / kMmaRows; }
   Type fragmentStruct(cta::AccType type) {
     return LLVM::LLVMStructType::getLiteral(
-        b.getContext(), SmallVector<Type>(type.getShape()[1] / 2, b.getF32Type()));
+        b.getContext(),
+        SmallVector<Type>(type.getShape()[1] / 2, b.getF32Type()));
   }
   Type accStruct(cta::AccType type) {
     if (fragments(type) == 1)
       return fragmentStruct(type);
     return LLVM::LLVMStructType::getLiteral(
-        b.getContext(), SmallVector<Type>(fragments(type), fragmentStruct(type)));
+        b.getContext(),
+        SmallVector<Type>(fragments(type), fragmentStruct(type)));
   }
   Value getFragment(Value acc, cta::AccType type, int64_t m) {
     if (fragments(type) == 1)
@@ -157,9 +165,11 @@ private:
         constraints += (i ? ",=f" : "=f");
       }
       auto zeros = LLVM::InlineAsmOp::create(
-          b, loc, structType, ValueRange{}, text, constraints, /*has_side_effects=*/true,
+          b, loc, structType, ValueRange{}, text, constraints,
+          /*has_side_effects=*/true,
           /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
-          LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT), ArrayAttr());
+          LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+          ArrayAttr());
       acc = setFragment(acc, type, zeros.getResult(0), m);
     }
     return acc;
@@ -185,7 +195,8 @@ private:
         constraints += "," + std::to_string(i);
       auto pinned = LLVM::InlineAsmOp::create(
           b, loc, structType, operands, /*asm_string=*/"", constraints,
-          /*has_side_effects=*/true, /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+          /*has_side_effects=*/true, /*is_align_stack=*/false,
+          LLVM::tailcallkind::TailCallKind::None,
           LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
           /*operand_attrs=*/ArrayAttr());
       acc = setFragment(acc, type, pinned.getResult(0), m);
@@ -209,10 +220,10 @@ private:
   void release(Value ring, Value slot, int64_t stages, int64_t clusterSize);
   FailureOr<Value> extentOf(Value memref, unsigned axis);
   FailureOr<SmallVector<Value>> applyEpilogue(cta::StoreOp op, ValueRange accs);
-  void storeTileThroughStaging(cta::StoreOp op, ArrayRef<Value> values, Value row0,
-                               Value col0);
-  LogicalResult storeTileDirect(cta::StoreOp op, ArrayRef<Value> values, Value row0,
-                                Value col0);
+  void storeTileThroughStaging(cta::StoreOp op, ArrayRef<Value> values,
+                               Value row0, Value col0);
+  LogicalResult storeTileDirect(cta::StoreOp op, ArrayRef<Value> values,
+                                Value row0, Value col0);
 
   cta::ProgramOp program;
   const KernelABI &abi;
@@ -239,8 +250,9 @@ LogicalResult Sm90Lowering::run() {
   // Fetch every tensor map into the descriptor cache before first use.
   ifThen(eq(tid, i32(0)), [&] {
     for (unsigned i = 0; i < abi.tensorMaps.size(); ++i)
-      NVVM::PrefetchOp::create(b, loc, /*cacheLevel=*/nullptr, /*evictPriority=*/nullptr,
-                               func.getArgument(i), /*predicate=*/Value(),
+      NVVM::PrefetchOp::create(b, loc, /*cacheLevel=*/nullptr,
+                               /*evictPriority=*/nullptr, func.getArgument(i),
+                               /*predicate=*/Value(),
                                /*tensormap=*/true, /*uniform=*/false,
                                /*in_param_space=*/true);
   });
@@ -257,7 +269,8 @@ LogicalResult Sm90Lowering::lowerBlock(Block &block) {
   return success();
 }
 
-FailureOr<SmallVector<Value>> Sm90Lowering::lowerRegion(Region &region, ValueRange args) {
+FailureOr<SmallVector<Value>> Sm90Lowering::lowerRegion(Region &region,
+                                                        ValueRange args) {
   Block &block = region.front();
   for (auto [arg, value] : llvm::zip(block.getArguments(), args))
     map.map(arg, value);
@@ -275,7 +288,9 @@ LogicalResult Sm90Lowering::lowerOp(Operation &op) {
   return llvm::TypeSwitch<Operation *, LogicalResult>(&op)
       .Case([&](cta::AllocOp alloc) { return lowerAlloc(alloc); })
       .Case([&](cta::RingOp ring) { return lowerRing(ring); })
-      .Case([&](cta::WarpSpecializeOp roles) { return lowerWarpSpecialize(roles); })
+      .Case([&](cta::WarpSpecializeOp roles) {
+        return lowerWarpSpecialize(roles);
+      })
       .Case([&](cta::TileLoopOp loop) { return lowerTileLoop(loop); })
       .Case([&](cta::ProduceOp produce) { return lowerProduce(produce); })
       .Case([&](cta::LoadOp load) { return lowerLoad(load); })
@@ -288,21 +303,25 @@ LogicalResult Sm90Lowering::lowerOp(Operation &op) {
       })
       .Case([&](cta::WarpgroupIndexOp index) -> LogicalResult {
         if (!roleWarpgroup)
-          return index.emitError("convert-cta-to-nvvm: cta.warpgroup_index outside a warp role");
+          return index.emitError(
+              "convert-cta-to-nvvm: cta.warpgroup_index outside a warp role");
         map.map(index.getIndex(), toIndex(roleWarpgroup));
         return success();
       })
       .Case([&](cta::MainloopOp mainloop) -> LogicalResult {
-        return mainloop.emitError("convert-cta-to-nvvm: the K loop is not pipelined; run "
-                                  "cta-pipeline first");
+        return mainloop.emitError(
+            "convert-cta-to-nvvm: the K loop is not pipelined; run "
+            "cta-pipeline first");
       })
       .Default([&](Operation *other) -> LogicalResult {
         if (llvm::isa<cta::CtaDialect>(other->getDialect()))
-          return other->emitError("convert-cta-to-nvvm: no sm_90a lowering for this op here");
+          return other->emitError(
+              "convert-cta-to-nvvm: no sm_90a lowering for this op here");
         for (Value operand : other->getOperands())
           if (llvm::isa<MemRefType>(operand.getType()))
-            return other->emitError("convert-cta-to-nvvm: global tensors are only read by "
-                                    "cta.load and written by cta.store");
+            return other->emitError(
+                "convert-cta-to-nvvm: global tensors are only read by "
+                "cta.load and written by cta.store");
         b.clone(*other, map);
         return success();
       });
@@ -322,10 +341,10 @@ LogicalResult Sm90Lowering::lowerRing(cta::RingOp op) {
   ifThen(eq(tid, i32(0)), [&] {
     Value releasers = i32(op.getConsumers() * op.getClusterSize());
     for (int64_t s = 0; s < stages; ++s) {
-      NVVM::MBarrierInitOp::create(b, loc, barrier(ring, i32(s), stages, false), i32(1),
-                                   Value());
-      NVVM::MBarrierInitOp::create(b, loc, barrier(ring, i32(s), stages, true), releasers,
-                                   Value());
+      NVVM::MBarrierInitOp::create(b, loc, barrier(ring, i32(s), stages, false),
+                                   i32(1), Value());
+      NVVM::MBarrierInitOp::create(b, loc, barrier(ring, i32(s), stages, true),
+                                   releasers, Value());
     }
     NVVM::FenceMbarrierInitOp::create(b, loc);
   });
@@ -344,7 +363,8 @@ LogicalResult Sm90Lowering::lowerWarpSpecialize(cta::WarpSpecializeOp op) {
   };
   syncAll();
   Value warpgroup = udiv(tid, i32(kWarpgroupThreads));
-  auto roles = scf::IfOp::create(b, loc, eq(warpgroup, i32(0)), /*withElseRegion=*/true);
+  auto roles =
+      scf::IfOp::create(b, loc, eq(warpgroup, i32(0)), /*withElseRegion=*/true);
   {
     // Producer: one thread issues every copy; the warpgroup gives its
     // registers to the math warpgroups.
@@ -370,8 +390,9 @@ LogicalResult Sm90Lowering::lowerWarpSpecialize(cta::WarpSpecializeOp op) {
       return failure();
     // Bulk stores read shared memory asynchronously: finish them before the
     // CTA (and its shared memory) goes away.
-    ifThen(eq(urem(tid, i32(kWarpgroupThreads)), i32(0)),
-           [&] { NVVM::CpAsyncBulkWaitGroupOp::create(b, loc, 0, /*read=*/nullptr); });
+    ifThen(eq(urem(tid, i32(kWarpgroupThreads)), i32(0)), [&] {
+      NVVM::CpAsyncBulkWaitGroupOp::create(b, loc, 0, /*read=*/nullptr);
+    });
   }
   roleWarpgroup = Value();
   // Peers may still multicast into, or arrive on, this CTA's shared memory.
@@ -383,7 +404,8 @@ LogicalResult Sm90Lowering::lowerWarpSpecialize(cta::WarpSpecializeOp op) {
 LogicalResult Sm90Lowering::lowerTileLoop(cta::TileLoopOp op) {
   int64_t tileM = op.getTileSizes()[0], tileN = op.getTileSizes()[1];
   int64_t clusterM = op.getCluster() ? (*op.getCluster())[0] : 1;
-  Value m = toI32(map.lookup(op.getExtentM())), n = toI32(map.lookup(op.getExtentN()));
+  Value m = toI32(map.lookup(op.getExtentM())),
+        n = toI32(map.lookup(op.getExtentN()));
   SmallVector<Value> inits;
   for (Value init : op.getInits())
     inits.push_back(map.lookup(init));
@@ -399,8 +421,9 @@ LogicalResult Sm90Lowering::lowerTileLoop(cta::TileLoopOp op) {
   Value first, stride, rank;
   if (clusterM > 1) {
     Value gridClusters = NVVM::ClusterDimXOp::create(b, loc, i32Type());
-    first = add(NVVM::ClusterIdXOp::create(b, loc, i32Type()),
-                mul(NVVM::ClusterIdYOp::create(b, loc, i32Type()), gridClusters));
+    first =
+        add(NVVM::ClusterIdXOp::create(b, loc, i32Type()),
+            mul(NVVM::ClusterIdYOp::create(b, loc, i32Type()), gridClusters));
     stride = mul(gridClusters, NVVM::ClusterDimYOp::create(b, loc, i32Type()));
     rank = NVVM::ClusterId::create(b, loc, i32Type());
   } else {
@@ -410,10 +433,12 @@ LogicalResult Sm90Lowering::lowerTileLoop(cta::TileLoopOp op) {
     stride = mul(gridX, NVVM::GridDimYOp::create(b, loc, i32Type()));
     rank = i32(0);
   }
-  auto loop = scf::ForOp::create(b, loc, toIndex(first), toIndex(total), toIndex(stride), inits);
+  auto loop = scf::ForOp::create(b, loc, toIndex(first), toIndex(total),
+                                 toIndex(stride), inits);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
-  if (!loop.getBody()->empty() && loop.getBody()->back().hasTrait<OpTrait::IsTerminator>())
+  if (!loop.getBody()->empty() &&
+      loop.getBody()->back().hasTrait<OpTrait::IsTerminator>())
     b.setInsertionPoint(loop.getBody()->getTerminator());
 
   // Grouped raster: bands of `group_m` cluster rows, walked column by column,
@@ -433,7 +458,8 @@ LogicalResult Sm90Lowering::lowerTileLoop(cta::TileLoopOp op) {
   FailureOr<SmallVector<Value>> results = lowerRegion(op.getBody(), args);
   if (failed(results))
     return failure();
-  if (loop.getBody()->empty() || !loop.getBody()->back().hasTrait<OpTrait::IsTerminator>())
+  if (loop.getBody()->empty() ||
+      !loop.getBody()->back().hasTrait<OpTrait::IsTerminator>())
     scf::YieldOp::create(b, loc, *results);
   for (auto [result, value] : llvm::zip(op.getResults(), loop.getResults()))
     map.map(result, value);
@@ -462,9 +488,9 @@ LogicalResult Sm90Lowering::lowerProduce(cta::ProduceOp op) {
     Value slot = urem(iteration, i32(stages));
     Value phase = andI(udiv(iteration, i32(stages)), i32(1));
     wait(barrier(ring, slot, stages, /*empty=*/true), xorI(phase, i32(1)));
-    NVVM::MBarrierArriveExpectTxOp::create(b, loc, /*res=*/Type(),
-                                           barrier(ring, slot, stages, false), i32(txBytes),
-                                           NVVM::MemScopeKind::CTA, false, Value());
+    NVVM::MBarrierArriveExpectTxOp::create(
+        b, loc, /*res=*/Type(), barrier(ring, slot, stages, false),
+        i32(txBytes), NVVM::MemScopeKind::CTA, false, Value());
     if (failed(lowerRegion(op.getBody(), {kb, toIndex(slot)})))
       return failure();
   }
@@ -474,13 +500,15 @@ LogicalResult Sm90Lowering::lowerProduce(cta::ProduceOp op) {
 
 LogicalResult Sm90Lowering::lowerLoad(cta::LoadOp op) {
   if (!op.getSignal())
-    return op.emitError("convert-cta-to-nvvm: a copy outside cta.produce has no barrier");
+    return op.emitError(
+        "convert-cta-to-nvvm: a copy outside cta.produce has no barrier");
   const TensorMapPlan &plan = abi.tensorMaps[abi.loadMap.lookup(op)];
   Value map_ = func.getArgument(abi.loadMap.lookup(op));
   cta::BufferType buffer = op.getBuffer().getType();
   int64_t stages = op.getSignal().getType().getStages();
   Value slot = op.getSlot() ? toI32(map.lookup(op.getSlot())) : i32(0);
-  Value stage = bytePtr(map.lookup(op.getBuffer()), mul(slot, i32(buffer.getStageBytes())));
+  Value stage = bytePtr(map.lookup(op.getBuffer()),
+                        mul(slot, i32(buffer.getStageBytes())));
   Value bar = barrier(map.lookup(op.getSignal()), slot, stages, false);
   Value row = toI32(map.lookup(op.getIndices()[0]));
   Value col = toI32(map.lookup(op.getIndices()[1]));
@@ -500,7 +528,8 @@ LogicalResult Sm90Lowering::lowerLoad(cta::LoadOp op) {
   }
   for (uint32_t j = 0; j < plan.boxes.boxCount; ++j) {
     Value dst = bytePtr(stage, j * rows * span);
-    SmallVector<Value> coords = {add(col, i32(j * boxInner)), cs > 1 ? sliceRow : row};
+    SmallVector<Value> coords = {add(col, i32(j * boxInner)),
+                                 cs > 1 ? sliceRow : row};
     if (cs == 1) {
       NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
           b, loc, dst, map_, coords, bar, ValueRange{}, Value(), Value(),
@@ -517,26 +546,27 @@ LogicalResult Sm90Lowering::lowerLoad(cta::LoadOp op) {
   return success();
 }
 
-void Sm90Lowering::release(Value ring, Value slot, int64_t stages, int64_t clusterSize) {
+void Sm90Lowering::release(Value ring, Value slot, int64_t stages,
+                           int64_t clusterSize) {
   Value lane = urem(tid, i32(kWarpgroupThreads));
   Value empty = barrier(ring, slot, stages, true);
   if (clusterSize == 1) {
     ifThen(eq(lane, i32(0)), [&] {
-      NVVM::MBarrierArriveOp::create(b, loc, Type(), empty, Value(), NVVM::MemScopeKind::CTA,
-                                     false);
+      NVVM::MBarrierArriveOp::create(b, loc, Type(), empty, Value(),
+                                     NVVM::MemScopeKind::CTA, false);
     });
     return;
   }
   // Thread r of the warpgroup releases the stage in cluster CTA r: every
   // CTA's producer multicasts into this CTA's copy of the stage.
   ifThen(cmp(arith::CmpIPredicate::ult, lane, i32(clusterSize)), [&] {
-    Value remote = NVVM::MapaOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext(), 7),
-                                        empty, lane);
+    Value remote = NVVM::MapaOp::create(
+        b, loc, LLVM::LLVMPointerType::get(b.getContext(), 7), empty, lane);
     // .release.cta like a local arrive: the stage was read by wgmma, whose
     // completion wgmma.wait_group already established; a cluster-scope
     // release would add a GPU-wide memory barrier to every K step.
-    NVVM::MBarrierArriveOp::create(b, loc, Type(), remote, Value(), NVVM::MemScopeKind::CTA,
-                                   false);
+    NVVM::MBarrierArriveOp::create(b, loc, Type(), remote, Value(),
+                                   NVVM::MemScopeKind::CTA, false);
   });
 }
 
@@ -563,7 +593,8 @@ LogicalResult Sm90Lowering::lowerConsume(cta::ConsumeOp op) {
     Value phase = andI(udiv(iteration, i32(stages)), i32(1));
     wait(barrier(ring, slot, stages, /*empty=*/false), phase);
     SmallVector<Value> args = {kb, toIndex(slot)};
-    args.append(loop.getRegionIterArgs().begin(), loop.getRegionIterArgs().end());
+    args.append(loop.getRegionIterArgs().begin(),
+                loop.getRegionIterArgs().end());
     FailureOr<SmallVector<Value>> results = lowerRegion(op.getBody(), args);
     if (failed(results))
       return failure();
@@ -578,7 +609,8 @@ LogicalResult Sm90Lowering::lowerConsume(cta::ConsumeOp op) {
   }
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
   SmallVector<Value> finals;
-  for (auto [result, type] : llvm::zip(loop.getResults(), op.getInits().getTypes()))
+  for (auto [result, type] :
+       llvm::zip(loop.getResults(), op.getInits().getTypes()))
     finals.push_back(fenceAccumulator(result, llvm::cast<cta::AccType>(type)));
   Value count32 = toI32(count);
   ifThen(cmp(arith::CmpIPredicate::ugt, count32, i32(0)), [&] {
@@ -594,19 +626,21 @@ LogicalResult Sm90Lowering::lowerConsume(cta::ConsumeOp op) {
 LogicalResult Sm90Lowering::lowerMma(cta::MmaOp op) {
   cta::BufferType lhs = op.getLhs().getType(), rhs = op.getRhs().getType();
   cta::AccType accType = op.getAcc().getType();
-  std::optional<target::ElementType> element = toTargetElement(lhs.getElementType());
+  std::optional<target::ElementType> element =
+      toTargetElement(lhs.getElementType());
   NVVM::WGMMATypes wgmmaType;
   if (lhs.getElementType().isBF16())
     wgmmaType = NVVM::WGMMATypes::bf16;
   else if (lhs.getElementType().isF16())
     wgmmaType = NVVM::WGMMATypes::f16;
   else
-    return op.emitError() << "convert-cta-to-nvvm: no sm_90a MMA for " << lhs.getElementType()
-                          << " operands yet";
+    return op.emitError() << "convert-cta-to-nvvm: no sm_90a MMA for "
+                          << lhs.getElementType() << " operands yet";
   if (lhs.getElementType() != rhs.getElementType())
     return op.emitError("convert-cta-to-nvvm: mixed operand types");
   if (!op.getTransposeB())
-    return op.emitError("convert-cta-to-nvvm: rhs must be K-major (transpose_b)");
+    return op.emitError(
+        "convert-cta-to-nvvm: rhs must be K-major (transpose_b)");
   int64_t n = accType.getShape()[1];
   target::ValueOrError<target::WgmmaInstructionShape> shape =
       target::wgmmaInstructionShape(*element, target::ElementType::F32, n);
@@ -619,7 +653,8 @@ LogicalResult Sm90Lowering::lowerMma(cta::MmaOp op) {
   target::ValueOrError<uint64_t> hiB = target::wgmmaDescriptorHighBits(
       target::OperandMajor::K, swizzleB, rhs.getShape()[0]);
   if (!hiA || !hiB)
-    return op.emitError() << "convert-cta-to-nvvm: " << (hiA ? hiB.error() : hiA.error());
+    return op.emitError() << "convert-cta-to-nvvm: "
+                          << (hiA ? hiB.error() : hiA.error());
 
   // Descriptors of this stage's tiles; the warpgroup's rows start `lhs_row`
   // rows into every column block of the lhs.
@@ -627,20 +662,24 @@ LogicalResult Sm90Lowering::lowerMma(cta::MmaOp op) {
   Value slotB = op.getRhsSlot() ? toI32(map.lookup(op.getRhsSlot())) : i32(0);
   Value rowA = op.getLhsRow() ? toI32(map.lookup(op.getLhsRow())) : i32(0);
   Value addrA = add(smemAddress(map.lookup(op.getLhs())),
-                    add(mul(slotA, i32(lhs.getStageBytes())), mul(rowA, i32(spanBytes(lhs)))));
-  Value addrB =
-      add(smemAddress(map.lookup(op.getRhs())), mul(slotB, i32(rhs.getStageBytes())));
+                    add(mul(slotA, i32(lhs.getStageBytes())),
+                        mul(rowA, i32(spanBytes(lhs)))));
+  Value addrB = add(smemAddress(map.lookup(op.getRhs())),
+                    mul(slotB, i32(rhs.getStageBytes())));
   auto descriptor = [&](Value addr, uint64_t hi) {
     Value wide = arith::ExtUIOp::create(b, loc, b.getI64Type(), addr);
-    Value start = andI(lshr(wide, i64(4)), i64(target::descriptorStartAddressMask));
-    return arith::OrIOp::create(b, loc, start, i64(static_cast<int64_t>(hi))).getResult();
+    Value start =
+        andI(lshr(wide, i64(4)), i64(target::descriptorStartAddressMask));
+    return arith::OrIOp::create(b, loc, start, i64(static_cast<int64_t>(hi)))
+        .getResult();
   };
   Value descA = descriptor(addrA, *hiA), descB = descriptor(addrB, *hiB);
 
   Value acc = map.lookup(op.getAcc());
   int64_t mBlocks = fragments(accType);
   int64_t kSteps = lhs.getShape()[1] / shape->k;
-  auto mmaShape = NVVM::MMAShapeAttr::get(b.getContext(), shape->m, shape->n, shape->k);
+  auto mmaShape =
+      NVVM::MMAShapeAttr::get(b.getContext(), shape->m, shape->n, shape->k);
   acc = fenceAccumulator(acc, accType);
   NVVM::WgmmaFenceAlignedOp::create(b, loc);
   for (int64_t k = 0; k < kSteps; ++k) {
@@ -654,15 +693,17 @@ LogicalResult Sm90Lowering::lowerMma(cta::MmaOp op) {
     Value dB = add(descB, i64(*stepB));
     for (int64_t mb = 0; mb < mBlocks; ++mb) {
       target::ValueOrError<uint64_t> blockA = target::wgmmaMNDescriptorDelta(
-          target::OperandMajor::K, swizzleA, *element, lhs.getShape()[0], mb * kMmaRows);
+          target::OperandMajor::K, swizzleA, *element, lhs.getShape()[0],
+          mb * kMmaRows);
       if (!blockA)
         return op.emitError() << "convert-cta-to-nvvm: " << blockA.error();
       Value dA = add(descA, i64(*stepA + *blockA));
       Value fragment = getFragment(acc, accType, mb);
       Value result = NVVM::WgmmaMmaAsyncOp::create(
-          b, loc, fragment.getType(), fragment, dA, dB, mmaShape, wgmmaType, wgmmaType,
-          NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one, NVVM::WGMMAScaleIn::one,
-          NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row, NVVM::MMALayout::col, nullptr);
+          b, loc, fragment.getType(), fragment, dA, dB, mmaShape, wgmmaType,
+          wgmmaType, NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
+          NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
+          NVVM::MMALayout::row, NVVM::MMALayout::col, nullptr);
       acc = setFragment(acc, accType, result, mb);
     }
   }
@@ -673,7 +714,8 @@ LogicalResult Sm90Lowering::lowerMma(cta::MmaOp op) {
 
 FailureOr<Value> Sm90Lowering::extentOf(Value memref, unsigned axis) {
   auto arg = llvm::cast<BlockArgument>(memref);
-  auto shape = program.getArgAttrOfType<ArrayAttr>(arg.getArgNumber(), "cta.shape");
+  auto shape =
+      program.getArgAttrOfType<ArrayAttr>(arg.getArgNumber(), "cta.shape");
   if (!shape || axis >= shape.size())
     return failure();
   StringRef dim = llvm::cast<StringAttr>(shape[axis]).getValue();
@@ -687,7 +729,8 @@ FailureOr<Value> Sm90Lowering::extentOf(Value memref, unsigned axis) {
   return failure();
 }
 
-FailureOr<SmallVector<Value>> Sm90Lowering::applyEpilogue(cta::StoreOp op, ValueRange accs) {
+FailureOr<SmallVector<Value>> Sm90Lowering::applyEpilogue(cta::StoreOp op,
+                                                          ValueRange accs) {
   Block &epilogue = op.getEpilogue().front();
   auto accType = llvm::cast<cta::AccType>(op.getAccs()[0].getType());
   int64_t perFragment = accType.getShape()[1] / 2;
@@ -705,24 +748,28 @@ FailureOr<SmallVector<Value>> Sm90Lowering::applyEpilogue(cta::StoreOp op, Value
     IRMapping element;
     for (Value value : outside) {
       if (!map.contains(value))
-        return op.emitError("convert-cta-to-nvvm: the epilogue uses a value that was not lowered");
+        return op.emitError("convert-cta-to-nvvm: the epilogue uses a value "
+                            "that was not lowered");
       element.map(value, map.lookup(value));
     }
     for (auto [arg, acc] : llvm::zip(epilogue.getArguments(), accs))
-      element.map(arg, getElement(acc, accType, i / perFragment, i % perFragment));
+      element.map(arg,
+                  getElement(acc, accType, i / perFragment, i % perFragment));
     for (Operation &inner : epilogue.without_terminator()) {
       if (inner.getNumRegions() != 0)
-        return inner.emitError("convert-cta-to-nvvm: epilogue ops must be scalar");
+        return inner.emitError(
+            "convert-cta-to-nvvm: epilogue ops must be scalar");
       b.clone(inner, element);
     }
-    values.push_back(
-        element.lookup(llvm::cast<cta::YieldOp>(epilogue.getTerminator()).getValues()[0]));
+    values.push_back(element.lookup(
+        llvm::cast<cta::YieldOp>(epilogue.getTerminator()).getValues()[0]));
   }
   return values;
 }
 
-void Sm90Lowering::storeTileThroughStaging(cta::StoreOp op, ArrayRef<Value> values,
-                                           Value row0, Value col0) {
+void Sm90Lowering::storeTileThroughStaging(cta::StoreOp op,
+                                           ArrayRef<Value> values, Value row0,
+                                           Value col0) {
   const StoreArgs &args = abi.storeArgs.lookup(op);
   const TensorMapPlan &plan = abi.tensorMaps[args.tensorMap];
   cta::BufferType staging = op.getStaging().getType();
@@ -743,10 +790,13 @@ void Sm90Lowering::storeTileThroughStaging(cta::StoreOp op, ArrayRef<Value> valu
   Value leader = eq(lane, i32(0));
   Value barrierId = add(roleWarpgroup, i32(1));
   auto syncWarpgroup = [&] {
-    NVVM::BarrierOp::create(b, loc, Type(), barrierId, i32(kWarpgroupThreads), nullptr, Value());
+    NVVM::BarrierOp::create(b, loc, Type(), barrierId, i32(kWarpgroupThreads),
+                            nullptr, Value());
   };
-  Value slot = op.getStagingSlot() ? toI32(map.lookup(op.getStagingSlot())) : i32(0);
-  Value base = bytePtr(map.lookup(op.getStaging()), mul(slot, i32(staging.getStageBytes())));
+  Value slot =
+      op.getStagingSlot() ? toI32(map.lookup(op.getStagingSlot())) : i32(0);
+  Value base = bytePtr(map.lookup(op.getStaging()),
+                       mul(slot, i32(staging.getStageBytes())));
   Value tensorMap = func.getArgument(args.tensorMap);
 
   // Byte offset of (row, byte column) inside one swizzled staging block.
@@ -758,7 +808,8 @@ void Sm90Lowering::storeTileThroughStaging(cta::StoreOp op, ArrayRef<Value> valu
     return xorI(offset, shl(phase, i32(4)));
   };
   auto pack = [&](Value lo, Value hi) -> Value {
-    Value pair = LLVM::UndefOp::create(b, loc, VectorType::get({2}, staging.getElementType()));
+    Value pair = LLVM::UndefOp::create(
+        b, loc, VectorType::get({2}, staging.getElementType()));
     pair = LLVM::InsertElementOp::create(b, loc, pair, lo, i32(0));
     pair = LLVM::InsertElementOp::create(b, loc, pair, hi, i32(1));
     return pair;
@@ -768,8 +819,9 @@ void Sm90Lowering::storeTileThroughStaging(cta::StoreOp op, ArrayRef<Value> valu
   int64_t perFragment = n / 2;
   // stmatrix.x4 lane addressing (16x16 block): row 16w + 8((l/8)%2) + l%8,
   // column 8 * (l/16); 32-bit outputs store fragment pairs directly.
-  Value stRow = add(mul(warp, i32(16)),
-                    add(mul(urem(udiv(l, i32(8)), i32(2)), i32(8)), urem(l, i32(8))));
+  Value stRow =
+      add(mul(warp, i32(16)),
+          add(mul(urem(udiv(l, i32(8)), i32(2)), i32(8)), urem(l, i32(8))));
   Value stColBytes = mul(udiv(l, i32(16)), i32(8 * elementBytes));
   Value pairRow = add(mul(warp, i32(16)), udiv(l, i32(4)));
   Value pairColBytes = mul(urem(l, i32(4)), i32(2 * elementBytes));
@@ -778,33 +830,41 @@ void Sm90Lowering::storeTileThroughStaging(cta::StoreOp op, ArrayRef<Value> valu
     Value buffer = bytePtr(base, (block % ringBlocks) * blockBytes);
     // The bulk store that last read this ring slot must be done reading.
     ifThen(leader, [&] {
-      NVVM::CpAsyncBulkWaitGroupOp::create(b, loc, ringBlocks - 1, b.getUnitAttr());
+      NVVM::CpAsyncBulkWaitGroupOp::create(b, loc, ringBlocks - 1,
+                                           b.getUnitAttr());
     });
     syncWarpgroup();
     for (int64_t m = 0; m < fragments; ++m) {
       if (elementBytes == 2) {
         Value row = add(stRow, i32(m * kMmaRows));
         for (int64_t jj = 0; jj < blockColumns / 16; ++jj) {
-          int64_t column = block * blockColumns + 16 * jj; // first column of the 16x16
-          int64_t first = m * perFragment + column / 2;    // its first packed pair
+          int64_t column =
+              block * blockColumns + 16 * jj; // first column of the 16x16
+          int64_t first = m * perFragment + column / 2; // its first packed pair
           SmallVector<Value> regs;
           for (int64_t q = 0; q < 4; ++q)
             regs.push_back(LLVM::BitcastOp::create(
-                b, loc, i32Type(), pack(values[first + 2 * q], values[first + 2 * q + 1])));
-          Value offset = swizzled(row, add(i32(16 * jj * elementBytes), stColBytes));
-          NVVM::StMatrixOp::create(b, loc, bytePtr(buffer, offset), regs, NVVM::MMALayout::row,
-                                   NVVM::LdStMatrixShapeAttr::get(b.getContext(), 8, 8),
-                                   NVVM::LdStMatrixEltType::B16);
+                b, loc, i32Type(),
+                pack(values[first + 2 * q], values[first + 2 * q + 1])));
+          Value offset =
+              swizzled(row, add(i32(16 * jj * elementBytes), stColBytes));
+          NVVM::StMatrixOp::create(
+              b, loc, bytePtr(buffer, offset), regs, NVVM::MMALayout::row,
+              NVVM::LdStMatrixShapeAttr::get(b.getContext(), 8, 8),
+              NVVM::LdStMatrixEltType::B16);
         }
       } else {
         for (int64_t c8 = 0; c8 < blockColumns / 8; ++c8) {
           int64_t column = block * blockColumns + 8 * c8;
           for (int64_t half = 0; half < 2; ++half) {
-            int64_t i = (column / 8) * 4 + 2 * half; // fragment register of (r0 + 8*half, col)
+            int64_t i = (column / 8) * 4 +
+                        2 * half; // fragment register of (r0 + 8*half, col)
             Value row = add(pairRow, i32(m * kMmaRows + 8 * half));
-            Value offset = swizzled(row, add(i32(8 * c8 * elementBytes), pairColBytes));
+            Value offset =
+                swizzled(row, add(i32(8 * c8 * elementBytes), pairColBytes));
             LLVM::StoreOp::create(b, loc,
-                                  pack(values[m * perFragment + i], values[m * perFragment + i + 1]),
+                                  pack(values[m * perFragment + i],
+                                       values[m * perFragment + i + 1]),
                                   bytePtr(buffer, offset), /*alignment=*/8);
           }
         }
@@ -813,26 +873,33 @@ void Sm90Lowering::storeTileThroughStaging(cta::StoreOp op, ArrayRef<Value> valu
     // Generic-proxy writes must be visible to the bulk copy (async proxy).
     NVVM::FenceProxyOp::create(
         b, loc, NVVM::ProxyKind::async_shared,
-        NVVM::SharedSpaceAttr::get(b.getContext(), NVVM::SharedSpace::shared_cta));
+        NVVM::SharedSpaceAttr::get(b.getContext(),
+                                   NVVM::SharedSpace::shared_cta));
     syncWarpgroup();
     ifThen(leader, [&] {
-      SmallVector<Value> coords = {add(col0, i32(block * plan.boxes.box[0])), row0};
+      SmallVector<Value> coords = {add(col0, i32(block * plan.boxes.box[0])),
+                                   row0};
       NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
-          b, loc, tensorMap, buffer, coords, Value(), NVVM::TMAStoreMode::TILE, Value());
+          b, loc, tensorMap, buffer, coords, Value(), NVVM::TMAStoreMode::TILE,
+          Value());
       NVVM::CpAsyncBulkCommitGroupOp::create(b, loc);
     });
   }
 }
 
-LogicalResult Sm90Lowering::storeTileDirect(cta::StoreOp op, ArrayRef<Value> values,
-                                            Value row0, Value col0) {
+LogicalResult Sm90Lowering::storeTileDirect(cta::StoreOp op,
+                                            ArrayRef<Value> values, Value row0,
+                                            Value col0) {
   const StoreArgs &args = abi.storeArgs.lookup(op);
-  FailureOr<Value> extentM = extentOf(op.getDest(), 0), extentN = extentOf(op.getDest(), 1);
+  FailureOr<Value> extentM = extentOf(op.getDest(), 0),
+                   extentN = extentOf(op.getDest(), 1);
   if (failed(extentM) || failed(extentN))
-    return op.emitError("convert-cta-to-nvvm: the destination's extents are unknown");
+    return op.emitError(
+        "convert-cta-to-nvvm: the destination's extents are unknown");
   auto accType = llvm::cast<cta::AccType>(op.getAccs()[0].getType());
   int64_t n = accType.getShape()[1];
-  Type element = llvm::cast<MemRefType>(op.getDest().getType()).getElementType();
+  Type element =
+      llvm::cast<MemRefType>(op.getDest().getType()).getElementType();
   Value pointer = func.getArgument(args.pointer);
   Value stride = func.getArgument(args.rowStride);
   Value lane = urem(tid, i32(kWarpgroupThreads));
@@ -844,17 +911,17 @@ LogicalResult Sm90Lowering::storeTileDirect(cta::StoreOp op, ArrayRef<Value> val
     for (int64_t i = 0; i < perBlock; ++i) {
       Value row = add(laneRow, i32(mb * kMmaRows + 8 * ((i / 2) % 2)));
       Value col = add(laneCol, i32(8 * (i / 4) + (i % 2)));
-      Value inside = arith::AndIOp::create(b, loc,
-                                           cmp(arith::CmpIPredicate::ult, row, *extentM),
-                                           cmp(arith::CmpIPredicate::ult, col, *extentN));
+      Value inside = arith::AndIOp::create(
+          b, loc, cmp(arith::CmpIPredicate::ult, row, *extentM),
+          cmp(arith::CmpIPredicate::ult, col, *extentN));
       Value value = values[mb * perBlock + i];
       ifThen(inside, [&] {
         Value wideRow = arith::ExtUIOp::create(b, loc, b.getI64Type(), row);
         Value wideCol = arith::ExtUIOp::create(b, loc, b.getI64Type(), col);
         Value index = arith::AddIOp::create(
             b, loc, arith::MulIOp::create(b, loc, wideRow, stride), wideCol);
-        Value address =
-            LLVM::GEPOp::create(b, loc, pointer.getType(), element, pointer, ValueRange{index});
+        Value address = LLVM::GEPOp::create(b, loc, pointer.getType(), element,
+                                            pointer, ValueRange{index});
         LLVM::StoreOp::create(b, loc, value, address);
       });
     }
@@ -866,10 +933,12 @@ LogicalResult Sm90Lowering::lowerStore(cta::StoreOp op) {
   if (!roleWarpgroup)
     return op.emitError("convert-cta-to-nvvm: stores run in the consumer role");
   if (!abi.storeArgs.count(op))
-    return op.emitError("convert-cta-to-nvvm: a store without planned arguments");
+    return op.emitError(
+        "convert-cta-to-nvvm: a store without planned arguments");
   auto accType = llvm::cast<cta::AccType>(op.getAccs()[0].getType());
   if (accType.getShape()[0] % kMmaRows != 0 || accType.getShape()[1] % 16 != 0)
-    return op.emitError("convert-cta-to-nvvm: stored tiles must be multiples of 64x16");
+    return op.emitError(
+        "convert-cta-to-nvvm: stored tiles must be multiples of 64x16");
   SmallVector<Value> accs;
   for (Value acc : op.getAccs())
     accs.push_back(map.lookup(acc));
@@ -894,7 +963,9 @@ LogicalResult Sm90Lowering::lowerStore(cta::StoreOp op) {
 
 } // namespace
 
-LogicalResult kiln::lowerProgramToSm90(cta::ProgramOp program, const KernelABI &abi,
-                                       LLVM::LLVMFuncOp func, LLVM::GlobalOp smem) {
+LogicalResult kiln::lowerProgramToSm90(cta::ProgramOp program,
+                                       const KernelABI &abi,
+                                       LLVM::LLVMFuncOp func,
+                                       LLVM::GlobalOp smem) {
   return Sm90Lowering(program, abi, func, smem).run();
 }

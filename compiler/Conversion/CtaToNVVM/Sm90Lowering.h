@@ -12,7 +12,8 @@ namespace kiln {
 /// `abi`, from `program`: TMA copies, mbarrier rings, wgmma, stmatrix + TMA
 /// store epilogues and setmaxnreg warp roles. `smem` is the dynamic
 /// shared-memory window (an `llvm.mlir.global` in address space 3).
-mlir::LogicalResult lowerProgramToSm90(cta::ProgramOp program, const KernelABI &abi,
+mlir::LogicalResult lowerProgramToSm90(cta::ProgramOp program,
+                                       const KernelABI &abi,
                                        mlir::LLVM::LLVMFuncOp func,
                                        mlir::LLVM::GlobalOp smem);
 

@@ -30,7 +30,9 @@ using namespace kiln;
 namespace {
 
 bool isSupportedOperand(Type type) { return type.isBF16() || type.isF16(); }
-bool isSupportedResult(Type type) { return type.isBF16() || type.isF16() || type.isF32(); }
+bool isSupportedResult(Type type) {
+  return type.isBF16() || type.isF16() || type.isF32();
+}
 
 /// The names that dim expressions refer to, in order of first appearance.
 void collectDimNames(StringRef expr, llvm::MapVector<StringRef, Value> &names) {
@@ -42,17 +44,20 @@ void collectDimNames(StringRef expr, llvm::MapVector<StringRef, Value> &names) {
 }
 
 InFlightDiagnostic notImplemented(Operation *op, const Twine &what) {
-  return op->emitError() << "convert-tile-to-cta: not implemented yet: " << what;
+  return op->emitError() << "convert-tile-to-cta: not implemented yet: "
+                         << what;
 }
 
 } // namespace
 
-LogicalResult kiln::checkTileToCtaSupport(tile::KernelOp kernel, StringRef chip) {
+LogicalResult kiln::checkTileToCtaSupport(tile::KernelOp kernel,
+                                          StringRef chip) {
   tile::ContractOp contract;
   for (Operation &op : kernel.getBody().front()) {
     if (auto candidate = llvm::dyn_cast<tile::ContractOp>(op)) {
       if (contract)
-        return notImplemented(&op, "several contractions with separate outputs in one kernel");
+        return notImplemented(
+            &op, "several contractions with separate outputs in one kernel");
       contract = candidate;
       continue;
     }
@@ -67,8 +72,9 @@ LogicalResult kiln::checkTileToCtaSupport(tile::KernelOp kernel, StringRef chip)
     if (llvm::isa<tile::ScaledMatmulOp>(op))
       return notImplemented(&op, "block-scaled matmul");
     if (llvm::isa<tile::MatmulOp>(op))
-      return notImplemented(&op, "batched matmul (rank > 2), or a matmul not fused by "
-                                 "tile-fuse-epilogues");
+      return notImplemented(
+          &op, "batched matmul (rank > 2), or a matmul not fused by "
+               "tile-fuse-epilogues");
     return notImplemented(&op, "'" + op.getName().getStringRef() +
                                    "' outside a contraction epilogue");
   }
@@ -76,44 +82,53 @@ LogicalResult kiln::checkTileToCtaSupport(tile::KernelOp kernel, StringRef chip)
     return notImplemented(kernel, "a kernel without a contraction");
   if (kernel.getNumResults() != 1)
     return notImplemented(kernel, "kernels with several outputs");
-  auto ret = llvm::cast<tile::ReturnOp>(kernel.getBody().front().getTerminator());
+  auto ret =
+      llvm::cast<tile::ReturnOp>(kernel.getBody().front().getTerminator());
   if (ret.getValues()[0] != contract.getResult())
-    return notImplemented(ret, "an output that is not the contraction's result");
+    return notImplemented(ret,
+                          "an output that is not the contraction's result");
   if (!contract.getSchedule())
-    return contract.emitError("convert-tile-to-cta: the contraction has no schedule; run "
-                              "tile-select-schedule first");
+    return contract.emitError(
+        "convert-tile-to-cta: the contraction has no schedule; run "
+        "tile-select-schedule first");
   if (chip != "sm_90a")
     return notImplemented(contract, "code generation for " + chip +
                                         " (tcgen05 + tensor memory)");
   if (contract.getContractions().size() != 1)
-    return notImplemented(contract, "dual GEMM: " +
-                                        Twine(contract.getContractions().size()) +
-                                        " accumulators in one contraction");
+    return notImplemented(
+        contract, "dual GEMM: " + Twine(contract.getContractions().size()) +
+                      " accumulators in one contraction");
   if (!contract.getEpilogueInputs().empty())
     return notImplemented(contract, "epilogue inputs (bias, residual)");
   auto mma = llvm::cast<tile::MmaAttr>(contract.getContractions()[0]);
   if (mma.getTransposeA())
     return notImplemented(contract, "a transposed lhs (stored [K, M])");
   if (!mma.getTransposeB())
-    return notImplemented(contract, "an rhs stored [K, N]; store it [N, K] and write b^T");
+    return notImplemented(
+        contract, "an rhs stored [K, N]; store it [N, K] and write b^T");
   for (Value input : contract.getInputs()) {
     if (!llvm::isa<BlockArgument>(input))
-      return notImplemented(contract, "contraction operands computed inside the kernel");
-    Type element = llvm::cast<RankedTensorType>(input.getType()).getElementType();
+      return notImplemented(contract,
+                            "contraction operands computed inside the kernel");
+    Type element =
+        llvm::cast<RankedTensorType>(input.getType()).getElementType();
     if (!isSupportedOperand(element))
       return notImplemented(contract, Twine("operands of type ") +
                                           llvm::formatv("{0}", element).str() +
                                           " (bf16 and f16 are supported)");
   }
-  Type out = llvm::cast<RankedTensorType>(contract.getResult().getType()).getElementType();
+  Type out = llvm::cast<RankedTensorType>(contract.getResult().getType())
+                 .getElementType();
   if (!isSupportedResult(out))
     return notImplemented(contract, Twine("an output of type ") +
                                         llvm::formatv("{0}", out).str());
   for (StringAttr dim : contract.getMNK())
     if (!tile::getConstantDim(dim.getValue()) &&
-        !llvm::all_of(dim.getValue(), [](char c) { return llvm::isAlnum(c) || c == '_'; }))
-      return notImplemented(contract, "a contraction extent given by the expression '" +
-                                          dim.getValue() + "'");
+        !llvm::all_of(dim.getValue(),
+                      [](char c) { return llvm::isAlnum(c) || c == '_'; }))
+      return notImplemented(contract,
+                            "a contraction extent given by the expression '" +
+                                dim.getValue() + "'");
   return success();
 }
 
@@ -136,22 +151,26 @@ struct KernelToProgram : public OpRewritePattern<tile::KernelOp> {
     SmallVector<Type> argTypes;
     SmallVector<NamedAttrList> argAttrs;
     llvm::MapVector<StringRef, Value> dims;
-    auto addTensor = [&](RankedTensorType type, DictionaryAttr sourceAttrs, StringRef role) {
+    auto addTensor = [&](RankedTensorType type, DictionaryAttr sourceAttrs,
+                         StringRef role) {
       SmallVector<int64_t> shape(type.getRank(), ShapedType::kDynamic);
       SmallVector<int64_t> strides(type.getRank(), ShapedType::kDynamic);
       strides.back() = 1;
-      argTypes.push_back(MemRefType::get(shape, type.getElementType(),
-                                         StridedLayoutAttr::get(ctx, 0, strides)));
+      argTypes.push_back(
+          MemRefType::get(shape, type.getElementType(),
+                          StridedLayoutAttr::get(ctx, 0, strides)));
       NamedAttrList attrs;
       SmallVector<Attribute> shapeAttr;
       for (const std::string &dim : tile::getDimExprs(type)) {
         shapeAttr.push_back(StringAttr::get(ctx, dim));
-        collectDimNames(llvm::cast<StringAttr>(shapeAttr.back()).getValue(), dims);
+        collectDimNames(llvm::cast<StringAttr>(shapeAttr.back()).getValue(),
+                        dims);
       }
       // Every tensor needs a name in the manifest; unnamed ones (possible in
       // hand-written tile IR) get their position.
-      attrs.set("cta.param", StringAttr::get(ctx, (role == "output" ? "out" : "arg") +
-                                                      Twine(argTypes.size() - 1)));
+      attrs.set("cta.param",
+                StringAttr::get(ctx, (role == "output" ? "out" : "arg") +
+                                         Twine(argTypes.size() - 1)));
       if (sourceAttrs)
         for (NamedAttribute attr : sourceAttrs) {
           StringRef name = attr.getName().getValue();
@@ -183,9 +202,10 @@ struct KernelToProgram : public OpRewritePattern<tile::KernelOp> {
     }
 
     rewriter.setInsertionPoint(kernel);
-    auto program = cta::ProgramOp::create(rewriter, loc, kernel.getSymName(),
-                                          rewriter.getFunctionType(argTypes, {}),
-                                          /*arg_attrs=*/nullptr, /*res_attrs=*/nullptr);
+    auto program =
+        cta::ProgramOp::create(rewriter, loc, kernel.getSymName(),
+                               rewriter.getFunctionType(argTypes, {}),
+                               /*arg_attrs=*/nullptr, /*res_attrs=*/nullptr);
     SmallVector<DictionaryAttr> argDicts;
     for (NamedAttrList &attrs : argAttrs)
       argDicts.push_back(attrs.getDictionary(ctx));
@@ -197,8 +217,9 @@ struct KernelToProgram : public OpRewritePattern<tile::KernelOp> {
     if (auto cost = kernel->getAttrOfType<FloatAttr>("tile.tile_cost"))
       program->setAttr("cta.tile_cost", cost);
     program->setAttr("cta.schedule", schedule);
-    program->setAttr("cta.cluster", rewriter.getDenseI64ArrayAttr(
-                                        {schedule.getClusterM(), schedule.getClusterN()}));
+    program->setAttr("cta.cluster",
+                     rewriter.getDenseI64ArrayAttr(
+                         {schedule.getClusterM(), schedule.getClusterN()}));
     Block *entry = rewriter.createBlock(&program.getBody());
     for (Type type : argTypes)
       entry->addArgument(type, loc);
@@ -207,23 +228,28 @@ struct KernelToProgram : public OpRewritePattern<tile::KernelOp> {
 
     rewriter.setInsertionPointToStart(entry);
     auto dimValue = [&](StringAttr dim) -> Value {
-      if (std::optional<int64_t> constant = tile::getConstantDim(dim.getValue()))
+      if (std::optional<int64_t> constant =
+              tile::getConstantDim(dim.getValue()))
         return arith::ConstantIndexOp::create(rewriter, loc, *constant);
       return dims.lookup(dim.getValue());
     };
     SmallVector<StringAttr, 3> mnk = contract.getMNK();
     Value m = dimValue(mnk[0]), n = dimValue(mnk[1]), k = dimValue(mnk[2]);
-    auto argIndex = [](Value value) { return llvm::cast<BlockArgument>(value).getArgNumber(); };
+    auto argIndex = [](Value value) {
+      return llvm::cast<BlockArgument>(value).getArgNumber();
+    };
     Value a = entry->getArgument(argIndex(contract.getInputs()[mma.getLhs()]));
     Value b = entry->getArgument(argIndex(contract.getInputs()[mma.getRhs()]));
     Value c = entry->getArgument(kernel.getNumArguments());
 
     Type operandType = llvm::cast<MemRefType>(a.getType()).getElementType();
     Type outType = llvm::cast<MemRefType>(c.getType()).getElementType();
-    int64_t tm = schedule.getTileM(), tn = schedule.getTileN(), tk = schedule.getTileK();
+    int64_t tm = schedule.getTileM(), tn = schedule.getTileN(),
+            tk = schedule.getTileK();
     auto buffer = [&](int64_t rows, int64_t cols, Type element) {
-      return cta::AllocOp::create(rewriter, loc,
-                                  cta::BufferType::get(ctx, {rows, cols}, element, 1, nullptr))
+      return cta::AllocOp::create(
+                 rewriter, loc,
+                 cta::BufferType::get(ctx, {rows, cols}, element, 1, nullptr))
           .getBuffer();
     };
     Value sa = buffer(tm, tk, operandType);
@@ -234,24 +260,28 @@ struct KernelToProgram : public OpRewritePattern<tile::KernelOp> {
     Value sc = buffer(tm, stagingColumns, outType);
     auto accType = cta::AccType::get(ctx, {tm, tn}, rewriter.getF32Type());
 
-    auto loop = cta::TileLoopOp::create(rewriter, loc, m, n, {tm, tn}, ValueRange{});
+    auto loop =
+        cta::TileLoopOp::create(rewriter, loc, m, n, {tm, tn}, ValueRange{});
     loop.setPersistent(schedule.getPersistent());
     loop.setGroupM(schedule.getGroupM());
-    loop.setCluster(ArrayRef<int64_t>{schedule.getClusterM(), schedule.getClusterN()});
+    loop.setCluster(
+        ArrayRef<int64_t>{schedule.getClusterM(), schedule.getClusterN()});
     rewriter.setInsertionPointToStart(&loop.getBody().front());
     Value m0 = loop.getTileOrigin(0), n0 = loop.getTileOrigin(1);
     Value zero = cta::AccZeroOp::create(rewriter, loc, accType);
-    auto mainloop = cta::MainloopOp::create(rewriter, loc, TypeRange{accType}, k, tk,
-                                            ValueRange{zero});
+    auto mainloop = cta::MainloopOp::create(rewriter, loc, TypeRange{accType},
+                                            k, tk, ValueRange{zero});
     Block *kBody = rewriter.createBlock(&mainloop.getBody());
     Value k0 = kBody->addArgument(rewriter.getIndexType(), loc);
     Value acc = kBody->addArgument(accType, loc);
-    cta::LoadOp::create(rewriter, loc, a, ValueRange{m0, k0}, sa, Value(), Value(), 1);
+    cta::LoadOp::create(rewriter, loc, a, ValueRange{m0, k0}, sa, Value(),
+                        Value(), 1);
     // The CTAs of a cluster share n0, so they share the rhs tile.
-    cta::LoadOp::create(rewriter, loc, b, ValueRange{n0, k0}, sb, Value(), Value(),
-                        schedule.getClusterM());
-    auto product = cta::MmaOp::create(rewriter, loc, accType, sa, Value(), Value(), sb, Value(),
-                                      acc, /*transpose_b=*/true);
+    cta::LoadOp::create(rewriter, loc, b, ValueRange{n0, k0}, sb, Value(),
+                        Value(), schedule.getClusterM());
+    auto product =
+        cta::MmaOp::create(rewriter, loc, accType, sa, Value(), Value(), sb,
+                           Value(), acc, /*transpose_b=*/true);
     cta::YieldOp::create(rewriter, loc, product.getResult());
 
     rewriter.setInsertionPointAfter(mainloop);
@@ -268,12 +298,14 @@ struct KernelToProgram : public OpRewritePattern<tile::KernelOp> {
       for (Value operand : op.getOperands())
         if (Operation *def = operand.getDefiningOp())
           if (!source.getParent()->isAncestor(def->getParentRegion()) &&
-              def->hasTrait<OpTrait::ConstantLike>() && !mapping.contains(operand))
+              def->hasTrait<OpTrait::ConstantLike>() &&
+              !mapping.contains(operand))
             rewriter.clone(*def, mapping);
       rewriter.clone(op, mapping);
     }
     auto yield = llvm::cast<tile::YieldOp>(source.getTerminator());
-    cta::YieldOp::create(rewriter, yield.getLoc(), mapping.lookup(yield.getValues()[0]));
+    cta::YieldOp::create(rewriter, yield.getLoc(),
+                         mapping.lookup(yield.getValues()[0]));
     rewriter.setInsertionPointAfter(store);
     cta::YieldOp::create(rewriter, loc);
 
@@ -286,7 +318,8 @@ struct KernelToProgram : public OpRewritePattern<tile::KernelOp> {
   std::string chip;
 };
 
-struct ConvertTileToCtaPass : public kiln::impl::ConvertTileToCtaBase<ConvertTileToCtaPass> {
+struct ConvertTileToCtaPass
+    : public kiln::impl::ConvertTileToCtaBase<ConvertTileToCtaPass> {
   using Base::Base;
   void runOnOperation() override {
     bool ok = true;
@@ -299,7 +332,8 @@ struct ConvertTileToCtaPass : public kiln::impl::ConvertTileToCtaBase<ConvertTil
     RewritePatternSet patterns(&getContext());
     populateTileToCtaConversionPatterns(patterns, chip);
     FrozenRewritePatternSet frozen(std::move(patterns));
-    SmallVector<tile::KernelOp> kernels(getOperation().getOps<tile::KernelOp>());
+    SmallVector<tile::KernelOp> kernels(
+        getOperation().getOps<tile::KernelOp>());
     for (tile::KernelOp kernel : kernels)
       if (failed(applyOpPatternsGreedily(
               ArrayRef<Operation *>{kernel}, frozen,
@@ -313,6 +347,7 @@ struct ConvertTileToCtaPass : public kiln::impl::ConvertTileToCtaBase<ConvertTil
 
 } // namespace
 
-void kiln::populateTileToCtaConversionPatterns(RewritePatternSet &patterns, StringRef chip) {
+void kiln::populateTileToCtaConversionPatterns(RewritePatternSet &patterns,
+                                               StringRef chip) {
   patterns.add<KernelToProgram>(patterns.getContext(), chip);
 }

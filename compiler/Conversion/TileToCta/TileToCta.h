@@ -10,7 +10,8 @@ namespace kiln {
 
 /// Checks that `kernel` is a shape this conversion can tile, and reports
 /// anything that is not implemented yet at the op that needs it.
-mlir::LogicalResult checkTileToCtaSupport(tile::KernelOp kernel, llvm::StringRef chip);
+mlir::LogicalResult checkTileToCtaSupport(tile::KernelOp kernel,
+                                          llvm::StringRef chip);
 
 /// Patterns turning each supported `tile.kernel` into a `cta.program`.
 void populateTileToCtaConversionPatterns(mlir::RewritePatternSet &patterns,

@@ -3,10 +3,10 @@
 #include "compiler/InitAll.h"
 #include "frontend/ImportKiln.h"
 
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "mlir/Target/LLVMIR/Export.h"
 #include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
-#include "mlir/Target/LLVMIR/Export.h"
-#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 
@@ -22,6 +22,9 @@ int main(int argc, char **argv) {
         module->print(output, nullptr);
         return mlir::success();
       },
-      [](mlir::DialectRegistry &registry) { kiln::registerAllDialects(registry); });
-  return mlir::failed(mlir::mlirTranslateMain(argc, argv, "Kiln translation driver"));
+      [](mlir::DialectRegistry &registry) {
+        kiln::registerAllDialects(registry);
+      });
+  return mlir::failed(
+      mlir::mlirTranslateMain(argc, argv, "Kiln translation driver"));
 }

@@ -33,22 +33,29 @@ using namespace mlir;
 namespace cl = llvm::cl;
 
 static cl::OptionCategory kilnCategory("kiln compile options");
-static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input .kiln file>"),
+static cl::opt<std::string> inputFile(cl::Positional,
+                                      cl::desc("<input .kiln file>"),
                                       cl::Required, cl::cat(kilnCategory));
-static cl::opt<std::string> chip("chip", cl::desc("Target chip: sm_90a or sm_100a"),
+static cl::opt<std::string> chip("chip",
+                                 cl::desc("Target chip: sm_90a or sm_100a"),
                                  cl::init("sm_90a"), cl::cat(kilnCategory));
-static cl::opt<std::string> emit("emit",
-                                 cl::desc("What to produce: ast, tile, cta, llvm, ptx or cubin"),
-                                 cl::init("cubin"), cl::cat(kilnCategory));
+static cl::opt<std::string>
+    emit("emit",
+         cl::desc("What to produce: ast, tile, cta, llvm, ptx or cubin"),
+         cl::init("cubin"), cl::cat(kilnCategory));
 static cl::opt<std::string> outputFile(
-    "o", cl::desc("Output path (default: stdout for text, <input stem>.cubin for cubin)"),
+    "o",
+    cl::desc(
+        "Output path (default: stdout for text, <input stem>.cubin for cubin)"),
     cl::value_desc("path"), cl::cat(kilnCategory));
-static cl::opt<bool> explain("explain",
-                             cl::desc("Show the compiler's remarks (e.g. why it chose a "
-                                      "schedule)"),
-                             cl::init(false), cl::cat(kilnCategory));
-static cl::opt<bool> verbose("v", cl::desc("Print what was written and ptxas's resource report"),
-                             cl::init(false), cl::cat(kilnCategory));
+static cl::opt<bool>
+    explain("explain",
+            cl::desc("Show the compiler's remarks (e.g. why it chose a "
+                     "schedule)"),
+            cl::init(false), cl::cat(kilnCategory));
+static cl::opt<bool>
+    verbose("v", cl::desc("Print what was written and ptxas's resource report"),
+            cl::init(false), cl::cat(kilnCategory));
 
 namespace {
 
@@ -116,8 +123,8 @@ LogicalResult compile(MLIRContext &ctx, llvm::SourceMgr &sourceMgr) {
   llvm::sys::path::remove_filename(directory);
   if (!directory.empty())
     if (std::error_code ec = llvm::sys::fs::create_directories(directory)) {
-      llvm::errs() << "kiln: error: cannot create " << directory << ": " << ec.message()
-                   << "\n";
+      llvm::errs() << "kiln: error: cannot create " << directory << ": "
+                   << ec.message() << "\n";
       return failure();
     }
   if (failed(writeText(cubinPath, cubin->cubin)))
@@ -175,7 +182,8 @@ int main(int argc, char **argv) {
     return 1;
   }
   if (chip != "sm_90a" && chip != "sm_100a") {
-    llvm::errs() << "kiln: error: unknown --chip " << chip << "; expected sm_90a or sm_100a\n";
+    llvm::errs() << "kiln: error: unknown --chip " << chip
+                 << "; expected sm_90a or sm_100a\n";
     return 1;
   }
 

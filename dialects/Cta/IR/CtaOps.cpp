@@ -14,8 +14,8 @@ using namespace kiln::cta;
 //===----------------------------------------------------------------------===//
 
 /// Checks that `block`'s arguments are `leading` followed by `carried`.
-static LogicalResult verifyBlockArgs(Operation *op, Block &block, TypeRange leading,
-                                     TypeRange carried) {
+static LogicalResult verifyBlockArgs(Operation *op, Block &block,
+                                     TypeRange leading, TypeRange carried) {
   SmallVector<Type> expected(leading.begin(), leading.end());
   expected.append(carried.begin(), carried.end());
   if (block.getArgumentTypes() != TypeRange(expected)) {
@@ -27,9 +27,11 @@ static LogicalResult verifyBlockArgs(Operation *op, Block &block, TypeRange lead
 }
 
 /// Checks that the region's yield carries `types`.
-static LogicalResult verifyYield(Operation *op, Region &region, TypeRange types) {
+static LogicalResult verifyYield(Operation *op, Region &region,
+                                 TypeRange types) {
   Block &block = region.front();
-  auto yield = block.empty() ? YieldOp() : llvm::dyn_cast<YieldOp>(block.back());
+  auto yield =
+      block.empty() ? YieldOp() : llvm::dyn_cast<YieldOp>(block.back());
   if (!yield)
     return op->emitOpError() << "body must end in cta.yield";
   if (yield.getValues().getTypes() != types)
@@ -39,11 +41,13 @@ static LogicalResult verifyYield(Operation *op, Region &region, TypeRange types)
 }
 
 /// A buffer with stages must be indexed by a slot, one without must not.
-static LogicalResult verifySlot(Operation *op, StringRef what, BufferType type, Value slot) {
+static LogicalResult verifySlot(Operation *op, StringRef what, BufferType type,
+                                Value slot) {
   if ((type.getStages() > 1) != static_cast<bool>(slot))
-    return op->emitOpError() << what
-                             << (slot ? " has one stage and takes no slot"
-                                      : " has several stages and needs a [slot]");
+    return op->emitOpError()
+           << what
+           << (slot ? " has one stage and takes no slot"
+                    : " has several stages and needs a [slot]");
   return success();
 }
 
@@ -52,19 +56,21 @@ static LogicalResult verifySlot(Operation *op, StringRef what, BufferType type, 
 //===----------------------------------------------------------------------===//
 
 ParseResult ProgramOp::parse(OpAsmParser &parser, OperationState &result) {
-  auto buildType = [](Builder &builder, ArrayRef<Type> args, ArrayRef<Type> results,
+  auto buildType = [](Builder &builder, ArrayRef<Type> args,
+                      ArrayRef<Type> results,
                       function_interface_impl::VariadicFlag, std::string &) {
     return builder.getFunctionType(args, results);
   };
   return function_interface_impl::parseFunctionOp(
-      parser, result, /*allowVariadic=*/false, getFunctionTypeAttrName(result.name),
-      buildType, getArgAttrsAttrName(result.name), getResAttrsAttrName(result.name));
+      parser, result, /*allowVariadic=*/false,
+      getFunctionTypeAttrName(result.name), buildType,
+      getArgAttrsAttrName(result.name), getResAttrsAttrName(result.name));
 }
 
 void ProgramOp::print(OpAsmPrinter &p) {
-  function_interface_impl::printFunctionOp(p, *this, /*isVariadic=*/false,
-                                           getFunctionTypeAttrName(), getArgAttrsAttrName(),
-                                           getResAttrsAttrName());
+  function_interface_impl::printFunctionOp(
+      p, *this, /*isVariadic=*/false, getFunctionTypeAttrName(),
+      getArgAttrsAttrName(), getResAttrsAttrName());
 }
 
 StringRef ProgramOp::getChip() {
@@ -86,13 +92,15 @@ LogicalResult ProgramOp::verify() {
   for (auto [index, type] : llvm::enumerate(getArgumentTypes())) {
     if (llvm::isa<MemRefType>(type)) {
       if (!getArgAttrOfType<StringAttr>(index, "cta.param"))
-        return emitOpError() << "tensor argument #" << index << " needs a cta.param name";
+        return emitOpError()
+               << "tensor argument #" << index << " needs a cta.param name";
     } else if (llvm::isa<IndexType>(type)) {
       if (!getArgAttrOfType<StringAttr>(index, "cta.dim"))
-        return emitOpError() << "index argument #" << index << " needs a cta.dim name";
+        return emitOpError()
+               << "index argument #" << index << " needs a cta.dim name";
     } else {
-      return emitOpError() << "argument #" << index << " must be a memref or an index, got "
-                           << type;
+      return emitOpError() << "argument #" << index
+                           << " must be a memref or an index, got " << type;
     }
   }
   if (auto cluster = (*this)->getAttrOfType<DenseI64ArrayAttr>("cta.cluster"))
@@ -106,10 +114,12 @@ LogicalResult ProgramOp::verify() {
 //===----------------------------------------------------------------------===//
 
 void TileLoopOp::build(OpBuilder &builder, OperationState &state, Value extentM,
-                       Value extentN, ArrayRef<int64_t> tileSizes, ValueRange inits) {
+                       Value extentN, ArrayRef<int64_t> tileSizes,
+                       ValueRange inits) {
   state.addOperands({extentM, extentN});
   state.addOperands(inits);
-  state.addAttribute(getTileSizesAttrName(state.name), builder.getDenseI64ArrayAttr(tileSizes));
+  state.addAttribute(getTileSizesAttrName(state.name),
+                     builder.getDenseI64ArrayAttr(tileSizes));
   state.addTypes(inits.getTypes());
   Region *body = state.addRegion();
   Block *block = new Block();
@@ -120,7 +130,8 @@ void TileLoopOp::build(OpBuilder &builder, OperationState &state, Value extentM,
     block->addArgument(init.getType(), init.getLoc());
 }
 
-void TileLoopOp::getAsmBlockArgumentNames(Region &region, OpAsmSetValueNameFn setNameFn) {
+void TileLoopOp::getAsmBlockArgumentNames(Region &region,
+                                          OpAsmSetValueNameFn setNameFn) {
   static const char *const names[] = {"m0", "n0"};
   for (auto [index, arg] : llvm::enumerate(region.getArguments()))
     setNameFn(arg, index < 2 ? names[index] : "carried");
@@ -135,16 +146,19 @@ LogicalResult TileLoopOp::verify() {
     return emitOpError() << "group_m must be at least 1";
   if (auto cluster = getCluster())
     if (cluster->size() != 2 || (*cluster)[0] < 1 || (*cluster)[1] != 1)
-      return emitOpError() << "cluster must be [n, 1]: CTAs of a cluster share tile columns";
+      return emitOpError()
+             << "cluster must be [n, 1]: CTAs of a cluster share tile columns";
   if (getResults().getTypes() != getInits().getTypes())
     return emitOpError() << "results must match the carried values";
   SmallVector<Type> origins(2, IndexType::get(getContext()));
-  if (failed(verifyBlockArgs(*this, getBody().front(), origins, getInits().getTypes())))
+  if (failed(verifyBlockArgs(*this, getBody().front(), origins,
+                             getInits().getTypes())))
     return failure();
   return verifyYield(*this, getBody(), getInits().getTypes());
 }
 
-void MainloopOp::getAsmBlockArgumentNames(Region &region, OpAsmSetValueNameFn setNameFn) {
+void MainloopOp::getAsmBlockArgumentNames(Region &region,
+                                          OpAsmSetValueNameFn setNameFn) {
   for (auto [index, arg] : llvm::enumerate(region.getArguments()))
     setNameFn(arg, index == 0 ? "k0" : "acc");
 }
@@ -154,7 +168,8 @@ LogicalResult MainloopOp::verify() {
     return emitOpError() << "step must be positive, got " << getStep();
   if (getResults().getTypes() != getInits().getTypes())
     return emitOpError() << "results must match the accumulators";
-  if (failed(verifyBlockArgs(*this, getBody().front(), {IndexType::get(getContext())},
+  if (failed(verifyBlockArgs(*this, getBody().front(),
+                             {IndexType::get(getContext())},
                              getInits().getTypes())))
     return failure();
   return verifyYield(*this, getBody(), getInits().getTypes());
@@ -171,10 +186,12 @@ LogicalResult LoadOp::verify() {
     return emitOpError() << "needs " << source.getRank() << " indices, got "
                          << getIndices().size();
   if (source.getRank() != 2)
-    return emitOpError() << "copies 2-D tiles, the source has rank " << source.getRank();
+    return emitOpError() << "copies 2-D tiles, the source has rank "
+                         << source.getRank();
   if (source.getElementType() != buffer.getElementType())
     return emitOpError() << "source elements " << source.getElementType()
-                         << " differ from buffer elements " << buffer.getElementType();
+                         << " differ from buffer elements "
+                         << buffer.getElementType();
   if (getMulticast() < 1)
     return emitOpError() << "multicast must be at least 1";
   return verifySlot(*this, "buffer", buffer, getSlot());
@@ -190,8 +207,8 @@ LogicalResult MmaOp::verify() {
   int64_t rhsK = getTransposeB() ? rhs.getShape()[1] : rhs.getShape()[0];
   int64_t n = getTransposeB() ? rhs.getShape()[0] : rhs.getShape()[1];
   if (k != rhsK)
-    return emitOpError() << "contraction extents differ: K=" << k << " in lhs, K=" << rhsK
-                         << " in rhs";
+    return emitOpError() << "contraction extents differ: K=" << k
+                         << " in lhs, K=" << rhsK << " in rhs";
   if (acc.getShape().size() != 2 || acc.getShape()[1] != n)
     return emitOpError() << "accumulator has " << acc.getShape().back()
                          << " columns but rhs provides " << n;
@@ -207,9 +224,11 @@ LogicalResult StoreOp::verify() {
   auto dest = llvm::cast<MemRefType>(getDest().getType());
   if (getAccs().empty())
     return emitOpError() << "needs at least one accumulator";
-  if (static_cast<int64_t>(getIndices().size()) != dest.getRank() || dest.getRank() != 2)
+  if (static_cast<int64_t>(getIndices().size()) != dest.getRank() ||
+      dest.getRank() != 2)
     return emitOpError() << "stores 2-D tiles with one index per axis";
-  ArrayRef<int64_t> shape = llvm::cast<AccType>(getAccs()[0].getType()).getShape();
+  ArrayRef<int64_t> shape =
+      llvm::cast<AccType>(getAccs()[0].getType()).getShape();
   SmallVector<Type> elements;
   for (Value acc : getAccs()) {
     auto type = llvm::cast<AccType>(acc.getType());
@@ -221,7 +240,8 @@ LogicalResult StoreOp::verify() {
     BufferType staging = getStaging().getType();
     if (staging.getElementType() != dest.getElementType())
       return emitOpError() << "staging elements " << staging.getElementType()
-                           << " differ from destination elements " << dest.getElementType();
+                           << " differ from destination elements "
+                           << dest.getElementType();
     if (failed(verifySlot(*this, "staging", staging, getStagingSlot())))
       return failure();
   }
@@ -237,15 +257,18 @@ LogicalResult StoreOp::verify() {
 
 LogicalResult WarpSpecializeOp::verify() {
   if (getConsumerWarpgroups() < 1 || getConsumerWarpgroups() > 3)
-    return emitOpError() << "needs 1 to 3 consumer warpgroups, got " << getConsumerWarpgroups();
+    return emitOpError() << "needs 1 to 3 consumer warpgroups, got "
+                         << getConsumerWarpgroups();
   for (int64_t regs : {getProducerRegs(), getConsumerRegs()})
     if (regs < 24 || regs > 256 || regs % 8 != 0)
-      return emitOpError() << "register counts must be multiples of 8 in [24, 256], got "
-                           << regs;
+      return emitOpError()
+             << "register counts must be multiples of 8 in [24, 256], got "
+             << regs;
   return success();
 }
 
-void ProduceOp::getAsmBlockArgumentNames(Region &region, OpAsmSetValueNameFn setNameFn) {
+void ProduceOp::getAsmBlockArgumentNames(Region &region,
+                                         OpAsmSetValueNameFn setNameFn) {
   setNameFn(region.getArgument(0), "kb");
   setNameFn(region.getArgument(1), "slot");
 }
@@ -255,7 +278,8 @@ LogicalResult ProduceOp::verify() {
   return verifyBlockArgs(*this, getBody().front(), {index, index}, {});
 }
 
-void ConsumeOp::getAsmBlockArgumentNames(Region &region, OpAsmSetValueNameFn setNameFn) {
+void ConsumeOp::getAsmBlockArgumentNames(Region &region,
+                                         OpAsmSetValueNameFn setNameFn) {
   for (auto [index, arg] : llvm::enumerate(region.getArguments()))
     setNameFn(arg, index == 0 ? "kb" : index == 1 ? "slot" : "acc");
 }
@@ -264,7 +288,8 @@ LogicalResult ConsumeOp::verify() {
   if (getResults().getTypes() != getInits().getTypes())
     return emitOpError() << "results must match the accumulators";
   Type index = IndexType::get(getContext());
-  if (failed(verifyBlockArgs(*this, getBody().front(), {index, index}, getInits().getTypes())))
+  if (failed(verifyBlockArgs(*this, getBody().front(), {index, index},
+                             getInits().getTypes())))
     return failure();
   return verifyYield(*this, getBody(), getInits().getTypes());
 }

@@ -12,15 +12,18 @@ using namespace kiln::cta;
 #include "dialects/Cta/IR/CtaEnums.cpp.inc"
 
 /// `64x256xf32`: a static tile shape and its element type.
-static ParseResult parseTileShape(AsmParser &parser, SmallVectorImpl<int64_t> &shape,
+static ParseResult parseTileShape(AsmParser &parser,
+                                  SmallVectorImpl<int64_t> &shape,
                                   Type &elementType) {
-  if (parser.parseDimensionList(shape, /*allowDynamic=*/false, /*withTrailingX=*/true) ||
+  if (parser.parseDimensionList(shape, /*allowDynamic=*/false,
+                                /*withTrailingX=*/true) ||
       parser.parseType(elementType))
     return failure();
   return success();
 }
 
-static void printTileShape(AsmPrinter &printer, ArrayRef<int64_t> shape, Type elementType) {
+static void printTileShape(AsmPrinter &printer, ArrayRef<int64_t> shape,
+                           Type elementType) {
   for (int64_t size : shape)
     printer << size << "x";
   printer << elementType;
@@ -35,8 +38,8 @@ static ParseResult parseSwizzleValue(AsmParser &parser, SwizzleKind &kind) {
     return failure();
   std::optional<SwizzleKind> parsed = symbolizeSwizzleKind(text);
   if (!parsed)
-    return parser.emitError(loc, "unknown swizzle '") << text
-                                                      << "'; expected none, 32B, 64B or 128B";
+    return parser.emitError(loc, "unknown swizzle '")
+           << text << "'; expected none, 32B, 64B or 128B";
   kind = *parsed;
   return success();
 }
@@ -91,7 +94,8 @@ Type BufferType::parse(AsmParser &parser) {
       // "128B" lexes as the integer 128 followed by the keyword B.
       std::optional<SwizzleKind> kind = symbolizeSwizzleKind(text);
       if (!kind) {
-        parser.emitError(loc, "unknown swizzle '") << text << "'; expected none, 32B, 64B or 128B";
+        parser.emitError(loc, "unknown swizzle '")
+            << text << "'; expected none, 32B, 64B or 128B";
         return {};
       }
       swizzle = SwizzleKindAttr::get(parser.getContext(), *kind);
@@ -102,8 +106,9 @@ Type BufferType::parse(AsmParser &parser) {
   }
   if (parser.parseGreater())
     return {};
-  return BufferType::getChecked([&] { return parser.emitError(parser.getNameLoc()); },
-                                parser.getContext(), shape, elementType, stages, swizzle);
+  return BufferType::getChecked(
+      [&] { return parser.emitError(parser.getNameLoc()); },
+      parser.getContext(), shape, elementType, stages, swizzle);
 }
 
 void BufferType::print(AsmPrinter &printer) const {
@@ -112,34 +117,38 @@ void BufferType::print(AsmPrinter &printer) const {
   if (getStages() != 1)
     printer << ", stages = " << getStages();
   if (getSwizzle())
-    printer << ", swizzle = \"" << stringifySwizzleKind(getSwizzle().getValue()) << "\"";
+    printer << ", swizzle = \"" << stringifySwizzleKind(getSwizzle().getValue())
+            << "\"";
   printer << ">";
 }
 
 LogicalResult BufferType::verify(function_ref<InFlightDiagnostic()> emitError,
-                                 ArrayRef<int64_t> shape, Type elementType, int64_t stages,
-                                 SwizzleKindAttr) {
+                                 ArrayRef<int64_t> shape, Type elementType,
+                                 int64_t stages, SwizzleKindAttr) {
   if (shape.size() != 2 || shape[0] <= 0 || shape[1] <= 0)
     return emitError() << "a buffer is a 2-D tile with positive extents";
   if (stages < 1)
     return emitError() << "a buffer needs at least one stage, got " << stages;
   if (!elementType.isIntOrFloat())
-    return emitError() << "buffer elements must be integers or floats, got " << elementType;
+    return emitError() << "buffer elements must be integers or floats, got "
+                       << elementType;
   return success();
 }
 
 int64_t BufferType::getStageBytes() const {
-  int64_t bits = getShape()[0] * getShape()[1] * getElementType().getIntOrFloatBitWidth();
+  int64_t bits =
+      getShape()[0] * getShape()[1] * getElementType().getIntOrFloatBitWidth();
   return (bits + 7) / 8;
 }
 
 BufferType BufferType::withSwizzle(SwizzleKind kind) const {
-  return BufferType::get(getContext(), getShape(), getElementType(), getStages(),
-                         SwizzleKindAttr::get(getContext(), kind));
+  return BufferType::get(getContext(), getShape(), getElementType(),
+                         getStages(), SwizzleKindAttr::get(getContext(), kind));
 }
 
 BufferType BufferType::withStages(int64_t stages) const {
-  return BufferType::get(getContext(), getShape(), getElementType(), stages, getSwizzle());
+  return BufferType::get(getContext(), getShape(), getElementType(), stages,
+                         getSwizzle());
 }
 
 //===----------------------------------------------------------------------===//
@@ -151,6 +160,8 @@ LogicalResult AccType::verify(function_ref<InFlightDiagnostic()> emitError,
   if (shape.size() != 2 || shape[0] <= 0 || shape[1] <= 0)
     return emitError() << "an accumulator is a 2-D tile with positive extents";
   if (!elementType.isIntOrFloat())
-    return emitError() << "accumulator elements must be integers or floats, got " << elementType;
+    return emitError()
+           << "accumulator elements must be integers or floats, got "
+           << elementType;
   return success();
 }

@@ -19,20 +19,23 @@ using namespace mlir;
 using namespace kiln::cta;
 
 SwizzleKind kiln::cta::chooseSwizzle(int64_t rowBytes) {
-  for (SwizzleKind kind : {SwizzleKind::b128, SwizzleKind::b64, SwizzleKind::b32})
+  for (SwizzleKind kind :
+       {SwizzleKind::b128, SwizzleKind::b64, SwizzleKind::b32})
     if (rowBytes % static_cast<int64_t>(kind) == 0)
       return kind;
   return SwizzleKind::none;
 }
 
 namespace {
-struct CtaAssignLayoutsPass : public kiln::cta::impl::CtaAssignLayoutsBase<CtaAssignLayoutsPass> {
+struct CtaAssignLayoutsPass
+    : public kiln::cta::impl::CtaAssignLayoutsBase<CtaAssignLayoutsPass> {
   void runOnOperation() override {
     getOperation().walk([](AllocOp alloc) {
       BufferType type = alloc.getBuffer().getType();
       if (type.getSwizzle())
         return;
-      int64_t rowBytes = type.getShape()[1] * type.getElementType().getIntOrFloatBitWidth() / 8;
+      int64_t rowBytes = type.getShape()[1] *
+                         type.getElementType().getIntOrFloatBitWidth() / 8;
       alloc.getBuffer().setType(type.withSwizzle(chooseSwizzle(rowBytes)));
     });
   }

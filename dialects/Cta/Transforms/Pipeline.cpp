@@ -53,7 +53,8 @@ FailureOr<std::optional<TileBody>> matchTileBody(ProgramOp program) {
   for (Operation &op : program.getBody().front()) {
     if (auto loop = llvm::dyn_cast<TileLoopOp>(op)) {
       if (body.loop)
-        return program.emitError("cta-pipeline: expected one cta.tile_loop, found several");
+        return program.emitError(
+            "cta-pipeline: expected one cta.tile_loop, found several");
       body.loop = loop;
     }
   }
@@ -62,12 +63,14 @@ FailureOr<std::optional<TileBody>> matchTileBody(ProgramOp program) {
   for (Operation &op : body.loop.getBody().front()) {
     if (auto mainloop = llvm::dyn_cast<MainloopOp>(op)) {
       if (body.mainloop)
-        return op.emitError("cta-pipeline: one cta.mainloop per tile is supported");
+        return op.emitError(
+            "cta-pipeline: one cta.mainloop per tile is supported");
       body.mainloop = mainloop;
     } else if (auto store = llvm::dyn_cast<StoreOp>(op)) {
       body.stores.push_back(store);
     } else if (llvm::isa<LoadOp, MmaOp>(op)) {
-      return op.emitError("cta-pipeline: copies and MMAs must be inside the cta.mainloop");
+      return op.emitError(
+          "cta-pipeline: copies and MMAs must be inside the cta.mainloop");
     }
   }
   if (!body.mainloop)
@@ -77,10 +80,11 @@ FailureOr<std::optional<TileBody>> matchTileBody(ProgramOp program) {
 
 /// Creates a tile loop like `loop` carrying one ring position, and returns
 /// its body builder positioned at the start and the mapping of its origins.
-TileLoopOp cloneTileLoop(OpBuilder &builder, TileLoopOp loop, Value initialPosition,
-                         IRMapping &mapping) {
-  auto clone = TileLoopOp::create(builder, loop.getLoc(), loop.getExtentM(), loop.getExtentN(),
-                                  loop.getTileSizes(), ValueRange{initialPosition});
+TileLoopOp cloneTileLoop(OpBuilder &builder, TileLoopOp loop,
+                         Value initialPosition, IRMapping &mapping) {
+  auto clone = TileLoopOp::create(builder, loop.getLoc(), loop.getExtentM(),
+                                  loop.getExtentN(), loop.getTileSizes(),
+                                  ValueRange{initialPosition});
   clone->setDiscardableAttrs(loop->getDiscardableAttrDictionary());
   clone.setPersistent(loop.getPersistent());
   clone.setGroupM(loop.getGroupM());
@@ -93,7 +97,8 @@ TileLoopOp cloneTileLoop(OpBuilder &builder, TileLoopOp loop, Value initialPosit
 
 /// Clones the ops of the tile body that are not the mainloop or a store
 /// (index arithmetic) so that both roles see them.
-void cloneTileArithmetic(OpBuilder &builder, TileBody &body, IRMapping &mapping) {
+void cloneTileArithmetic(OpBuilder &builder, TileBody &body,
+                         IRMapping &mapping) {
   for (Operation &op : body.loop.getBody().front().without_terminator())
     if (!llvm::isa<MainloopOp, StoreOp, AccZeroOp>(op))
       builder.clone(op, mapping);
@@ -106,7 +111,8 @@ LogicalResult pipeline(ProgramOp program) {
   if (!*matched)
     return success(); // Nothing sequential to pipeline.
   TileBody &body = **matched;
-  auto schedule = program->getAttrOfType<kiln::tile::ScheduleAttr>("cta.schedule");
+  auto schedule =
+      program->getAttrOfType<kiln::tile::ScheduleAttr>("cta.schedule");
   if (!schedule)
     return program.emitError("cta-pipeline: the program has no cta.schedule");
   int64_t stages = schedule.getStages();
@@ -127,15 +133,18 @@ LogicalResult pipeline(ProgramOp program) {
       continue;
     BufferType staging = store.getStaging().getType();
     if (staging.getShape()[0] % consumers != 0)
-      return store.emitError("cta-pipeline: staging rows do not split across consumers");
+      return store.emitError(
+          "cta-pipeline: staging rows do not split across consumers");
     store.getStaging().setType(BufferType::get(
-        program.getContext(), {staging.getShape()[0] / consumers, staging.getShape()[1]},
+        program.getContext(),
+        {staging.getShape()[0] / consumers, staging.getShape()[1]},
         staging.getElementType(), consumers, staging.getSwizzle()));
   }
 
   OpBuilder builder(body.loop);
-  auto ring = RingOp::create(builder, loc, RingType::get(builder.getContext(), stages),
-                             consumers, clusterSize);
+  auto ring =
+      RingOp::create(builder, loc, RingType::get(builder.getContext(), stages),
+                     consumers, clusterSize);
   Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
   Value step = arith::ConstantIndexOp::create(builder, loc, mainloop.getStep());
   auto roles = WarpSpecializeOp::create(builder, loc, consumers, kProducerRegs,
@@ -162,7 +171,8 @@ LogicalResult pipeline(ProgramOp program) {
     Value kb = stage->addArgument(inner.getIndexType(), loc);
     Value slot = stage->addArgument(inner.getIndexType(), loc);
     inner.setInsertionPointToStart(stage);
-    mapping.map(mainBody.getArgument(0), arith::MulIOp::create(inner, loc, kb, step));
+    mapping.map(mainBody.getArgument(0),
+                arith::MulIOp::create(inner, loc, kb, step));
     for (Operation &op : mainBody.without_terminator()) {
       if (llvm::isa<MmaOp>(op))
         continue;
@@ -189,29 +199,34 @@ LogicalResult pipeline(ProgramOp program) {
     OpBuilder inner = OpBuilder::atBlockBegin(&loop.getBody().front());
     cloneTileArithmetic(inner, body, mapping);
     Value count = kIterations(inner, mapping);
-    Value warpgroup = WarpgroupIndexOp::create(inner, loc, inner.getIndexType());
+    Value warpgroup =
+        WarpgroupIndexOp::create(inner, loc, inner.getIndexType());
     int64_t rowsPerConsumer = schedule.getTileM() / consumers;
     Value row = arith::MulIOp::create(
-        inner, loc, warpgroup, arith::ConstantIndexOp::create(inner, loc, rowsPerConsumer));
+        inner, loc, warpgroup,
+        arith::ConstantIndexOp::create(inner, loc, rowsPerConsumer));
 
     SmallVector<Value> inits;
     SmallVector<Type> accTypes;
     for (Value init : mainloop.getInits()) {
       auto type = llvm::cast<AccType>(init.getType());
-      auto slice = AccType::get(program.getContext(), {rowsPerConsumer, type.getShape()[1]},
+      auto slice = AccType::get(program.getContext(),
+                                {rowsPerConsumer, type.getShape()[1]},
                                 type.getElementType());
       accTypes.push_back(slice);
       inits.push_back(AccZeroOp::create(inner, loc, slice));
     }
-    auto consume = ConsumeOp::create(inner, loc, inner.getIndexType(), accTypes, ring,
-                                     loop.getIterArgs()[0], count, inits);
+    auto consume = ConsumeOp::create(inner, loc, inner.getIndexType(), accTypes,
+                                     ring, loop.getIterArgs()[0], count, inits);
     Block *stage = inner.createBlock(&consume.getBody());
     Value kb = stage->addArgument(inner.getIndexType(), loc);
     Value slot = stage->addArgument(inner.getIndexType(), loc);
-    for (auto [arg, type] : llvm::zip(mainBody.getArguments().drop_front(), accTypes))
+    for (auto [arg, type] :
+         llvm::zip(mainBody.getArguments().drop_front(), accTypes))
       mapping.map(arg, stage->addArgument(type, loc));
     inner.setInsertionPointToStart(stage);
-    mapping.map(mainBody.getArgument(0), arith::MulIOp::create(inner, loc, kb, step));
+    mapping.map(mainBody.getArgument(0),
+                arith::MulIOp::create(inner, loc, kb, step));
     for (Operation &op : mainBody) {
       if (llvm::isa<LoadOp>(op))
         continue;
@@ -224,7 +239,8 @@ LogicalResult pipeline(ProgramOp program) {
       }
     }
     inner.setInsertionPointAfter(consume);
-    for (auto [result, accResult] : llvm::zip(mainloop.getResults(), consume.getResults()))
+    for (auto [result, accResult] :
+         llvm::zip(mainloop.getResults(), consume.getResults()))
       mapping.map(result, accResult);
     for (StoreOp store : body.stores) {
       // The slice's rows start `row` below the tile origin.
@@ -242,11 +258,13 @@ LogicalResult pipeline(ProgramOp program) {
 
   body.loop.erase();
   program->setAttr("cta.block",
-                   builder.getDenseI64ArrayAttr({kThreadsPerWarpgroup * (1 + consumers), 1, 1}));
+                   builder.getDenseI64ArrayAttr(
+                       {kThreadsPerWarpgroup * (1 + consumers), 1, 1}));
   return success();
 }
 
-struct CtaPipelinePass : public kiln::cta::impl::CtaPipelineBase<CtaPipelinePass> {
+struct CtaPipelinePass
+    : public kiln::cta::impl::CtaPipelineBase<CtaPipelinePass> {
   void runOnOperation() override {
     for (ProgramOp program : getOperation().getOps<ProgramOp>())
       if (failed(pipeline(program)))

@@ -37,13 +37,14 @@ static ParseResult parseDimExpr(AsmParser &parser, std::string &out) {
   }
   std::string name;
   if (parser.parseKeywordOrString(&name))
-    return parser.emitError(loc, "expected a dim expression (NAME, INT, NAME+INT, "
-                                 "NAME-INT, NAME*INT or cdiv(NAME,INT))");
+    return parser.emitError(loc,
+                            "expected a dim expression (NAME, INT, NAME+INT, "
+                            "NAME-INT, NAME*INT or cdiv(NAME,INT))");
   if (name == "cdiv") {
     std::string num;
     uint64_t den;
-    if (parser.parseLParen() || parseDimExpr(parser, num) || parser.parseComma() ||
-        parser.parseInteger(den) || parser.parseRParen())
+    if (parser.parseLParen() || parseDimExpr(parser, num) ||
+        parser.parseComma() || parser.parseInteger(den) || parser.parseRParen())
       return failure();
     out = "cdiv(" + num + "," + std::to_string(den) + ")";
   } else {
@@ -79,10 +80,12 @@ Attribute DimsAttr::parse(AsmParser &parser, Type) {
     dims.push_back(parser.getBuilder().getStringAttr(dim));
     return success();
   };
-  if (parser.parseCommaSeparatedList(AsmParser::Delimiter::LessGreater, parseOne))
+  if (parser.parseCommaSeparatedList(AsmParser::Delimiter::LessGreater,
+                                     parseOne))
     return {};
-  return DimsAttr::getChecked([&] { return parser.emitError(parser.getNameLoc()); },
-                              parser.getContext(), dims);
+  return DimsAttr::getChecked(
+      [&] { return parser.emitError(parser.getNameLoc()); },
+      parser.getContext(), dims);
 }
 
 void DimsAttr::print(AsmPrinter &printer) const {
@@ -109,20 +112,23 @@ LogicalResult DimsAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
-LogicalResult DimsAttr::verifyEncoding(ArrayRef<int64_t> shape, Type,
-                                       function_ref<InFlightDiagnostic()> emitError) const {
+LogicalResult
+DimsAttr::verifyEncoding(ArrayRef<int64_t> shape, Type,
+                         function_ref<InFlightDiagnostic()> emitError) const {
   if (shape.size() != getDims().size())
     return emitError() << "#tile.dims names " << getDims().size()
                        << " extents but the tensor has rank " << shape.size();
   for (auto [axis, size] : llvm::enumerate(shape)) {
-    std::optional<int64_t> constant = getConstantDim(getDims()[axis].getValue());
+    std::optional<int64_t> constant =
+        getConstantDim(getDims()[axis].getValue());
     if (ShapedType::isDynamic(size) == constant.has_value() ||
         (constant && *constant != size))
-      return emitError() << "axis " << axis << " has static size "
-                         << (ShapedType::isDynamic(size) ? std::string("?")
-                                                         : std::to_string(size))
-                         << " but #tile.dims says '" << getDims()[axis].getValue()
-                         << "'; constant dims must be static and symbolic dims dynamic";
+      return emitError()
+             << "axis " << axis << " has static size "
+             << (ShapedType::isDynamic(size) ? std::string("?")
+                                             : std::to_string(size))
+             << " but #tile.dims says '" << getDims()[axis].getValue()
+             << "'; constant dims must be static and symbolic dims dynamic";
   }
   return success();
 }
@@ -133,16 +139,17 @@ LogicalResult DimsAttr::verifyEncoding(ArrayRef<int64_t> shape, Type,
 
 LogicalResult ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                    int64_t tileM, int64_t tileN, int64_t tileK,
-                                   int64_t stages, int64_t clusterM, int64_t clusterN,
-                                   int64_t consumers, bool, int64_t groupM) {
+                                   int64_t stages, int64_t clusterM,
+                                   int64_t clusterN, int64_t consumers, bool,
+                                   int64_t groupM) {
   if (tileM <= 0 || tileN <= 0 || tileK <= 0)
-    return emitError() << "tile sizes must be positive, got " << tileM << "x" << tileN
-                       << "x" << tileK;
+    return emitError() << "tile sizes must be positive, got " << tileM << "x"
+                       << tileN << "x" << tileK;
   if (stages < 1)
     return emitError() << "stages must be at least 1, got " << stages;
   if (clusterM < 1 || clusterN < 1)
-    return emitError() << "cluster dims must be at least 1, got " << clusterM << "x"
-                       << clusterN;
+    return emitError() << "cluster dims must be at least 1, got " << clusterM
+                       << "x" << clusterN;
   if (consumers < 1 || tileM % consumers != 0)
     return emitError() << "consumers (" << consumers << ") must divide tile_m ("
                        << tileM << ")";

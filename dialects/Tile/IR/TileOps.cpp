@@ -50,7 +50,9 @@ static Type getElementType(Value value) {
   return llvm::cast<RankedTensorType>(value.getType()).getElementType();
 }
 
-static bool isFp8(Type type) { return llvm::isa<Float8E4M3FNType, Float8E5M2Type>(type); }
+static bool isFp8(Type type) {
+  return llvm::isa<Float8E4M3FNType, Float8E5M2Type>(type);
+}
 static bool isFp4(Type type) { return llvm::isa<Float4E2M1FNType>(type); }
 
 /// Checks that the two operands of a product may be multiplied by one MMA:
@@ -58,21 +60,24 @@ static bool isFp4(Type type) { return llvm::isa<Float4E2M1FNType>(type); }
 static LogicalResult verifyOperandTypes(Operation *op, Type lhs, Type rhs) {
   if (lhs == rhs || (isFp8(lhs) && isFp8(rhs)))
     return success();
-  return op->emitOpError() << "operand element types differ: " << lhs << " and " << rhs
-                           << "; both must match (8-bit floats may mix)";
+  return op->emitOpError() << "operand element types differ: " << lhs << " and "
+                           << rhs << "; both must match (8-bit floats may mix)";
 }
 
 /// Checks that the extents `got` (of `what`) agree with `expected`, naming the
 /// first axis that does not.
-static LogicalResult verifyDims(Operation *op, StringRef what, ArrayRef<std::string> got,
+static LogicalResult verifyDims(Operation *op, StringRef what,
+                                ArrayRef<std::string> got,
                                 ArrayRef<std::string> expected) {
   if (got.size() != expected.size())
-    return op->emitOpError() << what << " has rank " << got.size() << ", expected "
-                             << expected.size() << " (" << formatDims(expected) << ")";
+    return op->emitOpError()
+           << what << " has rank " << got.size() << ", expected "
+           << expected.size() << " (" << formatDims(expected) << ")";
   for (auto [axis, pair] : llvm::enumerate(llvm::zip(got, expected)))
     if (!dimsAgree(std::get<0>(pair), std::get<1>(pair)))
-      return op->emitOpError() << what << " is " << formatDims(got) << ", expected "
-                               << formatDims(expected) << " (axis " << axis << ")";
+      return op->emitOpError()
+             << what << " is " << formatDims(got) << ", expected "
+             << formatDims(expected) << " (axis " << axis << ")";
   return success();
 }
 
@@ -82,36 +87,44 @@ static LogicalResult verifyBroadcast(Operation *op, StringRef what,
                                      ArrayRef<std::string> input,
                                      ArrayRef<std::string> result) {
   if (input.size() > result.size())
-    return op->emitOpError() << "cannot broadcast " << what << " " << formatDims(input)
-                             << " to " << formatDims(result) << ": rank "
-                             << input.size() << " > " << result.size();
+    return op->emitOpError()
+           << "cannot broadcast " << what << " " << formatDims(input) << " to "
+           << formatDims(result) << ": rank " << input.size() << " > "
+           << result.size();
   size_t offset = result.size() - input.size();
   for (auto [axis, dim] : llvm::enumerate(input))
     if (dim != "1" && !dimsAgree(dim, result[offset + axis]))
-      return op->emitOpError() << "cannot broadcast " << what << " " << formatDims(input)
-                               << " to " << formatDims(result) << ": extent '" << dim
-                               << "' vs '" << result[offset + axis] << "'";
+      return op->emitOpError()
+             << "cannot broadcast " << what << " " << formatDims(input)
+             << " to " << formatDims(result) << ": extent '" << dim << "' vs '"
+             << result[offset + axis] << "'";
   return success();
 }
 
 /// Checks a scalar region: its arguments have `argTypes` and it yields one
 /// value of `resultType`.
-static LogicalResult verifyScalarRegion(Operation *op, Region &region, StringRef what,
-                                        TypeRange argTypes, Type resultType) {
+static LogicalResult verifyScalarRegion(Operation *op, Region &region,
+                                        StringRef what, TypeRange argTypes,
+                                        Type resultType) {
   if (region.empty())
     return op->emitOpError() << "needs a " << what << " region";
   Block &block = region.front();
   if (block.getNumArguments() != argTypes.size())
-    return op->emitOpError() << what << " region takes " << block.getNumArguments()
-                             << " arguments, expected " << argTypes.size();
-  for (auto [index, pair] : llvm::enumerate(llvm::zip(block.getArgumentTypes(), argTypes)))
+    return op->emitOpError()
+           << what << " region takes " << block.getNumArguments()
+           << " arguments, expected " << argTypes.size();
+  for (auto [index, pair] :
+       llvm::enumerate(llvm::zip(block.getArgumentTypes(), argTypes)))
     if (std::get<0>(pair) != std::get<1>(pair))
-      return op->emitOpError() << what << " region argument #" << index << " is "
-                               << std::get<0>(pair) << ", expected " << std::get<1>(pair);
-  auto yield = block.empty() ? YieldOp() : llvm::dyn_cast<YieldOp>(block.back());
+      return op->emitOpError()
+             << what << " region argument #" << index << " is "
+             << std::get<0>(pair) << ", expected " << std::get<1>(pair);
+  auto yield =
+      block.empty() ? YieldOp() : llvm::dyn_cast<YieldOp>(block.back());
   if (!yield)
     return op->emitOpError() << what << " region must end in tile.yield";
-  if (yield.getValues().size() != 1 || yield.getValues()[0].getType() != resultType)
+  if (yield.getValues().size() != 1 ||
+      yield.getValues()[0].getType() != resultType)
     return op->emitOpError() << what << " region must yield one " << resultType;
   return success();
 }
@@ -130,19 +143,21 @@ static std::string scaleDim(StringRef dim, int64_t block) {
 //===----------------------------------------------------------------------===//
 
 ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
-  auto buildType = [](Builder &builder, ArrayRef<Type> args, ArrayRef<Type> results,
+  auto buildType = [](Builder &builder, ArrayRef<Type> args,
+                      ArrayRef<Type> results,
                       function_interface_impl::VariadicFlag, std::string &) {
     return builder.getFunctionType(args, results);
   };
   return function_interface_impl::parseFunctionOp(
-      parser, result, /*allowVariadic=*/false, getFunctionTypeAttrName(result.name),
-      buildType, getArgAttrsAttrName(result.name), getResAttrsAttrName(result.name));
+      parser, result, /*allowVariadic=*/false,
+      getFunctionTypeAttrName(result.name), buildType,
+      getArgAttrsAttrName(result.name), getResAttrsAttrName(result.name));
 }
 
 void KernelOp::print(OpAsmPrinter &p) {
-  function_interface_impl::printFunctionOp(p, *this, /*isVariadic=*/false,
-                                           getFunctionTypeAttrName(), getArgAttrsAttrName(),
-                                           getResAttrsAttrName());
+  function_interface_impl::printFunctionOp(
+      p, *this, /*isVariadic=*/false, getFunctionTypeAttrName(),
+      getArgAttrsAttrName(), getResAttrsAttrName());
 }
 
 StringRef KernelOp::getArgName(unsigned i) {
@@ -181,12 +196,13 @@ static LogicalResult verifyScheduleHints(KernelOp op, DictionaryAttr hints) {
     else if (key == "persistent")
       ok = llvm::isa<BoolAttr>(value);
     else
-      return op.emitOpError() << "unknown schedule hint '" << key
-                              << "'; expected tile, stages, cluster, consumers, "
-                                 "persistent or group_m";
+      return op.emitOpError()
+             << "unknown schedule hint '" << key
+             << "'; expected tile, stages, cluster, consumers, "
+                "persistent or group_m";
     if (!ok)
-      return op.emitOpError() << "schedule hint '" << key << "' has an invalid value "
-                              << value;
+      return op.emitOpError()
+             << "schedule hint '" << key << "' has an invalid value " << value;
   }
   return success();
 }
@@ -194,12 +210,12 @@ static LogicalResult verifyScheduleHints(KernelOp op, DictionaryAttr hints) {
 LogicalResult KernelOp::verify() {
   for (auto [index, type] : llvm::enumerate(getArgumentTypes()))
     if (!llvm::isa<RankedTensorType>(type))
-      return emitOpError() << "argument #" << index << " must be a ranked tensor, got "
-                           << type;
+      return emitOpError() << "argument #" << index
+                           << " must be a ranked tensor, got " << type;
   for (auto [index, type] : llvm::enumerate(getResultTypes()))
     if (!llvm::isa<RankedTensorType>(type))
-      return emitOpError() << "result #" << index << " must be a ranked tensor, got "
-                           << type;
+      return emitOpError() << "result #" << index
+                           << " must be a ranked tensor, got " << type;
   if (getBody().empty())
     return emitOpError() << "must have a body";
 
@@ -217,7 +233,8 @@ LogicalResult KernelOp::verify() {
     for (unsigned j = 0; j < i; ++j)
       found |= getArgName(j) == of.getValue();
     if (!found)
-      return emitOpError() << "scale argument #" << i << " scales '" << of.getValue()
+      return emitOpError() << "scale argument #" << i << " scales '"
+                           << of.getValue()
                            << "', which is not an earlier argument";
   }
   if (auto hints = (*this)->getAttrOfType<DictionaryAttr>("tile.schedule"))
@@ -229,12 +246,15 @@ LogicalResult ReturnOp::verify() {
   auto kernel = (*this)->getParentOfType<KernelOp>();
   ArrayRef<Type> expected = kernel.getResultTypes();
   if (getValues().size() != expected.size())
-    return emitOpError() << "returns " << getValues().size() << " values but the kernel has "
-                         << expected.size() << " outputs";
-  for (auto [index, pair] : llvm::enumerate(llvm::zip(getValues().getTypes(), expected)))
+    return emitOpError() << "returns " << getValues().size()
+                         << " values but the kernel has " << expected.size()
+                         << " outputs";
+  for (auto [index, pair] :
+       llvm::enumerate(llvm::zip(getValues().getTypes(), expected)))
     if (std::get<0>(pair) != std::get<1>(pair))
-      return emitOpError() << "output #" << index << " has type " << std::get<0>(pair)
-                           << " but the kernel declares " << std::get<1>(pair);
+      return emitOpError() << "output #" << index << " has type "
+                           << std::get<0>(pair) << " but the kernel declares "
+                           << std::get<1>(pair);
   return success();
 }
 
@@ -243,20 +263,22 @@ LogicalResult ReturnOp::verify() {
 //===----------------------------------------------------------------------===//
 
 /// Shared by matmul-like ops: rank >= 2, K agrees, result is batch x [M, N].
-static LogicalResult verifyProduct(Operation *op, Value lhs, Value rhs, bool transposeA,
-                                   bool transposeB, Value result) {
+static LogicalResult verifyProduct(Operation *op, Value lhs, Value rhs,
+                                   bool transposeA, bool transposeB,
+                                   Value result) {
   if (getRank(lhs) < 2 || getRank(rhs) < 2)
-    return op->emitOpError() << "operands must have rank >= 2, got ranks " << getRank(lhs)
-                             << " and " << getRank(rhs);
+    return op->emitOpError() << "operands must have rank >= 2, got ranks "
+                             << getRank(lhs) << " and " << getRank(rhs);
   if (failed(verifyOperandTypes(op, getElementType(lhs), getElementType(rhs))))
     return failure();
   MatrixDims a = getMatrixDims(lhs, transposeA);
   MatrixDims b = getMatrixDims(rhs, transposeB);
   if (!dimsAgree(a.cols, b.rows))
-    return op->emitOpError() << "contraction dims differ: K=" << a.cols << " from lhs, K="
-                             << b.rows << " from rhs";
+    return op->emitOpError() << "contraction dims differ: K=" << a.cols
+                             << " from lhs, K=" << b.rows << " from rhs";
   // Batch axes broadcast like elementwise operands.
-  const SmallVector<std::string> &longer = a.batch.size() >= b.batch.size() ? a.batch : b.batch;
+  const SmallVector<std::string> &longer =
+      a.batch.size() >= b.batch.size() ? a.batch : b.batch;
   if (failed(verifyBroadcast(op, "lhs batch", a.batch, longer)) ||
       failed(verifyBroadcast(op, "rhs batch", b.batch, longer)))
     return failure();
@@ -264,19 +286,21 @@ static LogicalResult verifyProduct(Operation *op, Value lhs, Value rhs, bool tra
   expected.push_back(a.rows);
   expected.push_back(b.cols);
   return verifyDims(op, "result",
-                    getDimExprs(llvm::cast<RankedTensorType>(result.getType())), expected);
+                    getDimExprs(llvm::cast<RankedTensorType>(result.getType())),
+                    expected);
 }
 
 LogicalResult MatmulOp::verify() {
-  return verifyProduct(*this, getLhs(), getRhs(), getTransposeA(), getTransposeB(),
-                       getResult());
+  return verifyProduct(*this, getLhs(), getRhs(), getTransposeA(),
+                       getTransposeB(), getResult());
 }
 
 LogicalResult ScaledMatmulOp::verify() {
   for (Value operand : {getLhs(), getRhs()})
     if (getRank(operand) != 2)
-      return emitOpError() << "block-scaled operands must have rank 2, got rank "
-                           << getRank(operand);
+      return emitOpError()
+             << "block-scaled operands must have rank 2, got rank "
+             << getRank(operand);
   for (Value operand : {getLhs(), getRhs()})
     if (!isFp8(getElementType(operand)) && !isFp4(getElementType(operand)))
       return emitOpError() << "block-scaled operands must be fp8 or fp4, got "
@@ -291,46 +315,55 @@ LogicalResult ScaledMatmulOp::verify() {
 
   // Each scale tensor has one entry per block of its operand's stored axes.
   for (auto [what, data, scale, block] :
-       {std::tuple<StringRef, Value, Value, ArrayRef<int64_t>>{"lhs_scale", getLhs(),
-                                                               getLhsScale(), getLhsBlock()},
+       {std::tuple<StringRef, Value, Value, ArrayRef<int64_t>>{
+            "lhs_scale", getLhs(), getLhsScale(), getLhsBlock()},
         {"rhs_scale", getRhs(), getRhsScale(), getRhsBlock()}}) {
     SmallVector<std::string> dataDims =
         getDimExprs(llvm::cast<RankedTensorType>(data.getType()));
     SmallVector<std::string> expected = {scaleDim(dataDims[0], block[0]),
                                          scaleDim(dataDims[1], block[1])};
-    if (failed(verifyDims(*this, what,
-                          getDimExprs(llvm::cast<RankedTensorType>(scale.getType())),
-                          expected)))
+    if (failed(verifyDims(
+            *this, what,
+            getDimExprs(llvm::cast<RankedTensorType>(scale.getType())),
+            expected)))
       return failure();
   }
-  return verifyProduct(*this, getLhs(), getRhs(), false, getTransposeB(), getResult());
+  return verifyProduct(*this, getLhs(), getRhs(), false, getTransposeB(),
+                       getResult());
 }
 
 LogicalResult GroupedMatmulOp::verify() {
-  if (getRank(getLhs()) != 2 || getRank(getRhs()) != 3 || getRank(getOffsets()) != 1)
-    return emitOpError() << "expects lhs [T, K], rhs [E, " << (getTransposeB() ? "N, K" : "K, N")
-                         << "] and offsets [E+1]; got ranks " << getRank(getLhs()) << ", "
-                         << getRank(getRhs()) << ", " << getRank(getOffsets());
-  if (failed(verifyOperandTypes(*this, getElementType(getLhs()), getElementType(getRhs()))))
+  if (getRank(getLhs()) != 2 || getRank(getRhs()) != 3 ||
+      getRank(getOffsets()) != 1)
+    return emitOpError() << "expects lhs [T, K], rhs [E, "
+                         << (getTransposeB() ? "N, K" : "K, N")
+                         << "] and offsets [E+1]; got ranks "
+                         << getRank(getLhs()) << ", " << getRank(getRhs())
+                         << ", " << getRank(getOffsets());
+  if (failed(verifyOperandTypes(*this, getElementType(getLhs()),
+                                getElementType(getRhs()))))
     return failure();
-  SmallVector<std::string> w = getDimExprs(llvm::cast<RankedTensorType>(getRhs().getType()));
+  SmallVector<std::string> w =
+      getDimExprs(llvm::cast<RankedTensorType>(getRhs().getType()));
   std::string experts = w[0];
-  std::string expectedOffsets = experts == kUnknownDim ? kUnknownDim.str()
-                                : getConstantDim(experts)
-                                    ? std::to_string(*getConstantDim(experts) + 1)
-                                    : experts + "+1";
-  if (failed(verifyDims(*this, "offsets",
-                        getDimExprs(llvm::cast<RankedTensorType>(getOffsets().getType())),
-                        {expectedOffsets})))
+  std::string expectedOffsets =
+      experts == kUnknownDim    ? kUnknownDim.str()
+      : getConstantDim(experts) ? std::to_string(*getConstantDim(experts) + 1)
+                                : experts + "+1";
+  if (failed(verifyDims(
+          *this, "offsets",
+          getDimExprs(llvm::cast<RankedTensorType>(getOffsets().getType())),
+          {expectedOffsets})))
     return failure();
   MatrixDims x = getMatrixDims(getLhs(), false);
   MatrixDims b = getMatrixDims(getRhs(), getTransposeB());
   if (!dimsAgree(x.cols, b.rows))
-    return emitOpError() << "contraction dims differ: K=" << x.cols << " from lhs, K="
-                         << b.rows << " from rhs";
-  return verifyDims(*this, "result",
-                    getDimExprs(llvm::cast<RankedTensorType>(getResult().getType())),
-                    {x.rows, b.cols});
+    return emitOpError() << "contraction dims differ: K=" << x.cols
+                         << " from lhs, K=" << b.rows << " from rhs";
+  return verifyDims(
+      *this, "result",
+      getDimExprs(llvm::cast<RankedTensorType>(getResult().getType())),
+      {x.rows, b.cols});
 }
 
 SmallVector<StringAttr, 3> ContractOp::getMNK() {
@@ -347,25 +380,30 @@ LogicalResult ContractOp::verify() {
     return emitOpError() << "needs at least one contraction";
   auto resultType = llvm::cast<RankedTensorType>(getResult().getType());
   if (resultType.getRank() != 2)
-    return emitOpError() << "result must have rank 2, got rank " << resultType.getRank();
+    return emitOpError() << "result must have rank 2, got rank "
+                         << resultType.getRank();
   SmallVector<std::string> resultDims = getDimExprs(resultType);
   std::optional<std::string> sharedK;
   for (auto [index, attr] : llvm::enumerate(getContractions())) {
     auto mma = llvm::cast<MmaAttr>(attr);
-    if (mma.getLhs() >= getInputs().size() || mma.getRhs() >= getInputs().size())
+    if (mma.getLhs() >= getInputs().size() ||
+        mma.getRhs() >= getInputs().size())
       return emitOpError() << "contraction #" << index << " names operand "
-                           << std::max(mma.getLhs(), mma.getRhs()) << " but there are only "
-                           << getInputs().size();
+                           << std::max(mma.getLhs(), mma.getRhs())
+                           << " but there are only " << getInputs().size();
     Value lhs = getInputs()[mma.getLhs()], rhs = getInputs()[mma.getRhs()];
     if (getRank(lhs) != 2 || getRank(rhs) != 2)
-      return emitOpError() << "contraction #" << index << " operands must have rank 2";
-    if (failed(verifyOperandTypes(*this, getElementType(lhs), getElementType(rhs))))
+      return emitOpError() << "contraction #" << index
+                           << " operands must have rank 2";
+    if (failed(verifyOperandTypes(*this, getElementType(lhs),
+                                  getElementType(rhs))))
       return failure();
     MatrixDims a = getMatrixDims(lhs, mma.getTransposeA());
     MatrixDims b = getMatrixDims(rhs, mma.getTransposeB());
     if (!dimsAgree(a.cols, b.rows))
-      return emitOpError() << "contraction #" << index << ": contraction dims differ: K="
-                           << a.cols << " from lhs, K=" << b.rows << " from rhs";
+      return emitOpError() << "contraction #" << index
+                           << ": contraction dims differ: K=" << a.cols
+                           << " from lhs, K=" << b.rows << " from rhs";
     if (sharedK && !dimsAgree(*sharedK, a.cols))
       return emitOpError() << "contraction #" << index << " has K=" << a.cols
                            << " but contraction #0 has K=" << *sharedK
@@ -374,12 +412,14 @@ LogicalResult ContractOp::verify() {
     if (failed(verifyDims(*this, "result", resultDims, {a.rows, b.cols})))
       return failure();
   }
-  SmallVector<Type> argTypes(getContractions().size(), Float32Type::get(getContext()));
+  SmallVector<Type> argTypes(getContractions().size(),
+                             Float32Type::get(getContext()));
   for (auto [index, input] : llvm::enumerate(getEpilogueInputs())) {
     std::string what = "epilogue input #" + std::to_string(index);
-    if (failed(verifyBroadcast(*this, what,
-                               getDimExprs(llvm::cast<RankedTensorType>(input.getType())),
-                               resultDims)))
+    if (failed(verifyBroadcast(
+            *this, what,
+            getDimExprs(llvm::cast<RankedTensorType>(input.getType())),
+            resultDims)))
       return failure();
     argTypes.push_back(getElementType(input));
   }
@@ -399,30 +439,35 @@ LogicalResult MapOp::verify() {
   SmallVector<Type> argTypes;
   for (auto [index, input] : llvm::enumerate(getInputs())) {
     std::string what = "input #" + std::to_string(index);
-    if (failed(verifyBroadcast(*this, what,
-                               getDimExprs(llvm::cast<RankedTensorType>(input.getType())),
-                               resultDims)))
+    if (failed(verifyBroadcast(
+            *this, what,
+            getDimExprs(llvm::cast<RankedTensorType>(input.getType())),
+            resultDims)))
       return failure();
     argTypes.push_back(getElementType(input));
   }
-  return verifyScalarRegion(*this, getBody(), "body", argTypes, resultType.getElementType());
+  return verifyScalarRegion(*this, getBody(), "body", argTypes,
+                            resultType.getElementType());
 }
 
 LogicalResult ReduceOp::verify() {
   if (getKind() != "sum" && getKind() != "max")
-    return emitOpError() << "unknown reduction '" << getKind() << "'; expected sum or max";
+    return emitOpError() << "unknown reduction '" << getKind()
+                         << "'; expected sum or max";
   int64_t rank = getRank(getInput());
   int64_t axis = getAxis();
   if (axis < 0 || axis >= rank)
-    return emitOpError() << "axis " << axis << " is out of range for rank " << rank;
+    return emitOpError() << "axis " << axis << " is out of range for rank "
+                         << rank;
   if (getElementType(getInput()) != getElementType(getResult()))
     return emitOpError() << "result element type must match the input's";
   SmallVector<std::string> expected =
       getDimExprs(llvm::cast<RankedTensorType>(getInput().getType()));
   expected.erase(expected.begin() + axis);
-  return verifyDims(*this, "result",
-                    getDimExprs(llvm::cast<RankedTensorType>(getResult().getType())),
-                    expected);
+  return verifyDims(
+      *this, "result",
+      getDimExprs(llvm::cast<RankedTensorType>(getResult().getType())),
+      expected);
 }
 
 LogicalResult SoftmaxOp::verify() {
@@ -433,11 +478,13 @@ LogicalResult SoftmaxOp::verify() {
 
 LogicalResult MaskOp::verify() {
   if (getRank(getScores()) < 2)
-    return emitOpError() << "masks apply to score matrices of rank >= 2, got rank "
-                         << getRank(getScores());
+    return emitOpError()
+           << "masks apply to score matrices of rank >= 2, got rank "
+           << getRank(getScores());
   bool hasPredicate = !getPredicate().empty();
   if (getCausal() == hasPredicate)
-    return emitOpError() << "needs exactly one of 'causal' or a predicate region";
+    return emitOpError()
+           << "needs exactly one of 'causal' or a predicate region";
   if (!hasPredicate)
     return success();
   Type index = IndexType::get(getContext());
@@ -447,11 +494,13 @@ LogicalResult MaskOp::verify() {
 
 LogicalResult ScoreModOp::verify() {
   if (getRank(getScores()) < 2)
-    return emitOpError() << "score modifiers apply to score matrices of rank >= 2, got rank "
-                         << getRank(getScores());
+    return emitOpError()
+           << "score modifiers apply to score matrices of rank >= 2, got rank "
+           << getRank(getScores());
   Type element = getElementType(getScores());
   Type index = IndexType::get(getContext());
-  return verifyScalarRegion(*this, getBody(), "body", {element, index, index}, element);
+  return verifyScalarRegion(*this, getBody(), "body", {element, index, index},
+                            element);
 }
 
 #define GET_OP_CLASSES

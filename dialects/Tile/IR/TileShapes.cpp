@@ -64,7 +64,8 @@ std::string formatDims(ArrayRef<std::string> dims) {
   return "[" + llvm::join(dims, ", ") + "]";
 }
 
-RankedTensorType makeTileTensorType(MLIRContext *ctx, ArrayRef<std::string> dims,
+RankedTensorType makeTileTensorType(MLIRContext *ctx,
+                                    ArrayRef<std::string> dims,
                                     Type elementType) {
   SmallVector<int64_t> shape;
   bool symbolic = false;

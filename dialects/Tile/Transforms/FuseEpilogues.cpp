@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "dialects/Tile/Transforms/Passes.h"
 #include "dialects/Tile/IR/TileShapes.h"
+#include "dialects/Tile/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
@@ -32,11 +32,13 @@ void wrapMatmul(MatmulOp matmul) {
     return;
   OpBuilder builder(matmul);
   MLIRContext *ctx = matmul.getContext();
-  auto mma = MmaAttr::get(ctx, 0, 1, matmul.getTransposeA(), matmul.getTransposeB());
-  auto contract = ContractOp::create(builder, matmul.getLoc(), matmul.getType(),
-                                     ValueRange{matmul.getLhs(), matmul.getRhs()},
-                                     ValueRange{}, builder.getArrayAttr({mma}),
-                                     /*schedule=*/nullptr);
+  auto mma =
+      MmaAttr::get(ctx, 0, 1, matmul.getTransposeA(), matmul.getTransposeB());
+  auto contract =
+      ContractOp::create(builder, matmul.getLoc(), matmul.getType(),
+                         ValueRange{matmul.getLhs(), matmul.getRhs()},
+                         ValueRange{}, builder.getArrayAttr({mma}),
+                         /*schedule=*/nullptr);
   Block *body = builder.createBlock(&contract.getEpilogue());
   Value acc = body->addArgument(builder.getF32Type(), matmul.getLoc());
   YieldOp::create(builder, matmul.getLoc(), acc);
@@ -70,9 +72,9 @@ void fuse(ContractOp contract, MapOp map) {
     if (input != contract.getResult())
       epilogueInputs.push_back(input);
 
-  auto fused = ContractOp::create(builder, map.getLoc(), map.getResult().getType(),
-                                  contract.getInputs(), epilogueInputs,
-                                  contract.getContractions(), contract.getScheduleAttr());
+  auto fused = ContractOp::create(
+      builder, map.getLoc(), map.getResult().getType(), contract.getInputs(),
+      epilogueInputs, contract.getContractions(), contract.getScheduleAttr());
   Block *body = builder.createBlock(&fused.getEpilogue());
   Block &oldEpilogue = contract.getEpilogue().front();
   Block &mapBody = map.getBody().front();
@@ -88,8 +90,8 @@ void fuse(ContractOp contract, MapOp map) {
 
   for (Operation &op : oldEpilogue.without_terminator())
     builder.clone(op, mapping);
-  Value produced =
-      mapping.lookupOrDefault(llvm::cast<YieldOp>(oldEpilogue.getTerminator()).getValues()[0]);
+  Value produced = mapping.lookupOrDefault(
+      llvm::cast<YieldOp>(oldEpilogue.getTerminator()).getValues()[0]);
   for (auto [input, arg] : llvm::zip(map.getInputs(), mapBody.getArguments()))
     if (input == contract.getResult())
       mapping.map(arg, produced);

@@ -56,8 +56,8 @@ std::string kib(int64_t bytes) {
 }
 
 struct Schedule {
-  int64_t tileM = 128, tileN = 256, tileK = 64, stages = 0, clusterM = 2, clusterN = 1,
-          consumers = 2, groupM = 8;
+  int64_t tileM = 128, tileN = 256, tileK = 64, stages = 0, clusterM = 2,
+          clusterN = 1, consumers = 2, groupM = 8;
   bool persistent = true;
 };
 
@@ -125,8 +125,8 @@ struct TileSelectSchedulePass
                                    : chip == "sm_100a" ? &kSm100a
                                                        : nullptr;
     if (!chipBudget) {
-      getOperation().emitError() << "unknown chip '" << chip
-                                 << "'; expected sm_90a or sm_100a";
+      getOperation().emitError()
+          << "unknown chip '" << chip << "'; expected sm_90a or sm_100a";
       return signalPassFailure();
     }
     SmallVector<KernelOp> kernels(getOperation().getOps<KernelOp>());
@@ -143,12 +143,15 @@ struct TileSelectSchedulePass
         continue;
       allScheduled = false;
       std::string error;
-      FailureOr<Plan> plan = planSchedule(contract, budget, std::nullopt, error);
+      FailureOr<Plan> plan =
+          planSchedule(contract, budget, std::nullopt, error);
       if (failed(plan))
-        return contract.emitError() << "schedule for " << budget.name << ": " << error;
+        return contract.emitError()
+               << "schedule for " << budget.name << ": " << error;
       apply(contract, budget, *plan);
     }
-    if (allScheduled || contracts.size() != 1 || kernel->hasAttr("tile.variant_of"))
+    if (allScheduled || contracts.size() != 1 ||
+        kernel->hasAttr("tile.variant_of"))
       return success();
 
     // Unless the user pinned the tile, also build a small-tile variant of the
@@ -157,20 +160,25 @@ struct TileSelectSchedulePass
     if (budget.name != "sm_90a" || (hints && hints.contains("tile")))
       return success();
     std::string error;
-    FailureOr<Plan> small = planSchedule(contracts[0], budget, SmallTileVariant(), error);
+    FailureOr<Plan> small =
+        planSchedule(contracts[0], budget, SmallTileVariant(), error);
     if (failed(small))
       return success(); // The default schedule alone serves every shape.
     OpBuilder builder(kernel);
     builder.setInsertionPointAfter(kernel);
     auto variant = llvm::cast<KernelOp>(builder.clone(*kernel));
     const Schedule &v = small->schedule;
-    std::string name = (kernel.getSymName() + "_" + Twine(v.tileM) + "x" + Twine(v.tileN)).str();
+    std::string name =
+        (kernel.getSymName() + "_" + Twine(v.tileM) + "x" + Twine(v.tileN))
+            .str();
     // Keep the name unique next to the user's own kernels.
     std::string unique = name;
-    for (int suffix = 1; SymbolTable::lookupSymbolIn(getOperation(), unique); ++suffix)
+    for (int suffix = 1; SymbolTable::lookupSymbolIn(getOperation(), unique);
+         ++suffix)
       unique = name + "_" + std::to_string(suffix);
     variant.setSymName(unique);
-    variant->setAttr("tile.variant_of", builder.getStringAttr(kernel.getSymName()));
+    variant->setAttr("tile.variant_of",
+                     builder.getStringAttr(kernel.getSymName()));
     apply(*variant.getBody().getOps<ContractOp>().begin(), budget, *small);
     return success();
   }
@@ -180,35 +188,44 @@ struct TileSelectSchedulePass
   void apply(ContractOp contract, const ChipBudget &budget, const Plan &plan) {
     const Schedule &s = plan.schedule;
     MLIRContext *ctx = contract.getContext();
-    contract.setScheduleAttr(ScheduleAttr::get(ctx, s.tileM, s.tileN, s.tileK, s.stages,
-                                               s.clusterM, s.clusterN, s.consumers,
-                                               s.persistent, s.groupM));
+    contract.setScheduleAttr(
+        ScheduleAttr::get(ctx, s.tileM, s.tileN, s.tileK, s.stages, s.clusterM,
+                          s.clusterN, s.consumers, s.persistent, s.groupM));
     if (auto kernel = contract->getParentOfType<KernelOp>())
-      kernel->setAttr("tile.tile_cost", FloatAttr::get(Float64Type::get(ctx), plan.tileCost));
-    contract.emitRemark() << "schedule for " << budget.name << ": tile " << s.tileM << "x"
-                          << s.tileN << "x" << s.tileK << ", " << s.stages << " stages of "
-                          << kib(plan.stageBytes) << " + " << kib(plan.stagingBytes)
+      kernel->setAttr("tile.tile_cost",
+                      FloatAttr::get(Float64Type::get(ctx), plan.tileCost));
+    contract.emitRemark() << "schedule for " << budget.name << ": tile "
+                          << s.tileM << "x" << s.tileN << "x" << s.tileK << ", "
+                          << s.stages << " stages of " << kib(plan.stageBytes)
+                          << " + " << kib(plan.stagingBytes)
                           << " epilogue staging = "
-                          << kib(s.stages * plan.stageBytes + plan.stagingBytes) << " of "
-                          << kib(budget.smemBytes) << " shared memory; " << s.consumers
-                          << " math warpgroup(s) x " << plan.rowsPerConsumer << " rows ("
-                          << plan.accRegs << " accumulator registers/thread); cluster "
+                          << kib(s.stages * plan.stageBytes + plan.stagingBytes)
+                          << " of " << kib(budget.smemBytes)
+                          << " shared memory; " << s.consumers
+                          << " math warpgroup(s) x " << plan.rowsPerConsumer
+                          << " rows (" << plan.accRegs
+                          << " accumulator registers/thread); cluster "
                           << s.clusterM << "x" << s.clusterN
-                          << (s.clusterM > 1 ? " (rhs tile multicast)" : "") << "; "
-                          << (s.persistent ? "persistent" : "one CTA per tile") << ", group_m "
-                          << s.groupM;
+                          << (s.clusterM > 1 ? " (rhs tile multicast)" : "")
+                          << "; "
+                          << (s.persistent ? "persistent" : "one CTA per tile")
+                          << ", group_m " << s.groupM;
   }
 
   FailureOr<Plan> planSchedule(ContractOp contract, const ChipBudget &budget,
-                               std::optional<SmallTileVariant> variant, std::string &error) {
+                               std::optional<SmallTileVariant> variant,
+                               std::string &error) {
     auto kernel = contract->getParentOfType<KernelOp>();
     DictionaryAttr hints =
-        kernel ? kernel->getAttrOfType<DictionaryAttr>("tile.schedule") : DictionaryAttr();
+        kernel ? kernel->getAttrOfType<DictionaryAttr>("tile.schedule")
+               : DictionaryAttr();
 
     Type operandType =
-        llvm::cast<RankedTensorType>(contract.getInputs()[0].getType()).getElementType();
+        llvm::cast<RankedTensorType>(contract.getInputs()[0].getType())
+            .getElementType();
     Type resultType =
-        llvm::cast<RankedTensorType>(contract.getResult().getType()).getElementType();
+        llvm::cast<RankedTensorType>(contract.getResult().getType())
+            .getElementType();
     int64_t operandBits = operandType.getIntOrFloatBitWidth();
     int64_t outBytes = bytesOf(resultType);
 
@@ -252,21 +269,27 @@ struct TileSelectSchedulePass
                   " is not supported on sm_90a yet (use 2 math warpgroups)");
     if (s.tileM % (s.consumers * budget.mmaRows) != 0)
       return fail("tile_m = " + Twine(s.tileM) + " must be a multiple of " +
-                  Twine(s.consumers * budget.mmaRows) + " (" + Twine(s.consumers) +
-                  " consumer warpgroups x " + Twine(budget.mmaRows) + "-row MMAs)");
+                  Twine(s.consumers * budget.mmaRows) + " (" +
+                  Twine(s.consumers) + " consumer warpgroups x " +
+                  Twine(budget.mmaRows) + "-row MMAs)");
     if (s.tileN % 64 != 0 || s.tileN > 256)
-      return fail("tile_n = " + Twine(s.tileN) +
-                  " must be a multiple of 64 no larger than 256 (the MMA's N limit)");
+      return fail(
+          "tile_n = " + Twine(s.tileN) +
+          " must be a multiple of 64 no larger than 256 (the MMA's N limit)");
     if (s.tileK % atomK != 0)
-      return fail("tile_k = " + Twine(s.tileK) + " must be a multiple of " + Twine(atomK) +
-                  " (one 128-byte swizzle row of " + Twine(operandBits) + "-bit elements)");
+      return fail("tile_k = " + Twine(s.tileK) + " must be a multiple of " +
+                  Twine(atomK) + " (one 128-byte swizzle row of " +
+                  Twine(operandBits) + "-bit elements)");
     if (s.clusterN != 1)
       return fail("cluster = [" + Twine(s.clusterM) + ", " + Twine(s.clusterN) +
-                  "] is not supported: CTAs of a cluster must share tile columns (use [n, 1])");
+                  "] is not supported: CTAs of a cluster must share tile "
+                  "columns (use [n, 1])");
     if (s.clusterM != 1 && s.clusterM != 2 && s.clusterM != 4)
-      return fail("cluster = [" + Twine(s.clusterM) + ", 1]: the cluster size must be 1, 2 or 4");
+      return fail("cluster = [" + Twine(s.clusterM) +
+                  ", 1]: the cluster size must be 1, 2 or 4");
     if (s.clusterM > 1 && (s.tileN / s.clusterM) % 8 != 0)
-      return fail("tile_n = " + Twine(s.tileN) + " cannot be split into " + Twine(s.clusterM) +
+      return fail("tile_n = " + Twine(s.tileN) + " cannot be split into " +
+                  Twine(s.clusterM) +
                   " multicast slices of whole 8-row swizzle groups");
     if (s.groupM < 1)
       return fail("group_m must be at least 1");
@@ -274,23 +297,28 @@ struct TileSelectSchedulePass
     // Registers (sm_90a: accumulators live in the math threads' registers)
     // or tensor memory (sm_100a).
     int64_t rowsPerConsumer = s.tileM / s.consumers;
-    int64_t accRegs = rowsPerConsumer / budget.mmaRows * (s.tileN / 2) * numAccs;
+    int64_t accRegs =
+        rowsPerConsumer / budget.mmaRows * (s.tileN / 2) * numAccs;
     if (budget.accRegsPerThread && accRegs > budget.accRegsPerThread)
-      return fail("a " + Twine(rowsPerConsumer) + "x" + Twine(s.tileN) + " accumulator" +
-                  (numAccs > 1 ? " x" + Twine(numAccs) : Twine("")) + " per warpgroup needs " +
-                  Twine(accRegs) + " registers per thread; at most " +
+      return fail("a " + Twine(rowsPerConsumer) + "x" + Twine(s.tileN) +
+                  " accumulator" +
+                  (numAccs > 1 ? " x" + Twine(numAccs) : Twine("")) +
+                  " per warpgroup needs " + Twine(accRegs) +
+                  " registers per thread; at most " +
                   Twine(budget.accRegsPerThread) + " fit");
     int64_t tmemCols = s.tileN * numAccs;
     if (budget.tmemColumns && tmemCols > budget.tmemColumns)
-      return fail("accumulators need " + Twine(tmemCols) + " tensor-memory columns; " +
-                  Twine(budget.tmemColumns) + " exist");
+      return fail("accumulators need " + Twine(tmemCols) +
+                  " tensor-memory columns; " + Twine(budget.tmemColumns) +
+                  " exist");
 
     // Shared memory: the stage ring plus the epilogue staging tile.
     int64_t stageBytes = (static_cast<int64_t>(lhsOperands.size()) * s.tileM +
                           static_cast<int64_t>(rhsOperands.size()) * s.tileN) *
                          s.tileK * operandBits / 8;
     // The epilogue stages two 128-byte column blocks of the tile at a time.
-    int64_t stagingBytes = s.tileM * std::min<int64_t>(s.tileN, 2 * 128 / outBytes) * outBytes;
+    int64_t stagingBytes =
+        s.tileM * std::min<int64_t>(s.tileN, 2 * 128 / outBytes) * outBytes;
     int64_t available = budget.smemBytes - stagingBytes - kSmemReserve;
     int64_t fit = std::max<int64_t>(0, available / stageBytes);
     if (!pinned.contains("stages"))
@@ -298,15 +326,17 @@ struct TileSelectSchedulePass
     if (s.stages < 2 || s.stages > kMaxStages || s.stages > fit)
       return fail(Twine(s.stages) + " stages of " + kib(stageBytes) + " plus " +
                   kib(stagingBytes) + " of epilogue staging need " +
-                  kib(s.stages * stageBytes + stagingBytes + kSmemReserve) + "; " +
-                  kib(budget.smemBytes) + " exist, so " + Twine(fit) +
-                  " stages fit (a pipeline needs 2 to " + Twine(kMaxStages) + ")");
+                  kib(s.stages * stageBytes + stagingBytes + kSmemReserve) +
+                  "; " + kib(budget.smemBytes) + " exist, so " + Twine(fit) +
+                  " stages fit (a pipeline needs 2 to " + Twine(kMaxStages) +
+                  ")");
 
     plan.stageBytes = stageBytes;
     plan.stagingBytes = stagingBytes;
     plan.accRegs = accRegs;
     plan.rowsPerConsumer = rowsPerConsumer;
-    plan.tileCost = static_cast<double>(s.tileM * s.tileN) / tileEfficiency(s.tileN);
+    plan.tileCost =
+        static_cast<double>(s.tileM * s.tileN) / tileEfficiency(s.tileN);
     return plan;
   }
 };
