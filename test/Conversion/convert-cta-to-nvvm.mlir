@@ -617,3 +617,29 @@ cta.program @f(%c: memref<?x?xbf16> {cta.param = "c", cta.role = "output", cta.s
   }
   cta.return
 }
+
+// -----
+
+// The epilogue computes on elements; a global tensor is not one of them.
+cta.program @f(%c: memref<?x?xf32> {cta.param = "c", cta.role = "output", cta.shape = ["M", "M"]}, %M: index {cta.dim = "M"})
+    attributes {cta.block = array<i64: 256, 1, 1>} {
+  %sc = cta.alloc : !cta.buffer<64x32xf32, swizzle = "128B">
+  cta.warp_specialize attributes {consumer_regs = 232 : i64, consumer_warpgroups = 1 : i64, producer_regs = 40 : i64} producer {
+  } consumers {
+    cta.tile_loop (%M, %M) tile [64, 64] {
+    ^bb0(%m0: index, %n0: index):
+      %z = cta.acc_zero : !cta.acc<64x64xf32>
+      // expected-error@+1 {{convert-cta-to-nvvm: the epilogue uses a value that was not lowered}}
+      cta.store %z -> %c[%m0, %n0] staging %sc : !cta.acc<64x64xf32> -> memref<?x?xf32>, !cta.buffer<64x32xf32, swizzle = "128B"> {
+      ^bb0(%e: f32):
+        %c0 = arith.constant 0 : index
+        %d = memref.dim %c, %c0 : memref<?x?xf32>
+        %i = arith.index_cast %d : index to i32
+        %f = arith.sitofp %i : i32 to f32
+        %s = arith.addf %e, %f : f32
+        cta.yield %s : f32
+      }
+    }
+  }
+  cta.return
+}
