@@ -1,13 +1,12 @@
 // RUN: kiln-opt %s -verify-diagnostics --convert-cta-to-nvvm
 
-// KNOWN BUG (compiler/Conversion/CtaToNVVM/Sm90Lowering.cpp, lowerStore):
+// Regression test (compiler/Conversion/CtaToNVVM/Sm90Lowering.cpp, lowerStore):
 // "stores run in the consumer role" is checked as "some warp role is being
 // lowered", and the producer role sets roleWarpgroup too (to 0), so a store
 // in the producer region lowers silently: only thread 0 runs it, yet it
 // synchronizes with 128-thread named barriers and stores a whole fragment
 // (the kernel would hang). It must be the same error as a store outside any
-// role. Remove the XFAIL once it is.
-// XFAIL: *
+// role.
 
 cta.program @f(%c: memref<?x?xf32> {cta.param = "c", cta.role = "output", cta.shape = ["M", "M"]}, %M: index {cta.dim = "M"})
     attributes {cta.block = array<i64: 256, 1, 1>} {

@@ -1,13 +1,11 @@
 // RUN: not kiln-opt %s --convert-tile-to-cta=chip=sm_80 2>&1 | FileCheck %s
 
-// KNOWN BUG (compiler/Conversion/TileToCta/TileToCta.cpp,
+// Regression test (compiler/Conversion/TileToCta/TileToCta.cpp,
 // checkTileToCtaSupport): every chip other than sm_90a is reported as
 // "not implemented yet: code generation for <chip> (tcgen05 + tensor
 // memory)", so a typo reads as a missing sm_100a-style feature.
 // tile-select-schedule and convert-cta-to-nvvm say "unknown chip 'sm_80';
-// expected sm_90a or sm_100a"; this pass should too. Remove the XFAIL once it
-// does.
-// XFAIL: *
+// expected sm_90a or sm_100a"; this pass should too.
 
 // CHECK: error: {{.*}}unknown chip 'sm_80'; expected sm_90a or sm_100a
 tile.kernel @k(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a"}, %b: tensor<?x?xbf16, #tile.dims<N, K>> {tile.name = "b"})

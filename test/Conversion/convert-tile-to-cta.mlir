@@ -183,7 +183,7 @@ tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a"}, %b: ten
   ^bb0(%acc: f32):
     tile.yield %acc : f32
   }
-  // expected-error@+1 {{convert-tile-to-cta: not implemented yet: several contractions with separate outputs in one kernel}}
+  // expected-error@+1 {{convert-tile-to-cta: not implemented yet: several contractions in one kernel (a dual GEMM such as SwiGLU needs sibling fusion into one tile.contract)}}
   %1 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       epilogue_inputs(%0 : tensor<?x?xf32, #tile.dims<M, N>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>]

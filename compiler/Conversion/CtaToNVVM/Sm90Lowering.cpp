@@ -233,9 +233,12 @@ private:
   Location loc;
   IRMapping map;
   Value smemBase, tid;
-  /// Index of the executing warpgroup within its role (i32); set while the
-  /// consumer role is emitted.
+  /// Index of the executing warpgroup within its role (i32); set while a
+  /// role's region is emitted.
   Value roleWarpgroup;
+  /// Whether the consumer role's region is being emitted (stores need its
+  /// whole warpgroups; the producer runs on one thread).
+  bool inConsumerRole = false;
 };
 
 LogicalResult Sm90Lowering::run() {
@@ -386,6 +389,7 @@ LogicalResult Sm90Lowering::lowerWarpSpecialize(cta::WarpSpecializeOp op) {
     NVVM::SetMaxRegisterOp::create(b, loc, op.getConsumerRegs(),
                                    NVVM::SetMaxRegisterAction::increase);
     roleWarpgroup = sub(warpgroup, i32(1));
+    inConsumerRole = true;
     if (failed(lowerRegion(op.getConsumers(), {})))
       return failure();
     // Bulk stores read shared memory asynchronously: finish them before the
@@ -395,6 +399,7 @@ LogicalResult Sm90Lowering::lowerWarpSpecialize(cta::WarpSpecializeOp op) {
     });
   }
   roleWarpgroup = Value();
+  inConsumerRole = false;
   // Peers may still multicast into, or arrive on, this CTA's shared memory.
   if (clustered)
     syncAll();
@@ -930,7 +935,7 @@ LogicalResult Sm90Lowering::storeTileDirect(cta::StoreOp op,
 }
 
 LogicalResult Sm90Lowering::lowerStore(cta::StoreOp op) {
-  if (!roleWarpgroup)
+  if (!inConsumerRole)
     return op.emitError("convert-cta-to-nvvm: stores run in the consumer role");
   if (!abi.storeArgs.count(op))
     return op.emitError(

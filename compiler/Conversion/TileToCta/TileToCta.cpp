@@ -57,7 +57,8 @@ LogicalResult kiln::checkTileToCtaSupport(tile::KernelOp kernel,
     if (auto candidate = llvm::dyn_cast<tile::ContractOp>(op)) {
       if (contract)
         return notImplemented(
-            &op, "several contractions with separate outputs in one kernel");
+            &op, "several contractions in one kernel (a dual GEMM such as SwiGLU "
+                 "needs sibling fusion into one tile.contract)");
       contract = candidate;
       continue;
     }
@@ -91,9 +92,11 @@ LogicalResult kiln::checkTileToCtaSupport(tile::KernelOp kernel,
     return contract.emitError(
         "convert-tile-to-cta: the contraction has no schedule; run "
         "tile-select-schedule first");
-  if (chip != "sm_90a")
-    return notImplemented(contract, "code generation for " + chip +
-                                        " (tcgen05 + tensor memory)");
+  if (chip != "sm_90a" && chip != "sm_100a")
+    return contract.emitError() << "convert-tile-to-cta: unknown chip '" << chip
+                                << "'; expected sm_90a or sm_100a";
+  if (chip == "sm_100a")
+    return notImplemented(contract, "code generation for sm_100a (tcgen05 + tensor memory)");
   if (contract.getContractions().size() != 1)
     return notImplemented(
         contract, "dual GEMM: " + Twine(contract.getContractions().size()) +

@@ -63,6 +63,14 @@ const char *const kStages[] = {"ast", "tile", "cta", "llvm", "ptx", "cubin"};
 
 LogicalResult writeText(StringRef path, StringRef text) {
   std::string error;
+  llvm::SmallString<256> directory(path);
+  llvm::sys::path::remove_filename(directory);
+  if (path != "-" && !directory.empty())
+    if (std::error_code ec = llvm::sys::fs::create_directories(directory)) {
+      llvm::errs() << "kiln: error: cannot create " << directory << ": " << ec.message()
+                   << "\n";
+      return failure();
+    }
   auto output = openOutputFile(path.empty() ? "-" : path, &error);
   if (!output) {
     llvm::errs() << "kiln: error: " << error << "\n";
@@ -119,14 +127,6 @@ LogicalResult compile(MLIRContext &ctx, llvm::SourceMgr &sourceMgr) {
     llvm::errs() << "kiln: error: a cubin needs an output file (-o PATH)\n";
     return failure();
   }
-  llvm::SmallString<256> directory(cubinPath);
-  llvm::sys::path::remove_filename(directory);
-  if (!directory.empty())
-    if (std::error_code ec = llvm::sys::fs::create_directories(directory)) {
-      llvm::errs() << "kiln: error: cannot create " << directory << ": "
-                   << ec.message() << "\n";
-      return failure();
-    }
   if (failed(writeText(cubinPath, cubin->cubin)))
     return failure();
 

@@ -16,7 +16,7 @@ def Cta_BufferType : Cta_Type<"Buffer", "buffer"> {
 
     ```mlir
     !cta.buffer<128x64xbf16>
-    !cta.buffer<128x64xbf16, stages = 4, swizzle = 128B>
+    !cta.buffer<128x64xbf16, stages = 4, swizzle = "128B">
     ```
   }];
   let parameters = (ins ArrayRefParameter<"int64_t">:$shape, "::mlir::Type":$elementType,

@@ -19,6 +19,8 @@ using namespace mlir;
 using namespace kiln::cta;
 
 SwizzleKind kiln::cta::chooseSwizzle(int64_t rowBytes) {
+  if (rowBytes <= 0)
+    return SwizzleKind::none;
   for (SwizzleKind kind :
        {SwizzleKind::b128, SwizzleKind::b64, SwizzleKind::b32})
     if (rowBytes % static_cast<int64_t>(kind) == 0)
@@ -34,8 +36,10 @@ struct CtaAssignLayoutsPass
       BufferType type = alloc.getBuffer().getType();
       if (type.getSwizzle())
         return;
-      int64_t rowBytes = type.getShape()[1] *
-                         type.getElementType().getIntOrFloatBitWidth() / 8;
+      int64_t rowBits =
+          type.getShape()[1] * type.getElementType().getIntOrFloatBitWidth();
+      // Rows that are not whole bytes cannot be swizzled.
+      int64_t rowBytes = rowBits % 8 == 0 ? rowBits / 8 : 0;
       alloc.getBuffer().setType(type.withSwizzle(chooseSwizzle(rowBytes)));
     });
   }

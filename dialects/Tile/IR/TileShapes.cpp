@@ -15,8 +15,12 @@ static bool isName(StringRef s) {
   return llvm::all_of(s, [](char c) { return llvm::isAlnum(c) || c == '_'; });
 }
 
+/// A non-negative decimal integer that fits in int64_t.
 static bool isInt(StringRef s) {
-  return !s.empty() && llvm::all_of(s, [](char c) { return llvm::isDigit(c); });
+  int64_t value;
+  return !s.empty() &&
+         llvm::all_of(s, [](char c) { return llvm::isDigit(c); }) &&
+         !s.getAsInteger(10, value);
 }
 
 bool isValidDimExpr(StringRef expr) {

@@ -203,8 +203,12 @@ struct TileSelectSchedulePass
                           << " of " << kib(budget.smemBytes)
                           << " shared memory; " << s.consumers
                           << " math warpgroup(s) x " << plan.rowsPerConsumer
-                          << " rows (" << plan.accRegs
-                          << " accumulator registers/thread); cluster "
+                          << " rows ("
+                          << (budget.tmemColumns
+                                  ? Twine(s.tileN * contract.getContractions().size()) +
+                                        " tensor-memory columns"
+                                  : Twine(plan.accRegs) + " accumulator registers/thread")
+                          << "); cluster "
                           << s.clusterM << "x" << s.clusterN
                           << (s.clusterM > 1 ? " (rhs tile multicast)" : "")
                           << "; "
@@ -306,6 +310,10 @@ struct TileSelectSchedulePass
                   " per warpgroup needs " + Twine(accRegs) +
                   " registers per thread; at most " +
                   Twine(budget.accRegsPerThread) + " fit");
+    // One CTA's tcgen05 MMA covers 128 rows; 256-row tiles need CTA pairs.
+    if (budget.tmemColumns && s.tileM != budget.mmaRows)
+      return fail("tile_m = " + Twine(s.tileM) + " must be " + Twine(budget.mmaRows) +
+                  " (one CTA's tcgen05 MMA; CTA pairs are not supported)");
     int64_t tmemCols = s.tileN * numAccs;
     if (budget.tmemColumns && tmemCols > budget.tmemColumns)
       return fail("accumulators need " + Twine(tmemCols) +

@@ -1,11 +1,9 @@
 // RUN: kiln-opt %s --cta-assign-layouts | FileCheck %s
 
-// KNOWN BUG (dialects/Cta/Transforms/AssignLayouts.cpp): the row width is
+// Regression test (dialects/Cta/Transforms/AssignLayouts.cpp): the row width is
 // computed as cols * bits / 8, which rounds a row narrower than a byte down
 // to 0 bytes, and 0 is a multiple of every span, so the buffer gets the 128B
-// swizzle. A row this narrow cannot be swizzled at all. Remove the XFAIL once
-// it gets "none".
-// XFAIL: *
+// swizzle. A row this narrow cannot be swizzled at all.
 
 // CHECK: cta.alloc : <64x1xf4E2M1FN, swizzle = "none">
 cta.program @narrow() {
