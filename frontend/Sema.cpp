@@ -51,16 +51,13 @@ std::optional<Builtin> lookupUnaryFloatFunction(llvm::StringRef name) {
       .Default(std::nullopt);
 }
 
-/// Targets of casts: a dtype used as a function.
+/// Targets of casts: a dtype used as a function (every plain dtype except
+/// the block-scale-only e2m1 and ue8m0).
 std::optional<ElemType> lookupCast(llvm::StringRef name) {
-  return llvm::StringSwitch<std::optional<ElemType>>(name)
-      .Case("bf16", ElemType::BF16)
-      .Case("f16", ElemType::F16)
-      .Case("f32", ElemType::F32)
-      .Case("i32", ElemType::I32)
-      .Case("e4m3", ElemType::E4M3)
-      .Case("e5m2", ElemType::E5M2)
-      .Default(std::nullopt);
+  std::optional<ElemType> type = parsePlainDType(name);
+  if (type == ElemType::E2M1 || type == ElemType::UE8M0)
+    return std::nullopt;
+  return type;
 }
 
 double foldUnaryFloat(Builtin fn, double x) {
