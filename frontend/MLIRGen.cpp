@@ -208,8 +208,8 @@ void Generator::genKernel(const Kernel &kernel) {
     const BlockScale &scale = *param.type.scale;
     llvm::SmallVector<std::string, 4> shape(param.type.shape);
     size_t rank = shape.size();
-    shape[rank - 2] = getScaleDim(shape[rank - 2], scale.rows);
-    shape[rank - 1] = getScaleDim(shape[rank - 1], scale.cols);
+    shape[rank - 2] = tile::getScaleDim(shape[rank - 2], scale.rows);
+    shape[rank - 1] = tile::getScaleDim(shape[rank - 1], scale.cols);
     argTypes.push_back(getTensorType(scale.dtype, shape));
     argLocs.push_back(
         loc(param.spec.scale ? param.spec.scale->loc : param.spec.dtypeLoc));

@@ -89,14 +89,6 @@ std::string kiln::formatType(const TensorType &type) {
   return text;
 }
 
-std::string kiln::getScaleDim(llvm::StringRef dim, int64_t block) {
-  if (block == 1)
-    return dim.str();
-  if (std::optional<int64_t> value = tile::getConstantDim(dim))
-    return std::to_string((*value + block - 1) / block);
-  return "cdiv(" + dim.str() + "," + std::to_string(block) + ")";
-}
-
 std::string kiln::formatNumber(double value, bool isInteger) {
   std::string text;
   llvm::raw_string_ostream os(text);

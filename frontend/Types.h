@@ -51,8 +51,6 @@ struct TensorType {
 
 /// "bf16[M, K]", with " scaled(f32, 1x128)" for block-scaled tensors.
 std::string formatType(const TensorType &type);
-/// The extent of a scale axis covering `dim` in blocks of `block`.
-std::string getScaleDim(llvm::StringRef dim, int64_t block);
 
 /// A number as messages show it: "3", "0.5", "inf".
 std::string formatNumber(double value, bool isInteger);

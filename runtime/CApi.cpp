@@ -105,6 +105,21 @@ kiln_status convert(const kiln_tensor *args, int nargs,
   return KILN_OK;
 }
 
+/// convert() for the entry points that accept unknown tensors (shape == NULL),
+/// with the per-argument "known" flags as the C++ API takes them.
+kiln_status convertPartial(const kiln_tensor *args, int nargs,
+                           std::vector<Tensor> &out,
+                           std::unique_ptr<bool[]> &known) {
+  std::vector<char> flags;
+  kiln_status cs = convert(args, nargs, out, &flags);
+  if (cs != KILN_OK)
+    return cs;
+  known.reset(new bool[flags.size() + 1]);
+  for (size_t i = 0; i < flags.size(); ++i)
+    known[i] = flags[i] != 0;
+  return KILN_OK;
+}
+
 } // namespace
 
 extern "C" {
@@ -263,13 +278,10 @@ kiln_status kiln_module_infer_shapes(const kiln_module *module,
                 "kiln_module_infer_shapes: NULL argument");
   try {
     std::vector<Tensor> tensors;
-    std::vector<char> known;
-    kiln_status cs = convert(args, nargs, tensors, &known);
+    std::unique_ptr<bool[]> knownArray;
+    kiln_status cs = convertPartial(args, nargs, tensors, knownArray);
     if (cs != KILN_OK)
       return cs;
-    std::unique_ptr<bool[]> knownArray(new bool[known.size() + 1]);
-    for (size_t i = 0; i < known.size(); ++i)
-      knownArray[i] = known[i] != 0;
     std::vector<std::vector<int64_t>> shapes;
     std::vector<int64_t> dims;
     Status s = module->module->inferShapes(tensors.data(), knownArray.get(),
@@ -315,13 +327,10 @@ kiln_status kiln_module_choose_variant(const kiln_module *module,
                 "kiln_module_choose_variant: NULL argument");
   try {
     std::vector<Tensor> tensors;
-    std::vector<char> known;
-    kiln_status cs = convert(args, nargs, tensors, &known);
+    std::unique_ptr<bool[]> knownArray;
+    kiln_status cs = convertPartial(args, nargs, tensors, knownArray);
     if (cs != KILN_OK)
       return cs;
-    std::unique_ptr<bool[]> knownArray(new bool[known.size() + 1]);
-    for (size_t i = 0; i < known.size(); ++i)
-      knownArray[i] = known[i] != 0;
     int variant = 0;
     Status s = module->module->chooseVariant(tensors.data(), knownArray.get(),
                                              tensors.size(), sm_count, variant);

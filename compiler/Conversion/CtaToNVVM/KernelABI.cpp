@@ -47,24 +47,14 @@ std::optional<target::ElementType> kiln::toTargetElement(Type type) {
 
 namespace {
 
+/// The manifest dtype of an MLIR scalar type: the target library names
+/// element types exactly as the manifest does.
 std::optional<DType> toDType(Type type) {
-  if (type.isBF16())
-    return DType::BF16;
-  if (type.isF16())
-    return DType::F16;
-  if (type.isF32())
-    return DType::F32;
-  if (type.isInteger(32))
-    return DType::I32;
-  if (llvm::isa<Float8E4M3FNType>(type))
-    return DType::E4M3;
-  if (llvm::isa<Float8E5M2Type>(type))
-    return DType::E5M2;
-  if (llvm::isa<Float4E2M1FNType>(type))
-    return DType::E2M1;
-  if (llvm::isa<Float8E8M0FNUType>(type))
-    return DType::UE8M0;
-  return std::nullopt;
+  std::optional<target::ElementType> element = toTargetElement(type);
+  DType dtype;
+  if (!element || !parseDType(target::elementTypeName(*element), dtype))
+    return std::nullopt;
+  return dtype;
 }
 
 TmaElement toManifestElement(const target::TmaElement &element) {

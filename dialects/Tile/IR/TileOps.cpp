@@ -129,15 +129,6 @@ static LogicalResult verifyScalarRegion(Operation *op, Region &region,
   return success();
 }
 
-/// The extent of a block-scale tensor axis covering `dim` in blocks of `block`.
-static std::string scaleDim(StringRef dim, int64_t block) {
-  if (block == 1)
-    return dim.str();
-  if (std::optional<int64_t> value = getConstantDim(dim))
-    return std::to_string((*value + block - 1) / block);
-  return "cdiv(" + dim.str() + "," + std::to_string(block) + ")";
-}
-
 //===----------------------------------------------------------------------===//
 // KernelOp
 //===----------------------------------------------------------------------===//
@@ -320,8 +311,8 @@ LogicalResult ScaledMatmulOp::verify() {
         {"rhs_scale", getRhs(), getRhsScale(), getRhsBlock()}}) {
     SmallVector<std::string> dataDims =
         getDimExprs(llvm::cast<RankedTensorType>(data.getType()));
-    SmallVector<std::string> expected = {scaleDim(dataDims[0], block[0]),
-                                         scaleDim(dataDims[1], block[1])};
+    SmallVector<std::string> expected = {getScaleDim(dataDims[0], block[0]),
+                                         getScaleDim(dataDims[1], block[1])};
     if (failed(verifyDims(
             *this, what,
             getDimExprs(llvm::cast<RankedTensorType>(scale.getType())),

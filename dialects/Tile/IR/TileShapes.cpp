@@ -64,6 +64,14 @@ bool dimsAgree(StringRef a, StringRef b) {
   return a == kUnknownDim || b == kUnknownDim || a == b;
 }
 
+std::string getScaleDim(StringRef dim, int64_t block) {
+  if (block == 1)
+    return dim.str();
+  if (std::optional<int64_t> value = getConstantDim(dim))
+    return std::to_string((*value + block - 1) / block);
+  return "cdiv(" + dim.str() + "," + std::to_string(block) + ")";
+}
+
 std::string formatDims(ArrayRef<std::string> dims) {
   return "[" + llvm::join(dims, ", ") + "]";
 }

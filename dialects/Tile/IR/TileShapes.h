@@ -35,6 +35,10 @@ llvm::SmallVector<std::string> getDimExprs(mlir::RankedTensorType type);
 /// anything).
 bool dimsAgree(llvm::StringRef a, llvm::StringRef b);
 
+/// The extent of a block-scale tensor axis covering `dim` in blocks of
+/// `block`: `dim` itself for blocks of 1, a folded constant, or cdiv(dim,N).
+std::string getScaleDim(llvm::StringRef dim, int64_t block);
+
 /// "[M, K]" for diagnostics.
 std::string formatDims(llvm::ArrayRef<std::string> dims);
 

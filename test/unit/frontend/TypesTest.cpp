@@ -1,11 +1,13 @@
 //===- TypesTest.cpp - dims, dtypes and suggestions -----------------------===//
 
 #include "frontend/Types.h"
+#include "dialects/Tile/IR/TileShapes.h"
 #include "frontend/Suggest.h"
 
 #include "gtest/gtest.h"
 
 using namespace kiln;
+using kiln::tile::getScaleDim;
 
 namespace {
 
