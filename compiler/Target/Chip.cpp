@@ -1,0 +1,82 @@
+//===- Chip.cpp - The limits of each target chip --------------------------===//
+
+#include "compiler/Target/Chip.h"
+#include "compiler/Target/TensorMemory.h"
+
+#include <algorithm>
+
+namespace kiln::target {
+
+namespace {
+
+constexpr ChipInfo sm90a{
+    /*name=*/"sm_90a",
+    /*smemPerBlockOptIn=*/232448,
+    /*smemReserve=*/1024,
+    /*registerFile=*/65536,
+    /*maxRegistersPerThread=*/255,
+    /*setmaxnregGranularity=*/8,
+    /*setmaxnregMin=*/24,
+    /*setmaxnregMax=*/256,
+    /*threadsPerWarpgroup=*/128,
+    /*accumulatorRegisterBudget=*/168,
+    /*tensorMemoryColumns=*/0,
+    /*tensorMemoryLanes=*/0,
+    /*mmaRowsPerInstruction=*/64,
+    /*mmaMaxN=*/256,
+    /*mmaNMultiple=*/8,
+    /*maxClusterSize=*/8,
+    /*producerRegisters=*/40,
+};
+
+constexpr ChipInfo sm100a{
+    /*name=*/"sm_100a",
+    /*smemPerBlockOptIn=*/232448,
+    /*smemReserve=*/1024,
+    /*registerFile=*/65536,
+    /*maxRegistersPerThread=*/255,
+    /*setmaxnregGranularity=*/8,
+    /*setmaxnregMin=*/24,
+    /*setmaxnregMax=*/256,
+    /*threadsPerWarpgroup=*/128,
+    /*accumulatorRegisterBudget=*/0,
+    /*tensorMemoryColumns=*/tmemColumns,
+    /*tensorMemoryLanes=*/tmemLanes,
+    /*mmaRowsPerInstruction=*/128,
+    /*mmaMaxN=*/256,
+    /*mmaNMultiple=*/16,
+    /*maxClusterSize=*/8,
+    /*producerRegisters=*/40,
+};
+
+constexpr const ChipInfo *chips[] = {&sm90a, &sm100a};
+
+/// `setmaxnreg.inc 240` ran on the H200 with one consumer warpgroup;
+/// nothing higher has.
+constexpr unsigned consumerRegisterCap = 240;
+
+} // namespace
+
+const ChipInfo *lookupChip(std::string_view name) {
+  for (const ChipInfo *chip : chips)
+    if (chip->name == name)
+      return chip;
+  return nullptr;
+}
+
+std::string_view knownChipNames() { return "sm_90a or sm_100a"; }
+
+unsigned warpSpecializedConsumerRegisters(const ChipInfo &chip,
+                                          unsigned producerWarpgroups,
+                                          unsigned consumerWarpgroups) {
+  unsigned producerShare =
+      chip.threadsPerWarpgroup * producerWarpgroups * chip.producerRegisters;
+  if (consumerWarpgroups == 0 || producerShare >= chip.registerFile)
+    return 0;
+  unsigned perThread = (chip.registerFile - producerShare) /
+                       (chip.threadsPerWarpgroup * consumerWarpgroups);
+  perThread -= perThread % chip.setmaxnregGranularity;
+  return std::min(perThread, consumerRegisterCap);
+}
+
+} // namespace kiln::target

@@ -1,0 +1,92 @@
+//===- Chip.h - The limits of each target chip ------------------*- C++ -*-===//
+//
+// Schedule selection, the warp-specialized pipeline and the lowering all
+// bound their choices by the same few hardware numbers: shared memory a CTA
+// may opt into, the register file, setmaxnreg's rules, the MMA's geometry
+// and tensor memory. They live here, one ChipInfo per target, so that a pass
+// asks the chip instead of repeating a constant.
+//
+// Reference: lowering-brief.md §2.4, §5; sm90-hardware-check.md (setmaxnreg);
+// the PTX ISA's wgmma, tcgen05 and setmaxnreg sections; CUDA's occupancy
+// limits for compute capability 9.0 and 10.0.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_COMPILER_TARGET_CHIP_H
+#define KILN_COMPILER_TARGET_CHIP_H
+
+#include <string_view>
+
+namespace kiln::target {
+
+/// The hardware facts of one target that bound a kernel's schedule and
+/// register split. Each comment says whether a field counts per SM, per CTA
+/// or per thread.
+struct ChipInfo {
+  /// The ptxas architecture name: "sm_90a" or "sm_100a".
+  std::string_view name;
+  /// Dynamic shared memory one CTA may opt into, in bytes (227 KiB on both
+  /// chips; cudaFuncAttributeMaxDynamicSharedMemorySize).
+  unsigned smemPerBlockOptIn;
+  /// Bytes of that window a schedule must leave for mbarriers and for
+  /// aligning the dynamic window to 1024 bytes (what SW128 tiles need).
+  unsigned smemReserve;
+  /// 32-bit registers per SM, shared by every resident thread.
+  unsigned registerFile;
+  /// The most registers ptxas gives one thread.
+  unsigned maxRegistersPerThread;
+  /// setmaxnreg counts are multiples of this.
+  unsigned setmaxnregGranularity;
+  /// The smallest count setmaxnreg accepts.
+  unsigned setmaxnregMin;
+  /// The largest count setmaxnreg accepts.
+  unsigned setmaxnregMax;
+  /// Threads of one warpgroup: the unit that issues wgmma and setmaxnreg.
+  unsigned threadsPerWarpgroup;
+  /// f32 accumulator registers a math thread may hold; the rest of its
+  /// registers hold addresses, descriptors and epilogue temporaries. 0 where
+  /// accumulators live in tensor memory (sm_100a).
+  unsigned accumulatorRegisterBudget;
+  /// 32-bit columns of tensor memory per SM; 0 on a chip without it.
+  unsigned tensorMemoryColumns;
+  /// Lanes (rows) of tensor memory per SM; 0 on a chip without it.
+  unsigned tensorMemoryLanes;
+  /// Accumulator rows one MMA instruction covers: a warpgroup's wgmma m64 on
+  /// sm_90a, one CTA's tcgen05.mma M = 128 on sm_100a.
+  unsigned mmaRowsPerInstruction;
+  /// The widest N of one MMA instruction.
+  unsigned mmaMaxN;
+  /// N of one MMA instruction (of mmaRowsPerInstruction rows) is a multiple
+  /// of this: 8 for wgmma, 16 for tcgen05.mma with M = 128 on one CTA (as
+  /// CUTLASS's SM100 MMA atoms assert).
+  unsigned mmaNMultiple;
+  /// The largest portable thread-block cluster (larger ones need a
+  /// non-portable opt-in and may not be schedulable).
+  unsigned maxClusterSize;
+  /// Registers a TMA producer warpgroup keeps after setmaxnreg.dec: it only
+  /// computes addresses and issues copies.
+  unsigned producerRegisters;
+};
+
+/// The description of `name` ("sm_90a", "sm_100a"), or nullptr when Kiln
+/// does not target that chip.
+const ChipInfo *lookupChip(std::string_view name);
+
+/// The chips lookupChip() knows, spelled for an error message: "sm_90a or
+/// sm_100a".
+std::string_view knownChipNames();
+
+/// Registers per math thread once `producerWarpgroups` warpgroups have
+/// dropped to `chip.producerRegisters` with setmaxnreg.dec: the rest of the
+/// register file split evenly over `consumerWarpgroups`, rounded down to
+/// setmaxnreg's granularity and capped at 240 (the largest count that ran
+/// on the H200, and CUTLASS's). One producer gives 240 for one consumer, 232
+/// for two and 152 for three. Returns 0 when no consumer or no register is
+/// left.
+unsigned warpSpecializedConsumerRegisters(const ChipInfo &chip,
+                                          unsigned producerWarpgroups,
+                                          unsigned consumerWarpgroups);
+
+} // namespace kiln::target
+
+#endif // KILN_COMPILER_TARGET_CHIP_H
