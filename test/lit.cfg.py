@@ -17,6 +17,9 @@ llvm_config.with_environment("PATH", config.kiln_tools_dir, append_path=True)
 
 config.substitutions.append(("%kiln_src", config.kiln_src_root))
 config.substitutions.append(("%examples", os.path.join(config.kiln_src_root, "examples")))
+# The worked fusion plugin (examples/extending), a MODULE library the tools load with
+# --load-pass-plugin.
+config.substitutions.append(("%kiln_example_plugin", config.kiln_example_plugin))
 
 tools = ["kiln", "kiln-opt", "kiln-translate", "FileCheck", "not", "count"]
 llvm_config.add_tool_substitutions(tools, [config.kiln_tools_dir, config.llvm_tools_dir])
