@@ -9,13 +9,16 @@
 //
 //   x/2 * (1 + tanh(sqrt(2/pi) * (x + 0.044715 x^3)))
 //
-// and match their reference outputs only with that form. This plugin rewrites
-// the first into the second wherever the frontend's exact GELU appears in a
-// `tile.contract` epilogue or a `tile.map` region, so such a model's `.kiln`
-// source keeps writing `gelu(...)` and the kernel computes what the model
-// expects. It registers at the AfterBuiltinFusions stage: by then Kiln has
-// moved each activation into its contraction's epilogue, so the pattern sees
-// every region in its final form.
+// and their reference implementations compute that form; the two differ by
+// up to 4.7e-4 (at x = -2.7). This plugin rewrites the first into the second
+// wherever the frontend's exact GELU appears in a `tile.contract` epilogue or
+// a `tile.map` region, so such a model's `.kiln` source keeps writing
+// `gelu(...)` and the kernel computes what the model was trained with.
+//
+// It registers at the AfterBuiltinFusions stage: by then Kiln has moved each
+// activation into its contraction's epilogue, so the pattern sees every region
+// in its final form. (On sm_90a the rewritten epilogue also comes out shorter:
+// libdevice's tanhf is less code than its erff.)
 //
 // Build: the main build makes build/lib/libKilnExampleFusion.so; this file's
 // CMakeLists.txt also builds it on its own against a built Kiln. Use:
