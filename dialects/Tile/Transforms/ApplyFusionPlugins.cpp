@@ -74,6 +74,7 @@ struct TileApplyFusionPluginsPass
       return;
     }
     ModuleOp module = getOperation();
+    bool anyChanged = false;
     for (const PluginPatterns &plugin : plugins) {
       int64_t numOps = 0;
       module->walk([&](Operation *) { ++numOps; });
@@ -84,13 +85,18 @@ struct TileApplyFusionPluginsPass
           .setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled)
           .setMaxNumRewrites(kMaxRewritesPerOp * numOps)
           .setListener(&lastRewrite);
-      if (failed(applyPatternsGreedily(module, plugin.patterns, config))) {
+      bool changed = false;
+      if (failed(applyPatternsGreedily(module, plugin.patterns, config,
+                                       &changed))) {
         emitError(lastRewrite.loc.value_or(module.getLoc()))
             << "fusion plugin '" << plugin.name
             << "' did not converge at stage '" << stringifyFusionStage(stage)
             << "': its patterns keep rewriting this op";
         return signalPassFailure();
       }
+      if (!changed)
+        continue;
+      anyChanged = true;
       if (failed(verify(module))) {
         module.emitError() << "fusion plugin '" << plugin.name
                            << "' produced invalid IR at stage '"
@@ -98,6 +104,8 @@ struct TileApplyFusionPluginsPass
         return signalPassFailure();
       }
     }
+    if (!anyChanged)
+      markAllAnalysesPreserved();
   }
 
   std::vector<PluginPatterns> plugins;
