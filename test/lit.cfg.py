@@ -7,7 +7,9 @@ from lit.llvm import llvm_config
 config.name = "Kiln"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".kiln", ".test"]
-config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Inputs", "gpu", "unit"]
+config.excludes = [
+    "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Inputs", "gpu", "unit", "lib"
+]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.kiln_obj_root, "test")
 
@@ -17,6 +19,10 @@ llvm_config.with_environment("PATH", config.kiln_tools_dir, append_path=True)
 
 config.substitutions.append(("%kiln_src", config.kiln_src_root))
 config.substitutions.append(("%examples", os.path.join(config.kiln_src_root, "examples")))
+# Fusion plugins (test/Extending): the worked example (examples/extending) and the test plugin
+# (test/lib), both MODULE libraries the tools load with --load-pass-plugin.
+config.substitutions.append(("%kiln_example_plugin", config.kiln_example_plugin))
+config.substitutions.append(("%kiln_test_plugin", config.kiln_test_plugin))
 
 tools = ["kiln", "kiln-opt", "kiln-translate", "FileCheck", "not", "count"]
 llvm_config.add_tool_substitutions(tools, [config.kiln_tools_dir, config.llvm_tools_dir])

@@ -15,7 +15,14 @@ using namespace mlir;
 void kiln::buildKilnCompilePipeline(OpPassManager &pm, StringRef chip,
                                     Stage stage) {
   // tile: fuse elementwise code into contractions, then choose schedules.
+  // Fusion plugins (--load-pass-plugin) see the frontend's IR before Kiln's
+  // fusions and the fused IR after them; both runs do nothing without one.
+  pm.addPass(tile::createTileApplyFusionPlugins(
+      {tile::FusionStage::BeforeBuiltinFusions}));
   pm.addPass(tile::createTileFuseEpilogues());
+  // Kiln's own fusions end here; plugins see their result.
+  pm.addPass(tile::createTileApplyFusionPlugins(
+      {tile::FusionStage::AfterBuiltinFusions}));
   pm.addPass(tile::createTileSelectSchedule({chip.str()}));
   if (stage == Stage::Tile)
     return;

@@ -8,6 +8,15 @@
 // RUN: kiln-opt %s --pass-pipeline='builtin.module(kiln-compile{stop-after=tile})' --mlir-print-op-on-diagnostic=false 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
 // An unknown stage is an error (regression: it silently meant llvm).
 // RUN: not kiln-opt %s --pass-pipeline='builtin.module(kiln-compile{stop-after=ptx})' 2>&1 | FileCheck %s --check-prefix=BAD-STAGE
+// Fusion plugins run first and again after Kiln's own fusions, before the
+// schedule is chosen.
+// RUN: kiln-opt %s --pass-pipeline='builtin.module(kiln-compile{stop-after=tile})' --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=ORDER
+// ORDER:      builtin.module(
+// ORDER-NEXT:   tile-apply-fusion-plugins{stage=before},
+// ORDER-NEXT:   tile-fuse-epilogues,
+// ORDER:        tile-apply-fusion-plugins{stage=after},
+// ORDER-NEXT:   tile-select-schedule{chip=sm_90a}
+// ORDER-NEXT: )
 
 // The registered kiln-compile pipeline on the tile IR the frontend emits for
 // examples/matmul.kiln, stopped after each stage.

@@ -2,6 +2,7 @@
 //
 //   kiln compile k.kiln [--chip sm_90a|sm_100a]
 //                       [--emit=ast|tile|cta|llvm|ptx|cubin] [-o PATH]
+//                       [--load-pass-plugin=PATH]...
 //
 // Runs the registered kiln-compile pipeline up to the requested stage and
 // writes it out; for cubin, also writes the launch manifest next to it. All
@@ -22,6 +23,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/Timing.h"
+#include "mlir/Tools/Plugins/PassPlugin.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -53,6 +55,11 @@ static cl::opt<bool>
             cl::desc("Show the compiler's remarks (e.g. why it chose a "
                      "schedule)"),
             cl::init(false), cl::cat(kilnCategory));
+static cl::list<std::string>
+    passPlugins("load-pass-plugin",
+                cl::desc("Load a plugin, e.g. one that adds fusion patterns "
+                         "(docs/extending.md)"),
+                cl::value_desc("path"), cl::cat(kilnCategory));
 static cl::opt<bool>
     verbose("v", cl::desc("Print what was written and ptxas's resource report"),
             cl::init(false), cl::cat(kilnCategory));
@@ -185,6 +192,19 @@ int main(int argc, char **argv) {
     llvm::errs() << "kiln: error: unknown --chip " << chip
                  << "; expected sm_90a or sm_100a\n";
     return 1;
+  }
+
+  // Plugins register what they add (fusion patterns, passes) before the
+  // pipeline is built; a plugin that cannot be loaded would silently change
+  // the program that is compiled, so it is an error.
+  for (const std::string &path : passPlugins) {
+    llvm::Expected<PassPlugin> plugin = PassPlugin::load(path);
+    if (!plugin) {
+      llvm::errs() << "kiln: error: cannot load plugin '" << path
+                   << "': " << llvm::toString(plugin.takeError()) << "\n";
+      return 1;
+    }
+    plugin->registerPassRegistryCallbacks();
   }
 
   std::string error;

@@ -4,6 +4,7 @@
 #define KILN_DIALECTS_TILE_TRANSFORMS_PASSES_H
 
 #include "dialects/Tile/IR/TileOps.h"
+#include "dialects/Tile/Transforms/FusionPatterns.h"
 #include "mlir/Pass/Pass.h"
 
 namespace kiln::tile {

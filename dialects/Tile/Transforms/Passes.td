@@ -39,6 +39,64 @@ def TileFuseEpilogues : Pass<"tile-fuse-epilogues", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def TileApplyFusionPlugins : Pass<"tile-apply-fusion-plugins", "::mlir::ModuleOp"> {
+  let summary = "apply the fusion patterns plugins registered for one stage";
+  let description = [{
+    Runs the rewrite patterns that plugins (shared libraries loaded with
+    `--load-pass-plugin=<path>`) registered with
+    `kiln::tile::registerFusionPatterns` for `stage`, so a user can add a
+    fusion without rebuilding Kiln. The compile pipeline runs it twice:
+    `stage=before` on the frontend's IR, and `stage=after` once Kiln's own
+    fusions have built the `tile.contract`s, before the schedule is chosen.
+    With nothing registered for the stage it changes nothing.
+
+    Each plugin's patterns run with the greedy driver on their own, in the
+    order the plugins were loaded, and only they run: no folding, no
+    constant CSE, no region simplification, so the IR changes only where a
+    pattern matched. A plugin whose patterns do not converge, or whose result
+    does not verify, is an error that names it.
+
+    With the example plugin `examples/extending/` (torch's exact GELU to its
+    tanh approximation) loaded, `stage=after` turns
+    ```mlir
+    %c = tile.contract (...) [...] -> tensor<?x?xbf16, #tile.dims<M, N>> {
+    ^bb0(%acc: f32):
+      %s = arith.mulf %acc, %cst_rsqrt2 : f32
+      %e = math.erf %s : f32
+      %o = arith.addf %cst_1, %e : f32
+      %h = arith.mulf %acc, %cst_half : f32
+      %g = arith.mulf %h, %o : f32
+      %t = arith.truncf %g : f32 to bf16
+      tile.yield %t : bf16
+    }
+    ```
+    into
+    ```mlir
+    %c = tile.contract (...) [...] -> tensor<?x?xbf16, #tile.dims<M, N>> {
+    ^bb0(%acc: f32):
+      ...
+      %u = arith.mulf %cst_sqrt_2_over_pi, %inner : f32
+      %th = math.tanh %u : f32
+      ...
+      %t = arith.truncf %g : f32 to bf16
+      tile.yield %t : bf16
+    }
+    ```
+  }];
+  let options = [
+    Option<"stage", "stage", "::kiln::tile::FusionStage",
+           /*default=*/"::kiln::tile::FusionStage::AfterBuiltinFusions",
+           "which registrations to apply: before or after Kiln's own fusions",
+           [{::llvm::cl::values(
+             clEnumValN(::kiln::tile::FusionStage::BeforeBuiltinFusions,
+                        "before", "on the frontend's IR"),
+             clEnumValN(::kiln::tile::FusionStage::AfterBuiltinFusions,
+                        "after", "on fused IR, before scheduling"))}]>,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect"];
+}
+
 def TileSelectSchedule : Pass<"tile-select-schedule", "::mlir::ModuleOp"> {
   let summary = "choose tile shape, stages, cluster and warp roles per contraction";
   let description = [{
