@@ -8,48 +8,17 @@ interleaved so clocks and thermals affect both alike). Prints a table with TFLOP
 Kiln/cuBLAS ratio; writes JSON and a PNG plot.
 """
 import argparse
-import datetime
 import json
 import os
 import statistics
-import sys
 
 import torch
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "runtime", "python"))
-import kiln  # noqa: E402
+from common import bar_plot, environment, kiln, time_ms
 
 VARIANT_SHAPES = [(1024, 1024, 1024), (2048, 2048, 2048), (4096, 4096, 4096)]
 SHAPES = [(1024, 1024, 1024), (2048, 2048, 2048), (4096, 4096, 4096), (8192, 8192, 8192),
           (4096, 14336, 4096), (16384, 4096, 4096)]
-
-
-def time_ms(fn, iters, warmup, launches_per_replay=10):
-    """Median time of one launch of `fn`, in ms.
-
-    The launches are captured in a CUDA graph and replayed, so the number is
-    GPU time, not Python and driver launch overhead (which would dominate
-    small shapes). Each of `iters` samples times one replay of
-    `launches_per_replay` back-to-back launches.
-    """
-    for _ in range(warmup):
-        fn()
-    torch.cuda.synchronize()
-    graph = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(graph):
-        for _ in range(launches_per_replay):
-            fn()
-    graph.replay()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(iters):
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        graph.replay()
-        end.record()
-        end.synchronize()
-        times.append(start.elapsed_time(end) / launches_per_replay)
-    return statistics.median(times)
 
 
 def main():
@@ -108,28 +77,13 @@ def main():
                                  "tflops": 2.0 * m * n * k / t / 1e9, "ratio": ct / t})
                 print(f"variant {name:28} {m}x{n}x{k}  {variants[-1]['tflops']:7.1f} TFLOP/s  "
                       f"ratio {variants[-1]['ratio']:.3f}", flush=True)
-    result = {"device": torch.cuda.get_device_name(), "date": datetime.date.today().isoformat(),
-              "torch": torch.__version__, "command": " ".join(sys.argv), "rows": rows,
-              "variants": variants}
+    result = dict(environment(), rows=rows, variants=variants)
     with open(args.out, "w") as f:
         json.dump(result, f, indent=2)
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-        labels = [f"{r['m']}x{r['n']}x{r['k']}" for r in rows]
-        x = range(len(rows))
-        fig, ax = plt.subplots(figsize=(9, 4))
-        ax.bar([i - 0.2 for i in x], [r["kiln_tflops"] for r in rows], 0.4, label="Kiln")
-        ax.bar([i + 0.2 for i in x], [r["cublas_tflops"] for r in rows], 0.4, label="cuBLAS")
-        ax.set_xticks(list(x), labels, rotation=20)
-        ax.set_ylabel("TFLOP/s (bf16)")
-        ax.set_title(f"matmul on {result['device']}, {result['date']}")
-        ax.legend()
-        fig.tight_layout()
-        fig.savefig(args.plot, dpi=110)
-    except ImportError:
-        print("matplotlib missing: no plot")
+    bar_plot(args.plot, [f"{r['m']}x{r['n']}x{r['k']}" for r in rows],
+             {"Kiln": [r["kiln_tflops"] for r in rows],
+              "cuBLAS": [r["cublas_tflops"] for r in rows]},
+             "TFLOP/s (bf16)", f"matmul on {result['device']}, {result['date']}")
 
 
 if __name__ == "__main__":

@@ -2,13 +2,24 @@
 # The whole GPU check in one command, for a Hopper machine with nvcc, cmake,
 # PyTorch and pytest but no LLVM/MLIR: builds the runtime standalone, runs
 # test/gpu (correctness of every compiled kernel through the Python, C++ and
-# C APIs), compute-sanitizer memcheck + racecheck on a small shape, and the
-# benchmarks. Needs .device-carry from scripts/build_gpu_artifacts.sh.
+# C APIs), compute-sanitizer memcheck + racecheck on small shapes (the matmul
+# host example, and one launch of each fused kernel through
+# test/gpu/sanitize_swiglu.py), and the benchmarks (bench_matmul, then
+# bench_swiglu and bench_epilogue when their kernels were built). Needs
+# .device-carry from scripts/build_gpu_artifacts.sh.
 #   scripts/gpu_check.sh [--quick] [--no-bench]
-# Logs and results go to $OUT (default /tmp/kiln-gpu-check).
+# --quick leaves out the slow tests and runs the benchmarks' short shape lists
+# (meant to stay within about 6 minutes on an H100/H200, the full run within
+# 10); --no-bench skips the benchmarks. BENCH_ARGS are extra arguments for
+# bench_matmul.py.
+#
+# Results go to $OUT (default /tmp/kiln-gpu-check), at most 8 files:
+#   check.log          device, runtime build, compute-sanitizer runs and benchmark output
+#   pytest.log         pytest.xml (junit, per-test times)
+#   bench_matmul.json  bench_matmul.png  bench_swiglu.json  bench_swiglu.png  bench_epilogue.json
 set -u -o pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-cd "$ROOT"
+cd "$ROOT" || exit 1
 OUT=${OUT:-/tmp/kiln-gpu-check}
 mkdir -p "$OUT"
 QUICK=0; BENCH=1
@@ -19,31 +30,98 @@ export KILN_ARTIFACTS=$ROOT/.device-carry/artifacts
 export KILN_RUNTIME_LIB=$ROOT/build-rt/lib/libkiln_runtime.so
 export PYTHONPATH=$ROOT/runtime/python${PYTHONPATH:+:$PYTHONPATH}
 export PYTHONUNBUFFERED=1
+LOG=$OUT/check.log
+: > "$LOG"
 status=0
-step() { echo "== $*"; "$@" || { echo "FAILED: $*"; status=1; }; }
 
-nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader | tee "$OUT/device.txt"
+# run [-t N|all] TITLE CMD...: runs CMD with its output appended to check.log
+# under a header. The console gets the header, then the last N lines of the
+# output (-t N), all of it as it comes (-t all), or nothing (no -t) unless it
+# fails (then its last 30 lines). A failure sets the exit status; the checks go on.
+run() {
+  local show=0 title rc=0 tmp
+  if [ "$1" = -t ]; then show=$2; shift 2; fi
+  title=$1; shift
+  tmp=$(mktemp)
+  echo "== $title"
+  if [ "$show" = all ]; then
+    "$@" 2>&1 | tee "$tmp" || rc=$?
+  else
+    "$@" > "$tmp" 2>&1 || rc=$?
+    if [ "$show" != 0 ]; then tail -n "$show" "$tmp"; fi
+  fi
+  { printf '\n== %s\n$ %s\n' "$title" "$*"; cat "$tmp"; } >> "$LOG"
+  if [ $rc != 0 ]; then
+    if [ "$show" = 0 ]; then tail -n 30 "$tmp"; fi
+    echo "FAILED (exit $rc): $title" | tee -a "$LOG"
+    status=1
+  fi
+  rm -f "$tmp"
+}
+# note TEXT: a line on the console and in check.log.
+note() { echo "$*" | tee -a "$LOG"; }
+
+note "== device"
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader 2>&1 | tee -a "$LOG"
+note "gpu_check $* at $(git rev-parse --short HEAD 2>/dev/null || echo '?'), $(date -u '+%F %T') UTC"
+names=""
+for f in "$KILN_ARTIFACTS"/*.kiln.json; do [ -e "$f" ] && names="$names $(basename "$f" .kiln.json)"; done
+note "artifacts:${names:- none in $KILN_ARTIFACTS}"
+
 GEN=$(command -v ninja >/dev/null && echo Ninja || echo "Unix Makefiles")
-step cmake -S runtime -B build-rt -G "$GEN" -DKILN_BUILD_TESTS=OFF \
-  -DKILN_NLOHMANN_INCLUDE="$ROOT/.device-carry/include" > "$OUT/cmake.log"
-step cmake --build build-rt -j "$(nproc)" > "$OUT/build.log" 2>&1 || tail -30 "$OUT/build.log"
+run "configure the runtime" cmake -S runtime -B build-rt -G "$GEN" -DKILN_BUILD_TESTS=OFF \
+  -DKILN_NLOHMANN_INCLUDE="$ROOT/.device-carry/include"
+run "build the runtime" cmake --build build-rt -j "$(nproc)"
 
-PYTEST_ARGS=(-q -rs test/gpu --junitxml="$OUT/pytest.xml")
+# pytest keeps its own log (the failures' tracebacks); a hung kernel ends the
+# test after 300 s when pytest-timeout is there, and the run after 540 s.
+PYTEST_ARGS=(-q -rs -p no:cacheprovider test/gpu --junitxml="$OUT/pytest.xml")
 [ $QUICK = 1 ] && PYTEST_ARGS+=(-m "not slow")
-step python3 -m pytest "${PYTEST_ARGS[@]}" > "$OUT/pytest.log" 2>&1
+python3 -c "import pytest_timeout" 2>/dev/null && PYTEST_ARGS+=(--timeout=300 --timeout-method=thread)
+echo "== pytest test/gpu (log: pytest.log)"
+rc=0
+timeout 540 python3 -m pytest "${PYTEST_ARGS[@]}" > "$OUT/pytest.log" 2>&1 || rc=$?
 tail -40 "$OUT/pytest.log"
+printf '\n== pytest test/gpu: exit %s, %s\n' "$rc" "$(tail -1 "$OUT/pytest.log")" >> "$LOG"
+if [ $rc != 0 ]; then echo "FAILED (exit $rc): pytest"; status=1; fi
 
-# compute-sanitizer on the C++ host example (small shape, edge tiles).
+# compute-sanitizer on small shapes with edge tiles: the C++ host example
+# (matmul), then one launch of each fused kernel from Python. Only Kiln's
+# kernels run on the GPU there (inputs and references are on the host), and
+# PyTorch's caching allocator is off, so memcheck sees every allocation's end.
 M=$KILN_ARTIFACTS/matmul.kiln.json
 for tool in memcheck racecheck; do
-  step compute-sanitizer --tool $tool --error-exitcode 9 build-rt/bin/matmul_host_cpp "$M" 200 300 136 \
-    > "$OUT/sanitizer-$tool.log" 2>&1
-  tail -3 "$OUT/sanitizer-$tool.log"
+  run -t 3 "compute-sanitizer $tool: matmul_host_cpp 200x300x136" \
+    timeout 300 compute-sanitizer --tool $tool --error-exitcode 9 build-rt/bin/matmul_host_cpp "$M" 200 300 136
 done
-
-if [ $BENCH = 1 ]; then
-  step python3 bench/bench_matmul.py --out "$OUT/bench_matmul.json" --plot "$OUT/bench_matmul.png" \
-    $([ $QUICK = 1 ] && echo --quick) ${BENCH_ARGS:-}
+if [ -e "$KILN_ARTIFACTS/swiglu.kiln.json" ]; then
+  for tool in memcheck racecheck; do
+    run -t 12 "compute-sanitizer $tool: fused kernels 200x300x136 (sanitize_swiglu.py --all)" \
+      timeout 300 compute-sanitizer --tool $tool --error-exitcode 9 python3 test/gpu/sanitize_swiglu.py --all
+  done
+else
+  note "== compute-sanitizer on the fused kernels: skipped, $KILN_ARTIFACTS/swiglu.kiln.json was not built"
 fi
-echo "gpu_check: $([ $status = 0 ] && echo PASS || echo FAIL)"
+
+# shellcheck disable=SC2086  # $Q and BENCH_ARGS are lists of words
+if [ $BENCH = 1 ]; then
+  Q=$([ $QUICK = 1 ] && echo --quick)
+  run -t all "bench_matmul" timeout 480 python3 bench/bench_matmul.py --out "$OUT/bench_matmul.json" \
+    --plot "$OUT/bench_matmul.png" $Q ${BENCH_ARGS:-}
+  if [ -e "$KILN_ARTIFACTS/swiglu.kiln.json" ]; then
+    run -t all "bench_swiglu" timeout 480 python3 bench/bench_swiglu.py \
+      --artifact "$KILN_ARTIFACTS/swiglu.kiln.json" --out "$OUT/bench_swiglu.json" \
+      --plot "$OUT/bench_swiglu.png" $Q
+  else
+    note "== bench_swiglu: skipped, $KILN_ARTIFACTS/swiglu.kiln.json was not built"
+  fi
+  if [ -e "$KILN_ARTIFACTS/linear_bias_residual.kiln.json" ]; then
+    run -t all "bench_epilogue" timeout 300 python3 bench/bench_epilogue.py \
+      --artifact "$KILN_ARTIFACTS/linear_bias_residual.kiln.json" --out "$OUT/bench_epilogue.json" \
+      $Q
+  else
+    note "== bench_epilogue: skipped, $KILN_ARTIFACTS/linear_bias_residual.kiln.json was not built"
+  fi
+fi
+note "gpu_check: $([ $status = 0 ] && echo PASS || echo FAIL)"
 exit $status

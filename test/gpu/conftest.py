@@ -33,12 +33,17 @@ def device():
 
 @pytest.fixture(scope="session")
 def kiln_module():
-    import kiln  # noqa: F401  (runtime/python on PYTHONPATH)
+    try:
+        import kiln  # noqa: F401  (runtime/python on PYTHONPATH)
+    except ImportError:
+        import sys
+        sys.path.insert(0, str(ROOT / "runtime" / "python"))
+        import kiln  # noqa: F401
     return kiln
 
 
 @pytest.fixture(scope="session")
-def load(kiln_module, device):
+def load(device, kiln_module):  # device first: no GPU skips before anything is imported
     cache = {}
 
     def _load(name):

@@ -1,0 +1,145 @@
+"""What the benchmarks share: the timing method, the environment record, the correctness
+check and the bar plot.
+
+Timing (docs/performance.md, "Method"): each sample is one replay of a CUDA graph holding
+10 back-to-back launches, timed with CUDA events, so host launch overhead is excluded for
+every contender; the contenders are interleaved in rounds so clocks and thermals affect all
+alike, and the reported time is the median.
+"""
+import datetime
+import os
+import statistics
+import subprocess
+import sys
+
+import torch
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
+sys.path.insert(0, os.path.join(ROOT, "runtime", "python"))
+import kiln  # noqa: E402,F401  (re-exported for the benchmarks)
+
+
+def artifact(name):
+    """Default path of a compiled kernel's manifest: $KILN_ARTIFACTS (scripts/gpu_check.sh sets
+    it), else .device-carry/artifacts."""
+    return os.path.join(os.environ.get("KILN_ARTIFACTS", ".device-carry/artifacts"),
+                        f"{name}.kiln.json")
+
+
+def load_kernel(path):
+    """kiln.load(path), exiting with a message (status 2) when the artifact is missing."""
+    if not os.path.exists(path):
+        print(f"{path} does not exist: build it with scripts/build_gpu_artifacts.sh "
+              f"(or pass --artifact)", file=sys.stderr)
+        sys.exit(2)
+    return kiln.load(path)
+
+
+def time_ms(fn, iters, warmup, launches_per_replay=10):
+    """Median time of one launch of `fn`, in ms.
+
+    The launches are captured in a CUDA graph and replayed, so the number is
+    GPU time, not Python and driver launch overhead (which would dominate
+    small shapes). Each of `iters` samples times one replay of
+    `launches_per_replay` back-to-back launches.
+    """
+    for _ in range(warmup):
+        fn()
+    torch.cuda.synchronize()
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        for _ in range(launches_per_replay):
+            fn()
+    graph.replay()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(iters):
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        graph.replay()
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end) / launches_per_replay)
+    return statistics.median(times)
+
+
+def time_interleaved(fns, iters, rounds=3, warmup=5):
+    """Times every callable of `fns` (name -> fn) in `rounds` interleaved rounds of
+    `iters // rounds + 1` samples each (time_ms); returns (name -> median ms over the rounds'
+    medians, name -> error message). A contender that raises (a capture it does not support,
+    say) is reported in the errors and left out of the later rounds; the others go on."""
+    samples = {name: [] for name in fns}
+    errors = {}
+    for _ in range(rounds):
+        for name, fn in fns.items():
+            if name in errors:
+                continue
+            try:
+                samples[name].append(time_ms(fn, iters // rounds + 1, warmup))
+            except Exception as e:  # noqa: BLE001  (any failure is reported, not fatal)
+                errors[name] = f"{type(e).__name__}: {e}".strip()
+                try:
+                    torch.cuda.synchronize()
+                except Exception:  # noqa: BLE001
+                    pass
+    medians = {name: statistics.median(s) for name, s in samples.items()
+               if s and name not in errors}
+    return medians, errors
+
+
+def relative_error(out, ref):
+    """||out - ref|| / ||ref|| in float32."""
+    return ((out.float() - ref.float()).norm() / ref.float().norm().clamp_min(1e-30)).item()
+
+
+def driver_version():
+    try:
+        out = subprocess.run(["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"],
+                             capture_output=True, text=True, timeout=30)
+        if out.returncode == 0 and out.stdout.strip():
+            return out.stdout.strip().splitlines()[0]
+    except (OSError, subprocess.SubprocessError):
+        pass
+    return "unknown"
+
+
+def environment():
+    """Device, driver, date, torch version and the command line, for a result file."""
+    return {"device": torch.cuda.get_device_name(), "driver": driver_version(),
+            "date": datetime.date.today().isoformat(), "torch": torch.__version__,
+            "command": " ".join(sys.argv)}
+
+
+def parse_shapes(text):
+    """'4096x14336x4096,256x14336x4096' -> [(4096, 14336, 4096), (256, 14336, 4096)]."""
+    shapes = []
+    for item in text.split(","):
+        m, n, k = (int(v) for v in item.lower().split("x"))
+        shapes.append((m, n, k))
+    return shapes
+
+
+def bar_plot(path, labels, series, ylabel, title):
+    """Grouped bars, one group per label and one bar per series (name -> values, None for a
+    missing value). Prints a message and draws nothing when matplotlib is missing."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("matplotlib missing: no plot")
+        return
+    x = range(len(labels))
+    width = 0.8 / max(len(series), 1)
+    fig, ax = plt.subplots(figsize=(max(9, 0.45 * len(labels) * len(series)), 4))
+    for i, (name, values) in enumerate(series.items()):
+        offset = (i - (len(series) - 1) / 2) * width
+        ax.bar([j + offset for j in x], [v if v is not None else 0 for v in values], width,
+               label=name)
+    ax.set_xticks(list(x), labels, rotation=20)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
