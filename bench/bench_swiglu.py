@@ -29,7 +29,7 @@ from common import (artifact, bar_plot, environment, load_kernel, parse_shapes, 
 
 SHAPES = [(4096, 14336, 4096), (8192, 8192, 4096), (256, 14336, 4096), (1024, 14336, 4096),
           (2048, 8192, 4096)]
-QUICK_SHAPES = SHAPES[:2]
+QUICK_SHAPES = SHAPES[:3]
 BASELINES = ["torch.compile", "merged", "eager"]
 TOLERANCE = 1e-2
 

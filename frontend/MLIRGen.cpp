@@ -698,13 +698,20 @@ Value Generator::genScalarCall(const CallExpr &call, Type numberType,
   Type f32 = builder.getF32Type();
   Value x = genScalar(arg(0), f32, scope);
   auto constant = [&](double v) { return genConstant(v, f32, location); };
-  // sigmoid(x) = 1 / (1 + exp(-x))
+  // sigmoid(x) = 1 / (1 + exp(-x)), with the hardware's approximate exp2
+  // and division (`afn`: ex2.approx, div.approx; a few ulp of f32, far below
+  // the 16-bit outputs' rounding), which keeps SwiGLU's epilogue a small
+  // fraction of the tile's time (docs/language.md).
+  auto approx = arith::FastMathFlagsAttr::get(builder.getContext(),
+                                              arith::FastMathFlags::afn);
   auto sigmoid = [&](Value v) -> Value {
     Value e = math::ExpOp::create(builder, location,
-                                  arith::NegFOp::create(builder, location, v));
+                                  arith::NegFOp::create(builder, location, v),
+                                  approx);
     Value denominator =
         arith::AddFOp::create(builder, location, constant(1), e);
-    return arith::DivFOp::create(builder, location, constant(1), denominator);
+    return arith::DivFOp::create(builder, location, constant(1), denominator,
+                                 approx);
   };
   switch (call.builtin) {
   case Builtin::Silu:

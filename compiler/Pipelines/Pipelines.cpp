@@ -14,11 +14,18 @@ using namespace mlir;
 
 void kiln::buildKilnCompilePipeline(OpPassManager &pm, StringRef chip,
                                     Stage stage) {
-  // tile: fuse elementwise code into contractions, then choose schedules.
-  // Fusion plugins (--load-pass-plugin) see the frontend's IR before Kiln's
-  // fusions and the fused IR after them; both runs do nothing without one.
+  // tile: fuse elementwise code into contractions and contractions that
+  // share a K loop into one, then choose schedules. Fusion plugins
+  // (--load-pass-plugin) see the frontend's IR before Kiln's fusions and the
+  // fused IR after them; both runs do nothing without one.
   pm.addPass(tile::createTileApplyFusionPlugins(
       {tile::FusionStage::BeforeBuiltinFusions}));
+  // CSE first: the frontend emits `x @ w^T` once per occurrence, and one
+  // product must be one accumulator.
+  pm.addPass(createCSEPass());
+  pm.addPass(tile::createTileFuseEpilogues());
+  pm.addPass(tile::createTileFuseSiblings());
+  // Maps over several outputs of a sibling-fused contraction fuse now.
   pm.addPass(tile::createTileFuseEpilogues());
   // Kiln's own fusions end here; plugins see their result.
   pm.addPass(tile::createTileApplyFusionPlugins(

@@ -11,7 +11,7 @@
 
 #include "compiler/Conversion/CtaToNVVM/CtaToNVVM.h"
 #include "compiler/Conversion/CtaToNVVM/KernelABI.h"
-#include "compiler/Conversion/CtaToNVVM/Sm90Lowering.h"
+#include "compiler/Conversion/CtaToNVVM/LoweringUtils.h"
 #include "compiler/Conversion/Passes.h"
 #include "compiler/Target/Ptxas.h"
 
@@ -29,7 +29,6 @@ using namespace kiln;
 
 namespace {
 
-/// The gpu.module for `chip`, with the dynamic shared-memory window.
 /// Whether any program computes math functions (exp, tanh, erf, ...), which
 /// lower to libdevice calls; linking libdevice costs compile time otherwise.
 bool usesMathFunctions(ModuleOp module) {
@@ -42,11 +41,11 @@ bool usesMathFunctions(ModuleOp module) {
       .wasInterrupted();
 }
 
-std::pair<gpu::GPUModuleOp, LLVM::GlobalOp>
-getOrCreateKernelModule(ModuleOp module, StringRef chip) {
+/// The gpu.module for `chip`, with the dynamic shared-memory window.
+gpu::GPUModuleOp getOrCreateKernelModule(ModuleOp module, StringRef chip) {
   MLIRContext *ctx = module.getContext();
   if (auto existing = module.lookupSymbol<gpu::GPUModuleOp>(kKernelModuleName))
-    return {existing, existing.lookupSymbol<LLVM::GlobalOp>("kiln_smem")};
+    return existing;
   module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                   UnitAttr::get(ctx));
   OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
@@ -64,11 +63,60 @@ getOrCreateKernelModule(ModuleOp module, StringRef chip) {
   b.setInsertionPointToStart(kernels.getBody());
   // `.extern .shared .align 1024 .b8 kiln_smem[]`: the dynamic window, sized
   // at launch from the manifest.
-  auto smem = LLVM::GlobalOp::create(
+  LLVM::GlobalOp::create(
       b, module.getLoc(), LLVM::LLVMArrayType::get(b.getI8Type(), 0),
-      /*isConstant=*/false, LLVM::Linkage::External, "kiln_smem", Attribute(),
+      /*isConstant=*/false, LLVM::Linkage::External, kSmemSymbol, Attribute(),
       /*alignment=*/1024, /*addrSpace=*/3);
-  return {kernels, smem};
+  return kernels;
+}
+
+/// The kernel function of `program`: ABI parameters, launch attributes, the
+/// manifest, and an entry block that prefetches every tensor map into the
+/// descriptor cache before first use.
+LLVM::LLVMFuncOp createKernel(cta::ProgramOp program, const KernelABI &abi,
+                              gpu::GPUModuleOp kernels) {
+  MLIRContext *ctx = program.getContext();
+  OpBuilder b = OpBuilder::atBlockEnd(kernels.getBody());
+  auto type =
+      LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), abi.entryTypes);
+  auto func =
+      LLVM::LLVMFuncOp::create(b, program.getLoc(), program.getSymName(), type);
+  func->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(), UnitAttr::get(ctx));
+  func->setAttr(
+      NVVM::NVVMDialect::getReqntidAttrName(),
+      b.getDenseI32ArrayAttr({static_cast<int32_t>(abi.blockThreads), 1, 1}));
+  // With the thread count, one CTA per SM tells ptxas the register count at
+  // entry, without which setmaxnreg is ignored (ptxas C7508).
+  func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
+                b.getI32IntegerAttr(1));
+  if (abi.clusterSize > 1)
+    func->setAttr(
+        NVVM::NVVMDialect::getClusterDimAttrName(),
+        b.getDenseI32ArrayAttr({static_cast<int32_t>(abi.clusterSize), 1, 1}));
+  for (unsigned i = 0; i < abi.tensorMaps.size(); ++i) {
+    func.setArgAttr(
+        i, LLVM::LLVMDialect::getByValAttrName(),
+        TypeAttr::get(LLVM::LLVMArrayType::get(b.getI8Type(), 128)));
+    func.setArgAttr(i, LLVM::LLVMDialect::getAlignAttrName(),
+                    b.getI64IntegerAttr(64));
+    func.setArgAttr(i, NVVM::NVVMDialect::getGridConstantAttrName(),
+                    UnitAttr::get(ctx));
+  }
+  func->setAttr(kManifestAttrName,
+                b.getStringAttr(writeManifest(abi.manifest)));
+
+  Block *entry = func.addEntryBlock(b);
+  b.setInsertionPointToStart(entry);
+  Emitter e(b, program.getLoc());
+  e.ifThen(e.eq(e.threadId(), e.i32(0)), [&] {
+    for (unsigned i = 0; i < abi.tensorMaps.size(); ++i)
+      NVVM::PrefetchOp::create(b, program.getLoc(), /*cacheLevel=*/nullptr,
+                               /*evictPriority=*/nullptr, func.getArgument(i),
+                               /*predicate=*/Value(),
+                               /*tensormap=*/true, /*uniform=*/false,
+                               /*in_param_space=*/true);
+  });
+  return func;
 }
 
 LogicalResult lowerProgram(cta::ProgramOp program, StringRef chip) {
@@ -83,6 +131,12 @@ LogicalResult lowerProgram(cta::ProgramOp program, StringRef chip) {
     return program.emitError()
            << "convert-cta-to-nvvm: the program was scheduled for "
            << program.getChip() << ", not " << chip;
+  // Everything the patterns cannot lower is reported here, at its op.
+  bool supported = true;
+  program.walk(
+      [&](Operation *op) { supported &= succeeded(checkLoweredOnSm90(op)); });
+  if (!supported)
+    return failure();
   FailureOr<KernelABI> abi = planKernelABI(program);
   if (failed(abi))
     return failure();
@@ -93,58 +147,26 @@ LogicalResult lowerProgram(cta::ProgramOp program, StringRef chip) {
     abi->manifest.source = fileLoc.getFilename().str();
 
   auto module = program->getParentOfType<ModuleOp>();
-  auto [kernels, smem] = getOrCreateKernelModule(module, chip);
-  MLIRContext *ctx = program.getContext();
-  OpBuilder b = OpBuilder::atBlockEnd(kernels.getBody());
-  auto type = LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx),
-                                          abi->entryTypes);
-  auto func =
-      LLVM::LLVMFuncOp::create(b, program.getLoc(), program.getSymName(), type);
-  func->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(), UnitAttr::get(ctx));
-  func->setAttr(
-      NVVM::NVVMDialect::getReqntidAttrName(),
-      b.getDenseI32ArrayAttr({static_cast<int32_t>(abi->blockThreads), 1, 1}));
-  // With the thread count, one CTA per SM tells ptxas the register count at
-  // entry, without which setmaxnreg is ignored (ptxas C7508).
-  func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
-                b.getI32IntegerAttr(1));
-  if (abi->clusterSize > 1)
-    func->setAttr(
-        NVVM::NVVMDialect::getClusterDimAttrName(),
-        b.getDenseI32ArrayAttr({static_cast<int32_t>(abi->clusterSize), 1, 1}));
-  for (unsigned i = 0; i < abi->tensorMaps.size(); ++i) {
-    func.setArgAttr(
-        i, LLVM::LLVMDialect::getByValAttrName(),
-        TypeAttr::get(LLVM::LLVMArrayType::get(b.getI8Type(), 128)));
-    func.setArgAttr(i, LLVM::LLVMDialect::getAlignAttrName(),
-                    b.getI64IntegerAttr(64));
-    func.setArgAttr(i, NVVM::NVVMDialect::getGridConstantAttrName(),
-                    UnitAttr::get(ctx));
-  }
-  func->setAttr(kManifestAttrName,
-                b.getStringAttr(writeManifest(abi->manifest)));
+  gpu::GPUModuleOp kernels = getOrCreateKernelModule(module, chip);
+  LLVM::LLVMFuncOp kernel = createKernel(program, *abi, kernels);
 
-  if (failed(lowerProgramToSm90(program, *abi, func, smem))) {
-    func.erase();
+  MLIRContext *ctx = program.getContext();
+  TypeConverter converter;
+  addCommonTypeConversions(converter);
+  addSm90TypeConversions(converter);
+  ConversionTarget target(*ctx);
+  target.addIllegalDialect<cta::CtaDialect>();
+  target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+  RewritePatternSet patterns(ctx);
+  populateCtaToNVVMCommonPatterns(converter, patterns, *abi, kernel);
+  populateCtaToSm90Patterns(converter, patterns, *abi, kernel);
+  if (failed(applyPartialConversion(program.getOperation(), target,
+                                    std::move(patterns)))) {
+    kernel.erase();
     return failure();
   }
-  program.erase();
   return success();
 }
-
-struct ProgramToKernel : public OpRewritePattern<cta::ProgramOp> {
-  ProgramToKernel(MLIRContext *ctx, StringRef chip)
-      : OpRewritePattern(ctx), chip(chip.str()) {}
-  LogicalResult matchAndRewrite(cta::ProgramOp program,
-                                PatternRewriter &rewriter) const override {
-    // The lowering builds the kernel outside the program and erases it.
-    rewriter.startOpModification(program->getParentOp());
-    LogicalResult result = lowerProgram(program, chip);
-    rewriter.finalizeOpModification(program->getParentOp());
-    return result;
-  }
-  std::string chip;
-};
 
 struct ConvertCtaToNVVMPass
     : public kiln::impl::ConvertCtaToNVVMBase<ConvertCtaToNVVMPass> {
@@ -163,9 +185,4 @@ LogicalResult kiln::lowerCtaProgramsToNVVM(ModuleOp module, StringRef chip) {
   for (cta::ProgramOp program : programs)
     ok &= succeeded(lowerProgram(program, chip));
   return success(ok);
-}
-
-void kiln::populateCtaToNVVMConversionPatterns(RewritePatternSet &patterns,
-                                               StringRef chip) {
-  patterns.add<ProgramToKernel>(patterns.getContext(), chip);
 }

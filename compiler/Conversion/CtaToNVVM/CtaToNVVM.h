@@ -14,14 +14,13 @@ inline constexpr llvm::StringLiteral kKernelModuleName = "kiln_kernels";
 inline constexpr llvm::StringLiteral kManifestAttrName = "kiln.manifest";
 
 /// Lowers every cta.program of `module` for `chip` into an `llvm.func`
-/// kernel inside the `kiln_kernels` gpu.module. Reports unsupported chips and
-/// programs at the offending op.
+/// kernel inside the `kiln_kernels` gpu.module: per program, the KernelABI
+/// analysis, then a dialect conversion with the chip-neutral patterns
+/// (populateCtaToNVVMCommonPatterns) and the chip's own
+/// (populateCtaToSm90Patterns). Reports unsupported chips and ops at the
+/// offending op.
 mlir::LogicalResult lowerCtaProgramsToNVVM(mlir::ModuleOp module,
                                            llvm::StringRef chip);
-
-/// The same, as a pattern on `cta.program` for use in larger pattern sets.
-void populateCtaToNVVMConversionPatterns(mlir::RewritePatternSet &patterns,
-                                         llvm::StringRef chip);
 
 } // namespace kiln
 

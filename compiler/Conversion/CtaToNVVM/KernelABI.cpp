@@ -205,16 +205,24 @@ FailureOr<KernelABI> kiln::planKernelABI(cta::ProgramOp program) {
   };
 
   SmallVector<cta::StoreOp> stores;
+  // Global tensors addressed with plain loads and stores, in first use.
+  SmallVector<unsigned> plainTensors;
+  auto addPlain = [&](Value memref) {
+    unsigned arg = llvm::cast<BlockArgument>(memref).getArgNumber();
+    if (!llvm::is_contained(plainTensors, arg))
+      plainTensors.push_back(arg);
+  };
   WalkResult walk = program.walk([&](Operation *op) {
     if (auto load = llvm::dyn_cast<cta::LoadOp>(op)) {
       cta::BufferType buffer = load.getBuffer().getType();
-      if (buffer.getShape()[0] % load.getMulticast() != 0)
-        return (load.emitError(
-                    "convert-cta-to-nvvm: multicast does not divide the rows"),
+      auto [firstRow, endRow] = load.getFilledRows();
+      if (llvm::cast<MemRefType>(load.getSource().getType()).getRank() != 2)
+        return (load.emitError("convert-cta-to-nvvm: not implemented yet: "
+                               "copies from tensors of rank other than 2"),
                 WalkResult::interrupt());
       FailureOr<unsigned> map =
           addMap(op, load.getSource(), buffer,
-                 buffer.getShape()[0] / load.getMulticast(), false);
+                 (endRow - firstRow) / load.getMulticast(), false);
       if (failed(map))
         return WalkResult::interrupt();
       abi.loadMap[op] = *map;
@@ -222,6 +230,22 @@ FailureOr<KernelABI> kiln::planKernelABI(cta::ProgramOp program) {
       if (!store.getStaging())
         return (store.emitError(
                     "convert-cta-to-nvvm: stores need a staging buffer"),
+                WalkResult::interrupt());
+      for (Value value : {store.getDest()})
+        if (!llvm::isa<BlockArgument>(value) ||
+            llvm::cast<BlockArgument>(value).getOwner() != &body)
+          return (store.emitError("convert-cta-to-nvvm: stores must write "
+                                  "program arguments"),
+                  WalkResult::interrupt());
+      for (Value input : store.getInputs())
+        if (!llvm::isa<BlockArgument>(input) ||
+            llvm::cast<BlockArgument>(input).getOwner() != &body)
+          return (store.emitError("convert-cta-to-nvvm: epilogue inputs "
+                                  "must be program arguments"),
+                  WalkResult::interrupt());
+      if (llvm::cast<MemRefType>(store.getDest().getType()).getRank() != 2)
+        return (store.emitError("convert-cta-to-nvvm: not implemented yet: "
+                                "stores into tensors of rank other than 2"),
                 WalkResult::interrupt());
       cta::BufferType staging = store.getStaging().getType();
       FailureOr<unsigned> map =
@@ -231,6 +255,23 @@ FailureOr<KernelABI> kiln::planKernelABI(cta::ProgramOp program) {
         return WalkResult::interrupt();
       abi.storeArgs[op].tensorMap = *map;
       stores.push_back(store);
+    } else if (auto roles = llvm::dyn_cast<cta::WarpSpecializeOp>(op)) {
+      SmallVector<bool> storesInRole;
+      for (auto [index, region] : llvm::enumerate(roles.getBodies())) {
+        int64_t firstWarpgroup = roles.getFirstWarp(index) / 4;
+        bool storesHere = false;
+        region.walk([&](Operation *inner) {
+          if (llvm::isa<cta::WarpgroupIndexOp>(inner))
+            abi.roleFirstWarpgroup[inner] = firstWarpgroup;
+          if (auto store = llvm::dyn_cast<cta::StoreOp>(inner))
+            storesHere |= static_cast<bool>(store.getStaging());
+        });
+        storesInRole.push_back(storesHere);
+      }
+      abi.roleStores[op] = storesInRole;
+    } else if (auto consume = llvm::dyn_cast<cta::ConsumeOp>(op)) {
+      for (cta::MmaOp mma : consume.getBody().getOps<cta::MmaOp>())
+        abi.stageMmas.insert(mma);
     }
     return WalkResult::advance();
   });
@@ -244,21 +285,32 @@ FailureOr<KernelABI> kiln::planKernelABI(cta::ProgramOp program) {
     manifest.kernelArgs.push_back(
         {KernelArgKind::TensorMap, static_cast<int64_t>(i), "", "", -1});
   }
-  // Plain-store fallback for destinations a tensor map cannot describe.
+  // Plain-store fallback for destinations a tensor map cannot describe, and
+  // plain loads of epilogue inputs.
   for (cta::StoreOp store : stores) {
     StoreArgs &args = abi.storeArgs[store];
-    auto dest = llvm::cast<BlockArgument>(store.getDest());
-    std::string name = manifest.params[paramIndex(dest.getArgNumber())].name;
     args.tmaOk = abi.entryTypes.size();
     abi.entryTypes.push_back(i32);
     manifest.kernelArgs.push_back(
         {KernelArgKind::TmaOk, args.tensorMap, "", "", -1});
+    addPlain(store.getDest());
+    for (Value input : store.getInputs())
+      addPlain(input);
+  }
+  for (unsigned arg : plainTensors) {
+    std::string name = manifest.params[paramIndex(arg)].name;
+    PointerArgs &args = abi.pointerArgs[arg];
     args.pointer = abi.entryTypes.size();
     abi.entryTypes.push_back(LLVM::LLVMPointerType::get(ctx, 1));
     manifest.kernelArgs.push_back({KernelArgKind::Pointer, -1, name, "", -1});
-    args.rowStride = abi.entryTypes.size();
-    abi.entryTypes.push_back(i64);
-    manifest.kernelArgs.push_back({KernelArgKind::Stride, -1, name, "", 0});
+    int64_t rank =
+        llvm::cast<MemRefType>(program.getArgumentTypes()[arg]).getRank();
+    for (int64_t axis = 0; axis + 1 < rank; ++axis) {
+      args.strides.push_back(abi.entryTypes.size());
+      abi.entryTypes.push_back(i64);
+      manifest.kernelArgs.push_back(
+          {KernelArgKind::Stride, -1, name, "", axis});
+    }
   }
   for (unsigned i = 0; i < program.getNumArguments(); ++i) {
     auto dim = program.getArgAttrOfType<StringAttr>(i, "cta.dim");
@@ -268,6 +320,27 @@ FailureOr<KernelABI> kiln::planKernelABI(cta::ProgramOp program) {
     abi.entryTypes.push_back(i32);
     manifest.dims.push_back(dim.str());
     manifest.kernelArgs.push_back({KernelArgKind::Dim, -1, "", dim.str(), -1});
+  }
+  // Every tensor's extents, for the bounds of plain loads and stores.
+  for (unsigned i = 0; i < program.getNumArguments(); ++i) {
+    auto shape = program.getArgAttrOfType<ArrayAttr>(i, "cta.shape");
+    if (!shape)
+      continue;
+    SmallVector<ExtentArg, 4> &extents = abi.extents[i];
+    for (Attribute attr : shape) {
+      StringRef dim = llvm::cast<StringAttr>(attr).getValue();
+      ExtentArg extent;
+      int64_t constant;
+      if (!dim.getAsInteger(10, constant)) {
+        extent.constant = constant;
+      } else {
+        for (unsigned j = 0; j < program.getNumArguments(); ++j)
+          if (auto name = program.getArgAttrOfType<StringAttr>(j, "cta.dim"))
+            if (name.getValue() == dim)
+              extent.dimParam = abi.dimArgs.lookup(j);
+      }
+      extents.push_back(extent);
+    }
   }
 
   // Shared memory: every buffer 1024-byte aligned (swizzle atoms and TMA
@@ -302,7 +375,7 @@ FailureOr<KernelABI> kiln::planKernelABI(cta::ProgramOp program) {
   if (!loop)
     return program.emitError("convert-cta-to-nvvm: the program walks no tiles");
   launch.rule = loop.getPersistent() ? GridRule::Persistent : GridRule::Tiles;
-  SmallVector<Value, 2> extents = {loop.getExtentM(), loop.getExtentN()};
+  SmallVector<Value, 2> extents(loop.getExtents());
   for (auto [extent, tile] : llvm::zip(extents, loop.getTileSizes())) {
     FailureOr<DimExpr> expr = extentExpr(program, extent);
     if (failed(expr))

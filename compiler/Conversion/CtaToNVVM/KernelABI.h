@@ -1,11 +1,14 @@
 //===- KernelABI.h - the launch ABI of a lowered cta.program ----*- C++ -*-===//
 //
-// Before a program is lowered, everything the host must know to launch it is
-// decided in one place: which tensor maps exist (one per distinct global
-// tensor, box and swizzle), the order and type of the entry's parameters, the
-// shared-memory offset of every buffer and barrier ring, and the grid rule.
-// The same decisions produce the manifest, so the cubin and its manifest
-// cannot disagree.
+// Before a program is lowered, everything the host must know to launch it,
+// and everything a lowering pattern must know about the program as a whole,
+// is decided in one analysis: which tensor maps exist (one per distinct
+// global tensor, box and swizzle), the order and type of the entry's
+// parameters, the shared-memory offset of every buffer and barrier ring, the
+// grid rule, and the facts about an op that its pattern can no longer see
+// once its parents have been rewritten (which role it runs in, whether an
+// MMA belongs to a pipelined stage). The same decisions produce the
+// manifest, so the cubin and its manifest cannot disagree.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +20,7 @@
 #include "runtime/Manifest.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 
 namespace kiln {
 
@@ -31,8 +35,22 @@ struct TensorMapPlan {
 struct StoreArgs {
   unsigned tensorMap = 0; ///< entry param of the destination's tensor map
   unsigned tmaOk = 0;     ///< i32: 1 when the tensor map could be encoded
-  unsigned pointer = 0;   ///< !llvm.ptr<1>: the destination's base address
-  unsigned rowStride = 0; ///< i64: elements between destination rows
+};
+
+/// One extent of a global tensor: a constant, an i32 dim parameter, or
+/// neither (an expression such as `E+1`, which plain accesses do not take).
+struct ExtentArg {
+  std::optional<int64_t> constant;
+  std::optional<unsigned> dimParam;
+};
+
+/// What a program's entry passes for one global tensor that the kernel
+/// addresses with plain loads or stores (store destinations, epilogue
+/// inputs).
+struct PointerArgs {
+  unsigned pointer = 0; ///< !llvm.ptr<1>: the tensor's base address
+  /// i64 element strides of every axis but the last (which is 1).
+  llvm::SmallVector<unsigned, 2> strides;
 };
 
 struct KernelABI {
@@ -40,8 +58,13 @@ struct KernelABI {
   llvm::SmallVector<TensorMapPlan> tensorMaps;
   /// For each cta.load: the entry parameter of its tensor map.
   llvm::DenseMap<mlir::Operation *, unsigned> loadMap;
-  /// For each cta.store: its entry parameters.
+  /// For each cta.store: its tensor-map parameters.
   llvm::DenseMap<mlir::Operation *, StoreArgs> storeArgs;
+  /// For each program memref argument read or written with plain memory
+  /// operations: its pointer and stride parameters.
+  llvm::DenseMap<unsigned, PointerArgs> pointerArgs;
+  /// For each program memref argument: its extents, outermost first.
+  llvm::DenseMap<unsigned, llvm::SmallVector<ExtentArg, 4>> extents;
   /// For each program `index` argument (a dim): its i32 entry parameter.
   llvm::DenseMap<unsigned, unsigned> dimArgs;
   /// The entry's parameter types, in order.
@@ -53,6 +76,16 @@ struct KernelABI {
   /// Threads per CTA and CTAs per cluster (along x).
   int64_t blockThreads = 0;
   int64_t clusterSize = 1;
+
+  /// For each cta.warpgroup_index: the first warpgroup of its role.
+  llvm::DenseMap<mlir::Operation *, int64_t> roleFirstWarpgroup;
+  /// For each cta.warp_specialize: whether role `i` issues bulk (TMA)
+  /// stores, which must complete before its warps exit.
+  llvm::DenseMap<mlir::Operation *, llvm::SmallVector<bool>> roleStores;
+  /// MMAs directly in a cta.consume body: they form that stage's
+  /// asynchronous batch instead of completing on their own.
+  llvm::DenseSet<mlir::Operation *> stageMmas;
+
   /// What the runtime needs; `cubin` and `source` are left to the driver.
   Manifest manifest;
 };

@@ -10,6 +10,7 @@
 
 #include "compiler/Conversion/TileToCta/TileToCta.h"
 #include "compiler/Conversion/Passes.h"
+#include "compiler/Target/Chip.h"
 #include "dialects/Cta/IR/CtaOps.h"
 #include "dialects/Tile/IR/TileShapes.h"
 
@@ -17,6 +18,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/Support/FormatVariadic.h"
 
 namespace kiln {
@@ -57,8 +59,8 @@ LogicalResult kiln::checkTileToCtaSupport(tile::KernelOp kernel,
     if (auto candidate = llvm::dyn_cast<tile::ContractOp>(op)) {
       if (contract)
         return notImplemented(
-            &op, "several contractions in one kernel (a dual GEMM such as SwiGLU "
-                 "needs sibling fusion into one tile.contract)");
+            &op, "several contractions in one kernel that tile-fuse-siblings "
+                 "could not fuse (see its remarks)");
       contract = candidate;
       continue;
     }
@@ -81,13 +83,12 @@ LogicalResult kiln::checkTileToCtaSupport(tile::KernelOp kernel,
   }
   if (!contract)
     return notImplemented(kernel, "a kernel without a contraction");
-  if (kernel.getNumResults() != 1)
-    return notImplemented(kernel, "kernels with several outputs");
   auto ret =
       llvm::cast<tile::ReturnOp>(kernel.getBody().front().getTerminator());
-  if (ret.getValues()[0] != contract.getResult())
-    return notImplemented(ret,
-                          "an output that is not the contraction's result");
+  for (Value value : ret.getValues())
+    if (!llvm::is_contained(contract.getOutputs(), value))
+      return notImplemented(ret,
+                            "an output that is not the contraction's result");
   if (!contract.getSchedule())
     return contract.emitError(
         "convert-tile-to-cta: the contraction has no schedule; run "
@@ -96,19 +97,16 @@ LogicalResult kiln::checkTileToCtaSupport(tile::KernelOp kernel,
     return contract.emitError() << "convert-tile-to-cta: unknown chip '" << chip
                                 << "'; expected sm_90a or sm_100a";
   if (chip == "sm_100a")
-    return notImplemented(contract, "code generation for sm_100a (tcgen05 + tensor memory)");
-  if (contract.getContractions().size() != 1)
     return notImplemented(
-        contract, "dual GEMM: " + Twine(contract.getContractions().size()) +
-                      " accumulators in one contraction");
-  if (!contract.getEpilogueInputs().empty())
-    return notImplemented(contract, "epilogue inputs (bias, residual)");
-  auto mma = llvm::cast<tile::MmaAttr>(contract.getContractions()[0]);
-  if (mma.getTransposeA())
-    return notImplemented(contract, "a transposed lhs (stored [K, M])");
-  if (!mma.getTransposeB())
-    return notImplemented(
-        contract, "an rhs stored [K, N]; store it [N, K] and write b^T");
+        contract, "code generation for sm_100a (tcgen05 + tensor memory)");
+  for (Attribute attr : contract.getContractions()) {
+    auto mma = llvm::cast<tile::MmaAttr>(attr);
+    if (mma.getTransposeA())
+      return notImplemented(contract, "a transposed lhs (stored [K, M])");
+    if (!mma.getTransposeB())
+      return notImplemented(
+          contract, "an rhs stored [K, N]; store it [N, K] and write b^T");
+  }
   for (Value input : contract.getInputs()) {
     if (!llvm::isa<BlockArgument>(input))
       return notImplemented(contract,
@@ -120,11 +118,23 @@ LogicalResult kiln::checkTileToCtaSupport(tile::KernelOp kernel,
                                           llvm::formatv("{0}", element).str() +
                                           " (bf16 and f16 are supported)");
   }
-  Type out = llvm::cast<RankedTensorType>(contract.getResult().getType())
-                 .getElementType();
-  if (!isSupportedResult(out))
-    return notImplemented(contract, Twine("an output of type ") +
-                                        llvm::formatv("{0}", out).str());
+  SmallVector<std::string> outDims = tile::getDimExprs(
+      llvm::cast<RankedTensorType>(contract.getOutputs()[0].getType()));
+  for (Value input : contract.getEpilogueInputs()) {
+    if (!llvm::isa<BlockArgument>(input))
+      return notImplemented(contract, "epilogue inputs computed inside the "
+                                      "kernel (only kernel parameters)");
+    auto type = llvm::cast<RankedTensorType>(input.getType());
+    if (type.getRank() > 2)
+      return notImplemented(contract, "an epilogue input of rank " +
+                                          Twine(type.getRank()));
+  }
+  for (Value output : contract.getOutputs()) {
+    Type out = llvm::cast<RankedTensorType>(output.getType()).getElementType();
+    if (!isSupportedResult(out))
+      return notImplemented(contract, Twine("an output of type ") +
+                                          llvm::formatv("{0}", out).str());
+  }
   for (StringAttr dim : contract.getMNK())
     if (!tile::getConstantDim(dim.getValue()) &&
         !llvm::all_of(dim.getValue(),
@@ -137,6 +147,47 @@ LogicalResult kiln::checkTileToCtaSupport(tile::KernelOp kernel,
 
 namespace {
 
+/// How an epilogue input of dims `dims` is read per element of an output of
+/// dims `out` ([M, N]): along the axes where it is not broadcast.
+cta::InputKind inputKind(ArrayRef<std::string> dims,
+                         ArrayRef<std::string> out) {
+  // Align at the right, as the language broadcasts: a missing or constant-1
+  // axis is broadcast.
+  auto varies = [&](size_t outAxis) {
+    size_t offset = out.size() - dims.size();
+    if (outAxis < offset)
+      return false;
+    return dims[outAxis - offset] != "1" || out[outAxis] == "1";
+  };
+  bool perRow = varies(0), perCol = varies(1);
+  if (perRow && perCol)
+    return cta::InputKind::tile;
+  if (perRow)
+    return cta::InputKind::per_row;
+  if (perCol)
+    return cta::InputKind::per_col;
+  return cta::InputKind::scalar;
+}
+
+/// The ops of `block` that `value` depends on (in block order) and the block
+/// arguments it reads.
+void collectSlice(Block &block, Value value, llvm::SetVector<Operation *> &ops,
+                  llvm::SetVector<BlockArgument> &args) {
+  SmallVector<Value> worklist = {value};
+  while (!worklist.empty()) {
+    Value next = worklist.pop_back_val();
+    if (auto arg = llvm::dyn_cast<BlockArgument>(next)) {
+      if (arg.getOwner() == &block)
+        args.insert(arg);
+      continue;
+    }
+    Operation *def = next.getDefiningOp();
+    if (!def || def->getBlock() != &block || !ops.insert(def))
+      continue;
+    llvm::append_range(worklist, def->getOperands());
+  }
+}
+
 struct KernelToProgram : public OpRewritePattern<tile::KernelOp> {
   KernelToProgram(MLIRContext *ctx, StringRef chip)
       : OpRewritePattern(ctx), chip(chip.str()) {}
@@ -147,7 +198,6 @@ struct KernelToProgram : public OpRewritePattern<tile::KernelOp> {
     Location loc = kernel.getLoc();
     auto contract = *kernel.getBody().getOps<tile::ContractOp>().begin();
     auto schedule = *contract.getSchedule();
-    auto mma = llvm::cast<tile::MmaAttr>(contract.getContractions()[0]);
 
     // The ABI: tensors (inputs, then outputs) as row-major strided memrefs,
     // then each symbolic dim as an index.
@@ -219,7 +269,9 @@ struct KernelToProgram : public OpRewritePattern<tile::KernelOp> {
       program->setAttr("cta.variant_of", of);
     if (auto cost = kernel->getAttrOfType<FloatAttr>("tile.tile_cost"))
       program->setAttr("cta.tile_cost", cost);
-    program->setAttr("cta.schedule", schedule);
+    program->setAttr("cta.schedule",
+                     cta::ScheduleAttr::get(ctx, schedule.getStages(),
+                                            schedule.getConsumers()));
     program->setAttr("cta.cluster",
                      rewriter.getDenseI64ArrayAttr(
                          {schedule.getClusterM(), schedule.getClusterN()}));
@@ -238,15 +290,14 @@ struct KernelToProgram : public OpRewritePattern<tile::KernelOp> {
     };
     SmallVector<StringAttr, 3> mnk = contract.getMNK();
     Value m = dimValue(mnk[0]), n = dimValue(mnk[1]), k = dimValue(mnk[2]);
-    auto argIndex = [](Value value) {
-      return llvm::cast<BlockArgument>(value).getArgNumber();
+    // The program argument of a kernel-argument tensor.
+    auto programArg = [&](Value value) {
+      return entry->getArgument(
+          llvm::cast<BlockArgument>(value).getArgNumber());
     };
-    Value a = entry->getArgument(argIndex(contract.getInputs()[mma.getLhs()]));
-    Value b = entry->getArgument(argIndex(contract.getInputs()[mma.getRhs()]));
-    Value c = entry->getArgument(kernel.getNumArguments());
+    auto ret =
+        llvm::cast<tile::ReturnOp>(kernel.getBody().front().getTerminator());
 
-    Type operandType = llvm::cast<MemRefType>(a.getType()).getElementType();
-    Type outType = llvm::cast<MemRefType>(c.getType()).getElementType();
     int64_t tm = schedule.getTileM(), tn = schedule.getTileN(),
             tk = schedule.getTileK();
     auto buffer = [&](int64_t rows, int64_t cols, Type element) {
@@ -255,61 +306,183 @@ struct KernelToProgram : public OpRewritePattern<tile::KernelOp> {
                  cta::BufferType::get(ctx, {rows, cols}, element, 1, nullptr))
           .getBuffer();
     };
-    Value sa = buffer(tm, tk, operandType);
-    Value sb = buffer(tn, tk, operandType);
-    // The epilogue streams the tile out through two 128-byte column blocks.
-    int64_t stagingColumns =
-        std::min<int64_t>(tn, 2 * 128 * 8 / outType.getIntOrFloatBitWidth());
-    Value sc = buffer(tm, stagingColumns, outType);
+    // One shared buffer per distinct operand: a dual GEMM's shared lhs is
+    // loaded once per K step.
+    size_t numAccs = contract.getContractions().size();
+    llvm::MapVector<Value, Value> lhsBuffers, rhsBuffers;
+    auto operands = [&](unsigned acc) {
+      auto mma = llvm::cast<tile::MmaAttr>(contract.getContractions()[acc]);
+      return std::make_pair(contract.getInputs()[mma.getLhs()],
+                            contract.getInputs()[mma.getRhs()]);
+    };
+    // Sibling products of one lhs whose rhs tiles fit side by side in one
+    // MMA run as one MMA over both tiles (one m64n256 wgmma chain for a dual
+    // GEMM with 128-column tiles instead of two m64n128 chains: the lhs is
+    // read from shared memory once per K step instead of once per product,
+    // and the MMA has the shape the plain matmul runs at).
+    const target::ChipInfo *chipInfo = target::lookupChip(chip);
+    llvm::SmallSetVector<Value, 4> rhsOperands;
+    for (size_t i = 0; i < numAccs; ++i)
+      rhsOperands.insert(operands(i).second);
+    bool packed = numAccs > 1 && rhsOperands.size() == numAccs &&
+                  llvm::all_of(llvm::seq<size_t>(0, numAccs),
+                               [&](size_t i) {
+                                 return operands(i).first == operands(0).first;
+                               }) &&
+                  static_cast<int64_t>(numAccs) * tn <=
+                      static_cast<int64_t>(chipInfo->mmaMaxN);
+    for (size_t i = 0; i < numAccs; ++i) {
+      auto [lhs, rhs] = operands(i);
+      Type element =
+          llvm::cast<RankedTensorType>(lhs.getType()).getElementType();
+      if (!lhsBuffers.count(lhs))
+        lhsBuffers[lhs] = buffer(tm, tk, element);
+      if (packed && i > 0) {
+        Value shared = rhsBuffers.front().second; // (a copy: [] may grow)
+        rhsBuffers[rhs] = shared;
+      } else if (!rhsBuffers.count(rhs)) {
+        rhsBuffers[rhs] = buffer(
+            packed ? tn * static_cast<int64_t>(numAccs) : tn, tk, element);
+      }
+    }
+    // The epilogue streams a tile out through two 128-byte column blocks;
+    // outputs of one element type share that staging buffer.
+    llvm::MapVector<Type, Value> staging;
+    for (Value output : contract.getOutputs()) {
+      Type outType =
+          llvm::cast<RankedTensorType>(output.getType()).getElementType();
+      if (!staging.count(outType))
+        staging[outType] =
+            buffer(tm,
+                   std::min<int64_t>(tn, 2 * 128 * 8 /
+                                             outType.getIntOrFloatBitWidth()),
+                   outType);
+    }
     auto accType = cta::AccType::get(ctx, {tm, tn}, rewriter.getF32Type());
+    // The accumulators the K loop carries: one wide one when packed.
+    SmallVector<Type> carried(
+        packed ? 1 : numAccs,
+        packed
+            ? cta::AccType::get(ctx, {tm, tn * static_cast<int64_t>(numAccs)},
+                                rewriter.getF32Type())
+            : Type(accType));
 
     auto loop =
-        cta::TileLoopOp::create(rewriter, loc, m, n, {tm, tn}, ValueRange{});
+        cta::TileLoopOp::create(rewriter, loc, cta::WalkKind::static_,
+                                ValueRange{m, n}, {tm, tn}, ValueRange{});
     loop.setPersistent(schedule.getPersistent());
     loop.setGroupM(schedule.getGroupM());
     loop.setCluster(
         ArrayRef<int64_t>{schedule.getClusterM(), schedule.getClusterN()});
     rewriter.setInsertionPointToStart(&loop.getBody().front());
     Value m0 = loop.getTileOrigin(0), n0 = loop.getTileOrigin(1);
-    Value zero = cta::AccZeroOp::create(rewriter, loc, accType);
-    auto mainloop = cta::MainloopOp::create(rewriter, loc, TypeRange{accType},
-                                            k, tk, ValueRange{zero});
+    SmallVector<Value> zeros;
+    for (Type type : carried)
+      zeros.push_back(cta::AccZeroOp::create(rewriter, loc,
+                                             llvm::cast<cta::AccType>(type)));
+    auto mainloop =
+        cta::MainloopOp::create(rewriter, loc, carried, k, tk, zeros);
     Block *kBody = rewriter.createBlock(&mainloop.getBody());
     Value k0 = kBody->addArgument(rewriter.getIndexType(), loc);
-    Value acc = kBody->addArgument(accType, loc);
-    cta::LoadOp::create(rewriter, loc, a, ValueRange{m0, k0}, sa, Value(),
-                        Value(), 1);
-    // The CTAs of a cluster share n0, so they share the rhs tile.
-    cta::LoadOp::create(rewriter, loc, b, ValueRange{n0, k0}, sb, Value(),
-                        Value(), schedule.getClusterM());
-    auto product =
-        cta::MmaOp::create(rewriter, loc, accType, sa, Value(), Value(), sb,
-                           Value(), acc, /*transpose_b=*/true);
-    cta::YieldOp::create(rewriter, loc, product.getResult());
-
-    rewriter.setInsertionPointAfter(mainloop);
-    auto store = cta::StoreOp::create(rewriter, loc, mainloop.getResults(), c,
-                                      ValueRange{m0, n0}, sc, Value());
-    Block *epilogue = rewriter.createBlock(&store.getEpilogue());
-    IRMapping mapping;
-    Block &source = contract.getEpilogue().front();
-    for (BlockArgument arg : source.getArguments())
-      mapping.map(arg, epilogue->addArgument(arg.getType(), arg.getLoc()));
-    for (Operation &op : source.without_terminator()) {
-      // Constants the epilogue uses from outside (e.g. hoisted by a
-      // canonicalization) move in with it: the kernel body goes away.
-      for (Value operand : op.getOperands())
-        if (Operation *def = operand.getDefiningOp())
-          if (!source.getParent()->isAncestor(def->getParentRegion()) &&
-              def->hasTrait<OpTrait::ConstantLike>() &&
-              !mapping.contains(operand))
-            rewriter.clone(*def, mapping);
-      rewriter.clone(op, mapping);
+    SmallVector<Value> accs;
+    for (Type type : carried)
+      accs.push_back(kBody->addArgument(type, loc));
+    for (auto [lhs, sa] : lhsBuffers)
+      cta::LoadOp::create(rewriter, loc, programArg(lhs), ValueRange{m0, k0},
+                          sa, Value(), Value(), 1, nullptr);
+    // The CTAs of a cluster share n0, so they share the rhs tiles.
+    for (auto [index, entry] : llvm::enumerate(rhsBuffers)) {
+      auto load = cta::LoadOp::create(rewriter, loc, programArg(entry.first),
+                                      ValueRange{n0, k0}, entry.second, Value(),
+                                      Value(), schedule.getClusterM(), nullptr);
+      if (packed)
+        load.setDstRows(
+            ArrayRef<int64_t>{static_cast<int64_t>(index) * tn,
+                              static_cast<int64_t>(index + 1) * tn});
     }
+    SmallVector<Value> products;
+    for (size_t i = 0; i < (packed ? 1 : numAccs); ++i) {
+      auto [lhs, rhs] = operands(i);
+      products.push_back(cta::MmaOp::create(rewriter, loc, carried[i],
+                                            lhsBuffers.lookup(lhs), Value(),
+                                            Value(), rhsBuffers.lookup(rhs),
+                                            Value(), accs[i], Value(),
+                                            /*transpose_b=*/true)
+                             .getResult());
+    }
+    cta::YieldOp::create(rewriter, loc, products);
+    rewriter.setInsertionPointAfter(mainloop);
+    SmallVector<Value> results(mainloop.getResults());
+    if (packed)
+      results = llvm::to_vector_of<Value>(
+          cta::SplitColsOp::create(rewriter, loc,
+                                   SmallVector<Type>(numAccs, accType),
+                                   mainloop.getResult(0))
+              .getParts());
+
+    // One store per output, each with the part of the epilogue that
+    // computes it and only the accumulators and inputs that part reads.
+    Block &source = contract.getEpilogue().front();
     auto yield = llvm::cast<tile::YieldOp>(source.getTerminator());
-    cta::YieldOp::create(rewriter, yield.getLoc(),
-                         mapping.lookup(yield.getValues()[0]));
-    rewriter.setInsertionPointAfter(store);
+    SmallVector<std::string> outDims = tile::getDimExprs(
+        llvm::cast<RankedTensorType>(contract.getOutputs()[0].getType()));
+    // (An output returned twice is stored twice.)
+    for (auto [result, output] : llvm::enumerate(ret.getValues())) {
+      unsigned index = llvm::cast<OpResult>(output).getResultNumber();
+      llvm::SetVector<Operation *> sliceOps;
+      llvm::SetVector<BlockArgument> sliceArgs;
+      collectSlice(source, yield.getValues()[index], sliceOps, sliceArgs);
+      SmallVector<BlockArgument> used(sliceArgs.begin(), sliceArgs.end());
+      llvm::sort(used, [](BlockArgument a, BlockArgument b) {
+        return a.getArgNumber() < b.getArgNumber();
+      });
+      // A store needs a value to define its tile: keep the first
+      // accumulator when the output reads none.
+      if (used.empty() || used.front().getArgNumber() >= numAccs)
+        used.insert(used.begin(), source.getArgument(0));
+      SmallVector<Value> values, inputs;
+      SmallVector<Attribute> kinds;
+      for (BlockArgument arg : used) {
+        if (arg.getArgNumber() < numAccs) {
+          values.push_back(results[arg.getArgNumber()]);
+          continue;
+        }
+        Value input =
+            contract.getEpilogueInputs()[arg.getArgNumber() - numAccs];
+        inputs.push_back(programArg(input));
+        kinds.push_back(cta::InputKindAttr::get(
+            ctx, inputKind(tile::getDimExprs(
+                               llvm::cast<RankedTensorType>(input.getType())),
+                           outDims)));
+      }
+      Type outType =
+          llvm::cast<RankedTensorType>(output.getType()).getElementType();
+      auto store = cta::StoreOp::create(
+          rewriter, loc, values, inputs, rewriter.getArrayAttr(kinds),
+          entry->getArgument(kernel.getNumArguments() + result),
+          ValueRange{m0, n0}, /*row_limit=*/Value(), staging.lookup(outType),
+          /*staging_slot=*/Value());
+      Block *epilogue = rewriter.createBlock(&store.getEpilogue());
+      IRMapping mapping;
+      for (BlockArgument arg : used)
+        mapping.map(arg, epilogue->addArgument(arg.getType(), arg.getLoc()));
+      for (Operation &op : source.without_terminator()) {
+        if (!sliceOps.contains(&op))
+          continue;
+        // Constants the epilogue uses from outside (e.g. hoisted by a
+        // canonicalization) move in with it: the kernel body goes away.
+        for (Value operand : op.getOperands())
+          if (Operation *def = operand.getDefiningOp())
+            if (!source.getParent()->isAncestor(def->getParentRegion()) &&
+                def->hasTrait<OpTrait::ConstantLike>() &&
+                !mapping.contains(operand))
+              rewriter.clone(*def, mapping);
+        rewriter.clone(op, mapping);
+      }
+      cta::YieldOp::create(rewriter, yield.getLoc(),
+                           mapping.lookupOrDefault(yield.getValues()[index]));
+      rewriter.setInsertionPointAfter(store);
+    }
     cta::YieldOp::create(rewriter, loc);
 
     rewriter.setInsertionPointToEnd(entry);

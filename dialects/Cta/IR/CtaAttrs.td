@@ -5,6 +5,10 @@
 
 include "dialects/Cta/IR/CtaDialect.td"
 
+//===----------------------------------------------------------------------===//
+// Shared-memory layout
+//===----------------------------------------------------------------------===//
+
 def Cta_SwizzleNone : I32EnumAttrCase<"none", 0>;
 def Cta_Swizzle32B : I32EnumAttrCase<"b32", 32, "32B">;
 def Cta_Swizzle64B : I32EnumAttrCase<"b64", 64, "64B">;
@@ -25,6 +29,132 @@ def Cta_SwizzleAttr : EnumAttr<Cta_Dialect, Cta_SwizzleKind, "swizzle"> {
     TMA box that fills the buffer and the MMA descriptors that read it.
   }];
   let assemblyFormat = "`<` custom<SwizzleValue>($value) `>`";
+}
+
+//===----------------------------------------------------------------------===//
+// Register fragments
+//===----------------------------------------------------------------------===//
+
+def Cta_FragAcc : I32EnumAttrCase<"acc", 0>;
+def Cta_FragLhs : I32EnumAttrCase<"lhs", 1>;
+def Cta_FragRows : I32EnumAttrCase<"rows", 2>;
+def Cta_FragCols : I32EnumAttrCase<"cols", 3>;
+
+def Cta_FragLayout : I32EnumAttr<"FragLayout",
+    "how a register fragment's elements are spread over the threads",
+    [Cta_FragAcc, Cta_FragLhs, Cta_FragRows, Cta_FragCols]> {
+  let cppNamespace = "::kiln::cta";
+  let genSpecializedAttr = 0;
+}
+
+def Cta_FragLayoutAttr : EnumAttr<Cta_Dialect, Cta_FragLayout, "frag_layout"> {
+  let summary = "the thread ownership of a register fragment";
+  let description = [{
+    - `acc`: the MMA accumulator layout of the chip (each thread owns the
+      elements the MMA instruction writes to its registers);
+    - `lhs`: the layout in which the MMA reads its left operand from
+      registers (attention's `P @ V`);
+    - `rows`: one value per row of an `acc` fragment, held by every thread
+      that owns elements of that row (row maxima and sums);
+    - `cols`: one value per column of an `acc` fragment, held by every
+      thread that owns elements of that column.
+
+    Which registers those are is a fact of the chip (`compiler/Target`); the
+    IR only promises that fragments of one layout line up element for
+    element.
+  }];
+  let assemblyFormat = "`<` $value `>`";
+}
+
+//===----------------------------------------------------------------------===//
+// Tile walks, warp roles, epilogue inputs, reductions
+//===----------------------------------------------------------------------===//
+
+def Cta_WalkStatic : I32EnumAttrCase<"static_", 0, "static">;
+def Cta_WalkBatched : I32EnumAttrCase<"batched", 1>;
+def Cta_WalkGrouped : I32EnumAttrCase<"grouped", 2>;
+
+def Cta_WalkKind : I32EnumAttr<"WalkKind", "how a tile loop enumerates tiles",
+    [Cta_WalkStatic, Cta_WalkBatched, Cta_WalkGrouped]> {
+  let cppNamespace = "::kiln::cta";
+}
+
+def Cta_RoleProducer : I32EnumAttrCase<"producer", 0>;
+def Cta_RoleMath : I32EnumAttrCase<"math", 1>;
+def Cta_RoleMma : I32EnumAttrCase<"mma", 2>;
+def Cta_RoleEpilogue : I32EnumAttrCase<"epilogue", 3>;
+
+def Cta_RoleKind : I32EnumAttr<"RoleKind", "what a group of warps does",
+    [Cta_RoleProducer, Cta_RoleMath, Cta_RoleMma, Cta_RoleEpilogue]> {
+  let cppNamespace = "::kiln::cta";
+  let genSpecializedAttr = 0;
+}
+
+def Cta_RoleAttr : Cta_Attr<"Role", "role"> {
+  let summary = "one warp role of a cta.warp_specialize";
+  let description = [{
+    `kind` says what the role's warps do and so how its region runs:
+
+    - `producer`: one elected thread issues the role's copies;
+    - `math`: whole warpgroups own accumulators, run MMAs and epilogues
+      (sm_90a's consumers);
+    - `mma`: one thread issues MMAs whose accumulators live in tensor memory
+      (sm_100a);
+    - `epilogue`: whole warpgroups read accumulators and store them.
+
+    `warps` is the role's size; `regs` (0: unchanged) the registers per
+    thread the role resizes to (setmaxnreg on sm_90a), which needs whole
+    warpgroups.
+
+    ```mlir
+    #cta.role<producer, warps = 4, regs = 40>
+    ```
+  }];
+  let parameters = (ins EnumParameter<Cta_RoleKind>:$kind, "int64_t":$warps,
+                        DefaultValuedParameter<"int64_t", "0">:$regs);
+  let assemblyFormat = "`<` $kind `,` `warps` `=` $warps (`,` `regs` `=` $regs^)? `>`";
+  let genVerifyDecl = 1;
+}
+
+def Cta_InputScalar : I32EnumAttrCase<"scalar", 0>;
+def Cta_InputPerRow : I32EnumAttrCase<"per_row", 1>;
+def Cta_InputPerCol : I32EnumAttrCase<"per_col", 2>;
+def Cta_InputTile : I32EnumAttrCase<"tile", 3>;
+
+def Cta_InputKind : I32EnumAttr<"InputKind",
+    "how an epilogue input is indexed by the output element",
+    [Cta_InputScalar, Cta_InputPerRow, Cta_InputPerCol, Cta_InputTile]> {
+  let cppNamespace = "::kiln::cta";
+}
+
+def Cta_ReduceMax : I32EnumAttrCase<"max", 0>;
+def Cta_ReduceSum : I32EnumAttrCase<"sum", 1>;
+
+def Cta_ReduceKind : I32EnumAttr<"ReduceKind", "a row reduction",
+    [Cta_ReduceMax, Cta_ReduceSum]> {
+  let cppNamespace = "::kiln::cta";
+}
+
+//===----------------------------------------------------------------------===//
+// The program's schedule
+//===----------------------------------------------------------------------===//
+
+def Cta_ScheduleAttr : Cta_Attr<"Schedule", "schedule"> {
+  let summary = "how the program overlaps copies and math";
+  let description = [{
+    What `convert-tile-to-cta` decided and the `cta` passes need, in `cta`
+    terms (no `cta` pass reads `#tile.*`):
+
+    - `stages`: depth of the shared-memory ring that `cta-pipeline` builds;
+    - `math_warpgroups`: warpgroups that split the tile's accumulator rows.
+
+    ```mlir
+    #cta.schedule<stages = 4, math_warpgroups = 2>
+    ```
+  }];
+  let parameters = (ins "int64_t":$stages, "int64_t":$math_warpgroups);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
 }
 
 #endif // KILN_CTA_ATTRS_TD

@@ -86,6 +86,10 @@ std::pair<int64_t, int64_t> ProgramOp::getClusterShape() {
   return {1, 1};
 }
 
+ScheduleAttr ProgramOp::getSchedule() {
+  return (*this)->getAttrOfType<ScheduleAttr>("cta.schedule");
+}
+
 LogicalResult ProgramOp::verify() {
   if (!getResultTypes().empty())
     return emitOpError() << "returns nothing; outputs are memref arguments";
@@ -106,6 +110,10 @@ LogicalResult ProgramOp::verify() {
   if (auto cluster = (*this)->getAttrOfType<DenseI64ArrayAttr>("cta.cluster"))
     if (cluster.size() != 2 || cluster[0] < 1 || cluster[1] < 1)
       return emitOpError() << "cta.cluster must be two positive extents";
+  if (Attribute schedule = (*this)->getAttr("cta.schedule"))
+    if (!llvm::isa<ScheduleAttr>(schedule))
+      return emitOpError() << "cta.schedule must be a #cta.schedule, got "
+                           << schedule;
   return success();
 }
 
@@ -113,18 +121,24 @@ LogicalResult ProgramOp::verify() {
 // Loops
 //===----------------------------------------------------------------------===//
 
-void TileLoopOp::build(OpBuilder &builder, OperationState &state, Value extentM,
-                       Value extentN, ArrayRef<int64_t> tileSizes,
+void TileLoopOp::build(OpBuilder &builder, OperationState &state, WalkKind walk,
+                       ValueRange extents, ArrayRef<int64_t> tileSizes,
                        ValueRange inits) {
-  state.addOperands({extentM, extentN});
+  state.addOperands(extents);
   state.addOperands(inits);
+  state.addAttribute(getWalkAttrName(state.name),
+                     WalkKindAttr::get(builder.getContext(), walk));
   state.addAttribute(getTileSizesAttrName(state.name),
                      builder.getDenseI64ArrayAttr(tileSizes));
+  state.addAttribute(
+      getOperandSegmentSizesAttrName(state.name),
+      builder.getDenseI32ArrayAttr({0, 0, static_cast<int32_t>(extents.size()),
+                                    static_cast<int32_t>(inits.size())}));
   state.addTypes(inits.getTypes());
   Region *body = state.addRegion();
   Block *block = new Block();
   body->push_back(block);
-  for (Value extent : {extentM, extentN})
+  for (Value extent : extents)
     block->addArgument(builder.getIndexType(), extent.getLoc());
   for (Value init : inits)
     block->addArgument(init.getType(), init.getLoc());
@@ -132,16 +146,55 @@ void TileLoopOp::build(OpBuilder &builder, OperationState &state, Value extentM,
 
 void TileLoopOp::getAsmBlockArgumentNames(Region &region,
                                           OpAsmSetValueNameFn setNameFn) {
-  static const char *const names[] = {"m0", "n0"};
-  for (auto [index, arg] : llvm::enumerate(region.getArguments()))
-    setNameFn(arg, index < 2 ? names[index] : "carried");
+  static const char *const planar[] = {"m0", "n0"};
+  static const char *const grouped[] = {"group", "m0", "n0", "m_end"};
+  unsigned coordinates = getNumCoordinates();
+  for (auto [index, arg] : llvm::enumerate(region.getArguments())) {
+    if (index >= coordinates)
+      setNameFn(arg, "carried");
+    else if (getWalk() == WalkKind::grouped)
+      setNameFn(arg, grouped[index]);
+    else if (index + 2 >= getExtents().size())
+      setNameFn(arg, planar[index + 2 - getExtents().size()]);
+    else
+      setNameFn(arg, "batch");
+  }
 }
 
 LogicalResult TileLoopOp::verify() {
-  if (getTileSizes().size() != 2)
-    return emitOpError() << "walks 2-D tiles: needs 2 tile sizes";
+  size_t axes = getExtents().size();
+  if (getTileSizes().size() != axes)
+    return emitOpError() << "needs one tile size per extent, got "
+                         << getTileSizes().size() << " for " << axes;
   if (llvm::any_of(getTileSizes(), [](int64_t size) { return size <= 0; }))
     return emitOpError() << "tile sizes must be positive";
+  bool grouped = getWalk() == WalkKind::grouped;
+  if (grouped != static_cast<bool>(getOffsets()) ||
+      grouped != static_cast<bool>(getGroups()))
+    return emitOpError() << (grouped ? "a grouped walk needs offsets and a "
+                                       "group count"
+                                     : "only a grouped walk takes offsets");
+  switch (getWalk()) {
+  case WalkKind::static_:
+  case WalkKind::grouped:
+    if (axes != 2)
+      return emitOpError() << "a " << stringifyWalkKind(getWalk())
+                           << " walk tiles 2 axes, got " << axes;
+    break;
+  case WalkKind::batched:
+    if (axes < 3)
+      return emitOpError()
+             << "a batched walk has leading batch axes: needs at least 3 "
+                "extents, got "
+             << axes;
+    break;
+  }
+  if (grouped) {
+    auto offsets = llvm::cast<MemRefType>(getOffsets().getType());
+    if (offsets.getRank() != 1 || !offsets.getElementType().isInteger(32))
+      return emitOpError() << "offsets must be a rank-1 i32 tensor, got "
+                           << offsets;
+  }
   if (getGroupM() < 1)
     return emitOpError() << "group_m must be at least 1";
   if (auto cluster = getCluster())
@@ -150,8 +203,9 @@ LogicalResult TileLoopOp::verify() {
              << "cluster must be [n, 1]: CTAs of a cluster share tile columns";
   if (getResults().getTypes() != getInits().getTypes())
     return emitOpError() << "results must match the carried values";
-  SmallVector<Type> origins(2, IndexType::get(getContext()));
-  if (failed(verifyBlockArgs(*this, getBody().front(), origins,
+  SmallVector<Type> coordinates(getNumCoordinates(),
+                                IndexType::get(getContext()));
+  if (failed(verifyBlockArgs(*this, getBody().front(), coordinates,
                              getInits().getTypes())))
     return failure();
   return verifyYield(*this, getBody(), getInits().getTypes());
@@ -160,14 +214,14 @@ LogicalResult TileLoopOp::verify() {
 void MainloopOp::getAsmBlockArgumentNames(Region &region,
                                           OpAsmSetValueNameFn setNameFn) {
   for (auto [index, arg] : llvm::enumerate(region.getArguments()))
-    setNameFn(arg, index == 0 ? "k0" : "acc");
+    setNameFn(arg, index == 0 ? "k0" : "carried");
 }
 
 LogicalResult MainloopOp::verify() {
   if (getStep() <= 0)
     return emitOpError() << "step must be positive, got " << getStep();
   if (getResults().getTypes() != getInits().getTypes())
-    return emitOpError() << "results must match the accumulators";
+    return emitOpError() << "results must match the carried values";
   if (failed(verifyBlockArgs(*this, getBody().front(),
                              {IndexType::get(getContext())},
                              getInits().getTypes())))
@@ -176,7 +230,7 @@ LogicalResult MainloopOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
-// Data movement and math
+// Data movement and MMAs
 //===----------------------------------------------------------------------===//
 
 LogicalResult LoadOp::verify() {
@@ -185,55 +239,152 @@ LogicalResult LoadOp::verify() {
   if (static_cast<int64_t>(getIndices().size()) != source.getRank())
     return emitOpError() << "needs " << source.getRank() << " indices, got "
                          << getIndices().size();
-  if (source.getRank() != 2)
-    return emitOpError() << "copies 2-D tiles, the source has rank "
-                         << source.getRank();
+  if (source.getRank() < 2 || source.getRank() > 5)
+    return emitOpError()
+           << "copies 2-D tiles of a source of rank 2 to 5, got rank "
+           << source.getRank();
   if (source.getElementType() != buffer.getElementType())
     return emitOpError() << "source elements " << source.getElementType()
                          << " differ from buffer elements "
                          << buffer.getElementType();
-  if (getMulticast() < 1)
-    return emitOpError() << "multicast must be at least 1";
+  if (getMulticast() < 1 || getMulticast() > 16)
+    return emitOpError() << "multicast must be 1 to 16, got " << getMulticast();
+  if (auto rows = getDstRows()) {
+    if (rows->size() != 2 || (*rows)[0] < 0 || (*rows)[0] >= (*rows)[1] ||
+        (*rows)[1] > buffer.getShape()[0])
+      return emitOpError() << "dst_rows must be [begin, end] within the "
+                           << buffer.getShape()[0] << " buffer rows";
+  }
+  auto [begin, end] = getFilledRows();
+  if ((end - begin) % getMulticast() != 0)
+    return emitOpError() << "multicast " << getMulticast()
+                         << " does not divide the " << end - begin
+                         << " rows copied";
   return verifySlot(*this, "buffer", buffer, getSlot());
 }
 
+std::pair<int64_t, int64_t> LoadOp::getFilledRows() {
+  if (auto rows = getDstRows())
+    return {(*rows)[0], (*rows)[1]};
+  return {0, getBuffer().getType().getShape()[0]};
+}
+
+LogicalResult SplitColsOp::verify() {
+  AccType input = getInput().getType();
+  if (getParts().empty() || input.getShape()[1] % getParts().size() != 0)
+    return emitOpError() << "splits " << input.getShape()[1]
+                         << " columns into equal groups, not "
+                         << getParts().size();
+  int64_t width = input.getShape()[1] / getParts().size();
+  for (Value part : getParts()) {
+    auto type = llvm::cast<AccType>(part.getType());
+    if (type.getShape()[0] != input.getShape()[0] ||
+        type.getShape()[1] != width ||
+        type.getElementType() != input.getElementType())
+      return emitOpError() << "each part is !cta.acc<" << input.getShape()[0]
+                           << "x" << width << "x" << input.getElementType()
+                           << ">";
+  }
+  return success();
+}
+
+/// The 2-D shape and element type of an accumulator or `acc` fragment.
+static std::optional<std::pair<ArrayRef<int64_t>, Type>> getTileOf(Type type) {
+  if (auto acc = llvm::dyn_cast<AccType>(type))
+    return std::make_pair(acc.getShape(), acc.getElementType());
+  if (auto frag = llvm::dyn_cast<FragType>(type))
+    if (frag.getLayout() == FragLayout::acc)
+      return std::make_pair(frag.getShape(), frag.getElementType());
+  return std::nullopt;
+}
+
 LogicalResult MmaOp::verify() {
-  BufferType lhs = getLhs().getType(), rhs = getRhs().getType();
+  BufferType rhs = getRhs().getType();
   AccType acc = getAcc().getType();
-  if (failed(verifySlot(*this, "lhs", lhs, getLhsSlot())) ||
-      failed(verifySlot(*this, "rhs", rhs, getRhsSlot())))
+  if (failed(verifySlot(*this, "rhs", rhs, getRhsSlot())))
     return failure();
-  int64_t k = lhs.getShape()[1];
+  int64_t lhsRows, k;
+  Type lhsElement;
+  if (auto lhs = llvm::dyn_cast<BufferType>(getLhs().getType())) {
+    if (failed(verifySlot(*this, "lhs", lhs, getLhsSlot())))
+      return failure();
+    lhsRows = lhs.getShape()[0];
+    k = lhs.getShape()[1];
+    lhsElement = lhs.getElementType();
+    if (acc.getShape()[0] > lhsRows ||
+        (acc.getShape()[0] < lhsRows && !getLhsRow()))
+      return emitOpError() << "accumulator rows (" << acc.getShape()[0]
+                           << ") must equal lhs rows (" << lhsRows
+                           << ") or select a slice with 'rows'";
+  } else {
+    auto frag = llvm::cast<FragType>(getLhs().getType());
+    if (frag.getLayout() != FragLayout::lhs)
+      return emitOpError() << "a register lhs must be in the lhs layout, got "
+                           << stringifyFragLayout(frag.getLayout());
+    if (getLhsSlot() || getLhsRow())
+      return emitOpError() << "a register lhs takes no slot or rows";
+    lhsRows = frag.getShape()[0];
+    k = frag.getShape()[1];
+    lhsElement = frag.getElementType();
+    if (acc.getShape()[0] != lhsRows)
+      return emitOpError() << "accumulator rows (" << acc.getShape()[0]
+                           << ") must equal the register lhs rows (" << lhsRows
+                           << ")";
+  }
+  if (lhsElement != rhs.getElementType())
+    return emitOpError() << "lhs elements " << lhsElement
+                         << " differ from rhs elements "
+                         << rhs.getElementType();
   int64_t rhsK = getTransposeB() ? rhs.getShape()[1] : rhs.getShape()[0];
   int64_t n = getTransposeB() ? rhs.getShape()[0] : rhs.getShape()[1];
   if (k != rhsK)
     return emitOpError() << "contraction extents differ: K=" << k
                          << " in lhs, K=" << rhsK << " in rhs";
-  if (acc.getShape().size() != 2 || acc.getShape()[1] != n)
+  if (acc.getShape()[1] != n)
     return emitOpError() << "accumulator has " << acc.getShape().back()
                          << " columns but rhs provides " << n;
-  if (acc.getShape()[0] > lhs.getShape()[0] ||
-      (acc.getShape()[0] < lhs.getShape()[0] && !getLhsRow()))
-    return emitOpError() << "accumulator rows (" << acc.getShape()[0]
-                         << ") must equal lhs rows (" << lhs.getShape()[0]
-                         << ") or select a slice with 'rows'";
   return success();
+}
+
+ArrayRef<int64_t> StoreOp::getTileShape() {
+  return getTileOf(getValues()[0].getType())->first;
 }
 
 LogicalResult StoreOp::verify() {
   auto dest = llvm::cast<MemRefType>(getDest().getType());
-  if (getAccs().empty())
-    return emitOpError() << "needs at least one accumulator";
+  if (getValues().empty())
+    return emitOpError() << "needs at least one value to store";
   if (static_cast<int64_t>(getIndices().size()) != dest.getRank() ||
-      dest.getRank() != 2)
-    return emitOpError() << "stores 2-D tiles with one index per axis";
-  ArrayRef<int64_t> shape =
-      llvm::cast<AccType>(getAccs()[0].getType()).getShape();
+      dest.getRank() < 2)
+    return emitOpError() << "stores 2-D tiles with one index per axis of a "
+                            "destination of rank 2 or more";
+  std::optional<std::pair<ArrayRef<int64_t>, Type>> tile =
+      getTileOf(getValues()[0].getType());
   SmallVector<Type> elements;
-  for (Value acc : getAccs()) {
-    auto type = llvm::cast<AccType>(acc.getType());
-    if (type.getShape() != shape)
-      return emitOpError() << "accumulators must have the same shape";
+  for (Value value : getValues()) {
+    std::optional<std::pair<ArrayRef<int64_t>, Type>> each =
+        getTileOf(value.getType());
+    if (!each)
+      return emitOpError() << "stores accumulators or acc fragments, got "
+                           << value.getType();
+    if (each->first.size() != 2 || each->first != tile->first)
+      return emitOpError() << "stored values must have one 2-D shape";
+    elements.push_back(each->second);
+  }
+  if (getInputs().size() != getInputKinds().size())
+    return emitOpError() << "needs one kind per epilogue input, got "
+                         << getInputKinds().size() << " for "
+                         << getInputs().size();
+  for (auto [index, input] : llvm::enumerate(getInputs())) {
+    auto type = llvm::cast<MemRefType>(input.getType());
+    InputKind kind = getInputKind(index);
+    bool ok = type.getRank() == 2 ||
+              (type.getRank() == 1 &&
+               (kind == InputKind::per_col || kind == InputKind::scalar));
+    if (!ok)
+      return emitOpError() << "epilogue input #" << index << " of rank "
+                           << type.getRank() << " cannot be read "
+                           << stringifyInputKind(kind);
     elements.push_back(type.getElementType());
   }
   if (getStaging()) {
@@ -247,23 +398,176 @@ LogicalResult StoreOp::verify() {
   }
   Block &block = getEpilogue().front();
   if (block.getArgumentTypes() != TypeRange(elements))
-    return emitOpError() << "epilogue takes one element per accumulator";
+    return emitOpError() << "epilogue takes one element per stored value, "
+                            "then one per epilogue input";
   return verifyYield(*this, getEpilogue(), {dest.getElementType()});
+}
+
+//===----------------------------------------------------------------------===//
+// Register fragments
+//===----------------------------------------------------------------------===//
+
+LogicalResult SplatOp::verify() {
+  if (getValue().getType() != getResult().getType().getElementType())
+    return emitOpError() << "splats a " << getValue().getType()
+                         << " into a fragment of "
+                         << getResult().getType().getElementType();
+  return success();
+}
+
+void FragMapOp::getAsmBlockArgumentNames(Region &region,
+                                         OpAsmSetValueNameFn setNameFn) {
+  for (auto [index, arg] : llvm::enumerate(region.getArguments()))
+    setNameFn(arg, index == 0 ? "row" : index == 1 ? "col" : "x");
+}
+
+LogicalResult FragMapOp::verify() {
+  std::optional<std::pair<ArrayRef<int64_t>, Type>> result =
+      getTileOf(getResult().getType());
+  if (!result || result->first.size() != 2)
+    return emitOpError() << "yields an accumulator or an acc fragment";
+  ArrayRef<int64_t> shape = result->first;
+  Type index = IndexType::get(getContext());
+  SmallVector<Type> args = {index, index};
+  for (Value input : getInputs()) {
+    if (std::optional<std::pair<ArrayRef<int64_t>, Type>> tile =
+            getTileOf(input.getType())) {
+      if (tile->first != shape)
+        return emitOpError() << "inputs must have the result's shape";
+      args.push_back(tile->second);
+      continue;
+    }
+    auto frag = llvm::cast<FragType>(input.getType());
+    bool rows = frag.getLayout() == FragLayout::rows;
+    bool cols = frag.getLayout() == FragLayout::cols;
+    if (!(rows && frag.getShape() == ArrayRef<int64_t>{shape[0]}) &&
+        !(cols && frag.getShape() == ArrayRef<int64_t>{shape[1]}))
+      return emitOpError() << "input " << frag
+                           << " is neither the result's tile nor one of its "
+                              "row or column vectors";
+    args.push_back(frag.getElementType());
+  }
+  if (getBody().front().getArgumentTypes() != TypeRange(args))
+    return emitOpError() << "body takes (row, col) then one element per input";
+  return verifyYield(*this, getBody(), {result->second});
+}
+
+LogicalResult ReduceRowsOp::verify() {
+  std::optional<std::pair<ArrayRef<int64_t>, Type>> tile =
+      getTileOf(getInput().getType());
+  if (!tile || tile->first.size() != 2)
+    return emitOpError() << "reduces an accumulator or an acc fragment";
+  FragType result = getResult().getType();
+  if (result.getLayout() != FragLayout::rows ||
+      result.getShape() != ArrayRef<int64_t>{tile->first[0]} ||
+      result.getElementType() != tile->second)
+    return emitOpError() << "yields one " << tile->second
+                         << " per input row: !cta.frag<" << tile->first[0]
+                         << "x" << tile->second << ", rows>";
+  return success();
+}
+
+LogicalResult ConvertOp::verify() {
+  std::optional<std::pair<ArrayRef<int64_t>, Type>> tile =
+      getTileOf(getInput().getType());
+  if (!tile || tile->first.size() != 2 || !tile->second.isF32())
+    return emitOpError() << "converts an f32 accumulator or acc fragment";
+  FragType result = getResult().getType();
+  if (result.getLayout() != FragLayout::lhs ||
+      result.getShape() != tile->first ||
+      !(result.getElementType().isBF16() || result.getElementType().isF16()))
+    return emitOpError() << "yields a bf16 or f16 fragment of the same shape "
+                            "in the lhs layout";
+  return success();
 }
 
 //===----------------------------------------------------------------------===//
 // Pipelining and warp specialization
 //===----------------------------------------------------------------------===//
 
+LogicalResult RingOp::verify() {
+  if (getConsumers() < 1 || getClusterSize() < 1 || getClusterSize() > 16)
+    return emitOpError() << "needs at least one consumer and a cluster of 1 "
+                            "to 16 CTAs";
+  return success();
+}
+
+ParseResult WarpSpecializeOp::parse(OpAsmParser &parser,
+                                    OperationState &result) {
+  SmallVector<Attribute> roles;
+  while (true) {
+    Attribute role;
+    OptionalParseResult parsed = parser.parseOptionalAttribute(role);
+    if (!parsed.has_value())
+      break;
+    if (failed(*parsed))
+      return failure();
+    if (!llvm::isa<RoleAttr>(role))
+      return parser.emitError(parser.getCurrentLocation(),
+                              "expected a #cta.role, got ")
+             << role;
+    roles.push_back(role);
+    Region *body = result.addRegion();
+    if (parser.parseRegion(*body))
+      return failure();
+    if (body->empty())
+      body->emplaceBlock();
+    Block &block = body->front();
+    if (block.empty() || !block.back().hasTrait<OpTrait::IsTerminator>()) {
+      OpBuilder builder(parser.getContext());
+      builder.setInsertionPointToEnd(&block);
+      YieldOp::create(builder, result.location);
+    }
+  }
+  result.addAttribute(getRolesAttrName(result.name),
+                      parser.getBuilder().getArrayAttr(roles));
+  return parser.parseOptionalAttrDict(result.attributes);
+}
+
+void WarpSpecializeOp::print(OpAsmPrinter &p) {
+  for (auto [role, body] : llvm::zip(getRoles(), getBodies())) {
+    p.printNewline();
+    p << "  ";
+    p.printAttribute(role);
+    p << " ";
+    p.printRegion(body, /*printEntryBlockArgs=*/false,
+                  /*printBlockTerminators=*/false);
+  }
+  p.printOptionalAttrDict((*this)->getAttrs(), {getRolesAttrName()});
+}
+
+int64_t WarpSpecializeOp::getFirstWarp(unsigned i) {
+  int64_t first = 0;
+  for (unsigned r = 0; r < i; ++r)
+    first += getRole(r).getWarps();
+  return first;
+}
+
+int64_t WarpSpecializeOp::getTotalWarps() {
+  return getFirstWarp(getRoles().size());
+}
+
 LogicalResult WarpSpecializeOp::verify() {
-  if (getConsumerWarpgroups() < 1 || getConsumerWarpgroups() > 3)
-    return emitOpError() << "needs 1 to 3 consumer warpgroups, got "
-                         << getConsumerWarpgroups();
-  for (int64_t regs : {getProducerRegs(), getConsumerRegs()})
-    if (regs < 24 || regs > 256 || regs % 8 != 0)
-      return emitOpError()
-             << "register counts must be multiples of 8 in [24, 256], got "
-             << regs;
+  if (getRoles().empty())
+    return emitOpError() << "needs at least one role";
+  if (getRoles().size() != getBodies().size())
+    return emitOpError() << "needs one region per role, got "
+                         << getBodies().size() << " for " << getRoles().size();
+  for (unsigned i = 0; i < getRoles().size(); ++i) {
+    RoleAttr role = getRole(i);
+    if (role.getRegs() != 0 && (getFirstWarp(i) % 4 != 0))
+      return emitOpError() << "role #" << i
+                           << " resizes registers, so it must start on a "
+                              "warpgroup; it starts at warp "
+                           << getFirstWarp(i);
+    Block &block = getBodies()[i].front();
+    auto yield = llvm::dyn_cast<YieldOp>(block.getTerminator());
+    if (!yield || !yield.getValues().empty())
+      return emitOpError() << "role regions end in a cta.yield of nothing";
+  }
+  if (getTotalWarps() > 32)
+    return emitOpError() << "roles have " << getTotalWarps()
+                         << " warps; a CTA has at most 32";
   return success();
 }
 
@@ -281,12 +585,12 @@ LogicalResult ProduceOp::verify() {
 void ConsumeOp::getAsmBlockArgumentNames(Region &region,
                                          OpAsmSetValueNameFn setNameFn) {
   for (auto [index, arg] : llvm::enumerate(region.getArguments()))
-    setNameFn(arg, index == 0 ? "kb" : index == 1 ? "slot" : "acc");
+    setNameFn(arg, index == 0 ? "kb" : index == 1 ? "slot" : "carried");
 }
 
 LogicalResult ConsumeOp::verify() {
   if (getResults().getTypes() != getInits().getTypes())
-    return emitOpError() << "results must match the accumulators";
+    return emitOpError() << "results must match the carried values";
   Type index = IndexType::get(getContext());
   if (failed(verifyBlockArgs(*this, getBody().front(), {index, index},
                              getInits().getTypes())))

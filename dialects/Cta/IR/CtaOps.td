@@ -24,6 +24,7 @@ def Cta_ProgramOp : Cta_Op<"program", [
     (`index`, attribute `cta.dim`). Program attributes:
 
     - `cta.chip`: the target (`sm_90a`, `sm_100a`);
+    - `cta.schedule`: a `#cta.schedule` (ring depth, math warpgroups);
     - `cta.cluster`: CTAs per cluster (`array<i64: 2, 1>`), default 1x1;
     - `cta.block`: threads per CTA, set by `cta-pipeline`.
 
@@ -50,6 +51,8 @@ def Cta_ProgramOp : Cta_Op<"program", [
     ::llvm::StringRef getChip();
     /// CTAs per cluster along (M, N); {1, 1} when unset.
     std::pair<int64_t, int64_t> getClusterShape();
+    /// The program's `cta.schedule`, or null.
+    ::kiln::cta::ScheduleAttr getSchedule();
   }];
 }
 
@@ -58,9 +61,10 @@ def Cta_ReturnOp : Cta_Op<"return", [Pure, HasParent<"ProgramOp">, Terminator, R
   let assemblyFormat = "attr-dict";
 }
 
+
 def Cta_YieldOp : Cta_Op<"yield", [Pure, Terminator, ReturnLike,
     ParentOneOf<["TileLoopOp", "MainloopOp", "StoreOp", "WarpSpecializeOp",
-                 "ProduceOp", "ConsumeOp"]>]> {
+                 "ProduceOp", "ConsumeOp", "FragMapOp"]>]> {
   let summary = "values carried out of a cta region";
   let arguments = (ins Variadic<AnyType>:$values);
   let builders = [OpBuilder<(ins), [{ /* nothing */ }]>];
@@ -73,63 +77,88 @@ def Cta_AllocOp : Cta_Op<"alloc", [HasParent<"ProgramOp">]> {
   let assemblyFormat = "attr-dict `:` type($buffer)";
 }
 
+//===----------------------------------------------------------------------===//
+// Tile walks and K loops
+//===----------------------------------------------------------------------===//
+
 def Cta_TileLoopOp : Cta_Op<"tile_loop", [
-    SingleBlockImplicitTerminator<"YieldOp">,
+    AttrSizedOperandSegments, SingleBlockImplicitTerminator<"YieldOp">,
     DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmBlockArgumentNames"]>]> {
   let summary = "walk the output tiles assigned to this thread block";
   let description = [{
-    Iterates over the `tile_sizes[0] x tile_sizes[1]` tiles of an
-    `extent_m x extent_n` output; the body receives each tile's origin
-    (`%m0`, `%n0`, in elements), then the loop-carried values.
+    Enumerates tiles of an iteration space and runs the body once per tile
+    this CTA owns; the body receives the tile's coordinates, then the
+    loop-carried values (any types). Three walks:
 
-    - `persistent`: each CTA walks tiles `cta, cta + grid, ...` (grid is at
-      most one CTA per SM); otherwise one CTA per tile.
-    - `group_m`: tiles are visited in bands of `group_m` tile rows so that
-      CTAs running together share operand tiles in L2.
-    - `cluster`: the CTAs of a cluster take `cluster[0]` adjacent tile rows
-      (same `n0`), so an operand tile they share can be multicast.
+    - `static (%M, %N) tile [tm, tn]`: the `tm x tn` tiles of an `M x N`
+      output; the body gets each tile's origin `(%m0, %n0)` in elements.
+    - `batched (%B, ..., %M, %N) tile [1, ..., tm, tn]`: the same over
+      leading batch axes (attention's batch x heads, tiled by 1); the body
+      gets one coordinate per axis.
+    - `grouped offsets(%offsets : memref<?xi32>, %E) (%T, %N) tile [tm, tn]`: the
+      row segments `offsets[e] .. offsets[e+1]` of a `T x N` output, each
+      tiled separately (mixture of experts); the body gets
+      `(%e, %m0, %n0, %m_end)`: the group, the tile origin and the group's
+      end row, which stores must not cross.
+
+    Attributes: `persistent` (each CTA walks tiles `cta, cta + grid, ...`
+    with at most one CTA per SM; otherwise one CTA per tile); `group_m`
+    (tiles are visited in bands of `group_m` tile rows so that CTAs running
+    together share operand tiles in L2); `cluster` (the CTAs of a cluster
+    take `cluster[0]` adjacent tile rows with the same column, so an operand
+    tile they share can be multicast).
 
     ```mlir
-    %end = cta.tile_loop (%M, %N) tile [128, 256] iter_args(%c0 : index) -> (index) {
+    %end = cta.tile_loop static (%M, %N) tile [128, 256] iter_args(%c0 : index) -> (index) {
     ^bb0(%m0: index, %n0: index, %pos: index):
       ...
       cta.yield %next : index
     } {persistent, group_m = 8 : i64}
     ```
   }];
-  let arguments = (ins Index:$extent_m, Index:$extent_n, DenseI64ArrayAttr:$tile_sizes,
-                       Variadic<AnyType>:$inits, UnitAttr:$persistent,
-                       DefaultValuedAttr<I64Attr, "1">:$group_m,
+  let arguments = (ins Cta_WalkKind:$walk, Optional<AnyMemRef>:$offsets,
+                       Optional<Index>:$groups, Variadic<Index>:$extents,
+                       DenseI64ArrayAttr:$tile_sizes, Variadic<AnyType>:$inits,
+                       UnitAttr:$persistent, DefaultValuedAttr<I64Attr, "1">:$group_m,
                        OptionalAttr<DenseI64ArrayAttr>:$cluster);
   let results = (outs Variadic<AnyType>:$results);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
-    `(` $extent_m `,` $extent_n `)` `tile` $tile_sizes (`iter_args` `(` $inits^ `:` type($inits) `)`)?
-    (`->` `(` type($results)^ `)`)? $body attr-dict
+    $walk (`offsets` `(` $offsets^ `:` type($offsets) `,` $groups `)`)? `(` $extents `)` `tile` $tile_sizes
+    (`iter_args` `(` $inits^ `:` type($inits) `)`)? (`->` `(` type($results)^ `)`)? $body attr-dict
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
-    /// The (m0, n0) tile origin arguments of the body.
-    ::mlir::BlockArgument getTileOrigin(unsigned axis) { return getBody().getArgument(axis); }
+    /// Body arguments before the carried values: one coordinate per axis,
+    /// plus the group and its end row for a grouped walk.
+    unsigned getNumCoordinates() {
+      return getExtents().size() + (getWalk() == ::kiln::cta::WalkKind::grouped ? 2 : 0);
+    }
+    /// The origin of the tile along `axis` (0 = the first extent).
+    ::mlir::BlockArgument getTileOrigin(unsigned axis) {
+      unsigned first = getWalk() == ::kiln::cta::WalkKind::grouped ? 1 : 0;
+      return getBody().getArgument(first + axis);
+    }
     /// The loop-carried arguments of the body.
     ::mlir::Block::BlockArgListType getIterArgs() {
-      return getBody().front().getArguments().drop_front(2);
+      return getBody().front().getArguments().drop_front(getNumCoordinates());
     }
   }];
   let skipDefaultBuilders = 1;
-  let builders = [OpBuilder<(ins "::mlir::Value":$extentM, "::mlir::Value":$extentN,
+  let builders = [OpBuilder<(ins "::kiln::cta::WalkKind":$walk, "::mlir::ValueRange":$extents,
                                  "::llvm::ArrayRef<int64_t>":$tileSizes,
                                  "::mlir::ValueRange":$inits)>];
 }
 
 def Cta_MainloopOp : Cta_Op<"mainloop", [
     DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmBlockArgumentNames"]>]> {
-  let summary = "the K loop of a tile, before pipelining";
+  let summary = "a K loop of a tile, before pipelining";
   let description = [{
-    Runs the body for `k0 = 0, step, 2*step, ... < extent`, carrying the
-    accumulators. Copies in the body complete before the MMAs that read
-    their buffers (the body is sequential); `cta-pipeline` replaces this op
-    with a producer/consumer ring that overlaps them.
+    Runs the body for `k0 = 0, step, 2*step, ... < extent`, carrying values
+    of any type (accumulators, and for attention the running row maxima and
+    sums). Copies in the body complete before the ops that read their
+    buffers (the body is sequential); `cta-pipeline` replaces this op with a
+    producer/consumer ring that overlaps them.
 
     ```mlir
     %acc = cta.mainloop %K step 64 iter_args(%zero : !cta.acc<128x256xf32>)
@@ -143,8 +172,8 @@ def Cta_MainloopOp : Cta_Op<"mainloop", [
     }
     ```
   }];
-  let arguments = (ins Index:$extent, I64Attr:$step, Variadic<Cta_AccType>:$inits);
-  let results = (outs Variadic<Cta_AccType>:$results);
+  let arguments = (ins Index:$extent, I64Attr:$step, Variadic<AnyType>:$inits);
+  let results = (outs Variadic<AnyType>:$results);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
     $extent `step` $step (`iter_args` `(` $inits^ `:` type($inits) `)`)?
@@ -154,22 +183,32 @@ def Cta_MainloopOp : Cta_Op<"mainloop", [
 }
 
 //===----------------------------------------------------------------------===//
-// Data movement and math
+// Data movement and MMAs
 //===----------------------------------------------------------------------===//
 
 def Cta_LoadOp : Cta_Op<"load", [AttrSizedOperandSegments]> {
   let summary = "asynchronously copy a global tile into a shared buffer";
   let description = [{
-    Copies the `rows x cols` tile of `source` whose origin is `indices`
-    (row, col) into `buffer` (stage `slot` of a ring). Elements outside the
-    tensor read as zero, so edge tiles need no special case. `multicast` > 1
-    means this tile is the same for that many CTAs of the cluster (along M),
-    which then share one copy. Inside a `cta.produce`, `signal` names the
-    ring whose `full[slot]` barrier the copy completes.
+    Copies the `rows x cols` tile of `source` whose origin is `indices` (one
+    per axis of `source`) into `buffer` (stage `slot` of a ring). The tile
+    spans the last two axes; a rank-N source contributes one element along
+    each leading axis (attention's `q[b, h, s0:s0+128, :]`). Elements
+    outside the tensor read as zero, so edge tiles need no special case.
+    `multicast` > 1 means this tile is the same for that many CTAs of the
+    cluster (along M), which then share one copy. Inside a `cta.produce`,
+    `signal` names the ring whose `full[slot]` barrier the copy completes.
+    `dst_rows = [begin, end]` fills only those rows of the buffer (a dual
+    GEMM's two weight tiles side by side in one MMA operand); by default the
+    copy fills every row.
+  }];
+  let extraClassDeclaration = [{
+    /// The buffer rows this copy fills: [begin, end).
+    std::pair<int64_t, int64_t> getFilledRows();
   }];
   let arguments = (ins AnyMemRef:$source, Variadic<Index>:$indices, Cta_BufferType:$buffer,
                        Optional<Index>:$slot, Optional<Cta_RingType>:$signal,
-                       DefaultValuedAttr<I64Attr, "1">:$multicast);
+                       DefaultValuedAttr<I64Attr, "1">:$multicast,
+                       OptionalAttr<DenseI64ArrayAttr>:$dst_rows);
   let assemblyFormat = [{
     $source `[` $indices `]` `->` $buffer (`[` $slot^ `]`)? (`signal` $signal^)? attr-dict `:`
     type($source) `->` type($buffer) (`,` type($signal)^)?
@@ -184,40 +223,181 @@ def Cta_AccZeroOp : Cta_Op<"acc_zero", [Pure]> {
 }
 
 def Cta_MmaOp : Cta_Op<"mma", [AttrSizedOperandSegments, AllTypesMatch<["acc", "result"]>]> {
-  let summary = "acc += lhs x rhs on shared-memory operands";
+  let summary = "acc (+)= lhs x rhs";
   let description = [{
-    `lhs` is a `rows x K` buffer (the accumulator's rows start at `lhs_row`
-    within it when given), `rhs` a `N x K` buffer with `transpose_b`
-    (`K x N` without). Issued by the warpgroup(s) that own `acc`.
+    `lhs` is an `M x K` shared-memory buffer (the accumulator's rows start
+    at `lhs_row` within it when given) or a register fragment in the `lhs`
+    layout (attention's `P`); `rhs` is an `N x K` buffer with `transpose_b`
+    (`K x N` without). `accumulate` (default true) chooses `acc + lhs x rhs`
+    or `lhs x rhs`. Issued by the warpgroup(s) that own `acc`.
+
+    Inside a `cta.consume`, the MMAs of one stage form one asynchronous
+    batch that stays in flight until the next stage (the stage is released
+    when its batch completes); elsewhere an MMA completes before anything
+    reads its result.
+
+    ```mlir
+    %s = cta.mma %sq rows %r, %sk[%slot], %zero {transpose_b}
+        : !cta.buffer<128x128xbf16>, !cta.buffer<128x128xbf16, stages = 2>, !cta.acc<64x128xf32>
+    %o = cta.mma %p, %sv[%slot], %acc accumulate %started
+        : !cta.frag<64x128xbf16, lhs>, !cta.buffer<128x128xbf16, stages = 2>, !cta.acc<64x128xf32>
+    ```
   }];
-  let arguments = (ins Cta_BufferType:$lhs, Optional<Index>:$lhs_slot, Optional<Index>:$lhs_row,
-                       Cta_BufferType:$rhs, Optional<Index>:$rhs_slot, Cta_AccType:$acc,
-                       UnitAttr:$transpose_b);
+  let arguments = (ins AnyTypeOf<[Cta_BufferType, Cta_FragType]>:$lhs, Optional<Index>:$lhs_slot,
+                       Optional<Index>:$lhs_row, Cta_BufferType:$rhs, Optional<Index>:$rhs_slot,
+                       Cta_AccType:$acc, Optional<I1>:$accumulate, UnitAttr:$transpose_b);
   let results = (outs Cta_AccType:$result);
   let assemblyFormat = [{
     $lhs (`[` $lhs_slot^ `]`)? (`rows` $lhs_row^)? `,` $rhs (`[` $rhs_slot^ `]`)? `,` $acc
-    attr-dict `:` type($lhs) `,` type($rhs) `,` type($acc)
+    (`accumulate` $accumulate^)? attr-dict `:` type($lhs) `,` type($rhs) `,` type($acc)
   }];
   let hasVerifier = 1;
 }
 
 def Cta_StoreOp : Cta_Op<"store", [AttrSizedOperandSegments]> {
-  let summary = "apply the epilogue to accumulators and store the tile";
+  let summary = "apply the epilogue and store a tile";
   let description = [{
-    Computes each output element with the epilogue region (one argument per
-    accumulator element, yields the destination element) and writes the
-    `rows x cols` tile at `indices` of `dest`, clipped to the tensor. With a
-    `staging` buffer the tile goes through shared memory and one bulk copy
-    (TMA store); the lowering falls back to direct stores when the
+    Computes each output element with the epilogue region and writes the
+    `rows x cols` tile at `indices` of `dest` (the last two axes; one index
+    per axis), clipped to the tensor and, with `row_limit`, to rows below it
+    (a grouped walk's group end).
+
+    The region takes one element of each of `values` (accumulators or `acc`
+    fragments of the tile's shape), then one element of each epilogue
+    `inputs` tensor, read as `input_kinds` says: `scalar` (one value),
+    `per_row` (one per output row: a `[M, 1]` scale), `per_col` (one per
+    output column: a `[N]` or `[1, N]` bias) or `tile` (the element at the
+    same position: a `[M, N]` residual). It yields the destination element.
+
+    With a `staging` buffer the tile goes through shared memory and bulk
+    copies (TMA stores); the lowering falls back to direct stores when the
     destination cannot take a bulk copy (rows not 16-byte aligned).
+
+    ```mlir
+    cta.store %acc inputs(%bias : memref<?xbf16>) [per_col] -> %c[%m0, %n0] staging %sc[%wg]
+        : !cta.acc<64x256xf32> -> memref<?x?xbf16>, !cta.buffer<64x128xbf16, stages = 2> {
+    ^bb0(%x: f32, %b: bf16):
+      %bf = arith.extf %b : bf16 to f32
+      %y = arith.addf %x, %bf : f32
+      %t = arith.truncf %y : f32 to bf16
+      cta.yield %t : bf16
+    }
+    ```
   }];
-  let arguments = (ins Variadic<Cta_AccType>:$accs, AnyMemRef:$dest, Variadic<Index>:$indices,
+  let arguments = (ins Variadic<AnyTypeOf<[Cta_AccType, Cta_FragType]>>:$values,
+                       Variadic<AnyMemRef>:$inputs,
+                       DefaultValuedAttr<TypedArrayAttrBase<Cta_InputKind, "epilogue input kinds">, "{}">:$input_kinds,
+                       AnyMemRef:$dest, Variadic<Index>:$indices, Optional<Index>:$row_limit,
                        Optional<Cta_BufferType>:$staging, Optional<Index>:$staging_slot);
   let regions = (region SizedRegion<1>:$epilogue);
   let assemblyFormat = [{
-    $accs `->` $dest `[` $indices `]` (`staging` $staging^ (`[` $staging_slot^ `]`)?)? attr-dict
-    `:` type($accs) `->` type($dest) (`,` type($staging)^)? $epilogue
+    $values (`inputs` `(` $inputs^ `:` type($inputs) `)` $input_kinds)? `->` $dest `[` $indices `]`
+    (`row_limit` $row_limit^)? (`staging` $staging^ (`[` $staging_slot^ `]`)?)? attr-dict
+    `:` type($values) `->` type($dest) (`,` type($staging)^)? $epilogue
   }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The kind of epilogue input `i`.
+    ::kiln::cta::InputKind getInputKind(unsigned i) {
+      return ::llvm::cast<::kiln::cta::InputKindAttr>(getInputKinds()[i]).getValue();
+    }
+    /// The tile's shape: that of the first stored value.
+    ::llvm::ArrayRef<int64_t> getTileShape();
+  }];
+}
+
+def Cta_SplitColsOp : Cta_Op<"split_cols", [Pure]> {
+  let summary = "an accumulator's column groups as separate accumulators";
+  let description = [{
+    Splits an accumulator into equal groups of columns, in order. Sibling
+    products whose right operands were loaded side by side into one buffer
+    run as one wide MMA (one `m64n256` wgmma chain for two 128-column
+    products); the epilogue then reads each product as its own accumulator.
+
+    ```mlir
+    %gate, %up = cta.split_cols %acc : !cta.acc<64x256xf32>
+        -> !cta.acc<64x128xf32>, !cta.acc<64x128xf32>
+    ```
+  }];
+  let arguments = (ins Cta_AccType:$input);
+  let results = (outs Variadic<Cta_AccType>:$parts);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($parts)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Register fragments
+//===----------------------------------------------------------------------===//
+
+def Cta_SplatOp : Cta_Op<"splat", [Pure]> {
+  let summary = "a fragment with every element equal to a scalar";
+  let arguments = (ins AnyType:$value);
+  let results = (outs Cta_FragType:$result);
+  let assemblyFormat = "$value attr-dict `:` type($value) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Cta_FragMapOp : Cta_Op<"frag_map", [
+    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmBlockArgumentNames"]>]> {
+  let summary = "elementwise computation over fragments and accumulators";
+  let description = [{
+    Computes each element of the result from the element's row and column
+    (in the tile, as `index`) and one element of each input. Inputs are
+    accumulators or `acc` fragments of the result's shape, or `rows` /
+    `cols` vectors of it, which broadcast along the other axis. The result
+    is an `acc` fragment or, where the value must stay an MMA accumulator
+    (attention rescales its output in place), an accumulator.
+
+    ```mlir
+    %p = cta.frag_map %s, %m : !cta.acc<64x128xf32>, !cta.frag<64xf32, rows>
+        -> !cta.frag<64x128xf32, acc> {
+    ^bb0(%i: index, %j: index, %x: f32, %max: f32):
+      %d = arith.subf %x, %max : f32
+      %e = math.exp2 %d : f32
+      cta.yield %e : f32
+    }
+    ```
+  }];
+  let arguments = (ins Variadic<AnyTypeOf<[Cta_AccType, Cta_FragType]>>:$inputs);
+  let results = (outs AnyTypeOf<[Cta_AccType, Cta_FragType]>:$result);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "$inputs attr-dict `:` type($inputs) `->` type($result) $body";
+  let hasVerifier = 1;
+}
+
+def Cta_ReduceRowsOp : Cta_Op<"reduce_rows", [Pure]> {
+  let summary = "reduce each row of a tile to one value";
+  let description = [{
+    The `max` or `sum` of each row of an accumulator or `acc` fragment, as a
+    `rows` vector (attention's running maxima and sums). On sm_90a each
+    thread combines its own elements, then its quad with shuffles.
+
+    ```mlir
+    %m = cta.reduce_rows max %s : !cta.acc<64x128xf32> -> !cta.frag<64xf32, rows>
+    ```
+  }];
+  let arguments = (ins Cta_ReduceKind:$kind, AnyTypeOf<[Cta_AccType, Cta_FragType]>:$input);
+  let results = (outs Cta_FragType:$result);
+  let assemblyFormat = "$kind $input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Cta_ConvertOp : Cta_Op<"convert", [Pure]> {
+  let summary = "an accumulator as the MMA's register left operand";
+  let description = [{
+    Rounds an f32 accumulator or `acc` fragment to a 16-bit type in the
+    `lhs` layout, so that it can be the left operand of the next MMA
+    (attention's `P = softmax(S)` feeding `P @ V`). On sm_90a the two
+    layouts hold the same elements in the same threads: the conversion is a
+    rounding with no data movement.
+
+    ```mlir
+    %p16 = cta.convert %p : !cta.frag<64x128xf32, acc> -> !cta.frag<64x128xbf16, lhs>
+    ```
+  }];
+  let arguments = (ins AnyTypeOf<[Cta_AccType, Cta_FragType]>:$input);
+  let results = (outs Cta_FragType:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
   let hasVerifier = 1;
 }
 
@@ -235,23 +415,41 @@ def Cta_RingOp : Cta_Op<"ring", [HasParent<"ProgramOp">]> {
   let arguments = (ins I64Attr:$consumers, DefaultValuedAttr<I64Attr, "1">:$cluster_size);
   let results = (outs Cta_RingType:$ring);
   let assemblyFormat = "attr-dict `:` type($ring)";
+  let hasVerifier = 1;
 }
 
-def Cta_WarpSpecializeOp : Cta_Op<"warp_specialize", [
-    SingleBlockImplicitTerminator<"YieldOp">, RecursiveMemoryEffects]> {
-  let summary = "run different code in the producer and consumer warpgroups";
+def Cta_WarpSpecializeOp : Cta_Op<"warp_specialize", [RecursiveMemoryEffects]> {
+  let summary = "run different code in different warps";
   let description = [{
-    The CTA has `1 + consumer_warpgroups` warpgroups: warpgroup 0 runs the
-    `producer` region (issuing copies), the others run `consumers`. Each role
-    resizes its register file to `producer_regs` / `consumer_regs` per thread
-    (setmaxnreg on sm_90a) so the math warpgroups get the registers the
-    producer does not need.
+    Splits the CTA's warps into `roles` (each a `#cta.role`: what the warps
+    do, how many, the registers per thread they resize to), taken in order
+    from warp 0; the i-th region is what the i-th role runs. The CTA has
+    exactly the roles' warps. sm_90a's warp-specialized GEMM:
+
+    ```mlir
+    cta.warp_specialize
+      #cta.role<producer, warps = 4, regs = 40> {
+        ...copies...
+      }
+      #cta.role<math, warps = 8, regs = 232> {
+        ...MMAs and stores; cta.warpgroup_index is 0 or 1...
+      }
+    ```
   }];
-  let arguments = (ins I64Attr:$consumer_warpgroups, I64Attr:$producer_regs,
-                       I64Attr:$consumer_regs);
-  let regions = (region SizedRegion<1>:$producer, SizedRegion<1>:$consumers);
-  let assemblyFormat = "attr-dict-with-keyword `producer` $producer `consumers` $consumers";
+  let arguments = (ins TypedArrayAttrBase<Cta_RoleAttr, "warp roles">:$roles);
+  let regions = (region VariadicRegion<SizedRegion<1>>:$bodies);
+  let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The role of region `i`.
+    ::kiln::cta::RoleAttr getRole(unsigned i) {
+      return ::llvm::cast<::kiln::cta::RoleAttr>(getRoles()[i]);
+    }
+    /// The first warp of role `i`.
+    int64_t getFirstWarp(unsigned i);
+    /// Warps of all roles.
+    int64_t getTotalWarps();
+  }];
 }
 
 def Cta_WarpgroupIndexOp : Cta_Op<"warpgroup_index", [Pure]> {
@@ -280,16 +478,16 @@ def Cta_ProduceOp : Cta_Op<"produce", [
 
 def Cta_ConsumeOp : Cta_Op<"consume", [
     DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmBlockArgumentNames"]>]> {
-  let summary = "drain `count` ring stages with MMAs";
+  let summary = "drain `count` ring stages";
   let description = [{
     For `kb = 0 .. count-1`: waits until ring stage `slot` is full, runs the
-    body (MMAs reading that stage, carrying the accumulators) and releases
-    the stage once the MMAs reading it have completed. Returns the next ring
-    position and the final accumulators.
+    body (MMAs and register math reading that stage, carrying values of any
+    type) and releases the stage once the MMAs reading it have completed.
+    Returns the next ring position and the final carried values.
   }];
   let arguments = (ins Cta_RingType:$ring, Index:$position, Index:$count,
-                       Variadic<Cta_AccType>:$inits);
-  let results = (outs Index:$next_position, Variadic<Cta_AccType>:$results);
+                       Variadic<AnyType>:$inits);
+  let results = (outs Index:$next_position, Variadic<AnyType>:$results);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
     $ring `at` $position `count` $count (`iter_args` `(` $inits^ `:` type($inits) `)`)?

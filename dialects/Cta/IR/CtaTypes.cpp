@@ -165,3 +165,58 @@ LogicalResult AccType::verify(function_ref<InFlightDiagnostic()> emitError,
            << elementType;
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// FragType
+//===----------------------------------------------------------------------===//
+
+LogicalResult FragType::verify(function_ref<InFlightDiagnostic()> emitError,
+                               ArrayRef<int64_t> shape, Type elementType,
+                               FragLayout layout) {
+  bool vector = layout == FragLayout::rows || layout == FragLayout::cols;
+  if (shape.size() != (vector ? 1u : 2u) ||
+      llvm::any_of(shape, [](int64_t extent) { return extent <= 0; }))
+    return emitError() << "a fragment in the " << stringifyFragLayout(layout)
+                       << " layout has " << (vector ? 1 : 2)
+                       << " positive extents";
+  if (!elementType.isIntOrFloat())
+    return emitError() << "fragment elements must be integers or floats, got "
+                       << elementType;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Attributes
+//===----------------------------------------------------------------------===//
+
+LogicalResult RoleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                               RoleKind kind, int64_t warps, int64_t regs) {
+  if (warps < 1 || warps > 32)
+    return emitError() << "a role has 1 to 32 warps, got " << warps;
+  if ((kind == RoleKind::math || kind == RoleKind::epilogue) && warps % 4 != 0)
+    return emitError() << "a " << stringifyRoleKind(kind)
+                       << " role is whole warpgroups (a multiple of 4 warps), "
+                          "got "
+                       << warps;
+  if (regs != 0) {
+    if (regs < 24 || regs > 256 || regs % 8 != 0)
+      return emitError() << "registers per thread must be a multiple of 8 in "
+                            "[24, 256], got "
+                         << regs;
+    if (warps % 4 != 0)
+      return emitError() << "a role that resizes registers is whole "
+                            "warpgroups, got "
+                         << warps << " warps";
+  }
+  return success();
+}
+
+LogicalResult ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                   int64_t stages, int64_t mathWarpgroups) {
+  if (stages < 1 || stages > 16)
+    return emitError() << "stages must be 1 to 16, got " << stages;
+  if (mathWarpgroups < 1 || mathWarpgroups > 4)
+    return emitError() << "math_warpgroups must be 1 to 4, got "
+                       << mathWarpgroups;
+  return success();
+}

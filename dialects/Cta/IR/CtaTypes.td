@@ -36,11 +36,14 @@ def Cta_BufferType : Cta_Type<"Buffer", "buffer"> {
 }
 
 def Cta_AccType : Cta_Type<"Acc", "acc"> {
-  let summary = "an MMA accumulator tile owned by the executing warpgroup(s)";
+  let summary = "an MMA accumulator tile, wherever the chip keeps it";
   let description = [{
     A `rows x cols` accumulator. Before `cta-pipeline` it is the whole CTA
-    tile; after, each consumer warpgroup owns its row slice. On sm_90a it
-    lives in registers (the wgmma fragment); on sm_100a in tensor memory.
+    tile; after, each math warpgroup owns its row slice. The type is the same
+    on every chip; only the lowering decides where it lives: in the math
+    threads' registers on sm_90a (the wgmma fragment), in tensor memory on
+    sm_100a (tcgen05). Ops that compute on its elements (`cta.frag_map`,
+    `cta.reduce_rows`, `cta.store`) read it into registers where needed.
 
     ```mlir
     !cta.acc<64x256xf32>
@@ -49,6 +52,32 @@ def Cta_AccType : Cta_Type<"Acc", "acc"> {
   let parameters = (ins ArrayRefParameter<"int64_t">:$shape, "::mlir::Type":$elementType);
   let assemblyFormat = "`<` custom<TileShape>($shape, $elementType) `>`";
   let genVerifyDecl = 1;
+}
+
+def Cta_FragType : Cta_Type<"Frag", "frag"> {
+  let summary = "a tile held in the registers of the executing warpgroup(s)";
+  let description = [{
+    A `rows x cols` tile (or a `rows`/`cols` vector) spread over the
+    registers of the threads that execute the op that made it, in one of the
+    layouts of `#cta.frag_layout`: the MMA accumulator layout (`acc`), the
+    MMA's register left operand (`lhs`), or one value per accumulator row
+    (`rows`) or column (`cols`). Unlike `!cta.acc`, a fragment is always in
+    registers, on every chip.
+
+    ```mlir
+    !cta.frag<64x128xf32, acc>
+    !cta.frag<64x128xbf16, lhs>
+    !cta.frag<64xf32, rows>
+    ```
+  }];
+  let parameters = (ins ArrayRefParameter<"int64_t">:$shape, "::mlir::Type":$elementType,
+                        EnumParameter<Cta_FragLayout>:$layout);
+  let assemblyFormat = "`<` custom<TileShape>($shape, $elementType) `,` $layout `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Rows of the accumulator tile this fragment belongs to.
+    int64_t getRows() const { return getShape()[0]; }
+  }];
 }
 
 def Cta_RingType : Cta_Type<"Ring", "ring"> {

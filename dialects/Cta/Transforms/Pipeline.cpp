@@ -9,11 +9,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "compiler/Target/Chip.h"
 #include "dialects/Cta/Transforms/Passes.h"
-#include "dialects/Tile/IR/TileDialect.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace kiln::cta {
 #define GEN_PASS_DEF_CTAPIPELINE
@@ -25,17 +26,33 @@ using namespace kiln::cta;
 
 namespace {
 
-constexpr int64_t kThreadsPerWarpgroup = 128;
-constexpr int64_t kRegisterFile = 65536;
-/// The producer only computes addresses and issues copies.
-constexpr int64_t kProducerRegs = 40;
+constexpr int64_t kWarpsPerWarpgroup = 4;
 
-/// Registers per math thread once the producer has given its share back,
-/// rounded down to setmaxnreg's granularity of 8.
-int64_t consumerRegisters(int64_t consumers) {
-  int64_t regs = (kRegisterFile - kThreadsPerWarpgroup * kProducerRegs) /
-                 (kThreadsPerWarpgroup * consumers);
-  return std::min<int64_t>(regs / 8 * 8, 240);
+/// The type of a value of `type` once `consumers` math warpgroups split the
+/// tile's rows: accumulators and register fragments keep 1/consumers of
+/// their rows; column vectors, buffers and scalars are shared.
+Type sliceRows(Type type, int64_t consumers) {
+  if (auto acc = llvm::dyn_cast<AccType>(type))
+    return AccType::get(type.getContext(),
+                        {acc.getShape()[0] / consumers, acc.getShape()[1]},
+                        acc.getElementType());
+  if (auto frag = llvm::dyn_cast<FragType>(type)) {
+    if (frag.getLayout() == FragLayout::cols)
+      return type;
+    SmallVector<int64_t> shape(frag.getShape());
+    shape[0] /= consumers;
+    return FragType::get(type.getContext(), shape, frag.getElementType(),
+                         frag.getLayout());
+  }
+  return type;
+}
+
+/// Whether `type` holds rows of the tile (and so is split across math
+/// warpgroups).
+bool hasTileRows(Type type) {
+  if (auto frag = llvm::dyn_cast<FragType>(type))
+    return frag.getLayout() != FragLayout::cols;
+  return llvm::isa<AccType>(type);
 }
 
 /// The pieces of a tile loop body that this pass knows how to pipeline.
@@ -60,6 +77,10 @@ FailureOr<std::optional<TileBody>> matchTileBody(ProgramOp program) {
   }
   if (!body.loop)
     return std::optional<TileBody>();
+  if (body.loop.getWalk() != WalkKind::static_)
+    return body.loop.emitError()
+           << "cta-pipeline: not implemented yet: a "
+           << stringifyWalkKind(body.loop.getWalk()) << " tile walk";
   for (Operation &op : body.loop.getBody().front()) {
     if (auto mainloop = llvm::dyn_cast<MainloopOp>(op)) {
       if (body.mainloop)
@@ -82,8 +103,8 @@ FailureOr<std::optional<TileBody>> matchTileBody(ProgramOp program) {
 /// its body builder positioned at the start and the mapping of its origins.
 TileLoopOp cloneTileLoop(OpBuilder &builder, TileLoopOp loop,
                          Value initialPosition, IRMapping &mapping) {
-  auto clone = TileLoopOp::create(builder, loop.getLoc(), loop.getExtentM(),
-                                  loop.getExtentN(), loop.getTileSizes(),
+  auto clone = TileLoopOp::create(builder, loop.getLoc(), loop.getWalk(),
+                                  loop.getExtents(), loop.getTileSizes(),
                                   ValueRange{initialPosition});
   clone->setDiscardableAttrs(loop->getDiscardableAttrDictionary());
   clone.setPersistent(loop.getPersistent());
@@ -96,11 +117,13 @@ TileLoopOp cloneTileLoop(OpBuilder &builder, TileLoopOp loop,
 }
 
 /// Clones the ops of the tile body that are not the mainloop or a store
-/// (index arithmetic) so that both roles see them.
+/// (index arithmetic) so that both roles see them; ops that make tile
+/// values (zero accumulators, splats) belong to the math role alone.
 void cloneTileArithmetic(OpBuilder &builder, TileBody &body,
                          IRMapping &mapping) {
   for (Operation &op : body.loop.getBody().front().without_terminator())
-    if (!llvm::isa<MainloopOp, StoreOp, AccZeroOp>(op))
+    if (!llvm::isa<MainloopOp, StoreOp>(op) &&
+        llvm::none_of(op.getResultTypes(), hasTileRows))
       builder.clone(op, mapping);
 }
 
@@ -111,13 +134,24 @@ LogicalResult pipeline(ProgramOp program) {
   if (!*matched)
     return success(); // Nothing sequential to pipeline.
   TileBody &body = **matched;
-  auto schedule =
-      program->getAttrOfType<kiln::tile::ScheduleAttr>("cta.schedule");
+  ScheduleAttr schedule = program.getSchedule();
   if (!schedule)
     return program.emitError("cta-pipeline: the program has no cta.schedule");
+  const kiln::target::ChipInfo *chip =
+      kiln::target::lookupChip(program.getChip());
+  if (!chip)
+    return program.emitError()
+           << "cta-pipeline: unknown chip '" << program.getChip()
+           << "' (cta.chip); expected " << kiln::target::knownChipNames();
   int64_t stages = schedule.getStages();
-  int64_t consumers = schedule.getConsumers();
-  int64_t clusterSize = schedule.getClusterM() * schedule.getClusterN();
+  int64_t consumers = schedule.getMathWarpgroups();
+  int64_t clusterSize =
+      program.getClusterShape().first * program.getClusterShape().second;
+  unsigned consumerRegs =
+      kiln::target::warpSpecializedConsumerRegisters(*chip, 1, consumers);
+  if (consumerRegs == 0)
+    return program.emitError() << "cta-pipeline: " << consumers
+                               << " math warpgroups leave no registers";
   MainloopOp mainloop = body.mainloop;
   Location loc = mainloop.getLoc();
 
@@ -127,15 +161,20 @@ LogicalResult pipeline(ProgramOp program) {
     if (buffer.getType().getStages() == 1)
       buffer.setType(buffer.getType().withStages(stages));
   }
-  // Each consumer stages its own row slice of the output.
+  // Each consumer stages its own row slice of the output (stores of one
+  // element type share a staging buffer).
+  llvm::SetVector<Value> stagingBuffers;
   for (StoreOp store : body.stores) {
     if (!store.getStaging())
       continue;
-    BufferType staging = store.getStaging().getType();
-    if (staging.getShape()[0] % consumers != 0)
+    if (store.getStaging().getType().getShape()[0] % consumers != 0)
       return store.emitError(
           "cta-pipeline: staging rows do not split across consumers");
-    store.getStaging().setType(BufferType::get(
+    stagingBuffers.insert(store.getStaging());
+  }
+  for (Value buffer : stagingBuffers) {
+    auto staging = llvm::cast<BufferType>(buffer.getType());
+    buffer.setType(BufferType::get(
         program.getContext(),
         {staging.getShape()[0] / consumers, staging.getShape()[1]},
         staging.getElementType(), consumers, staging.getSwizzle()));
@@ -147,8 +186,15 @@ LogicalResult pipeline(ProgramOp program) {
                      consumers, clusterSize);
   Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
   Value step = arith::ConstantIndexOp::create(builder, loc, mainloop.getStep());
-  auto roles = WarpSpecializeOp::create(builder, loc, consumers, kProducerRegs,
-                                        consumerRegisters(consumers));
+  MLIRContext *ctx = program.getContext();
+  auto roles = WarpSpecializeOp::create(
+      builder, loc,
+      builder.getArrayAttr(
+          {RoleAttr::get(ctx, RoleKind::producer, kWarpsPerWarpgroup,
+                         chip->producerRegisters),
+           RoleAttr::get(ctx, RoleKind::math, kWarpsPerWarpgroup * consumers,
+                         consumerRegs)}),
+      /*bodiesCount=*/2);
 
   auto kIterations = [&](OpBuilder &b, IRMapping &mapping) -> Value {
     Value extent = mapping.lookupOrDefault(mainloop.getExtent());
@@ -158,7 +204,7 @@ LogicalResult pipeline(ProgramOp program) {
 
   // Producer: walk the tiles, filling one stage per K step.
   {
-    Block *block = builder.createBlock(&roles.getProducer());
+    Block *block = builder.createBlock(&roles.getBodies()[0]);
     builder.setInsertionPointToStart(block);
     IRMapping mapping;
     TileLoopOp loop = cloneTileLoop(builder, body.loop, zero, mapping);
@@ -192,7 +238,7 @@ LogicalResult pipeline(ProgramOp program) {
   // Consumers: the same tiles; each warpgroup multiplies its row slice and
   // stores it.
   {
-    Block *block = builder.createBlock(&roles.getConsumers());
+    Block *block = builder.createBlock(&roles.getBodies()[1]);
     builder.setInsertionPointToStart(block);
     IRMapping mapping;
     TileLoopOp loop = cloneTileLoop(builder, body.loop, zero, mapping);
@@ -201,28 +247,36 @@ LogicalResult pipeline(ProgramOp program) {
     Value count = kIterations(inner, mapping);
     Value warpgroup =
         WarpgroupIndexOp::create(inner, loc, inner.getIndexType());
-    int64_t rowsPerConsumer = schedule.getTileM() / consumers;
+    int64_t rowsPerConsumer =
+        body.loop.getTileSizes()[body.loop.getTileSizes().size() - 2] /
+        consumers;
     Value row = arith::MulIOp::create(
         inner, loc, warpgroup,
         arith::ConstantIndexOp::create(inner, loc, rowsPerConsumer));
 
-    SmallVector<Value> inits;
-    SmallVector<Type> accTypes;
-    for (Value init : mainloop.getInits()) {
-      auto type = llvm::cast<AccType>(init.getType());
-      auto slice = AccType::get(program.getContext(),
-                                {rowsPerConsumer, type.getShape()[1]},
-                                type.getElementType());
-      accTypes.push_back(slice);
-      inits.push_back(AccZeroOp::create(inner, loc, slice));
+    // The carried values' initial values, each warpgroup's row slice.
+    for (Operation &op : llvm::make_range(body.loop.getBody().front().begin(),
+                                          Block::iterator(mainloop))) {
+      if (llvm::none_of(op.getResultTypes(), hasTileRows))
+        continue;
+      Operation *clone = inner.clone(op, mapping);
+      for (OpResult result : clone->getResults())
+        result.setType(sliceRows(result.getType(), consumers));
     }
-    auto consume = ConsumeOp::create(inner, loc, inner.getIndexType(), accTypes,
-                                     ring, loop.getIterArgs()[0], count, inits);
+    SmallVector<Value> inits;
+    SmallVector<Type> carriedTypes;
+    for (Value init : mainloop.getInits()) {
+      inits.push_back(mapping.lookupOrDefault(init));
+      carriedTypes.push_back(inits.back().getType());
+    }
+    auto consume =
+        ConsumeOp::create(inner, loc, inner.getIndexType(), carriedTypes, ring,
+                          loop.getIterArgs()[0], count, inits);
     Block *stage = inner.createBlock(&consume.getBody());
     Value kb = stage->addArgument(inner.getIndexType(), loc);
     Value slot = stage->addArgument(inner.getIndexType(), loc);
     for (auto [arg, type] :
-         llvm::zip(mainBody.getArguments().drop_front(), accTypes))
+         llvm::zip(mainBody.getArguments().drop_front(), carriedTypes))
       mapping.map(arg, stage->addArgument(type, loc));
     inner.setInsertionPointToStart(stage);
     mapping.map(mainBody.getArgument(0),
@@ -231,25 +285,38 @@ LogicalResult pipeline(ProgramOp program) {
       if (llvm::isa<LoadOp>(op))
         continue;
       Operation *clone = inner.clone(op, mapping);
+      for (OpResult result : clone->getResults())
+        result.setType(sliceRows(result.getType(), consumers));
       if (auto mma = llvm::dyn_cast<MmaOp>(clone)) {
-        mma.getLhsSlotMutable().assign(slot);
+        if (llvm::isa<BufferType>(mma.getLhs().getType())) {
+          mma.getLhsSlotMutable().assign(slot);
+          mma.getLhsRowMutable().assign(row);
+        }
         mma.getRhsSlotMutable().assign(slot);
-        mma.getLhsRowMutable().assign(row);
-        mma.getResult().setType(mma.getAcc().getType());
       }
     }
     inner.setInsertionPointAfter(consume);
     for (auto [result, accResult] :
          llvm::zip(mainloop.getResults(), consume.getResults()))
       mapping.map(result, accResult);
-    for (StoreOp store : body.stores) {
-      // The slice's rows start `row` below the tile origin.
-      Value sliceRow = arith::AddIOp::create(
-          inner, loc, mapping.lookupOrDefault(store.getIndices()[0]), row);
-      auto clone = llvm::cast<StoreOp>(inner.clone(*store, mapping));
-      clone.getIndicesMutable()[0].assign(sliceRow);
-      if (clone.getStaging() && consumers > 1)
-        clone.getStagingSlotMutable().assign(warpgroup);
+    // What the tile does with the results: register math on the warpgroup's
+    // rows, and stores of them.
+    for (Operation &op : llvm::make_range(
+             std::next(Block::iterator(mainloop)),
+             body.loop.getBody().front().without_terminator().end())) {
+      if (auto store = llvm::dyn_cast<StoreOp>(op)) {
+        // The slice's rows start `row` below the tile origin.
+        Value sliceRow = arith::AddIOp::create(
+            inner, loc, mapping.lookupOrDefault(store.getIndices()[0]), row);
+        auto clone = llvm::cast<StoreOp>(inner.clone(*store, mapping));
+        clone.getIndicesMutable()[0].assign(sliceRow);
+        if (clone.getStaging() && consumers > 1)
+          clone.getStagingSlotMutable().assign(warpgroup);
+      } else if (llvm::any_of(op.getResultTypes(), hasTileRows)) {
+        Operation *clone = inner.clone(op, mapping);
+        for (OpResult result : clone->getResults())
+          result.setType(sliceRows(result.getType(), consumers));
+      }
     }
     YieldOp::create(inner, loc, consume.getNextPosition());
     builder.setInsertionPointAfter(loop);
@@ -259,7 +326,7 @@ LogicalResult pipeline(ProgramOp program) {
   body.loop.erase();
   program->setAttr("cta.block",
                    builder.getDenseI64ArrayAttr(
-                       {kThreadsPerWarpgroup * (1 + consumers), 1, 1}));
+                       {chip->threadsPerWarpgroup * (1 + consumers), 1, 1}));
   return success();
 }
 

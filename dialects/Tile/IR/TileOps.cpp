@@ -105,7 +105,7 @@ static LogicalResult verifyBroadcast(Operation *op, StringRef what,
 /// value of `resultType`.
 static LogicalResult verifyScalarRegion(Operation *op, Region &region,
                                         StringRef what, TypeRange argTypes,
-                                        Type resultType) {
+                                        TypeRange resultTypes) {
   if (region.empty())
     return op->emitOpError() << "needs a " << what << " region";
   Block &block = region.front();
@@ -123,9 +123,14 @@ static LogicalResult verifyScalarRegion(Operation *op, Region &region,
       block.empty() ? YieldOp() : llvm::dyn_cast<YieldOp>(block.back());
   if (!yield)
     return op->emitOpError() << what << " region must end in tile.yield";
-  if (yield.getValues().size() != 1 ||
-      yield.getValues()[0].getType() != resultType)
-    return op->emitOpError() << what << " region must yield one " << resultType;
+  if (yield.getValues().getTypes() != resultTypes) {
+    InFlightDiagnostic diag = op->emitOpError() << what << " region must yield ";
+    if (resultTypes.size() == 1)
+      return diag << "one " << resultTypes[0];
+    diag << "(";
+    llvm::interleaveComma(resultTypes, diag);
+    return diag << ")";
+  }
   return success();
 }
 
@@ -369,10 +374,19 @@ SmallVector<StringAttr, 3> ContractOp::getMNK() {
 LogicalResult ContractOp::verify() {
   if (getContractions().empty())
     return emitOpError() << "needs at least one contraction";
-  auto resultType = llvm::cast<RankedTensorType>(getResult().getType());
+  if (getOutputs().empty())
+    return emitOpError() << "needs at least one output";
+  auto resultType = llvm::cast<RankedTensorType>(getOutputs()[0].getType());
   if (resultType.getRank() != 2)
     return emitOpError() << "result must have rank 2, got rank "
                          << resultType.getRank();
+  SmallVector<Type> outputElements;
+  for (Value output : getOutputs()) {
+    auto type = llvm::cast<RankedTensorType>(output.getType());
+    if (getDimExprs(type) != getDimExprs(resultType))
+      return emitOpError() << "outputs must share the tile's dims";
+    outputElements.push_back(type.getElementType());
+  }
   SmallVector<std::string> resultDims = getDimExprs(resultType);
   std::optional<std::string> sharedK;
   for (auto [index, attr] : llvm::enumerate(getContractions())) {
@@ -415,7 +429,7 @@ LogicalResult ContractOp::verify() {
     argTypes.push_back(getElementType(input));
   }
   return verifyScalarRegion(*this, getEpilogue(), "epilogue", argTypes,
-                            resultType.getElementType());
+                            outputElements);
 }
 
 //===----------------------------------------------------------------------===//

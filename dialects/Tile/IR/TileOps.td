@@ -164,7 +164,8 @@ def Tile_ContractOp : Tile_Op<"contract", [AttrSizedOperandSegments]> {
     and K loop. Each entry of `contractions` defines an f32 accumulator
     `acc_i = inputs[lhs] @ inputs[rhs]`. The epilogue region receives the
     accumulators' elements, then one element of each `epilogue_inputs`
-    tensor (broadcast to the result shape), and yields the output element.
+    tensor (broadcast to the output shape), and yields one element per
+    output (all outputs share the tile's `[M, N]` dims).
 
     A plain matmul with a bf16 output:
     ```mlir
@@ -177,18 +178,19 @@ def Tile_ContractOp : Tile_Op<"contract", [AttrSizedOperandSegments]> {
       tile.yield %t : bf16
     }
     ```
-    A SwiGLU dual GEMM has two entries sharing `lhs = 0`.
+    A SwiGLU dual GEMM has two entries sharing `lhs = 0`; two products of
+    one `x` written to two outputs yield two values.
   }];
   let arguments = (ins Variadic<Tile_Tensor>:$inputs,
                        Variadic<Tile_Tensor>:$epilogue_inputs,
                        TypedArrayAttrBase<Tile_MmaAttr, "contractions">:$contractions,
                        OptionalAttr<Tile_ScheduleAttr>:$schedule);
-  let results = (outs Tile_Tensor:$result);
+  let results = (outs Variadic<Tile_Tensor>:$outputs);
   let regions = (region SizedRegion<1>:$epilogue);
   let assemblyFormat = [{
     `(` $inputs `:` type($inputs) `)`
     (`epilogue_inputs` `(` $epilogue_inputs^ `:` type($epilogue_inputs) `)`)?
-    $contractions attr-dict `->` type($result) $epilogue
+    $contractions attr-dict `->` type($outputs) $epilogue
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{

@@ -35,46 +35,83 @@ void wrapMatmul(MatmulOp matmul) {
   auto mma =
       MmaAttr::get(ctx, 0, 1, matmul.getTransposeA(), matmul.getTransposeB());
   auto contract =
-      ContractOp::create(builder, matmul.getLoc(), matmul.getType(),
+      ContractOp::create(builder, matmul.getLoc(), TypeRange{matmul.getType()},
                          ValueRange{matmul.getLhs(), matmul.getRhs()},
                          ValueRange{}, builder.getArrayAttr({mma}),
                          /*schedule=*/nullptr);
   Block *body = builder.createBlock(&contract.getEpilogue());
   Value acc = body->addArgument(builder.getF32Type(), matmul.getLoc());
   YieldOp::create(builder, matmul.getLoc(), acc);
-  matmul.replaceAllUsesWith(contract.getResult());
+  matmul.replaceAllUsesWith(contract.getOutputs()[0]);
   matmul.erase();
 }
 
-/// The single tile.map that consumes `contract` elementwise at its own shape,
-/// if fusing it is legal.
-MapOp getFusableConsumer(ContractOp contract) {
-  Value result = contract.getResult();
-  if (!result.hasOneUse())
+/// The contraction whose outputs `map` reads element by element, if fusing
+/// `map` into its epilogue is legal: every input of `map` that a
+/// contraction produces comes from that one contraction, in the same block,
+/// and `map` computes a tensor of the contraction's tile.
+ContractOp getFusableProducer(MapOp map) {
+  ContractOp producer;
+  for (Value input : map.getInputs()) {
+    auto contract = input.getDefiningOp<ContractOp>();
+    if (!contract)
+      continue;
+    if (producer && producer != contract)
+      return {};
+    producer = contract;
+  }
+  if (!producer || producer->getBlock() != map->getBlock())
     return {};
-  auto map = llvm::dyn_cast<MapOp>(*result.getUsers().begin());
-  if (!map || map->getBlock() != contract->getBlock())
-    return {};
+  // The fused op goes where the contraction is when the map's other inputs
+  // already exist there; otherwise where the map is, which needs every
+  // other reader of the contraction's outputs to come after the map.
+  bool atProducer = llvm::all_of(map.getInputs(), [&](Value input) {
+    Operation *def = input.getDefiningOp();
+    return !def || def == producer || def->isBeforeInBlock(producer);
+  });
+  if (!atProducer)
+    for (Value output : producer.getOutputs())
+      for (Operation *user : output.getUsers())
+        if (user != map && !map->isBeforeInBlock(user))
+          return {};
   auto resultType = llvm::cast<RankedTensorType>(map.getResult().getType());
-  if (getDimExprs(resultType) !=
-      getDimExprs(llvm::cast<RankedTensorType>(result.getType())))
+  if (getDimExprs(resultType) != getDimExprs(llvm::cast<RankedTensorType>(
+                                     producer.getOutputs()[0].getType())))
     return {};
-  return map;
+  return producer;
 }
 
-/// Builds `contract` followed by `map` as one contraction.
+/// Builds `contract` followed by `map` as one contraction: the map's value
+/// becomes an output, computed in the epilogue from the contraction's
+/// per-element values; the contraction's outputs that other ops still read
+/// stay outputs; the map's other inputs become epilogue inputs.
 void fuse(ContractOp contract, MapOp map) {
-  // Built at the map: the contraction's operands dominate it, and so do the
-  // map's other inputs.
-  OpBuilder builder(map);
+  // Built at the contraction when the map's other inputs dominate it (every
+  // reader of its outputs then comes after), else at the map
+  // (getFusableProducer checked that this is legal).
+  bool atProducer = llvm::all_of(map.getInputs(), [&](Value input) {
+    Operation *def = input.getDefiningOp();
+    return !def || def == contract || def->isBeforeInBlock(contract);
+  });
+  OpBuilder builder(atProducer ? contract.getOperation() : map.getOperation());
   SmallVector<Value> epilogueInputs(contract.getEpilogueInputs());
   for (Value input : map.getInputs())
-    if (input != contract.getResult())
+    if (input.getDefiningOp() != contract &&
+        !llvm::is_contained(epilogueInputs, input))
       epilogueInputs.push_back(input);
+  SmallVector<unsigned> kept;
+  SmallVector<Type> outputTypes;
+  for (auto [index, output] : llvm::enumerate(contract.getOutputs()))
+    if (llvm::any_of(output.getUsers(),
+                     [&](Operation *user) { return user != map; })) {
+      kept.push_back(index);
+      outputTypes.push_back(output.getType());
+    }
+  outputTypes.push_back(map.getResult().getType());
 
   auto fused = ContractOp::create(
-      builder, map.getLoc(), map.getResult().getType(), contract.getInputs(),
-      epilogueInputs, contract.getContractions(), contract.getScheduleAttr());
+      builder, map.getLoc(), outputTypes, contract.getInputs(), epilogueInputs,
+      contract.getContractions(), contract.getScheduleAttr());
   Block *body = builder.createBlock(&fused.getEpilogue());
   Block &oldEpilogue = contract.getEpilogue().front();
   Block &mapBody = map.getBody().front();
@@ -84,21 +121,42 @@ void fuse(ContractOp contract, MapOp map) {
   IRMapping mapping;
   for (BlockArgument arg : oldEpilogue.getArguments())
     mapping.map(arg, body->addArgument(arg.getType(), arg.getLoc()));
-  for (auto [input, arg] : llvm::zip(map.getInputs(), mapBody.getArguments()))
-    if (input != contract.getResult())
-      mapping.map(arg, body->addArgument(arg.getType(), arg.getLoc()));
+  size_t numAccs = contract.getContractions().size();
+  for (Value input :
+       ArrayRef(epilogueInputs).drop_front(contract.getEpilogueInputs().size()))
+    body->addArgument(
+        llvm::cast<RankedTensorType>(input.getType()).getElementType(),
+        map.getLoc());
+  auto argOf = [&](Value input) {
+    return body->getArgument(
+        numAccs + (llvm::find(epilogueInputs, input) - epilogueInputs.begin()));
+  };
 
   for (Operation &op : oldEpilogue.without_terminator())
     builder.clone(op, mapping);
-  Value produced = mapping.lookupOrDefault(
-      llvm::cast<YieldOp>(oldEpilogue.getTerminator()).getValues()[0]);
-  for (auto [input, arg] : llvm::zip(map.getInputs(), mapBody.getArguments()))
-    if (input == contract.getResult())
-      mapping.map(arg, produced);
-  for (Operation &op : mapBody)
+  SmallVector<Value> produced;
+  for (Value value :
+       llvm::cast<YieldOp>(oldEpilogue.getTerminator()).getValues())
+    produced.push_back(mapping.lookupOrDefault(value));
+  for (auto [input, arg] : llvm::zip(map.getInputs(), mapBody.getArguments())) {
+    if (input.getDefiningOp() == contract)
+      mapping.map(arg, produced[llvm::cast<OpResult>(input).getResultNumber()]);
+    else
+      mapping.map(arg, argOf(input));
+  }
+  for (Operation &op : mapBody.without_terminator())
     builder.clone(op, mapping);
+  SmallVector<Value> yielded;
+  for (unsigned index : kept)
+    yielded.push_back(produced[index]);
+  yielded.push_back(mapping.lookupOrDefault(
+      llvm::cast<YieldOp>(mapBody.getTerminator()).getValues()[0]));
+  YieldOp::create(builder, map.getLoc(), yielded);
 
-  map.getResult().replaceAllUsesWith(fused.getResult());
+  for (auto [position, index] : llvm::enumerate(kept))
+    contract.getOutputs()[index].replaceAllUsesWith(
+        fused.getOutputs()[position]);
+  map.getResult().replaceAllUsesWith(fused.getOutputs().back());
   map.erase();
   contract.erase();
 }
@@ -115,12 +173,13 @@ struct TileFuseEpiloguesPass
     bool changed = true;
     while (changed) {
       changed = false;
-      SmallVector<ContractOp> contracts;
-      getOperation().walk([&](ContractOp op) { contracts.push_back(op); });
-      for (ContractOp contract : contracts) {
-        if (MapOp map = getFusableConsumer(contract)) {
+      SmallVector<MapOp> maps;
+      getOperation().walk([&](MapOp op) { maps.push_back(op); });
+      for (MapOp map : maps) {
+        if (ContractOp contract = getFusableProducer(map)) {
           fuse(contract, map);
           changed = true;
+          break;
         }
       }
     }

@@ -9,9 +9,10 @@ def TileFuseEpilogues : Pass<"tile-fuse-epilogues", "::mlir::ModuleOp"> {
   let summary = "absorb elementwise consumers of a contraction into its epilogue";
   let description = [{
     Rewrites each `tile.matmul` into a `tile.contract` and then folds into its
-    epilogue region every `tile.map` whose only tensor input produced per
-    output element is that contraction (bias adds, activations, scaling,
-    casts), so the result is written once, in its final dtype.
+    epilogue region every `tile.map` that reads outputs of that contraction
+    (and of no other) element by element (bias adds, activations, scaling,
+    casts, a product of two sibling-fused accumulators), so the result is
+    written once, in its final dtype.
 
     Before:
     ```mlir
@@ -33,8 +34,8 @@ def TileFuseEpilogues : Pass<"tile-fuse-epilogues", "::mlir::ModuleOp"> {
     }
     ```
     Maps whose other inputs broadcast to the output (a bias row) become
-    `epilogue_inputs`. A contraction whose f32 result has other users keeps
-    an identity epilogue for them.
+    `epilogue_inputs`. A contraction output that other ops still read stays
+    an output of the fused contraction (its epilogue yields it too).
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
@@ -95,6 +96,47 @@ def TileApplyFusionPlugins : Pass<"tile-apply-fusion-plugins", "::mlir::ModuleOp
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect"];
+}
+
+def TileFuseSiblings : Pass<"tile-fuse-siblings", "::mlir::ModuleOp"> {
+  let summary = "run contractions that share an operand and K as one K loop";
+  let description = [{
+    Merges `tile.contract`s that read a common tensor, contract the same K
+    and produce the same `[M, N]` tile into one contract with one
+    accumulator per product, so the kernel loads the shared tile once per
+    stage and issues every MMA chain in one K loop:
+
+    - when one contract's result is only an epilogue input of the other
+      (SwiGLU after `tile-fuse-epilogues`: `silu(acc1) * up`), it is
+      computed in registers from its own accumulator and never stored;
+    - when both are independent (two outputs from one `x`), the merged
+      contract has both outputs and its epilogue yields one value for each.
+
+    Before (SwiGLU, after tile-fuse-epilogues):
+    ```mlir
+    %up = tile.contract (%x, %w2 : ...) [#tile.mma<lhs = 0, rhs = 1, ...>] -> tensor<...xf32> {
+    ^bb0(%acc: f32):
+      tile.yield %acc : f32
+    }
+    %y = tile.contract (%x, %w1 : ...) epilogue_inputs(%up : ...)
+        [#tile.mma<lhs = 0, rhs = 1, ...>] -> tensor<...xbf16> {
+    ^bb0(%acc: f32, %u: f32):
+      ...silu(%acc) * %u, truncf...
+    }
+    ```
+    After:
+    ```mlir
+    %y = tile.contract (%x, %w2, %w1 : ...)
+        [#tile.mma<lhs = 0, rhs = 1, ...>, #tile.mma<lhs = 0, rhs = 2, ...>]
+        -> tensor<...xbf16> {
+    ^bb0(%acc_up: f32, %acc_gate: f32):
+      ...silu(%acc_gate) * %acc_up, truncf...
+    }
+    ```
+    Candidates that cannot share a loop (different K or output dims,
+    different operand types, a result used elsewhere) stay as they are, each
+    with a remark saying why.
+  }];
 }
 
 def TileSelectSchedule : Pass<"tile-select-schedule", "::mlir::ModuleOp"> {

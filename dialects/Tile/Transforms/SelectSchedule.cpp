@@ -9,10 +9,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "compiler/Target/Chip.h"
 #include "dialects/Tile/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallSet.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -26,26 +28,9 @@ using namespace kiln::tile;
 
 namespace {
 
-/// The limits of one chip that bound a schedule.
-struct ChipBudget {
-  llvm::StringRef name;
-  /// Dynamic shared memory one CTA may opt into.
-  int64_t smemBytes;
-  /// f32 accumulator registers a math thread may hold (the rest of its
-  /// register file holds addresses, descriptors and epilogue temporaries).
-  int64_t accRegsPerThread;
-  /// Tensor-memory columns (sm_100a), 0 if the chip has none.
-  int64_t tmemColumns;
-  /// Rows one math warpgroup's MMA instruction covers.
-  int64_t mmaRows;
-};
+using kiln::target::ChipInfo;
 
-constexpr ChipBudget kSm90a{"sm_90a", 232448, 168, 0, 64};
-constexpr ChipBudget kSm100a{"sm_100a", 232448, 0, 512, 128};
-
-/// Reserved shared memory for barriers and the 1024-byte alignment of the
-/// dynamic window.
-constexpr int64_t kSmemReserve = 1024;
+/// Stage-ring depths a schedule may use.
 constexpr int64_t kMaxStages = 8;
 
 int64_t bytesOf(Type type) { return (type.getIntOrFloatBitWidth() + 7) / 8; }
@@ -56,7 +41,8 @@ std::string kib(int64_t bytes) {
 }
 
 struct Schedule {
-  int64_t tileM = 128, tileN = 256, tileK = 64, stages = 0, clusterM = 2,
+  /// tileN = 0: the widest the accumulator budget allows (at most 256).
+  int64_t tileM = 128, tileN = 0, tileK = 64, stages = 0, clusterM = 2,
           clusterN = 1, consumers = 2, groupM = 8;
   bool persistent = true;
 };
@@ -95,10 +81,12 @@ llvm::SmallSet<StringRef, 8> applyHints(DictionaryAttr hints, Schedule &s) {
   return pinned;
 }
 
-/// Relative throughput of one SM by tile width, measured on an H200 with the
-/// sm_90a kernels (bf16, 4096^3): narrower tiles re-read the lhs more often.
-double tileEfficiency(int64_t tileN) {
-  return tileN >= 256 ? 1.0 : tileN >= 128 ? 0.9 : 0.67;
+/// Relative throughput of one SM by the width of rhs columns one lhs tile
+/// meets per K step, measured on an H200 with the sm_90a kernels (bf16,
+/// 4096^3): narrower tiles re-read the lhs more often. A dual GEMM's shared
+/// lhs meets both rhs tiles, so its width is the sum of theirs.
+double tileEfficiency(int64_t width) {
+  return width >= 256 ? 1.0 : width >= 128 ? 0.9 : 0.67;
 }
 
 /// A schedule that fits, with the numbers that explain it.
@@ -121,21 +109,19 @@ struct TileSelectSchedulePass
   using Base::Base;
 
   void runOnOperation() override {
-    const ChipBudget *chipBudget = chip == "sm_90a"    ? &kSm90a
-                                   : chip == "sm_100a" ? &kSm100a
-                                                       : nullptr;
-    if (!chipBudget) {
-      getOperation().emitError()
-          << "unknown chip '" << chip << "'; expected sm_90a or sm_100a";
+    const ChipInfo *chipInfo = kiln::target::lookupChip(chip);
+    if (!chipInfo) {
+      getOperation().emitError() << "unknown chip '" << chip << "'; expected "
+                                 << kiln::target::knownChipNames();
       return signalPassFailure();
     }
     SmallVector<KernelOp> kernels(getOperation().getOps<KernelOp>());
     for (KernelOp kernel : kernels)
-      if (failed(scheduleKernel(kernel, *chipBudget)))
+      if (failed(scheduleKernel(kernel, *chipInfo)))
         return signalPassFailure();
   }
 
-  LogicalResult scheduleKernel(KernelOp kernel, const ChipBudget &budget) {
+  LogicalResult scheduleKernel(KernelOp kernel, const ChipInfo &budget) {
     SmallVector<ContractOp> contracts(kernel.getBody().getOps<ContractOp>());
     bool allScheduled = true;
     for (ContractOp contract : contracts) {
@@ -162,8 +148,11 @@ struct TileSelectSchedulePass
     std::string error;
     FailureOr<Plan> small =
         planSchedule(contracts[0], budget, SmallTileVariant(), error);
-    if (failed(small))
-      return success(); // The default schedule alone serves every shape.
+    // The default schedule alone serves every shape when no narrower tile
+    // fits or the default is already that narrow.
+    if (failed(small) ||
+        small->schedule.tileN >= contracts[0].getSchedule()->getTileN())
+      return success();
     OpBuilder builder(kernel);
     builder.setInsertionPointAfter(kernel);
     auto variant = llvm::cast<KernelOp>(builder.clone(*kernel));
@@ -185,7 +174,7 @@ struct TileSelectSchedulePass
 
   /// Records `plan` on the contraction (and its cost on the kernel) and
   /// explains it in a remark.
-  void apply(ContractOp contract, const ChipBudget &budget, const Plan &plan) {
+  void apply(ContractOp contract, const ChipInfo &budget, const Plan &plan) {
     const Schedule &s = plan.schedule;
     MLIRContext *ctx = contract.getContext();
     contract.setScheduleAttr(
@@ -194,29 +183,25 @@ struct TileSelectSchedulePass
     if (auto kernel = contract->getParentOfType<KernelOp>())
       kernel->setAttr("tile.tile_cost",
                       FloatAttr::get(Float64Type::get(ctx), plan.tileCost));
-    contract.emitRemark() << "schedule for " << budget.name << ": tile "
-                          << s.tileM << "x" << s.tileN << "x" << s.tileK << ", "
-                          << s.stages << " stages of " << kib(plan.stageBytes)
-                          << " + " << kib(plan.stagingBytes)
-                          << " epilogue staging = "
-                          << kib(s.stages * plan.stageBytes + plan.stagingBytes)
-                          << " of " << kib(budget.smemBytes)
-                          << " shared memory; " << s.consumers
-                          << " math warpgroup(s) x " << plan.rowsPerConsumer
-                          << " rows ("
-                          << (budget.tmemColumns
-                                  ? Twine(s.tileN * contract.getContractions().size()) +
-                                        " tensor-memory columns"
-                                  : Twine(plan.accRegs) + " accumulator registers/thread")
-                          << "); cluster "
-                          << s.clusterM << "x" << s.clusterN
-                          << (s.clusterM > 1 ? " (rhs tile multicast)" : "")
-                          << "; "
-                          << (s.persistent ? "persistent" : "one CTA per tile")
-                          << ", group_m " << s.groupM;
+    contract.emitRemark()
+        << "schedule for " << budget.name << ": tile " << s.tileM << "x"
+        << s.tileN << "x" << s.tileK << ", " << s.stages << " stages of "
+        << kib(plan.stageBytes) << " + " << kib(plan.stagingBytes)
+        << " epilogue staging = "
+        << kib(s.stages * plan.stageBytes + plan.stagingBytes) << " of "
+        << kib(budget.smemPerBlockOptIn) << " shared memory; " << s.consumers
+        << " math warpgroup(s) x " << plan.rowsPerConsumer << " rows ("
+        << (budget.tensorMemoryColumns
+                ? Twine(s.tileN * contract.getContractions().size()) +
+                      " tensor-memory columns"
+                : Twine(plan.accRegs) + " accumulator registers/thread")
+        << "); cluster " << s.clusterM << "x" << s.clusterN
+        << (s.clusterM > 1 ? " (rhs tile multicast)" : "") << "; "
+        << (s.persistent ? "persistent" : "one CTA per tile") << ", group_m "
+        << s.groupM;
   }
 
-  FailureOr<Plan> planSchedule(ContractOp contract, const ChipBudget &budget,
+  FailureOr<Plan> planSchedule(ContractOp contract, const ChipInfo &budget,
                                std::optional<SmallTileVariant> variant,
                                std::string &error) {
     auto kernel = contract->getParentOfType<KernelOp>();
@@ -227,17 +212,18 @@ struct TileSelectSchedulePass
     Type operandType =
         llvm::cast<RankedTensorType>(contract.getInputs()[0].getType())
             .getElementType();
-    Type resultType =
-        llvm::cast<RankedTensorType>(contract.getResult().getType())
-            .getElementType();
     int64_t operandBits = operandType.getIntOrFloatBitWidth();
-    int64_t outBytes = bytesOf(resultType);
+    // Outputs of one element type share a staging buffer.
+    llvm::SmallSetVector<Type, 2> outputTypes;
+    for (Value output : contract.getOutputs())
+      outputTypes.insert(
+          llvm::cast<RankedTensorType>(output.getType()).getElementType());
 
     Plan plan;
     Schedule &s = plan.schedule;
     // One K step fills one 128-byte swizzle atom per operand row.
     s.tileK = 128 * 8 / operandBits;
-    if (budget.name == "sm_100a") {
+    if (budget.tensorMemoryColumns) {
       s.consumers = 1;
       s.clusterM = 1;
     }
@@ -261,6 +247,29 @@ struct TileSelectSchedulePass
       rhsOperands.insert(mma.getRhs());
     }
     int64_t numAccs = contract.getContractions().size();
+    int64_t mmaRows = budget.mmaRowsPerInstruction;
+
+    // Accumulators: registers of the math threads (sm_90a) or tensor-memory
+    // columns (sm_100a), for every accumulator of the contraction.
+    int64_t rowsPerConsumer = s.consumers > 0 ? s.tileM / s.consumers : 0;
+    auto accRegsFor = [&](int64_t tileN) {
+      return rowsPerConsumer / mmaRows * (tileN / 2) * numAccs;
+    };
+    auto accumulatorsFit = [&](int64_t tileN) {
+      if (budget.tensorMemoryColumns)
+        return tileN * numAccs <= budget.tensorMemoryColumns;
+      return accRegsFor(tileN) <= budget.accumulatorRegisterBudget;
+    };
+    // Unless pinned, the widest tile whose accumulators fit: 128x256 for one
+    // product, 128x128 for a dual GEMM's two.
+    if (s.tileN == 0) {
+      s.tileN = 64;
+      for (int64_t candidate : {256, 128})
+        if (accumulatorsFit(candidate)) {
+          s.tileN = candidate;
+          break;
+        }
+    }
 
     // Shapes the MMA and the epilogue can run.
     int64_t atomK = 128 * 8 / operandBits;
@@ -268,18 +277,18 @@ struct TileSelectSchedulePass
       return fail("consumers must be 1 or 2, got " + Twine(s.consumers));
     // With a single math warpgroup ptxas serializes the wgmma pipeline
     // (C7514) in the code we generate today; refuse rather than run slowly.
-    if (budget.name == "sm_90a" && s.consumers != 2)
+    if (!budget.tensorMemoryColumns && s.consumers != 2)
       return fail("consumers = " + Twine(s.consumers) +
-                  " is not supported on sm_90a yet (use 2 math warpgroups)");
-    if (s.tileM % (s.consumers * budget.mmaRows) != 0)
+                  " is not supported on " + budget.name +
+                  " yet (use 2 math warpgroups)");
+    if (s.tileM % (s.consumers * mmaRows) != 0)
       return fail("tile_m = " + Twine(s.tileM) + " must be a multiple of " +
-                  Twine(s.consumers * budget.mmaRows) + " (" +
-                  Twine(s.consumers) + " consumer warpgroups x " +
-                  Twine(budget.mmaRows) + "-row MMAs)");
-    if (s.tileN % 64 != 0 || s.tileN > 256)
-      return fail(
-          "tile_n = " + Twine(s.tileN) +
-          " must be a multiple of 64 no larger than 256 (the MMA's N limit)");
+                  Twine(s.consumers * mmaRows) + " (" + Twine(s.consumers) +
+                  " consumer warpgroups x " + Twine(mmaRows) + "-row MMAs)");
+    if (s.tileN % 64 != 0 || s.tileN > budget.mmaMaxN)
+      return fail("tile_n = " + Twine(s.tileN) +
+                  " must be a multiple of 64 no larger than " +
+                  Twine(budget.mmaMaxN) + " (the MMA's N limit)");
     if (s.tileK % atomK != 0)
       return fail("tile_k = " + Twine(s.tileK) + " must be a multiple of " +
                   Twine(atomK) + " (one 128-byte swizzle row of " +
@@ -298,53 +307,56 @@ struct TileSelectSchedulePass
     if (s.groupM < 1)
       return fail("group_m must be at least 1");
 
-    // Registers (sm_90a: accumulators live in the math threads' registers)
-    // or tensor memory (sm_100a).
-    int64_t rowsPerConsumer = s.tileM / s.consumers;
-    int64_t accRegs =
-        rowsPerConsumer / budget.mmaRows * (s.tileN / 2) * numAccs;
-    if (budget.accRegsPerThread && accRegs > budget.accRegsPerThread)
+    int64_t accRegs = accRegsFor(s.tileN);
+    if (!budget.tensorMemoryColumns && !accumulatorsFit(s.tileN))
       return fail("a " + Twine(rowsPerConsumer) + "x" + Twine(s.tileN) +
                   " accumulator" +
                   (numAccs > 1 ? " x" + Twine(numAccs) : Twine("")) +
                   " per warpgroup needs " + Twine(accRegs) +
                   " registers per thread; at most " +
-                  Twine(budget.accRegsPerThread) + " fit");
+                  Twine(budget.accumulatorRegisterBudget) + " fit");
     // One CTA's tcgen05 MMA covers 128 rows; 256-row tiles need CTA pairs.
-    if (budget.tmemColumns && s.tileM != budget.mmaRows)
-      return fail("tile_m = " + Twine(s.tileM) + " must be " + Twine(budget.mmaRows) +
+    if (budget.tensorMemoryColumns && s.tileM != mmaRows)
+      return fail("tile_m = " + Twine(s.tileM) + " must be " + Twine(mmaRows) +
                   " (one CTA's tcgen05 MMA; CTA pairs are not supported)");
     int64_t tmemCols = s.tileN * numAccs;
-    if (budget.tmemColumns && tmemCols > budget.tmemColumns)
+    if (budget.tensorMemoryColumns && !accumulatorsFit(s.tileN))
       return fail("accumulators need " + Twine(tmemCols) +
-                  " tensor-memory columns; " + Twine(budget.tmemColumns) +
-                  " exist");
+                  " tensor-memory columns; " +
+                  Twine(budget.tensorMemoryColumns) + " exist");
 
-    // Shared memory: the stage ring plus the epilogue staging tile.
+    // Shared memory: the stage ring plus the epilogue staging tiles.
     int64_t stageBytes = (static_cast<int64_t>(lhsOperands.size()) * s.tileM +
                           static_cast<int64_t>(rhsOperands.size()) * s.tileN) *
                          s.tileK * operandBits / 8;
-    // The epilogue stages two 128-byte column blocks of the tile at a time.
-    int64_t stagingBytes =
-        s.tileM * std::min<int64_t>(s.tileN, 2 * 128 / outBytes) * outBytes;
-    int64_t available = budget.smemBytes - stagingBytes - kSmemReserve;
+    // The epilogue stages two 128-byte column blocks of the tile at a time,
+    // per output element type.
+    int64_t stagingBytes = 0;
+    for (Type type : outputTypes) {
+      int64_t outBytes = bytesOf(type);
+      stagingBytes +=
+          s.tileM * std::min<int64_t>(s.tileN, 2 * 128 / outBytes) * outBytes;
+    }
+    int64_t smemBytes = budget.smemPerBlockOptIn;
+    int64_t available = smemBytes - stagingBytes - budget.smemReserve;
     int64_t fit = std::max<int64_t>(0, available / stageBytes);
     if (!pinned.contains("stages"))
       s.stages = std::min(fit, kMaxStages);
     if (s.stages < 2 || s.stages > kMaxStages || s.stages > fit)
-      return fail(Twine(s.stages) + " stages of " + kib(stageBytes) + " plus " +
-                  kib(stagingBytes) + " of epilogue staging need " +
-                  kib(s.stages * stageBytes + stagingBytes + kSmemReserve) +
-                  "; " + kib(budget.smemBytes) + " exist, so " + Twine(fit) +
-                  " stages fit (a pipeline needs 2 to " + Twine(kMaxStages) +
-                  ")");
+      return fail(
+          Twine(s.stages) + " stages of " + kib(stageBytes) + " plus " +
+          kib(stagingBytes) + " of epilogue staging need " +
+          kib(s.stages * stageBytes + stagingBytes + budget.smemReserve) +
+          "; " + kib(smemBytes) + " exist, so " + Twine(fit) +
+          " stages fit (a pipeline needs 2 to " + Twine(kMaxStages) + ")");
 
     plan.stageBytes = stageBytes;
     plan.stagingBytes = stagingBytes;
     plan.accRegs = accRegs;
     plan.rowsPerConsumer = rowsPerConsumer;
-    plan.tileCost =
-        static_cast<double>(s.tileM * s.tileN) / tileEfficiency(s.tileN);
+    int64_t width = s.tileN * static_cast<int64_t>(rhsOperands.size());
+    plan.tileCost = static_cast<double>(s.tileM * s.tileN * numAccs) /
+                    tileEfficiency(width);
     return plan;
   }
 };

@@ -1,0 +1,427 @@
+//===- CtaToNVVMCommon.cpp - cta lowering patterns every chip shares ------===//
+//
+// What a thread block does the same way on sm_90a and sm_100a: the program
+// becomes the kernel's body; buffers are 1024-byte-aligned slices of the
+// dynamic shared-memory window; a ring is a pair of mbarriers per stage
+// driven by the parity protocol; a producer fills stages with TMA copies
+// (multicast within a cluster); the tile walk is a loop over the CTA's tiles
+// in grouped raster order; warp roles are branches on the warp index with
+// their register budgets. Only how MMAs consume a stage and how
+// accumulators reach memory differ by chip (CtaToSm90.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Conversion/CtaToNVVM/LoweringUtils.h"
+
+using namespace mlir;
+using namespace kiln;
+
+void kiln::inlineRegionWithoutTerminator(ConversionPatternRewriter &rewriter,
+                                         Region &region, Operation *before,
+                                         ValueRange args) {
+  Block &block = region.front();
+  Operation *terminator = block.getTerminator();
+  rewriter.inlineBlockBefore(&block, before, args);
+  rewriter.eraseOp(terminator);
+}
+
+void kiln::addCommonTypeConversions(TypeConverter &converter) {
+  converter.addConversion([](Type type) { return type; });
+  converter.addConversion([](cta::BufferType type) -> Type {
+    return LLVM::LLVMPointerType::get(type.getContext(), 3);
+  });
+  converter.addConversion([](cta::RingType type) -> Type {
+    return LLVM::LLVMPointerType::get(type.getContext(), 3);
+  });
+  converter.addConversion([](MemRefType type) -> Type {
+    return LLVM::LLVMPointerType::get(type.getContext(), 1);
+  });
+}
+
+namespace {
+
+/// Base of the patterns that need the program's ABI.
+template <typename Op> struct AbiPattern : public OpConversionPattern<Op> {
+  AbiPattern(TypeConverter &converter, MLIRContext *ctx, const KernelABI &abi)
+      : OpConversionPattern<Op>(converter, ctx), abi(abi) {}
+  const KernelABI &abi;
+};
+
+/// The program's body becomes the kernel's: global tensors are replaced by
+/// their base pointers (null where the kernel only reaches them through
+/// tensor maps) and dims by the i32 parameters.
+struct ProgramLowering : public AbiPattern<cta::ProgramOp> {
+  ProgramLowering(TypeConverter &converter, MLIRContext *ctx,
+                  const KernelABI &abi, LLVM::LLVMFuncOp kernel)
+      : AbiPattern(converter, ctx, abi), kernel(kernel) {}
+
+  LogicalResult
+  matchAndRewrite(cta::ProgramOp program, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Block *entry = &kernel.getBody().front();
+    rewriter.setInsertionPointToEnd(entry);
+    Emitter e(rewriter, program.getLoc());
+    SmallVector<Value> args;
+    for (BlockArgument arg : program.getBody().getArguments()) {
+      unsigned index = arg.getArgNumber();
+      if (llvm::isa<MemRefType>(arg.getType())) {
+        auto pointer = abi.pointerArgs.find(index);
+        args.push_back(pointer != abi.pointerArgs.end()
+                           ? Value(kernel.getArgument(pointer->second.pointer))
+                           : LLVM::ZeroOp::create(
+                                 rewriter, program.getLoc(),
+                                 LLVM::LLVMPointerType::get(getContext(), 1)));
+      } else {
+        args.push_back(
+            e.toIndex(kernel.getArgument(abi.dimArgs.lookup(index))));
+      }
+    }
+    rewriter.inlineBlockBefore(&program.getBody().front(), entry, entry->end(),
+                               args);
+    rewriter.eraseOp(program);
+    return success();
+  }
+
+  mutable LLVM::LLVMFuncOp kernel;
+};
+
+struct ReturnLowering : public OpConversionPattern<cta::ReturnOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(cta::ReturnOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<LLVM::ReturnOp>(op, ValueRange{});
+    return success();
+  }
+};
+
+/// A cta.yield that ended up in an scf loop or branch becomes scf.yield.
+struct YieldLowering : public OpConversionPattern<cta::YieldOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(cta::YieldOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!llvm::isa<scf::ForOp, scf::IfOp>(op->getParentOp()))
+      return rewriter.notifyMatchFailure(op, "not inside an scf op");
+    rewriter.replaceOpWithNewOp<scf::YieldOp>(op, adaptor.getValues());
+    return success();
+  }
+};
+
+struct AllocLowering : public AbiPattern<cta::AllocOp> {
+  using AbiPattern::AbiPattern;
+  LogicalResult
+  matchAndRewrite(cta::AllocOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Emitter e(rewriter, op.getLoc());
+    rewriter.replaceOp(op, e.bytePtr(e.smemBase(), abi.smemOffset.lookup(op)));
+    return success();
+  }
+};
+
+/// Initializes the ring's barriers (one thread); cta.warp_specialize
+/// publishes them to the CTA (and its cluster) before any role uses them.
+struct RingLowering : public AbiPattern<cta::RingOp> {
+  using AbiPattern::AbiPattern;
+  LogicalResult
+  matchAndRewrite(cta::RingOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Emitter e(rewriter, op.getLoc());
+    Value ring = e.bytePtr(e.smemBase(), abi.smemOffset.lookup(op));
+    int64_t stages = op.getRing().getType().getStages();
+    e.ifThen(e.eq(e.threadId(), e.i32(0)), [&] {
+      Value releasers = e.i32(op.getConsumers() * op.getClusterSize());
+      for (int64_t s = 0; s < stages; ++s) {
+        NVVM::MBarrierInitOp::create(rewriter, op.getLoc(),
+                                     e.barrier(ring, e.i32(s), stages, false),
+                                     e.i32(1), Value());
+        NVVM::MBarrierInitOp::create(rewriter, op.getLoc(),
+                                     e.barrier(ring, e.i32(s), stages, true),
+                                     releasers, Value());
+      }
+      NVVM::FenceMbarrierInitOp::create(rewriter, op.getLoc());
+    });
+    rewriter.replaceOp(op, ring);
+    return success();
+  }
+};
+
+/// Each role runs in its range of warps: a branch on the warp index, the
+/// role's register budget (setmaxnreg), and for a producer one elected
+/// thread. Roles that issue bulk stores wait for them before their warps
+/// exit (the copies read shared memory).
+struct WarpSpecializeLowering : public AbiPattern<cta::WarpSpecializeOp> {
+  using AbiPattern::AbiPattern;
+  LogicalResult
+  matchAndRewrite(cta::WarpSpecializeOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Emitter e(rewriter, loc);
+    bool clustered = abi.clusterSize > 1;
+    auto syncAll = [&] {
+      if (clustered) {
+        NVVM::ClusterArriveOp::create(rewriter, loc, /*aligned=*/nullptr);
+        NVVM::ClusterWaitOp::create(rewriter, loc, /*aligned=*/nullptr);
+      } else {
+        NVVM::Barrier0Op::create(rewriter, loc);
+      }
+    };
+    syncAll();
+    Value warp = e.udiv(e.threadId(), e.i32(32));
+    const SmallVector<bool> &stores = abi.roleStores.lookup(op);
+    for (unsigned i = 0; i < op.getRoles().size(); ++i) {
+      cta::RoleAttr role = op.getRole(i);
+      int64_t first = op.getFirstWarp(i);
+      Value inRole = arith::AndIOp::create(
+          rewriter, loc, e.cmp(arith::CmpIPredicate::uge, warp, e.i32(first)),
+          e.ult(warp, e.i32(first + role.getWarps())));
+      auto branch = scf::IfOp::create(rewriter, loc, inRole,
+                                      /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard guard(rewriter);
+      Operation *end = branch.getThenRegion().front().getTerminator();
+      rewriter.setInsertionPoint(end);
+      if (role.getRegs() != 0)
+        NVVM::SetMaxRegisterOp::create(
+            rewriter, loc, role.getRegs(),
+            role.getKind() == cta::RoleKind::producer
+                ? NVVM::SetMaxRegisterAction::decrease
+                : NVVM::SetMaxRegisterAction::increase);
+      Operation *bodyEnd = end;
+      if (role.getKind() == cta::RoleKind::producer ||
+          role.getKind() == cta::RoleKind::mma) {
+        // One thread issues the role's asynchronous copies or MMAs.
+        Value leader = e.eq(e.threadId(), e.i32(first * 32));
+        auto single = scf::IfOp::create(rewriter, loc, leader,
+                                        /*withElseRegion=*/false);
+        bodyEnd = single.getThenRegion().front().getTerminator();
+      }
+      inlineRegionWithoutTerminator(rewriter, op.getBodies()[i], bodyEnd, {});
+      if (i < stores.size() && stores[i]) {
+        rewriter.setInsertionPoint(end);
+        e.ifThen(e.eq(e.warpgroupLane(), e.i32(0)), [&] {
+          NVVM::CpAsyncBulkWaitGroupOp::create(rewriter, loc, 0,
+                                               /*read=*/nullptr);
+        });
+      }
+    }
+    // Peers may still multicast into, or arrive on, this CTA's shared
+    // memory.
+    if (clustered)
+      syncAll();
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct WarpgroupIndexLowering : public AbiPattern<cta::WarpgroupIndexOp> {
+  using AbiPattern::AbiPattern;
+  LogicalResult
+  matchAndRewrite(cta::WarpgroupIndexOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto first = abi.roleFirstWarpgroup.find(op);
+    if (first == abi.roleFirstWarpgroup.end())
+      return rewriter.notifyMatchFailure(op, "outside a warp role");
+    Emitter e(rewriter, op.getLoc());
+    Value warpgroup = e.udiv(e.threadId(), e.i32(kWarpgroupThreads));
+    rewriter.replaceOp(op, e.toIndex(e.sub(warpgroup, e.i32(first->second))));
+    return success();
+  }
+};
+
+/// The static tile walk. Cluster c walks cluster tiles c, c + #clusters,
+/// ...; a cluster tile is `cluster[0]` vertically adjacent CTA tiles sharing
+/// n0. Persistent grids have at most one CTA per SM; one-tile-per-CTA grids
+/// have one cluster per cluster tile, so the same loop runs once (kept as a
+/// loop: ptxas pipelines wgmma inside it, see C7514). Cluster tiles are
+/// visited in bands of `group_m` cluster rows, column by column, so CTAs
+/// running at the same time reuse each other's operand tiles in L2.
+struct TileLoopLowering : public OpConversionPattern<cta::TileLoopOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(cta::TileLoopOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (op.getWalk() != cta::WalkKind::static_)
+      return rewriter.notifyMatchFailure(op, "only static walks");
+    Location loc = op.getLoc();
+    Emitter e(rewriter, loc);
+    int64_t tileM = op.getTileSizes()[0], tileN = op.getTileSizes()[1];
+    int64_t clusterM = op.getCluster() ? (*op.getCluster())[0] : 1;
+    Value m = e.toI32(adaptor.getExtents()[0]);
+    Value n = e.toI32(adaptor.getExtents()[1]);
+    Value tilesM = e.ceilDiv(m, e.i32(tileM));
+    Value tilesN = e.ceilDiv(n, e.i32(tileN));
+    Value clusterRows = e.ceilDiv(tilesM, e.i32(clusterM));
+    Value total = e.mul(clusterRows, tilesN);
+    Type i32 = e.i32Type();
+    Value first, stride, rank;
+    if (clusterM > 1) {
+      Value gridClusters = NVVM::ClusterDimXOp::create(rewriter, loc, i32);
+      first = e.add(
+          NVVM::ClusterIdXOp::create(rewriter, loc, i32),
+          e.mul(NVVM::ClusterIdYOp::create(rewriter, loc, i32), gridClusters));
+      stride =
+          e.mul(gridClusters, NVVM::ClusterDimYOp::create(rewriter, loc, i32));
+      rank = NVVM::ClusterId::create(rewriter, loc, i32);
+    } else {
+      Value gridX = NVVM::GridDimXOp::create(rewriter, loc, i32);
+      first = e.add(NVVM::BlockIdXOp::create(rewriter, loc, i32),
+                    e.mul(NVVM::BlockIdYOp::create(rewriter, loc, i32), gridX));
+      stride = e.mul(gridX, NVVM::GridDimYOp::create(rewriter, loc, i32));
+      rank = e.i32(0);
+    }
+    auto loop =
+        scf::ForOp::create(rewriter, loc, e.toIndex(first), e.toIndex(total),
+                           e.toIndex(stride), adaptor.getInits());
+    Block *body = loop.getBody();
+    if (!body->empty())
+      rewriter.eraseOp(body->getTerminator());
+    rewriter.setInsertionPointToStart(body);
+    Value t = e.toI32(loop.getInductionVar());
+    Value groupM = e.i32(op.getGroupM());
+    Value groupSize = e.mul(groupM, tilesN);
+    Value firstRow = e.mul(e.udiv(t, groupSize), groupM);
+    Value rowsInGroup = e.minU(e.sub(clusterRows, firstRow), groupM);
+    Value inGroup = e.urem(t, groupSize);
+    Value clusterRow = e.add(firstRow, e.urem(inGroup, rowsInGroup));
+    Value column = e.udiv(inGroup, rowsInGroup);
+    Value m0 =
+        e.mul(e.add(e.mul(clusterRow, e.i32(clusterM)), rank), e.i32(tileM));
+    Value n0 = e.mul(column, e.i32(tileN));
+    SmallVector<Value> args = {e.toIndex(m0), e.toIndex(n0)};
+    llvm::append_range(args, loop.getRegionIterArgs());
+    rewriter.inlineBlockBefore(&op.getBody().front(), body, body->end(), args);
+    rewriter.replaceOp(op, loop.getResults());
+    return success();
+  }
+};
+
+/// For each K step: wait until the stage is empty (the first pass through
+/// the ring passes at once: a fresh barrier's phase 1 counts as complete),
+/// post the stage's transaction bytes on its full barrier, then issue the
+/// copies. Every copy into a stage lands in full in this CTA (multicast
+/// slices from peers included), so the count is the stage's bytes.
+struct ProduceLowering : public OpConversionPattern<cta::ProduceOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(cta::ProduceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Emitter e(rewriter, loc);
+    Value ring = adaptor.getRing();
+    int64_t stages = op.getRing().getType().getStages();
+    Value position = e.toI32(adaptor.getPosition());
+    int64_t txBytes = 0;
+    for (cta::LoadOp load : op.getBody().getOps<cta::LoadOp>()) {
+      cta::BufferType buffer = load.getBuffer().getType();
+      auto [begin, end] = load.getFilledRows();
+      txBytes += buffer.getStageBytes() / buffer.getShape()[0] * (end - begin);
+    }
+    auto loop = scf::ForOp::create(rewriter, loc, e.index(0),
+                                   adaptor.getCount(), e.index(1));
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      Operation *end = loop.getBody()->getTerminator();
+      rewriter.setInsertionPoint(end);
+      Value kb = loop.getInductionVar();
+      Value iteration = e.add(position, e.toI32(kb));
+      Value slot = e.urem(iteration, e.i32(stages));
+      Value phase = e.andI(e.udiv(iteration, e.i32(stages)), e.i32(1));
+      e.wait(e.barrier(ring, slot, stages, /*empty=*/true),
+             e.xorI(phase, e.i32(1)));
+      NVVM::MBarrierArriveExpectTxOp::create(
+          rewriter, loc, /*res=*/Type(), e.barrier(ring, slot, stages, false),
+          e.i32(txBytes), NVVM::MemScopeKind::CTA, false, Value());
+      inlineRegionWithoutTerminator(rewriter, op.getBody(), end,
+                                    {kb, e.toIndex(slot)});
+    }
+    rewriter.replaceOp(op,
+                       e.toIndex(e.add(position, e.toI32(adaptor.getCount()))));
+    return success();
+  }
+};
+
+/// A tile copy as TMA: one box per swizzle-span column block of the buffer.
+/// With multicast, each CTA of the cluster copies 1/cs of the rows and the
+/// copy lands in every CTA's buffer.
+struct LoadLowering : public AbiPattern<cta::LoadOp> {
+  LoadLowering(TypeConverter &converter, MLIRContext *ctx, const KernelABI &abi,
+               LLVM::LLVMFuncOp kernel)
+      : AbiPattern(converter, ctx, abi), kernel(kernel) {}
+
+  LogicalResult
+  matchAndRewrite(cta::LoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!op.getSignal())
+      return rewriter.notifyMatchFailure(op, "a copy outside cta.produce");
+    Location loc = op.getLoc();
+    Emitter e(rewriter, loc);
+    unsigned mapIndex = abi.loadMap.lookup(op);
+    const TensorMapPlan &plan = abi.tensorMaps[mapIndex];
+    Value tensorMap = kernel.getArgument(mapIndex);
+    cta::BufferType buffer = op.getBuffer().getType();
+    int64_t stages = op.getSignal().getType().getStages();
+    Value slot = op.getSlot() ? e.toI32(adaptor.getSlot()) : e.i32(0);
+    Value stage = e.bytePtr(adaptor.getBuffer(),
+                            e.mul(slot, e.i32(buffer.getStageBytes())));
+    Value bar = e.barrier(adaptor.getSignal(), slot, stages, false);
+    Value row = e.toI32(adaptor.getIndices()[0]);
+    Value col = e.toI32(adaptor.getIndices()[1]);
+    // Column block j holds every row of the buffer; this copy fills rows
+    // [firstRow, endRow) of each.
+    int64_t rows = buffer.getShape()[0];
+    auto [firstRow, endRow] = op.getFilledRows();
+    int64_t span = target::swizzleSpanBytes(plan.boxes.swizzle);
+    if (plan.boxes.swizzle == target::SwizzleMode::None)
+      span = buffer.getShape()[1] *
+             buffer.getElementType().getIntOrFloatBitWidth() / 8;
+    int64_t boxInner = plan.boxes.box[0];
+
+    int64_t cs = op.getMulticast();
+    Value mask, sliceOffset, sliceRow;
+    if (cs > 1) {
+      Value rank = NVVM::ClusterId::create(rewriter, loc, e.i32Type());
+      int64_t sliceRows = (endRow - firstRow) / cs;
+      sliceOffset = e.mul(rank, e.i32(sliceRows * span));
+      sliceRow = e.add(row, e.mul(rank, e.i32(sliceRows)));
+      mask = arith::ConstantIntOp::create(rewriter, loc, (1 << cs) - 1, 16);
+    }
+    for (uint32_t j = 0; j < plan.boxes.boxCount; ++j) {
+      Value dst = e.bytePtr(stage, (j * rows + firstRow) * span);
+      SmallVector<Value> coords = {e.add(col, e.i32(j * boxInner)),
+                                   cs > 1 ? sliceRow : row};
+      if (cs == 1) {
+        NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+            rewriter, loc, dst, tensorMap, coords, bar, ValueRange{}, Value(),
+            Value(), NVVM::TMALoadMode::TILE, /*isCTAOnly=*/true, nullptr,
+            Value());
+      } else {
+        Value local = e.bytePtr(dst, sliceOffset);
+        Value cluster = LLVM::AddrSpaceCastOp::create(
+            rewriter, loc, LLVM::LLVMPointerType::get(getContext(), 7), local);
+        NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+            rewriter, loc, cluster, tensorMap, coords, bar, ValueRange{}, mask,
+            Value(), NVVM::TMALoadMode::TILE, /*isCTAOnly=*/false, nullptr,
+            Value());
+      }
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  mutable LLVM::LLVMFuncOp kernel;
+};
+
+} // namespace
+
+void kiln::populateCtaToNVVMCommonPatterns(TypeConverter &converter,
+                                           RewritePatternSet &patterns,
+                                           const KernelABI &abi,
+                                           LLVM::LLVMFuncOp kernel) {
+  MLIRContext *ctx = patterns.getContext();
+  patterns.add<ProgramLowering, LoadLowering>(converter, ctx, abi, kernel);
+  patterns.add<AllocLowering, RingLowering, WarpSpecializeLowering,
+               WarpgroupIndexLowering>(converter, ctx, abi);
+  patterns
+      .add<ReturnLowering, YieldLowering, TileLoopLowering, ProduceLowering>(
+          converter, ctx);
+}

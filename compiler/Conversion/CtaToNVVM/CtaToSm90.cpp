@@ -1,0 +1,833 @@
+//===- CtaToSm90.cpp - cta lowering patterns for sm_90a (Hopper) ----------===//
+//
+// On sm_90a an accumulator lives in the registers of the warpgroup that owns
+// it (the wgmma fragment), MMAs are wgmma.mma_async on shared-memory
+// descriptors, and the consumer side of a ring releases a stage once the
+// wgmma batch that read it has completed. Stores apply the epilogue to each
+// fragment element (reading epilogue inputs at the element's row and
+// column) and stream the tile out through stmatrix, a swizzled staging
+// buffer and TMA stores, or store elements directly when the destination
+// cannot take a bulk copy.
+//
+// Layout rule used throughout (cta-assign-layouts): a buffer is a row of
+// column blocks `span` bytes wide; block j holds all rows, row r at r * span
+// within it, 16-byte chunks XOR-swizzled by the row. Buffers and blocks start
+// on 1024-byte boundaries, so every descriptor keeps base_offset 0.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Conversion/CtaToNVVM/LoweringUtils.h"
+#include "compiler/Target/WgmmaDescriptor.h"
+#include "compiler/Target/WgmmaFragment.h"
+
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace kiln;
+
+namespace {
+
+/// Rows of one wgmma instruction (and of one accumulator fragment).
+constexpr int64_t kMmaRows = 64;
+
+int64_t bitsOf(Type type) { return type.getIntOrFloatBitWidth(); }
+
+/// Width in bytes of one column block of `type` (its swizzle span, or the
+/// whole row without a swizzle).
+int64_t spanBytes(cta::BufferType type) {
+  if (type.getSwizzle() &&
+      type.getSwizzle().getValue() != cta::SwizzleKind::none)
+    return static_cast<int64_t>(type.getSwizzle().getValue());
+  return type.getShape()[1] * bitsOf(type.getElementType()) / 8;
+}
+
+//===----------------------------------------------------------------------===//
+// Accumulators in registers
+//===----------------------------------------------------------------------===//
+// An accumulator of R rows is R/64 wgmma fragments. With one fragment it
+// lowers to that fragment's struct; with several, to a struct of them, so
+// that each wgmma takes and returns a whole fragment (extracting single
+// registers between wgmmas would make ptxas serialize them, C7514).
+
+int64_t fragments(cta::AccType type) { return type.getShape()[0] / kMmaRows; }
+
+Type fragmentStruct(MLIRContext *ctx, cta::AccType type) {
+  return LLVM::LLVMStructType::getLiteral(
+      ctx, SmallVector<Type>(type.getShape()[1] / 2, Float32Type::get(ctx)));
+}
+
+Type accStruct(cta::AccType type) {
+  MLIRContext *ctx = type.getContext();
+  if (fragments(type) == 1)
+    return fragmentStruct(ctx, type);
+  return LLVM::LLVMStructType::getLiteral(
+      ctx, SmallVector<Type>(fragments(type), fragmentStruct(ctx, type)));
+}
+
+/// Reads and writes the fragments and registers of a lowered accumulator.
+struct AccRegisters {
+  AccRegisters(Emitter &e, cta::AccType type) : e(e), type(type) {}
+
+  Value getFragment(Value acc, int64_t m) {
+    if (fragments(type) == 1)
+      return acc;
+    return LLVM::ExtractValueOp::create(e.b, e.loc, acc, m);
+  }
+  Value setFragment(Value acc, Value fragment, int64_t m) {
+    if (fragments(type) == 1)
+      return fragment;
+    return LLVM::InsertValueOp::create(e.b, e.loc, acc, fragment, m);
+  }
+  /// Register `i` of fragment `m`.
+  Value getElement(Value acc, int64_t m, int64_t i) {
+    if (fragments(type) == 1)
+      return LLVM::ExtractValueOp::create(e.b, e.loc, acc, i);
+    return LLVM::ExtractValueOp::create(e.b, e.loc, acc,
+                                        ArrayRef<int64_t>{m, i});
+  }
+
+  /// Zeros, written by one `mov` per register. A zero aggregate would let
+  /// LLVM copy one zeroed register into the others, and ptxas serializes
+  /// the wgmma pipeline (C7514) when non-wgmma instructions read
+  /// accumulator registers, which those copies do.
+  Value zero() {
+    Value acc = LLVM::UndefOp::create(e.b, e.loc, accStruct(type));
+    auto structType = llvm::cast<LLVM::LLVMStructType>(
+        fragmentStruct(type.getContext(), type));
+    int64_t regs = structType.getBody().size();
+    std::string text, constraints;
+    for (int64_t i = 0; i < regs; ++i) {
+      text += "mov.b32 $" + std::to_string(i) + ", 0;\n";
+      constraints += (i ? ",=f" : "=f");
+    }
+    for (int64_t m = 0; m < fragments(type); ++m) {
+      auto zeros = LLVM::InlineAsmOp::create(
+          e.b, e.loc, structType, ValueRange{}, text, constraints,
+          /*has_side_effects=*/true, /*is_align_stack=*/false,
+          LLVM::tailcallkind::TailCallKind::None,
+          LLVM::AsmDialectAttr::get(e.b.getContext(), LLVM::AsmDialect::AD_ATT),
+          ArrayAttr());
+      acc = setFragment(acc, zeros.getResult(0), m);
+    }
+    return acc;
+  }
+
+  /// Pins an accumulator's registers at this point of the program: an empty
+  /// side-effecting inline asm that takes and returns every register. LLVM
+  /// sees the wgmma results as ordinary values and would otherwise move
+  /// their first reads above the wgmma.wait_group that makes them valid (or
+  /// the zero-initialization below the wgmma.fence that publishes it).
+  Value pin(Value acc, bool copy = false) {
+    for (int64_t m = 0; m < fragments(type); ++m) {
+      Value fragment = getFragment(acc, m);
+      auto structType = llvm::cast<LLVM::LLVMStructType>(fragment.getType());
+      int64_t regs = structType.getBody().size();
+      SmallVector<Value> operands;
+      std::string constraints, text;
+      for (int64_t i = 0; i < regs; ++i) {
+        operands.push_back(
+            LLVM::ExtractValueOp::create(e.b, e.loc, fragment, i));
+        constraints += (i ? ",=f" : "=f");
+      }
+      for (int64_t i = 0; i < regs; ++i) {
+        constraints += copy ? ",f" : "," + std::to_string(i);
+        if (copy)
+          text += "mov.b32 $" + std::to_string(i) + ", $" +
+                  std::to_string(regs + i) + ";\n";
+      }
+      auto pinned = LLVM::InlineAsmOp::create(
+          e.b, e.loc, structType, operands, /*asm_string=*/text, constraints,
+          /*has_side_effects=*/true, /*is_align_stack=*/false,
+          LLVM::tailcallkind::TailCallKind::None,
+          LLVM::AsmDialectAttr::get(e.b.getContext(), LLVM::AsmDialect::AD_ATT),
+          /*operand_attrs=*/ArrayAttr());
+      acc = setFragment(acc, pinned.getResult(0), m);
+    }
+    return acc;
+  }
+
+  Emitter &e;
+  cta::AccType type;
+};
+
+/// Pins every accumulator among `values` (types from `types`).
+SmallVector<Value> pinAccumulators(Emitter &e, ValueRange values,
+                                   TypeRange types, bool copy = false) {
+  SmallVector<Value> pinned;
+  for (auto [value, type] : llvm::zip(values, types)) {
+    auto acc = llvm::dyn_cast<cta::AccType>(type);
+    pinned.push_back(acc ? AccRegisters(e, acc).pin(value, copy) : value);
+  }
+  return pinned;
+}
+
+//===----------------------------------------------------------------------===//
+// Patterns
+//===----------------------------------------------------------------------===//
+
+template <typename Op> struct AbiPattern : public OpConversionPattern<Op> {
+  AbiPattern(TypeConverter &converter, MLIRContext *ctx, const KernelABI &abi)
+      : OpConversionPattern<Op>(converter, ctx), abi(abi) {}
+  const KernelABI &abi;
+};
+
+/// Column groups of an accumulator are runs of its fragment registers: the
+/// wgmma accumulator holds columns [8j, 8j + 8) in registers [4j, 4j + 4).
+struct SplitColsLowering : public OpConversionPattern<cta::SplitColsOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(cta::SplitColsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Emitter e(rewriter, op.getLoc());
+    cta::AccType whole = op.getInput().getType();
+    AccRegisters from(e, whole);
+    SmallVector<Value> parts;
+    for (auto [index, part] : llvm::enumerate(op.getParts())) {
+      auto type = llvm::cast<cta::AccType>(part.getType());
+      AccRegisters to(e, type);
+      int64_t regs = type.getShape()[1] / 2;
+      int64_t first = target::wgmmaAccumulatorRegister(
+          0, index * type.getShape()[1] / 8, 0);
+      Value value =
+          LLVM::UndefOp::create(rewriter, op.getLoc(), accStruct(type));
+      for (int64_t m = 0; m < fragments(type); ++m) {
+        Value fragment = LLVM::UndefOp::create(
+            rewriter, op.getLoc(), fragmentStruct(getContext(), type));
+        for (int64_t i = 0; i < regs; ++i)
+          fragment = LLVM::InsertValueOp::create(
+              rewriter, op.getLoc(), fragment,
+              from.getElement(adaptor.getInput(), m, first + i), i);
+        value = to.setFragment(value, fragment, m);
+      }
+      parts.push_back(value);
+    }
+    rewriter.replaceOp(op, parts);
+    return success();
+  }
+};
+
+struct AccZeroLowering : public OpConversionPattern<cta::AccZeroOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(cta::AccZeroOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Emitter e(rewriter, op.getLoc());
+    rewriter.replaceOp(op, AccRegisters(e, op.getAcc().getType()).zero());
+    return success();
+  }
+};
+
+/// A warpgroup releases a stage with lanes 0..cluster size-1: lane r
+/// arrives on the stage's empty barrier in cluster CTA r, because every
+/// CTA's producer multicasts into this CTA's copy of the stage.
+void releaseStage(Emitter &e, Value ring, Value slot, int64_t stages,
+                  int64_t clusterSize) {
+  Value lane = e.warpgroupLane();
+  Value empty = e.barrier(ring, slot, stages, true);
+  if (clusterSize == 1) {
+    e.ifThen(e.eq(lane, e.i32(0)), [&] {
+      NVVM::MBarrierArriveOp::create(e.b, e.loc, Type(), empty, Value(),
+                                     NVVM::MemScopeKind::CTA, false);
+    });
+    return;
+  }
+  e.ifThen(e.ult(lane, e.i32(clusterSize)), [&] {
+    Value remote = NVVM::MapaOp::create(
+        e.b, e.loc, LLVM::LLVMPointerType::get(e.b.getContext(), 7), empty,
+        lane);
+    // .release.cta like a local arrive: the stage was read by wgmma, whose
+    // completion wgmma.wait_group already established; a cluster-scope
+    // release would add a GPU-wide memory barrier to every K step.
+    NVVM::MBarrierArriveOp::create(e.b, e.loc, Type(), remote, Value(),
+                                   NVVM::MemScopeKind::CTA, false);
+  });
+}
+
+/// For each K step: wait until the stage is full, issue the stage's MMAs as
+/// one wgmma batch, and keep it in flight while the next stage's batch is
+/// issued: once the previous batch has completed (wait_group 1), its stage
+/// is released for the producer to refill.
+struct ConsumeLowering : public AbiPattern<cta::ConsumeOp> {
+  using AbiPattern::AbiPattern;
+  LogicalResult
+  matchAndRewrite(cta::ConsumeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Emitter e(rewriter, loc);
+    Value ring = adaptor.getRing();
+    int64_t stages = op.getRing().getType().getStages();
+    int64_t clusterSize = abi.clusterSize;
+    Value position = e.toI32(adaptor.getPosition());
+    Value count = adaptor.getCount();
+    TypeRange carriedTypes = op.getInits().getTypes();
+
+    auto loop = scf::ForOp::create(rewriter, loc, e.index(0), count, e.index(1),
+                                   adaptor.getInits());
+    Block *body = loop.getBody();
+    if (!body->empty())
+      rewriter.eraseOp(body->getTerminator());
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(body);
+      Value kb = loop.getInductionVar();
+      Value iteration = e.add(position, e.toI32(kb));
+      Value slot = e.urem(iteration, e.i32(stages));
+      Value phase = e.andI(e.udiv(iteration, e.i32(stages)), e.i32(1));
+      e.wait(e.barrier(ring, slot, stages, /*empty=*/false), phase);
+      SmallVector<Value> args = {kb, e.toIndex(slot)};
+      llvm::append_range(
+          args, pinAccumulators(e, loop.getRegionIterArgs(), carriedTypes));
+      NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
+      Block &source = op.getBody().front();
+      Operation *yield = source.getTerminator();
+      rewriter.inlineBlockBefore(&source, body, body->end(), args);
+      rewriter.setInsertionPoint(yield);
+      NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
+      NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, 1);
+      e.ifThen(e.cmp(arith::CmpIPredicate::ugt, e.toI32(kb), e.i32(0)), [&] {
+        Value previous = e.urem(e.sub(iteration, e.i32(1)), e.i32(stages));
+        releaseStage(e, ring, previous, stages, clusterSize);
+      });
+    }
+    NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, 0);
+    SmallVector<Value> results = {Value()};
+    llvm::append_range(results,
+                       pinAccumulators(e, loop.getResults(), carriedTypes));
+    Value count32 = e.toI32(count);
+    e.ifThen(e.cmp(arith::CmpIPredicate::ugt, count32, e.i32(0)), [&] {
+      Value last =
+          e.urem(e.sub(e.add(position, count32), e.i32(1)), e.i32(stages));
+      releaseStage(e, ring, last, stages, clusterSize);
+    });
+    results[0] = e.toIndex(e.add(position, count32));
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
+/// acc += lhs x rhs as wgmma.mma_async, one m64nNk16 per 64-row fragment and
+/// K step, on K-major shared-memory descriptors. In a pipelined stage the
+/// wgmmas join the stage's batch; elsewhere the MMA is its own batch and
+/// completes before its result is used.
+struct MmaLowering : public AbiPattern<cta::MmaOp> {
+  using AbiPattern::AbiPattern;
+  LogicalResult
+  matchAndRewrite(cta::MmaOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Emitter e(rewriter, loc);
+    auto lhs = llvm::dyn_cast<cta::BufferType>(op.getLhs().getType());
+    if (!lhs)
+      return rewriter.notifyMatchFailure(op, "register lhs");
+    cta::BufferType rhs = op.getRhs().getType();
+    cta::AccType accType = op.getAcc().getType();
+    std::optional<target::ElementType> element =
+        toTargetElement(lhs.getElementType());
+    NVVM::WGMMATypes wgmmaType = lhs.getElementType().isBF16()
+                                     ? NVVM::WGMMATypes::bf16
+                                     : NVVM::WGMMATypes::f16;
+    int64_t n = accType.getShape()[1];
+    target::ValueOrError<target::WgmmaInstructionShape> shape =
+        target::wgmmaInstructionShape(*element, target::ElementType::F32, n);
+    target::SwizzleMode swizzleA = toTargetSwizzle(lhs.getSwizzle());
+    target::SwizzleMode swizzleB = toTargetSwizzle(rhs.getSwizzle());
+    target::ValueOrError<uint64_t> hiA = target::wgmmaDescriptorHighBits(
+        target::OperandMajor::K, swizzleA, lhs.getShape()[0]);
+    target::ValueOrError<uint64_t> hiB = target::wgmmaDescriptorHighBits(
+        target::OperandMajor::K, swizzleB, rhs.getShape()[0]);
+    if (!shape || !hiA || !hiB)
+      return rewriter.notifyMatchFailure(op, "no wgmma for these operands");
+
+    // Descriptors of this stage's tiles; the warpgroup's rows start
+    // `lhs_row` rows into every column block of the lhs.
+    Value slotA = op.getLhsSlot() ? e.toI32(adaptor.getLhsSlot()) : e.i32(0);
+    Value slotB = op.getRhsSlot() ? e.toI32(adaptor.getRhsSlot()) : e.i32(0);
+    Value rowA = op.getLhsRow() ? e.toI32(adaptor.getLhsRow()) : e.i32(0);
+    Value addrA = e.add(e.smemAddress(adaptor.getLhs()),
+                        e.add(e.mul(slotA, e.i32(lhs.getStageBytes())),
+                              e.mul(rowA, e.i32(spanBytes(lhs)))));
+    Value addrB = e.add(e.smemAddress(adaptor.getRhs()),
+                        e.mul(slotB, e.i32(rhs.getStageBytes())));
+    auto descriptor = [&](Value addr, uint64_t hi) {
+      Value wide =
+          arith::ExtUIOp::create(rewriter, loc, rewriter.getI64Type(), addr);
+      Value start = e.andI(e.lshr(wide, e.i64(4)),
+                           e.i64(target::descriptorStartAddressMask));
+      return arith::OrIOp::create(rewriter, loc, start,
+                                  e.i64(static_cast<int64_t>(hi)))
+          .getResult();
+    };
+    Value descA = descriptor(addrA, *hiA), descB = descriptor(addrB, *hiB);
+
+    AccRegisters regs(e, accType);
+    bool batched = abi.stageMmas.contains(op);
+    Value acc = adaptor.getAcc();
+    if (!batched) {
+      acc = regs.pin(acc);
+      NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
+    }
+    NVVM::WGMMAScaleOut scaleOut = NVVM::WGMMAScaleOut::one;
+    if (Value accumulate = op.getAccumulate()) {
+      auto constant = accumulate.getDefiningOp<arith::ConstantOp>();
+      if (!constant)
+        return rewriter.notifyMatchFailure(op, "runtime accumulate flag");
+      if (!llvm::cast<BoolAttr>(constant.getValue()).getValue())
+        scaleOut = NVVM::WGMMAScaleOut::zero;
+    }
+    auto mmaShape =
+        NVVM::MMAShapeAttr::get(getContext(), shape->m, shape->n, shape->k);
+    int64_t kSteps = lhs.getShape()[1] / shape->k;
+    for (int64_t k = 0; k < kSteps; ++k) {
+      target::ValueOrError<uint64_t> stepA = target::wgmmaKStepDescriptorDelta(
+          target::OperandMajor::K, swizzleA, *element, lhs.getShape()[0], k);
+      target::ValueOrError<uint64_t> stepB = target::wgmmaKStepDescriptorDelta(
+          target::OperandMajor::K, swizzleB, *element, rhs.getShape()[0], k);
+      if (!stepA || !stepB)
+        return rewriter.notifyMatchFailure(op, "no descriptor step");
+      Value dB = e.add(descB, e.i64(*stepB));
+      for (int64_t mb = 0; mb < fragments(accType); ++mb) {
+        target::ValueOrError<uint64_t> blockA = target::wgmmaMNDescriptorDelta(
+            target::OperandMajor::K, swizzleA, *element, lhs.getShape()[0],
+            mb * kMmaRows);
+        if (!blockA)
+          return rewriter.notifyMatchFailure(op, "no descriptor block");
+        Value dA = e.add(descA, e.i64(*stepA + *blockA));
+        Value fragment = regs.getFragment(acc, mb);
+        Value result = NVVM::WgmmaMmaAsyncOp::create(
+            rewriter, loc, fragment.getType(), fragment, dA, dB, mmaShape,
+            wgmmaType, wgmmaType, NVVM::WGMMATypes::f32,
+            k == 0 ? scaleOut : NVVM::WGMMAScaleOut::one,
+            NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
+            NVVM::MMALayout::row, NVVM::MMALayout::col, nullptr);
+        acc = regs.setFragment(acc, result, mb);
+      }
+    }
+    if (!batched) {
+      NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
+      NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, 0);
+      acc = regs.pin(acc);
+    }
+    rewriter.replaceOp(op, acc);
+    return success();
+  }
+};
+
+/// A tile store, one 128-byte column block (one TMA box) at a time: the
+/// epilogue for the block's fragment elements (reading epilogue inputs at
+/// each element's row and column), then a TMA store through a ring of
+/// staging blocks, or, when the runtime could not encode the destination's
+/// tensor map, direct stores. Working block by block keeps only one block's
+/// results live next to the accumulators.
+struct StoreLowering : public AbiPattern<cta::StoreOp> {
+  StoreLowering(TypeConverter &converter, MLIRContext *ctx,
+                const KernelABI &abi, LLVM::LLVMFuncOp kernel)
+      : AbiPattern(converter, ctx, abi), kernel(kernel) {}
+
+  /// Where this thread's fragment elements sit in the tile: the thread's
+  /// own offset plus the register's, as the wgmma accumulator layout places
+  /// them (compiler/Target/WgmmaFragment.h):
+  /// coord(thread, reg) = coord(thread, 0) + coord(0, reg), with
+  /// coord(thread, 0) = (16 * warp + lane / 4, 2 * (lane % 4)).
+  struct Lane {
+    Value row, col; // the thread's offset in a fragment (i32)
+    static int64_t regRow(int64_t m, int64_t i) {
+      return m * kMmaRows + target::wgmmaAccumulatorCoord(0, i).row;
+    }
+    static int64_t regCol(int64_t i) {
+      return target::wgmmaAccumulatorCoord(0, i).col;
+    }
+  };
+
+  Lane lane(Emitter &e) const {
+    Value t = e.warpgroupLane();
+    Value warp = e.udiv(t, e.i32(32)), l = e.urem(t, e.i32(32));
+    return {e.add(e.mul(warp, e.i32(16)), e.udiv(l, e.i32(4))),
+            e.mul(e.urem(l, e.i32(4)), e.i32(2))};
+  }
+
+  /// The i32 extent of axis `axis` of program tensor `arg`.
+  FailureOr<Value> extent(Emitter &e, unsigned arg, unsigned axis) const {
+    auto extents = abi.extents.find(arg);
+    if (extents == abi.extents.end() || axis >= extents->second.size())
+      return failure();
+    const ExtentArg &extent = extents->second[axis];
+    if (extent.constant)
+      return e.i32(*extent.constant);
+    if (extent.dimParam)
+      return Value(kernel.getArgument(*extent.dimParam));
+    return failure();
+  }
+
+  static unsigned argNumber(Value memref) {
+    return llvm::cast<BlockArgument>(memref).getArgNumber();
+  }
+
+  /// Loads element (row, col) of epilogue input `input` (a program tensor
+  /// read as `kind`), or zero outside the destination's extents.
+  Value loadInput(Emitter &e, Value input, cta::InputKind kind, Value row,
+                  Value col, Value extentM, Value extentN) const {
+    auto type = llvm::cast<MemRefType>(input.getType());
+    Type element = type.getElementType();
+    const PointerArgs &args = abi.pointerArgs.lookup(argNumber(input));
+    bool byRow =
+        kind == cta::InputKind::per_row || kind == cta::InputKind::tile;
+    bool byCol =
+        kind == cta::InputKind::per_col || kind == cta::InputKind::tile;
+    Value inside = arith::ConstantIntOp::create(e.b, e.loc, 1, 1);
+    Type i64 = e.b.getI64Type();
+    Value index = e.i64(0);
+    if (byRow) {
+      inside = e.andI(inside, e.ult(row, extentM));
+      // A [M, 1] or [M, N] input: rows are its first axis.
+      Value stride = kernel.getArgument(args.strides[0]);
+      index = arith::MulIOp::create(
+          e.b, e.loc, arith::ExtUIOp::create(e.b, e.loc, i64, row), stride);
+    }
+    if (byCol) {
+      inside = e.andI(inside, e.ult(col, extentN));
+      index = arith::AddIOp::create(
+          e.b, e.loc, index, arith::ExtUIOp::create(e.b, e.loc, i64, col));
+    }
+    auto guarded = scf::IfOp::create(e.b, e.loc, TypeRange{element}, inside,
+                                     /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(e.b);
+    e.b.setInsertionPointToStart(&guarded.getThenRegion().front());
+    Value pointer = kernel.getArgument(args.pointer);
+    Value address = LLVM::GEPOp::create(e.b, e.loc, pointer.getType(), element,
+                                        pointer, ValueRange{index});
+    scf::YieldOp::create(
+        e.b, e.loc,
+        LLVM::LoadOp::create(e.b, e.loc, element, address).getResult());
+    e.b.setInsertionPointToStart(&guarded.getElseRegion().front());
+    scf::YieldOp::create(
+        e.b, e.loc,
+        arith::ConstantOp::create(e.b, e.loc, e.b.getZeroAttr(element))
+            .getResult());
+    return guarded.getResult(0);
+  }
+
+  LogicalResult
+  matchAndRewrite(cta::StoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Emitter e(rewriter, loc);
+    OpBuilder &b = rewriter;
+    const StoreArgs &args = abi.storeArgs.lookup(op);
+    const TensorMapPlan &plan = abi.tensorMaps[args.tensorMap];
+    ArrayRef<int64_t> tile = op.getTileShape();
+    auto accType =
+        cta::AccType::get(getContext(), tile, Float32Type::get(getContext()));
+    AccRegisters regs(e, accType);
+    cta::BufferType staging = op.getStaging().getType();
+    Type element = staging.getElementType();
+    int64_t rows = tile[0], n = tile[1];
+    int64_t fragmentsOf = rows / kMmaRows;
+    int64_t perFragment = n / 2;
+    int64_t span = spanBytes(staging);
+    int64_t elementBytes = bitsOf(element) / 8;
+    int64_t swizzleMask = span / 16 - 1;
+    int64_t blockColumns = span / elementBytes;
+    int64_t tileBlocks = n / blockColumns;
+    int64_t ringBlocks = staging.getShape()[1] / blockColumns;
+    int64_t blockBytes = rows * span;
+    unsigned dest = argNumber(op.getDest());
+    FailureOr<Value> extentM = extent(e, dest, 0), extentN = extent(e, dest, 1);
+    if (failed(extentM) || failed(extentN))
+      return rewriter.notifyMatchFailure(op, "unknown destination extents");
+
+    Value row0 = e.toI32(adaptor.getIndices()[0]);
+    Value col0 = e.toI32(adaptor.getIndices()[1]);
+    Lane self = lane(e);
+    Value laneRow = e.add(row0, self.row), laneCol = e.add(col0, self.col);
+    Value t = e.warpgroupLane();
+    Value warp = e.udiv(t, e.i32(32)), l = e.urem(t, e.i32(32));
+    Value leader = e.eq(t, e.i32(0));
+    Value tmaOk = e.cmp(arith::CmpIPredicate::ne,
+                        kernel.getArgument(args.tmaOk), e.i32(0));
+    // One named barrier per warpgroup (0 is the CTA-wide barrier).
+    Value barrierId =
+        e.add(e.udiv(e.threadId(), e.i32(kWarpgroupThreads)), e.i32(1));
+    auto syncWarpgroup = [&] {
+      NVVM::BarrierOp::create(b, loc, Type(), barrierId,
+                              e.i32(kWarpgroupThreads), nullptr, Value());
+    };
+    Value slot =
+        op.getStagingSlot() ? e.toI32(adaptor.getStagingSlot()) : e.i32(0);
+    Value base = e.bytePtr(adaptor.getStaging(),
+                           e.mul(slot, e.i32(staging.getStageBytes())));
+    Value tensorMap = kernel.getArgument(args.tensorMap);
+    // Byte offset of (row, byte column) inside one swizzled staging block.
+    auto swizzled = [&](Value row, Value colBytes) {
+      Value offset = e.add(e.mul(row, e.i32(span)), colBytes);
+      if (swizzleMask == 0)
+        return offset;
+      Value phase = e.andI(e.lshr(offset, e.i32(7)), e.i32(swizzleMask));
+      return e.xorI(offset, e.shl(phase, e.i32(4)));
+    };
+    auto pack = [&](Value lo, Value hi) -> Value {
+      Value pair = LLVM::UndefOp::create(b, loc, VectorType::get({2}, element));
+      pair = LLVM::InsertElementOp::create(b, loc, pair, lo, e.i32(0));
+      pair = LLVM::InsertElementOp::create(b, loc, pair, hi, e.i32(1));
+      return pair;
+    };
+    // stmatrix.x4 lane addressing (16x16 block), as
+    // target::stmatrixX4LaneAddress: row 16w + 8((l/8)%2) + l%8, column
+    // 8 * (l/16); 32-bit outputs store fragment pairs directly.
+    Value stRow =
+        e.add(e.mul(warp, e.i32(16)),
+              e.add(e.mul(e.urem(e.udiv(l, e.i32(8)), e.i32(2)), e.i32(8)),
+                    e.urem(l, e.i32(8))));
+    Value stColBytes = e.mul(e.udiv(l, e.i32(16)), e.i32(8 * elementBytes));
+    Value pairRow = e.add(e.mul(warp, e.i32(16)), e.udiv(l, e.i32(4)));
+    Value pairColBytes = e.mul(e.urem(l, e.i32(4)), e.i32(2 * elementBytes));
+
+    // The epilogue of element (m, i), reading epilogue inputs that do not
+    // vary along an axis once per distinct row or column.
+    Block &epilogue = op.getEpilogue().front();
+    unsigned numValues = op.getValues().size();
+    DenseMap<std::tuple<unsigned, int64_t, int64_t>, Value> loaded;
+    auto inputElement = [&](unsigned index, int64_t m, int64_t i) {
+      cta::InputKind kind = op.getInputKind(index);
+      bool byRow =
+          kind == cta::InputKind::per_row || kind == cta::InputKind::tile;
+      bool byCol =
+          kind == cta::InputKind::per_col || kind == cta::InputKind::tile;
+      int64_t r = byRow ? Lane::regRow(m, i) : -1;
+      int64_t c = byCol ? Lane::regCol(i) : -1;
+      auto key = std::make_tuple(index, r, c);
+      if (Value value = loaded.lookup(key))
+        return value;
+      Value row = byRow ? e.add(laneRow, e.i32(r)) : e.i32(0);
+      Value col = byCol ? e.add(laneCol, e.i32(c)) : e.i32(0);
+      Value value = loadInput(e, op.getInputs()[index], kind, row, col,
+                              *extentM, *extentN);
+      loaded[key] = value;
+      return value;
+    };
+    auto elementValue = [&](int64_t m, int64_t i) -> Value {
+      IRMapping mapping;
+      for (unsigned v = 0; v < numValues; ++v)
+        mapping.map(epilogue.getArgument(v),
+                    regs.getElement(adaptor.getValues()[v], m, i));
+      for (unsigned in = 0; in < op.getInputs().size(); ++in)
+        mapping.map(epilogue.getArgument(numValues + in),
+                    inputElement(in, m, i));
+      for (Operation &inner : epilogue.without_terminator())
+        b.clone(inner, mapping);
+      return mapping.lookupOrDefault(
+          llvm::cast<cta::YieldOp>(epilogue.getTerminator()).getValues()[0]);
+    };
+
+    // The TMA path and the direct path each run the epilogue block by block
+    // (one branch around each whole path: ptxas serializes the wgmma
+    // pipeline, C7514, when the choice is made per block).
+    auto paths = scf::IfOp::create(b, loc, tmaOk, /*withElseRegion=*/true);
+    for (bool viaTma : {true, false}) {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(viaTma ? &paths.getThenRegion().front()
+                                        : &paths.getElseRegion().front());
+      for (int64_t block = 0; block < tileBlocks; ++block) {
+        // This block's registers of each fragment: columns
+        // [block * blockColumns, (block + 1) * blockColumns).
+        int64_t firstReg = block * blockColumns / 2;
+        int64_t blockRegs = blockColumns / 2;
+        SmallVector<Value> values; // [m * blockRegs + (i - firstReg)]
+        // Per-column inputs are read once per block.
+        loaded.clear();
+        for (int64_t m = 0; m < fragmentsOf; ++m)
+          for (int64_t i = firstReg; i < firstReg + blockRegs; ++i)
+            values.push_back(elementValue(m, i));
+        auto valueAt = [&](int64_t m, int64_t i) {
+          return values[m * blockRegs + (i - firstReg)];
+        };
+
+        if (viaTma) {
+          Value buffer = e.bytePtr(base, (block % ringBlocks) * blockBytes);
+          // The bulk store that last read this ring slot must be done reading.
+          // The first block of a store waits for every earlier store: the
+          // previous store (of this tile or the last) may have ended on any
+          // slot.
+          e.ifThen(leader, [&] {
+            NVVM::CpAsyncBulkWaitGroupOp::create(
+                b, loc, block == 0 ? 0 : ringBlocks - 1, b.getUnitAttr());
+          });
+          syncWarpgroup();
+          for (int64_t m = 0; m < fragmentsOf; ++m) {
+            if (elementBytes == 2) {
+              Value row = e.add(stRow, e.i32(m * kMmaRows));
+              for (int64_t jj = 0; jj < blockColumns / 16; ++jj) {
+                int64_t first = firstReg + 8 * jj; // the 16x16's first register
+                SmallVector<Value> quads;
+                for (int64_t q = 0; q < 4; ++q)
+                  quads.push_back(LLVM::BitcastOp::create(
+                      b, loc, e.i32Type(),
+                      pack(valueAt(m, first + 2 * q),
+                           valueAt(m, first + 2 * q + 1))));
+                Value offset = swizzled(
+                    row, e.add(e.i32(16 * jj * elementBytes), stColBytes));
+                NVVM::StMatrixOp::create(
+                    b, loc, e.bytePtr(buffer, offset), quads,
+                    NVVM::MMALayout::row,
+                    NVVM::LdStMatrixShapeAttr::get(b.getContext(), 8, 8),
+                    NVVM::LdStMatrixEltType::B16);
+              }
+            } else {
+              for (int64_t c8 = 0; c8 < blockColumns / 8; ++c8) {
+                for (int64_t half = 0; half < 2; ++half) {
+                  // The fragment register of (row 8 * half, column 8 * c8).
+                  int64_t i = firstReg + 4 * c8 + 2 * half;
+                  Value row = e.add(pairRow, e.i32(m * kMmaRows + 8 * half));
+                  Value offset = swizzled(
+                      row, e.add(e.i32(8 * c8 * elementBytes), pairColBytes));
+                  LLVM::StoreOp::create(b, loc,
+                                        pack(valueAt(m, i), valueAt(m, i + 1)),
+                                        e.bytePtr(buffer, offset),
+                                        /*alignment=*/8);
+                }
+              }
+            }
+          }
+          // Generic-proxy writes must be visible to the bulk copy (async
+          // proxy).
+          NVVM::FenceProxyOp::create(
+              b, loc, NVVM::ProxyKind::async_shared,
+              NVVM::SharedSpaceAttr::get(b.getContext(),
+                                         NVVM::SharedSpace::shared_cta));
+          syncWarpgroup();
+          e.ifThen(leader, [&] {
+            SmallVector<Value> coords = {
+                e.add(col0, e.i32(block * plan.boxes.box[0])), row0};
+            NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
+                b, loc, tensorMap, buffer, coords, Value(),
+                NVVM::TMAStoreMode::TILE, Value());
+            NVVM::CpAsyncBulkCommitGroupOp::create(b, loc);
+          });
+
+        } else {
+          const PointerArgs &pointerArgs = abi.pointerArgs.lookup(dest);
+          Value pointer = kernel.getArgument(pointerArgs.pointer);
+          Value stride = kernel.getArgument(pointerArgs.strides[0]);
+          Type i64 = b.getI64Type();
+          for (int64_t m = 0; m < fragmentsOf; ++m) {
+            for (int64_t i = firstReg; i < firstReg + blockRegs; ++i) {
+              Value row = e.add(laneRow, e.i32(Lane::regRow(m, i)));
+              Value col = e.add(laneCol, e.i32(Lane::regCol(i)));
+              Value inside = e.andI(e.ult(row, *extentM), e.ult(col, *extentN));
+              Value value = valueAt(m, i);
+              e.ifThen(inside, [&] {
+                Value index = arith::AddIOp::create(
+                    b, loc,
+                    arith::MulIOp::create(
+                        b, loc, arith::ExtUIOp::create(b, loc, i64, row),
+                        stride),
+                    arith::ExtUIOp::create(b, loc, i64, col));
+                Value address =
+                    LLVM::GEPOp::create(b, loc, pointer.getType(), element,
+                                        pointer, ValueRange{index});
+                LLVM::StoreOp::create(b, loc, value, address);
+              });
+            }
+          }
+        }
+      }
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  mutable LLVM::LLVMFuncOp kernel;
+};
+
+} // namespace
+
+void kiln::addSm90TypeConversions(TypeConverter &converter) {
+  converter.addConversion(
+      [](cta::AccType type) -> Type { return accStruct(type); });
+}
+
+LogicalResult kiln::checkLoweredOnSm90(Operation *op) {
+  auto notYet = [&](const Twine &what) {
+    return op->emitError() << "convert-cta-to-nvvm: not implemented yet on "
+                              "sm_90a: "
+                           << what;
+  };
+  return llvm::TypeSwitch<Operation *, LogicalResult>(op)
+      .Case<cta::ProgramOp, cta::ReturnOp, cta::YieldOp, cta::AllocOp,
+            cta::RingOp, cta::WarpSpecializeOp, cta::ProduceOp, cta::ConsumeOp,
+            cta::SplitColsOp, cta::AccZeroOp>(
+          [](Operation *) { return success(); })
+      .Case([&](cta::WarpgroupIndexOp) -> LogicalResult {
+        if (!op->getParentOfType<cta::WarpSpecializeOp>())
+          return op->emitError("convert-cta-to-nvvm: cta.warpgroup_index "
+                               "outside a warp role");
+        return success();
+      })
+      .Case([&](cta::MainloopOp) -> LogicalResult {
+        return op->emitError("convert-cta-to-nvvm: the K loop is not "
+                             "pipelined; run cta-pipeline first");
+      })
+      .Case([&](cta::TileLoopOp loop) -> LogicalResult {
+        if (loop.getWalk() != cta::WalkKind::static_)
+          return notYet(Twine("a ") + cta::stringifyWalkKind(loop.getWalk()) +
+                        " tile walk");
+        return success();
+      })
+      .Case([&](cta::LoadOp load) -> LogicalResult {
+        if (!load.getSignal())
+          return op->emitError("convert-cta-to-nvvm: a copy outside "
+                               "cta.produce has no barrier");
+        return success();
+      })
+      .Case([&](cta::MmaOp mma) -> LogicalResult {
+        if (!llvm::isa<cta::BufferType>(mma.getLhs().getType()))
+          return notYet("an MMA with its lhs in registers");
+        Type element = llvm::cast<cta::BufferType>(mma.getLhs().getType())
+                           .getElementType();
+        if (!element.isBF16() && !element.isF16())
+          return op->emitError() << "convert-cta-to-nvvm: no sm_90a MMA for "
+                                 << element << " operands yet";
+        if (!mma.getTransposeB())
+          return op->emitError(
+              "convert-cta-to-nvvm: rhs must be K-major (transpose_b)");
+        Value accumulate = mma.getAccumulate();
+        if (accumulate && !accumulate.getDefiningOp<arith::ConstantOp>())
+          return notYet("an accumulate flag computed at run time");
+        return success();
+      })
+      .Case([&](cta::StoreOp store) -> LogicalResult {
+        if (store.getRowLimit())
+          return notYet("a store bounded by a row limit");
+        if (!store->getParentOfType<cta::WarpSpecializeOp>())
+          return op->emitError("convert-cta-to-nvvm: stores run in a math "
+                               "role");
+        for (Value value : store.getValues())
+          if (!llvm::isa<cta::AccType>(value.getType()))
+            return notYet("storing a register fragment");
+        ArrayRef<int64_t> tile = store.getTileShape();
+        if (tile[0] % kMmaRows != 0 || tile[1] % 16 != 0)
+          return op->emitError("convert-cta-to-nvvm: stored tiles must be "
+                               "multiples of 64x16");
+        return success();
+      })
+      .Default([&](Operation *other) -> LogicalResult {
+        if (llvm::isa<cta::CtaDialect>(other->getDialect()))
+          return notYet("'" + other->getName().getStringRef() + "'");
+        for (Value operand : other->getOperands())
+          if (llvm::isa<MemRefType>(operand.getType()))
+            return other->emitError(
+                "convert-cta-to-nvvm: global tensors are only read by "
+                "cta.load and cta.store");
+        return success();
+      });
+}
+
+void kiln::populateCtaToSm90Patterns(TypeConverter &converter,
+                                     RewritePatternSet &patterns,
+                                     const KernelABI &abi,
+                                     LLVM::LLVMFuncOp kernel) {
+  MLIRContext *ctx = patterns.getContext();
+  patterns.add<AccZeroLowering, SplitColsLowering>(converter, ctx);
+  patterns.add<ConsumeLowering, MmaLowering>(converter, ctx, abi);
+  patterns.add<StoreLowering>(converter, ctx, abi, kernel);
+}

@@ -1,0 +1,185 @@
+//===- LoweringUtils.h - shared pieces of the cta lowering patterns -*- C++ -*-===//
+//
+// The patterns of convert-cta-to-nvvm emit a lot of i32 address and index
+// arithmetic and a few recurring NVVM idioms (shared-memory pointers,
+// mbarrier slots of a ring, the parity wait, one-thread sections). `Emitter`
+// keeps each pattern's body about what it lowers rather than about building
+// constants.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_COMPILER_CONVERSION_CTATONVVM_LOWERINGUTILS_H
+#define KILN_COMPILER_CONVERSION_CTATONVVM_LOWERINGUTILS_H
+
+#include "compiler/Conversion/CtaToNVVM/KernelABI.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace kiln {
+
+/// Threads of one warpgroup: the unit of wgmma, setmaxnreg and the staging
+/// barriers.
+inline constexpr int64_t kWarpgroupThreads = 128;
+/// Suspend-time hint of mbarrier.try_wait, in nanoseconds.
+inline constexpr int64_t kWaitTicks = 10000000;
+/// The dynamic shared-memory window every kernel of the module shares.
+inline constexpr llvm::StringLiteral kSmemSymbol = "kiln_smem";
+
+/// Builds i32 arithmetic and NVVM idioms at one insertion point.
+struct Emitter {
+  Emitter(mlir::OpBuilder &b, mlir::Location loc) : b(b), loc(loc) {}
+
+  mlir::OpBuilder &b;
+  mlir::Location loc;
+
+  mlir::Type i32Type() { return b.getI32Type(); }
+  mlir::Value i32(int64_t v) {
+    return mlir::arith::ConstantIntOp::create(b, loc, v, 32);
+  }
+  mlir::Value i64(int64_t v) {
+    return mlir::arith::ConstantIntOp::create(b, loc, v, 64);
+  }
+  mlir::Value index(int64_t v) {
+    return mlir::arith::ConstantIndexOp::create(b, loc, v);
+  }
+  mlir::Value toI32(mlir::Value index) {
+    return mlir::arith::IndexCastUIOp::create(b, loc, i32Type(), index);
+  }
+  mlir::Value toIndex(mlir::Value v) {
+    return mlir::arith::IndexCastUIOp::create(b, loc, b.getIndexType(), v);
+  }
+  mlir::Value add(mlir::Value x, mlir::Value y) {
+    return mlir::arith::AddIOp::create(b, loc, x, y);
+  }
+  mlir::Value sub(mlir::Value x, mlir::Value y) {
+    return mlir::arith::SubIOp::create(b, loc, x, y);
+  }
+  mlir::Value mul(mlir::Value x, mlir::Value y) {
+    return mlir::arith::MulIOp::create(b, loc, x, y);
+  }
+  mlir::Value udiv(mlir::Value x, mlir::Value y) {
+    return mlir::arith::DivUIOp::create(b, loc, x, y);
+  }
+  mlir::Value urem(mlir::Value x, mlir::Value y) {
+    return mlir::arith::RemUIOp::create(b, loc, x, y);
+  }
+  mlir::Value ceilDiv(mlir::Value x, mlir::Value y) {
+    return mlir::arith::CeilDivUIOp::create(b, loc, x, y);
+  }
+  mlir::Value andI(mlir::Value x, mlir::Value y) {
+    return mlir::arith::AndIOp::create(b, loc, x, y);
+  }
+  mlir::Value xorI(mlir::Value x, mlir::Value y) {
+    return mlir::arith::XOrIOp::create(b, loc, x, y);
+  }
+  mlir::Value shl(mlir::Value x, mlir::Value y) {
+    return mlir::arith::ShLIOp::create(b, loc, x, y);
+  }
+  mlir::Value lshr(mlir::Value x, mlir::Value y) {
+    return mlir::arith::ShRUIOp::create(b, loc, x, y);
+  }
+  mlir::Value minU(mlir::Value x, mlir::Value y) {
+    return mlir::arith::MinUIOp::create(b, loc, x, y);
+  }
+  mlir::Value cmp(mlir::arith::CmpIPredicate p, mlir::Value x, mlir::Value y) {
+    return mlir::arith::CmpIOp::create(b, loc, p, x, y);
+  }
+  mlir::Value eq(mlir::Value x, mlir::Value y) {
+    return cmp(mlir::arith::CmpIPredicate::eq, x, y);
+  }
+  mlir::Value ult(mlir::Value x, mlir::Value y) {
+    return cmp(mlir::arith::CmpIPredicate::ult, x, y);
+  }
+
+  /// `base + offset` bytes, for shared (3) or global (1) pointers.
+  mlir::Value bytePtr(mlir::Value base, mlir::Value offset) {
+    return mlir::LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(),
+                                     base, mlir::ValueRange{offset});
+  }
+  mlir::Value bytePtr(mlir::Value base, int64_t offset) {
+    return offset == 0 ? base : bytePtr(base, i32(offset));
+  }
+  /// The shared-window address of a pointer, as i32.
+  mlir::Value smemAddress(mlir::Value ptr) {
+    mlir::Value wide =
+        mlir::LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), ptr);
+    return mlir::arith::TruncIOp::create(b, loc, i32Type(), wide);
+  }
+  /// The start of the dynamic shared-memory window.
+  mlir::Value smemBase() {
+    return mlir::LLVM::AddressOfOp::create(
+        b, loc, mlir::LLVM::LLVMPointerType::get(b.getContext(), 3),
+        kSmemSymbol);
+  }
+  mlir::Value threadId() {
+    return mlir::NVVM::ThreadIdXOp::create(b, loc, i32Type());
+  }
+  /// The thread's lane within its warpgroup.
+  mlir::Value warpgroupLane() { return urem(threadId(), i32(kWarpgroupThreads)); }
+
+  /// `full[slot]` or `empty[slot]` of a ring of `stages`.
+  mlir::Value barrier(mlir::Value ring, mlir::Value slot, int64_t stages,
+                      bool empty) {
+    mlir::Value index = empty ? add(slot, i32(stages)) : slot;
+    return bytePtr(ring, mul(index, i32(8)));
+  }
+  /// Blocks until the barrier's phase with this parity has completed.
+  void wait(mlir::Value bar, mlir::Value parity) {
+    mlir::NVVM::MBarrierTryWaitParityOp::create(b, loc, bar, parity,
+                                                i32(kWaitTicks));
+  }
+
+  /// Runs `then` under `cond` (an scf.if without results).
+  template <typename Fn> void ifThen(mlir::Value cond, Fn then) {
+    auto op = mlir::scf::IfOp::create(b, loc, cond, /*withElseRegion=*/false);
+    mlir::OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&op.getThenRegion().front());
+    then();
+  }
+};
+
+/// The kernel function a pattern's op now lives in.
+inline mlir::LLVM::LLVMFuncOp enclosingKernel(mlir::Operation *op) {
+  return op->getParentOfType<mlir::LLVM::LLVMFuncOp>();
+}
+
+/// Inlines the single block of `region` before `before`, its arguments
+/// replaced by `args`, and erases its terminator (a cta.yield of nothing):
+/// the caller has already emitted what follows.
+void inlineRegionWithoutTerminator(mlir::ConversionPatternRewriter &rewriter,
+                                   mlir::Region &region,
+                                   mlir::Operation *before,
+                                   mlir::ValueRange args);
+
+/// Conversions every chip shares: buffers and rings are shared-memory
+/// pointers, global tensors their base address.
+void addCommonTypeConversions(mlir::TypeConverter &converter);
+
+/// The patterns every chip shares: the program, shared memory, rings and
+/// their producer side, TMA copies, tile walks and warp roles.
+void populateCtaToNVVMCommonPatterns(mlir::TypeConverter &converter,
+                                     mlir::RewritePatternSet &patterns,
+                                     const KernelABI &abi,
+                                     mlir::LLVM::LLVMFuncOp kernel);
+
+/// sm_90a: accumulators and fragments in registers, wgmma, the consumer side
+/// of rings (wgmma batches release stages), and stmatrix + TMA-store
+/// epilogues.
+void addSm90TypeConversions(mlir::TypeConverter &converter);
+void populateCtaToSm90Patterns(mlir::TypeConverter &converter,
+                               mlir::RewritePatternSet &patterns,
+                               const KernelABI &abi,
+                               mlir::LLVM::LLVMFuncOp kernel);
+
+/// Reports, at the op, what `populateCtaToSm90Patterns` cannot lower yet
+/// (checked for every op before the conversion starts, so that nothing
+/// fails half-way with a generic legalization error).
+mlir::LogicalResult checkLoweredOnSm90(mlir::Operation *op);
+
+} // namespace kiln
+
+#endif // KILN_COMPILER_CONVERSION_CTATONVVM_LOWERINGUTILS_H
