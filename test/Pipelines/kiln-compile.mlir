@@ -9,12 +9,17 @@
 // An unknown stage is an error (regression: it silently meant llvm).
 // RUN: not kiln-opt %s --pass-pipeline='builtin.module(kiln-compile{stop-after=ptx})' 2>&1 | FileCheck %s --check-prefix=BAD-STAGE
 // Fusion plugins run first and again after Kiln's own fusions, before the
-// schedule is chosen.
+// schedule is chosen. CSE merges repeated products before fusion; epilogue
+// fusion runs again after sibling fusion (maps over several of a fused
+// contraction's outputs).
 // RUN: kiln-opt %s --pass-pipeline='builtin.module(kiln-compile{stop-after=tile})' --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=ORDER
 // ORDER:      builtin.module(
 // ORDER-NEXT:   tile-apply-fusion-plugins{stage=before},
+// ORDER-NEXT:   cse,
 // ORDER-NEXT:   tile-fuse-epilogues,
-// ORDER:        tile-apply-fusion-plugins{stage=after},
+// ORDER-NEXT:   tile-fuse-siblings,
+// ORDER-NEXT:   tile-fuse-epilogues,
+// ORDER-NEXT:   tile-apply-fusion-plugins{stage=after},
 // ORDER-NEXT:   tile-select-schedule{chip=sm_90a}
 // ORDER-NEXT: )
 
@@ -34,14 +39,15 @@
 
 // CTA-NOT:     tile.
 // CTA-LABEL: cta.program @matmul(
-// CTA-SAME:    cta.block = array<i64: 384, 1, 1>, cta.chip = "sm_90a", cta.cluster = array<i64: 2, 1>
+// CTA-SAME:    cta.block = array<i64: 384, 1, 1>, cta.chip = "sm_90a", cta.cluster = array<i64: 2, 1>, cta.schedule = #cta.schedule<stages = 4, math_warpgroups = 2>
 // CTA-DAG:     cta.alloc : <128x64xbf16, stages = 4, swizzle = "128B">
 // CTA-DAG:     cta.alloc : <256x64xbf16, stages = 4, swizzle = "128B">
 // CTA-DAG:     cta.alloc : <64x128xbf16, stages = 2, swizzle = "128B">
 // CTA-DAG:     cta.ring {cluster_size = 2 : i64, consumers = 2 : i64} : <4>
-// CTA:         cta.warp_specialize attributes {consumer_regs = 232 : i64, consumer_warpgroups = 2 : i64, producer_regs = 40 : i64} producer {
+// CTA:         cta.warp_specialize
+// CTA-NEXT:      #cta.role<producer, warps = 4, regs = 40> {
 // CTA:           cta.produce
-// CTA:         } consumers {
+// CTA:           #cta.role<math, warps = 8, regs = 232> {
 // CTA:           cta.consume
 // CTA:           cta.store
 // CTA-NOT:     cta.mainloop

@@ -523,7 +523,6 @@ struct StoreLowering : public AbiPattern<cta::StoreOp> {
     Type element = staging.getElementType();
     int64_t rows = tile[0], n = tile[1];
     int64_t fragmentsOf = rows / kMmaRows;
-    int64_t perFragment = n / 2;
     int64_t span = spanBytes(staging);
     int64_t elementBytes = bitsOf(element) / 8;
     int64_t swizzleMask = span / 16 - 1;
@@ -619,118 +618,113 @@ struct StoreLowering : public AbiPattern<cta::StoreOp> {
           llvm::cast<cta::YieldOp>(epilogue.getTerminator()).getValues()[0]);
     };
 
-    // The TMA path and the direct path each run the epilogue block by block
-    // (one branch around each whole path: ptxas serializes the wgmma
-    // pipeline, C7514, when the choice is made per block).
-    auto paths = scf::IfOp::create(b, loc, tmaOk, /*withElseRegion=*/true);
-    for (bool viaTma : {true, false}) {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(viaTma ? &paths.getThenRegion().front()
-                                        : &paths.getElseRegion().front());
-      for (int64_t block = 0; block < tileBlocks; ++block) {
-        // This block's registers of each fragment: columns
-        // [block * blockColumns, (block + 1) * blockColumns).
-        int64_t firstReg = block * blockColumns / 2;
-        int64_t blockRegs = blockColumns / 2;
-        SmallVector<Value> values; // [m * blockRegs + (i - firstReg)]
-        // Per-column inputs are read once per block.
-        loaded.clear();
-        for (int64_t m = 0; m < fragmentsOf; ++m)
-          for (int64_t i = firstReg; i < firstReg + blockRegs; ++i)
-            values.push_back(elementValue(m, i));
-        auto valueAt = [&](int64_t m, int64_t i) {
-          return values[m * blockRegs + (i - firstReg)];
-        };
+    // Copies one staged block to global memory without a tensor map: every
+    // thread of the warpgroup moves elements (consecutive threads along a
+    // row, so the stores coalesce), masked to the tensor.
+    const PointerArgs &pointerArgs = abi.pointerArgs.lookup(dest);
+    auto copyOutDirect = [&](Value buffer, int64_t block) {
+      Value pointer = kernel.getArgument(pointerArgs.pointer);
+      Value stride = kernel.getArgument(pointerArgs.strides[0]);
+      Type i64 = b.getI64Type();
+      int64_t elements = rows * blockColumns;
+      for (int64_t k = 0; k < elements / kWarpgroupThreads; ++k) {
+        Value index = e.add(e.i32(k * kWarpgroupThreads), t);
+        Value r = e.udiv(index, e.i32(blockColumns));
+        Value c = e.urem(index, e.i32(blockColumns));
+        Value row = e.add(row0, r);
+        Value col = e.add(col0, e.add(c, e.i32(block * blockColumns)));
+        Value inside = e.andI(e.ult(row, *extentM), e.ult(col, *extentN));
+        e.ifThen(inside, [&] {
+          Value offset = swizzled(r, e.mul(c, e.i32(elementBytes)));
+          Value value =
+              LLVM::LoadOp::create(b, loc, element, e.bytePtr(buffer, offset));
+          Value at = arith::AddIOp::create(
+              b, loc,
+              arith::MulIOp::create(
+                  b, loc, arith::ExtUIOp::create(b, loc, i64, row), stride),
+              arith::ExtUIOp::create(b, loc, i64, col));
+          Value address = LLVM::GEPOp::create(b, loc, pointer.getType(),
+                                              element, pointer, ValueRange{at});
+          LLVM::StoreOp::create(b, loc, value, address);
+        });
+      }
+    };
 
-        if (viaTma) {
-          Value buffer = e.bytePtr(base, (block % ringBlocks) * blockBytes);
-          // The bulk store that last read this ring slot must be done reading.
-          // The first block of a store waits for every earlier store: the
-          // previous store (of this tile or the last) may have ended on any
-          // slot.
-          e.ifThen(leader, [&] {
-            NVVM::CpAsyncBulkWaitGroupOp::create(
-                b, loc, block == 0 ? 0 : ringBlocks - 1, b.getUnitAttr());
-          });
-          syncWarpgroup();
-          for (int64_t m = 0; m < fragmentsOf; ++m) {
-            if (elementBytes == 2) {
-              Value row = e.add(stRow, e.i32(m * kMmaRows));
-              for (int64_t jj = 0; jj < blockColumns / 16; ++jj) {
-                int64_t first = firstReg + 8 * jj; // the 16x16's first register
-                SmallVector<Value> quads;
-                for (int64_t q = 0; q < 4; ++q)
-                  quads.push_back(LLVM::BitcastOp::create(
-                      b, loc, e.i32Type(),
-                      pack(valueAt(m, first + 2 * q),
-                           valueAt(m, first + 2 * q + 1))));
-                Value offset = swizzled(
-                    row, e.add(e.i32(16 * jj * elementBytes), stColBytes));
-                NVVM::StMatrixOp::create(
-                    b, loc, e.bytePtr(buffer, offset), quads,
-                    NVVM::MMALayout::row,
-                    NVVM::LdStMatrixShapeAttr::get(b.getContext(), 8, 8),
-                    NVVM::LdStMatrixEltType::B16);
-              }
-            } else {
-              for (int64_t c8 = 0; c8 < blockColumns / 8; ++c8) {
-                for (int64_t half = 0; half < 2; ++half) {
-                  // The fragment register of (row 8 * half, column 8 * c8).
-                  int64_t i = firstReg + 4 * c8 + 2 * half;
-                  Value row = e.add(pairRow, e.i32(m * kMmaRows + 8 * half));
-                  Value offset = swizzled(
-                      row, e.add(e.i32(8 * c8 * elementBytes), pairColBytes));
-                  LLVM::StoreOp::create(b, loc,
-                                        pack(valueAt(m, i), valueAt(m, i + 1)),
-                                        e.bytePtr(buffer, offset),
-                                        /*alignment=*/8);
-                }
-              }
-            }
+    for (int64_t block = 0; block < tileBlocks; ++block) {
+      // This block's registers of each fragment: columns
+      // [block * blockColumns, (block + 1) * blockColumns). Each element is
+      // computed where it is written to the staging buffer, so that only a
+      // few results are live next to the accumulators (an epilogue with
+      // transcendental functions would spill otherwise); inputs are read
+      // once per block.
+      int64_t firstReg = block * blockColumns / 2;
+      loaded.clear();
+      auto valueAt = [&](int64_t m, int64_t i) { return elementValue(m, i); };
+      Value buffer = e.bytePtr(base, (block % ringBlocks) * blockBytes);
+      // The bulk store that last read this ring slot must be done reading.
+      // The first block of a store waits for every earlier store: the
+      // previous store (of this tile or the last) may have ended on any
+      // slot. (Direct copies finished before the barrier below.)
+      e.ifThen(leader, [&] {
+        NVVM::CpAsyncBulkWaitGroupOp::create(
+            b, loc, block == 0 ? 0 : ringBlocks - 1, b.getUnitAttr());
+      });
+      syncWarpgroup();
+      for (int64_t m = 0; m < fragmentsOf; ++m) {
+        if (elementBytes == 2) {
+          Value row = e.add(stRow, e.i32(m * kMmaRows));
+          for (int64_t jj = 0; jj < blockColumns / 16; ++jj) {
+            int64_t first = firstReg + 8 * jj; // the 16x16's first register
+            SmallVector<Value> quads;
+            for (int64_t q = 0; q < 4; ++q)
+              quads.push_back(
+                  LLVM::BitcastOp::create(b, loc, e.i32Type(),
+                                          pack(valueAt(m, first + 2 * q),
+                                               valueAt(m, first + 2 * q + 1))));
+            Value offset =
+                swizzled(row, e.add(e.i32(16 * jj * elementBytes), stColBytes));
+            NVVM::StMatrixOp::create(
+                b, loc, e.bytePtr(buffer, offset), quads, NVVM::MMALayout::row,
+                NVVM::LdStMatrixShapeAttr::get(b.getContext(), 8, 8),
+                NVVM::LdStMatrixEltType::B16);
           }
-          // Generic-proxy writes must be visible to the bulk copy (async
-          // proxy).
-          NVVM::FenceProxyOp::create(
-              b, loc, NVVM::ProxyKind::async_shared,
-              NVVM::SharedSpaceAttr::get(b.getContext(),
-                                         NVVM::SharedSpace::shared_cta));
-          syncWarpgroup();
-          e.ifThen(leader, [&] {
-            SmallVector<Value> coords = {
-                e.add(col0, e.i32(block * plan.boxes.box[0])), row0};
-            NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
-                b, loc, tensorMap, buffer, coords, Value(),
-                NVVM::TMAStoreMode::TILE, Value());
-            NVVM::CpAsyncBulkCommitGroupOp::create(b, loc);
-          });
-
         } else {
-          const PointerArgs &pointerArgs = abi.pointerArgs.lookup(dest);
-          Value pointer = kernel.getArgument(pointerArgs.pointer);
-          Value stride = kernel.getArgument(pointerArgs.strides[0]);
-          Type i64 = b.getI64Type();
-          for (int64_t m = 0; m < fragmentsOf; ++m) {
-            for (int64_t i = firstReg; i < firstReg + blockRegs; ++i) {
-              Value row = e.add(laneRow, e.i32(Lane::regRow(m, i)));
-              Value col = e.add(laneCol, e.i32(Lane::regCol(i)));
-              Value inside = e.andI(e.ult(row, *extentM), e.ult(col, *extentN));
-              Value value = valueAt(m, i);
-              e.ifThen(inside, [&] {
-                Value index = arith::AddIOp::create(
-                    b, loc,
-                    arith::MulIOp::create(
-                        b, loc, arith::ExtUIOp::create(b, loc, i64, row),
-                        stride),
-                    arith::ExtUIOp::create(b, loc, i64, col));
-                Value address =
-                    LLVM::GEPOp::create(b, loc, pointer.getType(), element,
-                                        pointer, ValueRange{index});
-                LLVM::StoreOp::create(b, loc, value, address);
-              });
+          for (int64_t c8 = 0; c8 < blockColumns / 8; ++c8) {
+            for (int64_t half = 0; half < 2; ++half) {
+              // The fragment register of (row 8 * half, column 8 * c8).
+              int64_t i = firstReg + 4 * c8 + 2 * half;
+              Value row = e.add(pairRow, e.i32(m * kMmaRows + 8 * half));
+              Value offset = swizzled(
+                  row, e.add(e.i32(8 * c8 * elementBytes), pairColBytes));
+              LLVM::StoreOp::create(b, loc,
+                                    pack(valueAt(m, i), valueAt(m, i + 1)),
+                                    e.bytePtr(buffer, offset),
+                                    /*alignment=*/8);
             }
           }
         }
       }
+      // Generic-proxy writes must be visible to the bulk copy (async proxy).
+      NVVM::FenceProxyOp::create(
+          b, loc, NVVM::ProxyKind::async_shared,
+          NVVM::SharedSpaceAttr::get(b.getContext(),
+                                     NVVM::SharedSpace::shared_cta));
+      syncWarpgroup();
+      // One bulk copy per block, or, when the runtime could not encode the
+      // destination's tensor map (rows not 16-byte aligned), plain stores.
+      auto copyOut = scf::IfOp::create(b, loc, tmaOk, /*withElseRegion=*/true);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(&copyOut.getThenRegion().front());
+      e.ifThen(leader, [&] {
+        SmallVector<Value> coords = {
+            e.add(col0, e.i32(block * plan.boxes.box[0])), row0};
+        NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
+            b, loc, tensorMap, buffer, coords, Value(),
+            NVVM::TMAStoreMode::TILE, Value());
+        NVVM::CpAsyncBulkCommitGroupOp::create(b, loc);
+      });
+      b.setInsertionPointToStart(&copyOut.getElseRegion().front());
+      copyOutDirect(buffer, block);
     }
     rewriter.eraseOp(op);
     return success();

@@ -51,6 +51,56 @@ static LogicalResult verifySlot(Operation *op, StringRef what, BufferType type,
   return success();
 }
 
+/// `inputs(%bias per_col, %r tile : memref<?xbf16>, memref<?x?xbf16>)`, or
+/// nothing: a store's epilogue inputs, each with the kind it is read as.
+static ParseResult
+parseEpilogueInputs(OpAsmParser &parser,
+                    SmallVectorImpl<OpAsmParser::UnresolvedOperand> &inputs,
+                    SmallVectorImpl<Type> &types, ArrayAttr &kinds) {
+  SmallVector<Attribute> kindAttrs;
+  if (succeeded(parser.parseOptionalKeyword("inputs"))) {
+    auto parseOne = [&]() -> ParseResult {
+      std::string keyword;
+      SMLoc loc;
+      if (parser.parseOperand(inputs.emplace_back()) ||
+          (loc = parser.getCurrentLocation(),
+           parser.parseKeywordOrString(&keyword)))
+        return failure();
+      std::optional<InputKind> kind = symbolizeInputKind(keyword);
+      if (!kind)
+        return parser.emitError(loc, "unknown epilogue input kind '")
+               << keyword << "'; expected scalar, per_row, per_col or tile";
+      kindAttrs.push_back(InputKindAttr::get(parser.getContext(), *kind));
+      return success();
+    };
+    if (parser.parseLParen() || parser.parseCommaSeparatedList(parseOne) ||
+        parser.parseColonTypeList(types) || parser.parseRParen())
+      return failure();
+  }
+  kinds = parser.getBuilder().getArrayAttr(kindAttrs);
+  return success();
+}
+
+static void printEpilogueInputs(OpAsmPrinter &printer, Operation *,
+                                OperandRange inputs, TypeRange types,
+                                ArrayAttr kinds) {
+  if (inputs.empty())
+    return;
+  printer << "inputs(";
+  for (auto [index, input] : llvm::enumerate(inputs)) {
+    if (index)
+      printer << ", ";
+    printer << input << " ";
+    if (auto kind = llvm::dyn_cast<InputKindAttr>(kinds[index]))
+      printer << stringifyInputKind(kind.getValue());
+    else
+      printer << kinds[index];
+  }
+  printer << " : ";
+  llvm::interleaveComma(types, printer);
+  printer << ")";
+}
+
 //===----------------------------------------------------------------------===//
 // ProgramOp
 //===----------------------------------------------------------------------===//

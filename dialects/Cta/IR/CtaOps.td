@@ -274,7 +274,7 @@ def Cta_StoreOp : Cta_Op<"store", [AttrSizedOperandSegments]> {
     destination cannot take a bulk copy (rows not 16-byte aligned).
 
     ```mlir
-    cta.store %acc inputs(%bias : memref<?xbf16>) [per_col] -> %c[%m0, %n0] staging %sc[%wg]
+    cta.store %acc inputs(%bias per_col : memref<?xbf16>) -> %c[%m0, %n0] staging %sc[%wg]
         : !cta.acc<64x256xf32> -> memref<?x?xbf16>, !cta.buffer<64x128xbf16, stages = 2> {
     ^bb0(%x: f32, %b: bf16):
       %bf = arith.extf %b : bf16 to f32
@@ -291,7 +291,7 @@ def Cta_StoreOp : Cta_Op<"store", [AttrSizedOperandSegments]> {
                        Optional<Cta_BufferType>:$staging, Optional<Index>:$staging_slot);
   let regions = (region SizedRegion<1>:$epilogue);
   let assemblyFormat = [{
-    $values (`inputs` `(` $inputs^ `:` type($inputs) `)` $input_kinds)? `->` $dest `[` $indices `]`
+    $values custom<EpilogueInputs>($inputs, type($inputs), $input_kinds) `->` $dest `[` $indices `]`
     (`row_limit` $row_limit^)? (`staging` $staging^ (`[` $staging_slot^ `]`)?)? attr-dict
     `:` type($values) `->` type($dest) (`,` type($staging)^)? $epilogue
   }];

@@ -123,15 +123,17 @@ tile.kernel @operand_order(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x
 
 // -----
 
-// A contraction whose f32 result has other users keeps its identity
-// epilogue; the map stays a separate op.
+// A contraction whose f32 result has other users keeps it as an output: the
+// map becomes a second output of the same contraction, computed in its
+// epilogue from the same accumulator.
 // CHECK-LABEL: tile.kernel @two_uses(
-// CHECK:         %[[C:.*]] = tile.contract({{.*}}) [#tile.mma<{{.*}}>] -> tensor<?x?xf32, #tile.dims<M, N>> {
+// CHECK:         %[[C:.*]]:2 = tile.contract({{.*}}) [#tile.mma<{{.*}}>] -> tensor<?x?xf32, #tile.dims<M, N>>, tensor<?x?xbf16, #tile.dims<M, N>> {
 // CHECK-NEXT:    ^bb0(%[[ACC:.*]]: f32):
-// CHECK-NEXT:      tile.yield %[[ACC]] : f32
+// CHECK-NEXT:      %[[T:.*]] = arith.truncf %[[ACC]] : f32 to bf16
+// CHECK-NEXT:      tile.yield %[[ACC]], %[[T]] : f32, bf16
 // CHECK-NEXT:    }
-// CHECK-NEXT:    %[[T:.*]] = tile.map %[[C]] : tensor<?x?xf32, #tile.dims<M, N>> -> tensor<?x?xbf16, #tile.dims<M, N>>
-// CHECK:         tile.return %[[C]], %[[T]]
+// CHECK-NOT:     tile.map
+// CHECK:         tile.return %[[C]]#0, %[[C]]#1
 tile.kernel @two_uses(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>)
     -> (tensor<?x?xf32, #tile.dims<M, N>>, tensor<?x?xbf16, #tile.dims<M, N>>) {
   %0 = tile.matmul %a, %b {transpose_b} : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>> -> tensor<?x?xf32, #tile.dims<M, N>>
@@ -181,18 +183,17 @@ tile.kernel @batched(%q: tensor<?x?x?xbf16, #tile.dims<H, S, D>>, %k: tensor<?x?
 
 // -----
 
-// Two products combined by one map (SwiGLU): the first product absorbs the
-// map and takes the second product's result as an epilogue input.
+// Two products combined by one map (SwiGLU): a map that reads two different
+// contractions is not an epilogue of either; tile-fuse-siblings first merges
+// them into one contraction (tile-fuse-siblings.mlir), whose epilogue then
+// takes the map.
 // CHECK-LABEL: tile.kernel @two_products(
 // CHECK-SAME:    %[[X:[^:]*]]: tensor<?x?xbf16, #tile.dims<M, K>>
 // CHECK-SAME:    %[[W1:[^:]*]]: tensor<?x?xbf16, #tile.dims<N, K>>
 // CHECK-SAME:    %[[W2:[^:]*]]: tensor<?x?xbf16, #tile.dims<N, K>>
+// CHECK:         %[[G:.*]] = tile.contract(%[[X]], %[[W1]] : {{.*}}) [#tile.mma<{{.*}}>] -> tensor<?x?xf32, #tile.dims<M, N>> {
 // CHECK:         %[[U:.*]] = tile.contract(%[[X]], %[[W2]] : {{.*}}) [#tile.mma<{{.*}}>] -> tensor<?x?xf32, #tile.dims<M, N>> {
-// CHECK:         %[[Y:.*]] = tile.contract(%[[X]], %[[W1]] : {{.*}}) epilogue_inputs(%[[U]] : tensor<?x?xf32, #tile.dims<M, N>>) [#tile.mma<{{.*}}>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
-// CHECK-NEXT:    ^bb0(%[[G:.*]]: f32, %[[UV:.*]]: f32):
-// CHECK-NEXT:      %[[P:.*]] = arith.mulf %[[G]], %[[UV]] : f32
-// CHECK-NEXT:      %[[T:.*]] = arith.truncf %[[P]] : f32 to bf16
-// CHECK-NEXT:      tile.yield %[[T]] : bf16
+// CHECK:         %[[Y:.*]] = tile.map %[[G]], %[[U]]
 // CHECK:         tile.return %[[Y]]
 tile.kernel @two_products(%x: tensor<?x?xbf16, #tile.dims<M, K>>, %w1: tensor<?x?xbf16, #tile.dims<N, K>>,
                           %w2: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> {
