@@ -8,13 +8,18 @@
 // SM80: convert-cta-to-nvvm.mlir:{{[0-9]+}}:1: error: convert-cta-to-nvvm: unknown chip 'sm_80'; expected sm_90a or sm_100a
 
 // convert-cta-to-nvvm on sm_90a: the kernel's signature and attributes, its
-// manifest, and the Hopper instructions of each role.
+// manifest, the Hopper instructions of each warp role, and every error the
+// conversion reports. Dual GEMMs, epilogue inputs and several stores per tile
+// have their own files (convert-cta-to-nvvm-{dual-gemm,epilogue-inputs,
+// several-outputs}.mlir).
 
-// A pipelined 128x64 matmul on 2x1 clusters with two consumer warpgroups.
+// A pipelined 128x64 matmul on 2x1 clusters with two math warpgroups.
 // The kernel lives in a gpu.module for sm_90a with PTX 8.8 next to the
-// dynamic shared-memory window. Tensor maps come first, as 128-byte
-// __grid_constant__ parameters; then the bulk-store fallback of the output
-// (tma_ok, pointer, row stride); then one i32 per dim.
+// dynamic shared-memory window. Entry parameters: the tensor maps, as
+// 128-byte __grid_constant__ parameters; then one tma_ok per store; then the
+// pointer and row stride of every tensor addressed with plain memory
+// operations (here the output, for the direct-store fallback); then one i32
+// per dim.
 // CHECK:       module attributes {gpu.container_module} {
 // CHECK-NEXT:    gpu.module @kiln_kernels [#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx88">] {
 // CHECK-NEXT:      llvm.mlir.global external @kiln_smem() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<0 x i8>
@@ -45,63 +50,114 @@
 // CHECK-SAME:        \22launch\22: {\22block\22:[384,1,1],\22cluster\22:[2,1,1],\22dynamic_smem\22:114816,\22grid\22:{\22rule\22:\22persistent\22,\22tiles\22:{{\[\[}}\22M\22,128],[\22N\22,64]]}}\0A}\0A",
 // setmaxnreg needs the entry register count: reqntid and minctasm give it.
 // CHECK-SAME:        nvvm.cluster_dim = array<i32: 2, 1, 1>, nvvm.kernel, nvvm.minctasm = 1 : i32, nvvm.reqntid = array<i32: 384, 1, 1>} {
-// CHECK:             %[[SMEM:.*]] = llvm.mlir.addressof @kiln_smem : !llvm.ptr<3>
-// CHECK:             %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x : i32
-// CHECK:             nvvm.prefetch tensormap in_param_space, %[[MAP_A]] : !llvm.ptr
-// CHECK-NEXT:        nvvm.prefetch tensormap in_param_space, %[[MAP_B]] : !llvm.ptr
-// CHECK-NEXT:        nvvm.prefetch tensormap in_param_space, %[[MAP_C]] : !llvm.ptr
-// Four stages of full (1 arrival) and empty (2 consumers x 2 CTAs) barriers.
+// Thread 0 prefetches every tensor map. a and b are only reached through
+// their maps (null pointers); c's pointer is the parameter; dims are the i32
+// parameters.
+// CHECK:             %[[TID0:.*]] = nvvm.read.ptx.sreg.tid.x : i32
+// CHECK-NEXT:        %[[IS0:.*]] = arith.cmpi eq, %[[TID0]], %{{.*}} : i32
+// CHECK-NEXT:        scf.if %[[IS0]] {
+// CHECK-NEXT:          nvvm.prefetch tensormap in_param_space, %[[MAP_A]] : !llvm.ptr
+// CHECK-NEXT:          nvvm.prefetch tensormap in_param_space, %[[MAP_B]] : !llvm.ptr
+// CHECK-NEXT:          nvvm.prefetch tensormap in_param_space, %[[MAP_C]] : !llvm.ptr
+// CHECK-NEXT:        }
+// CHECK-NEXT:        llvm.mlir.zero : !llvm.ptr<1>
+// CHECK-NEXT:        llvm.mlir.zero : !llvm.ptr<1>
+// CHECK-NEXT:        arith.index_castui %[[DIM_M]] : i32 to index
+// CHECK-NEXT:        arith.index_castui %[[DIM_K]] : i32 to index
+// CHECK-NEXT:        arith.index_castui %[[DIM_N]] : i32 to index
+// Buffers are slices of the window at 1024-byte aligned offsets; the ring's
+// barriers follow them.
+// CHECK:             llvm.mlir.addressof @kiln_smem : !llvm.ptr<3>
+// CHECK:             llvm.getelementptr %{{.*}}[%c65536_i32] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+// CHECK:             llvm.getelementptr %{{.*}}[%c98304_i32] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+// CHECK:             llvm.getelementptr %{{.*}}[%c114688_i32] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+// Four stages of full (1 arrival) and empty (2 math warpgroups x 2 CTAs)
+// barriers, initialized by one thread.
 // CHECK:             %[[FOUR:.*]] = arith.constant 4 : i32
 // CHECK:             nvvm.mbarrier.init %{{.*}}, %c1_i32 : !llvm.ptr<3>, i32
 // CHECK:             nvvm.mbarrier.init %{{.*}}, %[[FOUR]] : !llvm.ptr<3>, i32
 // CHECK-COUNT-6:     nvvm.mbarrier.init
 // CHECK-NEXT:        nvvm.fence.mbarrier.init
-// CHECK:             nvvm.cluster.arrive
-// CHECK-NEXT:        nvvm.cluster.wait
-// Producer: gives registers back, then one thread walks the cluster's tiles
-// and fills stages.
-// CHECK:             nvvm.setmaxregister  decrease 40
-// CHECK:             nvvm.read.ptx.sreg.nclusterid.x
-// CHECK:             nvvm.read.ptx.sreg.cluster.ctarank
-// CHECK:             scf.for
+// CHECK-NEXT:      }
+// CHECK-NEXT:      nvvm.cluster.arrive
+// CHECK-NEXT:      nvvm.cluster.wait
+// Each role is a branch on the warp index: the producer is warps [0, 4),
+// gives registers back and runs on one elected thread.
+// CHECK:           %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x : i32
+// CHECK:           %[[WARP:.*]] = arith.divui %[[TID]], %c32_i32 : i32
+// CHECK:           %[[P_END:.*]] = arith.cmpi ult, %[[WARP]], %c4_i32 : i32
+// CHECK:           %[[P_BEGIN:.*]] = arith.cmpi uge, %[[WARP]], %c0_i32{{.*}} : i32
+// CHECK-NEXT:      %[[IN_P:.*]] = arith.andi %[[P_BEGIN]], %[[P_END]] : i1
+// CHECK-NEXT:      scf.if %[[IN_P]] {
+// CHECK-NEXT:        nvvm.setmaxregister  decrease 40
+// CHECK:             %[[PTID:.*]] = nvvm.read.ptx.sreg.tid.x : i32
+// CHECK-NEXT:        %[[LEADER:.*]] = arith.cmpi eq, %[[PTID]], %c0_i32{{.*}} : i32
+// CHECK-NEXT:        scf.if %[[LEADER]] {
+// The producer walks the cluster's tiles and fills stages.
+// CHECK:               nvvm.read.ptx.sreg.nclusterid.x
+// CHECK:               nvvm.read.ptx.sreg.cluster.ctarank
 // CHECK:               scf.for
-// CHECK:                 nvvm.mbarrier.try_wait.parity %{{.*}}, %{{.*}}, %c10000000_i32 : !llvm.ptr<3>, i32, i32
+// CHECK:                 scf.for
+// CHECK:                   nvvm.mbarrier.try_wait.parity %{{.*}}, %{{.*}}, %c10000000_i32 : !llvm.ptr<3>, i32, i32
 // The stage's transaction bytes: 16 KiB of a + 8 KiB of b.
-// CHECK:                 nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c24576_i32 : !llvm.ptr<3>, i32
-// CHECK:                 nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[MAP_A]], %{{.*}}, box[%{{.*}}, %{{.*}}] {isCTAOnly = true} : !llvm.ptr<3>, !llvm.ptr
-// CHECK:                 %[[RANK:.*]] = nvvm.read.ptx.sreg.cluster.ctarank : i32
-// CHECK:                 %[[DST:.*]] = llvm.addrspacecast %{{.*}} : !llvm.ptr<3> to !llvm.ptr<7>
-// CHECK:                 nvvm.cp.async.bulk.tensor.shared.cluster.global %[[DST]], %[[MAP_B]], %{{.*}}, box[%{{.*}}, %{{.*}}] multicast_mask = %c3_i16 : !llvm.ptr<7>, !llvm.ptr
-// Consumers: take the registers, wait for full stages, multiply.
-// CHECK:             nvvm.setmaxregister  increase 232
+// CHECK:                   nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c24576_i32 : !llvm.ptr<3>, i32
+// CHECK:                   nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[MAP_A]], %{{.*}}, box[%{{.*}}, %{{.*}}] {isCTAOnly = true} : !llvm.ptr<3>, !llvm.ptr
+// CHECK:                   nvvm.read.ptx.sreg.cluster.ctarank : i32
+// CHECK:                   %[[DST:.*]] = llvm.addrspacecast %{{.*}} : !llvm.ptr<3> to !llvm.ptr<7>
+// CHECK:                   nvvm.cp.async.bulk.tensor.shared.cluster.global %[[DST]], %[[MAP_B]], %{{.*}}, box[%{{.*}}, %{{.*}}] multicast_mask = %c3_i16 : !llvm.ptr<7>, !llvm.ptr
+// The math role is warps [4, 12) and takes the registers.
+// CHECK:           %[[M_END:.*]] = arith.cmpi ult, %[[WARP]], %c12_i32 : i32
+// CHECK:           %[[M_BEGIN:.*]] = arith.cmpi uge, %[[WARP]], %c4_i32{{.*}} : i32
+// CHECK-NEXT:      %[[IN_M:.*]] = arith.andi %[[M_BEGIN]], %[[M_END]] : i1
+// CHECK-NEXT:      scf.if %[[IN_M]] {
+// CHECK-NEXT:        nvvm.setmaxregister  increase 232
 // CHECK:             scf.for
+// The warpgroup index counts from the role's first warpgroup.
+// CHECK:               %[[WGT:.*]] = nvvm.read.ptx.sreg.tid.x : i32
+// CHECK-NEXT:          %[[WG:.*]] = arith.divui %[[WGT]], %c128_i32{{.*}} : i32
+// CHECK:               arith.subi %[[WG]], %c1_i32{{.*}} : i32
 // CHECK:               llvm.inline_asm has_side_effects asm_dialect = att "mov.b32 $0, 0;
+// Each K step waits for its stage and issues the stage's MMAs as one batch:
+// one fence, a 64-column K step of bf16 as four k16 instructions, one
+// commit; the batch stays in flight until the next stage's (wait_group 1),
+// then the previous stage is released in both CTAs of the cluster.
 // CHECK:               scf.for
 // CHECK:                 nvvm.mbarrier.try_wait.parity
+// CHECK-NOT:             nvvm.wgmma
 // CHECK:                 nvvm.wgmma.fence.aligned
-// A 64-column K step of bf16 is four k16 instructions.
+// CHECK-NOT:             nvvm.wgmma.fence
 // CHECK-COUNT-4:         nvvm.wgmma.mma_async {{.*}} <m = 64, n = 64, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
 // CHECK-NEXT:            nvvm.wgmma.commit.group.sync.aligned
 // CHECK-NEXT:            nvvm.wgmma.wait.group.sync.aligned 1
-// The previous stage is released in both CTAs of the cluster.
 // CHECK:                 nvvm.mapa %{{.*}}, %{{.*}} : !llvm.ptr<3> -> !llvm.ptr<7>
 // CHECK-NEXT:            nvvm.mbarrier.arrive %{{.*}} : !llvm.ptr<7>
+// After the last stage: wait for every batch, release the last stage.
 // CHECK:               nvvm.wgmma.wait.group.sync.aligned 0
 // CHECK:               nvvm.mapa
 // CHECK-NEXT:          nvvm.mbarrier.arrive
-// The epilogue: through stmatrix and the staging buffer, then a bulk store.
-// CHECK:               arith.truncf %{{.*}} : f32 to bf16
-// CHECK:               scf.if
+// The epilogue, one 128-byte column block at a time: the values go through
+// stmatrix into a staging block (the store's first block first waits until
+// every earlier bulk store has read its staging data), then to c with a bulk
+// store when tma_ok is set, or with plain stores at row * stride + column,
+// bounds-checked against the dims, when the runtime could not encode c's map.
+// CHECK:               arith.cmpi ne, %[[TMA_OK]], %{{.*}} : i32
 // CHECK:                 nvvm.cp.async.bulk.wait_group 0 {read}
-// CHECK:                 nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
-// CHECK:                 nvvm.stmatrix %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : !llvm.ptr<3>, i32, i32, i32, i32
-// CHECK:                 nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
-// CHECK:                 nvvm.cp.async.bulk.tensor.global.shared.cta %[[MAP_C]], %{{.*}}, box[%{{.*}}, %{{.*}}] : !llvm.ptr, <3>
-// CHECK-NEXT:            nvvm.cp.async.bulk.commit.group
-// Or plain stores, bounds-checked, when the map could not be encoded.
+// CHECK-NEXT:          }
+// CHECK:               nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
+// CHECK-COUNT-4:       nvvm.stmatrix %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : !llvm.ptr<3>, i32, i32, i32, i32
+// CHECK:               nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK:               nvvm.cp.async.bulk.tensor.global.shared.cta %[[MAP_C]], %{{.*}}, box[%{{.*}}, %{{.*}}] : !llvm.ptr, <3>
+// CHECK-NEXT:          nvvm.cp.async.bulk.commit.group
 // CHECK:               } else {
-// CHECK:                 llvm.store %{{.*}}, %{{.*}} : bf16, !llvm.ptr<1>
+// CHECK-DAG:             arith.cmpi ult, %{{.*}}, %[[DIM_M]] : i32
+// CHECK-DAG:             arith.cmpi ult, %{{.*}}, %[[DIM_N]] : i32
+// CHECK:                 arith.muli %{{.*}}, %[[STRIDE_C]] : i64
+// CHECK:                 %[[ADDR:.*]] = llvm.getelementptr %[[PTR_C]][%{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, bf16
+// CHECK-NEXT:            llvm.store %{{.*}}, %[[ADDR]] : bf16, !llvm.ptr<1>
+// The math role waits for its bulk stores before its warps exit; peers may
+// still multicast into this CTA until the final cluster barrier.
 // CHECK:             nvvm.cp.async.bulk.wait_group 0
+// CHECK-NOT:         {read}
 // CHECK:           nvvm.cluster.arrive
 // CHECK-NEXT:      nvvm.cluster.wait
 // CHECK-NEXT:      llvm.return
@@ -117,8 +173,8 @@ cta.program @matmul(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a", cta.
   %sb = cta.alloc : !cta.buffer<64x64xbf16, stages = 4, swizzle = "128B">
   %sc = cta.alloc : !cta.buffer<64x64xbf16, stages = 2, swizzle = "128B">
   %ring = cta.ring {cluster_size = 2 : i64, consumers = 2 : i64} : !cta.ring<4>
-  cta.warp_specialize attributes {consumer_regs = 232 : i64, consumer_warpgroups = 2 : i64, producer_regs = 40 : i64} producer {
-    %end = cta.tile_loop (%M, %N) tile [128, 64] iter_args(%c0 : index) -> (index) {
+  cta.warp_specialize #cta.role<producer, warps = 4, regs = 40> {
+    %end = cta.tile_loop static (%M, %N) tile [128, 64] iter_args(%c0 : index) -> (index) {
     ^bb0(%m0: index, %n0: index, %pos: index):
       %count = arith.ceildivui %K, %c64 : index
       %next = cta.produce %ring at %pos count %count : !cta.ring<4> {
@@ -129,8 +185,8 @@ cta.program @matmul(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a", cta.
       }
       cta.yield %next : index
     } {cluster = array<i64: 2, 1>, group_m = 8 : i64, persistent}
-  } consumers {
-    %end = cta.tile_loop (%M, %N) tile [128, 64] iter_args(%c0 : index) -> (index) {
+  } #cta.role<math, warps = 8, regs = 232> {
+    %end = cta.tile_loop static (%M, %N) tile [128, 64] iter_args(%c0 : index) -> (index) {
     ^bb0(%m0: index, %n0: index, %pos: index):
       %count = arith.ceildivui %K, %c64 : index
       %wg = cta.warpgroup_index : index
@@ -158,7 +214,8 @@ cta.program @matmul(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a", cta.
 // One consumer warpgroup, no cluster, one CTA per tile, an f32 output: the
 // CTAs synchronize with a plain barrier, stages are released locally, the
 // 32-bit epilogue stores fragment pairs (no stmatrix) and streams two
-// 128-byte column blocks through one staging block.
+// 128-byte column blocks through one staging block. Roles: a 4-warp producer
+// and one math warpgroup (block of 256 threads).
 // CHECK-LABEL: llvm.func @small(
 // CHECK-SAME:    %[[MAP_A:[^:]*]]: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant},
 // CHECK-SAME:    %[[MAP_C:[^:]*]]: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant},
@@ -183,24 +240,26 @@ cta.program @matmul(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a", cta.
 // CHECK-NOT:     nvvm.mapa
 // CHECK:         nvvm.mbarrier.arrive %{{.*}} : !llvm.ptr<3>
 // CHECK-NOT:     nvvm.stmatrix
+// CHECK:         nvvm.cp.async.bulk.wait_group 0 {read}
 // CHECK:         llvm.store %{{.*}}, %{{.*}} {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<3>
 // CHECK:         nvvm.cp.async.bulk.tensor.global.shared.cta %[[MAP_C]]
-// The second column block waits until the first has been read out.
+// The second column block waits until the first has been read out (a ring
+// of one staging block).
 // CHECK:         nvvm.cp.async.bulk.wait_group 0 {read}
 // CHECK:         llvm.store %{{.*}}, %{{.*}} {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<3>
 // CHECK:         nvvm.cp.async.bulk.tensor.global.shared.cta %[[MAP_C]]
 // CHECK:         llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<1>
 // CHECK-NOT:     nvvm.cluster
 // CHECK:         llvm.return
-cta.program @small(%arg0: memref<?x?xf16, strided<[?, 1]>> {cta.param = "a", cta.role = "input", cta.shape = ["M", "64"]}, %arg1: memref<?x?xf32, strided<[?, 1]>> {cta.param = "c", cta.role = "output", cta.shape = ["M", "M"]}, %arg2: index {cta.dim = "M"}) attributes {cta.block = array<i64: 256, 1, 1>, cta.schedule = #tile.schedule<tile_m = 64, tile_n = 64, tile_k = 64, stages = 2, cluster_m = 1, cluster_n = 1, consumers = 1, persistent = false, group_m = 1>} {
+cta.program @small(%arg0: memref<?x?xf16, strided<[?, 1]>> {cta.param = "a", cta.role = "input", cta.shape = ["M", "64"]}, %arg1: memref<?x?xf32, strided<[?, 1]>> {cta.param = "c", cta.role = "output", cta.shape = ["M", "M"]}, %arg2: index {cta.dim = "M"}) attributes {cta.block = array<i64: 256, 1, 1>} {
   %c1 = arith.constant 1 : index
   %c0 = arith.constant 0 : index
   %c64 = arith.constant 64 : index
   %0 = cta.alloc : <64x64xf16, stages = 2, swizzle = "128B">
   %1 = cta.alloc : <64x32xf32, swizzle = "128B">
   %2 = cta.ring {consumers = 1 : i64} : <2>
-  cta.warp_specialize attributes {consumer_regs = 240 : i64, consumer_warpgroups = 1 : i64, producer_regs = 40 : i64} producer {
-    %3 = cta.tile_loop(%arg2, %arg2) tile [64, 64] iter_args(%c0 : index) -> (index) {
+  cta.warp_specialize #cta.role<producer, warps = 4, regs = 40> {
+    %3 = cta.tile_loop static (%arg2, %arg2) tile [64, 64] iter_args(%c0 : index) -> (index) {
     ^bb0(%m0: index, %n0: index, %carried: index):
       %4 = cta.produce %2 at %carried count %c1 : <2> {
       ^bb0(%kb: index, %slot: index):
@@ -209,15 +268,15 @@ cta.program @small(%arg0: memref<?x?xf16, strided<[?, 1]>> {cta.param = "a", cta
       }
       cta.yield %4 : index
     }
-  } consumers {
-    %3 = cta.tile_loop(%arg2, %arg2) tile [64, 64] iter_args(%c0 : index) -> (index) {
+  } #cta.role<math, warps = 4, regs = 240> {
+    %3 = cta.tile_loop static (%arg2, %arg2) tile [64, 64] iter_args(%c0 : index) -> (index) {
     ^bb0(%m0: index, %n0: index, %carried: index):
       %4 = cta.warpgroup_index : index
       %5 = arith.muli %4, %c64 : index
       %6 = cta.acc_zero : <64x64xf32>
       %7:2 = cta.consume %2 at %carried count %c1 iter_args(%6 : !cta.acc<64x64xf32>) : <2> -> !cta.acc<64x64xf32> {
       ^bb0(%kb: index, %slot: index, %acc: !cta.acc<64x64xf32>):
-        %9 = cta.mma %0[%slot] rows %5, %0[%slot], %acc {transpose_b} : <64x64xf16, stages = 2, swizzle = "128B">, <64x64xf16, stages = 2, swizzle = "128B">, <64x64xf32>
+        %9 = cta.mma %0[%slot] rows %5, %0[%slot], %acc {transpose_b} : !cta.buffer<64x64xf16, stages = 2, swizzle = "128B">, <64x64xf16, stages = 2, swizzle = "128B">, <64x64xf32>
         cta.yield %9 : !cta.acc<64x64xf32>
       }
       %8 = arith.addi %m0, %5 : index
@@ -240,7 +299,7 @@ cta.program @small(%arg0: memref<?x?xf16, strided<[?, 1]>> {cta.param = "a", cta
 // CHECK-LABEL: llvm.func @hoisted(
 // CHECK:         %[[HALF:.*]] = arith.constant 5.000000e-01 : f32
 // CHECK:         arith.mulf %{{.*}}, %[[HALF]] : f32
-cta.program @hoisted(%a: memref<?x?xf16, strided<[?, 1]>> {cta.param = "a", cta.role = "input", cta.shape = ["M", "64"]}, %arg1: memref<?x?xf32, strided<[?, 1]>> {cta.param = "c", cta.role = "output", cta.shape = ["M", "M"]}, %arg2: index {cta.dim = "M"}) attributes {cta.block = array<i64: 256, 1, 1>, cta.schedule = #tile.schedule<tile_m = 64, tile_n = 64, tile_k = 64, stages = 2, cluster_m = 1, cluster_n = 1, consumers = 1, persistent = false, group_m = 1>} {
+cta.program @hoisted(%a: memref<?x?xf16, strided<[?, 1]>> {cta.param = "a", cta.role = "input", cta.shape = ["M", "64"]}, %arg1: memref<?x?xf32, strided<[?, 1]>> {cta.param = "c", cta.role = "output", cta.shape = ["M", "M"]}, %arg2: index {cta.dim = "M"}) attributes {cta.block = array<i64: 256, 1, 1>} {
   %half = arith.constant 5.000000e-01 : f32
   %c1 = arith.constant 1 : index
   %c0 = arith.constant 0 : index
@@ -248,8 +307,8 @@ cta.program @hoisted(%a: memref<?x?xf16, strided<[?, 1]>> {cta.param = "a", cta.
   %0 = cta.alloc : <64x64xf16, stages = 2, swizzle = "128B">
   %1 = cta.alloc : <64x32xf32, swizzle = "128B">
   %2 = cta.ring {consumers = 1 : i64} : <2>
-  cta.warp_specialize attributes {consumer_regs = 240 : i64, consumer_warpgroups = 1 : i64, producer_regs = 40 : i64} producer {
-    %3 = cta.tile_loop(%arg2, %arg2) tile [64, 64] iter_args(%c0 : index) -> (index) {
+  cta.warp_specialize #cta.role<producer, warps = 4, regs = 40> {
+    %3 = cta.tile_loop static (%arg2, %arg2) tile [64, 64] iter_args(%c0 : index) -> (index) {
     ^bb0(%m0: index, %n0: index, %carried: index):
       %4 = cta.produce %2 at %carried count %c1 : <2> {
       ^bb0(%kb: index, %slot: index):
@@ -258,15 +317,15 @@ cta.program @hoisted(%a: memref<?x?xf16, strided<[?, 1]>> {cta.param = "a", cta.
       }
       cta.yield %4 : index
     }
-  } consumers {
-    %3 = cta.tile_loop(%arg2, %arg2) tile [64, 64] iter_args(%c0 : index) -> (index) {
+  } #cta.role<math, warps = 4, regs = 240> {
+    %3 = cta.tile_loop static (%arg2, %arg2) tile [64, 64] iter_args(%c0 : index) -> (index) {
     ^bb0(%m0: index, %n0: index, %carried: index):
       %4 = cta.warpgroup_index : index
       %5 = arith.muli %4, %c64 : index
       %6 = cta.acc_zero : <64x64xf32>
       %7:2 = cta.consume %2 at %carried count %c1 iter_args(%6 : !cta.acc<64x64xf32>) : <2> -> !cta.acc<64x64xf32> {
       ^bb0(%kb: index, %slot: index, %acc: !cta.acc<64x64xf32>):
-        %9 = cta.mma %0[%slot] rows %5, %0[%slot], %acc {transpose_b} : <64x64xf16, stages = 2, swizzle = "128B">, <64x64xf16, stages = 2, swizzle = "128B">, <64x64xf32>
+        %9 = cta.mma %0[%slot] rows %5, %0[%slot], %acc {transpose_b} : !cta.buffer<64x64xf16, stages = 2, swizzle = "128B">, <64x64xf16, stages = 2, swizzle = "128B">, <64x64xf32>
         cta.yield %9 : !cta.acc<64x64xf32>
       }
       %8 = arith.addi %m0, %5 : index
@@ -283,13 +342,46 @@ cta.program @hoisted(%a: memref<?x?xf16, strided<[?, 1]>> {cta.param = "a", cta.
 
 // -----
 
+// An MMA outside a cta.consume is its own wgmma batch: the accumulator is
+// pinned, fenced, multiplied (an `accumulate false` flag zeroes it in the
+// first k16 step only), committed and waited for before its result is used.
+// Roles without a register budget get no setmaxnreg.
+// CHECK-LABEL: llvm.func @unbatched(
+// CHECK-NOT:     nvvm.setmaxregister
+// CHECK:         llvm.inline_asm has_side_effects asm_dialect = att "mov.b32 $0, 0;
+// CHECK:         llvm.inline_asm has_side_effects asm_dialect = att "", "=f,=f,=f,=f,=f,=f,=f,=f,0,1,2,3,4,5,6,7"
+// CHECK-NEXT:    nvvm.wgmma.fence.aligned
+// CHECK:         nvvm.wgmma.mma_async {{.*}} <m = 64, n = 16, k = 16>, D[<f32>, <zero>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
+// CHECK-COUNT-3: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 16, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
+// CHECK-NEXT:    nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NEXT:    nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK:         llvm.inline_asm has_side_effects asm_dialect = att "", "=f,=f,=f,=f,=f,=f,=f,=f,0,1,2,3,4,5,6,7"
+// CHECK-NOT:     nvvm.setmaxregister
+// CHECK:         llvm.return
+cta.program @unbatched(%M: index {cta.dim = "M"}) attributes {cta.block = array<i64: 256, 1, 1>} {
+  %false = arith.constant false
+  %sa = cta.alloc : !cta.buffer<64x64xbf16, swizzle = "128B">
+  %sb = cta.alloc : !cta.buffer<16x64xbf16, swizzle = "128B">
+  cta.warp_specialize #cta.role<producer, warps = 4> {
+  } #cta.role<math, warps = 4> {
+    cta.tile_loop static (%M, %M) tile [64, 16] {
+    ^bb0(%m0: index, %n0: index):
+      %z = cta.acc_zero : !cta.acc<64x16xf32>
+      %p = cta.mma %sa, %sb, %z accumulate %false {transpose_b} : !cta.buffer<64x64xbf16, swizzle = "128B">, !cta.buffer<16x64xbf16, swizzle = "128B">, !cta.acc<64x16xf32>
+    }
+  }
+  cta.return
+}
+
+// -----
+
 //===----------------------------------------------------------------------===//
 // Errors
 //===----------------------------------------------------------------------===//
 
 // expected-error@+1 {{convert-cta-to-nvvm: the program was scheduled for sm_100a, not sm_90a}}
 cta.program @f(%a: memref<?x?xbf16> {cta.param = "a", cta.shape = ["M", "M"]}, %c: memref<?x?xbf16> {cta.param = "c", cta.role = "output", cta.shape = ["M", "M"]}, %M: index {cta.dim = "M"}) attributes {cta.chip = "sm_100a", cta.block = array<i64: 384, 1, 1>} {
-  cta.tile_loop (%M, %M) tile [64, 64] {
+  cta.tile_loop static (%M, %M) tile [64, 64] {
   ^bb0(%m0: index, %n0: index):
   }
   cta.return
@@ -299,7 +391,7 @@ cta.program @f(%a: memref<?x?xbf16> {cta.param = "a", cta.shape = ["M", "M"]}, %
 
 // expected-error@+1 {{convert-cta-to-nvvm: the program has no cta.block; run cta-pipeline first}}
 cta.program @f(%a: memref<?x?xbf16> {cta.param = "a", cta.shape = ["M", "M"]}, %c: memref<?x?xbf16> {cta.param = "c", cta.role = "output", cta.shape = ["M", "M"]}, %M: index {cta.dim = "M"}) {
-  cta.tile_loop (%M, %M) tile [64, 64] {
+  cta.tile_loop static (%M, %M) tile [64, 64] {
   ^bb0(%m0: index, %n0: index):
   }
   cta.return
@@ -309,7 +401,7 @@ cta.program @f(%a: memref<?x?xbf16> {cta.param = "a", cta.shape = ["M", "M"]}, %
 
 // expected-error@+1 {{convert-cta-to-nvvm: no manifest dtype for 'i8'}}
 cta.program @f(%a: memref<?x?xi8> {cta.param = "a"}, %M: index {cta.dim = "M"}) attributes {cta.block = array<i64: 384, 1, 1>} {
-  cta.tile_loop (%M, %M) tile [64, 64] {
+  cta.tile_loop static (%M, %M) tile [64, 64] {
   ^bb0(%m0: index, %n0: index):
   }
   cta.return
@@ -319,7 +411,7 @@ cta.program @f(%a: memref<?x?xi8> {cta.param = "a"}, %M: index {cta.dim = "M"}) 
 
 // expected-error@+1 {{convert-cta-to-nvvm: invalid dim expression '2M': not an integer that fits 64 bits (expected N, NAME, NAME+N, NAME-N, NAME*N or cdiv(NAME,N))}}
 cta.program @f(%a: memref<?x?xbf16> {cta.param = "a", cta.shape = ["2M", "K"]}, %M: index {cta.dim = "M"}) attributes {cta.block = array<i64: 384, 1, 1>} {
-  cta.tile_loop (%M, %M) tile [64, 64] {
+  cta.tile_loop static (%M, %M) tile [64, 64] {
   ^bb0(%m0: index, %n0: index):
   }
   cta.return
@@ -337,8 +429,29 @@ cta.program @f(%a: memref<?x?xbf16> {cta.param = "a", cta.shape = ["M", "M"]}, %
 cta.program @f(%a: memref<?x?xbf16> {cta.param = "a", cta.shape = ["M", "M"]}, %c: memref<?x?xbf16> {cta.param = "c", cta.role = "output", cta.shape = ["M", "M"]}, %M: index {cta.dim = "M"}) attributes {cta.block = array<i64: 384, 1, 1>} {
   %e = arith.addi %M, %M : index
   // expected-error@+1 {{convert-cta-to-nvvm: tile extents must be dims or constants}}
-  cta.tile_loop (%e, %M) tile [64, 64] {
+  cta.tile_loop static (%e, %M) tile [64, 64] {
   ^bb0(%m0: index, %n0: index):
+  }
+  cta.return
+}
+
+// -----
+
+cta.program @f(%B: index {cta.dim = "B"}, %M: index {cta.dim = "M"}) attributes {cta.block = array<i64: 384, 1, 1>} {
+  // expected-error@+1 {{convert-cta-to-nvvm: not implemented yet on sm_90a: a batched tile walk}}
+  cta.tile_loop batched (%B, %M, %M) tile [1, 64, 64] {
+  ^bb0(%b: index, %m0: index, %n0: index):
+  }
+  cta.return
+}
+
+// -----
+
+cta.program @f(%offsets: memref<?xi32> {cta.param = "offsets", cta.shape = ["E+1"]}, %E: index {cta.dim = "E"}, %T: index {cta.dim = "T"})
+    attributes {cta.block = array<i64: 384, 1, 1>} {
+  // expected-error@+1 {{convert-cta-to-nvvm: not implemented yet on sm_90a: a grouped tile walk}}
+  cta.tile_loop grouped offsets(%offsets : memref<?xi32>, %E) (%T, %T) tile [64, 64] {
+  ^bb0(%e: index, %m0: index, %n0: index, %m_end: index):
   }
   cta.return
 }
@@ -348,7 +461,7 @@ cta.program @f(%a: memref<?x?xbf16> {cta.param = "a", cta.shape = ["M", "M"]}, %
 cta.program @f(%a: memref<?x?xbf16> {cta.param = "a", cta.shape = ["M", "M"]}, %c: memref<?x?xbf16> {cta.param = "c", cta.role = "output", cta.shape = ["M", "M"]}, %M: index {cta.dim = "M"}) attributes {cta.block = array<i64: 384, 1, 1>} {
   // expected-error@+1 {{convert-cta-to-nvvm: cta.warpgroup_index outside a warp role}}
   %w = cta.warpgroup_index : index
-  cta.tile_loop (%M, %M) tile [64, 64] {
+  cta.tile_loop static (%M, %M) tile [64, 64] {
   ^bb0(%m0: index, %n0: index):
   }
   cta.return
@@ -356,14 +469,32 @@ cta.program @f(%a: memref<?x?xbf16> {cta.param = "a", cta.shape = ["M", "M"]}, %
 
 // -----
 
+// Copies are TMA copies: their source must be a parameter (it has a tensor
+// map).
 cta.program @f(%a: memref<?x?xbf16> {cta.param = "a", cta.shape = ["M", "M"]}, %M: index {cta.dim = "M"})
     attributes {cta.block = array<i64: 384, 1, 1>} {
   %sa = cta.alloc : !cta.buffer<64x64xbf16, swizzle = "128B">
-  %v = memref.cast %a : memref<?x?xbf16> to memref<?x?xbf16, strided<[?, 1]>>
-  cta.tile_loop (%M, %M) tile [64, 64] {
+  %ring = cta.ring {consumers = 1 : i64} : !cta.ring<1>
+  %v = memref.alloc(%M, %M) : memref<?x?xbf16>
+  cta.tile_loop static (%M, %M) tile [64, 64] {
   ^bb0(%m0: index, %n0: index):
     // expected-error@+1 {{convert-cta-to-nvvm: copies must read program arguments}}
-    cta.load %v[%m0, %n0] -> %sa : memref<?x?xbf16, strided<[?, 1]>> -> !cta.buffer<64x64xbf16, swizzle = "128B">
+    cta.load %v[%m0, %n0] -> %sa signal %ring : memref<?x?xbf16> -> !cta.buffer<64x64xbf16, swizzle = "128B">, !cta.ring<1>
+  }
+  cta.return
+}
+
+// -----
+
+cta.program @f(%q: memref<?x?x?xbf16> {cta.param = "q", cta.shape = ["B", "M", "M"]}, %B: index {cta.dim = "B"}, %M: index {cta.dim = "M"})
+    attributes {cta.block = array<i64: 384, 1, 1>} {
+  %c0 = arith.constant 0 : index
+  %sa = cta.alloc : !cta.buffer<64x64xbf16, swizzle = "128B">
+  %ring = cta.ring {consumers = 1 : i64} : !cta.ring<1>
+  cta.tile_loop static (%M, %M) tile [64, 64] {
+  ^bb0(%m0: index, %n0: index):
+    // expected-error@+1 {{convert-cta-to-nvvm: not implemented yet: copies from tensors of rank other than 2}}
+    cta.load %q[%c0, %m0, %n0] -> %sa signal %ring : memref<?x?x?xbf16> -> !cta.buffer<64x64xbf16, swizzle = "128B">, !cta.ring<1>
   }
   cta.return
 }
@@ -373,10 +504,11 @@ cta.program @f(%a: memref<?x?xbf16> {cta.param = "a", cta.shape = ["M", "M"]}, %
 cta.program @f(%a: memref<?x?xbf16> {cta.param = "a", cta.shape = ["M", "M"]}, %M: index {cta.dim = "M"})
     attributes {cta.block = array<i64: 384, 1, 1>} {
   %sa = cta.alloc : !cta.buffer<512x64xbf16, swizzle = "128B">
-  cta.tile_loop (%M, %M) tile [64, 64] {
+  %ring = cta.ring {consumers = 1 : i64} : !cta.ring<1>
+  cta.tile_loop static (%M, %M) tile [64, 64] {
   ^bb0(%m0: index, %n0: index):
     // expected-error@+1 {{convert-cta-to-nvvm: box outer extent 512 rows exceeds the TMA limit of 256}}
-    cta.load %a[%m0, %n0] -> %sa : memref<?x?xbf16> -> !cta.buffer<512x64xbf16, swizzle = "128B">
+    cta.load %a[%m0, %n0] -> %sa signal %ring : memref<?x?xbf16> -> !cta.buffer<512x64xbf16, swizzle = "128B">, !cta.ring<1>
   }
   cta.return
 }
@@ -386,38 +518,32 @@ cta.program @f(%a: memref<?x?xbf16> {cta.param = "a", cta.shape = ["M", "M"]}, %
 cta.program @f(%a: memref<?x?xbf16> {cta.param = "a", cta.shape = ["M", "M"]}, %M: index {cta.dim = "M"})
     attributes {cta.block = array<i64: 384, 1, 1>} {
   %sa = cta.alloc : !cta.buffer<64x48xbf16, swizzle = "64B">
-  cta.tile_loop (%M, %M) tile [64, 64] {
+  %ring = cta.ring {consumers = 1 : i64} : !cta.ring<1>
+  cta.tile_loop static (%M, %M) tile [64, 64] {
   ^bb0(%m0: index, %n0: index):
     // expected-error@+1 {{convert-cta-to-nvvm: box inner extent 48 x 2 B = 96 B exceeds the 64B swizzle span and is not a multiple of it}}
-    cta.load %a[%m0, %n0] -> %sa : memref<?x?xbf16> -> !cta.buffer<64x48xbf16, swizzle = "64B">
+    cta.load %a[%m0, %n0] -> %sa signal %ring : memref<?x?xbf16> -> !cta.buffer<64x48xbf16, swizzle = "64B">, !cta.ring<1>
   }
   cta.return
 }
 
 // -----
 
-cta.program @f(%a: memref<?x?xbf16> {cta.param = "a", cta.shape = ["M", "M"]}, %M: index {cta.dim = "M"})
-    attributes {cta.block = array<i64: 384, 1, 1>} {
-  %sa = cta.alloc : !cta.buffer<64x64xbf16, swizzle = "128B">
-  cta.tile_loop (%M, %M) tile [64, 64] {
-  ^bb0(%m0: index, %n0: index):
-    // expected-error@+1 {{convert-cta-to-nvvm: multicast does not divide the rows}}
-    cta.load %a[%m0, %n0] -> %sa {multicast = 3 : i64} : memref<?x?xbf16> -> !cta.buffer<64x64xbf16, swizzle = "128B">
-  }
-  cta.return
-}
-
-// -----
-
-cta.program @f(%c: memref<?x?xf32> {cta.param = "c", cta.role = "output", cta.shape = ["M", "M"]}, %M: index {cta.dim = "M"})
-    attributes {cta.block = array<i64: 384, 1, 1>} {
-  cta.tile_loop (%M, %M) tile [64, 64] {
-  ^bb0(%m0: index, %n0: index):
-    %z = cta.acc_zero : !cta.acc<64x64xf32>
-    // expected-error@+1 {{convert-cta-to-nvvm: stores need a staging buffer}}
-    cta.store %z -> %c[%m0, %n0] : !cta.acc<64x64xf32> -> memref<?x?xf32> {
-    ^bb0(%e: f32):
-      cta.yield %e : f32
+// The staging buffer is the box of the output's tensor map: the same rules.
+cta.program @f(%c: memref<?x?xbf16> {cta.param = "c", cta.role = "output", cta.shape = ["M", "M"]}, %M: index {cta.dim = "M"})
+    attributes {cta.block = array<i64: 256, 1, 1>} {
+  %sc = cta.alloc : !cta.buffer<64x32xbf16, swizzle = "128B">
+  cta.warp_specialize #cta.role<producer, warps = 4, regs = 40> {
+  } #cta.role<math, warps = 4, regs = 232> {
+    cta.tile_loop static (%M, %M) tile [64, 64] {
+    ^bb0(%m0: index, %n0: index):
+      %z = cta.acc_zero : !cta.acc<64x64xf32>
+      // expected-error@+1 {{convert-cta-to-nvvm: box inner extent 32 x 2 B = 64 B does not fill the 128B swizzle span; the MMA's canonical layout needs exactly one span per box (64B fits this tile)}}
+      cta.store %z -> %c[%m0, %n0] staging %sc : !cta.acc<64x64xf32> -> memref<?x?xbf16>, !cta.buffer<64x32xbf16, swizzle = "128B"> {
+      ^bb0(%e: f32):
+        %t = arith.truncf %e : f32 to bf16
+        cta.yield %t : bf16
+      }
     }
   }
   cta.return
@@ -428,13 +554,25 @@ cta.program @f(%c: memref<?x?xf32> {cta.param = "c", cta.role = "output", cta.sh
 cta.program @f(%a: memref<?x?xbf16> {cta.param = "a", cta.shape = ["M", "M"]}, %M: index {cta.dim = "M"})
     attributes {cta.block = array<i64: 384, 1, 1>} {
   %sa = cta.alloc : !cta.buffer<64x64xbf16, swizzle = "128B">
-  cta.tile_loop (%M, %M) tile [64, 64] {
+  cta.tile_loop static (%M, %M) tile [64, 64] {
+  ^bb0(%m0: index, %n0: index):
+    // expected-error@+1 {{convert-cta-to-nvvm: a copy outside cta.produce has no barrier}}
+    cta.load %a[%m0, %n0] -> %sa : memref<?x?xbf16> -> !cta.buffer<64x64xbf16, swizzle = "128B">
+  }
+  cta.return
+}
+
+// -----
+
+cta.program @f(%a: memref<?x?xbf16> {cta.param = "a", cta.shape = ["M", "M"]}, %M: index {cta.dim = "M"})
+    attributes {cta.block = array<i64: 384, 1, 1>} {
+  %sa = cta.alloc : !cta.buffer<64x64xbf16, swizzle = "128B">
+  cta.tile_loop static (%M, %M) tile [64, 64] {
   ^bb0(%m0: index, %n0: index):
     %z = cta.acc_zero : !cta.acc<64x64xf32>
     // expected-error@+1 {{convert-cta-to-nvvm: the K loop is not pipelined; run cta-pipeline first}}
     %r = cta.mainloop %M step 64 iter_args(%z : !cta.acc<64x64xf32>) -> !cta.acc<64x64xf32> {
     ^bb0(%k0: index, %acc: !cta.acc<64x64xf32>):
-      cta.load %a[%m0, %k0] -> %sa : memref<?x?xbf16> -> !cta.buffer<64x64xbf16, swizzle = "128B">
       %p = cta.mma %sa, %sa, %acc {transpose_b} : !cta.buffer<64x64xbf16, swizzle = "128B">, !cta.buffer<64x64xbf16, swizzle = "128B">, !cta.acc<64x64xf32>
       cta.yield %p : !cta.acc<64x64xf32>
     }
@@ -447,9 +585,9 @@ cta.program @f(%a: memref<?x?xbf16> {cta.param = "a", cta.shape = ["M", "M"]}, %
 cta.program @f(%a: memref<?x?xbf16> {cta.param = "a", cta.shape = ["M", "M"]}, %M: index {cta.dim = "M"})
     attributes {cta.block = array<i64: 384, 1, 1>} {
   %c0 = arith.constant 0 : index
-  // expected-error@+1 {{convert-cta-to-nvvm: global tensors are only read by cta.load and written by cta.store}}
+  // expected-error@+1 {{convert-cta-to-nvvm: global tensors are only read by cta.load and cta.store}}
   %d = memref.dim %a, %c0 : memref<?x?xbf16>
-  cta.tile_loop (%M, %M) tile [64, 64] {
+  cta.tile_loop static (%M, %M) tile [64, 64] {
   ^bb0(%m0: index, %n0: index):
   }
   cta.return
@@ -457,13 +595,43 @@ cta.program @f(%a: memref<?x?xbf16> {cta.param = "a", cta.shape = ["M", "M"]}, %
 
 // -----
 
-cta.program @f(%a: memref<?x?xbf16> {cta.param = "a", cta.shape = ["M", "M"]}, %M: index {cta.dim = "M"})
-    attributes {cta.block = array<i64: 384, 1, 1>} {
+// The same inside an epilogue, which computes on elements.
+cta.program @f(%c: memref<?x?xf32> {cta.param = "c", cta.role = "output", cta.shape = ["M", "M"]}, %M: index {cta.dim = "M"})
+    attributes {cta.block = array<i64: 256, 1, 1>} {
+  %sc = cta.alloc : !cta.buffer<64x32xf32, swizzle = "128B">
+  cta.warp_specialize #cta.role<producer, warps = 4, regs = 40> {
+  } #cta.role<math, warps = 4, regs = 232> {
+    cta.tile_loop static (%M, %M) tile [64, 64] {
+    ^bb0(%m0: index, %n0: index):
+      %z = cta.acc_zero : !cta.acc<64x64xf32>
+      cta.store %z -> %c[%m0, %n0] staging %sc : !cta.acc<64x64xf32> -> memref<?x?xf32>, !cta.buffer<64x32xf32, swizzle = "128B"> {
+      ^bb0(%e: f32):
+        %c0 = arith.constant 0 : index
+        // expected-error@+1 {{convert-cta-to-nvvm: global tensors are only read by cta.load and cta.store}}
+        %d = memref.dim %c, %c0 : memref<?x?xf32>
+        %i = arith.index_cast %d : index to i32
+        %f = arith.sitofp %i : i32 to f32
+        %s = arith.addf %e, %f : f32
+        cta.yield %s : f32
+      }
+    }
+  }
+  cta.return
+}
+
+// -----
+
+// MMAs: smem operands of 16-bit types, a K-major rhs, a constant accumulate
+// flag. Every unsupported op of a program is reported, not just the first.
+cta.program @f(%M: index {cta.dim = "M"}) attributes {cta.block = array<i64: 384, 1, 1>} {
   %sa = cta.alloc : !cta.buffer<64x64xbf16, swizzle = "128B">
-  cta.tile_loop (%M, %M) tile [64, 64] {
+  cta.tile_loop static (%M, %M) tile [64, 64] {
   ^bb0(%m0: index, %n0: index):
-    // expected-error@+1 {{convert-cta-to-nvvm: a copy outside cta.produce has no barrier}}
-    cta.load %a[%m0, %n0] -> %sa : memref<?x?xbf16> -> !cta.buffer<64x64xbf16, swizzle = "128B">
+    %z = cta.acc_zero : !cta.acc<64x64xf32>
+    // expected-error@+1 {{convert-cta-to-nvvm: not implemented yet on sm_90a: 'cta.convert'}}
+    %p = cta.convert %z : !cta.acc<64x64xf32> -> !cta.frag<64x64xbf16, lhs>
+    // expected-error@+1 {{convert-cta-to-nvvm: not implemented yet on sm_90a: an MMA with its lhs in registers}}
+    %o = cta.mma %p, %sa, %z {transpose_b} : !cta.frag<64x64xbf16, lhs>, !cta.buffer<64x64xbf16, swizzle = "128B">, !cta.acc<64x64xf32>
   }
   cta.return
 }
@@ -472,7 +640,7 @@ cta.program @f(%a: memref<?x?xbf16> {cta.param = "a", cta.shape = ["M", "M"]}, %
 
 cta.program @f(%M: index {cta.dim = "M"}) attributes {cta.block = array<i64: 384, 1, 1>} {
   %sa = cta.alloc : !cta.buffer<64x128xf8E4M3FN, swizzle = "128B">
-  cta.tile_loop (%M, %M) tile [64, 64] {
+  cta.tile_loop static (%M, %M) tile [64, 64] {
   ^bb0(%m0: index, %n0: index):
     %z = cta.acc_zero : !cta.acc<64x64xf32>
     // expected-error@+1 {{convert-cta-to-nvvm: no sm_90a MMA for 'f8E4M3FN' operands yet}}
@@ -485,21 +653,7 @@ cta.program @f(%M: index {cta.dim = "M"}) attributes {cta.block = array<i64: 384
 
 cta.program @f(%M: index {cta.dim = "M"}) attributes {cta.block = array<i64: 384, 1, 1>} {
   %sa = cta.alloc : !cta.buffer<64x64xbf16, swizzle = "128B">
-  %sb = cta.alloc : !cta.buffer<64x64xf16, swizzle = "128B">
-  cta.tile_loop (%M, %M) tile [64, 64] {
-  ^bb0(%m0: index, %n0: index):
-    %z = cta.acc_zero : !cta.acc<64x64xf32>
-    // expected-error@+1 {{convert-cta-to-nvvm: mixed operand types}}
-    %p = cta.mma %sa, %sb, %z {transpose_b} : !cta.buffer<64x64xbf16, swizzle = "128B">, !cta.buffer<64x64xf16, swizzle = "128B">, !cta.acc<64x64xf32>
-  }
-  cta.return
-}
-
-// -----
-
-cta.program @f(%M: index {cta.dim = "M"}) attributes {cta.block = array<i64: 384, 1, 1>} {
-  %sa = cta.alloc : !cta.buffer<64x64xbf16, swizzle = "128B">
-  cta.tile_loop (%M, %M) tile [64, 64] {
+  cta.tile_loop static (%M, %M) tile [64, 64] {
   ^bb0(%m0: index, %n0: index):
     %z = cta.acc_zero : !cta.acc<64x64xf32>
     // expected-error@+1 {{convert-cta-to-nvvm: rhs must be K-major (transpose_b)}}
@@ -512,40 +666,46 @@ cta.program @f(%M: index {cta.dim = "M"}) attributes {cta.block = array<i64: 384
 
 cta.program @f(%M: index {cta.dim = "M"}) attributes {cta.block = array<i64: 384, 1, 1>} {
   %sa = cta.alloc : !cta.buffer<64x64xbf16, swizzle = "128B">
-  %sb = cta.alloc : !cta.buffer<12x64xbf16, swizzle = "128B">
-  cta.tile_loop (%M, %M) tile [64, 64] {
-  ^bb0(%m0: index, %n0: index):
-    %z = cta.acc_zero : !cta.acc<64x12xf32>
-    // expected-error@+1 {{convert-cta-to-nvvm: wgmma N = 12 is invalid: N must be a multiple of 8 from 8 to 256}}
-    %p = cta.mma %sa, %sb, %z {transpose_b} : !cta.buffer<64x64xbf16, swizzle = "128B">, !cta.buffer<12x64xbf16, swizzle = "128B">, !cta.acc<64x12xf32>
-  }
-  cta.return
-}
-
-// -----
-
-cta.program @f(%M: index {cta.dim = "M"}) attributes {cta.block = array<i64: 384, 1, 1>} {
-  %sa = cta.alloc : !cta.buffer<68x64xbf16, swizzle = "128B">
-  %sb = cta.alloc : !cta.buffer<64x64xbf16, swizzle = "128B">
-  %c0 = arith.constant 0 : index
-  cta.tile_loop (%M, %M) tile [64, 64] {
+  cta.tile_loop static (%M, %M) tile [64, 64] {
   ^bb0(%m0: index, %n0: index):
     %z = cta.acc_zero : !cta.acc<64x64xf32>
-    // expected-error@+1 {{convert-cta-to-nvvm: canonical tile needs a positive multiple of 8 rows, got 68}}
-    %p = cta.mma %sa rows %c0, %sb, %z {transpose_b} : !cta.buffer<68x64xbf16, swizzle = "128B">, !cta.buffer<64x64xbf16, swizzle = "128B">, !cta.acc<64x64xf32>
+    %first = arith.cmpi eq, %m0, %n0 : index
+    // expected-error@+1 {{convert-cta-to-nvvm: not implemented yet on sm_90a: an accumulate flag computed at run time}}
+    %p = cta.mma %sa, %sa, %z accumulate %first {transpose_b} : !cta.buffer<64x64xbf16, swizzle = "128B">, !cta.buffer<64x64xbf16, swizzle = "128B">, !cta.acc<64x64xf32>
   }
   cta.return
 }
 
 // -----
 
+// Register fragments are not lowered on sm_90a yet.
+cta.program @f(%M: index {cta.dim = "M"}) attributes {cta.block = array<i64: 384, 1, 1>} {
+  cta.tile_loop static (%M, %M) tile [64, 64] {
+  ^bb0(%m0: index, %n0: index):
+    %z = cta.acc_zero : !cta.acc<64x64xf32>
+    // expected-error@+1 {{convert-cta-to-nvvm: not implemented yet on sm_90a: 'cta.reduce_rows'}}
+    %m = cta.reduce_rows max %z : !cta.acc<64x64xf32> -> !cta.frag<64xf32, rows>
+    // expected-error@+1 {{convert-cta-to-nvvm: not implemented yet on sm_90a: 'cta.frag_map'}}
+    %p = cta.frag_map %z, %m : !cta.acc<64x64xf32>, !cta.frag<64xf32, rows> -> !cta.frag<64x64xf32, acc> {
+    ^bb0(%i: index, %j: index, %x: f32, %y: f32):
+      %d = arith.subf %x, %y : f32
+      cta.yield %d : f32
+    }
+  }
+  cta.return
+}
+
+// -----
+
+// Stores: in a math role, of accumulators, through a staging buffer, into
+// rank-2 parameters, unbounded.
 cta.program @f(%c: memref<?x?xf32> {cta.param = "c", cta.role = "output", cta.shape = ["M", "M"]}, %M: index {cta.dim = "M"})
     attributes {cta.block = array<i64: 384, 1, 1>} {
   %sc = cta.alloc : !cta.buffer<64x32xf32, swizzle = "128B">
-  cta.tile_loop (%M, %M) tile [64, 64] {
+  cta.tile_loop static (%M, %M) tile [64, 64] {
   ^bb0(%m0: index, %n0: index):
     %z = cta.acc_zero : !cta.acc<64x64xf32>
-    // expected-error@+1 {{convert-cta-to-nvvm: stores run in the consumer role}}
+    // expected-error@+1 {{convert-cta-to-nvvm: stores run in a math role}}
     cta.store %z -> %c[%m0, %n0] staging %sc : !cta.acc<64x64xf32> -> memref<?x?xf32>, !cta.buffer<64x32xf32, swizzle = "128B"> {
     ^bb0(%e: f32):
       cta.yield %e : f32
@@ -559,18 +719,17 @@ cta.program @f(%c: memref<?x?xf32> {cta.param = "c", cta.role = "output", cta.sh
 cta.program @f(%c: memref<?x?xf32> {cta.param = "c", cta.role = "output", cta.shape = ["M", "M"]}, %M: index {cta.dim = "M"})
     attributes {cta.block = array<i64: 256, 1, 1>} {
   %sc = cta.alloc : !cta.buffer<64x32xf32, swizzle = "128B">
-  cta.warp_specialize attributes {consumer_regs = 232 : i64, consumer_warpgroups = 1 : i64, producer_regs = 40 : i64} producer {
-  } consumers {
-    cta.tile_loop (%M, %M) tile [64, 64] {
+  cta.warp_specialize #cta.role<producer, warps = 4, regs = 40> {
+  } #cta.role<math, warps = 4, regs = 232> {
+    cta.tile_loop static (%M, %M) tile [64, 64] {
     ^bb0(%m0: index, %n0: index):
-      %z = cta.acc_zero : !cta.acc<64x64xf32>
-      cta.store %z -> %c[%m0, %n0] staging %sc : !cta.acc<64x64xf32> -> memref<?x?xf32>, !cta.buffer<64x32xf32, swizzle = "128B"> {
+      %one = arith.constant 1.0 : f32
+      // expected-error@+1 {{convert-cta-to-nvvm: not implemented yet on sm_90a: 'cta.splat'}}
+      %s = cta.splat %one : f32 -> !cta.frag<64x64xf32, acc>
+      // expected-error@+1 {{convert-cta-to-nvvm: not implemented yet on sm_90a: storing a register fragment}}
+      cta.store %s -> %c[%m0, %n0] staging %sc : !cta.frag<64x64xf32, acc> -> memref<?x?xf32>, !cta.buffer<64x32xf32, swizzle = "128B"> {
       ^bb0(%e: f32):
-        // expected-error@+1 {{convert-cta-to-nvvm: epilogue ops must be scalar}}
-        %x = scf.execute_region -> f32 {
-          scf.yield %e : f32
-        }
-        cta.yield %x : f32
+        cta.yield %e : f32
       }
     }
   }
@@ -579,16 +738,16 @@ cta.program @f(%c: memref<?x?xf32> {cta.param = "c", cta.role = "output", cta.sh
 
 // -----
 
-cta.program @f(%c: memref<?x?xf32> {cta.param = "c", cta.role = "output"}, %M: index {cta.dim = "M"})
+cta.program @f(%c: memref<?x?xf32> {cta.param = "c", cta.role = "output", cta.shape = ["M", "M"]}, %M: index {cta.dim = "M"})
     attributes {cta.block = array<i64: 256, 1, 1>} {
   %sc = cta.alloc : !cta.buffer<64x32xf32, swizzle = "128B">
-  cta.warp_specialize attributes {consumer_regs = 232 : i64, consumer_warpgroups = 1 : i64, producer_regs = 40 : i64} producer {
-  } consumers {
-    cta.tile_loop (%M, %M) tile [64, 64] {
+  cta.warp_specialize #cta.role<producer, warps = 4, regs = 40> {
+  } #cta.role<math, warps = 4, regs = 232> {
+    cta.tile_loop static (%M, %M) tile [64, 64] {
     ^bb0(%m0: index, %n0: index):
       %z = cta.acc_zero : !cta.acc<64x64xf32>
-      // expected-error@+1 {{convert-cta-to-nvvm: the destination's extents are unknown}}
-      cta.store %z -> %c[%m0, %n0] staging %sc : !cta.acc<64x64xf32> -> memref<?x?xf32>, !cta.buffer<64x32xf32, swizzle = "128B"> {
+      // expected-error@+1 {{convert-cta-to-nvvm: not implemented yet on sm_90a: a store bounded by a row limit}}
+      cta.store %z -> %c[%m0, %n0] row_limit %M staging %sc : !cta.acc<64x64xf32> -> memref<?x?xf32>, !cta.buffer<64x32xf32, swizzle = "128B"> {
       ^bb0(%e: f32):
         cta.yield %e : f32
       }
@@ -602,9 +761,9 @@ cta.program @f(%c: memref<?x?xf32> {cta.param = "c", cta.role = "output"}, %M: i
 cta.program @f(%c: memref<?x?xbf16> {cta.param = "c", cta.role = "output", cta.shape = ["M", "M"]}, %M: index {cta.dim = "M"})
     attributes {cta.block = array<i64: 256, 1, 1>} {
   %sc = cta.alloc : !cta.buffer<64x8xbf16>
-  cta.warp_specialize attributes {consumer_regs = 232 : i64, consumer_warpgroups = 1 : i64, producer_regs = 40 : i64} producer {
-  } consumers {
-    cta.tile_loop (%M, %M) tile [64, 8] {
+  cta.warp_specialize #cta.role<producer, warps = 4, regs = 40> {
+  } #cta.role<math, warps = 4, regs = 232> {
+    cta.tile_loop static (%M, %M) tile [64, 8] {
     ^bb0(%m0: index, %n0: index):
       %z = cta.acc_zero : !cta.acc<64x8xf32>
       // expected-error@+1 {{convert-cta-to-nvvm: stored tiles must be multiples of 64x16}}
@@ -620,24 +779,58 @@ cta.program @f(%c: memref<?x?xbf16> {cta.param = "c", cta.role = "output", cta.s
 
 // -----
 
-// The epilogue computes on elements; a global tensor is not one of them.
 cta.program @f(%c: memref<?x?xf32> {cta.param = "c", cta.role = "output", cta.shape = ["M", "M"]}, %M: index {cta.dim = "M"})
     attributes {cta.block = array<i64: 256, 1, 1>} {
-  %sc = cta.alloc : !cta.buffer<64x32xf32, swizzle = "128B">
-  cta.warp_specialize attributes {consumer_regs = 232 : i64, consumer_warpgroups = 1 : i64, producer_regs = 40 : i64} producer {
-  } consumers {
-    cta.tile_loop (%M, %M) tile [64, 64] {
+  cta.warp_specialize #cta.role<producer, warps = 4, regs = 40> {
+  } #cta.role<math, warps = 4, regs = 232> {
+    cta.tile_loop static (%M, %M) tile [64, 64] {
     ^bb0(%m0: index, %n0: index):
       %z = cta.acc_zero : !cta.acc<64x64xf32>
-      // expected-error@+1 {{convert-cta-to-nvvm: the epilogue uses a value that was not lowered}}
-      cta.store %z -> %c[%m0, %n0] staging %sc : !cta.acc<64x64xf32> -> memref<?x?xf32>, !cta.buffer<64x32xf32, swizzle = "128B"> {
+      // expected-error@+1 {{convert-cta-to-nvvm: stores need a staging buffer}}
+      cta.store %z -> %c[%m0, %n0] : !cta.acc<64x64xf32> -> memref<?x?xf32> {
       ^bb0(%e: f32):
-        %c0 = arith.constant 0 : index
-        %d = memref.dim %c, %c0 : memref<?x?xf32>
-        %i = arith.index_cast %d : index to i32
-        %f = arith.sitofp %i : i32 to f32
-        %s = arith.addf %e, %f : f32
-        cta.yield %s : f32
+        cta.yield %e : f32
+      }
+    }
+  }
+  cta.return
+}
+
+// -----
+
+cta.program @f(%M: index {cta.dim = "M"}) attributes {cta.block = array<i64: 256, 1, 1>} {
+  %sc = cta.alloc : !cta.buffer<64x32xf32, swizzle = "128B">
+  %d = memref.alloc(%M, %M) : memref<?x?xf32>
+  cta.warp_specialize #cta.role<producer, warps = 4, regs = 40> {
+  } #cta.role<math, warps = 4, regs = 232> {
+    cta.tile_loop static (%M, %M) tile [64, 64] {
+    ^bb0(%m0: index, %n0: index):
+      %z = cta.acc_zero : !cta.acc<64x64xf32>
+      // expected-error@+1 {{convert-cta-to-nvvm: stores must write program arguments}}
+      cta.store %z -> %d[%m0, %n0] staging %sc : !cta.acc<64x64xf32> -> memref<?x?xf32>, !cta.buffer<64x32xf32, swizzle = "128B"> {
+      ^bb0(%e: f32):
+        cta.yield %e : f32
+      }
+    }
+  }
+  cta.return
+}
+
+// -----
+
+cta.program @f(%c: memref<?x?x?xf32> {cta.param = "c", cta.role = "output", cta.shape = ["B", "M", "M"]}, %B: index {cta.dim = "B"}, %M: index {cta.dim = "M"})
+    attributes {cta.block = array<i64: 256, 1, 1>} {
+  %c0 = arith.constant 0 : index
+  %sc = cta.alloc : !cta.buffer<64x32xf32, swizzle = "128B">
+  cta.warp_specialize #cta.role<producer, warps = 4, regs = 40> {
+  } #cta.role<math, warps = 4, regs = 232> {
+    cta.tile_loop static (%M, %M) tile [64, 64] {
+    ^bb0(%m0: index, %n0: index):
+      %z = cta.acc_zero : !cta.acc<64x64xf32>
+      // expected-error@+1 {{convert-cta-to-nvvm: not implemented yet: stores into tensors of rank other than 2}}
+      cta.store %z -> %c[%c0, %m0, %n0] staging %sc : !cta.acc<64x64xf32> -> memref<?x?x?xf32>, !cta.buffer<64x32xf32, swizzle = "128B"> {
+      ^bb0(%e: f32):
+        cta.yield %e : f32
       }
     }
   }

@@ -3,17 +3,20 @@
 // RUN: not kiln-opt %s -split-input-file --convert-tile-to-cta=chip=sm_100a 2>&1 | FileCheck %s --check-prefix=SM100
 
 // sm_100a is scheduled but not tiled yet; the error sits on the contraction.
-// SM100: convert-tile-to-cta.mlir:[[# @LINE + 44]]:8: error: convert-tile-to-cta: not implemented yet: code generation for sm_100a (tcgen05 + tensor memory)
+// SM100: convert-tile-to-cta.mlir:[[# @LINE + 47]]:8: error: convert-tile-to-cta: not implemented yet: code generation for sm_100a (tcgen05 + tensor memory)
 
-// convert-tile-to-cta: the kernel ABI, the tile walk, the K loop and the
-// epilogue store of a scheduled contraction; and one case per kernel shape
-// this version reports as not implemented yet.
+// convert-tile-to-cta: the kernel ABI, the program's schedule, the tile walk,
+// the K loop and the epilogue store of a scheduled contraction; and one case
+// per kernel shape this version reports as not implemented yet. Dual GEMMs,
+// epilogue inputs and kernels with several outputs have their own files
+// (convert-tile-to-cta-{dual-gemm,epilogue-inputs,several-outputs}.mlir).
 
 // The ABI: tensors (inputs, then the output) as row-major strided memrefs
 // named by cta.param, then one index per symbolic dim in order of first
-// appearance. The schedule sets the buffers (A: tile_m x tile_k, B: tile_n x
-// tile_k, the staging tile: two 128-byte column blocks), the tile walk and the
-// multicast of the rhs tile across the cluster.
+// appearance. The program keeps the ring depth and math warpgroups of the
+// schedule as a #cta.schedule. The schedule sets the buffers (A: tile_m x
+// tile_k, B: tile_n x tile_k, the staging tile: two 128-byte column blocks),
+// the tile walk and the multicast of the rhs tile across the cluster.
 // CHECK-LABEL: cta.program @matmul(
 // CHECK-SAME:    %[[A:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a", cta.role = "input", cta.shape = ["M", "K"]}
 // CHECK-SAME:    %[[B:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "b", cta.role = "input", cta.shape = ["N", "K"]}
@@ -21,18 +24,18 @@
 // CHECK-SAME:    %[[M:[^:]*]]: index {cta.dim = "M"}
 // CHECK-SAME:    %[[K:[^:]*]]: index {cta.dim = "K"}
 // CHECK-SAME:    %[[N:[^:]*]]: index {cta.dim = "N"})
-// CHECK-SAME:    attributes {cta.chip = "sm_90a", cta.cluster = array<i64: 2, 1>, cta.schedule = #tile.schedule<tile_m = 128, tile_n = 256, tile_k = 64, stages = 4, cluster_m = 2, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>, cta.tile_cost = 3.000000e+04 : f64, cta.variant_of = "matmul_base"}
+// CHECK-SAME:    attributes {cta.chip = "sm_90a", cta.cluster = array<i64: 2, 1>, cta.schedule = #cta.schedule<stages = 4, math_warpgroups = 2>, cta.tile_cost = 3.000000e+04 : f64, cta.variant_of = "matmul_base"}
 // CHECK-NEXT:    %[[SA:.*]] = cta.alloc : <128x64xbf16>
 // CHECK-NEXT:    %[[SB:.*]] = cta.alloc : <256x64xbf16>
 // CHECK-NEXT:    %[[SC:.*]] = cta.alloc : <128x128xbf16>
-// CHECK-NEXT:    cta.tile_loop(%[[M]], %[[N]]) tile [128, 256] {
+// CHECK-NEXT:    cta.tile_loop static (%[[M]], %[[N]]) tile [128, 256] {
 // CHECK-NEXT:    ^bb0(%[[M0:.*]]: index, %[[N0:.*]]: index):
 // CHECK-NEXT:      %[[Z:.*]] = cta.acc_zero : <128x256xf32>
 // CHECK-NEXT:      %[[ACC:.*]] = cta.mainloop %[[K]] step 64 iter_args(%[[Z]] : !cta.acc<128x256xf32>) -> !cta.acc<128x256xf32> {
 // CHECK-NEXT:      ^bb0(%[[K0:.*]]: index, %[[IT:.*]]: !cta.acc<128x256xf32>):
 // CHECK-NEXT:        cta.load %[[A]][%[[M0]], %[[K0]]] -> %[[SA]] : memref<?x?xbf16, strided<[?, 1]>> -> <128x64xbf16>
 // CHECK-NEXT:        cta.load %[[B]][%[[N0]], %[[K0]]] -> %[[SB]] {multicast = 2 : i64} : memref<?x?xbf16, strided<[?, 1]>> -> <256x64xbf16>
-// CHECK-NEXT:        %[[P:.*]] = cta.mma %[[SA]], %[[SB]], %[[IT]] {transpose_b} : <128x64xbf16>, <256x64xbf16>, <128x256xf32>
+// CHECK-NEXT:        %[[P:.*]] = cta.mma %[[SA]], %[[SB]], %[[IT]] {transpose_b} : !cta.buffer<128x64xbf16>, <256x64xbf16>, <128x256xf32>
 // CHECK-NEXT:        cta.yield %[[P]] : !cta.acc<128x256xf32>
 // CHECK-NEXT:      }
 // CHECK-NEXT:      cta.store %[[ACC]] -> %[[C]][%[[M0]], %[[N0]]] staging %[[SC]] : !cta.acc<128x256xf32> -> memref<?x?xbf16, strided<[?, 1]>>, !cta.buffer<128x128xbf16> {
@@ -74,7 +77,7 @@ tile.kernel @matmul(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a", til
 // CHECK-NEXT:    %[[SA:.*]] = cta.alloc : <128x64xf16>
 // CHECK-NEXT:    %[[SB:.*]] = cta.alloc : <128x64xf16>
 // CHECK-NEXT:    %[[SC:.*]] = cta.alloc : <128x64xf32>
-// CHECK-NEXT:    cta.tile_loop(%[[M]], %[[N]]) tile [128, 128] {
+// CHECK-NEXT:    cta.tile_loop static (%[[M]], %[[N]]) tile [128, 128] {
 // CHECK:           cta.mainloop %[[K]] step 64
 // CHECK:             cta.load %[[A]]
 // CHECK-NEXT:        cta.load %[[B]][{{.*}}] -> %[[SB]] : memref
@@ -174,6 +177,8 @@ tile.kernel @unnamed(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16
 // Not implemented yet
 //===----------------------------------------------------------------------===//
 
+// Two contractions left unfused (the second reads the first's result, so
+// tile-fuse-siblings cannot make them one K loop).
 tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a"}, %b: tensor<?x?xbf16, #tile.dims<N, K>> {tile.name = "b"})
     -> (tensor<?x?xbf16, #tile.dims<M, N>> {tile.name = "c"}) {
   %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
@@ -183,7 +188,7 @@ tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a"}, %b: ten
   ^bb0(%acc: f32):
     tile.yield %acc : f32
   }
-  // expected-error@+1 {{convert-tile-to-cta: not implemented yet: several contractions in one kernel (a dual GEMM such as SwiGLU needs sibling fusion into one tile.contract)}}
+  // expected-error@+1 {{convert-tile-to-cta: not implemented yet: several contractions in one kernel that tile-fuse-siblings could not fuse (see its remarks)}}
   %1 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       epilogue_inputs(%0 : tensor<?x?xf32, #tile.dims<M, N>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>]
@@ -293,21 +298,6 @@ tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a"}) -> (ten
 
 // -----
 
-// expected-error@+1 {{convert-tile-to-cta: not implemented yet: kernels with several outputs}}
-tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a"}, %b: tensor<?x?xbf16, #tile.dims<N, K>> {tile.name = "b"})
-    -> (tensor<?x?xf32, #tile.dims<M, N>> {tile.name = "c"}, tensor<?x?xf32, #tile.dims<M, N>> {tile.name = "d"}) {
-  %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
-      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>]
-      {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 64, stages = 4, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>}
-      -> tensor<?x?xf32, #tile.dims<M, N>> {
-  ^bb0(%acc: f32):
-    tile.yield %acc : f32
-  }
-  tile.return %0, %0 : tensor<?x?xf32, #tile.dims<M, N>>, tensor<?x?xf32, #tile.dims<M, N>>
-}
-
-// -----
-
 tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a"}, %b: tensor<?x?xbf16, #tile.dims<N, K>> {tile.name = "b"},
                %r: tensor<?x?xf32, #tile.dims<M, N>> {tile.name = "r"})
     -> (tensor<?x?xf32, #tile.dims<M, N>> {tile.name = "c"}) {
@@ -332,42 +322,6 @@ tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a"}, %b: ten
       -> tensor<?x?xf32, #tile.dims<M, N>> {
   ^bb0(%acc: f32):
     tile.yield %acc : f32
-  }
-  tile.return %0 : tensor<?x?xf32, #tile.dims<M, N>>
-}
-
-// -----
-
-tile.kernel @f(%x: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "x"}, %w1: tensor<?x?xbf16, #tile.dims<N, K>> {tile.name = "w1"},
-               %w2: tensor<?x?xbf16, #tile.dims<N, K>> {tile.name = "w2"})
-    -> (tensor<?x?xbf16, #tile.dims<M, N>> {tile.name = "y"}) {
-  // expected-error@+1 {{convert-tile-to-cta: not implemented yet: dual GEMM: 2 accumulators in one contraction}}
-  %0 = tile.contract(%x, %w1, %w2 : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
-      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>, #tile.mma<lhs = 0, rhs = 2, transpose_a = false, transpose_b = true>]
-      {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 64, stages = 4, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>}
-      -> tensor<?x?xbf16, #tile.dims<M, N>> {
-  ^bb0(%g: f32, %u: f32):
-    %p = arith.mulf %g, %u : f32
-    %t = arith.truncf %p : f32 to bf16
-    tile.yield %t : bf16
-  }
-  tile.return %0 : tensor<?x?xbf16, #tile.dims<M, N>>
-}
-
-// -----
-
-tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a"}, %b: tensor<?x?xbf16, #tile.dims<N, K>> {tile.name = "b"},
-               %bias: tensor<?xf32, #tile.dims<N>> {tile.name = "bias"})
-    -> (tensor<?x?xf32, #tile.dims<M, N>> {tile.name = "c"}) {
-  // expected-error@+1 {{convert-tile-to-cta: not implemented yet: epilogue inputs (bias, residual)}}
-  %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
-      epilogue_inputs(%bias : tensor<?xf32, #tile.dims<N>>)
-      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>]
-      {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 64, stages = 4, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>}
-      -> tensor<?x?xf32, #tile.dims<M, N>> {
-  ^bb0(%acc: f32, %v: f32):
-    %s = arith.addf %acc, %v : f32
-    tile.yield %s : f32
   }
   tile.return %0 : tensor<?x?xf32, #tile.dims<M, N>>
 }
@@ -462,6 +416,44 @@ tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M*2, K>> {tile.name = "a"}, %b: t
     tile.yield %acc : f32
   }
   tile.return %0 : tensor<?x?xf32, #tile.dims<M*2, N>>
+}
+
+// -----
+
+// A constant operand (tile IR may hold one: the kernel body keeps
+// constants for the epilogue) is not a kernel parameter, so it has no tensor
+// map to be copied through.
+tile.kernel @f(%a: tensor<?x64xbf16, #tile.dims<M, 64>> {tile.name = "a"})
+    -> (tensor<?x64xf32, #tile.dims<M, 64>> {tile.name = "c"}) {
+  %b = arith.constant dense<1.0> : tensor<64x64xbf16, #tile.dims<64, 64>>
+  // expected-error@+1 {{convert-tile-to-cta: not implemented yet: contraction operands computed inside the kernel}}
+  %0 = tile.contract(%a, %b : tensor<?x64xbf16, #tile.dims<M, 64>>, tensor<64x64xbf16, #tile.dims<64, 64>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>]
+      {schedule = #tile.schedule<tile_m = 128, tile_n = 64, tile_k = 64, stages = 4, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>}
+      -> tensor<?x64xf32, #tile.dims<M, 64>> {
+  ^bb0(%acc: f32):
+    tile.yield %acc : f32
+  }
+  tile.return %0 : tensor<?x64xf32, #tile.dims<M, 64>>
+}
+
+// -----
+
+// Likewise a constant epilogue input: epilogue inputs are read from memory.
+tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a"}, %b: tensor<?x?xbf16, #tile.dims<N, K>> {tile.name = "b"})
+    -> (tensor<?x?xf32, #tile.dims<M, N>> {tile.name = "c"}) {
+  %s = arith.constant dense<2.0> : tensor<1xf32, #tile.dims<1>>
+  // expected-error@+1 {{convert-tile-to-cta: not implemented yet: epilogue inputs computed inside the kernel (only kernel parameters)}}
+  %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      epilogue_inputs(%s : tensor<1xf32, #tile.dims<1>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>]
+      {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 64, stages = 4, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>}
+      -> tensor<?x?xf32, #tile.dims<M, N>> {
+  ^bb0(%acc: f32, %v: f32):
+    %x = arith.mulf %acc, %v : f32
+    tile.yield %x : f32
+  }
+  tile.return %0 : tensor<?x?xf32, #tile.dims<M, N>>
 }
 
 // -----

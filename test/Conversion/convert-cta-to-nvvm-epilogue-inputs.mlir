@@ -1,0 +1,212 @@
+// RUN: kiln-opt %s -split-input-file -verify-diagnostics --convert-cta-to-nvvm | FileCheck %s
+
+// convert-cta-to-nvvm on stores whose epilogue reads other tensors. Epilogue
+// inputs are read with plain loads, so each gets a pointer parameter (and a
+// row stride when it has rows) after the stores' tma_ok flags; each element
+// the epilogue needs is loaded under a mask (zero outside the output's
+// extents), at the position its kind gives: per_col at the element's column,
+// per_row at its row, tile at both, scalar at 0. Within a 128-byte column
+// block, an input that does not vary along an axis is read once per row or
+// column, not once per element.
+
+// One input of each kind: bias [N] (per_col, a rank-1 tensor: no stride),
+// scale [M, 1] (per_row), res [M, N] (tile), alpha [1] (scalar).
+// CHECK-LABEL: llvm.func @each_kind(
+// CHECK-SAME:    %[[MAP_C:[^:]*]]: !llvm.ptr {{{[^}]*}}nvvm.grid_constant},
+// CHECK-SAME:    %[[TMA_OK:[^:]*]]: i32, %[[PTR_C:[^:]*]]: !llvm.ptr<1>, %[[STRIDE_C:[^:]*]]: i64,
+// CHECK-SAME:    %[[PTR_BIAS:[^:]*]]: !llvm.ptr<1>,
+// CHECK-SAME:    %[[PTR_SCALE:[^:]*]]: !llvm.ptr<1>, %[[STRIDE_SCALE:[^:]*]]: i64,
+// CHECK-SAME:    %[[PTR_RES:[^:]*]]: !llvm.ptr<1>, %[[STRIDE_RES:[^:]*]]: i64,
+// CHECK-SAME:    %[[PTR_ALPHA:[^:]*]]: !llvm.ptr<1>,
+// CHECK-SAME:    %[[DIM_M:[^:]*]]: i32, %[[DIM_N:[^:]*]]: i32)
+// Inputs read with plain loads need only their elements' alignment.
+// CHECK-SAME:    {\22name\22:\22bias\22,\22role\22:\22input\22,\22dtype\22:\22bf16\22,\22shape\22:[\22N\22],\22align\22:2},
+// CHECK-SAME:    \22kernel_args\22: [\0A    {\22kind\22:\22tensor_map\22,\22map\22:0},\0A    {\22kind\22:\22tma_ok\22,\22map\22:0},
+// CHECK-SAME:    {\22kind\22:\22pointer\22,\22param\22:\22c\22},\0A    {\22kind\22:\22stride\22,\22param\22:\22c\22,\22axis\22:0},
+// CHECK-SAME:    {\22kind\22:\22pointer\22,\22param\22:\22bias\22},
+// CHECK-SAME:    {\22kind\22:\22pointer\22,\22param\22:\22scale\22},\0A    {\22kind\22:\22stride\22,\22param\22:\22scale\22,\22axis\22:0},
+// CHECK-SAME:    {\22kind\22:\22pointer\22,\22param\22:\22res\22},\0A    {\22kind\22:\22stride\22,\22param\22:\22res\22,\22axis\22:0},
+// CHECK-SAME:    {\22kind\22:\22pointer\22,\22param\22:\22alpha\22},
+// CHECK-SAME:    {\22kind\22:\22dim\22,\22dim\22:\22M\22},\0A    {\22kind\22:\22dim\22,\22dim\22:\22N\22}\0A  ],
+// The first element's inputs, in epilogue order. bias: masked by the column.
+// CHECK:         arith.cmpi ult, %{{.*}}, %[[DIM_N]] : i32
+// CHECK:         %[[BIAS:.*]] = scf.if %{{.*}} -> (bf16) {
+// CHECK-NEXT:      %[[AT:.*]] = llvm.getelementptr %[[PTR_BIAS]][%{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, bf16
+// CHECK-NEXT:      %[[V:.*]] = llvm.load %[[AT]] : !llvm.ptr<1> -> bf16
+// CHECK-NEXT:      scf.yield %[[V]] : bf16
+// CHECK-NEXT:    } else {
+// CHECK-NEXT:      %[[ZERO:.*]] = arith.constant 0.000000e+00 : bf16
+// CHECK-NEXT:      scf.yield %[[ZERO]] : bf16
+// CHECK-NEXT:    }
+// scale: masked by the row, at row * stride.
+// CHECK:         arith.cmpi ult, %{{.*}}, %[[DIM_M]] : i32
+// CHECK:         %[[SROW:.*]] = arith.muli %{{.*}}, %[[STRIDE_SCALE]] : i64
+// CHECK-NEXT:    %[[SCALE:.*]] = scf.if %{{.*}} -> (f32) {
+// CHECK-NEXT:      llvm.getelementptr %[[PTR_SCALE]][%[[SROW]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+// CHECK-NEXT:      llvm.load %{{.*}} : !llvm.ptr<1> -> f32
+// res: masked by both, at row * stride + column.
+// CHECK:         arith.cmpi ult, %{{.*}}, %[[DIM_M]] : i32
+// CHECK:         %[[RROW:.*]] = arith.muli %{{.*}}, %[[STRIDE_RES]] : i64
+// CHECK-NEXT:    arith.cmpi ult, %{{.*}}, %[[DIM_N]] : i32
+// CHECK:         %[[RAT:.*]] = arith.addi %[[RROW]], %{{.*}} : i64
+// CHECK-NEXT:    %[[RES:.*]] = scf.if %{{.*}} -> (bf16) {
+// CHECK-NEXT:      llvm.getelementptr %[[PTR_RES]][%[[RAT]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, bf16
+// CHECK-NEXT:      llvm.load %{{.*}} : !llvm.ptr<1> -> bf16
+// alpha: element 0, always in bounds.
+// CHECK:         %[[ALPHA:.*]] = scf.if %true{{.*}} -> (f32) {
+// CHECK-NEXT:      llvm.getelementptr %[[PTR_ALPHA]][%c0_i64{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+// CHECK-NEXT:      llvm.load %{{.*}} : !llvm.ptr<1> -> f32
+// The epilogue on the loaded values.
+// CHECK:         %[[BF:.*]] = arith.extf %[[BIAS]] : bf16 to f32
+// CHECK-NEXT:    %[[X:.*]] = arith.addf %{{.*}}, %[[BF]] : f32
+// CHECK-NEXT:    %[[Y:.*]] = arith.mulf %[[X]], %[[SCALE]] : f32
+// CHECK-NEXT:    %[[RF:.*]] = arith.extf %[[RES]] : bf16 to f32
+// CHECK-NEXT:    %[[Z:.*]] = arith.addf %[[Y]], %[[RF]] : f32
+// CHECK-NEXT:    arith.mulf %[[Z]], %[[ALPHA]] : f32
+// The next element (next column, same row) reads bias and res again but
+// reuses scale and alpha.
+// CHECK-NOT:     llvm.getelementptr %[[PTR_SCALE]]
+// CHECK-NOT:     llvm.getelementptr %[[PTR_ALPHA]]
+// CHECK:         llvm.getelementptr %[[PTR_BIAS]]
+// CHECK-NOT:     llvm.getelementptr %[[PTR_SCALE]]
+// CHECK-NOT:     llvm.getelementptr %[[PTR_ALPHA]]
+// CHECK:         llvm.getelementptr %[[PTR_RES]]
+// The output still goes through its tensor map (or plain stores).
+// CHECK:         nvvm.cp.async.bulk.tensor.global.shared.cta %[[MAP_C]]
+// CHECK:         llvm.getelementptr %[[PTR_C]]
+cta.program @each_kind(%bias: memref<?xbf16, strided<[1]>> {cta.param = "bias", cta.role = "input", cta.shape = ["N"]},
+                       %scale: memref<?x?xf32, strided<[?, 1]>> {cta.param = "scale", cta.role = "input", cta.shape = ["M", "1"]},
+                       %res: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "res", cta.role = "input", cta.shape = ["M", "N"]},
+                       %alpha: memref<?xf32, strided<[1]>> {cta.param = "alpha", cta.role = "input", cta.shape = ["1"]},
+                       %c: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "c", cta.role = "output", cta.shape = ["M", "N"]},
+                       %M: index {cta.dim = "M"}, %N: index {cta.dim = "N"})
+    attributes {cta.block = array<i64: 128, 1, 1>} {
+  %sc = cta.alloc : !cta.buffer<64x128xbf16, swizzle = "128B">
+  cta.warp_specialize
+    #cta.role<math, warps = 4, regs = 232> {
+      cta.tile_loop static (%M, %N) tile [64, 128] {
+      ^bb0(%m0: index, %n0: index):
+        %acc = cta.acc_zero : !cta.acc<64x128xf32>
+        cta.store %acc inputs(%bias per_col, %scale per_row, %res tile, %alpha scalar : memref<?xbf16, strided<[1]>>, memref<?x?xf32, strided<[?, 1]>>, memref<?x?xbf16, strided<[?, 1]>>, memref<?xf32, strided<[1]>>)
+            -> %c[%m0, %n0] staging %sc : !cta.acc<64x128xf32> -> memref<?x?xbf16, strided<[?, 1]>>, !cta.buffer<64x128xbf16, swizzle = "128B"> {
+        ^bb0(%x: f32, %b: bf16, %s: f32, %r: bf16, %al: f32):
+          %bf = arith.extf %b : bf16 to f32
+          %xb = arith.addf %x, %bf : f32
+          %y = arith.mulf %xb, %s : f32
+          %rf = arith.extf %r : bf16 to f32
+          %z = arith.addf %y, %rf : f32
+          %w = arith.mulf %z, %al : f32
+          %t = arith.truncf %w : f32 to bf16
+          cta.yield %t : bf16
+        }
+      }
+    }
+  cta.return
+}
+
+// -----
+
+// Rank-2 broadcasts: a [1, N] row (per_col) is read at its column in row 0
+// (no stride term), a [1, 1] value (scalar) at element 0. A tensor read both
+// by TMA copies and by the epilogue (a residual that is also the lhs) gets a
+// tensor map and a pointer (after the pointers of the tensors read before
+// it); one that two stores read gets one pointer.
+// CHECK-LABEL: llvm.func @broadcast_2d(
+// CHECK-SAME:    %[[MAP_A:[^:]*]]: !llvm.ptr {{{[^}]*}}nvvm.grid_constant},
+// CHECK-SAME:    %[[MAP_C:[^:]*]]: !llvm.ptr {{{[^}]*}}nvvm.grid_constant},
+// CHECK-SAME:    %[[MAP_D:[^:]*]]: !llvm.ptr {{{[^}]*}}nvvm.grid_constant},
+// CHECK-SAME:    %{{[^:]*}}: i32, %{{[^:]*}}: i32,
+// CHECK-SAME:    %[[PTR_C:[^:]*]]: !llvm.ptr<1>, %{{[^:]*}}: i64,
+// CHECK-SAME:    %[[PTR_ROW:[^:]*]]: !llvm.ptr<1>, %{{[^:]*}}: i64,
+// CHECK-SAME:    %[[PTR_ONE:[^:]*]]: !llvm.ptr<1>, %{{[^:]*}}: i64,
+// CHECK-SAME:    %[[PTR_A:[^:]*]]: !llvm.ptr<1>, %{{[^:]*}}: i64,
+// CHECK-SAME:    %[[PTR_D:[^:]*]]: !llvm.ptr<1>, %{{[^:]*}}: i64,
+// CHECK-SAME:    %{{[^:]*}}: i32, %{{[^:]*}}: i32)
+// CHECK-SAME:    {\22name\22:\22a\22,\22role\22:\22input\22,\22dtype\22:\22f16\22,\22shape\22:[\22M\22,\2264\22],\22align\22:16},
+// CHECK-SAME:    {\22kind\22:\22pointer\22,\22param\22:\22a\22},\0A    {\22kind\22:\22stride\22,\22param\22:\22a\22,\22axis\22:0},\0A    {\22kind\22:\22pointer\22,\22param\22:\22d\22},
+// CHECK:         nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK:         %[[AT:.*]] = arith.addi %c0_i64{{.*}}, %{{.*}} : i64
+// CHECK-NEXT:    scf.if %{{.*}} -> (f32) {
+// CHECK-NEXT:      llvm.getelementptr %[[PTR_ROW]][%[[AT]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+// CHECK:         scf.if %true{{.*}} -> (f32) {
+// CHECK-NEXT:      llvm.getelementptr %[[PTR_ONE]][%c0_i64{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+// CHECK:         llvm.getelementptr %[[PTR_A]]
+// CHECK:         nvvm.cp.async.bulk.tensor.global.shared.cta %[[MAP_C]]
+// CHECK:         llvm.getelementptr %[[PTR_A]]
+// CHECK:         nvvm.cp.async.bulk.tensor.global.shared.cta %[[MAP_D]]
+cta.program @broadcast_2d(%a: memref<?x?xf16, strided<[?, 1]>> {cta.param = "a", cta.role = "input", cta.shape = ["M", "64"]},
+                          %row: memref<?x?xf32, strided<[?, 1]>> {cta.param = "row", cta.role = "input", cta.shape = ["1", "N"]},
+                          %one: memref<?x?xf32, strided<[?, 1]>> {cta.param = "one", cta.role = "input", cta.shape = ["1", "1"]},
+                          %c: memref<?x?xf32, strided<[?, 1]>> {cta.param = "c", cta.role = "output", cta.shape = ["M", "N"]},
+                          %d: memref<?x?xf16, strided<[?, 1]>> {cta.param = "d", cta.role = "output", cta.shape = ["M", "N"]},
+                          %M: index {cta.dim = "M"}, %N: index {cta.dim = "N"})
+    attributes {cta.block = array<i64: 256, 1, 1>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %sa = cta.alloc : !cta.buffer<64x64xf16, stages = 2, swizzle = "128B">
+  %sc = cta.alloc : !cta.buffer<64x32xf32, swizzle = "128B">
+  %sd = cta.alloc : !cta.buffer<64x64xf16, swizzle = "128B">
+  %ring = cta.ring {consumers = 1 : i64} : !cta.ring<2>
+  cta.warp_specialize
+    #cta.role<producer, warps = 4, regs = 40> {
+      %end = cta.tile_loop static (%M, %N) tile [64, 64] iter_args(%c0 : index) -> (index) {
+      ^bb0(%m0: index, %n0: index, %pos: index):
+        %next = cta.produce %ring at %pos count %c1 : !cta.ring<2> {
+        ^bb0(%kb: index, %slot: index):
+          cta.load %a[%m0, %c0] -> %sa[%slot] signal %ring : memref<?x?xf16, strided<[?, 1]>> -> !cta.buffer<64x64xf16, stages = 2, swizzle = "128B">, !cta.ring<2>
+        }
+        cta.yield %next : index
+      }
+    }
+    #cta.role<math, warps = 4, regs = 232> {
+      %end = cta.tile_loop static (%M, %N) tile [64, 64] iter_args(%c0 : index) -> (index) {
+      ^bb0(%m0: index, %n0: index, %pos: index):
+        %zero = cta.acc_zero : !cta.acc<64x64xf32>
+        %res:2 = cta.consume %ring at %pos count %c1 iter_args(%zero : !cta.acc<64x64xf32>) : !cta.ring<2> -> !cta.acc<64x64xf32> {
+        ^bb0(%kb: index, %slot: index, %acc: !cta.acc<64x64xf32>):
+          %p = cta.mma %sa[%slot], %sa[%slot], %acc {transpose_b} : !cta.buffer<64x64xf16, stages = 2, swizzle = "128B">, !cta.buffer<64x64xf16, stages = 2, swizzle = "128B">, !cta.acc<64x64xf32>
+          cta.yield %p : !cta.acc<64x64xf32>
+        }
+        cta.store %res#1 inputs(%row per_col, %one scalar, %a tile : memref<?x?xf32, strided<[?, 1]>>, memref<?x?xf32, strided<[?, 1]>>, memref<?x?xf16, strided<[?, 1]>>)
+            -> %c[%m0, %n0] staging %sc : !cta.acc<64x64xf32> -> memref<?x?xf32, strided<[?, 1]>>, !cta.buffer<64x32xf32, swizzle = "128B"> {
+        ^bb0(%x: f32, %r: f32, %s: f32, %h: f16):
+          %hf = arith.extf %h : f16 to f32
+          %xr = arith.addf %x, %r : f32
+          %y = arith.mulf %xr, %s : f32
+          %z = arith.addf %y, %hf : f32
+          cta.yield %z : f32
+        }
+        cta.store %res#1 inputs(%a tile : memref<?x?xf16, strided<[?, 1]>>)
+            -> %d[%m0, %n0] staging %sd : !cta.acc<64x64xf32> -> memref<?x?xf16, strided<[?, 1]>>, !cta.buffer<64x64xf16, swizzle = "128B"> {
+        ^bb0(%x: f32, %h: f16):
+          %t = arith.truncf %x : f32 to f16
+          %s = arith.addf %t, %h : f16
+          cta.yield %s : f16
+        }
+        cta.yield %res#0 : index
+      }
+    }
+  cta.return
+}
+
+// -----
+
+cta.program @f(%c: memref<?x?xf32> {cta.param = "c", cta.role = "output", cta.shape = ["M", "M"]}, %M: index {cta.dim = "M"})
+    attributes {cta.block = array<i64: 128, 1, 1>} {
+  %sc = cta.alloc : !cta.buffer<64x32xf32, swizzle = "128B">
+  %bias = memref.alloc(%M) : memref<?xf32>
+  cta.warp_specialize
+    #cta.role<math, warps = 4, regs = 232> {
+      cta.tile_loop static (%M, %M) tile [64, 64] {
+      ^bb0(%m0: index, %n0: index):
+        %z = cta.acc_zero : !cta.acc<64x64xf32>
+        // expected-error@+1 {{convert-cta-to-nvvm: epilogue inputs must be program arguments}}
+        cta.store %z inputs(%bias per_col : memref<?xf32>) -> %c[%m0, %n0] staging %sc : !cta.acc<64x64xf32> -> memref<?x?xf32>, !cta.buffer<64x32xf32, swizzle = "128B"> {
+        ^bb0(%e: f32, %b: f32):
+          %s = arith.addf %e, %b : f32
+          cta.yield %s : f32
+        }
+      }
+    }
+  cta.return
+}
