@@ -1,15 +1,10 @@
 // RUN: kiln-opt %s -verify-diagnostics --convert-cta-to-nvvm
-// XFAIL: *
 
 // Regression test: a store in the producer role must be the same error as a
 // store outside any role. The producer runs on one elected thread, yet a store
 // synchronizes with 128-thread named barriers and writes a whole fragment
-// (the kernel would hang).
-//
-// Known bug (remove the XFAIL line once fixed): the regression is back.
-// checkLoweredOnSm90 (CtaToSm90.cpp) only checks that a cta.store has a
-// cta.warp_specialize ancestor, not that it runs in a math role, so this
-// store lowers silently inside the producer's one-thread branch.
+// (the kernel would hang). checkLoweredOnSm90 checks the role the store runs
+// in, not only that it is inside a cta.warp_specialize.
 
 cta.program @f(%c: memref<?x?xf32> {cta.param = "c", cta.role = "output", cta.shape = ["M", "M"]}, %M: index {cta.dim = "M"})
     attributes {cta.block = array<i64: 256, 1, 1>} {

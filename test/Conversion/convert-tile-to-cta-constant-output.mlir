@@ -1,13 +1,10 @@
 // RUN: kiln-opt %s --convert-tile-to-cta | FileCheck %s
-// XFAIL: *
 
-// Known bug (remove the XFAIL line once fixed): an epilogue that yields a
-// constant defined outside it (as --canonicalize leaves a hoisted constant:
-// `tile.yield %zero` with %zero in the kernel body) makes convert-tile-to-cta
-// crash. KernelToProgram copies into each store only the constants its slice's
-// ops use, not one the epilogue yields directly, so the store's cta.yield
-// keeps using the constant of the erased tile.kernel (segfault in
-// StoreOp::verify). The store must get its own copy, as a used constant does.
+// An epilogue that yields a constant defined outside it (as --canonicalize
+// leaves a hoisted constant: `tile.yield %zero` with %zero in the kernel body)
+// gets its own copy of the constant in the store, as a used constant does
+// (regression: the store kept using the erased kernel's constant and
+// convert-tile-to-cta crashed).
 
 // CHECK-LABEL: cta.program @zeros(
 // CHECK:         cta.store

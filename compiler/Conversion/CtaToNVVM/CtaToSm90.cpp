@@ -740,6 +740,15 @@ void kiln::addSm90TypeConversions(TypeConverter &converter) {
       [](cta::AccType type) -> Type { return accStruct(type); });
 }
 
+/// Accumulators are whole wgmma fragments: 64 rows each.
+static LogicalResult checkAccumulator(Operation *op, cta::AccType acc) {
+  if (acc.getShape()[0] % kMmaRows != 0)
+    return op->emitError() << "convert-cta-to-nvvm: a " << acc.getShape()[0]
+                           << "-row accumulator; on sm_90a accumulators are "
+                              "whole 64-row wgmma fragments";
+  return success();
+}
+
 LogicalResult kiln::checkLoweredOnSm90(Operation *op) {
   auto notYet = [&](const Twine &what) {
     return op->emitError() << "convert-cta-to-nvvm: not implemented yet on "
@@ -749,8 +758,7 @@ LogicalResult kiln::checkLoweredOnSm90(Operation *op) {
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
       .Case<cta::ProgramOp, cta::ReturnOp, cta::YieldOp, cta::AllocOp,
             cta::RingOp, cta::WarpSpecializeOp, cta::ProduceOp, cta::ConsumeOp,
-            cta::SplitColsOp, cta::AccZeroOp>(
-          [](Operation *) { return success(); })
+            cta::SplitColsOp>([](Operation *) { return success(); })
       .Case([&](cta::WarpgroupIndexOp) -> LogicalResult {
         if (!op->getParentOfType<cta::WarpSpecializeOp>())
           return op->emitError("convert-cta-to-nvvm: cta.warpgroup_index "
@@ -773,11 +781,14 @@ LogicalResult kiln::checkLoweredOnSm90(Operation *op) {
                                "cta.produce has no barrier");
         return success();
       })
+      .Case([&](cta::AccZeroOp zero) -> LogicalResult {
+        return checkAccumulator(op, zero.getAcc().getType());
+      })
       .Case([&](cta::MmaOp mma) -> LogicalResult {
         if (!llvm::isa<cta::BufferType>(mma.getLhs().getType()))
           return notYet("an MMA with its lhs in registers");
-        Type element = llvm::cast<cta::BufferType>(mma.getLhs().getType())
-                           .getElementType();
+        auto lhs = llvm::cast<cta::BufferType>(mma.getLhs().getType());
+        Type element = lhs.getElementType();
         if (!element.isBF16() && !element.isF16())
           return op->emitError() << "convert-cta-to-nvvm: no sm_90a MMA for "
                                  << element << " operands yet";
@@ -787,21 +798,96 @@ LogicalResult kiln::checkLoweredOnSm90(Operation *op) {
         Value accumulate = mma.getAccumulate();
         if (accumulate && !accumulate.getDefiningOp<arith::ConstantOp>())
           return notYet("an accumulate flag computed at run time");
+        cta::AccType acc = mma.getAcc().getType();
+        if (failed(checkAccumulator(op, acc)))
+          return failure();
+        // The instruction and descriptor rules the lowering applies.
+        target::ValueOrError<target::WgmmaInstructionShape> shape =
+            target::wgmmaInstructionShape(*toTargetElement(element),
+                                          target::ElementType::F32,
+                                          acc.getShape()[1]);
+        if (!shape)
+          return op->emitError() << "convert-cta-to-nvvm: " << shape.error();
+        if (lhs.getShape()[1] % shape->k != 0)
+          return op->emitError()
+                 << "convert-cta-to-nvvm: K = " << lhs.getShape()[1]
+                 << " is not a multiple of the wgmma's K of " << shape->k;
+        if (lhs.getShape()[0] % kMmaRows != 0)
+          return op->emitError()
+                 << "convert-cta-to-nvvm: the lhs has " << lhs.getShape()[0]
+                 << " rows; wgmma reads whole 64-row blocks";
+        for (cta::BufferType buffer : {lhs, mma.getRhs().getType()}) {
+          target::ValueOrError<uint64_t> hi = target::wgmmaDescriptorHighBits(
+              target::OperandMajor::K, toTargetSwizzle(buffer.getSwizzle()),
+              buffer.getShape()[0]);
+          if (!hi)
+            return op->emitError() << "convert-cta-to-nvvm: " << hi.error();
+        }
         return success();
       })
       .Case([&](cta::StoreOp store) -> LogicalResult {
         if (store.getRowLimit())
           return notYet("a store bounded by a row limit");
-        if (!store->getParentOfType<cta::WarpSpecializeOp>())
+        auto roles = store->getParentOfType<cta::WarpSpecializeOp>();
+        std::optional<cta::RoleKind> role;
+        if (roles)
+          for (auto [index, body] : llvm::enumerate(roles.getBodies()))
+            if (body.isAncestor(store->getParentRegion()))
+              role = roles.getRole(index).getKind();
+        if (role != cta::RoleKind::math && role != cta::RoleKind::epilogue)
           return op->emitError("convert-cta-to-nvvm: stores run in a math "
                                "role");
-        for (Value value : store.getValues())
-          if (!llvm::isa<cta::AccType>(value.getType()))
+        for (Value value : store.getValues()) {
+          auto acc = llvm::dyn_cast<cta::AccType>(value.getType());
+          if (!acc)
             return notYet("storing a register fragment");
+          if (failed(checkAccumulator(op, acc)))
+            return failure();
+        }
         ArrayRef<int64_t> tile = store.getTileShape();
-        if (tile[0] % kMmaRows != 0 || tile[1] % 16 != 0)
+        if (tile[1] % 16 != 0)
           return op->emitError("convert-cta-to-nvvm: stored tiles must be "
                                "multiples of 64x16");
+        if (!store.getStaging())
+          return op->emitError("convert-cta-to-nvvm: stores need a staging "
+                               "buffer");
+        // The tile goes out in whole staging blocks of one swizzle span.
+        cta::BufferType staging = store.getStaging().getType();
+        int64_t blockColumns =
+            spanBytes(staging) * 8 / bitsOf(staging.getElementType());
+        if (staging.getShape()[0] != tile[0] || tile[1] % blockColumns != 0)
+          return op->emitError()
+                 << "convert-cta-to-nvvm: a " << tile[0] << "x" << tile[1]
+                 << " tile cannot be staged through " << staging.getShape()[0]
+                 << "x" << staging.getShape()[1] << " buffer blocks of "
+                 << blockColumns << " columns";
+        // Edge tiles are clipped to the destination's extents.
+        auto dest = llvm::dyn_cast<BlockArgument>(store.getDest());
+        auto program = store->getParentOfType<cta::ProgramOp>();
+        ArrayAttr shape = dest && program
+                              ? program.getArgAttrOfType<ArrayAttr>(
+                                    dest.getArgNumber(), "cta.shape")
+                              : ArrayAttr();
+        auto known = [&](Attribute attr) {
+          StringRef dim = llvm::cast<StringAttr>(attr).getValue();
+          int64_t constant;
+          if (!dim.getAsInteger(10, constant))
+            return true;
+          for (unsigned i = 0; i < program.getNumArguments(); ++i)
+            if (auto name = program.getArgAttrOfType<StringAttr>(i, "cta.dim"))
+              if (name.getValue() == dim)
+                return true;
+          return false;
+        };
+        // (Other destinations are reported by the ABI analysis.)
+        bool planned = dest && program &&
+                       dest.getOwner() == &program.getBody().front() &&
+                       llvm::cast<MemRefType>(dest.getType()).getRank() == 2;
+        if (planned &&
+            (!shape || shape.size() != 2 || !llvm::all_of(shape, known)))
+          return op->emitError("convert-cta-to-nvvm: the destination's "
+                               "extents are unknown (each must be a dim or a "
+                               "constant)");
         return success();
       })
       .Default([&](Operation *other) -> LogicalResult {

@@ -479,8 +479,15 @@ struct KernelToProgram : public OpRewritePattern<tile::KernelOp> {
               rewriter.clone(*def, mapping);
         rewriter.clone(op, mapping);
       }
+      // A yielded constant from outside the epilogue moves in as well.
+      Value yielded = yield.getValues()[index];
+      if (Operation *def = yielded.getDefiningOp())
+        if (!source.getParent()->isAncestor(def->getParentRegion()) &&
+            def->hasTrait<OpTrait::ConstantLike>() &&
+            !mapping.contains(yielded))
+          rewriter.clone(*def, mapping);
       cta::YieldOp::create(rewriter, yield.getLoc(),
-                           mapping.lookupOrDefault(yield.getValues()[index]));
+                           mapping.lookupOrDefault(yielded));
       rewriter.setInsertionPointAfter(store);
     }
     cta::YieldOp::create(rewriter, loc);

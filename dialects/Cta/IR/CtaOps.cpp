@@ -605,11 +605,16 @@ LogicalResult WarpSpecializeOp::verify() {
                          << getBodies().size() << " for " << getRoles().size();
   for (unsigned i = 0; i < getRoles().size(); ++i) {
     RoleAttr role = getRole(i);
-    if (role.getRegs() != 0 && (getFirstWarp(i) % 4 != 0))
-      return emitOpError() << "role #" << i
-                           << " resizes registers, so it must start on a "
-                              "warpgroup; it starts at warp "
-                           << getFirstWarp(i);
+    bool wholeWarpgroups = role.getRegs() != 0 ||
+                           role.getKind() == RoleKind::math ||
+                           role.getKind() == RoleKind::epilogue;
+    if (wholeWarpgroups && getFirstWarp(i) % 4 != 0)
+      return emitOpError()
+             << "role #" << i
+             << " runs on whole warpgroups (it resizes registers or owns "
+                "accumulators), so it must start on a warpgroup; it starts "
+                "at warp "
+             << getFirstWarp(i);
     Block &block = getBodies()[i].front();
     auto yield = llvm::dyn_cast<YieldOp>(block.getTerminator());
     if (!yield || !yield.getValues().empty())
