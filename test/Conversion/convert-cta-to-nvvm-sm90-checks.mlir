@@ -1,0 +1,136 @@
+// RUN: kiln-opt %s -split-input-file -verify-diagnostics --convert-cta-to-nvvm
+
+// What the sm_90a patterns cannot lower is reported at the op before the
+// conversion starts (not as a generic "failed to legalize" after it, nor as
+// wrong code): the wgmma shape and descriptor rules, whole 64-row
+// accumulator fragments, the staging blocks a store writes, and the extents
+// that clip edge tiles.
+
+// An MMA whose N no wgmma has.
+cta.program @n12(%M: index {cta.dim = "M"}) attributes {cta.block = array<i64: 384, 1, 1>} {
+  %sa = cta.alloc : !cta.buffer<64x64xbf16, swizzle = "128B">
+  %sb = cta.alloc : !cta.buffer<12x64xbf16, swizzle = "128B">
+  cta.tile_loop static (%M, %M) tile [64, 64] {
+  ^bb0(%m0: index, %n0: index):
+    %z = cta.acc_zero : !cta.acc<64x12xf32>
+    // expected-error@+1 {{convert-cta-to-nvvm: wgmma N = 12 is invalid: N must be a multiple of 8 from 8 to 256}}
+    %p = cta.mma %sa, %sb, %z {transpose_b} : !cta.buffer<64x64xbf16, swizzle = "128B">, !cta.buffer<12x64xbf16, swizzle = "128B">, !cta.acc<64x12xf32>
+  }
+  cta.return
+}
+
+// -----
+
+// Accumulators are whole 64-row fragments (regression: 32 rows lowered to no
+// wgmma at all, 96 rows to 64).
+cta.program @rows32(%M: index {cta.dim = "M"}) attributes {cta.block = array<i64: 384, 1, 1>} {
+  %c0 = arith.constant 0 : index
+  %sa = cta.alloc : !cta.buffer<64x64xbf16, swizzle = "128B">
+  %sb = cta.alloc : !cta.buffer<16x64xbf16, swizzle = "128B">
+  cta.tile_loop static (%M, %M) tile [64, 64] {
+  ^bb0(%m0: index, %n0: index):
+    // expected-error@+1 {{convert-cta-to-nvvm: a 32-row accumulator; on sm_90a accumulators are whole 64-row wgmma fragments}}
+    %z = cta.acc_zero : !cta.acc<32x16xf32>
+    // expected-error@+1 {{convert-cta-to-nvvm: a 32-row accumulator; on sm_90a accumulators are whole 64-row wgmma fragments}}
+    %p = cta.mma %sa rows %c0, %sb, %z {transpose_b} : !cta.buffer<64x64xbf16, swizzle = "128B">, !cta.buffer<16x64xbf16, swizzle = "128B">, !cta.acc<32x16xf32>
+  }
+  cta.return
+}
+
+// -----
+
+// K must be whole wgmma K steps (16 for bf16).
+cta.program @k8(%M: index {cta.dim = "M"}) attributes {cta.block = array<i64: 384, 1, 1>} {
+  %sa = cta.alloc : !cta.buffer<64x8xbf16>
+  %sb = cta.alloc : !cta.buffer<64x8xbf16>
+  cta.tile_loop static (%M, %M) tile [64, 64] {
+  ^bb0(%m0: index, %n0: index):
+    %z = cta.acc_zero : !cta.acc<64x64xf32>
+    // expected-error@+1 {{convert-cta-to-nvvm: K = 8 is not a multiple of the wgmma's K of 16}}
+    %p = cta.mma %sa, %sb, %z {transpose_b} : !cta.buffer<64x8xbf16>, !cta.buffer<64x8xbf16>, !cta.acc<64x64xf32>
+  }
+  cta.return
+}
+
+// -----
+
+// A tile that is not whole staging blocks (64 columns of bf16 per 128-byte
+// block) would lose columns (regression: a 64x96 tile stored 64).
+cta.program @partial_block(%c: memref<?x?xbf16> {cta.param = "c", cta.role = "output", cta.shape = ["M", "M"]}, %M: index {cta.dim = "M"})
+    attributes {cta.block = array<i64: 256, 1, 1>} {
+  %sc = cta.alloc : !cta.buffer<64x64xbf16, swizzle = "128B">
+  cta.warp_specialize #cta.role<producer, warps = 4, regs = 40> {
+  } #cta.role<math, warps = 4, regs = 232> {
+    cta.tile_loop static (%M, %M) tile [64, 96] {
+    ^bb0(%m0: index, %n0: index):
+      %z = cta.acc_zero : !cta.acc<64x96xf32>
+      // expected-error@+1 {{convert-cta-to-nvvm: a 64x96 tile cannot be staged through 64x64 buffer blocks of 64 columns}}
+      cta.store %z -> %c[%m0, %n0] staging %sc : !cta.acc<64x96xf32> -> memref<?x?xbf16>, !cta.buffer<64x64xbf16, swizzle = "128B"> {
+      ^bb0(%e: f32):
+        %t = arith.truncf %e : f32 to bf16
+        cta.yield %t : bf16
+      }
+    }
+  }
+  cta.return
+}
+
+// -----
+
+// Edge tiles are clipped to the destination's extents, which must be known
+// (a destination without cta.shape).
+cta.program @no_shape(%c: memref<?x?xf32> {cta.param = "c", cta.role = "output"}, %M: index {cta.dim = "M"})
+    attributes {cta.block = array<i64: 128, 1, 1>} {
+  %sc = cta.alloc : !cta.buffer<64x32xf32, swizzle = "128B">
+  cta.warp_specialize #cta.role<math, warps = 4> {
+    cta.tile_loop static (%M, %M) tile [64, 64] {
+    ^bb0(%m0: index, %n0: index):
+      %z = cta.acc_zero : !cta.acc<64x64xf32>
+      // expected-error@+1 {{convert-cta-to-nvvm: the destination's extents are unknown (each must be a dim or a constant)}}
+      cta.store %z -> %c[%m0, %n0] staging %sc : !cta.acc<64x64xf32> -> memref<?x?xf32>, !cta.buffer<64x32xf32, swizzle = "128B"> {
+      ^bb0(%e: f32):
+        cta.yield %e : f32
+      }
+    }
+  }
+  cta.return
+}
+
+// -----
+
+// An extent given by an expression (E+1) cannot clip a store yet.
+cta.program @expr_shape(%c: memref<?x?xf32> {cta.param = "c", cta.role = "output", cta.shape = ["E+1", "M"]}, %M: index {cta.dim = "M"}, %E: index {cta.dim = "E"})
+    attributes {cta.block = array<i64: 128, 1, 1>} {
+  %sc = cta.alloc : !cta.buffer<64x32xf32, swizzle = "128B">
+  cta.warp_specialize #cta.role<math, warps = 4> {
+    cta.tile_loop static (%M, %M) tile [64, 64] {
+    ^bb0(%m0: index, %n0: index):
+      %z = cta.acc_zero : !cta.acc<64x64xf32>
+      // expected-error@+1 {{convert-cta-to-nvvm: the destination's extents are unknown (each must be a dim or a constant)}}
+      cta.store %z -> %c[%m0, %n0] staging %sc : !cta.acc<64x64xf32> -> memref<?x?xf32>, !cta.buffer<64x32xf32, swizzle = "128B"> {
+      ^bb0(%e: f32):
+        cta.yield %e : f32
+      }
+    }
+  }
+  cta.return
+}
+
+// -----
+
+// A store needs a staging buffer.
+cta.program @no_staging(%c: memref<?x?xf32> {cta.param = "c", cta.role = "output", cta.shape = ["M", "M"]}, %M: index {cta.dim = "M"})
+    attributes {cta.block = array<i64: 128, 1, 1>} {
+  cta.warp_specialize #cta.role<math, warps = 4> {
+    cta.tile_loop static (%M, %M) tile [64, 64] {
+    ^bb0(%m0: index, %n0: index):
+      %z = cta.acc_zero : !cta.acc<64x64xf32>
+      // expected-error@+1 {{convert-cta-to-nvvm: stores need a staging buffer}}
+      cta.store %z -> %c[%m0, %n0] : !cta.acc<64x64xf32> -> memref<?x?xf32> {
+      ^bb0(%e: f32):
+        cta.yield %e : f32
+      }
+    }
+  }
+  cta.return
+}
