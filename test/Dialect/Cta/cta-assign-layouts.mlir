@@ -43,28 +43,55 @@ cta.program @widths() {
   cta.return
 }
 
-// Every use sees the new type: loads, MMAs and stores agree with the buffer.
+// Every use sees the new type: loads (also into row bands, and into ring
+// stages inside a warp role), MMAs and stores agree with the buffer.
 // CHECK-LABEL: cta.program @uses(
 // CHECK:         %[[SA:.*]] = cta.alloc : <128x64xbf16, swizzle = "128B">
+// CHECK:         %[[SW:.*]] = cta.alloc : <256x64xbf16, swizzle = "128B">
 // CHECK:         %[[SC:.*]] = cta.alloc : <128x32xbf16, swizzle = "64B">
 // CHECK:         cta.load %{{.*}} -> %[[SA]] : memref<?x?xbf16> -> <128x64xbf16, swizzle = "128B">
-// CHECK:         cta.mma %[[SA]], %[[SA]], %{{.*}} {transpose_b} : <128x64xbf16, swizzle = "128B">, <128x64xbf16, swizzle = "128B">, <128x128xf32>
-// CHECK:         cta.store {{.*}} staging %[[SC]] : !cta.acc<128x128xf32> -> memref<?x?xbf16>, !cta.buffer<128x32xbf16, swizzle = "64B">
+// CHECK:         cta.load %{{.*}} -> %[[SW]] {dst_rows = array<i64: 128, 256>} : memref<?x?xbf16> -> <256x64xbf16, swizzle = "128B">
+// CHECK:         cta.mma %[[SA]], %[[SW]], %{{.*}} {transpose_b} : !cta.buffer<128x64xbf16, swizzle = "128B">, <256x64xbf16, swizzle = "128B">, <128x256xf32>
+// CHECK:         cta.split_cols
+// CHECK:         cta.store {{.*}} staging %[[SC]] : !cta.acc<128x128xf32>, !cta.acc<128x128xf32> -> memref<?x?xbf16>, !cta.buffer<128x32xbf16, swizzle = "64B">
 cta.program @uses(%a: memref<?x?xbf16> {cta.param = "a"}, %c: memref<?x?xbf16> {cta.param = "c"},
                   %k: index {cta.dim = "K"}) {
   %sa = cta.alloc : !cta.buffer<128x64xbf16>
+  %sw = cta.alloc : !cta.buffer<256x64xbf16>
   %sc = cta.alloc : !cta.buffer<128x32xbf16>
-  %z = cta.acc_zero : !cta.acc<128x128xf32>
-  %r = cta.mainloop %k step 64 iter_args(%z : !cta.acc<128x128xf32>) -> !cta.acc<128x128xf32> {
-  ^bb0(%k0: index, %acc: !cta.acc<128x128xf32>):
+  %z = cta.acc_zero : !cta.acc<128x256xf32>
+  %r = cta.mainloop %k step 64 iter_args(%z : !cta.acc<128x256xf32>) -> !cta.acc<128x256xf32> {
+  ^bb0(%k0: index, %acc: !cta.acc<128x256xf32>):
     cta.load %a[%k0, %k0] -> %sa : memref<?x?xbf16> -> !cta.buffer<128x64xbf16>
-    %p = cta.mma %sa, %sa, %acc {transpose_b} : !cta.buffer<128x64xbf16>, !cta.buffer<128x64xbf16>, !cta.acc<128x128xf32>
-    cta.yield %p : !cta.acc<128x128xf32>
+    cta.load %a[%k0, %k0] -> %sw {dst_rows = array<i64: 128, 256>} : memref<?x?xbf16> -> !cta.buffer<256x64xbf16>
+    %p = cta.mma %sa, %sw, %acc {transpose_b} : !cta.buffer<128x64xbf16>, !cta.buffer<256x64xbf16>, !cta.acc<128x256xf32>
+    cta.yield %p : !cta.acc<128x256xf32>
   }
-  cta.store %r -> %c[%k, %k] staging %sc : !cta.acc<128x128xf32> -> memref<?x?xbf16>, !cta.buffer<128x32xbf16> {
-  ^bb0(%e: f32):
-    %t = arith.truncf %e : f32 to bf16
+  %g, %u = cta.split_cols %r : !cta.acc<128x256xf32> -> !cta.acc<128x128xf32>, !cta.acc<128x128xf32>
+  cta.store %g, %u -> %c[%k, %k] staging %sc : !cta.acc<128x128xf32>, !cta.acc<128x128xf32> -> memref<?x?xbf16>, !cta.buffer<128x32xbf16> {
+  ^bb0(%e: f32, %f: f32):
+    %m = arith.mulf %e, %f : f32
+    %t = arith.truncf %m : f32 to bf16
     cta.yield %t : bf16
   }
+  cta.return
+}
+
+// A ring of stages gets the swizzle of one stage, and its uses inside a warp
+// role (a producer's slotted loads) see it.
+// CHECK-LABEL: cta.program @ring_stages(
+// CHECK:         %[[SA:.*]] = cta.alloc : <64x64xf16, stages = 3, swizzle = "128B">
+// CHECK:         #cta.role<producer, warps = 4>
+// CHECK:           cta.load %{{.*}} -> %[[SA]][%{{.*}}] signal %{{.*}} : memref<?x?xf16> -> <64x64xf16, stages = 3, swizzle = "128B">, !cta.ring<3>
+cta.program @ring_stages(%a: memref<?x?xf16> {cta.param = "a"}, %k: index {cta.dim = "K"}) {
+  %sa = cta.alloc : !cta.buffer<64x64xf16, stages = 3>
+  %ring = cta.ring {consumers = 1 : i64} : !cta.ring<3>
+  cta.warp_specialize
+    #cta.role<producer, warps = 4> {
+      %next = cta.produce %ring at %k count %k : !cta.ring<3> {
+      ^bb0(%kb: index, %slot: index):
+        cta.load %a[%kb, %kb] -> %sa[%slot] signal %ring : memref<?x?xf16> -> !cta.buffer<64x64xf16, stages = 3>, !cta.ring<3>
+      }
+    }
   cta.return
 }

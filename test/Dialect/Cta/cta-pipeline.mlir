@@ -1,15 +1,18 @@
 // RUN: kiln-opt %s -split-input-file -verify-diagnostics --cta-pipeline | FileCheck %s
 
-// cta-pipeline: the producer/consumer split of a sequential tile walk, the
-// register and thread budgets, what it leaves alone, and its error paths.
+// cta-pipeline: the producer/math split of a sequential tile walk, the
+// register and thread budgets it takes from the chip and the program's
+// #cta.schedule, the row slicing of accumulators and fragments, what it
+// leaves alone, and its error paths.
 
-// The K loop of the tile walk becomes a ring filled by a producer and
-// drained by two consumer warpgroups: loaded buffers get `stages` stages and
-// the staging buffer one row slice per consumer; the producer walks the same
-// tiles and fills one stage per K step, each consumer multiplies its 64-row
-// slice of the lhs and stores it. The ring's empty barrier waits for both
-// consumers of both CTAs of the cluster; registers move from the producer
-// (40) to the consumers (232); the block has 3 warpgroups.
+// The K loop of the tile walk becomes a ring filled by a producer role and
+// drained by a math role of two warpgroups: loaded buffers get `stages`
+// stages and the staging buffer one row slice per warpgroup; the producer
+// walks the same tiles and fills one stage per K step, each math warpgroup
+// multiplies its 64-row slice of the lhs and stores it. The ring's empty
+// barrier waits for both warpgroups of both CTAs of the cluster; registers
+// move from the producer (40) to the math role (232, sm_90a's split for two
+// warpgroups); the block has 3 warpgroups.
 // CHECK-LABEL: cta.program @matmul(
 // CHECK-SAME:    %[[A:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>>
 // CHECK-SAME:    %[[B:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>>
@@ -17,15 +20,16 @@
 // CHECK-SAME:    %[[M:[^:]*]]: index {cta.dim = "M"}
 // CHECK-SAME:    %[[K:[^:]*]]: index {cta.dim = "K"}
 // CHECK-SAME:    %[[N:[^:]*]]: index {cta.dim = "N"})
-// CHECK-SAME:    attributes {cta.block = array<i64: 384, 1, 1>, cta.chip = "sm_90a"
+// CHECK-SAME:    attributes {cta.block = array<i64: 384, 1, 1>, cta.chip = "sm_90a", cta.cluster = array<i64: 2, 1>, cta.schedule = #cta.schedule<stages = 4, math_warpgroups = 2>}
 // CHECK-NEXT:    %[[SA:.*]] = cta.alloc : <128x64xbf16, stages = 4, swizzle = "128B">
 // CHECK-NEXT:    %[[SB:.*]] = cta.alloc : <256x64xbf16, stages = 4, swizzle = "128B">
 // CHECK-NEXT:    %[[SC:.*]] = cta.alloc : <64x128xbf16, stages = 2, swizzle = "128B">
 // CHECK-NEXT:    %[[RING:.*]] = cta.ring {cluster_size = 2 : i64, consumers = 2 : i64} : <4>
 // CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
 // CHECK-DAG:     %[[STEP:.*]] = arith.constant 64 : index
-// CHECK:         cta.warp_specialize attributes {consumer_regs = 232 : i64, consumer_warpgroups = 2 : i64, producer_regs = 40 : i64} producer {
-// CHECK-NEXT:      %{{.*}} = cta.tile_loop(%[[M]], %[[N]]) tile [128, 256] iter_args(%[[C0]] : index) -> (index) {
+// CHECK:         cta.warp_specialize
+// CHECK-NEXT:      #cta.role<producer, warps = 4, regs = 40> {
+// CHECK-NEXT:      %{{.*}} = cta.tile_loop static (%[[M]], %[[N]]) tile [128, 256] iter_args(%[[C0]] : index) -> (index) {
 // CHECK-NEXT:      ^bb0(%[[M0:.*]]: index, %[[N0:.*]]: index, %[[POS:.*]]: index):
 // CHECK-NEXT:        %[[COUNT:.*]] = arith.ceildivui %[[K]], %[[STEP]] : index
 // CHECK-NEXT:        %[[NEXT:.*]] = cta.produce %[[RING]] at %[[POS]] count %[[COUNT]] : <4> {
@@ -36,8 +40,9 @@
 // CHECK-NEXT:        }
 // CHECK-NEXT:        cta.yield %[[NEXT]] : index
 // CHECK-NEXT:      } {cluster = array<i64: 2, 1>, group_m = 8 : i64, persistent}
-// CHECK-NEXT:    } consumers {
-// CHECK-NEXT:      %{{.*}} = cta.tile_loop(%[[M]], %[[N]]) tile [128, 256] iter_args(%[[C0]] : index) -> (index) {
+// CHECK-NEXT:    }
+// CHECK-NEXT:      #cta.role<math, warps = 8, regs = 232> {
+// CHECK-NEXT:      %{{.*}} = cta.tile_loop static (%[[M]], %[[N]]) tile [128, 256] iter_args(%[[C0]] : index) -> (index) {
 // CHECK-NEXT:      ^bb0(%[[CM0:.*]]: index, %[[CN0:.*]]: index, %[[CPOS:.*]]: index):
 // CHECK-NEXT:        %[[CCOUNT:.*]] = arith.ceildivui %[[K]], %[[STEP]] : index
 // CHECK-NEXT:        %[[WG:.*]] = cta.warpgroup_index : index
@@ -46,7 +51,7 @@
 // CHECK-NEXT:        %[[Z:.*]] = cta.acc_zero : <64x256xf32>
 // CHECK-NEXT:        %[[RES:.*]]:2 = cta.consume %[[RING]] at %[[CPOS]] count %[[CCOUNT]] iter_args(%[[Z]] : !cta.acc<64x256xf32>) : <4> -> !cta.acc<64x256xf32> {
 // CHECK-NEXT:        ^bb0(%{{.*}}: index, %[[CSLOT:.*]]: index, %[[ACC:.*]]: !cta.acc<64x256xf32>):
-// CHECK:               %[[P:.*]] = cta.mma %[[SA]][%[[CSLOT]]] rows %[[ROW]], %[[SB]][%[[CSLOT]]], %[[ACC]] {transpose_b} : <128x64xbf16, stages = 4, swizzle = "128B">, <256x64xbf16, stages = 4, swizzle = "128B">, <64x256xf32>
+// CHECK:               %[[P:.*]] = cta.mma %[[SA]][%[[CSLOT]]] rows %[[ROW]], %[[SB]][%[[CSLOT]]], %[[ACC]] {transpose_b} : !cta.buffer<128x64xbf16, stages = 4, swizzle = "128B">, <256x64xbf16, stages = 4, swizzle = "128B">, <64x256xf32>
 // CHECK-NEXT:          cta.yield %[[P]] : !cta.acc<64x256xf32>
 // CHECK-NEXT:        }
 // CHECK-NEXT:        %[[R0:.*]] = arith.addi %[[CM0]], %[[ROW]] : index
@@ -65,11 +70,11 @@ cta.program @matmul(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a", cta.
                     %c: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "c", cta.role = "output", cta.shape = ["M", "N"]},
                     %M: index {cta.dim = "M"}, %K: index {cta.dim = "K"}, %N: index {cta.dim = "N"})
     attributes {cta.chip = "sm_90a", cta.cluster = array<i64: 2, 1>,
-                cta.schedule = #tile.schedule<tile_m = 128, tile_n = 256, tile_k = 64, stages = 4, cluster_m = 2, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>} {
+                cta.schedule = #cta.schedule<stages = 4, math_warpgroups = 2>} {
   %sa = cta.alloc : !cta.buffer<128x64xbf16, swizzle = "128B">
   %sb = cta.alloc : !cta.buffer<256x64xbf16, swizzle = "128B">
   %sc = cta.alloc : !cta.buffer<128x128xbf16, swizzle = "128B">
-  cta.tile_loop (%M, %N) tile [128, 256] {
+  cta.tile_loop static (%M, %N) tile [128, 256] {
   ^bb0(%m0: index, %n0: index):
     %zero = cta.acc_zero : !cta.acc<128x256xf32>
     %acc = cta.mainloop %K step 64 iter_args(%zero : !cta.acc<128x256xf32>) -> !cta.acc<128x256xf32> {
@@ -90,33 +95,34 @@ cta.program @matmul(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a", cta.
 
 // -----
 
-// One consumer warpgroup: it owns every row (its row offset is still
-// computed), the staging buffer keeps one stage and takes no slot, the block
-// has 2 warpgroups and the consumer gets 240 registers (the most setmaxnreg
+// One math warpgroup: it owns every row (its row offset is still computed),
+// the staging buffer keeps one stage and takes no slot, the block has 2
+// warpgroups and the math role gets 240 registers (the most setmaxnreg
 // gives out here). Index arithmetic of the tile body runs in both roles.
 // CHECK-LABEL: cta.program @one_consumer(
 // CHECK-SAME:    attributes {cta.block = array<i64: 256, 1, 1>
 // CHECK:         %[[SC:.*]] = cta.alloc : <64x64xf32, swizzle = "128B">
 // CHECK:         cta.ring {consumers = 1 : i64} : <3>
-// CHECK:         cta.warp_specialize attributes {consumer_regs = 240 : i64, consumer_warpgroups = 1 : i64, producer_regs = 40 : i64} producer {
+// CHECK:         cta.warp_specialize
+// CHECK-NEXT:      #cta.role<producer, warps = 4, regs = 40> {
 // CHECK:           cta.tile_loop
 // CHECK-NEXT:      ^bb0(%[[M0:.*]]: index, %{{.*}}: index, %{{.*}}: index):
 // CHECK-NEXT:        %[[HALF:.*]] = arith.addi %[[M0]], %[[M0]] : index
 // CHECK:             cta.produce
 // CHECK:               cta.load %{{.*}}[%[[HALF]], %{{.*}}]
-// CHECK:         } consumers {
+// CHECK:           #cta.role<math, warps = 4, regs = 240> {
 // CHECK:           cta.tile_loop
 // CHECK-NEXT:      ^bb0(%[[CM0:.*]]: index, %{{.*}}: index, %{{.*}}: index):
 // CHECK-NEXT:        %{{.*}} = arith.addi %[[CM0]], %[[CM0]] : index
 // CHECK:             cta.consume
-// CHECK:               cta.mma %{{.*}}[%{{.*}}] rows %{{.*}}, %{{.*}}[%{{.*}}], %{{.*}} {transpose_b} : <64x64xf16, stages = 3, swizzle = "128B">, <64x64xf16, stages = 3, swizzle = "128B">, <64x64xf32>
+// CHECK:               cta.mma %{{.*}}[%{{.*}}] rows %{{.*}}, %{{.*}}[%{{.*}}], %{{.*}} {transpose_b} : !cta.buffer<64x64xf16, stages = 3, swizzle = "128B">, <64x64xf16, stages = 3, swizzle = "128B">, <64x64xf32>
 // CHECK:             cta.store %{{.*}}#1 -> %{{.*}}[%{{.*}}, %{{.*}}] staging %[[SC]] : !cta.acc<64x64xf32> -> memref<?x?xf32>, !cta.buffer<64x64xf32, swizzle = "128B"> {
 cta.program @one_consumer(%a: memref<?x?xf16> {cta.param = "a"}, %c: memref<?x?xf32> {cta.param = "c"},
                           %M: index {cta.dim = "M"})
-    attributes {cta.schedule = #tile.schedule<tile_m = 64, tile_n = 64, tile_k = 64, stages = 3, cluster_m = 1, cluster_n = 1, consumers = 1, persistent = false, group_m = 1>} {
+    attributes {cta.chip = "sm_90a", cta.schedule = #cta.schedule<stages = 3, math_warpgroups = 1>} {
   %sa = cta.alloc : !cta.buffer<64x64xf16, swizzle = "128B">
   %sc = cta.alloc : !cta.buffer<64x64xf32, swizzle = "128B">
-  cta.tile_loop (%M, %M) tile [64, 64] {
+  cta.tile_loop static (%M, %M) tile [64, 64] {
   ^bb0(%m0: index, %n0: index):
     %half = arith.addi %m0, %m0 : index
     %zero = cta.acc_zero : !cta.acc<64x64xf32>
@@ -136,7 +142,195 @@ cta.program @one_consumer(%a: memref<?x?xf16> {cta.param = "a"}, %c: memref<?x?x
 
 // -----
 
-// Programs without a tile walk, or whose tiles run no K loop, are left alone.
+// Three math warpgroups split a 192-row tile into 64-row slices and share
+// what the producer leaves of the register file: 152 registers each; the
+// block has 4 warpgroups.
+// CHECK-LABEL: cta.program @three_consumers(
+// CHECK-SAME:    attributes {cta.block = array<i64: 512, 1, 1>
+// CHECK:         cta.ring {consumers = 3 : i64} : <2>
+// CHECK:         #cta.role<producer, warps = 4, regs = 40>
+// CHECK:         #cta.role<math, warps = 12, regs = 152>
+// CHECK:           %[[WG:.*]] = cta.warpgroup_index : index
+// CHECK-NEXT:      %[[ROWS:.*]] = arith.constant 64 : index
+// CHECK-NEXT:      %[[ROW:.*]] = arith.muli %[[WG]], %[[ROWS]] : index
+// CHECK-NEXT:      cta.acc_zero : <64x128xf32>
+// CHECK:           cta.mma %{{.*}}[%{{.*}}] rows %[[ROW]], {{.*}} : !cta.buffer<192x64xbf16, stages = 2>, <128x64xbf16, stages = 2>, <64x128xf32>
+cta.program @three_consumers(%a: memref<?x?xbf16> {cta.param = "a"}, %b: memref<?x?xbf16> {cta.param = "b"}, %M: index {cta.dim = "M"})
+    attributes {cta.chip = "sm_90a", cta.schedule = #cta.schedule<stages = 2, math_warpgroups = 3>} {
+  %sa = cta.alloc : !cta.buffer<192x64xbf16>
+  %sb = cta.alloc : !cta.buffer<128x64xbf16>
+  cta.tile_loop static (%M, %M) tile [192, 128] {
+  ^bb0(%m0: index, %n0: index):
+    %zero = cta.acc_zero : !cta.acc<192x128xf32>
+    %acc = cta.mainloop %M step 64 iter_args(%zero : !cta.acc<192x128xf32>) -> !cta.acc<192x128xf32> {
+    ^bb0(%k0: index, %it: !cta.acc<192x128xf32>):
+      cta.load %a[%m0, %k0] -> %sa : memref<?x?xbf16> -> !cta.buffer<192x64xbf16>
+      cta.load %b[%n0, %k0] -> %sb : memref<?x?xbf16> -> !cta.buffer<128x64xbf16>
+      %next = cta.mma %sa, %sb, %it {transpose_b} : !cta.buffer<192x64xbf16>, !cta.buffer<128x64xbf16>, !cta.acc<192x128xf32>
+      cta.yield %next : !cta.acc<192x128xf32>
+    }
+  }
+  cta.return
+}
+
+// -----
+
+// A packed dual GEMM: both weight tiles fill row bands of one ring stage,
+// the math role's wide MMA runs on its row slice, and the split_cols after
+// the K loop moves into the math role after the consume, on the sliced
+// accumulator. The stores keep their epilogue inputs; two stores of bf16
+// share one staging buffer (split into warpgroup slices once), the f32 store
+// keeps its own.
+// CHECK-LABEL: cta.program @dual_gemm(
+// CHECK-SAME:    %[[X:[^:]*]]: memref<?x?xbf16> {cta.param = "x"}
+// CHECK-SAME:    %[[W1:[^:]*]]: memref<?x?xbf16> {cta.param = "w1"}
+// CHECK-SAME:    %[[W2:[^:]*]]: memref<?x?xbf16> {cta.param = "w2"}
+// CHECK-SAME:    %[[BIAS:[^:]*]]: memref<?xbf16> {cta.param = "bias"}
+// CHECK-SAME:    %[[Y:[^:]*]]: memref<?x?xbf16> {cta.param = "y"}
+// CHECK-SAME:    %[[G:[^:]*]]: memref<?x?xbf16> {cta.param = "g"}
+// CHECK-SAME:    %[[Z:[^:]*]]: memref<?x?xf32> {cta.param = "z"}
+// CHECK-NEXT:    %[[SX:.*]] = cta.alloc : <128x64xbf16, stages = 3, swizzle = "128B">
+// CHECK-NEXT:    %[[SW:.*]] = cta.alloc : <256x64xbf16, stages = 3, swizzle = "128B">
+// CHECK-NEXT:    %[[SY:.*]] = cta.alloc : <64x128xbf16, stages = 2, swizzle = "128B">
+// CHECK-NEXT:    %[[SZ:.*]] = cta.alloc : <64x32xf32, stages = 2, swizzle = "128B">
+// CHECK:         #cta.role<producer, warps = 4, regs = 40> {
+// CHECK:             cta.load %[[X]][%{{.*}}, %[[K0:.*]]] -> %[[SX]][%[[SLOT:.*]]] signal
+// CHECK-NEXT:        cta.load %[[W1]][%{{.*}}, %[[K0]]] -> %[[SW]][%[[SLOT]]] signal %{{.*}} {dst_rows = array<i64: 0, 128>}
+// CHECK-NEXT:        cta.load %[[W2]][%{{.*}}, %[[K0]]] -> %[[SW]][%[[SLOT]]] signal %{{.*}} {dst_rows = array<i64: 128, 256>}
+// CHECK-NEXT:      }
+// CHECK-NOT:       cta.split_cols
+// CHECK:         #cta.role<math, warps = 8, regs = 232> {
+// CHECK:           ^bb0(%[[M0:.*]]: index, %[[N0:.*]]: index, %{{.*}}: index):
+// CHECK:           %[[WG:.*]] = cta.warpgroup_index : index
+// CHECK:           %[[ROW:.*]] = arith.muli %[[WG]], %{{.*}} : index
+// CHECK-NEXT:      %[[ZERO:.*]] = cta.acc_zero : <64x256xf32>
+// CHECK-NEXT:      %[[RES:.*]]:2 = cta.consume %{{.*}} iter_args(%[[ZERO]] : !cta.acc<64x256xf32>) : <3> -> !cta.acc<64x256xf32> {
+// CHECK:             cta.mma %[[SX]][%{{.*}}] rows %[[ROW]], %[[SW]][%{{.*}}], %{{.*}} {transpose_b} : !cta.buffer<128x64xbf16, stages = 3, swizzle = "128B">, <256x64xbf16, stages = 3, swizzle = "128B">, <64x256xf32>
+// CHECK:           }
+// CHECK-NEXT:      %[[PARTS:.*]]:2 = cta.split_cols %[[RES]]#1 : <64x256xf32> -> !cta.acc<64x128xf32>, !cta.acc<64x128xf32>
+// CHECK-NEXT:      %[[R0:.*]] = arith.addi %[[M0]], %[[ROW]] : index
+// CHECK-NEXT:      cta.store %[[PARTS]]#0, %[[PARTS]]#1 inputs(%[[BIAS]] per_col : memref<?xbf16>) -> %[[Y]][%[[R0]], %[[N0]]] staging %[[SY]][%[[WG]]] : !cta.acc<64x128xf32>, !cta.acc<64x128xf32> -> memref<?x?xbf16>, !cta.buffer<64x128xbf16, stages = 2, swizzle = "128B"> {
+// CHECK-NEXT:      ^bb0(%{{.*}}: f32, %{{.*}}: f32, %{{.*}}: bf16):
+// CHECK:           %[[R1:.*]] = arith.addi %[[M0]], %[[ROW]] : index
+// CHECK-NEXT:      cta.store %[[PARTS]]#0 -> %[[G]][%[[R1]], %[[N0]]] staging %[[SY]][%[[WG]]] : !cta.acc<64x128xf32> -> memref<?x?xbf16>, !cta.buffer<64x128xbf16, stages = 2, swizzle = "128B"> {
+// CHECK:           %[[R2:.*]] = arith.addi %[[M0]], %[[ROW]] : index
+// CHECK-NEXT:      cta.store %[[PARTS]]#1 -> %[[Z]][%[[R2]], %[[N0]]] staging %[[SZ]][%[[WG]]] : !cta.acc<64x128xf32> -> memref<?x?xf32>, !cta.buffer<64x32xf32, stages = 2, swizzle = "128B"> {
+cta.program @dual_gemm(%x: memref<?x?xbf16> {cta.param = "x"}, %w1: memref<?x?xbf16> {cta.param = "w1"}, %w2: memref<?x?xbf16> {cta.param = "w2"},
+                       %bias: memref<?xbf16> {cta.param = "bias"}, %y: memref<?x?xbf16> {cta.param = "y"}, %g: memref<?x?xbf16> {cta.param = "g"},
+                       %z: memref<?x?xf32> {cta.param = "z"}, %M: index {cta.dim = "M"}, %K: index {cta.dim = "K"}, %N: index {cta.dim = "N"})
+    attributes {cta.chip = "sm_90a", cta.schedule = #cta.schedule<stages = 3, math_warpgroups = 2>} {
+  %sx = cta.alloc : !cta.buffer<128x64xbf16, swizzle = "128B">
+  %sw = cta.alloc : !cta.buffer<256x64xbf16, swizzle = "128B">
+  %sy = cta.alloc : !cta.buffer<128x128xbf16, swizzle = "128B">
+  %sz = cta.alloc : !cta.buffer<128x32xf32, swizzle = "128B">
+  cta.tile_loop static (%M, %N) tile [128, 128] {
+  ^bb0(%m0: index, %n0: index):
+    %zero = cta.acc_zero : !cta.acc<128x256xf32>
+    %acc = cta.mainloop %K step 64 iter_args(%zero : !cta.acc<128x256xf32>) -> !cta.acc<128x256xf32> {
+    ^bb0(%k0: index, %it: !cta.acc<128x256xf32>):
+      cta.load %x[%m0, %k0] -> %sx : memref<?x?xbf16> -> !cta.buffer<128x64xbf16, swizzle = "128B">
+      cta.load %w1[%n0, %k0] -> %sw {dst_rows = array<i64: 0, 128>} : memref<?x?xbf16> -> !cta.buffer<256x64xbf16, swizzle = "128B">
+      cta.load %w2[%n0, %k0] -> %sw {dst_rows = array<i64: 128, 256>} : memref<?x?xbf16> -> !cta.buffer<256x64xbf16, swizzle = "128B">
+      %next = cta.mma %sx, %sw, %it {transpose_b} : !cta.buffer<128x64xbf16, swizzle = "128B">, !cta.buffer<256x64xbf16, swizzle = "128B">, !cta.acc<128x256xf32>
+      cta.yield %next : !cta.acc<128x256xf32>
+    }
+    %gate, %up = cta.split_cols %acc : !cta.acc<128x256xf32> -> !cta.acc<128x128xf32>, !cta.acc<128x128xf32>
+    cta.store %gate, %up inputs(%bias per_col : memref<?xbf16>) -> %y[%m0, %n0] staging %sy : !cta.acc<128x128xf32>, !cta.acc<128x128xf32> -> memref<?x?xbf16>, !cta.buffer<128x128xbf16, swizzle = "128B"> {
+    ^bb0(%a: f32, %b: f32, %bv: bf16):
+      %bf = arith.extf %bv : bf16 to f32
+      %ab = arith.mulf %a, %b : f32
+      %s = arith.addf %ab, %bf : f32
+      %t = arith.truncf %s : f32 to bf16
+      cta.yield %t : bf16
+    }
+    cta.store %gate -> %g[%m0, %n0] staging %sy : !cta.acc<128x128xf32> -> memref<?x?xbf16>, !cta.buffer<128x128xbf16, swizzle = "128B"> {
+    ^bb0(%a: f32):
+      %t = arith.truncf %a : f32 to bf16
+      cta.yield %t : bf16
+    }
+    cta.store %up -> %z[%m0, %n0] staging %sz : !cta.acc<128x128xf32> -> memref<?x?xf32>, !cta.buffer<128x32xf32, swizzle = "128B"> {
+    ^bb0(%a: f32):
+      cta.yield %a : f32
+    }
+  }
+  cta.return
+}
+
+// -----
+
+// Two accumulators and a row vector carried through the K loop (a dual GEMM
+// too wide to pack, and a running row statistic): the consume carries each,
+// sliced to the warpgroup's 64 rows, and runs both MMAs on the shared lhs
+// slice. Register math around the K loop runs in the math role on the slice:
+// the rows splat before it is cut to 64 rows, the frag_map after it reads
+// the consume's results; a column vector keeps its 192 columns. The chip may
+// be sm_100a.
+// CHECK-LABEL: cta.program @two_accumulators(
+// CHECK-SAME:    cta.block = array<i64: 384, 1, 1>, cta.chip = "sm_100a"
+// CHECK:         %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK-NEXT:    %[[SA:.*]] = cta.alloc : <128x64xbf16, stages = 2>
+// CHECK-NEXT:    %[[S1:.*]] = cta.alloc : <192x64xbf16, stages = 2>
+// CHECK-NEXT:    %[[S2:.*]] = cta.alloc : <192x64xbf16, stages = 2>
+// CHECK:         #cta.role<producer, warps = 4, regs = 40> {
+// CHECK-COUNT-3:       cta.load
+// CHECK-NOT:           cta.mma
+// CHECK:         #cta.role<math, warps = 8, regs = 232> {
+// CHECK:           ^bb0(%[[M0:.*]]: index, %[[N0:.*]]: index, %{{.*}}: index):
+// CHECK-NEXT:        %[[COLS:.*]] = cta.splat %[[ONE]] : f32 -> <192xf32, cols>
+// CHECK:             %[[ROW:.*]] = arith.muli
+// CHECK-NEXT:        %[[ZERO:.*]] = cta.acc_zero : <64x192xf32>
+// CHECK-NEXT:        %[[RI:.*]] = cta.splat %[[ONE]] : f32 -> <64xf32, rows>
+// CHECK-NEXT:        %[[RES:.*]]:4 = cta.consume %{{.*}} iter_args(%[[ZERO]], %[[ZERO]], %[[RI]] : !cta.acc<64x192xf32>, !cta.acc<64x192xf32>, !cta.frag<64xf32, rows>) : <2> -> !cta.acc<64x192xf32>, !cta.acc<64x192xf32>, !cta.frag<64xf32, rows> {
+// CHECK-NEXT:        ^bb0(%{{.*}}: index, %[[SLOT:.*]]: index, %[[G:.*]]: !cta.acc<64x192xf32>, %[[U:.*]]: !cta.acc<64x192xf32>, %[[R:.*]]: !cta.frag<64xf32, rows>):
+// CHECK:               %[[PG:.*]] = cta.mma %[[SA]][%[[SLOT]]] rows %[[ROW]], %[[S1]][%[[SLOT]]], %[[G]] {transpose_b} : {{.*}}, <64x192xf32>
+// CHECK-NEXT:          %[[PU:.*]] = cta.mma %[[SA]][%[[SLOT]]] rows %[[ROW]], %[[S2]][%[[SLOT]]], %[[U]] {transpose_b} : {{.*}}, <64x192xf32>
+// CHECK-NEXT:          cta.yield %[[PG]], %[[PU]], %[[R]] : !cta.acc<64x192xf32>, !cta.acc<64x192xf32>, !cta.frag<64xf32, rows>
+// CHECK-NEXT:        }
+// CHECK-NEXT:        %[[H:.*]] = cta.frag_map %[[RES]]#1, %[[RES]]#3, %[[COLS]] : !cta.acc<64x192xf32>, !cta.frag<64xf32, rows>, !cta.frag<192xf32, cols> -> !cta.frag<64x192xf32, acc> {
+// CHECK:             }
+// CHECK-NEXT:        %[[R0:.*]] = arith.addi %[[M0]], %[[ROW]] : index
+// CHECK-NEXT:        cta.store %[[H]], %[[RES]]#2 -> %{{.*}}[%[[R0]], %[[N0]]] : !cta.frag<64x192xf32, acc>, !cta.acc<64x192xf32> -> memref<?x?xf32> {
+cta.program @two_accumulators(%a: memref<?x?xbf16> {cta.param = "a"}, %b1: memref<?x?xbf16> {cta.param = "b1"}, %b2: memref<?x?xbf16> {cta.param = "b2"},
+                              %c: memref<?x?xf32> {cta.param = "c"}, %M: index {cta.dim = "M"}, %K: index {cta.dim = "K"})
+    attributes {cta.chip = "sm_100a", cta.schedule = #cta.schedule<stages = 2, math_warpgroups = 2>} {
+  %one = arith.constant 1.0 : f32
+  %sa = cta.alloc : !cta.buffer<128x64xbf16>
+  %s1 = cta.alloc : !cta.buffer<192x64xbf16>
+  %s2 = cta.alloc : !cta.buffer<192x64xbf16>
+  cta.tile_loop static (%M, %M) tile [128, 192] {
+  ^bb0(%m0: index, %n0: index):
+    %zero = cta.acc_zero : !cta.acc<128x192xf32>
+    %rinit = cta.splat %one : f32 -> !cta.frag<128xf32, rows>
+    %acc:3 = cta.mainloop %K step 64 iter_args(%zero, %zero, %rinit : !cta.acc<128x192xf32>, !cta.acc<128x192xf32>, !cta.frag<128xf32, rows>)
+        -> !cta.acc<128x192xf32>, !cta.acc<128x192xf32>, !cta.frag<128xf32, rows> {
+    ^bb0(%k0: index, %g: !cta.acc<128x192xf32>, %u: !cta.acc<128x192xf32>, %r: !cta.frag<128xf32, rows>):
+      cta.load %a[%m0, %k0] -> %sa : memref<?x?xbf16> -> !cta.buffer<128x64xbf16>
+      cta.load %b1[%n0, %k0] -> %s1 : memref<?x?xbf16> -> !cta.buffer<192x64xbf16>
+      cta.load %b2[%n0, %k0] -> %s2 : memref<?x?xbf16> -> !cta.buffer<192x64xbf16>
+      %pg = cta.mma %sa, %s1, %g {transpose_b} : !cta.buffer<128x64xbf16>, !cta.buffer<192x64xbf16>, !cta.acc<128x192xf32>
+      %pu = cta.mma %sa, %s2, %u {transpose_b} : !cta.buffer<128x64xbf16>, !cta.buffer<192x64xbf16>, !cta.acc<128x192xf32>
+      cta.yield %pg, %pu, %r : !cta.acc<128x192xf32>, !cta.acc<128x192xf32>, !cta.frag<128xf32, rows>
+    }
+    %cols = cta.splat %one : f32 -> !cta.frag<192xf32, cols>
+    %h = cta.frag_map %acc#0, %acc#2, %cols : !cta.acc<128x192xf32>, !cta.frag<128xf32, rows>, !cta.frag<192xf32, cols> -> !cta.frag<128x192xf32, acc> {
+    ^bb0(%i: index, %j: index, %x: f32, %rv: f32, %cv: f32):
+      %d = arith.subf %x, %rv : f32
+      %e = arith.mulf %d, %cv : f32
+      cta.yield %e : f32
+    }
+    cta.store %h, %acc#1 -> %c[%m0, %n0] : !cta.frag<128x192xf32, acc>, !cta.acc<128x192xf32> -> memref<?x?xf32> {
+    ^bb0(%x: f32, %y: f32):
+      %s = arith.addf %x, %y : f32
+      cta.yield %s : f32
+    }
+  }
+  cta.return
+}
+
+// -----
+
+// Programs without a tile walk, or whose tiles run no K loop, are left alone
+// (they need no schedule or chip).
 // CHECK-LABEL: cta.program @no_tiles()
 // CHECK-NOT:     cta.block
 // CHECK-NEXT:    cta.return
@@ -145,9 +339,9 @@ cta.program @no_tiles() {
 }
 // CHECK-LABEL: cta.program @no_mainloop(
 // CHECK-NOT:     cta.warp_specialize
-// CHECK:         cta.tile_loop
+// CHECK:         cta.tile_loop static
 cta.program @no_mainloop(%m: index {cta.dim = "M"}) {
-  cta.tile_loop (%m, %m) tile [128, 128] {
+  cta.tile_loop static (%m, %m) tile [128, 128] {
   ^bb0(%m0: index, %n0: index):
   }
   cta.return
@@ -160,17 +354,50 @@ cta.program @no_mainloop(%m: index {cta.dim = "M"}) {
 // CHECK-COUNT-1: cta.warp_specialize
 cta.program @pipelined(%m: index {cta.dim = "M"}) attributes {cta.block = array<i64: 384, 1, 1>} {
   %ring = cta.ring {consumers = 2 : i64} : !cta.ring<2>
-  cta.warp_specialize attributes {consumer_warpgroups = 2 : i64, producer_regs = 40 : i64, consumer_regs = 232 : i64} producer {
-  } consumers {
-  }
+  cta.warp_specialize
+    #cta.role<producer, warps = 4, regs = 40> {
+    }
+    #cta.role<math, warps = 8, regs = 232> {
+    }
   cta.return
 }
 
 // -----
 
 // expected-error@+1 {{cta-pipeline: the program has no cta.schedule}}
-cta.program @f(%M: index {cta.dim = "M"}) {
-  cta.tile_loop (%M, %M) tile [64, 64] {
+cta.program @f(%M: index {cta.dim = "M"}) attributes {cta.chip = "sm_90a"} {
+  cta.tile_loop static (%M, %M) tile [64, 64] {
+  ^bb0(%m0: index, %n0: index):
+    %zero = cta.acc_zero : !cta.acc<64x64xf32>
+    %acc = cta.mainloop %M step 64 iter_args(%zero : !cta.acc<64x64xf32>) -> !cta.acc<64x64xf32> {
+    ^bb0(%k0: index, %acc: !cta.acc<64x64xf32>):
+      cta.yield %acc : !cta.acc<64x64xf32>
+    }
+  }
+  cta.return
+}
+
+// -----
+
+// The register budgets come from the chip: a program must name a known one.
+// expected-error@+1 {{cta-pipeline: unknown chip '' (cta.chip); expected sm_90a or sm_100a}}
+cta.program @f(%M: index {cta.dim = "M"}) attributes {cta.schedule = #cta.schedule<stages = 2, math_warpgroups = 1>} {
+  cta.tile_loop static (%M, %M) tile [64, 64] {
+  ^bb0(%m0: index, %n0: index):
+    %zero = cta.acc_zero : !cta.acc<64x64xf32>
+    %acc = cta.mainloop %M step 64 iter_args(%zero : !cta.acc<64x64xf32>) -> !cta.acc<64x64xf32> {
+    ^bb0(%k0: index, %acc: !cta.acc<64x64xf32>):
+      cta.yield %acc : !cta.acc<64x64xf32>
+    }
+  }
+  cta.return
+}
+
+// -----
+
+// expected-error@+1 {{cta-pipeline: unknown chip 'sm_80' (cta.chip); expected sm_90a or sm_100a}}
+cta.program @f(%M: index {cta.dim = "M"}) attributes {cta.chip = "sm_80", cta.schedule = #cta.schedule<stages = 2, math_warpgroups = 1>} {
+  cta.tile_loop static (%M, %M) tile [64, 64] {
   ^bb0(%m0: index, %n0: index):
     %zero = cta.acc_zero : !cta.acc<64x64xf32>
     %acc = cta.mainloop %M step 64 iter_args(%zero : !cta.acc<64x64xf32>) -> !cta.acc<64x64xf32> {
@@ -184,9 +411,9 @@ cta.program @f(%M: index {cta.dim = "M"}) {
 // -----
 
 cta.program @f(%c: memref<?x?xf32> {cta.param = "c"}, %M: index {cta.dim = "M"})
-    attributes {cta.schedule = #tile.schedule<tile_m = 128, tile_n = 64, tile_k = 64, stages = 3, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = false, group_m = 1>} {
+    attributes {cta.chip = "sm_90a", cta.schedule = #cta.schedule<stages = 3, math_warpgroups = 2>} {
   %sc = cta.alloc : !cta.buffer<63x64xf32>
-  cta.tile_loop (%M, %M) tile [128, 64] {
+  cta.tile_loop static (%M, %M) tile [128, 64] {
   ^bb0(%m0: index, %n0: index):
     %zero = cta.acc_zero : !cta.acc<128x64xf32>
     %acc = cta.mainloop %M step 64 iter_args(%zero : !cta.acc<128x64xf32>) -> !cta.acc<128x64xf32> {
@@ -209,10 +436,10 @@ cta.program @f(%c: memref<?x?xf32> {cta.param = "c"}, %M: index {cta.dim = "M"})
 
 // expected-error@+1 {{cta-pipeline: expected one cta.tile_loop, found several}}
 cta.program @f(%M: index {cta.dim = "M"}) {
-  cta.tile_loop (%M, %M) tile [64, 64] {
+  cta.tile_loop static (%M, %M) tile [64, 64] {
   ^bb0(%m0: index, %n0: index):
   }
-  cta.tile_loop (%M, %M) tile [64, 64] {
+  cta.tile_loop static (%M, %M) tile [64, 64] {
   ^bb0(%m0: index, %n0: index):
   }
   cta.return
@@ -220,8 +447,47 @@ cta.program @f(%M: index {cta.dim = "M"}) {
 
 // -----
 
+// Only static walks are pipelined so far: attention's batched walk and a
+// grouped GEMM's walk are refused.
+cta.program @f(%q: memref<?x?x?xbf16> {cta.param = "q"}, %B: index {cta.dim = "B"}, %S: index {cta.dim = "S"})
+    attributes {cta.chip = "sm_90a", cta.schedule = #cta.schedule<stages = 2, math_warpgroups = 2>} {
+  %sq = cta.alloc : !cta.buffer<128x64xbf16>
+  // expected-error@+1 {{cta-pipeline: not implemented yet: a batched tile walk}}
+  cta.tile_loop batched (%B, %S, %S) tile [1, 128, 128] {
+  ^bb0(%b: index, %m0: index, %n0: index):
+    %zero = cta.acc_zero : !cta.acc<128x128xf32>
+    %acc = cta.mainloop %S step 64 iter_args(%zero : !cta.acc<128x128xf32>) -> !cta.acc<128x128xf32> {
+    ^bb0(%k0: index, %it: !cta.acc<128x128xf32>):
+      cta.load %q[%b, %m0, %k0] -> %sq : memref<?x?x?xbf16> -> !cta.buffer<128x64xbf16>
+      cta.yield %it : !cta.acc<128x128xf32>
+    }
+  }
+  cta.return
+}
+
+// -----
+
+cta.program @f(%x: memref<?x?xbf16> {cta.param = "x"}, %offsets: memref<?xi32> {cta.param = "offsets"},
+               %E: index {cta.dim = "E"}, %T: index {cta.dim = "T"}, %K: index {cta.dim = "K"})
+    attributes {cta.chip = "sm_90a", cta.schedule = #cta.schedule<stages = 2, math_warpgroups = 2>} {
+  %sx = cta.alloc : !cta.buffer<128x64xbf16>
+  // expected-error@+1 {{cta-pipeline: not implemented yet: a grouped tile walk}}
+  cta.tile_loop grouped offsets(%offsets : memref<?xi32>, %E) (%T, %T) tile [128, 128] {
+  ^bb0(%e: index, %m0: index, %n0: index, %m_end: index):
+    %zero = cta.acc_zero : !cta.acc<128x128xf32>
+    %acc = cta.mainloop %K step 64 iter_args(%zero : !cta.acc<128x128xf32>) -> !cta.acc<128x128xf32> {
+    ^bb0(%k0: index, %it: !cta.acc<128x128xf32>):
+      cta.load %x[%m0, %k0] -> %sx : memref<?x?xbf16> -> !cta.buffer<128x64xbf16>
+      cta.yield %it : !cta.acc<128x128xf32>
+    }
+  }
+  cta.return
+}
+
+// -----
+
 cta.program @f(%M: index {cta.dim = "M"}) {
-  cta.tile_loop (%M, %M) tile [64, 64] {
+  cta.tile_loop static (%M, %M) tile [64, 64] {
   ^bb0(%m0: index, %n0: index):
     %zero = cta.acc_zero : !cta.acc<64x64xf32>
     %acc = cta.mainloop %M step 64 iter_args(%zero : !cta.acc<64x64xf32>) -> !cta.acc<64x64xf32> {
@@ -241,10 +507,23 @@ cta.program @f(%M: index {cta.dim = "M"}) {
 
 cta.program @f(%a: memref<?x?xf16> {cta.param = "a"}, %M: index {cta.dim = "M"}) {
   %sa = cta.alloc : !cta.buffer<64x64xf16>
-  cta.tile_loop (%M, %M) tile [64, 64] {
+  cta.tile_loop static (%M, %M) tile [64, 64] {
   ^bb0(%m0: index, %n0: index):
     // expected-error@+1 {{cta-pipeline: copies and MMAs must be inside the cta.mainloop}}
     cta.load %a[%m0, %n0] -> %sa : memref<?x?xf16> -> !cta.buffer<64x64xf16>
+  }
+  cta.return
+}
+
+// -----
+
+cta.program @f(%M: index {cta.dim = "M"}) {
+  %sa = cta.alloc : !cta.buffer<64x64xf16>
+  cta.tile_loop static (%M, %M) tile [64, 64] {
+  ^bb0(%m0: index, %n0: index):
+    %zero = cta.acc_zero : !cta.acc<64x64xf32>
+    // expected-error@+1 {{cta-pipeline: copies and MMAs must be inside the cta.mainloop}}
+    %p = cta.mma %sa, %sa, %zero {transpose_b} : !cta.buffer<64x64xf16>, !cta.buffer<64x64xf16>, !cta.acc<64x64xf32>
   }
   cta.return
 }

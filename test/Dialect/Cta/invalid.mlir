@@ -1,6 +1,8 @@
 // RUN: kiln-opt %s -split-input-file -verify-diagnostics
 
-// One case per diagnostic of the cta dialect's types and verifiers.
+// One case per diagnostic of the cta dialect's types, attributes, parsers
+// and verifiers (dialects/Cta/IR/CtaTypes.cpp, CtaOps.cpp), plus the ODS
+// constraints that guard them.
 
 //===----------------------------------------------------------------------===//
 // !cta.buffer parsing and verification
@@ -79,6 +81,195 @@ cta.program @p() {
 // -----
 
 //===----------------------------------------------------------------------===//
+// !cta.acc
+//===----------------------------------------------------------------------===//
+
+cta.program @p() {
+  // expected-error@+1 {{an accumulator is a 2-D tile with positive extents}}
+  %z = cta.acc_zero : !cta.acc<f32>
+  cta.return
+}
+
+// -----
+
+cta.program @p() {
+  // expected-error@+1 {{an accumulator is a 2-D tile with positive extents}}
+  %z = cta.acc_zero : !cta.acc<2x64x64xf32>
+  cta.return
+}
+
+// -----
+
+cta.program @p() {
+  // expected-error@+1 {{an accumulator is a 2-D tile with positive extents}}
+  %z = cta.acc_zero : !cta.acc<0x64xf32>
+  cta.return
+}
+
+// -----
+
+cta.program @p() {
+  // expected-error@+1 {{accumulator elements must be integers or floats, got 'index'}}
+  %z = cta.acc_zero : !cta.acc<64x64xindex>
+  cta.return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// !cta.frag
+//===----------------------------------------------------------------------===//
+
+// acc and lhs fragments are 2-D tiles.
+// expected-error@+1 {{a fragment in the acc layout has 2 positive extents}}
+cta.program @p() attributes {t = !cta.frag<64xf32, acc>} {
+  cta.return
+}
+
+// -----
+
+// expected-error@+1 {{a fragment in the lhs layout has 2 positive extents}}
+cta.program @p() attributes {t = !cta.frag<64x0xbf16, lhs>} {
+  cta.return
+}
+
+// -----
+
+// rows and cols fragments are vectors.
+// expected-error@+1 {{a fragment in the rows layout has 1 positive extents}}
+cta.program @p() attributes {t = !cta.frag<64x128xf32, rows>} {
+  cta.return
+}
+
+// -----
+
+// expected-error@+1 {{a fragment in the cols layout has 1 positive extents}}
+cta.program @p() attributes {t = !cta.frag<0xf32, cols>} {
+  cta.return
+}
+
+// -----
+
+// expected-error@+1 {{fragment elements must be integers or floats, got 'index'}}
+cta.program @p() attributes {t = !cta.frag<64x64xindex, acc>} {
+  cta.return
+}
+
+// -----
+
+// expected-error@+2 {{expected ::kiln::cta::FragLayout to be one of: acc, lhs, rows, cols}}
+// expected-error@+1 {{failed to parse Cta_FragType parameter 'layout'}}
+cta.program @p() attributes {t = !cta.frag<64x64xf32, tmem>} {
+  cta.return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// #cta.swizzle, #cta.role, #cta.schedule
+//===----------------------------------------------------------------------===//
+
+// expected-error@+1 {{unknown swizzle 'b128'; expected none, 32B, 64B or 128B}}
+cta.program @p() attributes {s = #cta.swizzle<"b128">} {
+  cta.return
+}
+
+// -----
+
+// expected-error@+1 {{a role has 1 to 32 warps, got 0}}
+cta.program @p() attributes {r = #cta.role<producer, warps = 0>} {
+  cta.return
+}
+
+// -----
+
+// expected-error@+1 {{a role has 1 to 32 warps, got 33}}
+cta.program @p() attributes {r = #cta.role<mma, warps = 33>} {
+  cta.return
+}
+
+// -----
+
+// expected-error@+1 {{a math role is whole warpgroups (a multiple of 4 warps), got 6}}
+cta.program @p() attributes {r = #cta.role<math, warps = 6>} {
+  cta.return
+}
+
+// -----
+
+// expected-error@+1 {{epilogue role is whole warpgroups (a multiple of 4 warps), got 2}}
+cta.program @p() attributes {r = #cta.role<epilogue, warps = 2>} {
+  cta.return
+}
+
+// -----
+
+// expected-error@+1 {{registers per thread must be a multiple of 8 in [24, 256], got 16}}
+cta.program @p() attributes {r = #cta.role<producer, warps = 4, regs = 16>} {
+  cta.return
+}
+
+// -----
+
+// expected-error@+1 {{registers per thread must be a multiple of 8 in [24, 256], got 236}}
+cta.program @p() attributes {r = #cta.role<math, warps = 8, regs = 236>} {
+  cta.return
+}
+
+// -----
+
+// expected-error@+1 {{registers per thread must be a multiple of 8 in [24, 256], got 264}}
+cta.program @p() attributes {r = #cta.role<math, warps = 4, regs = 264>} {
+  cta.return
+}
+
+// -----
+
+// setmaxnreg resizes whole warpgroups.
+// expected-error@+1 {{a role that resizes registers is whole warpgroups, got 1 warps}}
+cta.program @p() attributes {r = #cta.role<producer, warps = 1, regs = 40>} {
+  cta.return
+}
+
+// -----
+
+// expected-error@+2 {{expected ::kiln::cta::RoleKind to be one of: producer, math, mma, epilogue}}
+// expected-error@+1 {{failed to parse Cta_RoleAttr parameter 'kind'}}
+cta.program @p() attributes {r = #cta.role<consumer, warps = 4>} {
+  cta.return
+}
+
+// -----
+
+// expected-error@+1 {{stages must be 1 to 16, got 0}}
+cta.program @p() attributes {s = #cta.schedule<stages = 0, math_warpgroups = 2>} {
+  cta.return
+}
+
+// -----
+
+// expected-error@+1 {{stages must be 1 to 16, got 17}}
+cta.program @p() attributes {s = #cta.schedule<stages = 17, math_warpgroups = 2>} {
+  cta.return
+}
+
+// -----
+
+// expected-error@+1 {{math_warpgroups must be 1 to 4, got 0}}
+cta.program @p() attributes {s = #cta.schedule<stages = 4, math_warpgroups = 0>} {
+  cta.return
+}
+
+// -----
+
+// expected-error@+1 {{math_warpgroups must be 1 to 4, got 5}}
+cta.program @p() attributes {s = #cta.schedule<stages = 4, math_warpgroups = 5>} {
+  cta.return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
 // cta.program
 //===----------------------------------------------------------------------===//
 
@@ -124,6 +315,22 @@ cta.program @p() attributes {cta.cluster = array<i64: 0, 1>} {
 
 // -----
 
+// The cta passes read only #cta.schedule (a #tile.schedule left over from
+// convert-tile-to-cta's input is rejected too).
+// expected-error@+1 {{'cta.program' op cta.schedule must be a #cta.schedule, got 4 : i64}}
+cta.program @p() attributes {cta.schedule = 4 : i64} {
+  cta.return
+}
+
+// -----
+
+// expected-error@+1 {{'cta.program' op cta.schedule must be a #cta.schedule, got #tile.schedule<}}
+cta.program @p() attributes {cta.schedule = #tile.schedule<tile_m = 128, tile_n = 256, tile_k = 64, stages = 4, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>} {
+  cta.return
+}
+
+// -----
+
 // expected-error@+1 {{'cta.program' op region #0 ('body') failed to verify constraint: region with 1 blocks}}
 cta.program @p()
 
@@ -131,7 +338,7 @@ cta.program @p()
 
 // Buffers and rings live for the whole program.
 cta.program @p(%m: index {cta.dim = "M"}) {
-  cta.tile_loop (%m, %m) tile [64, 64] {
+  cta.tile_loop static (%m, %m) tile [64, 64] {
   ^bb0(%m0: index, %n0: index):
     // expected-error@+1 {{'cta.alloc' op expects parent op 'cta.program'}}
     %0 = cta.alloc : !cta.buffer<64x64xbf16>
@@ -142,7 +349,7 @@ cta.program @p(%m: index {cta.dim = "M"}) {
 // -----
 
 cta.program @p(%m: index {cta.dim = "M"}) {
-  cta.tile_loop (%m, %m) tile [64, 64] {
+  cta.tile_loop static (%m, %m) tile [64, 64] {
   ^bb0(%m0: index, %n0: index):
     // expected-error@+1 {{'cta.ring' op expects parent op 'cta.program'}}
     %0 = cta.ring {consumers = 1 : i64} : !cta.ring<2>
@@ -154,7 +361,7 @@ cta.program @p(%m: index {cta.dim = "M"}) {
 
 cta.program @p() {
   %c0 = arith.constant 0 : index
-  // expected-error@+1 {{'cta.yield' op expects parent op to be one of 'cta.tile_loop, cta.mainloop, cta.store, cta.warp_specialize, cta.produce, cta.consume'}}
+  // expected-error@+1 {{'cta.yield' op expects parent op to be one of 'cta.tile_loop, cta.mainloop, cta.store, cta.warp_specialize, cta.produce, cta.consume, cta.frag_map'}}
   cta.yield %c0 : index
 }
 
@@ -165,8 +372,18 @@ cta.program @p() {
 //===----------------------------------------------------------------------===//
 
 cta.program @p(%m: index {cta.dim = "M"}) {
-  // expected-error@+1 {{'cta.tile_loop' op walks 2-D tiles: needs 2 tile sizes}}
-  cta.tile_loop (%m, %m) tile [128] {
+  // expected-error@+1 {{expected string or keyword containing one of the following enum values for attribute 'walk' [static, batched, grouped]}}
+  cta.tile_loop (%m, %m) tile [128, 128] {
+  ^bb0(%m0: index, %n0: index):
+  }
+  cta.return
+}
+
+// -----
+
+cta.program @p(%m: index {cta.dim = "M"}) {
+  // expected-error@+1 {{'cta.tile_loop' op needs one tile size per extent, got 1 for 2}}
+  cta.tile_loop static (%m, %m) tile [128] {
   ^bb0(%m0: index, %n0: index):
   }
   cta.return
@@ -176,7 +393,7 @@ cta.program @p(%m: index {cta.dim = "M"}) {
 
 cta.program @p(%m: index {cta.dim = "M"}) {
   // expected-error@+1 {{'cta.tile_loop' op tile sizes must be positive}}
-  cta.tile_loop (%m, %m) tile [128, 0] {
+  cta.tile_loop static (%m, %m) tile [128, 0] {
   ^bb0(%m0: index, %n0: index):
   }
   cta.return
@@ -185,8 +402,80 @@ cta.program @p(%m: index {cta.dim = "M"}) {
 // -----
 
 cta.program @p(%m: index {cta.dim = "M"}) {
+  // expected-error@+1 {{'cta.tile_loop' op a static walk tiles 2 axes, got 3}}
+  cta.tile_loop static (%m, %m, %m) tile [1, 128, 128] {
+  ^bb0(%b: index, %m0: index, %n0: index):
+  }
+  cta.return
+}
+
+// -----
+
+// Batched walks have at least one batch axis before the tile's rows and
+// columns.
+cta.program @p(%m: index {cta.dim = "M"}) {
+  // expected-error@+1 {{'cta.tile_loop' op a batched walk has leading batch axes: needs at least 3 extents, got 2}}
+  cta.tile_loop batched (%m, %m) tile [128, 128] {
+  ^bb0(%m0: index, %n0: index):
+  }
+  cta.return
+}
+
+// -----
+
+cta.program @p(%m: index {cta.dim = "M"}) {
+  // expected-error@+1 {{'cta.tile_loop' op a grouped walk needs offsets and a group count}}
+  cta.tile_loop grouped (%m, %m) tile [128, 128] {
+  ^bb0(%g: index, %m0: index, %n0: index, %m_end: index):
+  }
+  cta.return
+}
+
+// -----
+
+cta.program @p(%o: memref<?xi32> {cta.param = "offsets"}, %m: index {cta.dim = "M"}) {
+  // expected-error@+1 {{'cta.tile_loop' op only a grouped walk takes offsets}}
+  cta.tile_loop static offsets(%o : memref<?xi32>, %m) (%m, %m) tile [128, 128] {
+  ^bb0(%m0: index, %n0: index):
+  }
+  cta.return
+}
+
+// -----
+
+cta.program @p(%o: memref<?xi32> {cta.param = "offsets"}, %m: index {cta.dim = "M"}) {
+  // expected-error@+1 {{'cta.tile_loop' op a grouped walk tiles 2 axes, got 3}}
+  cta.tile_loop grouped offsets(%o : memref<?xi32>, %m) (%m, %m, %m) tile [1, 128, 128] {
+  ^bb0(%g: index, %b: index, %m0: index, %n0: index, %m_end: index):
+  }
+  cta.return
+}
+
+// -----
+
+cta.program @p(%o: memref<?xi64> {cta.param = "offsets"}, %m: index {cta.dim = "M"}) {
+  // expected-error@+1 {{'cta.tile_loop' op offsets must be a rank-1 i32 tensor, got 'memref<?xi64>'}}
+  cta.tile_loop grouped offsets(%o : memref<?xi64>, %m) (%m, %m) tile [128, 128] {
+  ^bb0(%g: index, %m0: index, %n0: index, %m_end: index):
+  }
+  cta.return
+}
+
+// -----
+
+cta.program @p(%o: memref<?x?xi32> {cta.param = "offsets"}, %m: index {cta.dim = "M"}) {
+  // expected-error@+1 {{'cta.tile_loop' op offsets must be a rank-1 i32 tensor, got 'memref<?x?xi32>'}}
+  cta.tile_loop grouped offsets(%o : memref<?x?xi32>, %m) (%m, %m) tile [128, 128] {
+  ^bb0(%g: index, %m0: index, %n0: index, %m_end: index):
+  }
+  cta.return
+}
+
+// -----
+
+cta.program @p(%m: index {cta.dim = "M"}) {
   // expected-error@+1 {{'cta.tile_loop' op group_m must be at least 1}}
-  cta.tile_loop (%m, %m) tile [128, 128] {
+  cta.tile_loop static (%m, %m) tile [128, 128] {
   ^bb0(%m0: index, %n0: index):
   } {group_m = 0 : i64}
   cta.return
@@ -196,7 +485,7 @@ cta.program @p(%m: index {cta.dim = "M"}) {
 
 cta.program @p(%m: index {cta.dim = "M"}) {
   // expected-error@+1 {{'cta.tile_loop' op cluster must be [n, 1]: CTAs of a cluster share tile columns}}
-  cta.tile_loop (%m, %m) tile [128, 128] {
+  cta.tile_loop static (%m, %m) tile [128, 128] {
   ^bb0(%m0: index, %n0: index):
   } {cluster = array<i64: 1, 2>}
   cta.return
@@ -206,7 +495,7 @@ cta.program @p(%m: index {cta.dim = "M"}) {
 
 cta.program @p(%m: index {cta.dim = "M"}) {
   // expected-error@+1 {{'cta.tile_loop' op cluster must be [n, 1]: CTAs of a cluster share tile columns}}
-  cta.tile_loop (%m, %m) tile [128, 128] {
+  cta.tile_loop static (%m, %m) tile [128, 128] {
   ^bb0(%m0: index, %n0: index):
   } {cluster = array<i64: 0, 1>}
   cta.return
@@ -216,7 +505,7 @@ cta.program @p(%m: index {cta.dim = "M"}) {
 
 cta.program @p(%m: index {cta.dim = "M"}) {
   // expected-error@+1 {{'cta.tile_loop' op cluster must be [n, 1]: CTAs of a cluster share tile columns}}
-  cta.tile_loop (%m, %m) tile [128, 128] {
+  cta.tile_loop static (%m, %m) tile [128, 128] {
   ^bb0(%m0: index, %n0: index):
   } {cluster = array<i64: 2>}
   cta.return
@@ -226,7 +515,7 @@ cta.program @p(%m: index {cta.dim = "M"}) {
 
 cta.program @p(%m: index {cta.dim = "M"}) {
   // expected-error@+1 {{'cta.tile_loop' op results must match the carried values}}
-  %r = cta.tile_loop (%m, %m) tile [128, 128] iter_args(%m : index) -> (i32) {
+  %r = cta.tile_loop static (%m, %m) tile [128, 128] iter_args(%m : index) -> (i32) {
   ^bb0(%m0: index, %n0: index, %x: index):
     cta.yield %x : index
   }
@@ -237,9 +526,32 @@ cta.program @p(%m: index {cta.dim = "M"}) {
 
 cta.program @p(%m: index {cta.dim = "M"}) {
   // expected-error@+1 {{'cta.tile_loop' op body arguments must be ('index', 'index', 'index')}}
-  %r = cta.tile_loop (%m, %m) tile [128, 128] iter_args(%m : index) -> (index) {
+  %r = cta.tile_loop static (%m, %m) tile [128, 128] iter_args(%m : index) -> (index) {
   ^bb0(%m0: index, %n0: index):
     cta.yield %m0 : index
+  }
+  cta.return
+}
+
+// -----
+
+// A batched walk's body takes one coordinate per axis.
+cta.program @p(%m: index {cta.dim = "M"}) {
+  // expected-error@+1 {{'cta.tile_loop' op body arguments must be ('index', 'index', 'index')}}
+  cta.tile_loop batched (%m, %m, %m) tile [1, 128, 128] {
+  ^bb0(%m0: index, %n0: index):
+  }
+  cta.return
+}
+
+// -----
+
+// A grouped walk's body takes the group and the group's end row around the
+// tile origin.
+cta.program @p(%o: memref<?xi32> {cta.param = "offsets"}, %m: index {cta.dim = "M"}) {
+  // expected-error@+1 {{'cta.tile_loop' op body arguments must be ('index', 'index', 'index', 'index')}}
+  cta.tile_loop grouped offsets(%o : memref<?xi32>, %m) (%m, %m) tile [128, 128] {
+  ^bb0(%m0: index, %n0: index):
   }
   cta.return
 }
@@ -249,7 +561,7 @@ cta.program @p(%m: index {cta.dim = "M"}) {
 cta.program @p(%m: index {cta.dim = "M"}) {
   %c = arith.constant 0 : i32
   // expected-error@+1 {{'cta.tile_loop' op body yields 1 values that do not match the carried types}}
-  %r = cta.tile_loop (%m, %m) tile [128, 128] iter_args(%m : index) -> (index) {
+  %r = cta.tile_loop static (%m, %m) tile [128, 128] iter_args(%m : index) -> (index) {
   ^bb0(%m0: index, %n0: index, %x: index):
     cta.yield %c : i32
   }
@@ -260,7 +572,7 @@ cta.program @p(%m: index {cta.dim = "M"}) {
 
 cta.program @p(%m: index {cta.dim = "M"}) {
   // expected-error@+1 {{'cta.tile_loop' op body must end in cta.yield}}
-  cta.tile_loop (%m, %m) tile [128, 128] {
+  cta.tile_loop static (%m, %m) tile [128, 128] {
   ^bb0(%m0: index, %n0: index):
     cta.return
   }
@@ -287,7 +599,7 @@ cta.program @p(%k: index {cta.dim = "K"}) {
 
 cta.program @p(%k: index {cta.dim = "K"}) {
   %z = cta.acc_zero : !cta.acc<64x64xf32>
-  // expected-error@+1 {{'cta.mainloop' op results must match the accumulators}}
+  // expected-error@+1 {{'cta.mainloop' op results must match the carried values}}
   %r = cta.mainloop %k step 64 iter_args(%z : !cta.acc<64x64xf32>) -> !cta.acc<64x128xf32> {
   ^bb0(%k0: index, %acc: !cta.acc<64x64xf32>):
     cta.yield %acc : !cta.acc<64x64xf32>
@@ -309,6 +621,22 @@ cta.program @p(%k: index {cta.dim = "K"}) {
 
 // -----
 
+// Register fragments are carried like accumulators (attention's running row
+// maxima); the body takes them in order.
+cta.program @p(%k: index {cta.dim = "K"}) {
+  %x = arith.constant 0.0 : f32
+  %z = cta.acc_zero : !cta.acc<64x64xf32>
+  %m = cta.splat %x : f32 -> !cta.frag<64xf32, rows>
+  // expected-error@+1 {{'cta.mainloop' op body arguments must be ('index', '!cta.acc<64x64xf32>', '!cta.frag<64xf32, rows>')}}
+  %r:2 = cta.mainloop %k step 64 iter_args(%z, %m : !cta.acc<64x64xf32>, !cta.frag<64xf32, rows>) -> !cta.acc<64x64xf32>, !cta.frag<64xf32, rows> {
+  ^bb0(%k0: index, %mm: !cta.frag<64xf32, rows>, %acc: !cta.acc<64x64xf32>):
+    cta.yield %acc, %mm : !cta.acc<64x64xf32>, !cta.frag<64xf32, rows>
+  }
+  cta.return
+}
+
+// -----
+
 cta.program @p(%k: index {cta.dim = "K"}) {
   %z = cta.acc_zero : !cta.acc<64x64xf32>
   // expected-error@+1 {{'cta.mainloop' op body must end in cta.yield}}
@@ -321,12 +649,12 @@ cta.program @p(%k: index {cta.dim = "K"}) {
 
 // -----
 
+// Regression: an empty body crashed the verifier.
 cta.program @p(%k: index {cta.dim = "K"}) {
   %z = cta.acc_zero : !cta.acc<64x64xf32>
-  // expected-error@+1 {{'cta.mainloop' op body yields 2 values that do not match the carried types}}
+  // expected-error@+1 {{'cta.mainloop' op body must end in cta.yield}}
   %r = cta.mainloop %k step 64 iter_args(%z : !cta.acc<64x64xf32>) -> !cta.acc<64x64xf32> {
   ^bb0(%k0: index, %acc: !cta.acc<64x64xf32>):
-    cta.yield %acc, %acc : !cta.acc<64x64xf32>, !cta.acc<64x64xf32>
   }
   cta.return
 }
@@ -334,10 +662,11 @@ cta.program @p(%k: index {cta.dim = "K"}) {
 // -----
 
 cta.program @p(%k: index {cta.dim = "K"}) {
-  // expected-error@+1 {{'cta.mainloop' op operand #1 must be variadic of}}
-  %r = cta.mainloop %k step 64 iter_args(%k : index) -> index {
-  ^bb0(%k0: index, %acc: index):
-    cta.yield %acc : index
+  %z = cta.acc_zero : !cta.acc<64x64xf32>
+  // expected-error@+1 {{'cta.mainloop' op body yields 2 values that do not match the carried types}}
+  %r = cta.mainloop %k step 64 iter_args(%z : !cta.acc<64x64xf32>) -> !cta.acc<64x64xf32> {
+  ^bb0(%k0: index, %acc: !cta.acc<64x64xf32>):
+    cta.yield %acc, %acc : !cta.acc<64x64xf32>, !cta.acc<64x64xf32>
   }
   cta.return
 }
@@ -357,10 +686,19 @@ cta.program @p(%a: memref<?x?xbf16> {cta.param = "a"}, %i: index {cta.dim = "M"}
 
 // -----
 
-cta.program @p(%a: memref<?x?x?xbf16> {cta.param = "a"}, %i: index {cta.dim = "M"}) {
+cta.program @p(%a: memref<?xbf16> {cta.param = "a"}, %i: index {cta.dim = "M"}) {
   %s = cta.alloc : !cta.buffer<64x64xbf16>
-  // expected-error@+1 {{'cta.load' op copies 2-D tiles, the source has rank 3}}
-  cta.load %a[%i, %i, %i] -> %s : memref<?x?x?xbf16> -> !cta.buffer<64x64xbf16>
+  // expected-error@+1 {{'cta.load' op copies 2-D tiles of a source of rank 2 to 5, got rank 1}}
+  cta.load %a[%i] -> %s : memref<?xbf16> -> !cta.buffer<64x64xbf16>
+  cta.return
+}
+
+// -----
+
+cta.program @p(%a: memref<?x?x?x?x?x?xbf16> {cta.param = "a"}, %i: index {cta.dim = "M"}) {
+  %s = cta.alloc : !cta.buffer<64x64xbf16>
+  // expected-error@+1 {{'cta.load' op copies 2-D tiles of a source of rank 2 to 5, got rank 6}}
+  cta.load %a[%i, %i, %i, %i, %i, %i] -> %s : memref<?x?x?x?x?x?xbf16> -> !cta.buffer<64x64xbf16>
   cta.return
 }
 
@@ -377,8 +715,63 @@ cta.program @p(%a: memref<?x?xf16> {cta.param = "a"}, %i: index {cta.dim = "M"})
 
 cta.program @p(%a: memref<?x?xbf16> {cta.param = "a"}, %i: index {cta.dim = "M"}) {
   %s = cta.alloc : !cta.buffer<64x64xbf16>
-  // expected-error@+1 {{'cta.load' op multicast must be at least 1}}
+  // expected-error@+1 {{'cta.load' op multicast must be 1 to 16, got 0}}
   cta.load %a[%i, %i] -> %s {multicast = 0 : i64} : memref<?x?xbf16> -> !cta.buffer<64x64xbf16>
+  cta.return
+}
+
+// -----
+
+cta.program @p(%a: memref<?x?xbf16> {cta.param = "a"}, %i: index {cta.dim = "M"}) {
+  %s = cta.alloc : !cta.buffer<64x64xbf16>
+  // expected-error@+1 {{'cta.load' op multicast must be 1 to 16, got 32}}
+  cta.load %a[%i, %i] -> %s {multicast = 32 : i64} : memref<?x?xbf16> -> !cta.buffer<64x64xbf16>
+  cta.return
+}
+
+// -----
+
+cta.program @p(%a: memref<?x?xbf16> {cta.param = "a"}, %i: index {cta.dim = "M"}) {
+  %s = cta.alloc : !cta.buffer<256x64xbf16>
+  // expected-error@+1 {{'cta.load' op dst_rows must be [begin, end] within the 256 buffer rows}}
+  cta.load %a[%i, %i] -> %s {dst_rows = array<i64: 128, 384>} : memref<?x?xbf16> -> !cta.buffer<256x64xbf16>
+  cta.return
+}
+
+// -----
+
+cta.program @p(%a: memref<?x?xbf16> {cta.param = "a"}, %i: index {cta.dim = "M"}) {
+  %s = cta.alloc : !cta.buffer<256x64xbf16>
+  // expected-error@+1 {{'cta.load' op dst_rows must be [begin, end] within the 256 buffer rows}}
+  cta.load %a[%i, %i] -> %s {dst_rows = array<i64: 128, 128>} : memref<?x?xbf16> -> !cta.buffer<256x64xbf16>
+  cta.return
+}
+
+// -----
+
+cta.program @p(%a: memref<?x?xbf16> {cta.param = "a"}, %i: index {cta.dim = "M"}) {
+  %s = cta.alloc : !cta.buffer<256x64xbf16>
+  // expected-error@+1 {{'cta.load' op dst_rows must be [begin, end] within the 256 buffer rows}}
+  cta.load %a[%i, %i] -> %s {dst_rows = array<i64: 0, 64, 128>} : memref<?x?xbf16> -> !cta.buffer<256x64xbf16>
+  cta.return
+}
+
+// -----
+
+// Each CTA of a multicast copies an equal share of the rows it fills.
+cta.program @p(%a: memref<?x?xbf16> {cta.param = "a"}, %i: index {cta.dim = "M"}) {
+  %s = cta.alloc : !cta.buffer<64x64xbf16>
+  // expected-error@+1 {{'cta.load' op multicast 3 does not divide the 64 rows copied}}
+  cta.load %a[%i, %i] -> %s {multicast = 3 : i64} : memref<?x?xbf16> -> !cta.buffer<64x64xbf16>
+  cta.return
+}
+
+// -----
+
+cta.program @p(%a: memref<?x?xbf16> {cta.param = "a"}, %i: index {cta.dim = "M"}) {
+  %s = cta.alloc : !cta.buffer<256x64xbf16>
+  // expected-error@+1 {{'cta.load' op multicast 3 does not divide the 8 rows copied}}
+  cta.load %a[%i, %i] -> %s {dst_rows = array<i64: 120, 128>, multicast = 3 : i64} : memref<?x?xbf16> -> !cta.buffer<256x64xbf16>
   cta.return
 }
 
@@ -485,12 +878,161 @@ cta.program @p() {
 // -----
 
 cta.program @p() {
+  %a = cta.alloc : !cta.buffer<64x64xf16>
+  %b = cta.alloc : !cta.buffer<64x64xbf16>
+  %z = cta.acc_zero : !cta.acc<64x64xf32>
+  // expected-error@+1 {{'cta.mma' op lhs elements 'f16' differ from rhs elements 'bf16'}}
+  %r = cta.mma %a, %b, %z {transpose_b} : !cta.buffer<64x64xf16>, !cta.buffer<64x64xbf16>, !cta.acc<64x64xf32>
+  cta.return
+}
+
+// -----
+
+// A register lhs is attention's P: an lhs-layout fragment of the
+// accumulator's rows.
+cta.program @p() {
+  %x = arith.constant 0.0 : bf16
+  %p = cta.splat %x : bf16 -> !cta.frag<64x64xbf16, acc>
+  %b = cta.alloc : !cta.buffer<64x64xbf16>
+  %z = cta.acc_zero : !cta.acc<64x64xf32>
+  // expected-error@+1 {{'cta.mma' op a register lhs must be in the lhs layout, got acc}}
+  %r = cta.mma %p, %b, %z : !cta.frag<64x64xbf16, acc>, !cta.buffer<64x64xbf16>, !cta.acc<64x64xf32>
+  cta.return
+}
+
+// -----
+
+cta.program @p(%i: index {cta.dim = "M"}) {
+  %x = arith.constant 0.0 : bf16
+  %p = cta.splat %x : bf16 -> !cta.frag<64x64xbf16, lhs>
+  %b = cta.alloc : !cta.buffer<64x64xbf16>
+  %z = cta.acc_zero : !cta.acc<64x64xf32>
+  // expected-error@+1 {{'cta.mma' op a register lhs takes no slot or rows}}
+  %r = cta.mma %p rows %i, %b, %z : !cta.frag<64x64xbf16, lhs>, !cta.buffer<64x64xbf16>, !cta.acc<64x64xf32>
+  cta.return
+}
+
+// -----
+
+cta.program @p(%i: index {cta.dim = "M"}) {
+  %x = arith.constant 0.0 : bf16
+  %p = cta.splat %x : bf16 -> !cta.frag<64x64xbf16, lhs>
+  %b = cta.alloc : !cta.buffer<64x64xbf16>
+  %z = cta.acc_zero : !cta.acc<64x64xf32>
+  // expected-error@+1 {{'cta.mma' op a register lhs takes no slot or rows}}
+  %r = cta.mma %p[%i], %b, %z : !cta.frag<64x64xbf16, lhs>, !cta.buffer<64x64xbf16>, !cta.acc<64x64xf32>
+  cta.return
+}
+
+// -----
+
+cta.program @p() {
+  %x = arith.constant 0.0 : bf16
+  %p = cta.splat %x : bf16 -> !cta.frag<128x64xbf16, lhs>
+  %b = cta.alloc : !cta.buffer<64x64xbf16>
+  %z = cta.acc_zero : !cta.acc<64x64xf32>
+  // expected-error@+1 {{'cta.mma' op accumulator rows (64) must equal the register lhs rows (128)}}
+  %r = cta.mma %p, %b, %z : !cta.frag<128x64xbf16, lhs>, !cta.buffer<64x64xbf16>, !cta.acc<64x64xf32>
+  cta.return
+}
+
+// -----
+
+cta.program @p() {
+  %x = arith.constant 0.0 : f16
+  %p = cta.splat %x : f16 -> !cta.frag<64x64xf16, lhs>
+  %b = cta.alloc : !cta.buffer<64x64xbf16>
+  %z = cta.acc_zero : !cta.acc<64x64xf32>
+  // expected-error@+1 {{'cta.mma' op lhs elements 'f16' differ from rhs elements 'bf16'}}
+  %r = cta.mma %p, %b, %z : !cta.frag<64x64xf16, lhs>, !cta.buffer<64x64xbf16>, !cta.acc<64x64xf32>
+  cta.return
+}
+
+// -----
+
+cta.program @p() {
+  %x = arith.constant 0.0 : bf16
+  %p = cta.splat %x : bf16 -> !cta.frag<64x128xbf16, lhs>
+  %b = cta.alloc : !cta.buffer<64x64xbf16>
+  %z = cta.acc_zero : !cta.acc<64x64xf32>
+  // expected-error@+1 {{'cta.mma' op contraction extents differ: K=128 in lhs, K=64 in rhs}}
+  %r = cta.mma %p, %b, %z : !cta.frag<64x128xbf16, lhs>, !cta.buffer<64x64xbf16>, !cta.acc<64x64xf32>
+  cta.return
+}
+
+// -----
+
+cta.program @p() {
   %a = cta.alloc : !cta.buffer<64x64xbf16>
   %b = cta.alloc : !cta.buffer<64x64xbf16>
   %z = cta.acc_zero : !cta.acc<64x64xf32>
   // expected-error@+1 {{'cta.mma' op failed to verify that all of {acc, result} have same type}}
-  %r = "cta.mma"(%a, %b, %z) <{operandSegmentSizes = array<i32: 1, 0, 0, 1, 0, 1>, transpose_b}>
+  %r = "cta.mma"(%a, %b, %z) <{operandSegmentSizes = array<i32: 1, 0, 0, 1, 0, 1, 0>, transpose_b}>
       : (!cta.buffer<64x64xbf16>, !cta.buffer<64x64xbf16>, !cta.acc<64x64xf32>) -> !cta.acc<64x64xf16>
+  cta.return
+}
+
+// -----
+
+// `accumulate` is an i1 flag.
+cta.program @p(%i: index {cta.dim = "M"}) {
+  %a = cta.alloc : !cta.buffer<64x64xbf16>
+  %z = cta.acc_zero : !cta.acc<64x64xf32>
+  // expected-error@+1 {{'cta.mma' op operand #3 must be 1-bit signless integer, but got 'index'}}
+  %r = "cta.mma"(%a, %a, %z, %i) <{operandSegmentSizes = array<i32: 1, 0, 0, 1, 0, 1, 1>, transpose_b}>
+      : (!cta.buffer<64x64xbf16>, !cta.buffer<64x64xbf16>, !cta.acc<64x64xf32>, index) -> !cta.acc<64x64xf32>
+  cta.return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// cta.split_cols
+//===----------------------------------------------------------------------===//
+
+cta.program @p() {
+  %z = cta.acc_zero : !cta.acc<64x256xf32>
+  // expected-error@+1 {{'cta.split_cols' op splits 256 columns into equal groups, not 3}}
+  %a:3 = cta.split_cols %z : !cta.acc<64x256xf32> -> !cta.acc<64x64xf32>, !cta.acc<64x64xf32>, !cta.acc<64x64xf32>
+  cta.return
+}
+
+// -----
+
+cta.program @p() {
+  %z = cta.acc_zero : !cta.acc<64x256xf32>
+  // expected-error@+1 {{'cta.split_cols' op splits 256 columns into equal groups, not 0}}
+  "cta.split_cols"(%z) : (!cta.acc<64x256xf32>) -> ()
+  cta.return
+}
+
+// -----
+
+// The parts keep the rows and element type and take an equal share of the
+// columns, in order. (The message spells the element type as 'f32' inside
+// the type; the patterns accept it with or without the quotes.)
+cta.program @p() {
+  %z = cta.acc_zero : !cta.acc<64x256xf32>
+  // expected-error-re@+1 {{'cta.split_cols' op each part is !cta.acc<64x128x{{'?}}f32{{'?}}>{{$}}}}
+  %a:2 = cta.split_cols %z : !cta.acc<64x256xf32> -> !cta.acc<64x192xf32>, !cta.acc<64x64xf32>
+  cta.return
+}
+
+// -----
+
+cta.program @p() {
+  %z = cta.acc_zero : !cta.acc<64x256xf32>
+  // expected-error-re@+1 {{'cta.split_cols' op each part is !cta.acc<64x128x{{'?}}f32{{'?}}>{{$}}}}
+  %a:2 = cta.split_cols %z : !cta.acc<64x256xf32> -> !cta.acc<32x128xf32>, !cta.acc<32x128xf32>
+  cta.return
+}
+
+// -----
+
+cta.program @p() {
+  %z = cta.acc_zero : !cta.acc<64x256xf32>
+  // expected-error-re@+1 {{'cta.split_cols' op each part is !cta.acc<64x128x{{'?}}f32{{'?}}>{{$}}}}
+  %a:2 = cta.split_cols %z : !cta.acc<64x256xf32> -> !cta.acc<64x128xf32>, !cta.acc<64x128xf16>
   cta.return
 }
 
@@ -501,8 +1043,8 @@ cta.program @p() {
 //===----------------------------------------------------------------------===//
 
 cta.program @p(%c: memref<?x?xf32> {cta.param = "c"}, %i: index {cta.dim = "M"}) {
-  // expected-error@+1 {{'cta.store' op needs at least one accumulator}}
-  "cta.store"(%c, %i, %i) <{operandSegmentSizes = array<i32: 0, 1, 2, 0, 0>}> ({
+  // expected-error@+1 {{'cta.store' op needs at least one value to store}}
+  "cta.store"(%c, %i, %i) <{operandSegmentSizes = array<i32: 0, 0, 1, 2, 0, 0, 0>}> ({
   ^bb0:
     %x = arith.constant 0.0 : f32
     cta.yield %x : f32
@@ -514,8 +1056,20 @@ cta.program @p(%c: memref<?x?xf32> {cta.param = "c"}, %i: index {cta.dim = "M"})
 
 cta.program @p(%c: memref<?x?xf32> {cta.param = "c"}, %i: index {cta.dim = "M"}) {
   %z = cta.acc_zero : !cta.acc<64x64xf32>
-  // expected-error@+1 {{'cta.store' op stores 2-D tiles with one index per axis}}
+  // expected-error@+1 {{'cta.store' op stores 2-D tiles with one index per axis of a destination of rank 2 or more}}
   cta.store %z -> %c[%i] : !cta.acc<64x64xf32> -> memref<?x?xf32> {
+  ^bb0(%e: f32):
+    cta.yield %e : f32
+  }
+  cta.return
+}
+
+// -----
+
+cta.program @p(%c: memref<?xf32> {cta.param = "c"}, %i: index {cta.dim = "M"}) {
+  %z = cta.acc_zero : !cta.acc<64x64xf32>
+  // expected-error@+1 {{'cta.store' op stores 2-D tiles with one index per axis of a destination of rank 2 or more}}
+  cta.store %z -> %c[%i] : !cta.acc<64x64xf32> -> memref<?xf32> {
   ^bb0(%e: f32):
     cta.yield %e : f32
   }
@@ -526,10 +1080,37 @@ cta.program @p(%c: memref<?x?xf32> {cta.param = "c"}, %i: index {cta.dim = "M"})
 
 cta.program @p(%c: memref<?x?x?xf32> {cta.param = "c"}, %i: index {cta.dim = "M"}) {
   %z = cta.acc_zero : !cta.acc<64x64xf32>
-  // expected-error@+1 {{'cta.store' op stores 2-D tiles with one index per axis}}
-  cta.store %z -> %c[%i, %i, %i] : !cta.acc<64x64xf32> -> memref<?x?x?xf32> {
+  // expected-error@+1 {{'cta.store' op stores 2-D tiles with one index per axis of a destination of rank 2 or more}}
+  cta.store %z -> %c[%i, %i] : !cta.acc<64x64xf32> -> memref<?x?x?xf32> {
   ^bb0(%e: f32):
     cta.yield %e : f32
+  }
+  cta.return
+}
+
+// -----
+
+// Row vectors and lhs fragments are not tiles to store.
+cta.program @p(%c: memref<?x?xf32> {cta.param = "c"}, %i: index {cta.dim = "M"}) {
+  %x = arith.constant 0.0 : f32
+  %r = cta.splat %x : f32 -> !cta.frag<64xf32, rows>
+  // expected-error@+1 {{'cta.store' op stores accumulators or acc fragments, got '!cta.frag<64xf32, rows>'}}
+  cta.store %r -> %c[%i, %i] : !cta.frag<64xf32, rows> -> memref<?x?xf32> {
+  ^bb0(%e: f32):
+    cta.yield %e : f32
+  }
+  cta.return
+}
+
+// -----
+
+cta.program @p(%c: memref<?x?xbf16> {cta.param = "c"}, %i: index {cta.dim = "M"}) {
+  %x = arith.constant 0.0 : bf16
+  %p = cta.splat %x : bf16 -> !cta.frag<64x64xbf16, lhs>
+  // expected-error@+1 {{'cta.store' op stores accumulators or acc fragments, got '!cta.frag<64x64xbf16, lhs>'}}
+  cta.store %p -> %c[%i, %i] : !cta.frag<64x64xbf16, lhs> -> memref<?x?xbf16> {
+  ^bb0(%e: bf16):
+    cta.yield %e : bf16
   }
   cta.return
 }
@@ -539,11 +1120,91 @@ cta.program @p(%c: memref<?x?x?xf32> {cta.param = "c"}, %i: index {cta.dim = "M"
 cta.program @p(%c: memref<?x?xf32> {cta.param = "c"}, %i: index {cta.dim = "M"}) {
   %z = cta.acc_zero : !cta.acc<64x64xf32>
   %y = cta.acc_zero : !cta.acc<64x128xf32>
-  // expected-error@+1 {{'cta.store' op accumulators must have the same shape}}
+  // expected-error@+1 {{'cta.store' op stored values must have one 2-D shape}}
   cta.store %z, %y -> %c[%i, %i] : !cta.acc<64x64xf32>, !cta.acc<64x128xf32> -> memref<?x?xf32> {
   ^bb0(%e: f32, %f: f32):
     cta.yield %e : f32
   }
+  cta.return
+}
+
+// -----
+
+// An accumulator and an acc fragment of one shape may be stored together,
+// but not of different shapes.
+cta.program @p(%c: memref<?x?xf32> {cta.param = "c"}, %i: index {cta.dim = "M"}) {
+  %x = arith.constant 0.0 : f32
+  %z = cta.acc_zero : !cta.acc<64x64xf32>
+  %f = cta.splat %x : f32 -> !cta.frag<128x64xf32, acc>
+  // expected-error@+1 {{'cta.store' op stored values must have one 2-D shape}}
+  cta.store %z, %f -> %c[%i, %i] : !cta.acc<64x64xf32>, !cta.frag<128x64xf32, acc> -> memref<?x?xf32> {
+  ^bb0(%e: f32, %g: f32):
+    cta.yield %e : f32
+  }
+  cta.return
+}
+
+// -----
+
+cta.program @p(%b: memref<?xf32> {cta.param = "b"}, %c: memref<?x?xf32> {cta.param = "c"}, %i: index {cta.dim = "M"}) {
+  %z = cta.acc_zero : !cta.acc<64x64xf32>
+  // expected-error@+1 {{'cta.store' op needs one kind per epilogue input, got 0 for 1}}
+  "cta.store"(%z, %b, %c, %i, %i) <{input_kinds = [], operandSegmentSizes = array<i32: 1, 1, 1, 2, 0, 0, 0>}> ({
+  ^bb0(%e: f32, %f: f32):
+    cta.yield %e : f32
+  }) : (!cta.acc<64x64xf32>, memref<?xf32>, memref<?x?xf32>, index, index) -> ()
+  cta.return
+}
+
+// -----
+
+// Each epilogue input names the kind it is read as.
+cta.program @p(%b: memref<?xf32> {cta.param = "b"}, %c: memref<?x?xf32> {cta.param = "c"}, %i: index {cta.dim = "M"}) {
+  %z = cta.acc_zero : !cta.acc<64x64xf32>
+  // expected-error@+1 {{custom op 'cta.store' unknown epilogue input kind 'per_column'; expected scalar, per_row, per_col or tile}}
+  cta.store %z inputs(%b per_column : memref<?xf32>) -> %c[%i, %i] : !cta.acc<64x64xf32> -> memref<?x?xf32> {
+  ^bb0(%e: f32, %f: f32):
+    cta.yield %e : f32
+  }
+  cta.return
+}
+
+// -----
+
+// A rank-1 input is a bias along the columns or a scalar; a per-row scale
+// is [M, 1].
+cta.program @p(%b: memref<?xf32> {cta.param = "b"}, %c: memref<?x?xf32> {cta.param = "c"}, %i: index {cta.dim = "M"}) {
+  %z = cta.acc_zero : !cta.acc<64x64xf32>
+  // expected-error@+1 {{'cta.store' op epilogue input #0 of rank 1 cannot be read per_row}}
+  cta.store %z inputs(%b per_row : memref<?xf32>) -> %c[%i, %i] : !cta.acc<64x64xf32> -> memref<?x?xf32> {
+  ^bb0(%e: f32, %f: f32):
+    cta.yield %e : f32
+  }
+  cta.return
+}
+
+// -----
+
+cta.program @p(%b: memref<?xf32> {cta.param = "b"}, %r: memref<?x?x?xf32> {cta.param = "r"}, %c: memref<?x?xf32> {cta.param = "c"}, %i: index {cta.dim = "M"}) {
+  %z = cta.acc_zero : !cta.acc<64x64xf32>
+  // expected-error@+1 {{'cta.store' op epilogue input #1 of rank 3 cannot be read tile}}
+  cta.store %z inputs(%b per_col, %r tile : memref<?xf32>, memref<?x?x?xf32>) -> %c[%i, %i] : !cta.acc<64x64xf32> -> memref<?x?xf32> {
+  ^bb0(%e: f32, %f: f32, %g: f32):
+    cta.yield %e : f32
+  }
+  cta.return
+}
+
+// -----
+
+// In the generic form, input kinds are InputKind values (0 to 3).
+cta.program @p(%b: memref<?xf32> {cta.param = "b"}, %c: memref<?x?xf32> {cta.param = "c"}, %i: index {cta.dim = "M"}) {
+  %z = cta.acc_zero : !cta.acc<64x64xf32>
+  // expected-error@+1 {{'cta.store' op attribute 'input_kinds' failed to satisfy constraint: epilogue input kinds}}
+  "cta.store"(%z, %b, %c, %i, %i) <{input_kinds = [7 : i32], operandSegmentSizes = array<i32: 1, 1, 1, 2, 0, 0, 0>}> ({
+  ^bb0(%e: f32, %f: f32):
+    cta.yield %e : f32
+  }) : (!cta.acc<64x64xf32>, memref<?xf32>, memref<?x?xf32>, index, index) -> ()
   cta.return
 }
 
@@ -577,11 +1238,39 @@ cta.program @p(%c: memref<?x?xbf16> {cta.param = "c"}, %i: index {cta.dim = "M"}
 
 // -----
 
+cta.program @p(%c: memref<?x?xbf16> {cta.param = "c"}, %i: index {cta.dim = "M"}) {
+  %s = cta.alloc : !cta.buffer<64x64xbf16>
+  %z = cta.acc_zero : !cta.acc<64x64xf32>
+  // expected-error@+1 {{'cta.store' op staging has one stage and takes no slot}}
+  cta.store %z -> %c[%i, %i] staging %s[%i] : !cta.acc<64x64xf32> -> memref<?x?xbf16>, !cta.buffer<64x64xbf16> {
+  ^bb0(%e: f32):
+    %t = arith.truncf %e : f32 to bf16
+    cta.yield %t : bf16
+  }
+  cta.return
+}
+
+// -----
+
 cta.program @p(%c: memref<?x?xf32> {cta.param = "c"}, %i: index {cta.dim = "M"}) {
   %z = cta.acc_zero : !cta.acc<64x64xf32>
-  // expected-error@+1 {{'cta.store' op epilogue takes one element per accumulator}}
+  // expected-error@+1 {{'cta.store' op epilogue takes one element per stored value, then one per epilogue input}}
   cta.store %z, %z -> %c[%i, %i] : !cta.acc<64x64xf32>, !cta.acc<64x64xf32> -> memref<?x?xf32> {
   ^bb0(%e: f32):
+    cta.yield %e : f32
+  }
+  cta.return
+}
+
+// -----
+
+// The epilogue reads each input in its own element type, after the stored
+// values.
+cta.program @p(%b: memref<?xbf16> {cta.param = "b"}, %c: memref<?x?xf32> {cta.param = "c"}, %i: index {cta.dim = "M"}) {
+  %z = cta.acc_zero : !cta.acc<64x64xf32>
+  // expected-error@+1 {{'cta.store' op epilogue takes one element per stored value, then one per epilogue input}}
+  cta.store %z inputs(%b per_col : memref<?xbf16>) -> %c[%i, %i] : !cta.acc<64x64xf32> -> memref<?x?xf32> {
+  ^bb0(%e: f32, %f: f32):
     cta.yield %e : f32
   }
   cta.return
@@ -614,13 +1303,267 @@ cta.program @p(%c: memref<?x?xf32> {cta.param = "c"}, %i: index {cta.dim = "M"})
 // -----
 
 //===----------------------------------------------------------------------===//
+// cta.splat
+//===----------------------------------------------------------------------===//
+
+cta.program @p() {
+  %x = arith.constant 0.0 : f16
+  // expected-error@+1 {{'cta.splat' op splats a 'f16' into a fragment of 'f32'}}
+  %f = cta.splat %x : f16 -> !cta.frag<64xf32, rows>
+  cta.return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// cta.frag_map
+//===----------------------------------------------------------------------===//
+
+// An lhs fragment is made by cta.convert, not computed element by element.
+cta.program @p() {
+  %x = arith.constant 0.0 : bf16
+  %p = cta.splat %x : bf16 -> !cta.frag<64x64xbf16, acc>
+  // expected-error@+1 {{'cta.frag_map' op yields an accumulator}}
+  %y = cta.frag_map %p : !cta.frag<64x64xbf16, acc> -> !cta.frag<64x64xbf16, lhs> {
+  ^bb0(%i: index, %j: index, %v: bf16):
+    cta.yield %v : bf16
+  }
+  cta.return
+}
+
+// -----
+
+cta.program @p() {
+  %z = cta.acc_zero : !cta.acc<64x128xf32>
+  // expected-error@+1 {{'cta.frag_map' op inputs must have the result's shape}}
+  %y = cta.frag_map %z : !cta.acc<64x128xf32> -> !cta.frag<64x64xf32, acc> {
+  ^bb0(%i: index, %j: index, %v: f32):
+    cta.yield %v : f32
+  }
+  cta.return
+}
+
+// -----
+
+// Row vectors have one value per row, column vectors one per column.
+cta.program @p() {
+  %x = arith.constant 0.0 : f32
+  %z = cta.acc_zero : !cta.acc<64x128xf32>
+  %r = cta.splat %x : f32 -> !cta.frag<128xf32, rows>
+  // expected-error@+1 {{'cta.frag_map' op input '!cta.frag<128xf32, rows>' is neither the result's tile nor one of its row or column vectors}}
+  %y = cta.frag_map %z, %r : !cta.acc<64x128xf32>, !cta.frag<128xf32, rows> -> !cta.frag<64x128xf32, acc> {
+  ^bb0(%i: index, %j: index, %v: f32, %w: f32):
+    cta.yield %v : f32
+  }
+  cta.return
+}
+
+// -----
+
+cta.program @p() {
+  %x = arith.constant 0.0 : f32
+  %z = cta.acc_zero : !cta.acc<64x128xf32>
+  %c = cta.splat %x : f32 -> !cta.frag<64xf32, cols>
+  // expected-error@+1 {{'cta.frag_map' op input '!cta.frag<64xf32, cols>' is neither the result's tile nor one of its row or column vectors}}
+  %y = cta.frag_map %z, %c : !cta.acc<64x128xf32>, !cta.frag<64xf32, cols> -> !cta.frag<64x128xf32, acc> {
+  ^bb0(%i: index, %j: index, %v: f32, %w: f32):
+    cta.yield %v : f32
+  }
+  cta.return
+}
+
+// -----
+
+// An lhs fragment is read only by the MMA.
+cta.program @p() {
+  %x = arith.constant 0.0 : bf16
+  %p = cta.splat %x : bf16 -> !cta.frag<64x64xbf16, lhs>
+  // expected-error@+1 {{'cta.frag_map' op input '!cta.frag<64x64xbf16, lhs>' is neither the result's tile nor one of its row or column vectors}}
+  %y = cta.frag_map %p : !cta.frag<64x64xbf16, lhs> -> !cta.frag<64x64xbf16, acc> {
+  ^bb0(%i: index, %j: index, %v: bf16):
+    cta.yield %v : bf16
+  }
+  cta.return
+}
+
+// -----
+
+cta.program @p() {
+  %z = cta.acc_zero : !cta.acc<64x64xf32>
+  // expected-error@+1 {{'cta.frag_map' op body takes (row, col) then one element per input}}
+  %y = cta.frag_map %z : !cta.acc<64x64xf32> -> !cta.frag<64x64xf32, acc> {
+  ^bb0(%v: f32):
+    cta.yield %v : f32
+  }
+  cta.return
+}
+
+// -----
+
+cta.program @p() {
+  %z = cta.acc_zero : !cta.acc<64x64xf32>
+  // expected-error@+1 {{'cta.frag_map' op body takes (row, col) then one element per input}}
+  %y = cta.frag_map %z : !cta.acc<64x64xf32> -> !cta.frag<64x64xf32, acc> {
+  ^bb0(%i: index, %j: index, %v: f16):
+    %e = arith.extf %v : f16 to f32
+    cta.yield %e : f32
+  }
+  cta.return
+}
+
+// -----
+
+// The body yields one element of the result's type.
+cta.program @p() {
+  %z = cta.acc_zero : !cta.acc<64x64xf32>
+  // expected-error@+1 {{'cta.frag_map' op body yields 1 values that do not match the carried types}}
+  %y = cta.frag_map %z : !cta.acc<64x64xf32> -> !cta.frag<64x64xbf16, acc> {
+  ^bb0(%i: index, %j: index, %v: f32):
+    cta.yield %v : f32
+  }
+  cta.return
+}
+
+// -----
+
+cta.program @p() {
+  %z = cta.acc_zero : !cta.acc<64x64xf32>
+  // expected-error@+1 {{'cta.frag_map' op body must end in cta.yield}}
+  %y = cta.frag_map %z : !cta.acc<64x64xf32> -> !cta.frag<64x64xf32, acc> {
+  ^bb0(%i: index, %j: index, %v: f32):
+  }
+  cta.return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// cta.reduce_rows
+//===----------------------------------------------------------------------===//
+
+cta.program @p() {
+  %x = arith.constant 0.0 : f32
+  %r = cta.splat %x : f32 -> !cta.frag<64xf32, rows>
+  // expected-error@+1 {{'cta.reduce_rows' op reduces an accumulator or an acc fragment}}
+  %m = cta.reduce_rows max %r : !cta.frag<64xf32, rows> -> !cta.frag<64xf32, rows>
+  cta.return
+}
+
+// -----
+
+cta.program @p() {
+  %z = cta.acc_zero : !cta.acc<64x128xf32>
+  // expected-error-re@+1 {{'cta.reduce_rows' op yields one 'f32' per input row: !cta.frag<64x{{'?}}f32{{'?}}, rows>{{$}}}}
+  %m = cta.reduce_rows sum %z : !cta.acc<64x128xf32> -> !cta.frag<128xf32, rows>
+  cta.return
+}
+
+// -----
+
+cta.program @p() {
+  %z = cta.acc_zero : !cta.acc<64x128xf32>
+  // expected-error-re@+1 {{'cta.reduce_rows' op yields one 'f32' per input row: !cta.frag<64x{{'?}}f32{{'?}}, rows>{{$}}}}
+  %m = cta.reduce_rows max %z : !cta.acc<64x128xf32> -> !cta.frag<64xf32, cols>
+  cta.return
+}
+
+// -----
+
+cta.program @p() {
+  %z = cta.acc_zero : !cta.acc<64x128xf32>
+  // expected-error-re@+1 {{'cta.reduce_rows' op yields one 'f32' per input row: !cta.frag<64x{{'?}}f32{{'?}}, rows>{{$}}}}
+  %m = cta.reduce_rows max %z : !cta.acc<64x128xf32> -> !cta.frag<64xf16, rows>
+  cta.return
+}
+
+// -----
+
+cta.program @p() {
+  %z = cta.acc_zero : !cta.acc<64x128xf32>
+  // expected-error@+1 {{custom op 'cta.reduce_rows' expected string or keyword containing one of the following enum values for attribute 'kind' [max, sum]}}
+  %m = cta.reduce_rows min %z : !cta.acc<64x128xf32> -> !cta.frag<64xf32, rows>
+  cta.return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// cta.convert
+//===----------------------------------------------------------------------===//
+
+cta.program @p() {
+  %z = cta.acc_zero : !cta.acc<64x64xf16>
+  // expected-error@+1 {{'cta.convert' op converts an f32 accumulator or acc fragment}}
+  %p = cta.convert %z : !cta.acc<64x64xf16> -> !cta.frag<64x64xf16, lhs>
+  cta.return
+}
+
+// -----
+
+cta.program @p() {
+  %x = arith.constant 0.0 : f32
+  %r = cta.splat %x : f32 -> !cta.frag<64xf32, rows>
+  // expected-error@+1 {{'cta.convert' op converts an f32 accumulator or acc fragment}}
+  %p = cta.convert %r : !cta.frag<64xf32, rows> -> !cta.frag<64x64xbf16, lhs>
+  cta.return
+}
+
+// -----
+
+cta.program @p() {
+  %z = cta.acc_zero : !cta.acc<64x64xf32>
+  // expected-error@+1 {{'cta.convert' op yields a bf16 or f16 fragment of the same shape in the lhs layout}}
+  %p = cta.convert %z : !cta.acc<64x64xf32> -> !cta.frag<64x64xbf16, acc>
+  cta.return
+}
+
+// -----
+
+cta.program @p() {
+  %z = cta.acc_zero : !cta.acc<64x64xf32>
+  // expected-error@+1 {{'cta.convert' op yields a bf16 or f16 fragment of the same shape in the lhs layout}}
+  %p = cta.convert %z : !cta.acc<64x64xf32> -> !cta.frag<64x128xbf16, lhs>
+  cta.return
+}
+
+// -----
+
+cta.program @p() {
+  %z = cta.acc_zero : !cta.acc<64x64xf32>
+  // expected-error@+1 {{'cta.convert' op yields a bf16 or f16 fragment of the same shape in the lhs layout}}
+  %p = cta.convert %z : !cta.acc<64x64xf32> -> !cta.frag<64x64xf8E4M3FN, lhs>
+  cta.return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// cta.ring
+//===----------------------------------------------------------------------===//
+
+cta.program @p() {
+  // expected-error@+1 {{'cta.ring' op needs at least one consumer and a cluster of 1 to 16 CTAs}}
+  %r = cta.ring {consumers = 0 : i64} : !cta.ring<2>
+  cta.return
+}
+
+// -----
+
+cta.program @p() {
+  // expected-error@+1 {{'cta.ring' op needs at least one consumer and a cluster of 1 to 16 CTAs}}
+  %r = cta.ring {consumers = 2 : i64, cluster_size = 32 : i64} : !cta.ring<2>
+  cta.return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
 // cta.warp_specialize
 //===----------------------------------------------------------------------===//
 
 cta.program @p() {
-  // expected-error@+1 {{'cta.warp_specialize' op needs 1 to 3 consumer warpgroups, got 0}}
-  cta.warp_specialize attributes {consumer_warpgroups = 0 : i64, producer_regs = 40 : i64, consumer_regs = 232 : i64} producer {
-  } consumers {
+  // expected-error@+1 {{expected a #cta.role, got #cta.schedule<stages = 4, math_warpgroups = 2>}}
+  cta.warp_specialize #cta.schedule<stages = 4, math_warpgroups = 2> {
   }
   cta.return
 }
@@ -628,40 +1571,97 @@ cta.program @p() {
 // -----
 
 cta.program @p() {
-  // expected-error@+1 {{'cta.warp_specialize' op needs 1 to 3 consumer warpgroups, got 4}}
-  cta.warp_specialize attributes {consumer_warpgroups = 4 : i64, producer_regs = 40 : i64, consumer_regs = 232 : i64} producer {
-  } consumers {
-  }
+  // expected-error@+1 {{'cta.warp_specialize' op needs at least one role}}
+  cta.warp_specialize
   cta.return
 }
 
 // -----
 
 cta.program @p() {
-  // expected-error@+1 {{'cta.warp_specialize' op register counts must be multiples of 8 in [24, 256], got 16}}
-  cta.warp_specialize attributes {consumer_warpgroups = 2 : i64, producer_regs = 16 : i64, consumer_regs = 232 : i64} producer {
-  } consumers {
-  }
+  // expected-error@+1 {{'cta.warp_specialize' op needs one region per role, got 1 for 2}}
+  "cta.warp_specialize"() <{roles = [#cta.role<producer, warps = 4>, #cta.role<math, warps = 4>]}> ({
+    cta.yield
+  }) : () -> ()
+  cta.return
+}
+
+// -----
+
+// setmaxnreg acts on whole warpgroups: a role that resizes its registers
+// starts on a warpgroup boundary.
+cta.program @p() {
+  // expected-error@+1 {{'cta.warp_specialize' op role #1 runs on whole warpgroups (it resizes registers or owns accumulators), so it must start on a warpgroup; it starts at warp 1}}
+  cta.warp_specialize
+    #cta.role<mma, warps = 1> {
+    }
+    #cta.role<producer, warps = 4, regs = 40> {
+    }
+  cta.return
+}
+
+// -----
+
+// Math and epilogue roles own accumulators in whole warpgroups, even when
+// they keep their registers.
+cta.program @p() {
+  // expected-error@+1 {{'cta.warp_specialize' op role #1 runs on whole warpgroups (it resizes registers or owns accumulators), so it must start on a warpgroup; it starts at warp 1}}
+  cta.warp_specialize
+    #cta.role<producer, warps = 1> {
+    }
+    #cta.role<math, warps = 4> {
+    }
   cta.return
 }
 
 // -----
 
 cta.program @p() {
-  // expected-error@+1 {{'cta.warp_specialize' op register counts must be multiples of 8 in [24, 256], got 236}}
-  cta.warp_specialize attributes {consumer_warpgroups = 2 : i64, producer_regs = 40 : i64, consumer_regs = 236 : i64} producer {
-  } consumers {
-  }
+  // expected-error@+1 {{'cta.warp_specialize' op role #2 runs on whole warpgroups (it resizes registers or owns accumulators), so it must start on a warpgroup; it starts at warp 2}}
+  cta.warp_specialize
+    #cta.role<producer, warps = 1> {
+    }
+    #cta.role<mma, warps = 1> {
+    }
+    #cta.role<epilogue, warps = 4> {
+    }
   cta.return
 }
 
 // -----
 
 cta.program @p() {
-  // expected-error@+1 {{'cta.warp_specialize' op register counts must be multiples of 8 in [24, 256], got 264}}
-  cta.warp_specialize attributes {consumer_warpgroups = 1 : i64, producer_regs = 40 : i64, consumer_regs = 264 : i64} producer {
-  } consumers {
-  }
+  %c0 = arith.constant 0 : index
+  // expected-error@+1 {{'cta.warp_specialize' op role regions end in a cta.yield of nothing}}
+  cta.warp_specialize
+    #cta.role<producer, warps = 4> {
+      cta.yield %c0 : index
+    }
+  cta.return
+}
+
+// -----
+
+cta.program @p() {
+  // expected-error@+1 {{'cta.warp_specialize' op role regions end in a cta.yield of nothing}}
+  cta.warp_specialize
+    #cta.role<producer, warps = 4> {
+      cta.return
+    }
+  cta.return
+}
+
+// -----
+
+cta.program @p() {
+  // expected-error@+1 {{'cta.warp_specialize' op roles have 36 warps; a CTA has at most 32}}
+  cta.warp_specialize
+    #cta.role<producer, warps = 4, regs = 40> {
+    }
+    #cta.role<math, warps = 16, regs = 112> {
+    }
+    #cta.role<epilogue, warps = 16> {
+    }
   cta.return
 }
 
@@ -685,7 +1685,7 @@ cta.program @p(%n: index {cta.dim = "N"}) {
 cta.program @p(%n: index {cta.dim = "N"}) {
   %ring = cta.ring {consumers = 1 : i64} : !cta.ring<2>
   %z = cta.acc_zero : !cta.acc<64x64xf32>
-  // expected-error@+1 {{'cta.consume' op results must match the accumulators}}
+  // expected-error@+1 {{'cta.consume' op results must match the carried values}}
   %r:2 = cta.consume %ring at %n count %n iter_args(%z : !cta.acc<64x64xf32>) : !cta.ring<2> -> !cta.acc<64x128xf32> {
   ^bb0(%kb: index, %slot: index, %acc: !cta.acc<64x64xf32>):
     cta.yield %acc : !cta.acc<64x64xf32>
@@ -734,21 +1734,7 @@ cta.program @p(%n: index {cta.dim = "N"}) {
 
 // -----
 
-//===----------------------------------------------------------------------===//
-// Empty bodies and !cta.acc (regression: these crashed the verifier)
-//===----------------------------------------------------------------------===//
-
-cta.program @p(%k: index {cta.dim = "K"}) {
-  %z = cta.acc_zero : !cta.acc<64x64xf32>
-  // expected-error@+1 {{'cta.mainloop' op body must end in cta.yield}}
-  %r = cta.mainloop %k step 64 iter_args(%z : !cta.acc<64x64xf32>) -> !cta.acc<64x64xf32> {
-  ^bb0(%k0: index, %acc: !cta.acc<64x64xf32>):
-  }
-  cta.return
-}
-
-// -----
-
+// Regression: an empty body crashed the verifier.
 cta.program @p(%n: index {cta.dim = "N"}) {
   %ring = cta.ring {consumers = 1 : i64} : !cta.ring<2>
   %z = cta.acc_zero : !cta.acc<64x64xf32>
@@ -756,48 +1742,5 @@ cta.program @p(%n: index {cta.dim = "N"}) {
   %r:2 = cta.consume %ring at %n count %n iter_args(%z : !cta.acc<64x64xf32>) : !cta.ring<2> -> !cta.acc<64x64xf32> {
   ^bb0(%kb: index, %slot: index, %acc: !cta.acc<64x64xf32>):
   }
-  cta.return
-}
-
-// -----
-
-cta.program @p() {
-  // expected-error@+1 {{an accumulator is a 2-D tile with positive extents}}
-  %z = cta.acc_zero : !cta.acc<f32>
-  cta.return
-}
-
-// -----
-
-cta.program @p() {
-  // expected-error@+1 {{an accumulator is a 2-D tile with positive extents}}
-  %z = cta.acc_zero : !cta.acc<2x64x64xf32>
-  cta.return
-}
-
-// -----
-
-cta.program @p() {
-  // expected-error@+1 {{an accumulator is a 2-D tile with positive extents}}
-  %z = cta.acc_zero : !cta.acc<0x64xf32>
-  cta.return
-}
-
-// -----
-
-cta.program @p() {
-  // expected-error@+1 {{accumulator elements must be integers or floats, got 'index'}}
-  %z = cta.acc_zero : !cta.acc<64x64xindex>
-  cta.return
-}
-
-// -----
-
-//===----------------------------------------------------------------------===//
-// #cta.swizzle
-//===----------------------------------------------------------------------===//
-
-// expected-error@+1 {{unknown swizzle 'b128'; expected none, 32B, 64B or 128B}}
-cta.program @p() attributes {s = #cta.swizzle<"b128">} {
   cta.return
 }
