@@ -51,8 +51,9 @@ static LogicalResult verifySlot(Operation *op, StringRef what, BufferType type,
   return success();
 }
 
-/// `inputs(%bias per_col, %r tile : memref<?xbf16>, memref<?x?xbf16>)`, or
-/// nothing: a store's epilogue inputs, each with the kind it is read as.
+/// `inputs(%bias per_col, %r tile : memref<?xbf16>, memref<?x?xbf16>) ->`,
+/// or just `->`: a store's epilogue inputs, each with the kind it is read
+/// as, and the arrow before its destination.
 static ParseResult
 parseEpilogueInputs(OpAsmParser &parser,
                     SmallVectorImpl<OpAsmParser::UnresolvedOperand> &inputs,
@@ -78,14 +79,16 @@ parseEpilogueInputs(OpAsmParser &parser,
       return failure();
   }
   kinds = parser.getBuilder().getArrayAttr(kindAttrs);
-  return success();
+  return parser.parseArrow();
 }
 
 static void printEpilogueInputs(OpAsmPrinter &printer, Operation *,
                                 OperandRange inputs, TypeRange types,
                                 ArrayAttr kinds) {
-  if (inputs.empty())
+  if (inputs.empty()) {
+    printer << "->";
     return;
+  }
   printer << "inputs(";
   for (auto [index, input] : llvm::enumerate(inputs)) {
     if (index)
@@ -98,7 +101,7 @@ static void printEpilogueInputs(OpAsmPrinter &printer, Operation *,
   }
   printer << " : ";
   llvm::interleaveComma(types, printer);
-  printer << ")";
+  printer << ") ->";
 }
 
 //===----------------------------------------------------------------------===//
@@ -331,9 +334,10 @@ LogicalResult SplitColsOp::verify() {
     if (type.getShape()[0] != input.getShape()[0] ||
         type.getShape()[1] != width ||
         type.getElementType() != input.getElementType())
-      return emitOpError() << "each part is !cta.acc<" << input.getShape()[0]
-                           << "x" << width << "x" << input.getElementType()
-                           << ">";
+      return emitOpError() << "each part is "
+                           << AccType::get(getContext(),
+                                           {input.getShape()[0], width},
+                                           input.getElementType());
   }
   return success();
 }
@@ -472,13 +476,32 @@ void FragMapOp::getAsmBlockArgumentNames(Region &region,
 }
 
 LogicalResult FragMapOp::verify() {
+  Type index = IndexType::get(getContext());
+  SmallVector<Type> args = {index, index};
+  // A map over row (or column) vectors yields one: the running maxima and
+  // sums of an online softmax.
+  if (auto vector = llvm::dyn_cast<FragType>(getResult().getType());
+      vector && (vector.getLayout() == FragLayout::rows ||
+                 vector.getLayout() == FragLayout::cols)) {
+    for (Value input : getInputs()) {
+      auto frag = llvm::dyn_cast<FragType>(input.getType());
+      if (!frag || frag.getLayout() != vector.getLayout() ||
+          frag.getShape() != vector.getShape())
+        return emitOpError() << "a map yielding " << vector
+                             << " reads vectors of that layout and shape";
+      args.push_back(frag.getElementType());
+    }
+    if (getBody().front().getArgumentTypes() != TypeRange(args))
+      return emitOpError()
+             << "body takes (row, col) then one element per input";
+    return verifyYield(*this, getBody(), {vector.getElementType()});
+  }
   std::optional<std::pair<ArrayRef<int64_t>, Type>> result =
       getTileOf(getResult().getType());
   if (!result || result->first.size() != 2)
-    return emitOpError() << "yields an accumulator or an acc fragment";
+    return emitOpError() << "yields an accumulator, an acc fragment or a row "
+                            "or column vector";
   ArrayRef<int64_t> shape = result->first;
-  Type index = IndexType::get(getContext());
-  SmallVector<Type> args = {index, index};
   for (Value input : getInputs()) {
     if (std::optional<std::pair<ArrayRef<int64_t>, Type>> tile =
             getTileOf(input.getType())) {
@@ -511,9 +534,9 @@ LogicalResult ReduceRowsOp::verify() {
   if (result.getLayout() != FragLayout::rows ||
       result.getShape() != ArrayRef<int64_t>{tile->first[0]} ||
       result.getElementType() != tile->second)
-    return emitOpError() << "yields one " << tile->second
-                         << " per input row: !cta.frag<" << tile->first[0]
-                         << "x" << tile->second << ", rows>";
+    return emitOpError() << "yields one " << tile->second << " per input row: "
+                         << FragType::get(getContext(), {tile->first[0]},
+                                          tile->second, FragLayout::rows);
   return success();
 }
 
@@ -571,7 +594,7 @@ ParseResult WarpSpecializeOp::parse(OpAsmParser &parser,
   }
   result.addAttribute(getRolesAttrName(result.name),
                       parser.getBuilder().getArrayAttr(roles));
-  return parser.parseOptionalAttrDict(result.attributes);
+  return parser.parseOptionalAttrDictWithKeyword(result.attributes);
 }
 
 void WarpSpecializeOp::print(OpAsmPrinter &p) {
@@ -583,7 +606,7 @@ void WarpSpecializeOp::print(OpAsmPrinter &p) {
     p.printRegion(body, /*printEntryBlockArgs=*/false,
                   /*printBlockTerminators=*/false);
   }
-  p.printOptionalAttrDict((*this)->getAttrs(), {getRolesAttrName()});
+  p.printOptionalAttrDictWithKeyword((*this)->getAttrs(), {getRolesAttrName()});
 }
 
 int64_t WarpSpecializeOp::getFirstWarp(unsigned i) {
@@ -616,7 +639,8 @@ LogicalResult WarpSpecializeOp::verify() {
                 "at warp "
              << getFirstWarp(i);
     Block &block = getBodies()[i].front();
-    auto yield = llvm::dyn_cast<YieldOp>(block.getTerminator());
+    auto yield =
+        block.empty() ? YieldOp() : llvm::dyn_cast<YieldOp>(block.back());
     if (!yield || !yield.getValues().empty())
       return emitOpError() << "role regions end in a cta.yield of nothing";
   }

@@ -291,7 +291,7 @@ def Cta_StoreOp : Cta_Op<"store", [AttrSizedOperandSegments]> {
                        Optional<Cta_BufferType>:$staging, Optional<Index>:$staging_slot);
   let regions = (region SizedRegion<1>:$epilogue);
   let assemblyFormat = [{
-    $values custom<EpilogueInputs>($inputs, type($inputs), $input_kinds) `->` $dest `[` $indices `]`
+    $values custom<EpilogueInputs>($inputs, type($inputs), $input_kinds) $dest `[` $indices `]`
     (`row_limit` $row_limit^)? (`staging` $staging^ (`[` $staging_slot^ `]`)?)? attr-dict
     `:` type($values) `->` type($dest) (`,` type($staging)^)? $epilogue
   }];
@@ -346,7 +346,9 @@ def Cta_FragMapOp : Cta_Op<"frag_map", [
     accumulators or `acc` fragments of the result's shape, or `rows` /
     `cols` vectors of it, which broadcast along the other axis. The result
     is an `acc` fragment or, where the value must stay an MMA accumulator
-    (attention rescales its output in place), an accumulator.
+    (attention rescales its output in place), an accumulator. A map whose
+    inputs and result are all `rows` (or `cols`) vectors of one shape
+    computes a vector (the column, or row, index is then 0).
 
     ```mlir
     %p = cta.frag_map %s, %m : !cta.acc<64x128xf32>, !cta.frag<64xf32, rows>

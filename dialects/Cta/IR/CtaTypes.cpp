@@ -194,7 +194,8 @@ LogicalResult RoleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (warps < 1 || warps > 32)
     return emitError() << "a role has 1 to 32 warps, got " << warps;
   if ((kind == RoleKind::math || kind == RoleKind::epilogue) && warps % 4 != 0)
-    return emitError() << "a " << stringifyRoleKind(kind)
+    return emitError() << (kind == RoleKind::epilogue ? "an " : "a ")
+                       << stringifyRoleKind(kind)
                        << " role is whole warpgroups (a multiple of 4 warps), "
                           "got "
                        << warps;

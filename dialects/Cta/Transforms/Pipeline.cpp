@@ -77,10 +77,6 @@ FailureOr<std::optional<TileBody>> matchTileBody(ProgramOp program) {
   }
   if (!body.loop)
     return std::optional<TileBody>();
-  if (body.loop.getWalk() != WalkKind::static_)
-    return body.loop.emitError()
-           << "cta-pipeline: not implemented yet: a "
-           << stringifyWalkKind(body.loop.getWalk()) << " tile walk";
   for (Operation &op : body.loop.getBody().front()) {
     if (auto mainloop = llvm::dyn_cast<MainloopOp>(op)) {
       if (body.mainloop)
@@ -96,6 +92,10 @@ FailureOr<std::optional<TileBody>> matchTileBody(ProgramOp program) {
   }
   if (!body.mainloop)
     return std::optional<TileBody>();
+  if (body.loop.getWalk() != WalkKind::static_)
+    return body.loop.emitError()
+           << "cta-pipeline: not implemented yet: a "
+           << stringifyWalkKind(body.loop.getWalk()) << " tile walk";
   return std::optional<TileBody>(body);
 }
 
@@ -116,15 +116,35 @@ TileLoopOp cloneTileLoop(OpBuilder &builder, TileLoopOp loop,
   return clone;
 }
 
-/// Clones the ops of the tile body that are not the mainloop or a store
-/// (index arithmetic) so that both roles see them; ops that make tile
-/// values (zero accumulators, splats) belong to the math role alone.
+/// Clones the ops of the tile body before the K loop that compute no tile
+/// values (index arithmetic) so that both roles see them; ops that make
+/// tile values (zero accumulators, splats) belong to the math role alone.
 void cloneTileArithmetic(OpBuilder &builder, TileBody &body,
                          IRMapping &mapping) {
-  for (Operation &op : body.loop.getBody().front().without_terminator())
-    if (!llvm::isa<MainloopOp, StoreOp>(op) &&
-        llvm::none_of(op.getResultTypes(), hasTileRows))
+  for (Operation &op : llvm::make_range(body.loop.getBody().front().begin(),
+                                        Block::iterator(body.mainloop)))
+    if (llvm::none_of(op.getResultTypes(), hasTileRows) &&
+        llvm::none_of(op.getResultTypes(),
+                      [](Type type) { return llvm::isa<FragType>(type); }))
       builder.clone(op, mapping);
+}
+
+/// The ops of a K step the producer runs: its copies and what their
+/// operands are computed from (not the MMAs or register math).
+llvm::SetVector<Operation *> producerSlice(Block &step) {
+  llvm::SetVector<Operation *> slice;
+  SmallVector<Operation *> worklist;
+  for (LoadOp load : step.getOps<LoadOp>())
+    worklist.push_back(load);
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val();
+    if (op->getBlock() != &step || !slice.insert(op))
+      continue;
+    for (Value operand : op->getOperands())
+      if (Operation *def = operand.getDefiningOp())
+        worklist.push_back(def);
+  }
+  return slice;
 }
 
 LogicalResult pipeline(ProgramOp program) {
@@ -147,6 +167,12 @@ LogicalResult pipeline(ProgramOp program) {
   int64_t consumers = schedule.getMathWarpgroups();
   int64_t clusterSize =
       program.getClusterShape().first * program.getClusterShape().second;
+  int64_t tileRows =
+      body.loop.getTileSizes()[body.loop.getTileSizes().size() - 2];
+  if (tileRows % consumers != 0)
+    return body.loop.emitError()
+           << "cta-pipeline: " << tileRows << " tile rows do not split across "
+           << consumers << " math warpgroups";
   unsigned consumerRegs =
       kiln::target::warpSpecializedConsumerRegisters(*chip, 1, consumers);
   if (consumerRegs == 0)
@@ -219,8 +245,9 @@ LogicalResult pipeline(ProgramOp program) {
     inner.setInsertionPointToStart(stage);
     mapping.map(mainBody.getArgument(0),
                 arith::MulIOp::create(inner, loc, kb, step));
+    llvm::SetVector<Operation *> copies = producerSlice(mainBody);
     for (Operation &op : mainBody.without_terminator()) {
-      if (llvm::isa<MmaOp>(op))
+      if (!copies.contains(&op))
         continue;
       Operation *clone = inner.clone(op, mapping);
       if (auto load = llvm::dyn_cast<LoadOp>(clone)) {
@@ -247,9 +274,7 @@ LogicalResult pipeline(ProgramOp program) {
     Value count = kIterations(inner, mapping);
     Value warpgroup =
         WarpgroupIndexOp::create(inner, loc, inner.getIndexType());
-    int64_t rowsPerConsumer =
-        body.loop.getTileSizes()[body.loop.getTileSizes().size() - 2] /
-        consumers;
+    int64_t rowsPerConsumer = tileRows / consumers;
     Value row = arith::MulIOp::create(
         inner, loc, warpgroup,
         arith::ConstantIndexOp::create(inner, loc, rowsPerConsumer));
@@ -279,8 +304,9 @@ LogicalResult pipeline(ProgramOp program) {
          llvm::zip(mainBody.getArguments().drop_front(), carriedTypes))
       mapping.map(arg, stage->addArgument(type, loc));
     inner.setInsertionPointToStart(stage);
-    mapping.map(mainBody.getArgument(0),
-                arith::MulIOp::create(inner, loc, kb, step));
+    if (!mainBody.getArgument(0).use_empty())
+      mapping.map(mainBody.getArgument(0),
+                  arith::MulIOp::create(inner, loc, kb, step));
     for (Operation &op : mainBody) {
       if (llvm::isa<LoadOp>(op))
         continue;
@@ -312,7 +338,7 @@ LogicalResult pipeline(ProgramOp program) {
         clone.getIndicesMutable()[0].assign(sliceRow);
         if (clone.getStaging() && consumers > 1)
           clone.getStagingSlotMutable().assign(warpgroup);
-      } else if (llvm::any_of(op.getResultTypes(), hasTileRows)) {
+      } else {
         Operation *clone = inner.clone(op, mapping);
         for (OpResult result : clone->getResults())
           result.setType(sliceRows(result.getType(), consumers));

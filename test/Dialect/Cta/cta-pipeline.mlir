@@ -261,10 +261,10 @@ cta.program @dual_gemm(%x: memref<?x?xbf16> {cta.param = "x"}, %w1: memref<?x?xb
 // Two accumulators and a row vector carried through the K loop (a dual GEMM
 // too wide to pack, and a running row statistic): the consume carries each,
 // sliced to the warpgroup's 64 rows, and runs both MMAs on the shared lhs
-// slice. Register math around the K loop runs in the math role on the slice:
-// the rows splat before it is cut to 64 rows, the frag_map after it reads
-// the consume's results; a column vector keeps its 192 columns. The chip may
-// be sm_100a.
+// slice. Register math around the K loop runs in the math role alone, on the
+// slice: the rows splat before it is cut to 64 rows, the ops after it (a
+// column vector, which keeps its 192 columns, and a frag_map reading the
+// consume's results) follow the consume in order. The chip may be sm_100a.
 // CHECK-LABEL: cta.program @two_accumulators(
 // CHECK-SAME:    cta.block = array<i64: 384, 1, 1>, cta.chip = "sm_100a"
 // CHECK:         %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
@@ -276,7 +276,6 @@ cta.program @dual_gemm(%x: memref<?x?xbf16> {cta.param = "x"}, %w1: memref<?x?xb
 // CHECK-NOT:           cta.mma
 // CHECK:         #cta.role<math, warps = 8, regs = 232> {
 // CHECK:           ^bb0(%[[M0:.*]]: index, %[[N0:.*]]: index, %{{.*}}: index):
-// CHECK-NEXT:        %[[COLS:.*]] = cta.splat %[[ONE]] : f32 -> <192xf32, cols>
 // CHECK:             %[[ROW:.*]] = arith.muli
 // CHECK-NEXT:        %[[ZERO:.*]] = cta.acc_zero : <64x192xf32>
 // CHECK-NEXT:        %[[RI:.*]] = cta.splat %[[ONE]] : f32 -> <64xf32, rows>
@@ -286,6 +285,7 @@ cta.program @dual_gemm(%x: memref<?x?xbf16> {cta.param = "x"}, %w1: memref<?x?xb
 // CHECK-NEXT:          %[[PU:.*]] = cta.mma %[[SA]][%[[SLOT]]] rows %[[ROW]], %[[S2]][%[[SLOT]]], %[[U]] {transpose_b} : {{.*}}, <64x192xf32>
 // CHECK-NEXT:          cta.yield %[[PG]], %[[PU]], %[[R]] : !cta.acc<64x192xf32>, !cta.acc<64x192xf32>, !cta.frag<64xf32, rows>
 // CHECK-NEXT:        }
+// CHECK-NEXT:        %[[COLS:.*]] = cta.splat %[[ONE]] : f32 -> <192xf32, cols>
 // CHECK-NEXT:        %[[H:.*]] = cta.frag_map %[[RES]]#1, %[[RES]]#3, %[[COLS]] : !cta.acc<64x192xf32>, !cta.frag<64xf32, rows>, !cta.frag<192xf32, cols> -> !cta.frag<64x192xf32, acc> {
 // CHECK:             }
 // CHECK-NEXT:        %[[R0:.*]] = arith.addi %[[M0]], %[[ROW]] : index
@@ -524,6 +524,66 @@ cta.program @f(%M: index {cta.dim = "M"}) {
     %zero = cta.acc_zero : !cta.acc<64x64xf32>
     // expected-error@+1 {{cta-pipeline: copies and MMAs must be inside the cta.mainloop}}
     %p = cta.mma %sa, %sa, %zero {transpose_b} : !cta.buffer<64x64xf16>, !cta.buffer<64x64xf16>, !cta.acc<64x64xf32>
+  }
+  cta.return
+}
+
+// -----
+
+// Register math in the K loop that reads the carried values (a running row
+// maximum) runs in the math role only: the producer copies just the loads
+// and what their coordinates are computed from (regression: it copied every
+// op and crashed on the unmapped carried value). A non-tile value carried out
+// of the K loop and used after it is computed after the consume, in order
+// (regression: crashed).
+// CHECK-LABEL: cta.program @register_math_in_k_loop(
+// CHECK:         #cta.role<producer, warps = 4, regs = 40> {
+// CHECK-NOT:       cta.reduce_rows
+// CHECK:           cta.load
+// CHECK:         #cta.role<math, warps = 4, regs = 240> {
+// CHECK:           %[[RES:.*]]:4 = cta.consume
+// CHECK:             cta.reduce_rows max
+// CHECK:           }
+// CHECK-NEXT:      %{{.*}} = arith.addi %[[RES]]#3, %[[RES]]#3 : index
+cta.program @register_math_in_k_loop(%a: memref<?x?xbf16> {cta.param = "a"}, %M: index {cta.dim = "M"})
+    attributes {cta.chip = "sm_90a", cta.schedule = #cta.schedule<stages = 2, math_warpgroups = 1>} {
+  %c0 = arith.constant 0 : index
+  %sa = cta.alloc : !cta.buffer<64x64xbf16>
+  cta.tile_loop static (%M, %M) tile [64, 64] {
+  ^bb0(%m0: index, %n0: index):
+    %z = cta.acc_zero : !cta.acc<64x64xf32>
+    %ninf = arith.constant 0xFF800000 : f32
+    %m = cta.splat %ninf : f32 -> !cta.frag<64xf32, rows>
+    %r:3 = cta.mainloop %M step 64 iter_args(%z, %m, %c0 : !cta.acc<64x64xf32>, !cta.frag<64xf32, rows>, index) -> !cta.acc<64x64xf32>, !cta.frag<64xf32, rows>, index {
+    ^bb0(%k0: index, %acc: !cta.acc<64x64xf32>, %max: !cta.frag<64xf32, rows>, %count: index):
+      cta.load %a[%m0, %k0] -> %sa : memref<?x?xbf16> -> !cta.buffer<64x64xbf16>
+      %p = cta.mma %sa, %sa, %acc {transpose_b} : !cta.buffer<64x64xbf16>, !cta.buffer<64x64xbf16>, !cta.acc<64x64xf32>
+      %rowmax = cta.reduce_rows max %p : !cta.acc<64x64xf32> -> !cta.frag<64xf32, rows>
+      %next = arith.addi %count, %k0 : index
+      cta.yield %p, %rowmax, %next : !cta.acc<64x64xf32>, !cta.frag<64xf32, rows>, index
+    }
+    %twice = arith.addi %r#2, %r#2 : index
+  }
+  cta.return
+}
+
+// -----
+
+// Tile rows that do not split evenly across the math warpgroups would leave
+// rows uncomputed (regression: 128 rows over 3 warpgroups gave 42-row
+// slices).
+cta.program @uneven_rows(%a: memref<?x?xbf16> {cta.param = "a"}, %M: index {cta.dim = "M"})
+    attributes {cta.chip = "sm_90a", cta.schedule = #cta.schedule<stages = 2, math_warpgroups = 3>} {
+  %sa = cta.alloc : !cta.buffer<128x64xbf16>
+  // expected-error@+1 {{cta-pipeline: 128 tile rows do not split across 3 math warpgroups}}
+  cta.tile_loop static (%M, %M) tile [128, 64] {
+  ^bb0(%m0: index, %n0: index):
+    %z = cta.acc_zero : !cta.acc<128x64xf32>
+    %r = cta.mainloop %M step 64 iter_args(%z : !cta.acc<128x64xf32>) -> !cta.acc<128x64xf32> {
+    ^bb0(%k0: index, %acc: !cta.acc<128x64xf32>):
+      cta.load %a[%m0, %k0] -> %sa : memref<?x?xbf16> -> !cta.buffer<128x64xbf16>
+      cta.yield %acc : !cta.acc<128x64xf32>
+    }
   }
   cta.return
 }

@@ -808,3 +808,26 @@ cta.program @no_accumulators(%k: index {cta.dim = "K"}) {
   }
   cta.return
 }
+
+// -----
+
+// A map over row vectors yields a row vector (online softmax's running
+// maxima); extra attributes on cta.warp_specialize round-trip after the
+// roles.
+// CHECK-LABEL: cta.program @vector_map(
+// CHECK:         cta.frag_map %{{.*}}, %{{.*}} : !cta.frag<64xf32, rows>, !cta.frag<64xf32, rows> -> !cta.frag<64xf32, rows> {
+// CHECK:         cta.warp_specialize
+// CHECK:         } attributes {tag}
+cta.program @vector_map(%M: index {cta.dim = "M"}) {
+  %one = arith.constant 1.0 : f32
+  %a = cta.splat %one : f32 -> !cta.frag<64xf32, rows>
+  %m = cta.frag_map %a, %a : !cta.frag<64xf32, rows>, !cta.frag<64xf32, rows> -> !cta.frag<64xf32, rows> {
+  ^bb0(%i: index, %j: index, %x: f32, %y: f32):
+    %s = arith.maximumf %x, %y : f32
+    cta.yield %s : f32
+  }
+  cta.warp_specialize
+    #cta.role<producer, warps = 4> {
+    } attributes {tag}
+  cta.return
+}
