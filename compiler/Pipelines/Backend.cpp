@@ -2,6 +2,7 @@
 
 #include "compiler/Pipelines/Backend.h"
 #include "compiler/Conversion/CtaToNVVM/CtaToNVVM.h"
+#include "compiler/Conversion/CtaToNVVM/ManifestAttr.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
@@ -33,12 +34,12 @@ static void mergeVariants(std::vector<Manifest> &manifests) {
 FailureOr<KernelArtifacts> kiln::translateToPtx(ModuleOp module) {
   KernelArtifacts artifacts;
   WalkResult walk = module.walk([&](LLVM::LLVMFuncOp func) {
-    auto json = func->getAttrOfType<StringAttr>(kManifestAttrName);
-    if (!json)
+    auto attr = func->getAttrOfType<DictionaryAttr>(kManifestAttrName);
+    if (!attr)
       return WalkResult::advance();
     Manifest manifest;
     std::string error;
-    if (!parseManifest(json.str(), manifest, error)) {
+    if (!manifestFromAttr(attr, manifest, error)) {
       func.emitError() << "internal error: malformed kernel manifest: "
                        << error;
       return WalkResult::interrupt();

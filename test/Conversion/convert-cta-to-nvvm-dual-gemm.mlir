@@ -17,10 +17,10 @@
 // CHECK-SAME:    %[[MAP_Y:[^:]*]]: !llvm.ptr {{{[^}]*}}nvvm.grid_constant},
 // CHECK-SAME:    %{{[^:]*}}: i32, %{{[^:]*}}: !llvm.ptr<1>, %{{[^:]*}}: i64, %{{[^:]*}}: i32, %{{[^:]*}}: i32, %{{[^:]*}}: i32)
 // Each weight's box is its 128-row band.
-// CHECK-SAME:    {\22param\22:\22w1\22,\22element\22:\22bf16\22,\22box\22:[64,128],
-// CHECK-SAME:    {\22param\22:\22w2\22,\22element\22:\22bf16\22,\22box\22:[64,128],
-// CHECK-SAME:    \22kernel_args\22: [\0A    {\22kind\22:\22tensor_map\22,\22map\22:0},\0A    {\22kind\22:\22tensor_map\22,\22map\22:1},\0A    {\22kind\22:\22tensor_map\22,\22map\22:2},\0A    {\22kind\22:\22tensor_map\22,\22map\22:3},
-// CHECK-SAME:    {\22kind\22:\22tma_ok\22,\22map\22:3},\0A    {\22kind\22:\22pointer\22,\22param\22:\22y\22},\0A    {\22kind\22:\22stride\22,\22param\22:\22y\22,\22axis\22:0},
+// CHECK-SAME:    kernel_args = [{kind = "tensor_map", map = 0 : i64}, {kind = "tensor_map", map = 1 : i64}, {kind = "tensor_map", map = 2 : i64}, {kind = "tensor_map", map = 3 : i64},
+// CHECK-SAME:    {kind = "tma_ok", map = 3 : i64}, {kind = "pointer", param = "y"}, {axis = 0 : i64, kind = "stride", param = "y"},
+// CHECK-SAME:    {box = [64, 128], element = "bf16", l2_promotion = "256B", oob_fill = "zero", optional = false, param = "w1", swizzle = "128B"},
+// CHECK-SAME:    {box = [64, 128], element = "bf16", l2_promotion = "256B", oob_fill = "zero", optional = false, param = "w2", swizzle = "128B"},
 // The wide buffer starts after the four 16 KiB stages of x.
 // CHECK:         %[[SW:.*]] = llvm.getelementptr %{{.*}}[%c65536_i32] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
 // CHECK:         nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c49152_i32 : !llvm.ptr<3>, i32
@@ -111,7 +111,7 @@ cta.program @swiglu(%x: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "x", cta.
 // expects the whole band.
 // CHECK-LABEL: llvm.func @band_multicast(
 // CHECK-SAME:    %[[MAP_W:[^:]*]]: !llvm.ptr {{{[^}]*}}nvvm.grid_constant}
-// CHECK-SAME:    {\22param\22:\22w\22,\22element\22:\22bf16\22,\22box\22:[64,64],
+// CHECK-SAME:    tensor_maps = [{box = [64, 64], element = "bf16", l2_promotion = "256B", oob_fill = "zero", optional = false, param = "w", swizzle = "128B"}],
 // CHECK:         nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c16384_i32 : !llvm.ptr<3>, i32
 // CHECK:         %[[RANK:.*]] = nvvm.read.ptx.sreg.cluster.ctarank : i32
 // CHECK:         %[[SLICE:.*]] = arith.muli %[[RANK]], %c8192_i32 : i32

@@ -20,14 +20,15 @@
 // CHECK-SAME:    %[[PTR_ALPHA:[^:]*]]: !llvm.ptr<1>,
 // CHECK-SAME:    %[[DIM_M:[^:]*]]: i32, %[[DIM_N:[^:]*]]: i32)
 // Inputs read with plain loads need only their elements' alignment.
-// CHECK-SAME:    {\22name\22:\22bias\22,\22role\22:\22input\22,\22dtype\22:\22bf16\22,\22shape\22:[\22N\22],\22align\22:2},
-// CHECK-SAME:    \22kernel_args\22: [\0A    {\22kind\22:\22tensor_map\22,\22map\22:0},\0A    {\22kind\22:\22tma_ok\22,\22map\22:0},
-// CHECK-SAME:    {\22kind\22:\22pointer\22,\22param\22:\22c\22},\0A    {\22kind\22:\22stride\22,\22param\22:\22c\22,\22axis\22:0},
-// CHECK-SAME:    {\22kind\22:\22pointer\22,\22param\22:\22bias\22},
-// CHECK-SAME:    {\22kind\22:\22pointer\22,\22param\22:\22scale\22},\0A    {\22kind\22:\22stride\22,\22param\22:\22scale\22,\22axis\22:0},
-// CHECK-SAME:    {\22kind\22:\22pointer\22,\22param\22:\22res\22},\0A    {\22kind\22:\22stride\22,\22param\22:\22res\22,\22axis\22:0},
-// CHECK-SAME:    {\22kind\22:\22pointer\22,\22param\22:\22alpha\22},
-// CHECK-SAME:    {\22kind\22:\22dim\22,\22dim\22:\22M\22},\0A    {\22kind\22:\22dim\22,\22dim\22:\22N\22}\0A  ],
+// CHECK-SAME:    kernel_args = [{kind = "tensor_map", map = 0 : i64}, {kind = "tma_ok", map = 0 : i64},
+// CHECK-SAME:    {kind = "pointer", param = "c"}, {axis = 0 : i64, kind = "stride", param = "c"},
+// CHECK-SAME:    {kind = "pointer", param = "bias"},
+// CHECK-SAME:    {kind = "pointer", param = "scale"}, {axis = 0 : i64, kind = "stride", param = "scale"},
+// CHECK-SAME:    {kind = "pointer", param = "res"}, {axis = 0 : i64, kind = "stride", param = "res"},
+// CHECK-SAME:    {kind = "pointer", param = "alpha"},
+// CHECK-SAME:    {dim = "M", kind = "dim"}, {dim = "N", kind = "dim"}],
+// Inputs read with plain loads need only their elements' alignment.
+// CHECK-SAME:    params = [{align = 2 : i64, dtype = "bf16", name = "bias", role = "input", shape = ["N"]},
 // The first element's inputs, in epilogue order. bias: masked by the column.
 // CHECK:         arith.cmpi ult, %{{.*}}, %[[DIM_N]] : i32
 // CHECK:         %[[BIAS:.*]] = scf.if %{{.*}} -> (bf16) {
@@ -122,8 +123,8 @@ cta.program @each_kind(%bias: memref<?xbf16, strided<[1]>> {cta.param = "bias", 
 // CHECK-SAME:    %[[PTR_A:[^:]*]]: !llvm.ptr<1>, %{{[^:]*}}: i64,
 // CHECK-SAME:    %[[PTR_D:[^:]*]]: !llvm.ptr<1>, %{{[^:]*}}: i64,
 // CHECK-SAME:    %{{[^:]*}}: i32, %{{[^:]*}}: i32)
-// CHECK-SAME:    {\22name\22:\22a\22,\22role\22:\22input\22,\22dtype\22:\22f16\22,\22shape\22:[\22M\22,\2264\22],\22align\22:16},
-// CHECK-SAME:    {\22kind\22:\22pointer\22,\22param\22:\22a\22},\0A    {\22kind\22:\22stride\22,\22param\22:\22a\22,\22axis\22:0},\0A    {\22kind\22:\22pointer\22,\22param\22:\22d\22},
+// CHECK-SAME:    {kind = "pointer", param = "a"}, {axis = 0 : i64, kind = "stride", param = "a"}, {kind = "pointer", param = "d"},
+// CHECK-SAME:    params = [{align = 16 : i64, dtype = "f16", name = "a", role = "input", shape = ["M", "64"]},
 // CHECK:         nvvm.wgmma.wait.group.sync.aligned 0
 // CHECK:         %[[AT:.*]] = arith.addi %c0_i64{{.*}}, %{{.*}} : i64
 // CHECK-NEXT:    scf.if %{{.*}} -> (f32) {

@@ -18,14 +18,14 @@
 // CHECK-SAME:    %[[PTR_U:[^:]*]]: !llvm.ptr<1>, %[[STRIDE_U:[^:]*]]: i64,
 // CHECK-SAME:    %[[PTR_G:[^:]*]]: !llvm.ptr<1>, %[[STRIDE_G:[^:]*]]: i64,
 // CHECK-SAME:    %{{[^:]*}}: i32, %{{[^:]*}}: i32, %{{[^:]*}}: i32)
-// CHECK-SAME:    {\22param\22:\22y\22,\22element\22:\22bf16\22,\22box\22:[64,64],\22swizzle\22:\22128B\22,\22l2_promotion\22:\22none\22,\22oob_fill\22:\22zero\22,\22optional\22:true},
-// CHECK-SAME:    {\22param\22:\22u\22,\22element\22:\22f32\22,\22box\22:[32,64],\22swizzle\22:\22128B\22,\22l2_promotion\22:\22none\22,\22oob_fill\22:\22zero\22,\22optional\22:true},
-// CHECK-SAME:    {\22param\22:\22g\22,\22element\22:\22bf16\22,\22box\22:[64,64],\22swizzle\22:\22128B\22,\22l2_promotion\22:\22none\22,\22oob_fill\22:\22zero\22,\22optional\22:true}
-// CHECK-SAME:    {\22kind\22:\22tma_ok\22,\22map\22:1},\0A    {\22kind\22:\22tma_ok\22,\22map\22:2},\0A    {\22kind\22:\22tma_ok\22,\22map\22:3},
-// CHECK-SAME:    {\22kind\22:\22pointer\22,\22param\22:\22y\22},\0A    {\22kind\22:\22stride\22,\22param\22:\22y\22,\22axis\22:0},
-// CHECK-SAME:    {\22kind\22:\22pointer\22,\22param\22:\22bias\22},
-// CHECK-SAME:    {\22kind\22:\22pointer\22,\22param\22:\22u\22},\0A    {\22kind\22:\22stride\22,\22param\22:\22u\22,\22axis\22:0},
-// CHECK-SAME:    {\22kind\22:\22pointer\22,\22param\22:\22g\22},\0A    {\22kind\22:\22stride\22,\22param\22:\22g\22,\22axis\22:0},
+// CHECK-SAME:    {kind = "tma_ok", map = 1 : i64}, {kind = "tma_ok", map = 2 : i64}, {kind = "tma_ok", map = 3 : i64},
+// CHECK-SAME:    {kind = "pointer", param = "y"}, {axis = 0 : i64, kind = "stride", param = "y"},
+// CHECK-SAME:    {kind = "pointer", param = "bias"},
+// CHECK-SAME:    {kind = "pointer", param = "u"}, {axis = 0 : i64, kind = "stride", param = "u"},
+// CHECK-SAME:    {kind = "pointer", param = "g"}, {axis = 0 : i64, kind = "stride", param = "g"},
+// CHECK-SAME:    {box = [64, 64], element = "bf16", l2_promotion = "none", oob_fill = "zero", optional = true, param = "y", swizzle = "128B"},
+// CHECK-SAME:    {box = [32, 64], element = "f32", l2_promotion = "none", oob_fill = "zero", optional = true, param = "u", swizzle = "128B"},
+// CHECK-SAME:    {box = [64, 64], element = "bf16", l2_promotion = "none", oob_fill = "zero", optional = true, param = "g", swizzle = "128B"}],
 // Two staging buffers: bf16 (16 KiB, after a's two 8 KiB stages) and f32.
 // CHECK:         %[[S16:.*]] = llvm.getelementptr %{{.*}}[%c16384_i32] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
 // CHECK:         %[[S32:.*]] = llvm.getelementptr %{{.*}}[%c32768_i32] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8

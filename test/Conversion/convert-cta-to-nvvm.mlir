@@ -29,25 +29,25 @@
 // CHECK-SAME:        %[[MAP_C:[^:]*]]: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant},
 // CHECK-SAME:        %[[TMA_OK:[^:]*]]: i32, %[[PTR_C:[^:]*]]: !llvm.ptr<1>, %[[STRIDE_C:[^:]*]]: i64,
 // CHECK-SAME:        %[[DIM_M:[^:]*]]: i32, %[[DIM_K:[^:]*]]: i32, %[[DIM_N:[^:]*]]: i32)
-// The manifest, as the JSON string the driver writes next to the cubin.
-// CHECK-SAME:      attributes {kiln.manifest = "{\0A  \22format\22: \22kiln-manifest\22,\0A  \22version\22: 1,\0A  \22kernel\22: \22matmul\22,
-// CHECK-SAME:        \22source\22: \22{{[^\\]*}}convert-cta-to-nvvm.mlir\22,\0A  \22chip\22: \22sm_90a\22,\0A  \22cubin\22: \22matmul.cubin\22,\0A  \22entry\22: \22matmul\22,
-// CHECK-SAME:        \22dims\22: [\22M\22,\22K\22,\22N\22],
-// CHECK-SAME:        {\22name\22:\22a\22,\22role\22:\22input\22,\22dtype\22:\22bf16\22,\22shape\22:[\22M\22,\22K\22],\22align\22:16},
-// CHECK-SAME:        {\22name\22:\22b\22,\22role\22:\22input\22,\22dtype\22:\22bf16\22,\22shape\22:[\22N\22,\22K\22],\22align\22:16},
-// CHECK-SAME:        {\22name\22:\22c\22,\22role\22:\22output\22,\22dtype\22:\22bf16\22,\22shape\22:[\22M\22,\22N\22],\22align\22:2}
+// The manifest: a dictionary with the fields of the JSON file the driver
+// writes next to the cubin (keys sorted).
+// CHECK-SAME:      attributes {kiln.manifest = {chip = "sm_90a", cubin = "matmul.cubin", dims = ["M", "K", "N"], entry = "matmul", format = "kiln-manifest", kernel = "matmul",
+// CHECK-SAME:        kernel_args = [{kind = "tensor_map", map = 0 : i64}, {kind = "tensor_map", map = 1 : i64}, {kind = "tensor_map", map = 2 : i64},
+// CHECK-SAME:        {kind = "tma_ok", map = 2 : i64}, {kind = "pointer", param = "c"}, {axis = 0 : i64, kind = "stride", param = "c"},
+// CHECK-SAME:        {dim = "M", kind = "dim"}, {dim = "K", kind = "dim"}, {dim = "N", kind = "dim"}],
+// Shared memory: 64 KiB (a) + 32 KiB (b) + 16 KiB (staging), each 1024-byte
+// aligned, + 4 pairs of 8-byte barriers, rounded up to 128 bytes.
+// CHECK-SAME:        launch = {block = [384, 1, 1], cluster = [2, 1, 1], dynamic_smem = 114816 : i64, grid = {rule = "persistent", tiles = {{\[\[}}"M", 128], ["N", 64]]}},
+// CHECK-SAME:        params = [{align = 16 : i64, dtype = "bf16", name = "a", role = "input", shape = ["M", "K"]},
+// CHECK-SAME:        {align = 16 : i64, dtype = "bf16", name = "b", role = "input", shape = ["N", "K"]},
+// CHECK-SAME:        {align = 2 : i64, dtype = "bf16", name = "c", role = "output", shape = ["M", "N"]}],
+// CHECK-SAME:        source = "{{[^"]*}}convert-cta-to-nvvm.mlir",
 // Operand boxes are one 128-byte swizzle span wide; b's box has half the
 // rows, as each CTA of the pair copies half and multicasts it; the output
 // map is optional (rows that are not 16-byte aligned take plain stores).
-// CHECK-SAME:        {\22param\22:\22a\22,\22element\22:\22bf16\22,\22box\22:[64,128],\22swizzle\22:\22128B\22,\22l2_promotion\22:\22256B\22,\22oob_fill\22:\22zero\22,\22optional\22:false},
-// CHECK-SAME:        {\22param\22:\22b\22,\22element\22:\22bf16\22,\22box\22:[64,32],\22swizzle\22:\22128B\22,\22l2_promotion\22:\22256B\22,\22oob_fill\22:\22zero\22,\22optional\22:false},
-// CHECK-SAME:        {\22param\22:\22c\22,\22element\22:\22bf16\22,\22box\22:[64,64],\22swizzle\22:\22128B\22,\22l2_promotion\22:\22none\22,\22oob_fill\22:\22zero\22,\22optional\22:true}
-// CHECK-SAME:        \22kernel_args\22: [\0A    {\22kind\22:\22tensor_map\22,\22map\22:0},\0A    {\22kind\22:\22tensor_map\22,\22map\22:1},\0A    {\22kind\22:\22tensor_map\22,\22map\22:2},
-// CHECK-SAME:        {\22kind\22:\22tma_ok\22,\22map\22:2},\0A    {\22kind\22:\22pointer\22,\22param\22:\22c\22},\0A    {\22kind\22:\22stride\22,\22param\22:\22c\22,\22axis\22:0},
-// CHECK-SAME:        {\22kind\22:\22dim\22,\22dim\22:\22M\22},\0A    {\22kind\22:\22dim\22,\22dim\22:\22K\22},\0A    {\22kind\22:\22dim\22,\22dim\22:\22N\22}\0A  ],
-// Shared memory: 64 KiB (a) + 32 KiB (b) + 16 KiB (staging), each 1024-byte
-// aligned, + 4 pairs of 8-byte barriers, rounded up to 128 bytes.
-// CHECK-SAME:        \22launch\22: {\22block\22:[384,1,1],\22cluster\22:[2,1,1],\22dynamic_smem\22:114816,\22grid\22:{\22rule\22:\22persistent\22,\22tiles\22:{{\[\[}}\22M\22,128],[\22N\22,64]]}}\0A}\0A",
+// CHECK-SAME:        tensor_maps = [{box = [64, 128], element = "bf16", l2_promotion = "256B", oob_fill = "zero", optional = false, param = "a", swizzle = "128B"},
+// CHECK-SAME:        {box = [64, 32], element = "bf16", l2_promotion = "256B", oob_fill = "zero", optional = false, param = "b", swizzle = "128B"},
+// CHECK-SAME:        {box = [64, 64], element = "bf16", l2_promotion = "none", oob_fill = "zero", optional = true, param = "c", swizzle = "128B"}], version = 1 : i64},
 // setmaxnreg needs the entry register count: reqntid and minctasm give it.
 // CHECK-SAME:        nvvm.cluster_dim = array<i32: 2, 1, 1>, nvvm.kernel, nvvm.minctasm = 1 : i32, nvvm.reqntid = array<i32: 384, 1, 1>} {
 // Thread 0 prefetches every tensor map. a and b are only reached through
@@ -220,11 +220,11 @@ cta.program @matmul(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a", cta.
 // CHECK-SAME:    %[[MAP_A:[^:]*]]: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant},
 // CHECK-SAME:    %[[MAP_C:[^:]*]]: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant},
 // CHECK-SAME:    %{{[^:]*}}: i32, %{{[^:]*}}: !llvm.ptr<1>, %{{[^:]*}}: i64, %{{[^:]*}}: i32)
-// CHECK-SAME:    \22dims\22: [\22M\22],
-// CHECK-SAME:    {\22name\22:\22a\22,\22role\22:\22input\22,\22dtype\22:\22f16\22,\22shape\22:[\22M\22,\2264\22],\22align\22:16},
-// CHECK-SAME:    {\22name\22:\22c\22,\22role\22:\22output\22,\22dtype\22:\22f32\22,\22shape\22:[\22M\22,\22M\22],\22align\22:4}
-// CHECK-SAME:    {\22param\22:\22c\22,\22element\22:\22f32\22,\22box\22:[32,64],\22swizzle\22:\22128B\22,\22l2_promotion\22:\22none\22,\22oob_fill\22:\22zero\22,\22optional\22:true}
-// CHECK-SAME:    \22launch\22: {\22block\22:[256,1,1],\22cluster\22:[1,1,1],\22dynamic_smem\22:24704,\22grid\22:{\22rule\22:\22tiles\22,\22tiles\22:{{\[\[}}\22M\22,64],[\22M\22,64]]}}
+// CHECK-SAME:    dims = ["M"],
+// CHECK-SAME:    launch = {block = [256, 1, 1], cluster = [1, 1, 1], dynamic_smem = 24704 : i64, grid = {rule = "tiles", tiles = {{\[\[}}"M", 64], ["M", 64]]}},
+// CHECK-SAME:    params = [{align = 16 : i64, dtype = "f16", name = "a", role = "input", shape = ["M", "64"]},
+// CHECK-SAME:    {align = 4 : i64, dtype = "f32", name = "c", role = "output", shape = ["M", "M"]}],
+// CHECK-SAME:    {box = [32, 64], element = "f32", l2_promotion = "none", oob_fill = "zero", optional = true, param = "c", swizzle = "128B"}],
 // CHECK-NOT:     nvvm.cluster_dim
 // CHECK-SAME:    nvvm.kernel, nvvm.minctasm = 1 : i32, nvvm.reqntid = array<i32: 256, 1, 1>} {
 // CHECK-NOT:     nvvm.cluster

@@ -12,6 +12,7 @@
 #include "compiler/Conversion/CtaToNVVM/CtaToNVVM.h"
 #include "compiler/Conversion/CtaToNVVM/KernelABI.h"
 #include "compiler/Conversion/CtaToNVVM/LoweringUtils.h"
+#include "compiler/Conversion/CtaToNVVM/ManifestAttr.h"
 #include "compiler/Conversion/Passes.h"
 #include "compiler/Target/Ptxas.h"
 
@@ -102,8 +103,7 @@ LLVM::LLVMFuncOp createKernel(cta::ProgramOp program, const KernelABI &abi,
     func.setArgAttr(i, NVVM::NVVMDialect::getGridConstantAttrName(),
                     UnitAttr::get(ctx));
   }
-  func->setAttr(kManifestAttrName,
-                b.getStringAttr(writeManifest(abi.manifest)));
+  func->setAttr(kManifestAttrName, manifestToAttr(abi.manifest, ctx));
 
   Block *entry = func.addEntryBlock(b);
   b.setInsertionPointToStart(entry);

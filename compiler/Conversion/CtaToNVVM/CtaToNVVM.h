@@ -10,7 +10,8 @@ namespace kiln {
 
 /// The symbol of the gpu.module that holds Kiln's kernels.
 inline constexpr llvm::StringLiteral kKernelModuleName = "kiln_kernels";
-/// The llvm.func attribute that carries a kernel's manifest (JSON).
+/// The llvm.func attribute that carries a kernel's manifest: a dictionary
+/// shaped like the `.kiln.json` file (ManifestAttr.h).
 inline constexpr llvm::StringLiteral kManifestAttrName = "kiln.manifest";
 
 /// Lowers every cta.program of `module` for `chip` into an `llvm.func`
