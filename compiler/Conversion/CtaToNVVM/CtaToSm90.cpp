@@ -36,9 +36,8 @@ int64_t bitsOf(Type type) { return type.getIntOrFloatBitWidth(); }
 /// Width in bytes of one column block of `type` (its swizzle span, or the
 /// whole row without a swizzle).
 int64_t spanBytes(cta::BufferType type) {
-  if (type.getSwizzle() &&
-      type.getSwizzle().getValue() != cta::SwizzleKind::none)
-    return static_cast<int64_t>(type.getSwizzle().getValue());
+  if (type.getSwizzleMode() != target::SwizzleMode::None)
+    return target::swizzleSpanBytes(type.getSwizzleMode());
   return type.getShape()[1] * bitsOf(type.getElementType()) / 8;
 }
 
@@ -330,8 +329,8 @@ struct MmaLowering : public AbiPattern<cta::MmaOp> {
     int64_t n = accType.getShape()[1];
     target::ValueOrError<target::WgmmaInstructionShape> shape =
         target::wgmmaInstructionShape(*element, target::ElementType::F32, n);
-    target::SwizzleMode swizzleA = toTargetSwizzle(lhs.getSwizzle());
-    target::SwizzleMode swizzleB = toTargetSwizzle(rhs.getSwizzle());
+    target::SwizzleMode swizzleA = lhs.getSwizzleMode();
+    target::SwizzleMode swizzleB = rhs.getSwizzleMode();
     target::ValueOrError<uint64_t> hiA = target::wgmmaDescriptorHighBits(
         target::OperandMajor::K, swizzleA, lhs.getShape()[0]);
     target::ValueOrError<uint64_t> hiB = target::wgmmaDescriptorHighBits(
@@ -818,7 +817,7 @@ LogicalResult kiln::checkLoweredOnSm90(Operation *op) {
                  << " rows; wgmma reads whole 64-row blocks";
         for (cta::BufferType buffer : {lhs, mma.getRhs().getType()}) {
           target::ValueOrError<uint64_t> hi = target::wgmmaDescriptorHighBits(
-              target::OperandMajor::K, toTargetSwizzle(buffer.getSwizzle()),
+              target::OperandMajor::K, buffer.getSwizzleMode(),
               buffer.getShape()[0]);
           if (!hi)
             return op->emitError() << "convert-cta-to-nvvm: " << hi.error();

@@ -9,22 +9,6 @@
 using namespace mlir;
 using namespace kiln;
 
-target::SwizzleMode kiln::toTargetSwizzle(cta::SwizzleKindAttr attr) {
-  if (!attr)
-    return target::SwizzleMode::None;
-  switch (attr.getValue()) {
-  case cta::SwizzleKind::b32:
-    return target::SwizzleMode::Bytes32;
-  case cta::SwizzleKind::b64:
-    return target::SwizzleMode::Bytes64;
-  case cta::SwizzleKind::b128:
-    return target::SwizzleMode::Bytes128;
-  case cta::SwizzleKind::none:
-    break;
-  }
-  return target::SwizzleMode::None;
-}
-
 std::optional<target::ElementType> kiln::toTargetElement(Type type) {
   if (type.isBF16())
     return target::ElementType::BF16;
@@ -177,7 +161,7 @@ FailureOr<KernelABI> kiln::planKernelABI(cta::ProgramOp program) {
                              << buffer.getElementType();
     target::ValueOrError<target::TmaBoxPlan> plan =
         target::planTmaBoxes(*element, rows, buffer.getShape()[1],
-                             toTargetSwizzle(buffer.getSwizzle()));
+                             buffer.getSwizzleMode());
     if (!plan)
       return op->emitError() << "convert-cta-to-nvvm: " << plan.error();
     for (auto [index, existing] : llvm::enumerate(abi.tensorMaps)) {

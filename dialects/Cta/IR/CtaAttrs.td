@@ -9,18 +9,10 @@ include "dialects/Cta/IR/CtaDialect.td"
 // Shared-memory layout
 //===----------------------------------------------------------------------===//
 
-def Cta_SwizzleNone : I32EnumAttrCase<"none", 0>;
-def Cta_Swizzle32B : I32EnumAttrCase<"b32", 32, "32B">;
-def Cta_Swizzle64B : I32EnumAttrCase<"b64", 64, "64B">;
-def Cta_Swizzle128B : I32EnumAttrCase<"b128", 128, "128B">;
-
-def Cta_SwizzleKind : I32EnumAttr<"SwizzleKind", "shared-memory swizzle of a buffer",
-    [Cta_SwizzleNone, Cta_Swizzle32B, Cta_Swizzle64B, Cta_Swizzle128B]> {
-  let cppNamespace = "::kiln::cta";
-  let genSpecializedAttr = 0;
-}
-
-def Cta_SwizzleAttr : EnumAttr<Cta_Dialect, Cta_SwizzleKind, "swizzle"> {
+// The value is compiler/Target's SwizzleMode itself: the one definition of
+// the swizzles that the TMA boxes, MMA descriptors and address math use, so
+// the IR cannot name a swizzle the target does not know.
+def Cta_SwizzleAttr : Cta_Attr<"Swizzle", "swizzle"> {
   let summary = "how 16-byte chunks of a buffer row are permuted";
   let description = [{
     `128B`, `64B`, `32B`: the 16-byte chunk index within each 128/64/32-byte
@@ -28,7 +20,9 @@ def Cta_SwizzleAttr : EnumAttr<Cta_Dialect, Cta_SwizzleKind, "swizzle"> {
     of a core matrix fall in different banks. The same choice configures the
     TMA box that fills the buffer and the MMA descriptors that read it.
   }];
-  let assemblyFormat = "`<` custom<SwizzleValue>($value) `>`";
+  let parameters = (ins AttrParameter<"::kiln::target::SwizzleMode",
+                          "none, 32B, 64B or 128B">:$mode);
+  let assemblyFormat = "`<` custom<SwizzleMode>($mode) `>`";
 }
 
 //===----------------------------------------------------------------------===//

@@ -3,6 +3,8 @@
 #ifndef KILN_DIALECTS_CTA_IR_CTADIALECT_H
 #define KILN_DIALECTS_CTA_IR_CTADIALECT_H
 
+#include "compiler/Target/Swizzle.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -10,6 +12,15 @@
 
 #include "dialects/Cta/IR/CtaDialect.h.inc"
 #include "dialects/Cta/IR/CtaEnums.h.inc"
+
+namespace kiln::cta {
+/// `#cta.swizzle<"128B">` and the buffer type's `swizzle = "128B"`: the
+/// names of compiler/Target's swizzleName, printed quoted (128B would lex as
+/// a number and a keyword); `none` also parses bare.
+mlir::ParseResult parseSwizzleMode(mlir::AsmParser &parser,
+                                   target::SwizzleMode &mode);
+void printSwizzleMode(mlir::AsmPrinter &printer, target::SwizzleMode mode);
+} // namespace kiln::cta
 
 #define GET_ATTRDEF_CLASSES
 #include "dialects/Cta/IR/CtaAttrs.h.inc"

@@ -7,6 +7,7 @@
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
+using namespace kiln;
 using namespace kiln::cta;
 
 #include "dialects/Cta/IR/CtaEnums.cpp.inc"
@@ -29,23 +30,23 @@ static void printTileShape(AsmPrinter &printer, ArrayRef<int64_t> shape,
   printer << elementType;
 }
 
-/// `"128B"`: swizzle values print quoted (128B would lex as a number and a
-/// keyword); `none` and the quoted forms parse.
-static ParseResult parseSwizzleValue(AsmParser &parser, SwizzleKind &kind) {
+ParseResult kiln::cta::parseSwizzleMode(AsmParser &parser,
+                                        target::SwizzleMode &mode) {
   std::string text;
   SMLoc loc = parser.getCurrentLocation();
   if (parser.parseKeywordOrString(&text))
     return failure();
-  std::optional<SwizzleKind> parsed = symbolizeSwizzleKind(text);
+  std::optional<target::SwizzleMode> parsed = target::parseSwizzleName(text);
   if (!parsed)
     return parser.emitError(loc, "unknown swizzle '")
            << text << "'; expected none, 32B, 64B or 128B";
-  kind = *parsed;
+  mode = *parsed;
   return success();
 }
 
-static void printSwizzleValue(AsmPrinter &printer, SwizzleKind kind) {
-  printer << "\"" << stringifySwizzleKind(kind) << "\"";
+void kiln::cta::printSwizzleMode(AsmPrinter &printer,
+                                 target::SwizzleMode mode) {
+  printer << "\"" << target::swizzleName(mode) << "\"";
 }
 
 #define GET_ATTRDEF_CLASSES
@@ -76,7 +77,7 @@ Type BufferType::parse(AsmParser &parser) {
   SmallVector<int64_t> shape;
   Type elementType;
   int64_t stages = 1;
-  SwizzleKindAttr swizzle;
+  SwizzleAttr swizzle;
   if (parser.parseLess() || parseTileShape(parser, shape, elementType))
     return {};
   while (succeeded(parser.parseOptionalComma())) {
@@ -88,17 +89,10 @@ Type BufferType::parse(AsmParser &parser) {
       if (parser.parseInteger(stages))
         return {};
     } else if (key == "swizzle") {
-      std::string text;
-      if (parser.parseKeywordOrString(&text))
+      target::SwizzleMode mode;
+      if (parseSwizzleMode(parser, mode))
         return {};
-      // "128B" lexes as the integer 128 followed by the keyword B.
-      std::optional<SwizzleKind> kind = symbolizeSwizzleKind(text);
-      if (!kind) {
-        parser.emitError(loc, "unknown swizzle '")
-            << text << "'; expected none, 32B, 64B or 128B";
-        return {};
-      }
-      swizzle = SwizzleKindAttr::get(parser.getContext(), *kind);
+      swizzle = SwizzleAttr::get(parser.getContext(), mode);
     } else {
       parser.emitError(loc, "unknown buffer parameter '") << key << "'";
       return {};
@@ -116,15 +110,16 @@ void BufferType::print(AsmPrinter &printer) const {
   printTileShape(printer, getShape(), getElementType());
   if (getStages() != 1)
     printer << ", stages = " << getStages();
-  if (getSwizzle())
-    printer << ", swizzle = \"" << stringifySwizzleKind(getSwizzle().getValue())
-            << "\"";
+  if (getSwizzle()) {
+    printer << ", swizzle = ";
+    printSwizzleMode(printer, getSwizzle().getMode());
+  }
   printer << ">";
 }
 
 LogicalResult BufferType::verify(function_ref<InFlightDiagnostic()> emitError,
                                  ArrayRef<int64_t> shape, Type elementType,
-                                 int64_t stages, SwizzleKindAttr) {
+                                 int64_t stages, SwizzleAttr) {
   if (shape.size() != 2 || shape[0] <= 0 || shape[1] <= 0)
     return emitError() << "a buffer is a 2-D tile with positive extents";
   if (stages < 1)
@@ -141,9 +136,13 @@ int64_t BufferType::getStageBytes() const {
   return (bits + 7) / 8;
 }
 
-BufferType BufferType::withSwizzle(SwizzleKind kind) const {
+BufferType BufferType::withSwizzle(target::SwizzleMode mode) const {
   return BufferType::get(getContext(), getShape(), getElementType(),
-                         getStages(), SwizzleKindAttr::get(getContext(), kind));
+                         getStages(), SwizzleAttr::get(getContext(), mode));
+}
+
+target::SwizzleMode BufferType::getSwizzleMode() const {
+  return getSwizzle() ? getSwizzle().getMode() : target::SwizzleMode::None;
 }
 
 BufferType BufferType::withStages(int64_t stages) const {

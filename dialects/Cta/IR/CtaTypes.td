@@ -21,7 +21,7 @@ def Cta_BufferType : Cta_Type<"Buffer", "buffer"> {
   }];
   let parameters = (ins ArrayRefParameter<"int64_t">:$shape, "::mlir::Type":$elementType,
                         DefaultValuedParameter<"int64_t", "1">:$stages,
-                        OptionalParameter<"::kiln::cta::SwizzleKindAttr">:$swizzle);
+                        OptionalParameter<"::kiln::cta::SwizzleAttr">:$swizzle);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
@@ -30,7 +30,9 @@ def Cta_BufferType : Cta_Type<"Buffer", "buffer"> {
     /// Bytes of all stages.
     int64_t getTotalBytes() const { return getStageBytes() * getStages(); }
     /// This buffer with a different layout or stage count.
-    BufferType withSwizzle(::kiln::cta::SwizzleKind kind) const;
+    BufferType withSwizzle(::kiln::target::SwizzleMode mode) const;
+    /// The swizzle, `None` while cta-assign-layouts has not chosen one.
+    ::kiln::target::SwizzleMode getSwizzleMode() const;
     BufferType withStages(int64_t stages) const;
   }];
 }

@@ -18,16 +18,6 @@ namespace kiln::cta {
 using namespace mlir;
 using namespace kiln::cta;
 
-SwizzleKind kiln::cta::chooseSwizzle(int64_t rowBytes) {
-  if (rowBytes <= 0)
-    return SwizzleKind::none;
-  for (SwizzleKind kind :
-       {SwizzleKind::b128, SwizzleKind::b64, SwizzleKind::b32})
-    if (rowBytes % static_cast<int64_t>(kind) == 0)
-      return kind;
-  return SwizzleKind::none;
-}
-
 namespace {
 struct CtaAssignLayoutsPass
     : public kiln::cta::impl::CtaAssignLayoutsBase<CtaAssignLayoutsPass> {
@@ -40,7 +30,7 @@ struct CtaAssignLayoutsPass
           type.getShape()[1] * type.getElementType().getIntOrFloatBitWidth();
       // Rows that are not whole bytes cannot be swizzled.
       int64_t rowBytes = rowBits % 8 == 0 ? rowBits / 8 : 0;
-      alloc.getBuffer().setType(type.withSwizzle(chooseSwizzle(rowBytes)));
+      alloc.getBuffer().setType(type.withSwizzle(kiln::target::chooseSwizzle(rowBytes)));
     });
   }
 };

@@ -14,11 +14,6 @@ namespace kiln::cta {
 #define GEN_PASS_REGISTRATION
 #include "dialects/Cta/Transforms/Passes.h.inc"
 
-/// The swizzle whose span is the widest of 128/64/32 bytes that divides
-/// `rowBytes` (none if no span does): the layout rule shared by the TMA box
-/// that fills a buffer and the MMA descriptors that read it.
-SwizzleKind chooseSwizzle(int64_t rowBytes);
-
 } // namespace kiln::cta
 
 #endif // KILN_DIALECTS_CTA_TRANSFORMS_PASSES_H
