@@ -2,6 +2,7 @@
 
 #include "compiler/Target/Chip.h"
 #include "compiler/Target/TensorMemory.h"
+#include "compiler/Target/WgmmaFragment.h"
 
 #include <algorithm>
 
@@ -18,11 +19,11 @@ constexpr ChipInfo sm90a{
     /*setmaxnregGranularity=*/8,
     /*setmaxnregMin=*/24,
     /*setmaxnregMax=*/256,
-    /*threadsPerWarpgroup=*/128,
+    /*threadsPerWarpgroup=*/warpsPerWarpgroup * threadsPerWarp,
     /*accumulatorRegisterBudget=*/168,
     /*tensorMemoryColumns=*/0,
     /*tensorMemoryLanes=*/0,
-    /*mmaRowsPerInstruction=*/64,
+    /*mmaRowsPerInstruction=*/wgmmaRows,
     /*mmaMaxN=*/256,
     /*mmaNMultiple=*/8,
     /*maxClusterSize=*/8,
@@ -38,7 +39,7 @@ constexpr ChipInfo sm100a{
     /*setmaxnregGranularity=*/8,
     /*setmaxnregMin=*/24,
     /*setmaxnregMax=*/256,
-    /*threadsPerWarpgroup=*/128,
+    /*threadsPerWarpgroup=*/warpsPerWarpgroup * threadsPerWarp,
     /*accumulatorRegisterBudget=*/0,
     /*tensorMemoryColumns=*/tmemColumns,
     /*tensorMemoryLanes=*/tmemLanes,

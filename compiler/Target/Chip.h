@@ -19,6 +19,11 @@
 
 namespace kiln::target {
 
+/// Threads of one warp and warps of one warpgroup: the same on every chip
+/// Kiln targets (the PTX ISA's warp and warpgroup).
+constexpr unsigned threadsPerWarp = 32;
+constexpr unsigned warpsPerWarpgroup = 4;
+
 /// The hardware facts of one target that bound a kernel's schedule and
 /// register split. Each comment says whether a field counts per SM, per CTA
 /// or per thread.

@@ -22,6 +22,10 @@ namespace kiln::target {
 /// "interleave" layout built from 8-row x 16-byte core matrices.
 enum class SwizzleMode : uint8_t { None, Bytes32, Bytes64, Bytes128 };
 
+/// The widest swizzle span, in bytes: one K step of an MMA operand fills one
+/// such row, and the epilogue stages output rows in blocks of it.
+constexpr unsigned maxSwizzleSpanBytes = 128;
+
 /// B in CuTe's Swizzle<B,4,3>: how many 16-byte chunk-index bits are XORed
 /// (0, 1, 2, 3).
 unsigned swizzleBits(SwizzleMode mode);

@@ -24,6 +24,10 @@
 
 namespace kiln::target {
 
+/// Rows of one wgmma instruction, so of one accumulator fragment: a
+/// warpgroup's m64.
+constexpr unsigned wgmmaRows = 64;
+
 /// A position in a tile: row and column, both counted from 0.
 struct FragmentCoord {
   unsigned row = 0;

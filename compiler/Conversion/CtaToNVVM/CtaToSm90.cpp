@@ -29,7 +29,7 @@ using namespace kiln;
 namespace {
 
 /// Rows of one wgmma instruction (and of one accumulator fragment).
-constexpr int64_t kMmaRows = 64;
+constexpr int64_t kMmaRows = target::wgmmaRows;
 
 int64_t bitsOf(Type type) { return type.getIntOrFloatBitWidth(); }
 

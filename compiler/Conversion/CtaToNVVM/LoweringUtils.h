@@ -12,6 +12,7 @@
 #define KILN_COMPILER_CONVERSION_CTATONVVM_LOWERINGUTILS_H
 
 #include "compiler/Conversion/CtaToNVVM/KernelABI.h"
+#include "compiler/Target/Chip.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -23,7 +24,8 @@ namespace kiln {
 
 /// Threads of one warpgroup: the unit of wgmma, setmaxnreg and the staging
 /// barriers.
-inline constexpr int64_t kWarpgroupThreads = 128;
+inline constexpr int64_t kWarpgroupThreads =
+    target::warpsPerWarpgroup * target::threadsPerWarp;
 /// Suspend-time hint of mbarrier.try_wait, in nanoseconds.
 inline constexpr int64_t kWaitTicks = 10000000;
 /// The dynamic shared-memory window every kernel of the module shares.

@@ -354,8 +354,7 @@ struct KernelToProgram : public OpRewritePattern<tile::KernelOp> {
       if (!staging.count(outType))
         staging[outType] =
             buffer(tm,
-                   std::min<int64_t>(tn, 2 * 128 * 8 /
-                                             outType.getIntOrFloatBitWidth()),
+                   schedule.getStagingColumns(outType.getIntOrFloatBitWidth()),
                    outType);
     }
     auto accType = cta::AccType::get(ctx, {tm, tn}, rewriter.getF32Type());

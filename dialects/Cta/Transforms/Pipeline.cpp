@@ -26,7 +26,7 @@ using namespace kiln::cta;
 
 namespace {
 
-constexpr int64_t kWarpsPerWarpgroup = 4;
+constexpr int64_t kWarpsPerWarpgroup = kiln::target::warpsPerWarpgroup;
 
 /// The type of a value of `type` once `consumers` math warpgroups split the
 /// tile's rows: accumulators and register fragments keep 1/consumers of

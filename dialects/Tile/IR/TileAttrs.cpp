@@ -2,6 +2,7 @@
 
 #include "dialects/Tile/IR/TileDialect.h"
 #include "dialects/Tile/IR/TileShapes.h"
+#include "compiler/Target/Swizzle.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -136,6 +137,11 @@ DimsAttr::verifyEncoding(ArrayRef<int64_t> shape, Type,
 //===----------------------------------------------------------------------===//
 // ScheduleAttr
 //===----------------------------------------------------------------------===//
+
+int64_t ScheduleAttr::stagingColumns(int64_t tileN, int64_t elementBits) {
+  return std::min<int64_t>(
+      tileN, 2 * kiln::target::maxSwizzleSpanBytes * 8 / elementBits);
+}
 
 LogicalResult ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                    int64_t tileM, int64_t tileN, int64_t tileK,

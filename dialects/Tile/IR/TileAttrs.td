@@ -50,6 +50,17 @@ def Tile_ScheduleAttr : Tile_Attr<"Schedule", "schedule"> {
                         "int64_t":$consumers, "bool":$persistent, "int64_t":$group_m);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Columns of the epilogue's staging buffer for output elements of
+    /// `elementBits` bits: the tile's width, capped at two 128-byte swizzle
+    /// spans (wider tiles stream through it block by block).
+    /// tile-select-schedule budgets shared memory with it and
+    /// convert-tile-to-cta allocates it, so the two cannot disagree.
+    static int64_t stagingColumns(int64_t tileN, int64_t elementBits);
+    int64_t getStagingColumns(int64_t elementBits) const {
+      return stagingColumns(getTileN(), elementBits);
+    }
+  }];
 }
 
 #endif // KILN_TILE_ATTRS_TD

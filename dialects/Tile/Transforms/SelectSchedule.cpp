@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Target/Chip.h"
+#include "compiler/Target/Swizzle.h"
 #include "dialects/Tile/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
@@ -222,7 +223,7 @@ struct TileSelectSchedulePass
     Plan plan;
     Schedule &s = plan.schedule;
     // One K step fills one 128-byte swizzle atom per operand row.
-    s.tileK = 128 * 8 / operandBits;
+    s.tileK = kiln::target::maxSwizzleSpanBytes * 8 / operandBits;
     if (budget.tensorMemoryColumns) {
       s.consumers = 1;
       s.clusterM = 1;
@@ -272,7 +273,7 @@ struct TileSelectSchedulePass
     }
 
     // Shapes the MMA and the epilogue can run.
-    int64_t atomK = 128 * 8 / operandBits;
+    int64_t atomK = kiln::target::maxSwizzleSpanBytes * 8 / operandBits;
     if (s.consumers < 1 || s.consumers > 2)
       return fail("consumers must be 1 or 2, got " + Twine(s.consumers));
     // With a single math warpgroup ptxas serializes the wgmma pipeline
@@ -334,8 +335,9 @@ struct TileSelectSchedulePass
     int64_t stagingBytes = 0;
     for (Type type : outputTypes) {
       int64_t outBytes = bytesOf(type);
-      stagingBytes +=
-          s.tileM * std::min<int64_t>(s.tileN, 2 * 128 / outBytes) * outBytes;
+      stagingBytes += s.tileM *
+                      ScheduleAttr::stagingColumns(s.tileN, 8 * outBytes) *
+                      outBytes;
     }
     int64_t smemBytes = budget.smemPerBlockOptIn;
     int64_t available = smemBytes - stagingBytes - budget.smemReserve;
