@@ -6,6 +6,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -22,12 +23,81 @@ void TileDialect::registerAttributes() {
 }
 
 //===----------------------------------------------------------------------===//
-// DimsAttr: #tile.dims<M, K>, #tile.dims<E+1>, #tile.dims<cdiv(K,128), 64>
+// DimExprAttr: #tile.dim<"cdiv(K,128)">
 //===----------------------------------------------------------------------===//
 
-/// Parses one dim expression as its canonical, space-free spelling.
-static ParseResult parseDimExpr(AsmParser &parser, std::string &out) {
+DimExprAttr DimExprAttr::get(MLIRContext *ctx, const kiln::DimExpr &expr) {
+  return get(ctx, expr.kind, StringAttr::get(ctx, expr.name), expr.value);
+}
+
+kiln::DimExpr DimExprAttr::getExpr() const {
+  return kiln::DimExpr::make(getKind(), getName().str(), getValue());
+}
+
+std::optional<int64_t> DimExprAttr::getConstant() const {
+  if (getKind() != kiln::DimExpr::Kind::Const)
+    return std::nullopt;
+  return getValue();
+}
+
+/// The attribute for `text` in the shared parser's syntax; on failure,
+/// reports the parser's message at `loc`.
+static DimExprAttr parseDimExprText(AsmParser &parser, SMLoc loc,
+                                    StringRef text) {
+  // The shared parser skips spaces (manifests may be hand-written); in IR
+  // they would merge tokens ("M K" reading as MK), so they are refused here.
+  if (llvm::any_of(text, [](char c) { return llvm::isSpace(c); })) {
+    parser.emitError(loc, "invalid dim expression '")
+        << text << "': spaces are not allowed";
+    return {};
+  }
+  kiln::DimExpr expr;
+  std::string error;
+  if (!kiln::DimExpr::parse(text.str(), expr, error)) {
+    parser.emitError(loc, error);
+    return {};
+  }
+  return DimExprAttr::get(parser.getContext(), expr);
+}
+
+Attribute DimExprAttr::parse(AsmParser &parser, Type) {
+  std::string text;
   SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseLess() || parser.parseString(&text) || parser.parseGreater())
+    return {};
+  return parseDimExprText(parser, loc, text);
+}
+
+void DimExprAttr::print(AsmPrinter &printer) const {
+  printer << "<\"" << str() << "\">";
+}
+
+LogicalResult DimExprAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                  kiln::DimExpr::Kind kind, StringAttr name,
+                                  int64_t value) {
+  using Kind = kiln::DimExpr::Kind;
+  if (value < 0)
+    return emitError() << "a dim expression's integer must be non-negative, "
+                          "got "
+                       << value;
+  if (kind == Kind::Const)
+    return success(name.getValue().empty() ||
+                   (emitError() << "a constant dim has no name", false));
+  if (!kiln::isDimName(name.getValue()))
+    return emitError() << "'" << name.getValue() << "' is not a dim name";
+  if (kind == Kind::CeilDiv && value == 0)
+    return emitError() << "cdiv by zero";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// DimsAttr: #tile.dims<M, K>, #tile.dims<E+1>, #tile.dims<cdiv(K, 128), 64>
+//===----------------------------------------------------------------------===//
+
+/// Reads one dim expression's tokens back into the shared parser's text
+/// (`cdiv(K, 128)` -> `cdiv(K,128)`); the shared parser then decides whether
+/// it is one.
+static ParseResult parseDimTokens(AsmParser &parser, std::string &out) {
   uint64_t value = 0;
   OptionalParseResult intResult = parser.parseOptionalInteger(value);
   if (intResult.has_value()) {
@@ -38,79 +108,63 @@ static ParseResult parseDimExpr(AsmParser &parser, std::string &out) {
   }
   std::string name;
   if (parser.parseKeywordOrString(&name))
-    return parser.emitError(loc,
+    return parser.emitError(parser.getCurrentLocation(),
                             "expected a dim expression (NAME, INT, NAME+INT, "
                             "NAME-INT, NAME*INT or cdiv(NAME,INT))");
   if (name == "cdiv") {
     std::string num;
     uint64_t den;
-    if (parser.parseLParen() || parseDimExpr(parser, num) ||
+    if (parser.parseLParen() || parseDimTokens(parser, num) ||
         parser.parseComma() || parser.parseInteger(den) || parser.parseRParen())
       return failure();
     out = "cdiv(" + num + "," + std::to_string(den) + ")";
-  } else {
-    out = name;
-    for (auto [token, symbol] : {std::pair{"+", '+'}, {"-", '-'}, {"*", '*'}}) {
-      bool present = false;
-      if (symbol == '+')
-        present = succeeded(parser.parseOptionalPlus());
-      else if (symbol == '-')
-        present = succeeded(parser.parseOptionalMinus());
-      else
-        present = succeeded(parser.parseOptionalStar());
-      if (!present)
-        continue;
-      uint64_t rhs;
-      if (parser.parseInteger(rhs))
-        return failure();
-      out += std::string(1, symbol) + std::to_string(rhs);
-      break;
-    }
+    return success();
   }
-  if (!isValidDimExpr(out))
-    return parser.emitError(loc, "invalid dim expression '") << out << "'";
+  out = name;
+  char op = succeeded(parser.parseOptionalPlus())    ? '+'
+            : succeeded(parser.parseOptionalMinus()) ? '-'
+            : succeeded(parser.parseOptionalStar())  ? '*'
+                                                     : 0;
+  if (!op)
+    return success();
+  uint64_t rhs;
+  if (parser.parseInteger(rhs))
+    return failure();
+  out += std::string(1, op) + std::to_string(rhs);
   return success();
 }
 
 Attribute DimsAttr::parse(AsmParser &parser, Type) {
-  SmallVector<StringAttr> dims;
+  SmallVector<DimExprAttr> dims;
   auto parseOne = [&]() -> ParseResult {
-    std::string dim;
-    if (parseDimExpr(parser, dim))
+    SMLoc loc = parser.getCurrentLocation();
+    std::string text;
+    if (parseDimTokens(parser, text))
       return failure();
-    dims.push_back(parser.getBuilder().getStringAttr(dim));
+    DimExprAttr dim = parseDimExprText(parser, loc, text);
+    if (!dim)
+      return failure();
+    dims.push_back(dim);
     return success();
   };
   if (parser.parseCommaSeparatedList(AsmParser::Delimiter::LessGreater,
                                      parseOne))
     return {};
-  return DimsAttr::getChecked(
-      [&] { return parser.emitError(parser.getNameLoc()); },
-      parser.getContext(), dims);
+  return DimsAttr::get(parser.getContext(), dims);
 }
 
 void DimsAttr::print(AsmPrinter &printer) const {
   printer << "<";
-  llvm::interleaveComma(getDims(), printer, [&](StringAttr dim) {
-    StringRef text = dim.getValue();
+  llvm::interleaveComma(getDims(), printer, [&](DimExprAttr dim) {
     // cdiv(X,N) prints with a space after the comma so that it re-parses as
-    // one call; everything else prints as written.
-    if (text.consume_front("cdiv(")) {
-      auto [num, den] = text.drop_back().split(',');
-      printer << "cdiv(" << num << ", " << den << ")";
-    } else {
-      printer << text;
-    }
+    // one call; everything else prints in the canonical spelling.
+    if (dim.getKind() == kiln::DimExpr::Kind::CeilDiv)
+      printer << "cdiv(" << dim.getName().getValue() << ", " << dim.getValue()
+              << ")";
+    else
+      printer << dim.str();
   });
   printer << ">";
-}
-
-LogicalResult DimsAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                               ArrayRef<StringAttr> dims) {
-  for (StringAttr dim : dims)
-    if (!isValidDimExpr(dim.getValue()))
-      return emitError() << "invalid dim expression '" << dim.getValue() << "'";
-  return success();
 }
 
 LogicalResult
@@ -120,15 +174,14 @@ DimsAttr::verifyEncoding(ArrayRef<int64_t> shape, Type,
     return emitError() << "#tile.dims names " << getDims().size()
                        << " extents but the tensor has rank " << shape.size();
   for (auto [axis, size] : llvm::enumerate(shape)) {
-    std::optional<int64_t> constant =
-        getConstantDim(getDims()[axis].getValue());
+    std::optional<int64_t> constant = getDims()[axis].getConstant();
     if (ShapedType::isDynamic(size) == constant.has_value() ||
         (constant && *constant != size))
       return emitError()
              << "axis " << axis << " has static size "
              << (ShapedType::isDynamic(size) ? std::string("?")
                                              : std::to_string(size))
-             << " but #tile.dims says '" << getDims()[axis].getValue()
+             << " but #tile.dims says '" << getDims()[axis].str()
              << "'; constant dims must be static and symbolic dims dynamic";
   }
   return success();

@@ -6,6 +6,36 @@
 include "dialects/Tile/IR/TileDialect.td"
 include "mlir/IR/TensorEncoding.td"
 
+def Tile_DimExprAttr : Tile_Attr<"DimExpr", "dim"> {
+  let summary = "one symbolic extent: a structured dim expression";
+  let description = [{
+    A constant (`128`), a name bound at launch (`M`), a name with a constant
+    offset or factor (`E+1`, `M-1`, `H*2`) or a ceiling division
+    (`cdiv(K,128)`). The fields are those of `kiln::DimExpr`
+    (runtime/DimExpr.h), the one definition the manifest and the runtime
+    use; the text form is parsed by its parser, so the compiler accepts
+    exactly the extents the runtime can evaluate. Usually seen inside
+    `#tile.dims`; alone it prints quoted:
+
+    ```mlir
+    #tile.dim<"cdiv(K,128)">
+    ```
+  }];
+  let parameters = (ins "::kiln::DimExpr::Kind":$kind, "::mlir::StringAttr":$name,
+                        "int64_t":$value);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    static DimExprAttr get(::mlir::MLIRContext *ctx, const ::kiln::DimExpr &expr);
+    /// The expression as the shared C++ value.
+    ::kiln::DimExpr getExpr() const;
+    /// The canonical spelling (`cdiv(K,128)`), the manifest's.
+    std::string str() const { return getExpr().str(); }
+    /// The value of a constant extent.
+    std::optional<int64_t> getConstant() const;
+  }];
+}
+
 def Tile_DimsAttr : Tile_Attr<"Dims", "dims",
     [DeclareAttrInterfaceMethods<VerifiableTensorEncoding>]> {
   let summary = "symbolic extents of a tensor, used as its encoding";
@@ -20,9 +50,8 @@ def Tile_DimsAttr : Tile_Attr<"Dims", "dims",
     tensor<?xi32, #tile.dims<E+1>>
     ```
   }];
-  let parameters = (ins ArrayRefParameter<"::mlir::StringAttr", "dim expressions">:$dims);
+  let parameters = (ins ArrayRefParameter<"DimExprAttr", "dim expressions">:$dims);
   let hasCustomAssemblyFormat = 1;
-  let genVerifyDecl = 1;
 }
 
 def Tile_ScheduleAttr : Tile_Attr<"Schedule", "schedule"> {

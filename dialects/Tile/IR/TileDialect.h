@@ -7,6 +7,8 @@
 #ifndef KILN_DIALECTS_TILE_IR_TILEDIALECT_H
 #define KILN_DIALECTS_TILE_IR_TILEDIALECT_H
 
+#include "runtime/DimExpr.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/BuiltinAttributes.h"

@@ -9,41 +9,13 @@ using namespace mlir;
 
 namespace kiln::tile {
 
-static bool isName(StringRef s) {
-  if (s.empty() || !(llvm::isAlpha(s[0]) || s[0] == '_'))
-    return false;
-  return llvm::all_of(s, [](char c) { return llvm::isAlnum(c) || c == '_'; });
-}
-
-/// A non-negative decimal integer that fits in int64_t.
-static bool isInt(StringRef s) {
-  int64_t value;
-  return !s.empty() &&
-         llvm::all_of(s, [](char c) { return llvm::isDigit(c); }) &&
-         !s.getAsInteger(10, value);
-}
-
-bool isValidDimExpr(StringRef expr) {
-  if (isInt(expr) || isName(expr))
-    return true;
-  if (expr.consume_front("cdiv(")) {
-    if (!expr.consume_back(")"))
-      return false;
-    auto [num, den] = expr.split(',');
-    return (isName(num) || isInt(num)) && isInt(den) && den != "0" &&
-           !llvm::all_of(den, [](char c) { return c == '0'; });
-  }
-  size_t op = expr.find_first_of("+-*");
-  if (op == StringRef::npos)
-    return false;
-  return isName(expr.take_front(op)) && isInt(expr.drop_front(op + 1));
-}
-
 std::optional<int64_t> getConstantDim(StringRef expr) {
-  int64_t value;
-  if (!isInt(expr) || expr.getAsInteger(10, value))
+  kiln::DimExpr parsed;
+  std::string error;
+  if (!kiln::DimExpr::parse(expr.str(), parsed, error) ||
+      parsed.kind != kiln::DimExpr::Kind::Const)
     return std::nullopt;
-  return value;
+  return parsed.value;
 }
 
 SmallVector<std::string> getDimExprs(RankedTensorType type) {
@@ -91,10 +63,16 @@ RankedTensorType makeTileTensorType(MLIRContext *ctx,
   }
   if (!symbolic)
     return RankedTensorType::get(shape, elementType);
-  SmallVector<StringAttr> names;
-  for (const std::string &dim : dims)
-    names.push_back(StringAttr::get(ctx, dim));
-  return RankedTensorType::get(shape, elementType, DimsAttr::get(ctx, names));
+  SmallVector<DimExprAttr> exprs;
+  for (const std::string &dim : dims) {
+    kiln::DimExpr expr;
+    std::string error;
+    bool parsed = kiln::DimExpr::parse(dim, expr, error);
+    assert(parsed && "makeTileTensorType takes valid dim expressions");
+    (void)parsed;
+    exprs.push_back(DimExprAttr::get(ctx, expr));
+  }
+  return RankedTensorType::get(shape, elementType, DimsAttr::get(ctx, exprs));
 }
 
 } // namespace kiln::tile

@@ -1,8 +1,11 @@
 //===- TileShapes.h - symbolic extents of tile tensors ----------*- C++ -*-===//
 //
 // Tile tensors name their extents with dim expressions (`M`, `128`, `E+1`,
-// `cdiv(K,128)`) in a #tile.dims encoding. These helpers read them back so that
-// verifiers and passes compare extents symbolically and report them by name.
+// `cdiv(K,128)`) in a #tile.dims encoding of #tile.dim attributes, which hold
+// kiln::DimExpr values (runtime/DimExpr.h, the parser the runtime shares).
+// These helpers read them back in their canonical spelling, so that verifiers
+// and passes compare extents symbolically (two extents are the same exactly
+// when their spellings are) and report them by name.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,10 +22,6 @@ namespace kiln::tile {
 /// A dim expression that stands for "unknown" (a dynamic extent without a
 /// #tile.dims encoding); it agrees with every other extent.
 inline constexpr llvm::StringLiteral kUnknownDim = "?";
-
-/// Whether `expr` is a well-formed dim expression: INT, NAME, NAME(+|-|*)INT,
-/// or cdiv(NAME,INT). Spaces are not allowed (they are stripped on parsing).
-bool isValidDimExpr(llvm::StringRef expr);
 
 /// The constant value of a dim expression, if it is an integer.
 std::optional<int64_t> getConstantDim(llvm::StringRef expr);
@@ -42,8 +41,9 @@ std::string getScaleDim(llvm::StringRef dim, int64_t block);
 /// "[M, K]" for diagnostics.
 std::string formatDims(llvm::ArrayRef<std::string> dims);
 
-/// A ranked tensor type with `dims` as its extents: static where a dim is a
-/// constant, with a #tile.dims encoding whenever any dim is symbolic.
+/// A ranked tensor type with `dims` (valid dim expressions, as the frontend
+/// always writes) as its extents: static where a dim is a constant, with a
+/// #tile.dims encoding whenever any dim is symbolic.
 mlir::RankedTensorType makeTileTensorType(mlir::MLIRContext *ctx,
                                           llvm::ArrayRef<std::string> dims,
                                           mlir::Type elementType);

@@ -22,7 +22,7 @@ tile.kernel @f(%a: tensor<?xf32, #tile.dims<K.x>>) {
 
 // -----
 
-// expected-error@+1 {{invalid dim expression 'M K'}}
+// expected-error@+1 {{invalid dim expression 'M K': spaces are not allowed}}
 tile.kernel @f(%a: tensor<?xf32, #tile.dims<"M K">>) {
   tile.return
 }
@@ -36,9 +36,33 @@ tile.kernel @f(%a: tensor<?xf32, #tile.dims<cdiv(K, 0)>>) {
 
 // -----
 
-// cdiv takes a name or an integer, not another expression.
-// expected-error@+1 {{invalid dim expression 'cdiv(K+1,4)'}}
+// cdiv takes a name, not another expression.
+// expected-error@+1 {{invalid dim expression 'cdiv(K+1,4)': 'K+1' is not a dim name}}
 tile.kernel @f(%a: tensor<?xf32, #tile.dims<cdiv(K + 1, 4)>>) {
+  tile.return
+}
+
+// -----
+
+// A constant extent is written folded (4), not as cdiv(7, 2): constant dims
+// are static sizes.
+// expected-error@+1 {{invalid dim expression 'cdiv(7,2)': '7' is not a dim name}}
+tile.kernel @f(%a: tensor<?xf32, #tile.dims<cdiv(7, 2)>>) {
+  tile.return
+}
+
+// -----
+
+// expected-error@+1 {{invalid dim expression '99999999999999999999': not an integer that fits 64 bits}}
+tile.kernel @f(%a: tensor<?xf32, #tile.dims<"99999999999999999999">>) {
+  tile.return
+}
+
+// -----
+
+// #tile.dim alone: the structured form, parsed by the same parser.
+// expected-error@+1 {{invalid dim expression 'cdiv(K)': cdiv needs two arguments}}
+tile.kernel @f() attributes {d = #tile.dim<"cdiv(K)">} {
   tile.return
 }
 

@@ -15,7 +15,6 @@
 // CHECK-SAME:    tensor<?x4xf32, #tile.dims<H*2, 4>>
 // CHECK-SAME:    tensor<?xf32, #tile.dims<N-1>>
 // CHECK-SAME:    tensor<?xf32, #tile.dims<_seq_len2>>
-// CHECK-SAME:    tensor<?xf32, #tile.dims<cdiv(7, 2)>>
 // CHECK-SAME:    tensor<128x64xbf16>
 // CHECK-SAME:    -> tensor<?x?xbf16, #tile.dims<M, K>>
 tile.kernel @dims(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a"},
@@ -24,10 +23,18 @@ tile.kernel @dims(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a"},
                   %h: tensor<?x4xf32, #tile.dims<H * 2, 4>>,
                   %n: tensor<?xf32, #tile.dims<N - 1>>,
                   %u: tensor<?xf32, #tile.dims<"_seq_len2">>,
-                  %c: tensor<?xf32, #tile.dims<cdiv(7, 2)>>,
                   %static: tensor<128x64xbf16>)
     -> tensor<?x?xbf16, #tile.dims<M, K>> {
   tile.return %a : tensor<?x?xbf16, #tile.dims<M, K>>
+}
+
+// Each #tile.dims entry is a #tile.dim, which also stands alone (quoted, in
+// the canonical spelling of runtime/DimExpr.h).
+// CHECK-LABEL: tile.kernel @dim_attrs()
+// CHECK-SAME:    attributes {c = #tile.dim<"7">, d = #tile.dim<"cdiv(K,128)">, e = #tile.dim<"E+1">, m = #tile.dim<"M">}
+tile.kernel @dim_attrs() attributes {d = #tile.dim<"cdiv(K,128)">, m = #tile.dim<"M">,
+                                     e = #tile.dim<"E+1">, c = #tile.dim<"7">} {
+  tile.return
 }
 
 // A tensor without an encoding is fine (its dims are its static sizes).
