@@ -2,6 +2,7 @@
 
 #include "frontend/MLIRGen.h"
 
+#include "compiler/Target/MLIR/ElementTypes.h"
 #include "dialects/Tile/IR/TileDialect.h"
 #include "dialects/Tile/IR/TileOps.h"
 #include "dialects/Tile/IR/TileShapes.h"
@@ -129,29 +130,10 @@ private:
 //===----------------------------------------------------------------------===//
 
 Type Generator::getElementType(ElemType dtype) {
-  switch (dtype) {
-  case ElemType::BF16:
-    return builder.getBF16Type();
-  case ElemType::F16:
-    return builder.getF16Type();
-  case ElemType::F32:
-    return builder.getF32Type();
-  case ElemType::I32:
-    return builder.getI32Type();
-  case ElemType::E4M3:
-    return builder.getType<Float8E4M3FNType>();
-  case ElemType::E5M2:
-    return builder.getType<Float8E5M2Type>();
-  case ElemType::E2M1:
-    return builder.getType<Float4E2M1FNType>();
-  case ElemType::UE8M0:
-    return builder.getType<Float8E8M0FNUType>();
-  case ElemType::I1:
-    return builder.getI1Type();
-  case ElemType::Index:
-    return builder.getIndexType();
-  }
-  llvm_unreachable("unknown dtype");
+  if (std::optional<target::ElementType> storage = getStorageType(dtype))
+    return target::getMlirType(ctx, *storage);
+  return dtype == ElemType::I1 ? Type(builder.getI1Type())
+                               : Type(builder.getIndexType());
 }
 
 //===----------------------------------------------------------------------===//

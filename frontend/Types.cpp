@@ -4,71 +4,54 @@
 
 #include "dialects/Tile/IR/TileShapes.h"
 
-#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace kiln;
 
+namespace {
+/// The declarable dtypes and their entries in compiler/Target's element-type
+/// table, which owns their names and widths.
+constexpr std::pair<ElemType, target::ElementType> kStorageTypes[] = {
+    {ElemType::BF16, target::ElementType::BF16},
+    {ElemType::F16, target::ElementType::F16},
+    {ElemType::F32, target::ElementType::F32},
+    {ElemType::I32, target::ElementType::I32},
+    {ElemType::E4M3, target::ElementType::E4M3},
+    {ElemType::E5M2, target::ElementType::E5M2},
+    {ElemType::E2M1, target::ElementType::E2M1},
+    {ElemType::UE8M0, target::ElementType::UE8M0},
+};
+} // namespace
+
+std::optional<target::ElementType> kiln::getStorageType(ElemType type) {
+  for (auto [elem, storage] : kStorageTypes)
+    if (elem == type)
+      return storage;
+  return std::nullopt; // I1 and Index live only inside expressions.
+}
+
 llvm::StringRef kiln::getDTypeName(ElemType type) {
-  switch (type) {
-  case ElemType::BF16:
-    return "bf16";
-  case ElemType::F16:
-    return "f16";
-  case ElemType::F32:
-    return "f32";
-  case ElemType::I32:
-    return "i32";
-  case ElemType::E4M3:
-    return "e4m3";
-  case ElemType::E5M2:
-    return "e5m2";
-  case ElemType::E2M1:
-    return "e2m1";
-  case ElemType::UE8M0:
-    return "ue8m0";
-  case ElemType::I1:
-    return "i1";
-  case ElemType::Index:
-    return "index";
+  if (std::optional<target::ElementType> storage = getStorageType(type)) {
+    std::string_view name = target::elementTypeName(*storage);
+    return llvm::StringRef(name.data(), name.size());
   }
-  return "?";
+  return type == ElemType::I1 ? "i1" : "index";
 }
 
 std::optional<ElemType> kiln::parsePlainDType(llvm::StringRef name) {
-  return llvm::StringSwitch<std::optional<ElemType>>(name)
-      .Case("bf16", ElemType::BF16)
-      .Case("f16", ElemType::F16)
-      .Case("f32", ElemType::F32)
-      .Case("i32", ElemType::I32)
-      .Case("e4m3", ElemType::E4M3)
-      .Case("e5m2", ElemType::E5M2)
-      .Case("e2m1", ElemType::E2M1)
-      .Case("ue8m0", ElemType::UE8M0)
-      .Default(std::nullopt);
+  std::optional<target::ElementType> storage =
+      target::parseElementType(std::string_view(name.data(), name.size()));
+  for (auto [elem, entry] : kStorageTypes)
+    if (storage && entry == *storage)
+      return elem;
+  return std::nullopt;
 }
 
 unsigned kiln::getBitWidth(ElemType type) {
-  switch (type) {
-  case ElemType::BF16:
-  case ElemType::F16:
-    return 16;
-  case ElemType::F32:
-  case ElemType::I32:
-    return 32;
-  case ElemType::E4M3:
-  case ElemType::E5M2:
-  case ElemType::UE8M0:
-    return 8;
-  case ElemType::E2M1:
-    return 4;
-  case ElemType::I1:
-    return 1;
-  case ElemType::Index:
-    return 64;
-  }
-  return 0;
+  if (std::optional<target::ElementType> storage = getStorageType(type))
+    return target::elementBits(*storage);
+  return type == ElemType::I1 ? 1 : 64;
 }
 
 bool kiln::isFloat(ElemType type) {

@@ -12,6 +12,8 @@
 #ifndef KILN_FRONTEND_TYPES_H
 #define KILN_FRONTEND_TYPES_H
 
+#include "compiler/Target/ElementType.h"
+
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
@@ -25,6 +27,9 @@ namespace kiln {
 /// indices a mask or score-modifier lambda receives; neither can be declared.
 enum class ElemType { BF16, F16, F32, I32, E4M3, E5M2, E2M1, UE8M0, I1, Index };
 
+/// The storage type of a declarable dtype in compiler/Target's element-type
+/// table (which owns the names and widths); nullopt for I1 and Index.
+std::optional<target::ElementType> getStorageType(ElemType type);
 /// The source spelling of a dtype ("bf16", "e4m3", ...).
 llvm::StringRef getDTypeName(ElemType type);
 /// Plain (non-shorthand) dtype names; nullopt for anything else.

@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Conversion/CtaToNVVM/LoweringUtils.h"
+#include "compiler/Target/MLIR/ElementTypes.h"
 #include "compiler/Target/WgmmaDescriptor.h"
 #include "compiler/Target/WgmmaFragment.h"
 
@@ -322,7 +323,7 @@ struct MmaLowering : public AbiPattern<cta::MmaOp> {
     cta::BufferType rhs = op.getRhs().getType();
     cta::AccType accType = op.getAcc().getType();
     std::optional<target::ElementType> element =
-        toTargetElement(lhs.getElementType());
+        target::getElementType(lhs.getElementType());
     NVVM::WGMMATypes wgmmaType = lhs.getElementType().isBF16()
                                      ? NVVM::WGMMATypes::bf16
                                      : NVVM::WGMMATypes::f16;
@@ -802,7 +803,7 @@ LogicalResult kiln::checkLoweredOnSm90(Operation *op) {
           return failure();
         // The instruction and descriptor rules the lowering applies.
         target::ValueOrError<target::WgmmaInstructionShape> shape =
-            target::wgmmaInstructionShape(*toTargetElement(element),
+            target::wgmmaInstructionShape(*target::getElementType(element),
                                           target::ElementType::F32,
                                           acc.getShape()[1]);
         if (!shape)

@@ -1,6 +1,7 @@
 //===- KernelABI.cpp - the launch ABI of a lowered cta.program ------------===//
 
 #include "compiler/Conversion/CtaToNVVM/KernelABI.h"
+#include "compiler/Target/MLIR/ElementTypes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -9,32 +10,12 @@
 using namespace mlir;
 using namespace kiln;
 
-std::optional<target::ElementType> kiln::toTargetElement(Type type) {
-  if (type.isBF16())
-    return target::ElementType::BF16;
-  if (type.isF16())
-    return target::ElementType::F16;
-  if (type.isF32())
-    return target::ElementType::F32;
-  if (type.isInteger(32))
-    return target::ElementType::I32;
-  if (llvm::isa<Float8E4M3FNType>(type))
-    return target::ElementType::E4M3;
-  if (llvm::isa<Float8E5M2Type>(type))
-    return target::ElementType::E5M2;
-  if (llvm::isa<Float4E2M1FNType>(type))
-    return target::ElementType::E2M1;
-  if (llvm::isa<Float8E8M0FNUType>(type))
-    return target::ElementType::UE8M0;
-  return std::nullopt;
-}
-
 namespace {
 
 /// The manifest dtype of an MLIR scalar type: the target library names
 /// element types exactly as the manifest does.
 std::optional<DType> toDType(Type type) {
-  std::optional<target::ElementType> element = toTargetElement(type);
+  std::optional<target::ElementType> element = target::getElementType(type);
   DType dtype;
   if (!element || !parseDType(target::elementTypeName(*element), dtype))
     return std::nullopt;
@@ -155,7 +136,7 @@ FailureOr<KernelABI> kiln::planKernelABI(cta::ProgramOp program) {
       return op->emitError(
           "convert-cta-to-nvvm: copies must read program arguments");
     std::optional<target::ElementType> element =
-        toTargetElement(buffer.getElementType());
+        target::getElementType(buffer.getElementType());
     if (!element)
       return op->emitError() << "convert-cta-to-nvvm: no TMA element for "
                              << buffer.getElementType();

@@ -93,8 +93,6 @@ struct KernelABI {
 /// Decides the ABI of `program`; reports unsupported shapes at the op.
 mlir::FailureOr<KernelABI> planKernelABI(cta::ProgramOp program);
 
-/// The target element type of an MLIR scalar type, if it has one.
-std::optional<target::ElementType> toTargetElement(mlir::Type type);
 
 } // namespace kiln
 

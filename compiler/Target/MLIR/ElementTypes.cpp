@@ -1,0 +1,58 @@
+//===- ElementTypes.cpp - MLIR types of the target's element types --------===//
+
+#include "compiler/Target/MLIR/ElementTypes.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+using namespace mlir;
+
+Type kiln::target::getMlirType(MLIRContext *ctx, ElementType type) {
+  Builder b(ctx);
+  switch (type) {
+  case ElementType::BF16:
+    return b.getBF16Type();
+  case ElementType::F16:
+    return b.getF16Type();
+  case ElementType::F32:
+    return b.getF32Type();
+  case ElementType::I32:
+    return b.getI32Type();
+  case ElementType::E4M3:
+    return b.getType<Float8E4M3FNType>();
+  case ElementType::E5M2:
+    return b.getType<Float8E5M2Type>();
+  case ElementType::E2M1:
+    return b.getType<Float4E2M1FNType>();
+  case ElementType::UE8M0:
+    return b.getType<Float8E8M0FNUType>();
+  case ElementType::TF32:
+  case ElementType::U8:
+  case ElementType::S8:
+  case ElementType::UE4M3:
+    // Operand interpretations without an MLIR type of their own.
+    break;
+  }
+  return Type();
+}
+
+std::optional<kiln::target::ElementType>
+kiln::target::getElementType(Type type) {
+  if (type.isBF16())
+    return ElementType::BF16;
+  if (type.isF16())
+    return ElementType::F16;
+  if (type.isF32())
+    return ElementType::F32;
+  if (type.isInteger(32))
+    return ElementType::I32;
+  if (llvm::isa<Float8E4M3FNType>(type))
+    return ElementType::E4M3;
+  if (llvm::isa<Float8E5M2Type>(type))
+    return ElementType::E5M2;
+  if (llvm::isa<Float4E2M1FNType>(type))
+    return ElementType::E2M1;
+  if (llvm::isa<Float8E8M0FNUType>(type))
+    return ElementType::UE8M0;
+  return std::nullopt;
+}

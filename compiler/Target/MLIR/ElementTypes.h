@@ -1,0 +1,31 @@
+//===- ElementTypes.h - MLIR types of the target's element types -*- C++ -*-===//
+//
+// compiler/Target/ElementType.h is the one table of storage element types
+// (names, widths); it knows no MLIR. This is the one map between its entries
+// and MLIR's scalar types, used by the frontend to type tensors and by the
+// lowering to pick MMA shapes, TMA element types and manifest dtypes.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_COMPILER_TARGET_MLIR_ELEMENTTYPES_H
+#define KILN_COMPILER_TARGET_MLIR_ELEMENTTYPES_H
+
+#include "compiler/Target/ElementType.h"
+
+#include "mlir/IR/Types.h"
+
+#include <optional>
+
+namespace kiln::target {
+
+/// The MLIR scalar type of `type`; null for TF32, U8, S8 and UE4M3, which
+/// are ways an MMA reads f32 or byte data, not types of their own in MLIR.
+mlir::Type getMlirType(mlir::MLIRContext *ctx, ElementType type);
+
+/// The element type of an MLIR scalar type, if the target stores it
+/// (getMlirType's inverse).
+std::optional<ElementType> getElementType(mlir::Type type);
+
+} // namespace kiln::target
+
+#endif // KILN_COMPILER_TARGET_MLIR_ELEMENTTYPES_H
