@@ -101,6 +101,8 @@ def bench_shape(swiglu, m, n, k, args):
         return row
     kt = medians["kiln"]
     row["kiln_ms"], row["kiln_tflops"] = kt, flops / kt / 1e9
+    # Which schedule variant the runtime's cost rule launched for this shape.
+    row["kiln_entry"] = getattr(swiglu, "last_entry", None)
     for name in BASELINES:
         entry = row["baselines"].setdefault(name, {})
         if name in medians:
@@ -169,7 +171,8 @@ def main():
             parts = [f"{name} {b['tflops']:.1f}" for name, b in row["baselines"].items()
                      if "tflops" in b]
             print(f"{label(row):>18}  kiln {row['kiln_tflops']:7.1f} TFLOP/s  "
-                  f"({', '.join(parts)})  err {row['kiln_rel_err']:.1e}", flush=True)
+                  f"[{row.get('kiln_entry')}]  ({', '.join(parts)})  "
+                  f"err {row['kiln_rel_err']:.1e}", flush=True)
         else:
             print(f"{label(row):>18}  {row.get('error')}", flush=True)
         torch.cuda.empty_cache()

@@ -108,6 +108,7 @@ CASES = {c.name: c for c in [
     Case("swiglu", BF16, [("y", BF16)], _dual_inputs(BF16), _gated(F.silu)),
     Case("swiglu_f16", F16, [("y", F16)], _dual_inputs(F16), _gated(F.silu)),
     Case("swiglu_tiles", BF16, [("y", BF16)], _dual_inputs(BF16), _gated(F.silu)),
+    Case("swiglu_t112", BF16, [("y", BF16)], _dual_inputs(BF16), _gated(F.silu)),
     Case("geglu", BF16, [("y", BF16)], _dual_inputs(BF16), _gated(F.gelu)),  # exact (erf) GELU
     Case("dual_out", BF16, [("y1", BF16), ("y2", BF16)], _dual_inputs(BF16), _dual_out_reference),
     Case("linear_bias_residual", BF16, [("y", BF16)], _bias_residual_inputs,
@@ -116,6 +117,6 @@ CASES = {c.name: c for c in [
     Case("linear_f16_bias", F16, [("y", F32)], _f16_bias_inputs, _f16_bias_reference),
 ]}
 
-DUAL_GEMMS = ["swiglu", "swiglu_f16", "swiglu_tiles", "geglu"]
+DUAL_GEMMS = ["swiglu", "swiglu_f16", "swiglu_tiles", "swiglu_t112", "geglu"]
 EPILOGUE_INPUTS = ["linear_bias_residual", "linear_row_scale", "linear_f16_bias"]
 ALL = DUAL_GEMMS + ["dual_out"] + EPILOGUE_INPUTS

@@ -98,12 +98,28 @@ struct Plan {
   double tileCost = 0;
 };
 
-/// The overrides that make the small-tile variant of a kernel: more CTAs for
-/// problems that would not fill the GPU with the default tile.
-struct SmallTileVariant {
+/// The overrides that make a variant of a kernel: a narrower tile, and
+/// optionally another cluster.
+struct TileVariant {
   int64_t tileN = 64;
-  int64_t clusterM = 1;
+  std::optional<int64_t> clusterM;
 };
+
+/// The variants an unpinned sm_90a kernel ships besides its default tile of
+/// `defaultTileN` columns per accumulator, for `numAccs` accumulators:
+/// - 128x64 without a cluster: more CTAs for problems that would not fill
+///   the GPU with the default tile;
+/// - for several accumulators (a dual GEMM's 128x128), a 7/8-wide tile
+///   (128x112): when the default tiles fill just over a whole number of
+///   waves, 8/7 as many narrower tiles fill them better (SwiGLU at
+///   256x14336: 224 tiles are 1.7 waves of 132 SMs, 256 tiles 1.94).
+/// The runtime picks per launch by the manifest's cost rule.
+SmallVector<TileVariant> tileVariants(int64_t defaultTileN, int64_t numAccs) {
+  SmallVector<TileVariant> variants = {{64, 1}};
+  if (numAccs > 1)
+    variants.push_back({defaultTileN * 7 / 8 / 16 * 16, std::nullopt});
+  return variants;
+}
 
 struct TileSelectSchedulePass
     : public kiln::tile::impl::TileSelectScheduleBase<TileSelectSchedulePass> {
@@ -141,23 +157,37 @@ struct TileSelectSchedulePass
         kernel->hasAttr("tile.variant_of"))
       return success();
 
-    // Unless the user pinned the tile, also build a small-tile variant of the
-    // kernel; the runtime picks, per launch, the one that finishes sooner.
+    // Unless the user pinned the tile, also build variants of the kernel with
+    // narrower tiles; the runtime picks, per launch, the one that finishes
+    // sooner.
     auto hints = kernel->getAttrOfType<DictionaryAttr>("tile.schedule");
     if (budget.name != "sm_90a" || (hints && hints.contains("tile")))
       return success();
-    std::string error;
-    FailureOr<Plan> small =
-        planSchedule(contracts[0], budget, SmallTileVariant(), error);
-    // The default schedule alone serves every shape when no narrower tile
-    // fits or the default is already that narrow.
-    if (failed(small) ||
-        small->schedule.tileN >= contracts[0].getSchedule()->getTileN())
-      return success();
+    int64_t defaultTileN = contracts[0].getSchedule()->getTileN();
     OpBuilder builder(kernel);
     builder.setInsertionPointAfter(kernel);
+    for (const TileVariant &override : tileVariants(
+             defaultTileN, contracts[0].getContractions().size())) {
+      std::string error;
+      FailureOr<Plan> plan =
+          planSchedule(contracts[0], budget, override, error);
+      // The default schedule alone serves the shapes this variant is for
+      // when no such tile fits or the default is already that narrow.
+      if (failed(plan) || plan->schedule.tileN >= defaultTileN)
+        continue;
+      addVariant(kernel, builder, budget, *plan);
+    }
+    return success();
+  }
+
+  /// A clone of `kernel` with `plan`'s schedule, named after its tile and
+  /// marked `tile.variant_of` the kernel; `builder` inserts it (and moves
+  /// past it, so variants follow the kernel in the order they are made).
+  void addVariant(KernelOp kernel, OpBuilder &builder, const ChipInfo &budget,
+                  const Plan &plan) {
     auto variant = llvm::cast<KernelOp>(builder.clone(*kernel));
-    const Schedule &v = small->schedule;
+    builder.setInsertionPointAfter(variant);
+    const Schedule &v = plan.schedule;
     std::string name =
         (kernel.getSymName() + "_" + Twine(v.tileM) + "x" + Twine(v.tileN))
             .str();
@@ -169,8 +199,7 @@ struct TileSelectSchedulePass
     variant.setSymName(unique);
     variant->setAttr("tile.variant_of",
                      builder.getStringAttr(kernel.getSymName()));
-    apply(*variant.getBody().getOps<ContractOp>().begin(), budget, *small);
-    return success();
+    apply(*variant.getBody().getOps<ContractOp>().begin(), budget, plan);
   }
 
   /// Records `plan` on the contraction (and its cost on the kernel) and
@@ -203,7 +232,7 @@ struct TileSelectSchedulePass
   }
 
   FailureOr<Plan> planSchedule(ContractOp contract, const ChipInfo &budget,
-                               std::optional<SmallTileVariant> variant,
+                               std::optional<TileVariant> variant,
                                std::string &error) {
     auto kernel = contract->getParentOfType<KernelOp>();
     DictionaryAttr hints =
@@ -231,8 +260,8 @@ struct TileSelectSchedulePass
     llvm::SmallSet<StringRef, 8> pinned = applyHints(hints, s);
     if (variant) {
       s.tileN = variant->tileN;
-      if (!pinned.contains("cluster"))
-        s.clusterM = variant->clusterM;
+      if (variant->clusterM && !pinned.contains("cluster"))
+        s.clusterM = *variant->clusterM;
     }
     auto fail = [&](const Twine &message) -> FailureOr<Plan> {
       error = message.str();
@@ -286,9 +315,9 @@ struct TileSelectSchedulePass
       return fail("tile_m = " + Twine(s.tileM) + " must be a multiple of " +
                   Twine(s.consumers * mmaRows) + " (" + Twine(s.consumers) +
                   " consumer warpgroups x " + Twine(mmaRows) + "-row MMAs)");
-    if (s.tileN % 64 != 0 || s.tileN > budget.mmaMaxN)
+    if (s.tileN % 16 != 0 || s.tileN > budget.mmaMaxN)
       return fail("tile_n = " + Twine(s.tileN) +
-                  " must be a multiple of 64 no larger than " +
+                  " must be a multiple of 16 no larger than " +
                   Twine(budget.mmaMaxN) + " (the MMA's N limit)");
     if (s.tileK % atomK != 0)
       return fail("tile_k = " + Twine(s.tileK) + " must be a multiple of " +
@@ -332,12 +361,19 @@ struct TileSelectSchedulePass
                          s.tileK * operandBits / 8;
     // The epilogue stages two 128-byte column blocks of the tile at a time,
     // per output element type.
+    // A tile wider than that streams through it block by block, so its width
+    // must be a whole number of blocks.
     int64_t stagingBytes = 0;
     for (Type type : outputTypes) {
       int64_t outBytes = bytesOf(type);
-      stagingBytes += s.tileM *
-                      ScheduleAttr::stagingColumns(s.tileN, 8 * outBytes) *
-                      outBytes;
+      int64_t columns = ScheduleAttr::stagingColumns(s.tileN, 8 * outBytes);
+      if (s.tileN % columns != 0)
+        return fail("tile_n = " + Twine(s.tileN) + " does not stream through " +
+                    "the epilogue's staging blocks of " + Twine(columns) +
+                    " columns of " + Twine(8 * outBytes) +
+                    "-bit outputs (use a multiple of " + Twine(columns) +
+                    ", or at most " + Twine(columns) + ")");
+      stagingBytes += s.tileM * columns * outBytes;
     }
     int64_t smemBytes = budget.smemPerBlockOptIn;
     int64_t available = smemBytes - stagingBytes - budget.smemReserve;

@@ -230,7 +230,7 @@ tile.kernel @tile_m(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16,
 // -----
 
 tile.kernel @tile_n_large(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {tile.schedule = {tile = array<i64: 128, 320>}} {
-  // expected-error@+1 {{schedule for sm_90a: tile_n = 320 must be a multiple of 64 no larger than 256 (the MMA's N limit)}}
+  // expected-error@+1 {{schedule for sm_90a: tile_n = 320 must be a multiple of 16 no larger than 256 (the MMA's N limit)}}
   %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
   ^bb0(%acc0: f32):
@@ -242,8 +242,39 @@ tile.kernel @tile_n_large(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?
 
 // -----
 
-tile.kernel @tile_n_odd(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {tile.schedule = {tile = array<i64: 128, 96>}} {
-  // expected-error@+1 {{schedule for sm_90a: tile_n = 96 must be a multiple of 64 no larger than 256 (the MMA's N limit)}}
+tile.kernel @tile_n_odd(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {tile.schedule = {tile = array<i64: 128, 72>}} {
+  // expected-error@+1 {{schedule for sm_90a: tile_n = 72 must be a multiple of 16 no larger than 256 (the MMA's N limit)}}
+  %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
+  ^bb0(%acc0: f32):
+    %t = arith.truncf %acc0 : f32 to bf16
+    tile.yield %t : bf16
+  }
+  tile.return %0 : tensor<?x?xbf16, #tile.dims<M, N>>
+}
+
+// -----
+
+// A tile wider than the staging block of its output type must be a whole
+// number of blocks: 96 columns of f32 do not stream through 64-column blocks
+// (96 columns of bf16 fit one 96-column block).
+tile.kernel @tile_n_staging(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xf32, #tile.dims<M, N>> attributes {tile.schedule = {tile = array<i64: 128, 96>}} {
+  // expected-error@+1 {{schedule for sm_90a: tile_n = 96 does not stream through the epilogue's staging blocks of 64 columns of 32-bit outputs (use a multiple of 64, or at most 64)}}
+  %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xf32, #tile.dims<M, N>> {
+  ^bb0(%acc0: f32):
+    tile.yield %acc0 : f32
+  }
+  tile.return %0 : tensor<?x?xf32, #tile.dims<M, N>>
+}
+
+// -----
+
+// 96 columns of bf16: one 96-column staging block (32B swizzle, chosen later).
+// CHECK-LABEL: tile.kernel @tile_n_96(
+// CHECK:         {schedule = #tile.schedule<tile_m = 128, tile_n = 96, tile_k = 64,
+tile.kernel @tile_n_96(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {tile.schedule = {tile = array<i64: 128, 96>}} {
+  // expected-remark@+1 {{schedule for sm_90a: tile 128x96x64, 7 stages of 28 KiB + 24 KiB epilogue staging}}
   %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
   ^bb0(%acc0: f32):
@@ -374,9 +405,19 @@ tile.kernel @deep_k(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16,
 
 // Two accumulators: by default the widest tile whose accumulators fit the
 // registers, 128x128 (two 64x128 accumulators per warpgroup, as one 64x256
-// costs), plus the 128x64 variant.
+// costs), plus the 128x64 variant and the 7/8-wide 128x112 one (for shapes
+// whose 128x128 tiles fill just over a whole number of waves).
+// CHECK-LABEL: tile.kernel @dual_default(
+// CHECK-SAME:    tile.tile_cost = 3.2768{{0*}}e+04 : f64
+// CHECK-LABEL: tile.kernel @dual_default_128x64(
+// CHECK-SAME:    tile.variant_of = "dual_default"
+// CHECK:         tile_m = 128, tile_n = 64, tile_k = 64, stages = 6, cluster_m = 1,
+// CHECK-LABEL: tile.kernel @dual_default_128x112(
+// CHECK-SAME:    tile.tile_cost = 31857.{{[0-9]+}} : f64, tile.variant_of = "dual_default"
+// CHECK:         tile_m = 128, tile_n = 112, tile_k = 64, stages = 4, cluster_m = 2,
 tile.kernel @dual_default(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>, %b1: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> {
-  // expected-remark@+2 {{schedule for sm_90a: tile 128x128x64, 4 stages of 48 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (128 accumulator registers/thread); cluster 2x1 (rhs tile multicast); persistent, group_m 8}}
+  // expected-remark@+3 {{schedule for sm_90a: tile 128x128x64, 4 stages of 48 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (128 accumulator registers/thread); cluster 2x1 (rhs tile multicast); persistent, group_m 8}}
+  // expected-remark@+2 {{schedule for sm_90a: tile 128x112x64, 4 stages of 44 KiB + 28 KiB epilogue staging = 204 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (112 accumulator registers/thread); cluster 2x1 (rhs tile multicast); persistent, group_m 8}}
   // expected-remark@+1 {{schedule for sm_90a: tile 128x64x64, 6 stages of 32 KiB + 16 KiB epilogue staging = 208 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (64 accumulator registers/thread); cluster 1x1; persistent, group_m 8}}
   %0 = tile.contract(%a, %b, %b1 : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>, #tile.mma<lhs = 0, rhs = 2, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
