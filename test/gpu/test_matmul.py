@@ -17,6 +17,8 @@ KERNELS = [
     ("matmul_f16", torch.float16, torch.float16),
     ("matmul_tiles", torch.bfloat16, torch.bfloat16),
     ("matmul_f32out", torch.bfloat16, torch.float32),
+    ("matmul_t96", torch.bfloat16, torch.bfloat16),      # 64-byte swizzled staging
+    ("matmul_t48f32", torch.bfloat16, torch.float32),    # the same for 32-bit outputs
 ]
 
 ODD_SHAPES = [(1, 1, 1), (1000, 1000, 1000), (4097, 1, 72), (127, 8191, 64), (129, 257, 72),
