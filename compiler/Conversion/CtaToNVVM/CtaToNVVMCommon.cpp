@@ -324,8 +324,8 @@ struct ProduceLowering : public OpConversionPattern<cta::ProduceOp> {
       rewriter.setInsertionPoint(end);
       Value kb = loop.getInductionVar();
       Value iteration = e.add(position, e.toI32(kb));
-      Value slot = e.urem(iteration, e.i32(stages));
-      Value phase = e.andI(e.udiv(iteration, e.i32(stages)), e.i32(1));
+      Value slot = e.ringSlot(iteration, stages);
+      Value phase = e.ringPhase(iteration, stages);
       e.wait(e.barrier(ring, slot, stages, /*empty=*/true),
              e.xorI(phase, e.i32(1)));
       NVVM::MBarrierArriveExpectTxOp::create(

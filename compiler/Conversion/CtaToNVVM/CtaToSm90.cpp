@@ -272,8 +272,8 @@ struct ConsumeLowering : public AbiPattern<cta::ConsumeOp> {
       rewriter.setInsertionPointToStart(body);
       Value kb = loop.getInductionVar();
       Value iteration = e.add(position, e.toI32(kb));
-      Value slot = e.urem(iteration, e.i32(stages));
-      Value phase = e.andI(e.udiv(iteration, e.i32(stages)), e.i32(1));
+      Value slot = e.ringSlot(iteration, stages);
+      Value phase = e.ringPhase(iteration, stages);
       e.wait(e.barrier(ring, slot, stages, /*empty=*/false), phase);
       SmallVector<Value> args = {kb, e.toIndex(slot)};
       llvm::append_range(
@@ -286,7 +286,7 @@ struct ConsumeLowering : public AbiPattern<cta::ConsumeOp> {
       NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
       NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, 1);
       e.ifThen(e.cmp(arith::CmpIPredicate::ugt, e.toI32(kb), e.i32(0)), [&] {
-        Value previous = e.urem(e.sub(iteration, e.i32(1)), e.i32(stages));
+        Value previous = e.ringSlot(e.sub(iteration, e.i32(1)), stages);
         releaseStage(e, ring, previous, stages, clusterSize);
       });
     }
@@ -296,8 +296,7 @@ struct ConsumeLowering : public AbiPattern<cta::ConsumeOp> {
                        pinAccumulators(e, loop.getResults(), carriedTypes));
     Value count32 = e.toI32(count);
     e.ifThen(e.cmp(arith::CmpIPredicate::ugt, count32, e.i32(0)), [&] {
-      Value last =
-          e.urem(e.sub(e.add(position, count32), e.i32(1)), e.i32(stages));
+      Value last = e.ringSlot(e.sub(e.add(position, count32), e.i32(1)), stages);
       releaseStage(e, ring, last, stages, clusterSize);
     });
     results[0] = e.toIndex(e.add(position, count32));

@@ -123,6 +123,14 @@ struct Emitter {
   /// The thread's lane within its warpgroup.
   mlir::Value warpgroupLane() { return urem(threadId(), i32(kWarpgroupThreads)); }
 
+  /// The stage of a ring of `stages` that pass `iteration` through the ring
+  /// uses, and the barrier phase parity of that pass.
+  mlir::Value ringSlot(mlir::Value iteration, int64_t stages) {
+    return urem(iteration, i32(stages));
+  }
+  mlir::Value ringPhase(mlir::Value iteration, int64_t stages) {
+    return andI(udiv(iteration, i32(stages)), i32(1));
+  }
   /// `full[slot]` or `empty[slot]` of a ring of `stages`.
   mlir::Value barrier(mlir::Value ring, mlir::Value slot, int64_t stages,
                       bool empty) {
