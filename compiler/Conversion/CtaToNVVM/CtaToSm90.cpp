@@ -868,15 +868,8 @@ LogicalResult kiln::checkLoweredOnSm90(Operation *op) {
                                     dest.getArgNumber(), "cta.shape")
                               : ArrayAttr();
         auto known = [&](Attribute attr) {
-          StringRef dim = llvm::cast<StringAttr>(attr).getValue();
-          int64_t constant;
-          if (!dim.getAsInteger(10, constant))
-            return true;
-          for (unsigned i = 0; i < program.getNumArguments(); ++i)
-            if (auto name = program.getArgAttrOfType<StringAttr>(i, "cta.dim"))
-              if (name.getValue() == dim)
-                return true;
-          return false;
+          return findExtent(program, llvm::cast<StringAttr>(attr).getValue())
+              .known();
         };
         // (Other destinations are reported by the ABI analysis.)
         bool planned = dest && program &&

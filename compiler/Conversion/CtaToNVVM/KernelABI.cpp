@@ -59,6 +59,20 @@ FailureOr<DimExpr> extentExpr(cta::ProgramOp program, Value extent) {
 
 } // namespace
 
+ExtentSource kiln::findExtent(cta::ProgramOp program, StringRef dim) {
+  ExtentSource source;
+  int64_t constant;
+  if (!dim.getAsInteger(10, constant)) {
+    source.constant = constant;
+    return source;
+  }
+  for (unsigned i = 0; i < program.getNumArguments(); ++i)
+    if (auto name = program.getArgAttrOfType<StringAttr>(i, "cta.dim"))
+      if (name.getValue() == dim)
+        source.dimArgument = i;
+  return source;
+}
+
 FailureOr<KernelABI> kiln::planKernelABI(cta::ProgramOp program) {
   KernelABI abi;
   MLIRContext *ctx = program.getContext();
@@ -293,17 +307,12 @@ FailureOr<KernelABI> kiln::planKernelABI(cta::ProgramOp program) {
       continue;
     SmallVector<ExtentArg, 4> &extents = abi.extents[i];
     for (Attribute attr : shape) {
-      StringRef dim = llvm::cast<StringAttr>(attr).getValue();
+      ExtentSource source =
+          findExtent(program, llvm::cast<StringAttr>(attr).getValue());
       ExtentArg extent;
-      int64_t constant;
-      if (!dim.getAsInteger(10, constant)) {
-        extent.constant = constant;
-      } else {
-        for (unsigned j = 0; j < program.getNumArguments(); ++j)
-          if (auto name = program.getArgAttrOfType<StringAttr>(j, "cta.dim"))
-            if (name.getValue() == dim)
-              extent.dimParam = abi.dimArgs.lookup(j);
-      }
+      extent.constant = source.constant;
+      if (source.dimArgument)
+        extent.dimParam = abi.dimArgs.lookup(*source.dimArgument);
       extents.push_back(extent);
     }
   }

@@ -93,6 +93,16 @@ struct KernelABI {
 /// Decides the ABI of `program`; reports unsupported shapes at the op.
 mlir::FailureOr<KernelABI> planKernelABI(cta::ProgramOp program);
 
+/// Where `program` gets extent `dim` (an entry of a tensor's `cta.shape`):
+/// its constant value, or the index of the program argument (`cta.dim`) that
+/// carries it; neither for an expression such as `E+1`.
+struct ExtentSource {
+  std::optional<int64_t> constant;
+  std::optional<unsigned> dimArgument;
+  bool known() const { return constant || dimArgument; }
+};
+ExtentSource findExtent(cta::ProgramOp program, llvm::StringRef dim);
+
 
 } // namespace kiln
 
