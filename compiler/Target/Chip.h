@@ -23,6 +23,8 @@ namespace kiln::target {
 /// Kiln targets (the PTX ISA's warp and warpgroup).
 constexpr unsigned threadsPerWarp = 32;
 constexpr unsigned warpsPerWarpgroup = 4;
+/// Bytes (and alignment) of one mbarrier object in shared memory.
+constexpr unsigned mbarrierBytes = 8;
 
 /// The hardware facts of one target that bound a kernel's schedule and
 /// register split. Each comment says whether a field counts per SM, per CTA

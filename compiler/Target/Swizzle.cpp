@@ -30,9 +30,13 @@ unsigned swizzleAlignmentBytes(SwizzleMode mode) {
   return mode == SwizzleMode::None ? 16 : swizzleAtomBytes(mode);
 }
 
+unsigned swizzleXorMask(SwizzleMode mode) {
+  return (1u << swizzleBits(mode)) - 1;
+}
+
 uint64_t swizzleByteOffset(SwizzleMode mode, uint64_t offset) {
-  uint64_t mask = (uint64_t{1} << swizzleBits(mode)) - 1;
-  return offset ^ (((offset >> 7) & mask) << 4);
+  uint64_t phase = (offset >> swizzleRowShift) & swizzleXorMask(mode);
+  return offset ^ (phase << swizzleChunkShift);
 }
 
 SwizzleMode chooseSwizzle(uint64_t innerBytes) {

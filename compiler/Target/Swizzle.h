@@ -43,10 +43,17 @@ unsigned swizzleAtomBytes(SwizzleMode mode);
 /// is what lets descriptors use base_offset = 0 (16, 256, 512, 1024).
 unsigned swizzleAlignmentBytes(SwizzleMode mode);
 
+/// The XOR every swizzle applies to a byte offset: the 16-byte chunk index
+/// (bits [swizzleChunkShift, +B)) is XORed with bits [swizzleRowShift, +B)
+/// (the row's index among 8 rows of 128 bytes), B = swizzleBits(mode);
+/// swizzleXorMask() is 2^B - 1.
+constexpr unsigned swizzleChunkShift = 4;
+constexpr unsigned swizzleRowShift = 7;
+unsigned swizzleXorMask(SwizzleMode mode);
+
 /// Maps a logical byte offset inside a tile (row-major, rows of span bytes)
-/// to where the swizzled layout stores it: the 16-byte chunk index (bits
-/// [4, 4+B)) is XORed with bits [7, 7+B). The tile is assumed to start on a
-/// swizzleAlignmentBytes() boundary.
+/// to where the swizzled layout stores it: the XOR above. The tile is
+/// assumed to start on a swizzleAlignmentBytes() boundary.
 uint64_t swizzleByteOffset(SwizzleMode mode, uint64_t offset);
 
 /// The widest swizzle whose span divides `innerBytes` (the tile's contiguous

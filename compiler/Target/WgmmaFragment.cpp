@@ -4,22 +4,9 @@
 
 namespace kiln::target {
 
-namespace {
-
-/// First row of `thread`'s quad: 16 rows per warp, 8 quads per warp.
-unsigned quadRow(unsigned thread) {
-  unsigned warp = (thread % 128) / 32, lane = thread % 32;
-  return 16 * warp + lane / 4;
-}
-
-/// First column of `thread`'s pair inside every 8-column block.
-unsigned pairColumn(unsigned thread) { return 2 * (thread % 4); }
-
-} // namespace
-
 FragmentCoord wgmmaAccumulatorCoord(unsigned thread, unsigned reg) {
-  return {quadRow(thread) + 8 * ((reg / 2) % 2),
-          8 * (reg / 4) + pairColumn(thread) + reg % 2};
+  return {wgmmaQuadRow(thread) + 8 * ((reg / 2) % 2),
+          8 * (reg / 4) + wgmmaPairColumn(thread) + reg % 2};
 }
 
 unsigned wgmmaAccumulatorRegister(unsigned rowHalf, unsigned columnBlock,
@@ -28,18 +15,18 @@ unsigned wgmmaAccumulatorRegister(unsigned rowHalf, unsigned columnBlock,
 }
 
 std::array<unsigned, 2> wgmmaAccumulatorRows(unsigned thread) {
-  return {quadRow(thread), quadRow(thread) + 8};
+  return {wgmmaQuadRow(thread), wgmmaQuadRow(thread) + 8};
 }
 
 unsigned wgmmaAccumulatorColumn(unsigned thread, unsigned columnBlock,
                                 unsigned e) {
-  return 8 * columnBlock + pairColumn(thread) + e;
+  return 8 * columnBlock + wgmmaPairColumn(thread) + e;
 }
 
 FragmentCoord wgmmaAFragmentCoord(unsigned thread, unsigned kStep, unsigned q,
                                   unsigned e) {
-  return {quadRow(thread) + 8 * (q % 2),
-          16 * kStep + pairColumn(thread) + 8 * (q / 2) + e};
+  return {wgmmaQuadRow(thread) + 8 * (q % 2),
+          16 * kStep + wgmmaPairColumn(thread) + 8 * (q / 2) + e};
 }
 
 unsigned accumulatorRegisterForA(unsigned kStep, unsigned q, unsigned e) {
@@ -47,8 +34,8 @@ unsigned accumulatorRegisterForA(unsigned kStep, unsigned q, unsigned e) {
 }
 
 FragmentCoord stmatrixX4LaneAddress(unsigned lane) {
-  lane %= 32;
-  return {8 * ((lane / 8) % 2) + lane % 8, 8 * (lane / 16)};
+  lane %= 32; // the warp's own rows: stmatrixX4Row's warp term is 0
+  return {stmatrixX4Row(lane), stmatrixX4Column(lane)};
 }
 
 unsigned stmatrixX4AccumulatorRegister(unsigned columnBlock16, unsigned q,

@@ -41,6 +41,34 @@ inline bool operator!=(FragmentCoord lhs, FragmentCoord rhs) {
   return !(lhs == rhs);
 }
 
+/// One term of a ThreadMap: scale * ((thread / divisor) % modulus); a zero
+/// scale marks an unused term.
+struct ThreadTerm {
+  unsigned divisor = 1;
+  unsigned modulus = 1;
+  unsigned scale = 0;
+};
+
+/// The thread-dependent part of a fragment coordinate, as a sum of
+/// ThreadTerms. The maps below are written with these, and the lowering
+/// evaluates the same terms on the thread index in IR (Emitter::threadMap),
+/// so which thread holds what is defined once, here.
+struct ThreadMap {
+  std::array<ThreadTerm, 3> terms{};
+  constexpr unsigned operator()(unsigned thread) const {
+    unsigned value = 0;
+    for (const ThreadTerm &term : terms)
+      value += term.scale * ((thread / term.divisor) % term.modulus);
+    return value;
+  }
+};
+
+/// The first row a thread holds in an m64 accumulator or A fragment: its
+/// quad's, 16w + l/4 (warp w of the warpgroup, lane l).
+constexpr ThreadMap wgmmaQuadRow{{{{32, 4, 16}, {4, 8, 1}}}};
+/// The first column a thread holds in every 8-column block: 2 * (l%4).
+constexpr ThreadMap wgmmaPairColumn{{{{1, 4, 2}}}};
+
 //===----------------------------------------------------------------------===//
 // Accumulator (D) of m64nN, one 32-bit element per register
 //===----------------------------------------------------------------------===//
@@ -112,6 +140,11 @@ unsigned accumulatorRegisterForA(unsigned kStep, unsigned q, unsigned e);
 /// address the rows of the 8 x 8 matrix that register q stores: top-left,
 /// bottom-left, top-right, bottom-right.
 FragmentCoord stmatrixX4LaneAddress(unsigned lane);
+
+/// stmatrixX4LaneAddress() for a thread of the warpgroup, with its warp's
+/// first row added: row 16w + 8 * ((l/8) % 2) + l%8, column 8 * (l/16).
+constexpr ThreadMap stmatrixX4Row{{{{32, 4, 16}, {8, 2, 8}, {1, 8, 1}}}};
+constexpr ThreadMap stmatrixX4Column{{{{16, 2, 8}}}};
 
 /// The accumulator register packed as element `e` of stmatrix.x4 register
 /// `q` when storing the 16-column block `columnBlock16` (columns

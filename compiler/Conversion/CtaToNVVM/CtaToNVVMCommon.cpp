@@ -167,7 +167,7 @@ struct WarpSpecializeLowering : public AbiPattern<cta::WarpSpecializeOp> {
       }
     };
     syncAll();
-    Value warp = e.udiv(e.threadId(), e.i32(32));
+    Value warp = e.udiv(e.threadId(), e.i32(target::threadsPerWarp));
     const SmallVector<bool> &stores = abi.roleStores.lookup(op);
     for (unsigned i = 0; i < op.getRoles().size(); ++i) {
       cta::RoleAttr role = op.getRole(i);

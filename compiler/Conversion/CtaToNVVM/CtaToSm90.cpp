@@ -427,7 +427,7 @@ struct StoreLowering : public AbiPattern<cta::StoreOp> {
   /// own offset plus the register's, as the wgmma accumulator layout places
   /// them (compiler/Target/WgmmaFragment.h):
   /// coord(thread, reg) = coord(thread, 0) + coord(0, reg), with
-  /// coord(thread, 0) = (16 * warp + lane / 4, 2 * (lane % 4)).
+  /// coord(thread, 0) = (target::wgmmaQuadRow, target::wgmmaPairColumn).
   struct Lane {
     Value row, col; // the thread's offset in a fragment (i32)
     static int64_t regRow(int64_t m, int64_t i) {
@@ -438,11 +438,9 @@ struct StoreLowering : public AbiPattern<cta::StoreOp> {
     }
   };
 
-  Lane lane(Emitter &e) const {
-    Value t = e.warpgroupLane();
-    Value warp = e.udiv(t, e.i32(32)), l = e.urem(t, e.i32(32));
-    return {e.add(e.mul(warp, e.i32(16)), e.udiv(l, e.i32(4))),
-            e.mul(e.urem(l, e.i32(4)), e.i32(2))};
+  Lane lane(Emitter &e, Value thread) const {
+    return {e.threadMap(target::wgmmaQuadRow, thread),
+            e.threadMap(target::wgmmaPairColumn, thread)};
   }
 
   /// The i32 extent of axis `axis` of program tensor `arg`.
@@ -524,7 +522,7 @@ struct StoreLowering : public AbiPattern<cta::StoreOp> {
     int64_t fragmentsOf = rows / kMmaRows;
     int64_t span = spanBytes(staging);
     int64_t elementBytes = bitsOf(element) / 8;
-    int64_t swizzleMask = span / 16 - 1;
+    int64_t swizzleMask = target::swizzleXorMask(staging.getSwizzleMode());
     int64_t blockColumns = span / elementBytes;
     int64_t tileBlocks = n / blockColumns;
     int64_t ringBlocks = staging.getShape()[1] / blockColumns;
@@ -536,10 +534,9 @@ struct StoreLowering : public AbiPattern<cta::StoreOp> {
 
     Value row0 = e.toI32(adaptor.getIndices()[0]);
     Value col0 = e.toI32(adaptor.getIndices()[1]);
-    Lane self = lane(e);
-    Value laneRow = e.add(row0, self.row), laneCol = e.add(col0, self.col);
     Value t = e.warpgroupLane();
-    Value warp = e.udiv(t, e.i32(32)), l = e.urem(t, e.i32(32));
+    Lane self = lane(e, t);
+    Value laneRow = e.add(row0, self.row), laneCol = e.add(col0, self.col);
     Value leader = e.eq(t, e.i32(0));
     Value tmaOk = e.cmp(arith::CmpIPredicate::ne,
                         kernel.getArgument(args.tmaOk), e.i32(0));
@@ -560,8 +557,9 @@ struct StoreLowering : public AbiPattern<cta::StoreOp> {
       Value offset = e.add(e.mul(row, e.i32(span)), colBytes);
       if (swizzleMask == 0)
         return offset;
-      Value phase = e.andI(e.lshr(offset, e.i32(7)), e.i32(swizzleMask));
-      return e.xorI(offset, e.shl(phase, e.i32(4)));
+      Value phase = e.andI(e.lshr(offset, e.i32(target::swizzleRowShift)),
+                           e.i32(swizzleMask));
+      return e.xorI(offset, e.shl(phase, e.i32(target::swizzleChunkShift)));
     };
     auto pack = [&](Value lo, Value hi) -> Value {
       Value pair = LLVM::UndefOp::create(b, loc, VectorType::get({2}, element));
@@ -569,16 +567,12 @@ struct StoreLowering : public AbiPattern<cta::StoreOp> {
       pair = LLVM::InsertElementOp::create(b, loc, pair, hi, e.i32(1));
       return pair;
     };
-    // stmatrix.x4 lane addressing (16x16 block), as
-    // target::stmatrixX4LaneAddress: row 16w + 8((l/8)%2) + l%8, column
-    // 8 * (l/16); 32-bit outputs store fragment pairs directly.
-    Value stRow =
-        e.add(e.mul(warp, e.i32(16)),
-              e.add(e.mul(e.urem(e.udiv(l, e.i32(8)), e.i32(2)), e.i32(8)),
-                    e.urem(l, e.i32(8))));
-    Value stColBytes = e.mul(e.udiv(l, e.i32(16)), e.i32(8 * elementBytes));
-    Value pairRow = e.add(e.mul(warp, e.i32(16)), e.udiv(l, e.i32(4)));
-    Value pairColBytes = e.mul(e.urem(l, e.i32(4)), e.i32(2 * elementBytes));
+    // The address this thread gives stmatrix.x4 for a 16x16 block; 32-bit
+    // outputs store the thread's fragment pairs directly.
+    Value stRow = e.threadMap(target::stmatrixX4Row, t);
+    Value stColBytes = e.mul(e.threadMap(target::stmatrixX4Column, t),
+                             e.i32(elementBytes));
+    Value pairColBytes = e.mul(self.col, e.i32(elementBytes));
 
     // The epilogue of element (m, i), reading epilogue inputs that do not
     // vary along an axis once per distinct row or column.
@@ -673,13 +667,15 @@ struct StoreLowering : public AbiPattern<cta::StoreOp> {
         if (elementBytes == 2) {
           Value row = e.add(stRow, e.i32(m * kMmaRows));
           for (int64_t jj = 0; jj < blockColumns / 16; ++jj) {
-            int64_t first = firstReg + 8 * jj; // the 16x16's first register
+            int64_t block16 = firstReg / 8 + jj; // the tile's 16-column block
             SmallVector<Value> quads;
             for (int64_t q = 0; q < 4; ++q)
-              quads.push_back(
-                  LLVM::BitcastOp::create(b, loc, e.i32Type(),
-                                          pack(valueAt(m, first + 2 * q),
-                                               valueAt(m, first + 2 * q + 1))));
+              quads.push_back(LLVM::BitcastOp::create(
+                  b, loc, e.i32Type(),
+                  pack(valueAt(m, target::stmatrixX4AccumulatorRegister(
+                                      block16, q, 0)),
+                       valueAt(m, target::stmatrixX4AccumulatorRegister(
+                                      block16, q, 1)))));
             Value offset =
                 swizzled(row, e.add(e.i32(16 * jj * elementBytes), stColBytes));
             NVVM::StMatrixOp::create(
@@ -691,8 +687,9 @@ struct StoreLowering : public AbiPattern<cta::StoreOp> {
           for (int64_t c8 = 0; c8 < blockColumns / 8; ++c8) {
             for (int64_t half = 0; half < 2; ++half) {
               // The fragment register of (row 8 * half, column 8 * c8).
-              int64_t i = firstReg + 4 * c8 + 2 * half;
-              Value row = e.add(pairRow, e.i32(m * kMmaRows + 8 * half));
+              int64_t i = target::wgmmaAccumulatorRegister(
+                  half, firstReg / 4 + c8, 0);
+              Value row = e.add(self.row, e.i32(Lane::regRow(m, i)));
               Value offset = swizzled(
                   row, e.add(e.i32(8 * c8 * elementBytes), pairColBytes));
               LLVM::StoreOp::create(b, loc,

@@ -1,6 +1,7 @@
 //===- KernelABI.cpp - the launch ABI of a lowered cta.program ------------===//
 
 #include "compiler/Conversion/CtaToNVVM/KernelABI.h"
+#include "compiler/Target/Chip.h"
 #include "compiler/Target/MLIR/ElementTypes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -327,9 +328,10 @@ FailureOr<KernelABI> kiln::planKernelABI(cta::ProgramOp program) {
     offset += alloc.getBuffer().getType().getTotalBytes();
   }
   for (cta::RingOp ring : body.getOps<cta::RingOp>()) {
-    offset = llvm::alignTo(offset, 8);
+    offset = llvm::alignTo(offset, target::mbarrierBytes);
     abi.smemOffset[ring] = offset;
-    offset += 2 * 8 * ring.getRing().getType().getStages();
+    offset +=
+        2 * target::mbarrierBytes * ring.getRing().getType().getStages();
   }
   abi.smemBytes = llvm::alignTo(offset, 128);
 

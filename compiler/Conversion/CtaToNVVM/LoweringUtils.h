@@ -13,6 +13,7 @@
 
 #include "compiler/Conversion/CtaToNVVM/KernelABI.h"
 #include "compiler/Target/Chip.h"
+#include "compiler/Target/WgmmaFragment.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -122,6 +123,21 @@ struct Emitter {
   }
   /// The thread's lane within its warpgroup.
   mlir::Value warpgroupLane() { return urem(threadId(), i32(kWarpgroupThreads)); }
+  /// `map` (a fragment layout of compiler/Target) evaluated on `thread`.
+  mlir::Value threadMap(const target::ThreadMap &map, mlir::Value thread) {
+    mlir::Value sum;
+    for (const target::ThreadTerm &term : map.terms) {
+      if (term.scale == 0)
+        continue;
+      mlir::Value value =
+          term.divisor == 1 ? thread : udiv(thread, i32(term.divisor));
+      value = urem(value, i32(term.modulus));
+      if (term.scale != 1)
+        value = mul(value, i32(term.scale));
+      sum = sum ? add(sum, value) : value;
+    }
+    return sum ? sum : i32(0);
+  }
 
   /// The stage of a ring of `stages` that pass `iteration` through the ring
   /// uses, and the barrier phase parity of that pass.
@@ -135,7 +151,7 @@ struct Emitter {
   mlir::Value barrier(mlir::Value ring, mlir::Value slot, int64_t stages,
                       bool empty) {
     mlir::Value index = empty ? add(slot, i32(stages)) : slot;
-    return bytePtr(ring, mul(index, i32(8)));
+    return bytePtr(ring, mul(index, i32(target::mbarrierBytes)));
   }
   /// Blocks until the barrier's phase with this parity has completed.
   void wait(mlir::Value bar, mlir::Value parity) {

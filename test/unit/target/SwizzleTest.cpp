@@ -152,6 +152,14 @@ TEST(TargetSwizzle, ByteOffsetIsAPeriodicInvolution) {
   }
 }
 
+// The XOR's mask: one bit per doubling of the span past 16 bytes.
+TEST(TargetSwizzle, XorMaskPerMode) {
+  EXPECT_EQ(swizzleXorMask(SwizzleMode::None), 0u);
+  EXPECT_EQ(swizzleXorMask(SwizzleMode::Bytes32), 1u);
+  EXPECT_EQ(swizzleXorMask(SwizzleMode::Bytes64), 3u);
+  EXPECT_EQ(swizzleXorMask(SwizzleMode::Bytes128), 7u);
+}
+
 TEST(TargetSwizzle, ChooseSwizzleTakesTheWidestDividingSpan) {
   EXPECT_EQ(chooseSwizzle(128), SwizzleMode::Bytes128); // 64 x bf16
   EXPECT_EQ(chooseSwizzle(256), SwizzleMode::Bytes128); // 128 x bf16: 2 atoms

@@ -256,3 +256,16 @@ TEST(TargetWgmmaFragment, StmatrixStoresEachAccumulatorWhereItBelongs) {
   EXPECT_EQ(stmatrixX4AccumulatorRegister(0, 3, 1), 7u);
   EXPECT_EQ(stmatrixX4AccumulatorRegister(3, 1, 0), 4u * 6 + 2);
 }
+
+// The thread maps the lowering evaluates in IR are the fragments' thread
+// parts: register 0's coordinate, and the stmatrix address plus the warp's
+// first row, for every thread of a warpgroup (and the next one's, modulo).
+TEST(TargetWgmmaFragment, ThreadMapsAreTheFragmentsThreadParts) {
+  for (unsigned t = 0; t < 256; ++t) {
+    EXPECT_EQ(wgmmaQuadRow(t), wgmmaAccumulatorCoord(t, 0).row) << t;
+    EXPECT_EQ(wgmmaPairColumn(t), wgmmaAccumulatorCoord(t, 0).col) << t;
+    FragmentCoord st = stmatrixX4LaneAddress(t);
+    EXPECT_EQ(stmatrixX4Row(t), 16 * ((t % 128) / 32) + st.row) << t;
+    EXPECT_EQ(stmatrixX4Column(t), st.col) << t;
+  }
+}
