@@ -15,7 +15,7 @@ import torch
 import torch.nn.functional as F
 
 from common import (artifact, bar_plot, environment, load_kernel, parse_shapes, relative_error,
-                    time_interleaved)
+                    time_against_baselines)
 
 SHAPES = [(4096, 4096, 4096), (8192, 8192, 8192)]
 QUICK_SHAPES = SHAPES[:1]
@@ -45,42 +45,16 @@ def bench_shape(kernel, m, n, k, args):
         row["error"] = f"Kiln's result is wrong: relative error {err:.3e} (tolerance {TOLERANCE})"
         return row
 
-    fns = {"kiln": lambda: kernel(x, w, bias, r, out=y)}
-    errors = {}
-    for name in BASELINES:
-        try:
-            if name == "torch.compile":
-                if args.no_compile:
-                    errors[name] = "skipped (--no-compile)"
-                    continue
-                torch._dynamo.reset()
-                compiled = torch.compile(linear_bias_residual, dynamic=False)
-                fn = (lambda c: lambda: c(x, w, bias, r))(compiled)
-            else:
-                fn = lambda: linear_bias_residual(x, w, bias, r)  # noqa: E731
-            out = fn()
-            torch.cuda.synchronize()
-            row["baselines"][name] = {"rel_err": relative_error(out, ref)}
-            del out
-            fns[name] = fn
-        except Exception as e:  # noqa: BLE001
-            errors[name] = " ".join(f"{type(e).__name__}: {e}".split())[:300]
-    del ref
+    def compiled():
+        torch._dynamo.reset()
+        c = torch.compile(linear_bias_residual, dynamic=False)
+        return lambda: c(x, w, bias, r)
 
-    medians, timing_errors = time_interleaved(fns, args.iters)
-    errors.update(timing_errors)
-    if "kiln" not in medians:
-        row["error"] = f"timing Kiln failed: {errors.get('kiln')}"
-        return row
-    kt = medians["kiln"]
-    row["kiln_ms"], row["kiln_tflops"] = kt, flops / kt / 1e9
-    for name in BASELINES:
-        entry = row["baselines"].setdefault(name, {})
-        if name in medians:
-            entry.update(ms=medians[name], tflops=flops / medians[name] / 1e9,
-                         kiln_speedup=medians[name] / kt)
-        else:
-            entry["error"] = errors.get(name, "not timed")[:300]
+    baselines = {
+        "torch.compile": "skipped (--no-compile)" if args.no_compile else compiled,
+        "eager": lambda: lambda: linear_bias_residual(x, w, bias, r),
+    }
+    time_against_baselines(row, lambda: kernel(x, w, bias, r, out=y), baselines, ref, args.iters)
     return row
 
 

@@ -25,7 +25,7 @@ import torch
 import torch.nn.functional as F
 
 from common import (artifact, bar_plot, environment, load_kernel, parse_shapes, relative_error,
-                    time_interleaved)
+                    time_against_baselines)
 
 SHAPES = [(4096, 14336, 4096), (8192, 8192, 4096), (256, 14336, 4096), (1024, 14336, 4096),
           (2048, 8192, 4096)]
@@ -41,11 +41,6 @@ def swiglu_eager(x, w1, w2):
 def swiglu_merged(x, w12, n):
     h = x @ w12.T
     return F.silu(h[:, :n]) * h[:, n:]
-
-
-def short(error, limit=300):
-    error = " ".join(str(error).split())
-    return error if len(error) <= limit else error[:limit] + "..."
 
 
 def bench_shape(swiglu, m, n, k, args):
@@ -66,50 +61,23 @@ def bench_shape(swiglu, m, n, k, args):
         row["error"] = f"Kiln's result is wrong: relative error {err:.3e} (tolerance {TOLERANCE})"
         return row
 
-    fns = {"kiln": lambda: swiglu(x, w1, w2, out=y)}
-    errors = {}
-    for name in BASELINES:
-        try:
-            if name == "torch.compile":
-                if args.no_compile:
-                    errors[name] = "skipped (--no-compile)"
-                    continue
-                torch._dynamo.reset()  # a fresh compilation for this shape
-                compiled = torch.compile(swiglu_eager, dynamic=False)
-                fn = (lambda c: lambda: c(x, w1, w2))(compiled)
-            elif name == "merged":
-                fn = lambda: swiglu_merged(x, w12, n)  # noqa: E731
-            else:
-                fn = lambda: swiglu_eager(x, w1, w2)  # noqa: E731
-            out = fn()  # compiles torch.compile's kernels; checks that each baseline agrees
-            torch.cuda.synchronize()
-            row["baselines"][name] = {"rel_err": relative_error(out, ref)}
-            del out
-            fns[name] = fn
-        except Exception as e:  # noqa: BLE001
-            errors[name] = short(f"{type(e).__name__}: {e}")
-            try:
-                torch.cuda.synchronize()
-            except Exception:  # noqa: BLE001
-                pass
-    del ref
+    def compiled():
+        torch._dynamo.reset()  # a fresh compilation for this shape
+        c = torch.compile(swiglu_eager, dynamic=False)
+        return lambda: c(x, w1, w2)
 
-    medians, timing_errors = time_interleaved(fns, args.iters)
-    errors.update({name: short(e) for name, e in timing_errors.items()})
-    if "kiln" not in medians:
-        row["error"] = f"timing Kiln failed: {errors.get('kiln')}"
+    baselines = {
+        "torch.compile": "skipped (--no-compile)" if args.no_compile else compiled,
+        "merged": lambda: lambda: swiglu_merged(x, w12, n),
+        "eager": lambda: lambda: swiglu_eager(x, w1, w2),
+    }
+    medians = time_against_baselines(row, lambda: swiglu(x, w1, w2, out=y), baselines, ref,
+                                     args.iters)
+    if "error" in row:
         return row
-    kt = medians["kiln"]
-    row["kiln_ms"], row["kiln_tflops"] = kt, flops / kt / 1e9
     # Which schedule variant the runtime's cost rule launched for this shape.
     row["kiln_entry"] = getattr(swiglu, "last_entry", None)
-    for name in BASELINES:
-        entry = row["baselines"].setdefault(name, {})
-        if name in medians:
-            t = medians[name]
-            entry.update(ms=t, tflops=flops / t / 1e9, kiln_speedup=t / kt)
-        else:
-            entry["error"] = errors.get(name, "not timed")
+    kt = medians["kiln"]
     best = [name for name in ("torch.compile", "merged") if name in medians]
     if best:
         fastest = min(best, key=lambda name: medians[name])

@@ -87,6 +87,56 @@ def time_interleaved(fns, iters, rounds=3, warmup=5):
     return medians, errors
 
 
+def short(error, limit=300):
+    """An error message on one line, at most `limit` characters."""
+    error = " ".join(str(error).split())
+    return error if len(error) <= limit else error[:limit] + "..."
+
+
+def time_against_baselines(row, kiln_fn, baselines, ref, iters):
+    """Times `kiln_fn` and the baselines interleaved (time_interleaved) and fills `row` (with
+    "flops" and an empty "baselines" dict): "kiln_ms" and "kiln_tflops", and per baseline
+    {"rel_err", "ms", "tflops", "kiln_speedup"} or {"error"}. `baselines` maps each name to a
+    function that makes the callable to time, or to a string saying why it is skipped; each
+    baseline runs once first and is compared with `ref`. Sets row["error"] when Kiln could not
+    be timed. Returns the medians (name -> ms)."""
+    fns = {"kiln": kiln_fn}
+    errors = {}
+    for name, make in baselines.items():
+        if isinstance(make, str):
+            errors[name] = make
+            continue
+        try:
+            fn = make()
+            out = fn()  # compiles torch.compile's kernels; checks that the baseline agrees
+            torch.cuda.synchronize()
+            row["baselines"][name] = {"rel_err": relative_error(out, ref)}
+            del out
+            fns[name] = fn
+        except Exception as e:  # noqa: BLE001  (a failing baseline is reported, not fatal)
+            errors[name] = short(f"{type(e).__name__}: {e}")
+            try:
+                torch.cuda.synchronize()
+            except Exception:  # noqa: BLE001
+                pass
+
+    medians, timing_errors = time_interleaved(fns, iters)
+    errors.update({name: short(e) for name, e in timing_errors.items()})
+    if "kiln" not in medians:
+        row["error"] = f"timing Kiln failed: {errors.get('kiln')}"
+        return medians
+    kt = medians["kiln"]
+    row["kiln_ms"], row["kiln_tflops"] = kt, row["flops"] / kt / 1e9
+    for name in baselines:
+        entry = row["baselines"].setdefault(name, {})
+        if name in medians:
+            t = medians[name]
+            entry.update(ms=t, tflops=row["flops"] / t / 1e9, kiln_speedup=t / kt)
+        else:
+            entry["error"] = errors.get(name, "not timed")
+    return medians
+
+
 def relative_error(out, ref):
     """||out - ref|| / ||ref|| in float32."""
     return ((out.float() - ref.float()).norm() / ref.float().norm().clamp_min(1e-30)).item()
