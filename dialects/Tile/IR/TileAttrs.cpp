@@ -80,9 +80,10 @@ LogicalResult DimExprAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "a dim expression's integer must be non-negative, "
                           "got "
                        << value;
+  if (kind == Kind::Const && !name.getValue().empty())
+    return emitError() << "a constant dim has no name";
   if (kind == Kind::Const)
-    return success(name.getValue().empty() ||
-                   (emitError() << "a constant dim has no name", false));
+    return success();
   if (!kiln::isDimName(name.getValue()))
     return emitError() << "'" << name.getValue() << "' is not a dim name";
   if (kind == Kind::CeilDiv && value == 0)
