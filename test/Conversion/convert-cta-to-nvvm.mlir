@@ -1,13 +1,11 @@
 // RUN: kiln-opt %s -split-input-file -verify-diagnostics --convert-cta-to-nvvm | FileCheck %s
 // RUN: kiln-opt %s -split-input-file -verify-diagnostics --convert-cta-to-nvvm=chip=sm_90a | FileCheck %s
-// RUN: not kiln-opt %s -split-input-file --convert-cta-to-nvvm=chip=sm_100a 2>&1 | FileCheck %s --check-prefix=SM100
 // RUN: not kiln-opt %s -split-input-file --convert-cta-to-nvvm=chip=sm_80 2>&1 | FileCheck %s --check-prefix=SM80
 
-// Other chips: every program is an error, located at the program.
-// SM100: convert-cta-to-nvvm.mlir:{{[0-9]+}}:1: error: convert-cta-to-nvvm: not implemented yet: sm_100a code generation (tcgen05 + tensor memory); use --chip sm_90a
+// Unknown chips: every program is an error, located at the program.
 // SM80: convert-cta-to-nvvm.mlir:{{[0-9]+}}:1: error: convert-cta-to-nvvm: unknown chip 'sm_80'; expected sm_90a or sm_100a
 
-// convert-cta-to-nvvm on sm_90a: the kernel's signature and attributes, its
+// convert-cta-to-nvvm on sm_90a (sm_100a: convert-cta-to-nvvm-sm100.mlir): the kernel's signature and attributes, its
 // manifest, the Hopper instructions of each warp role, and every error the
 // conversion reports. Dual GEMMs, epilogue inputs and several stores per tile
 // have their own files (convert-cta-to-nvvm-{dual-gemm,epilogue-inputs,

@@ -1,9 +1,5 @@
 // RUN: kiln-opt %s -split-input-file -verify-diagnostics --convert-tile-to-cta | FileCheck %s
 // RUN: kiln-opt %s -split-input-file -verify-diagnostics --convert-tile-to-cta=chip=sm_90a | FileCheck %s
-// RUN: not kiln-opt %s -split-input-file --convert-tile-to-cta=chip=sm_100a 2>&1 | FileCheck %s --check-prefix=SM100
-
-// sm_100a is scheduled but not tiled yet; the error sits on the contraction.
-// SM100: convert-tile-to-cta.mlir:[[# @LINE + 47]]:8: error: convert-tile-to-cta: not implemented yet: code generation for sm_100a (tcgen05 + tensor memory)
 
 // convert-tile-to-cta: the kernel ABI, the program's schedule, the tile walk,
 // the K loop and the epilogue store of a scheduled contraction; and one case

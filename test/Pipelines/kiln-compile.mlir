@@ -4,7 +4,7 @@
 // The defaults are sm_90a and the whole pipeline.
 // RUN: kiln-opt %s --pass-pipeline='builtin.module(kiln-compile)' 2>/dev/null | FileCheck %s --check-prefix=LLVM
 // RUN: kiln-opt %s --pass-pipeline='builtin.module(kiln-compile{chip=sm_100a stop-after=tile})' 2>/dev/null | FileCheck %s --check-prefix=SM100
-// RUN: not kiln-opt %s --pass-pipeline='builtin.module(kiln-compile{chip=sm_100a stop-after=cta})' 2>&1 | FileCheck %s --check-prefix=SM100-CTA
+// RUN: kiln-opt %s --pass-pipeline='builtin.module(kiln-compile{chip=sm_100a})' 2>/dev/null | FileCheck %s --check-prefix=SM100-LLVM
 // RUN: kiln-opt %s --pass-pipeline='builtin.module(kiln-compile{stop-after=tile})' --mlir-print-op-on-diagnostic=false 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
 // An unknown stage is an error (regression: it silently meant llvm).
 // RUN: not kiln-opt %s --pass-pipeline='builtin.module(kiln-compile{stop-after=ptx})' 2>&1 | FileCheck %s --check-prefix=BAD-STAGE
@@ -72,7 +72,8 @@
 // SM100:         {schedule = #tile.schedule<tile_m = 128, tile_n = 256, tile_k = 64, stages = 4, cluster_m = 1, cluster_n = 1, consumers = 1, persistent = true, group_m = 8>}
 // SM100-NOT:   tile.kernel
 
-// SM100-CTA: error: convert-tile-to-cta: not implemented yet: code generation for sm_100a (tcgen05 + tensor memory)
+// SM100-LLVM: gpu.module @kiln_kernels [#nvvm.target<O = 3, chip = "sm_100a", features = "+ptx88">]
+// SM100-LLVM: nvvm.tcgen05.mma
 
 // REMARK: remark: schedule for sm_90a: tile 128x256x64, 4 stages of 48 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory
 // BAD-STAGE: error: kiln-compile: unknown stop-after 'ptx'; expected tile, cta or llvm

@@ -120,11 +120,8 @@ LLVM::LLVMFuncOp createKernel(cta::ProgramOp program, const KernelABI &abi,
 }
 
 LogicalResult lowerProgram(cta::ProgramOp program, StringRef chip) {
-  if (chip == "sm_100a")
-    return program.emitError(
-        "convert-cta-to-nvvm: not implemented yet: sm_100a code "
-        "generation (tcgen05 + tensor memory); use --chip sm_90a");
-  if (chip != "sm_90a")
+  bool sm100 = chip == "sm_100a";
+  if (chip != "sm_90a" && !sm100)
     return program.emitError() << "convert-cta-to-nvvm: unknown chip '" << chip
                                << "'; expected sm_90a or sm_100a";
   if (!program.getChip().empty() && program.getChip() != chip)
@@ -133,12 +130,16 @@ LogicalResult lowerProgram(cta::ProgramOp program, StringRef chip) {
            << program.getChip() << ", not " << chip;
   // Everything the patterns cannot lower is reported here, at its op.
   bool supported = true;
-  program.walk(
-      [&](Operation *op) { supported &= succeeded(checkLoweredOnSm90(op)); });
+  program.walk([&](Operation *op) {
+    supported &= succeeded(sm100 ? checkLoweredOnSm100(op)
+                                 : checkLoweredOnSm90(op));
+  });
   if (!supported)
     return failure();
   FailureOr<KernelABI> abi = planKernelABI(program);
   if (failed(abi))
+    return failure();
+  if (sm100 && failed(planTensorMemory(program, *abi)))
     return failure();
   abi->manifest.chip = chip.str();
   // Placeholders until the driver knows where it writes the cubin.
@@ -153,13 +154,20 @@ LogicalResult lowerProgram(cta::ProgramOp program, StringRef chip) {
   MLIRContext *ctx = program.getContext();
   TypeConverter converter;
   addCommonTypeConversions(converter);
-  addSm90TypeConversions(converter);
   ConversionTarget target(*ctx);
   target.addIllegalDialect<cta::CtaDialect>();
   target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
   RewritePatternSet patterns(ctx);
-  populateCtaToNVVMCommonPatterns(converter, patterns, *abi, kernel);
-  populateCtaToSm90Patterns(converter, patterns, *abi, kernel);
+  if (sm100) {
+    addSm100TypeConversions(converter);
+    populateCtaToNVVMCommonPatterns(converter, patterns, *abi, kernel,
+                                    sm100Resources(*abi));
+    populateCtaToSm100Patterns(converter, patterns, *abi, kernel);
+  } else {
+    addSm90TypeConversions(converter);
+    populateCtaToNVVMCommonPatterns(converter, patterns, *abi, kernel);
+    populateCtaToSm90Patterns(converter, patterns, *abi, kernel);
+  }
   if (failed(applyPartialConversion(program.getOperation(), target,
                                     std::move(patterns)))) {
     kernel.erase();

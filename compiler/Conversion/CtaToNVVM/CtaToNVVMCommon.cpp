@@ -6,8 +6,9 @@
 // driven by the parity protocol; a producer fills stages with TMA copies
 // (multicast within a cluster); the tile walk is a loop over the CTA's tiles
 // in grouped raster order; warp roles are branches on the warp index with
-// their register budgets. Only how MMAs consume a stage and how
-// accumulators reach memory differ by chip (CtaToSm90.cpp).
+// their register budgets. Where accumulators live, how MMAs consume a stage
+// and how accumulators reach memory differ by chip (CtaToSm90.cpp,
+// CtaToSm100.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -151,7 +152,11 @@ struct RingLowering : public AbiPattern<cta::RingOp> {
 /// thread. Roles that issue bulk stores wait for them before their warps
 /// exit (the copies read shared memory).
 struct WarpSpecializeLowering : public AbiPattern<cta::WarpSpecializeOp> {
-  using AbiPattern::AbiPattern;
+  WarpSpecializeLowering(TypeConverter &converter, MLIRContext *ctx,
+                         const KernelABI &abi, const CtaResources &resources)
+      : AbiPattern(converter, ctx, abi), resources(resources) {}
+  CtaResources resources;
+
   LogicalResult
   matchAndRewrite(cta::WarpSpecializeOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -166,6 +171,8 @@ struct WarpSpecializeLowering : public AbiPattern<cta::WarpSpecializeOp> {
         NVVM::Barrier0Op::create(rewriter, loc);
       }
     };
+    if (resources.acquire)
+      resources.acquire(e);
     syncAll();
     Value warp = e.udiv(e.threadId(), e.i32(target::threadsPerWarp));
     const SmallVector<bool> &stores = abi.roleStores.lookup(op);
@@ -204,6 +211,8 @@ struct WarpSpecializeLowering : public AbiPattern<cta::WarpSpecializeOp> {
         });
       }
     }
+    if (resources.release)
+      resources.release(e);
     // Peers may still multicast into, or arrive on, this CTA's shared
     // memory.
     if (clustered)
@@ -416,11 +425,13 @@ struct LoadLowering : public AbiPattern<cta::LoadOp> {
 void kiln::populateCtaToNVVMCommonPatterns(TypeConverter &converter,
                                            RewritePatternSet &patterns,
                                            const KernelABI &abi,
-                                           LLVM::LLVMFuncOp kernel) {
+                                           LLVM::LLVMFuncOp kernel,
+                                           const CtaResources &resources) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<ProgramLowering, LoadLowering>(converter, ctx, abi, kernel);
-  patterns.add<AllocLowering, RingLowering, WarpSpecializeLowering,
-               WarpgroupIndexLowering>(converter, ctx, abi);
+  patterns.add<AllocLowering, RingLowering, WarpgroupIndexLowering>(
+      converter, ctx, abi);
+  patterns.add<WarpSpecializeLowering>(converter, ctx, abi, resources);
   patterns
       .add<ReturnLowering, YieldLowering, TileLoopLowering, ProduceLowering>(
           converter, ctx);

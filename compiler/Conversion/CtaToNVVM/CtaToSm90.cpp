@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Conversion/CtaToNVVM/LoweringUtils.h"
+#include "compiler/Conversion/CtaToNVVM/TileStore.h"
 #include "compiler/Target/MLIR/ElementTypes.h"
 #include "compiler/Target/WgmmaDescriptor.h"
 #include "compiler/Target/WgmmaFragment.h"
@@ -34,13 +35,6 @@ constexpr int64_t kMmaRows = target::wgmmaRows;
 
 int64_t bitsOf(Type type) { return type.getIntOrFloatBitWidth(); }
 
-/// Width in bytes of one column block of `type` (its swizzle span, or the
-/// whole row without a swizzle).
-int64_t spanBytes(cta::BufferType type) {
-  if (type.getSwizzleMode() != target::SwizzleMode::None)
-    return target::swizzleSpanBytes(type.getSwizzleMode());
-  return type.getShape()[1] * bitsOf(type.getElementType()) / 8;
-}
 
 //===----------------------------------------------------------------------===//
 // Accumulators in registers
@@ -345,7 +339,7 @@ struct MmaLowering : public AbiPattern<cta::MmaOp> {
     Value rowA = op.getLhsRow() ? e.toI32(adaptor.getLhsRow()) : e.i32(0);
     Value addrA = e.add(e.smemAddress(adaptor.getLhs()),
                         e.add(e.mul(slotA, e.i32(lhs.getStageBytes())),
-                              e.mul(rowA, e.i32(spanBytes(lhs)))));
+                              e.mul(rowA, e.i32(columnBlockBytes(lhs)))));
     Value addrB = e.add(e.smemAddress(adaptor.getRhs()),
                         e.mul(slotB, e.i32(rhs.getStageBytes())));
     auto descriptor = [&](Value addr, uint64_t hi) {
@@ -412,12 +406,12 @@ struct MmaLowering : public AbiPattern<cta::MmaOp> {
   }
 };
 
-/// A tile store, one 128-byte column block (one TMA box) at a time: the
-/// epilogue for the block's fragment elements (reading epilogue inputs at
-/// each element's row and column), then a TMA store through a ring of
-/// staging blocks, or, when the runtime could not encode the destination's
-/// tensor map, direct stores. Working block by block keeps only one block's
-/// results live next to the accumulators.
+/// A tile store, one staging block (one TMA box) at a time: the epilogue
+/// for the block's fragment elements (reading epilogue inputs at each
+/// element's row and column), written into the block with stmatrix (16-bit
+/// outputs) or paired stores (32-bit), then copied out (TileStore). Working
+/// block by block keeps only one block's results live next to the
+/// accumulators.
 struct StoreLowering : public AbiPattern<cta::StoreOp> {
   StoreLowering(TypeConverter &converter, MLIRContext *ctx,
                 const KernelABI &abi, LLVM::LLVMFuncOp kernel)
@@ -428,80 +422,11 @@ struct StoreLowering : public AbiPattern<cta::StoreOp> {
   /// them (compiler/Target/WgmmaFragment.h):
   /// coord(thread, reg) = coord(thread, 0) + coord(0, reg), with
   /// coord(thread, 0) = (target::wgmmaQuadRow, target::wgmmaPairColumn).
-  struct Lane {
-    Value row, col; // the thread's offset in a fragment (i32)
-    static int64_t regRow(int64_t m, int64_t i) {
-      return m * kMmaRows + target::wgmmaAccumulatorCoord(0, i).row;
-    }
-    static int64_t regCol(int64_t i) {
-      return target::wgmmaAccumulatorCoord(0, i).col;
-    }
-  };
-
-  Lane lane(Emitter &e, Value thread) const {
-    return {e.threadMap(target::wgmmaQuadRow, thread),
-            e.threadMap(target::wgmmaPairColumn, thread)};
+  static int64_t regRow(int64_t m, int64_t i) {
+    return m * kMmaRows + target::wgmmaAccumulatorCoord(0, i).row;
   }
-
-  /// The i32 extent of axis `axis` of program tensor `arg`.
-  FailureOr<Value> extent(Emitter &e, unsigned arg, unsigned axis) const {
-    auto extents = abi.extents.find(arg);
-    if (extents == abi.extents.end() || axis >= extents->second.size())
-      return failure();
-    const ExtentArg &extent = extents->second[axis];
-    if (extent.constant)
-      return e.i32(*extent.constant);
-    if (extent.dimParam)
-      return Value(kernel.getArgument(*extent.dimParam));
-    return failure();
-  }
-
-  static unsigned argNumber(Value memref) {
-    return llvm::cast<BlockArgument>(memref).getArgNumber();
-  }
-
-  /// Loads element (row, col) of epilogue input `input` (a program tensor
-  /// read as `kind`), or zero outside the destination's extents.
-  Value loadInput(Emitter &e, Value input, cta::InputKind kind, Value row,
-                  Value col, Value extentM, Value extentN) const {
-    auto type = llvm::cast<MemRefType>(input.getType());
-    Type element = type.getElementType();
-    const PointerArgs &args = abi.pointerArgs.lookup(argNumber(input));
-    bool byRow =
-        kind == cta::InputKind::per_row || kind == cta::InputKind::tile;
-    bool byCol =
-        kind == cta::InputKind::per_col || kind == cta::InputKind::tile;
-    Value inside = arith::ConstantIntOp::create(e.b, e.loc, 1, 1);
-    Type i64 = e.b.getI64Type();
-    Value index = e.i64(0);
-    if (byRow) {
-      inside = e.andI(inside, e.ult(row, extentM));
-      // A [M, 1] or [M, N] input: rows are its first axis.
-      Value stride = kernel.getArgument(args.strides[0]);
-      index = arith::MulIOp::create(
-          e.b, e.loc, arith::ExtUIOp::create(e.b, e.loc, i64, row), stride);
-    }
-    if (byCol) {
-      inside = e.andI(inside, e.ult(col, extentN));
-      index = arith::AddIOp::create(
-          e.b, e.loc, index, arith::ExtUIOp::create(e.b, e.loc, i64, col));
-    }
-    auto guarded = scf::IfOp::create(e.b, e.loc, TypeRange{element}, inside,
-                                     /*withElseRegion=*/true);
-    OpBuilder::InsertionGuard guard(e.b);
-    e.b.setInsertionPointToStart(&guarded.getThenRegion().front());
-    Value pointer = kernel.getArgument(args.pointer);
-    Value address = LLVM::GEPOp::create(e.b, e.loc, pointer.getType(), element,
-                                        pointer, ValueRange{index});
-    scf::YieldOp::create(
-        e.b, e.loc,
-        LLVM::LoadOp::create(e.b, e.loc, element, address).getResult());
-    e.b.setInsertionPointToStart(&guarded.getElseRegion().front());
-    scf::YieldOp::create(
-        e.b, e.loc,
-        arith::ConstantOp::create(e.b, e.loc, e.b.getZeroAttr(element))
-            .getResult());
-    return guarded.getResult(0);
+  static int64_t regCol(int64_t i) {
+    return target::wgmmaAccumulatorCoord(0, i).col;
   }
 
   LogicalResult
@@ -510,57 +435,23 @@ struct StoreLowering : public AbiPattern<cta::StoreOp> {
     Location loc = op.getLoc();
     Emitter e(rewriter, loc);
     OpBuilder &b = rewriter;
-    const StoreArgs &args = abi.storeArgs.lookup(op);
-    const TensorMapPlan &plan = abi.tensorMaps[args.tensorMap];
-    ArrayRef<int64_t> tile = op.getTileShape();
-    auto accType =
-        cta::AccType::get(getContext(), tile, Float32Type::get(getContext()));
-    AccRegisters regs(e, accType);
-    cta::BufferType staging = op.getStaging().getType();
-    Type element = staging.getElementType();
-    int64_t rows = tile[0], n = tile[1];
-    int64_t fragmentsOf = rows / kMmaRows;
-    int64_t span = spanBytes(staging);
-    int64_t elementBytes = bitsOf(element) / 8;
-    int64_t swizzleMask = target::swizzleXorMask(staging.getSwizzleMode());
-    int64_t blockColumns = span / elementBytes;
-    int64_t tileBlocks = n / blockColumns;
-    int64_t ringBlocks = staging.getShape()[1] / blockColumns;
-    int64_t blockBytes = rows * span;
-    unsigned dest = argNumber(op.getDest());
-    FailureOr<Value> extentM = extent(e, dest, 0), extentN = extent(e, dest, 1);
-    if (failed(extentM) || failed(extentN))
+    TileStore store(e, op, adaptor.getIndices(), adaptor.getStaging(),
+                    adaptor.getStagingSlot(), abi, kernel);
+    if (failed(store.prepare()))
       return rewriter.notifyMatchFailure(op, "unknown destination extents");
+    auto accType = cta::AccType::get(getContext(), op.getTileShape(),
+                                     Float32Type::get(getContext()));
+    AccRegisters regs(e, accType);
+    Type element = store.element;
+    int64_t fragmentsOf = store.rows / kMmaRows;
+    int64_t elementBytes = store.elementBytes;
+    int64_t blockColumns = store.blockColumns;
 
-    Value row0 = e.toI32(adaptor.getIndices()[0]);
-    Value col0 = e.toI32(adaptor.getIndices()[1]);
-    Value t = e.warpgroupLane();
-    Lane self = lane(e, t);
-    Value laneRow = e.add(row0, self.row), laneCol = e.add(col0, self.col);
-    Value leader = e.eq(t, e.i32(0));
-    Value tmaOk = e.cmp(arith::CmpIPredicate::ne,
-                        kernel.getArgument(args.tmaOk), e.i32(0));
-    // One named barrier per warpgroup (0 is the CTA-wide barrier).
-    Value barrierId =
-        e.add(e.udiv(e.threadId(), e.i32(kWarpgroupThreads)), e.i32(1));
-    auto syncWarpgroup = [&] {
-      NVVM::BarrierOp::create(b, loc, Type(), barrierId,
-                              e.i32(kWarpgroupThreads), nullptr, Value());
-    };
-    Value slot =
-        op.getStagingSlot() ? e.toI32(adaptor.getStagingSlot()) : e.i32(0);
-    Value base = e.bytePtr(adaptor.getStaging(),
-                           e.mul(slot, e.i32(staging.getStageBytes())));
-    Value tensorMap = kernel.getArgument(args.tensorMap);
-    // Byte offset of (row, byte column) inside one swizzled staging block.
-    auto swizzled = [&](Value row, Value colBytes) {
-      Value offset = e.add(e.mul(row, e.i32(span)), colBytes);
-      if (swizzleMask == 0)
-        return offset;
-      Value phase = e.andI(e.lshr(offset, e.i32(target::swizzleRowShift)),
-                           e.i32(swizzleMask));
-      return e.xorI(offset, e.shl(phase, e.i32(target::swizzleChunkShift)));
-    };
+    Value t = store.lane;
+    Value selfRow = e.threadMap(target::wgmmaQuadRow, t);
+    Value selfCol = e.threadMap(target::wgmmaPairColumn, t);
+    Value laneRow = e.add(store.row0, selfRow);
+    Value laneCol = e.add(store.col0, selfCol);
     auto pack = [&](Value lo, Value hi) -> Value {
       Value pair = LLVM::UndefOp::create(b, loc, VectorType::get({2}, element));
       pair = LLVM::InsertElementOp::create(b, loc, pair, lo, e.i32(0));
@@ -572,97 +463,24 @@ struct StoreLowering : public AbiPattern<cta::StoreOp> {
     Value stRow = e.threadMap(target::stmatrixX4Row, t);
     Value stColBytes = e.mul(e.threadMap(target::stmatrixX4Column, t),
                              e.i32(elementBytes));
-    Value pairColBytes = e.mul(self.col, e.i32(elementBytes));
+    Value pairColBytes = e.mul(selfCol, e.i32(elementBytes));
 
-    // The epilogue of element (m, i), reading epilogue inputs that do not
-    // vary along an axis once per distinct row or column.
-    Block &epilogue = op.getEpilogue().front();
-    unsigned numValues = op.getValues().size();
-    DenseMap<std::tuple<unsigned, int64_t, int64_t>, Value> loaded;
-    auto inputElement = [&](unsigned index, int64_t m, int64_t i) {
-      cta::InputKind kind = op.getInputKind(index);
-      bool byRow =
-          kind == cta::InputKind::per_row || kind == cta::InputKind::tile;
-      bool byCol =
-          kind == cta::InputKind::per_col || kind == cta::InputKind::tile;
-      int64_t r = byRow ? Lane::regRow(m, i) : -1;
-      int64_t c = byCol ? Lane::regCol(i) : -1;
-      auto key = std::make_tuple(index, r, c);
-      if (Value value = loaded.lookup(key))
-        return value;
-      Value row = byRow ? e.add(laneRow, e.i32(r)) : e.i32(0);
-      Value col = byCol ? e.add(laneCol, e.i32(c)) : e.i32(0);
-      Value value = loadInput(e, op.getInputs()[index], kind, row, col,
-                              *extentM, *extentN);
-      loaded[key] = value;
-      return value;
-    };
-    auto elementValue = [&](int64_t m, int64_t i) -> Value {
-      IRMapping mapping;
-      for (unsigned v = 0; v < numValues; ++v)
-        mapping.map(epilogue.getArgument(v),
-                    regs.getElement(adaptor.getValues()[v], m, i));
-      for (unsigned in = 0; in < op.getInputs().size(); ++in)
-        mapping.map(epilogue.getArgument(numValues + in),
-                    inputElement(in, m, i));
-      for (Operation &inner : epilogue.without_terminator())
-        b.clone(inner, mapping);
-      return mapping.lookupOrDefault(
-          llvm::cast<cta::YieldOp>(epilogue.getTerminator()).getValues()[0]);
+    // The epilogue of fragment element (m, i); each element is computed
+    // where it is written to the staging block, so that only a few results
+    // are live next to the accumulators (an epilogue with transcendental
+    // functions would spill otherwise).
+    auto valueAt = [&](int64_t m, int64_t i) -> Value {
+      SmallVector<Value> values;
+      for (Value value : adaptor.getValues())
+        values.push_back(regs.getElement(value, m, i));
+      return store.epilogue(values, laneRow, regRow(m, i), laneCol, regCol(i));
     };
 
-    // Copies one staged block to global memory without a tensor map: every
-    // thread of the warpgroup moves elements (consecutive threads along a
-    // row, so the stores coalesce), masked to the tensor.
-    const PointerArgs &pointerArgs = abi.pointerArgs.lookup(dest);
-    auto copyOutDirect = [&](Value buffer, int64_t block) {
-      Value pointer = kernel.getArgument(pointerArgs.pointer);
-      Value stride = kernel.getArgument(pointerArgs.strides[0]);
-      Type i64 = b.getI64Type();
-      int64_t elements = rows * blockColumns;
-      for (int64_t k = 0; k < elements / kWarpgroupThreads; ++k) {
-        Value index = e.add(e.i32(k * kWarpgroupThreads), t);
-        Value r = e.udiv(index, e.i32(blockColumns));
-        Value c = e.urem(index, e.i32(blockColumns));
-        Value row = e.add(row0, r);
-        Value col = e.add(col0, e.add(c, e.i32(block * blockColumns)));
-        Value inside = e.andI(e.ult(row, *extentM), e.ult(col, *extentN));
-        e.ifThen(inside, [&] {
-          Value offset = swizzled(r, e.mul(c, e.i32(elementBytes)));
-          Value value =
-              LLVM::LoadOp::create(b, loc, element, e.bytePtr(buffer, offset));
-          Value at = arith::AddIOp::create(
-              b, loc,
-              arith::MulIOp::create(
-                  b, loc, arith::ExtUIOp::create(b, loc, i64, row), stride),
-              arith::ExtUIOp::create(b, loc, i64, col));
-          Value address = LLVM::GEPOp::create(b, loc, pointer.getType(),
-                                              element, pointer, ValueRange{at});
-          LLVM::StoreOp::create(b, loc, value, address);
-        });
-      }
-    };
-
-    for (int64_t block = 0; block < tileBlocks; ++block) {
+    for (int64_t block = 0; block < store.tileBlocks; ++block) {
       // This block's registers of each fragment: columns
-      // [block * blockColumns, (block + 1) * blockColumns). Each element is
-      // computed where it is written to the staging buffer, so that only a
-      // few results are live next to the accumulators (an epilogue with
-      // transcendental functions would spill otherwise); inputs are read
-      // once per block.
+      // [block * blockColumns, (block + 1) * blockColumns).
       int64_t firstReg = block * blockColumns / 2;
-      loaded.clear();
-      auto valueAt = [&](int64_t m, int64_t i) { return elementValue(m, i); };
-      Value buffer = e.bytePtr(base, (block % ringBlocks) * blockBytes);
-      // The bulk store that last read this ring slot must be done reading.
-      // The first block of a store waits for every earlier store: the
-      // previous store (of this tile or the last) may have ended on any
-      // slot. (Direct copies finished before the barrier below.)
-      e.ifThen(leader, [&] {
-        NVVM::CpAsyncBulkWaitGroupOp::create(
-            b, loc, block == 0 ? 0 : ringBlocks - 1, b.getUnitAttr());
-      });
-      syncWarpgroup();
+      Value buffer = store.beginBlock(block);
       for (int64_t m = 0; m < fragmentsOf; ++m) {
         if (elementBytes == 2) {
           Value row = e.add(stRow, e.i32(m * kMmaRows));
@@ -676,8 +494,8 @@ struct StoreLowering : public AbiPattern<cta::StoreOp> {
                                       block16, q, 0)),
                        valueAt(m, target::stmatrixX4AccumulatorRegister(
                                       block16, q, 1)))));
-            Value offset =
-                swizzled(row, e.add(e.i32(16 * jj * elementBytes), stColBytes));
+            Value offset = store.swizzled(
+                row, e.add(e.i32(16 * jj * elementBytes), stColBytes));
             NVVM::StMatrixOp::create(
                 b, loc, e.bytePtr(buffer, offset), quads, NVVM::MMALayout::row,
                 NVVM::LdStMatrixShapeAttr::get(b.getContext(), 8, 8),
@@ -689,8 +507,8 @@ struct StoreLowering : public AbiPattern<cta::StoreOp> {
               // The fragment register of (row 8 * half, column 8 * c8).
               int64_t i = target::wgmmaAccumulatorRegister(
                   half, firstReg / 4 + c8, 0);
-              Value row = e.add(self.row, e.i32(Lane::regRow(m, i)));
-              Value offset = swizzled(
+              Value row = e.add(selfRow, e.i32(regRow(m, i)));
+              Value offset = store.swizzled(
                   row, e.add(e.i32(8 * c8 * elementBytes), pairColBytes));
               LLVM::StoreOp::create(b, loc,
                                     pack(valueAt(m, i), valueAt(m, i + 1)),
@@ -700,27 +518,7 @@ struct StoreLowering : public AbiPattern<cta::StoreOp> {
           }
         }
       }
-      // Generic-proxy writes must be visible to the bulk copy (async proxy).
-      NVVM::FenceProxyOp::create(
-          b, loc, NVVM::ProxyKind::async_shared,
-          NVVM::SharedSpaceAttr::get(b.getContext(),
-                                     NVVM::SharedSpace::shared_cta));
-      syncWarpgroup();
-      // One bulk copy per block, or, when the runtime could not encode the
-      // destination's tensor map (rows not 16-byte aligned), plain stores.
-      auto copyOut = scf::IfOp::create(b, loc, tmaOk, /*withElseRegion=*/true);
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(&copyOut.getThenRegion().front());
-      e.ifThen(leader, [&] {
-        SmallVector<Value> coords = {
-            e.add(col0, e.i32(block * plan.boxes.box[0])), row0};
-        NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
-            b, loc, tensorMap, buffer, coords, Value(),
-            NVVM::TMAStoreMode::TILE, Value());
-        NVVM::CpAsyncBulkCommitGroupOp::create(b, loc);
-      });
-      b.setInsertionPointToStart(&copyOut.getElseRegion().front());
-      copyOutDirect(buffer, block);
+      store.endBlock(buffer, block);
     }
     rewriter.eraseOp(op);
     return success();
@@ -824,15 +622,6 @@ LogicalResult kiln::checkLoweredOnSm90(Operation *op) {
       .Case([&](cta::StoreOp store) -> LogicalResult {
         if (store.getRowLimit())
           return notYet("a store bounded by a row limit");
-        auto roles = store->getParentOfType<cta::WarpSpecializeOp>();
-        std::optional<cta::RoleKind> role;
-        if (roles)
-          for (auto [index, body] : llvm::enumerate(roles.getBodies()))
-            if (body.isAncestor(store->getParentRegion()))
-              role = roles.getRole(index).getKind();
-        if (role != cta::RoleKind::math && role != cta::RoleKind::epilogue)
-          return op->emitError("convert-cta-to-nvvm: stores run in a math "
-                               "role");
         for (Value value : store.getValues()) {
           auto acc = llvm::dyn_cast<cta::AccType>(value.getType());
           if (!acc)
@@ -840,44 +629,7 @@ LogicalResult kiln::checkLoweredOnSm90(Operation *op) {
           if (failed(checkAccumulator(op, acc)))
             return failure();
         }
-        ArrayRef<int64_t> tile = store.getTileShape();
-        if (tile[1] % 16 != 0)
-          return op->emitError("convert-cta-to-nvvm: stored tiles must be "
-                               "multiples of 64x16");
-        if (!store.getStaging())
-          return op->emitError("convert-cta-to-nvvm: stores need a staging "
-                               "buffer");
-        // The tile goes out in whole staging blocks of one swizzle span.
-        cta::BufferType staging = store.getStaging().getType();
-        int64_t blockColumns =
-            spanBytes(staging) * 8 / bitsOf(staging.getElementType());
-        if (staging.getShape()[0] != tile[0] || tile[1] % blockColumns != 0)
-          return op->emitError()
-                 << "convert-cta-to-nvvm: a " << tile[0] << "x" << tile[1]
-                 << " tile cannot be staged through " << staging.getShape()[0]
-                 << "x" << staging.getShape()[1] << " buffer blocks of "
-                 << blockColumns << " columns";
-        // Edge tiles are clipped to the destination's extents.
-        auto dest = llvm::dyn_cast<BlockArgument>(store.getDest());
-        auto program = store->getParentOfType<cta::ProgramOp>();
-        ArrayAttr shape = dest && program
-                              ? program.getArgAttrOfType<ArrayAttr>(
-                                    dest.getArgNumber(), "cta.shape")
-                              : ArrayAttr();
-        auto known = [&](Attribute attr) {
-          return findExtent(program, llvm::cast<StringAttr>(attr).getValue())
-              .known();
-        };
-        // (Other destinations are reported by the ABI analysis.)
-        bool planned = dest && program &&
-                       dest.getOwner() == &program.getBody().front() &&
-                       llvm::cast<MemRefType>(dest.getType()).getRank() == 2;
-        if (planned &&
-            (!shape || shape.size() != 2 || !llvm::all_of(shape, known)))
-          return op->emitError("convert-cta-to-nvvm: the destination's "
-                               "extents are unknown (each must be a dim or a "
-                               "constant)");
-        return success();
+        return checkStoreStaging(store);
       })
       .Default([&](Operation *other) -> LogicalResult {
         if (llvm::isa<cta::CtaDialect>(other->getDialect()))

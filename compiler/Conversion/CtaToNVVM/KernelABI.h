@@ -53,6 +53,18 @@ struct PointerArgs {
   llvm::SmallVector<unsigned, 2> strides;
 };
 
+/// Tensor memory of a program whose accumulators live there (sm_100a),
+/// decided by planTensorMemory (CtaToSm100.cpp).
+struct TensorMemoryPlan {
+  /// tcgen05.alloc's column count (a power of two, 32..512); 0 for none.
+  int64_t columns = 0;
+  /// Shared-memory byte offset of the 32-bit slot tcgen05.alloc writes the
+  /// allocation's base address to.
+  int64_t slotOffset = 0;
+  /// For each cta.acc_zero: the first column of its accumulator.
+  llvm::DenseMap<mlir::Operation *, int64_t> accColumn;
+};
+
 struct KernelABI {
   /// Tensor maps, which are also the first entry parameters, in order.
   llvm::SmallVector<TensorMapPlan> tensorMaps;
@@ -85,6 +97,8 @@ struct KernelABI {
   /// MMAs directly in a cta.consume body: they form that stage's
   /// asynchronous batch instead of completing on their own.
   llvm::DenseSet<mlir::Operation *> stageMmas;
+  /// Tensor memory (sm_100a only).
+  TensorMemoryPlan tmem;
 
   /// What the runtime needs; `cubin` and `source` are left to the driver.
   Manifest manifest;

@@ -21,6 +21,8 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Transforms/DialectConversion.h"
 
+#include <functional>
+
 namespace kiln {
 
 /// Threads of one warpgroup: the unit of wgmma, setmaxnreg and the staging
@@ -185,12 +187,20 @@ void inlineRegionWithoutTerminator(mlir::ConversionPatternRewriter &rewriter,
 /// pointers, global tensors their base address.
 void addCommonTypeConversions(mlir::TypeConverter &converter);
 
+/// What a chip sets up for the whole CTA before its warp roles start and
+/// tears down once every role has finished (on sm_100a: the tensor-memory
+/// allocation). Each runs in every thread of the CTA; either may be empty.
+struct CtaResources {
+  std::function<void(Emitter &)> acquire, release;
+};
+
 /// The patterns every chip shares: the program, shared memory, rings and
 /// their producer side, TMA copies, tile walks and warp roles.
 void populateCtaToNVVMCommonPatterns(mlir::TypeConverter &converter,
                                      mlir::RewritePatternSet &patterns,
                                      const KernelABI &abi,
-                                     mlir::LLVM::LLVMFuncOp kernel);
+                                     mlir::LLVM::LLVMFuncOp kernel,
+                                     const CtaResources &resources = {});
 
 /// sm_90a: accumulators and fragments in registers, wgmma, the consumer side
 /// of rings (wgmma batches release stages), and stmatrix + TMA-store
@@ -205,6 +215,24 @@ void populateCtaToSm90Patterns(mlir::TypeConverter &converter,
 /// (checked for every op before the conversion starts, so that nothing
 /// fails half-way with a generic legalization error).
 mlir::LogicalResult checkLoweredOnSm90(mlir::Operation *op);
+
+/// sm_100a: accumulators in tensor memory (the type converter gives the
+/// TMEM address and whether the accumulator holds data yet), tcgen05.mma
+/// issued by one thread and committed to the stage's empty barrier, and
+/// tcgen05.ld + TMA-store epilogues.
+void addSm100TypeConversions(mlir::TypeConverter &converter);
+void populateCtaToSm100Patterns(mlir::TypeConverter &converter,
+                                mlir::RewritePatternSet &patterns,
+                                const KernelABI &abi,
+                                mlir::LLVM::LLVMFuncOp kernel);
+/// The tensor-memory allocation and release of an sm_100a program.
+CtaResources sm100Resources(const KernelABI &abi);
+/// Decides the tensor-memory columns of `program`'s accumulators and the
+/// shared-memory slot of the allocation; reports a program that needs more
+/// columns or shared memory than the chip has.
+mlir::LogicalResult planTensorMemory(cta::ProgramOp program, KernelABI &abi);
+/// What `populateCtaToSm100Patterns` cannot lower yet, at the op.
+mlir::LogicalResult checkLoweredOnSm100(mlir::Operation *op);
 
 } // namespace kiln
 

@@ -96,9 +96,6 @@ LogicalResult kiln::checkTileToCtaSupport(tile::KernelOp kernel,
   if (chip != "sm_90a" && chip != "sm_100a")
     return contract.emitError() << "convert-tile-to-cta: unknown chip '" << chip
                                 << "'; expected sm_90a or sm_100a";
-  if (chip == "sm_100a")
-    return notImplemented(
-        contract, "code generation for sm_100a (tcgen05 + tensor memory)");
   for (Attribute attr : contract.getContractions()) {
     auto mma = llvm::cast<tile::MmaAttr>(attr);
     if (mma.getTransposeA())

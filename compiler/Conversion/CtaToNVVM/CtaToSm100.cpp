@@ -1,0 +1,612 @@
+//===- CtaToSm100.cpp - cta lowering patterns for sm_100a (Blackwell) -----===//
+//
+// On sm_100a an accumulator lives in tensor memory (TMEM): 128 lanes, one per
+// accumulator row, and one 32-bit column per f32 element of the row. One
+// warp allocates the program's columns before the warp roles start and
+// releases them after every role has finished; each cta.acc_zero owns a
+// fixed range of them (planTensorMemory). The lowered accumulator is the
+// pair (TMEM address, holds data): "zero" is not written anywhere, the
+// first MMA of a tile simply does not read D.
+//
+// MMAs are tcgen05.mma issued by one thread of the math warpgroup on the
+// same K-major shared-memory tiles as wgmma (other descriptor encoding,
+// compiler/Target/Tcgen05Descriptor.h). The consumer side of a ring commits
+// each stage's MMAs to the stage's empty barrier, so a stage is released
+// when the tensor core has finished reading it, with no wait in the issuing
+// thread; after the K loop the warpgroup waits on the last stage's release,
+// which also means every MMA of the tile has completed.
+//
+// A store reads the accumulator with tcgen05.ld: warp w of the warpgroup
+// owns lanes [32 (w % 4), 32 (w % 4) + 32), so each thread holds one row and
+// a run of consecutive columns, applies the epilogue per element and writes
+// 16-byte chunks of its row into the swizzled staging block that a TMA store
+// copies out (TileStore.h, shared with sm_90a).
+//
+// Reference for every encoding: lowering-brief §5.6-5.8 and the PTX ISA's
+// tcgen05 chapter; nothing here has run on a Blackwell GPU yet (see
+// docs/architecture.md, "What stands behind sm_100a").
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Conversion/CtaToNVVM/LoweringUtils.h"
+#include "compiler/Conversion/CtaToNVVM/TileStore.h"
+#include "compiler/Target/MLIR/ElementTypes.h"
+#include "compiler/Target/Tcgen05Descriptor.h"
+#include "compiler/Target/TensorMemory.h"
+
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace kiln;
+
+namespace {
+
+/// Accumulator rows of one cta_group::1 tcgen05.mma: one per TMEM lane.
+constexpr int64_t kMmaRows = target::tmemLanes;
+
+/// The lowered accumulator: its TMEM address (lane 0, first column) and
+/// whether an MMA has written it since it was zeroed.
+Type accStruct(MLIRContext *ctx) {
+  return LLVM::LLVMStructType::getLiteral(
+      ctx, {IntegerType::get(ctx, 32), IntegerType::get(ctx, 1)});
+}
+
+Value makeAcc(Emitter &e, Value address, Value written) {
+  Value acc = LLVM::UndefOp::create(e.b, e.loc, accStruct(e.b.getContext()));
+  acc = LLVM::InsertValueOp::create(e.b, e.loc, acc, address,
+                                    ArrayRef<int64_t>{0});
+  return LLVM::InsertValueOp::create(e.b, e.loc, acc, written,
+                                     ArrayRef<int64_t>{1});
+}
+Value accAddress(Emitter &e, Value acc) {
+  return LLVM::ExtractValueOp::create(e.b, e.loc, acc, ArrayRef<int64_t>{0});
+}
+Value accWritten(Emitter &e, Value acc) {
+  return LLVM::ExtractValueOp::create(e.b, e.loc, acc, ArrayRef<int64_t>{1});
+}
+Value tmemPointer(Emitter &e, Value address) {
+  return LLVM::IntToPtrOp::create(
+      e.b, e.loc, LLVM::LLVMPointerType::get(e.b.getContext(), 6), address);
+}
+Value boolConstant(Emitter &e, bool value) {
+  return arith::ConstantIntOp::create(e.b, e.loc, value ? 1 : 0, 1);
+}
+
+void fence(Emitter &e, NVVM::Tcgen05FenceKind kind) {
+  NVVM::Tcgen05FenceOp::create(e.b, e.loc, kind);
+}
+
+/// The warp that allocates and releases tensor memory (whole-warp
+/// instructions, the same warp for both): warp 0, before the roles split
+/// the CTA and after they join again.
+Value isAllocatingWarp(Emitter &e) {
+  return e.eq(e.udiv(e.threadId(), e.i32(target::threadsPerWarp)), e.i32(0));
+}
+
+template <typename Op> struct AbiPattern : public OpConversionPattern<Op> {
+  AbiPattern(TypeConverter &converter, MLIRContext *ctx, const KernelABI &abi)
+      : OpConversionPattern<Op>(converter, ctx), abi(abi) {}
+  const KernelABI &abi;
+};
+
+/// A zero accumulator: its columns, read from the allocation's slot, and
+/// "holds no data", so the first MMA overwrites instead of accumulating.
+struct AccZeroLowering : public AbiPattern<cta::AccZeroOp> {
+  using AbiPattern::AbiPattern;
+  LogicalResult
+  matchAndRewrite(cta::AccZeroOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto column = abi.tmem.accColumn.find(op);
+    if (column == abi.tmem.accColumn.end())
+      return rewriter.notifyMatchFailure(op, "no tensor-memory columns");
+    Emitter e(rewriter, op.getLoc());
+    // tcgen05.alloc wrote the slot before the CTA barrier that started the
+    // roles.
+    fence(e, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+    Value slot = e.bytePtr(e.smemBase(), abi.tmem.slotOffset);
+    Value base = LLVM::LoadOp::create(rewriter, op.getLoc(), e.i32Type(), slot);
+    rewriter.replaceOp(op, makeAcc(e, e.add(base, e.i32(column->second)),
+                                   boolConstant(e, false)));
+    return success();
+  }
+};
+
+/// Column groups of an accumulator are column ranges of its TMEM.
+struct SplitColsLowering : public OpConversionPattern<cta::SplitColsOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(cta::SplitColsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Emitter e(rewriter, op.getLoc());
+    Value address = accAddress(e, adaptor.getInput());
+    Value written = accWritten(e, adaptor.getInput());
+    SmallVector<Value> parts;
+    int64_t column = 0;
+    for (Value part : op.getParts()) {
+      parts.push_back(makeAcc(e, e.add(address, e.i32(column)), written));
+      column += llvm::cast<cta::AccType>(part.getType()).getShape()[1];
+    }
+    rewriter.replaceOp(op, parts);
+    return success();
+  }
+};
+
+/// For each K step: wait until the stage is full, let one thread issue the
+/// stage's MMAs and commit them to the stage's empty barrier (the tensor
+/// core arrives there once it has read the stage). After the loop the
+/// warpgroup waits for the last stage's release: by then every MMA of the
+/// loop has completed and the accumulators may be read.
+struct ConsumeLowering : public AbiPattern<cta::ConsumeOp> {
+  using AbiPattern::AbiPattern;
+  LogicalResult
+  matchAndRewrite(cta::ConsumeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Emitter e(rewriter, loc);
+    Value ring = adaptor.getRing();
+    int64_t stages = op.getRing().getType().getStages();
+    Value position = e.toI32(adaptor.getPosition());
+    Value count = adaptor.getCount();
+
+    auto loop = scf::ForOp::create(rewriter, loc, e.index(0), count, e.index(1),
+                                   adaptor.getInits());
+    Block *body = loop.getBody();
+    if (!body->empty())
+      rewriter.eraseOp(body->getTerminator());
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(body);
+      Value kb = loop.getInductionVar();
+      Value iteration = e.add(position, e.toI32(kb));
+      Value slot = e.ringSlot(iteration, stages);
+      Value phase = e.ringPhase(iteration, stages);
+      e.wait(e.barrier(ring, slot, stages, /*empty=*/false), phase);
+      SmallVector<Value> args = {kb, e.toIndex(slot)};
+      llvm::append_range(args, loop.getRegionIterArgs());
+      Block &source = op.getBody().front();
+      Operation *yield = source.getTerminator();
+      rewriter.inlineBlockBefore(&source, body, body->end(), args);
+      rewriter.setInsertionPoint(yield);
+      e.ifThen(e.eq(e.warpgroupLane(), e.i32(0)), [&] {
+        NVVM::Tcgen05CommitOp::create(
+            rewriter, loc, e.barrier(ring, slot, stages, /*empty=*/true),
+            Value());
+      });
+    }
+    Value count32 = e.toI32(count);
+    Value end = e.add(position, count32);
+    e.ifThen(e.cmp(arith::CmpIPredicate::ugt, count32, e.i32(0)), [&] {
+      Value last = e.sub(end, e.i32(1));
+      e.wait(e.barrier(ring, e.ringSlot(last, stages), stages, /*empty=*/true),
+             e.ringPhase(last, stages));
+    });
+    fence(e, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+    SmallVector<Value> results = {e.toIndex(end)};
+    llvm::append_range(results, loop.getResults());
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
+/// acc (+)= lhs x rhs as tcgen05.mma kind::f16 (M = 128, N = the
+/// accumulator's columns, K = 16 per instruction), issued by one thread of
+/// the warpgroup on K-major shared-memory descriptors. The first
+/// instruction reads D only when the accumulator already holds data.
+struct MmaLowering : public AbiPattern<cta::MmaOp> {
+  using AbiPattern::AbiPattern;
+  LogicalResult
+  matchAndRewrite(cta::MmaOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Emitter e(rewriter, loc);
+    auto lhs = llvm::dyn_cast<cta::BufferType>(op.getLhs().getType());
+    if (!lhs)
+      return rewriter.notifyMatchFailure(op, "register lhs");
+    cta::BufferType rhs = op.getRhs().getType();
+    cta::AccType accType = op.getAcc().getType();
+    std::optional<target::ElementType> element =
+        target::getElementType(lhs.getElementType());
+    if (!element)
+      return rewriter.notifyMatchFailure(op, "operand type");
+    target::Tcgen05InstrDescriptorFields fields;
+    fields.kind = target::Tcgen05Kind::F16;
+    fields.a = fields.b = *element;
+    fields.accumulator = target::ElementType::F32;
+    fields.m = accType.getShape()[0];
+    fields.n = accType.getShape()[1];
+    target::ValueOrError<uint32_t> idesc =
+        target::encodeTcgen05InstrDescriptor(fields);
+    target::ValueOrError<uint64_t> hiA = target::tcgen05DescriptorHighBits(
+        target::OperandMajor::K, lhs.getSwizzleMode(), lhs.getShape()[0]);
+    target::ValueOrError<uint64_t> hiB = target::tcgen05DescriptorHighBits(
+        target::OperandMajor::K, rhs.getSwizzleMode(), rhs.getShape()[0]);
+    if (!idesc || !hiA || !hiB)
+      return rewriter.notifyMatchFailure(op, "no tcgen05.mma for these tiles");
+    unsigned instructionK = target::tcgen05InstructionK(fields.kind);
+
+    Value slotA = op.getLhsSlot() ? e.toI32(adaptor.getLhsSlot()) : e.i32(0);
+    Value slotB = op.getRhsSlot() ? e.toI32(adaptor.getRhsSlot()) : e.i32(0);
+    Value rowA = op.getLhsRow() ? e.toI32(adaptor.getLhsRow()) : e.i32(0);
+    Value addrA = e.add(e.smemAddress(adaptor.getLhs()),
+                        e.add(e.mul(slotA, e.i32(lhs.getStageBytes())),
+                              e.mul(rowA, e.i32(columnBlockBytes(lhs)))));
+    Value addrB = e.add(e.smemAddress(adaptor.getRhs()),
+                        e.mul(slotB, e.i32(rhs.getStageBytes())));
+    auto descriptor = [&](Value addr, uint64_t hi) {
+      Value wide =
+          arith::ExtUIOp::create(rewriter, loc, rewriter.getI64Type(), addr);
+      Value start = e.andI(e.lshr(wide, e.i64(4)),
+                           e.i64(target::descriptorStartAddressMask));
+      return arith::OrIOp::create(rewriter, loc, start,
+                                  e.i64(static_cast<int64_t>(hi)))
+          .getResult();
+    };
+
+    Value address = accAddress(e, adaptor.getAcc());
+    Value readD = accWritten(e, adaptor.getAcc());
+    if (Value accumulate = op.getAccumulate()) {
+      auto constant = accumulate.getDefiningOp<arith::ConstantOp>();
+      if (!constant)
+        return rewriter.notifyMatchFailure(op, "runtime accumulate flag");
+      if (!llvm::cast<BoolAttr>(constant.getValue()).getValue())
+        readD = boolConstant(e, false);
+    }
+    int64_t kSteps = lhs.getShape()[1] / instructionK;
+    SmallVector<uint64_t> stepsA, stepsB;
+    for (int64_t k = 0; k < kSteps; ++k) {
+      target::ValueOrError<uint64_t> stepA = target::tcgen05KStepDescriptorDelta(
+          fields.kind, target::OperandMajor::K, lhs.getSwizzleMode(),
+          lhs.getShape()[0], k);
+      target::ValueOrError<uint64_t> stepB = target::tcgen05KStepDescriptorDelta(
+          fields.kind, target::OperandMajor::K, rhs.getSwizzleMode(),
+          rhs.getShape()[0], k);
+      if (!stepA || !stepB)
+        return rewriter.notifyMatchFailure(op, "no descriptor step");
+      stepsA.push_back(*stepA);
+      stepsB.push_back(*stepB);
+    }
+    Value descA = descriptor(addrA, *hiA), descB = descriptor(addrB, *hiB);
+    Value instr = e.i32(static_cast<int32_t>(*idesc));
+    e.ifThen(e.eq(e.warpgroupLane(), e.i32(0)), [&] {
+      // The stage's bytes arrived through the full barrier's wait; order
+      // the tensor core's reads after it.
+      fence(e, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+      Value d = tmemPointer(e, address);
+      for (int64_t k = 0; k < kSteps; ++k)
+        NVVM::Tcgen05MMAOp::create(
+            rewriter, loc, NVVM::Tcgen05MMAKind::F16,
+            NVVM::CTAGroupKind::CTA_1, NVVM::Tcgen05MMACollectorOp::DISCARD,
+            /*aShift=*/false, d, e.add(descA, e.i64(stepsA[k])),
+            e.add(descB, e.i64(stepsB[k])), instr,
+            k == 0 ? readD : boolConstant(e, true), Value(), Value());
+    });
+    rewriter.replaceOp(op, makeAcc(e, address, boolConstant(e, true)));
+    return success();
+  }
+};
+
+/// A tile store, one staging block at a time: each warp loads its 32 rows
+/// of the block's columns from tensor memory (tcgen05.ld.32x32b, one row
+/// per thread), applies the epilogue per element and writes its row's
+/// 16-byte chunks into the swizzled block, which TileStore copies out. An
+/// accumulator no MMA has written (K = 0) reads as zeros.
+struct StoreLowering : public AbiPattern<cta::StoreOp> {
+  StoreLowering(TypeConverter &converter, MLIRContext *ctx,
+                const KernelABI &abi, LLVM::LLVMFuncOp kernel)
+      : AbiPattern(converter, ctx, abi), kernel(kernel) {}
+
+  LogicalResult
+  matchAndRewrite(cta::StoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Emitter e(rewriter, loc);
+    OpBuilder &b = rewriter;
+    TileStore store(e, op, adaptor.getIndices(), adaptor.getStaging(),
+                    adaptor.getStagingSlot(), abi, kernel);
+    if (failed(store.prepare()))
+      return rewriter.notifyMatchFailure(op, "unknown destination extents");
+    Type element = store.element;
+    int64_t blockColumns = store.blockColumns;
+    int64_t chunkElements = 16 / store.elementBytes;
+
+    // This thread's row: warp w % 4 of the warpgroup reads TMEM lanes
+    // [32 (w % 4), 32 (w % 4) + 32).
+    Value row = store.lane;
+    Value laneRow = e.add(store.row0, row);
+    Value laneOffset = e.shl(
+        e.mul(e.udiv(row, e.i32(target::threadsPerWarp)),
+              e.i32(target::threadsPerWarp)),
+        e.i32(16));
+    SmallVector<Value> addresses, written;
+    for (Value value : adaptor.getValues()) {
+      addresses.push_back(e.add(accAddress(e, value), laneOffset));
+      written.push_back(accWritten(e, value));
+    }
+    Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
+    // Columns per tcgen05.ld: 32 keeps two accumulators' worth (a dual
+    // GEMM) of loaded registers next to the epilogue's temporaries.
+    int64_t loadColumns = std::min<int64_t>(blockColumns, 32);
+    auto loadType = VectorType::get({loadColumns}, e.i32Type());
+
+    for (int64_t block = 0; block < store.tileBlocks; ++block) {
+      Value buffer = store.beginBlock(block);
+      for (int64_t first = 0; first < blockColumns; first += loadColumns) {
+        SmallVector<Value> loaded;
+        for (Value address : addresses)
+          loaded.push_back(NVVM::Tcgen05LdOp::create(
+              b, loc, loadType, /*pack=*/false,
+              NVVM::Tcgen05LdStShape::SHAPE_32X32B,
+              tmemPointer(e, e.add(address,
+                                   e.i32(block * blockColumns + first))),
+              Value()));
+        NVVM::Tcgen05WaitOp::create(b, loc, NVVM::Tcgen05WaitKind::LOAD);
+        for (int64_t chunk = 0; chunk < loadColumns / chunkElements; ++chunk) {
+          Value vector = LLVM::UndefOp::create(
+              b, loc, VectorType::get({chunkElements}, element));
+          for (int64_t j = 0; j < chunkElements; ++j) {
+            int64_t column = chunk * chunkElements + j;
+            SmallVector<Value> values;
+            for (auto [bits, holds] : llvm::zip(loaded, written)) {
+              Value raw = LLVM::ExtractElementOp::create(b, loc, bits,
+                                                         e.i32(column));
+              Value f = LLVM::BitcastOp::create(b, loc, b.getF32Type(), raw);
+              values.push_back(
+                  arith::SelectOp::create(b, loc, holds, f, zero));
+            }
+            Value result =
+                store.epilogue(values, laneRow, 0, store.col0,
+                               block * blockColumns + first + column);
+            vector = LLVM::InsertElementOp::create(b, loc, vector, result,
+                                                   e.i32(j));
+          }
+          Value offset = store.swizzled(
+              row, e.i32((first + chunk * chunkElements) * store.elementBytes));
+          LLVM::StoreOp::create(b, loc, vector, e.bytePtr(buffer, offset),
+                                /*alignment=*/16);
+        }
+      }
+      store.endBlock(buffer, block);
+    }
+    // Every thread's TMEM reads are complete (tcgen05.wait::ld); the
+    // barrier hands the columns back to the MMA-issuing thread for the
+    // next tile.
+    fence(e, NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
+    store.syncWarpgroup();
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  mutable LLVM::LLVMFuncOp kernel;
+};
+
+} // namespace
+
+void kiln::addSm100TypeConversions(TypeConverter &converter) {
+  converter.addConversion(
+      [](cta::AccType type) -> Type { return accStruct(type.getContext()); });
+}
+
+LogicalResult kiln::planTensorMemory(cta::ProgramOp program, KernelABI &abi) {
+  const target::ChipInfo *chip = target::lookupChip("sm_100a");
+  int64_t columns = 0;
+  program.walk([&](cta::AccZeroOp zero) {
+    abi.tmem.accColumn[zero] = columns;
+    columns += zero.getAcc().getType().getShape()[1];
+  });
+  if (columns == 0)
+    return success();
+  target::ValueOrError<uint32_t> allocation =
+      target::tmemAllocationColumns(static_cast<uint32_t>(
+          std::min<int64_t>(columns, std::numeric_limits<uint32_t>::max())));
+  if (!allocation)
+    return program.emitError()
+           << "convert-cta-to-nvvm: the accumulators need " << columns
+           << " tensor-memory columns; " << chip->tensorMemoryColumns
+           << " exist (" << allocation.error() << ")";
+  abi.tmem.columns = *allocation;
+  // The slot tcgen05.alloc writes the base address to, after everything
+  // else in shared memory.
+  abi.tmem.slotOffset = abi.smemBytes;
+  abi.smemBytes = llvm::alignTo(abi.smemBytes + 4, 128);
+  abi.manifest.launch.dynamicSmem = abi.smemBytes;
+  if (abi.smemBytes > chip->smemPerBlockOptIn)
+    return program.emitError()
+           << "convert-cta-to-nvvm: the program needs " << abi.smemBytes
+           << " bytes of shared memory; sm_100a has "
+           << chip->smemPerBlockOptIn;
+  return success();
+}
+
+CtaResources kiln::sm100Resources(const KernelABI &abi) {
+  if (abi.tmem.columns == 0)
+    return {};
+  int64_t columns = abi.tmem.columns, slotOffset = abi.tmem.slotOffset;
+  CtaResources resources;
+  // Before the roles start: one whole warp allocates and gives up its
+  // permit (no other allocation follows); the CTA-wide barrier that starts
+  // the roles (emitted by the caller) publishes the address. Readers fence
+  // after it (AccZeroLowering).
+  resources.acquire = [=](Emitter &e) {
+    e.ifThen(isAllocatingWarp(e), [&] {
+      Value slot = e.bytePtr(e.smemBase(), slotOffset);
+      NVVM::Tcgen05AllocOp::create(e.b, e.loc, slot, e.i32(columns));
+      NVVM::Tcgen05RelinquishAllocPermitOp::create(e.b, e.loc);
+    });
+    fence(e, NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
+  };
+  // After every role: the CTA barrier orders every warp's last TMEM access
+  // before the allocating warp frees the columns.
+  resources.release = [=](Emitter &e) {
+    fence(e, NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
+    NVVM::Barrier0Op::create(e.b, e.loc);
+    e.ifThen(isAllocatingWarp(e), [&] {
+      fence(e, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+      Value slot = e.bytePtr(e.smemBase(), slotOffset);
+      Value base = LLVM::LoadOp::create(e.b, e.loc, e.i32Type(), slot);
+      NVVM::Tcgen05DeallocOp::create(e.b, e.loc, tmemPointer(e, base),
+                                     e.i32(columns));
+    });
+  };
+  return resources;
+}
+
+/// Accumulators are whole tensor-memory lane ranges: 128 rows.
+static LogicalResult checkAccumulator(Operation *op, cta::AccType acc) {
+  if (acc.getShape()[0] != kMmaRows)
+    return op->emitError() << "convert-cta-to-nvvm: a " << acc.getShape()[0]
+                           << "-row accumulator; on sm_100a an accumulator "
+                              "fills the "
+                           << kMmaRows << " lanes of tensor memory";
+  return success();
+}
+
+LogicalResult kiln::checkLoweredOnSm100(Operation *op) {
+  auto notYet = [&](const Twine &what) {
+    return op->emitError() << "convert-cta-to-nvvm: not implemented yet on "
+                              "sm_100a: "
+                           << what;
+  };
+  return llvm::TypeSwitch<Operation *, LogicalResult>(op)
+      .Case<cta::ReturnOp, cta::YieldOp, cta::AllocOp, cta::RingOp,
+            cta::ProduceOp, cta::SplitColsOp>(
+          [](Operation *) { return success(); })
+      .Case([&](cta::ProgramOp program) -> LogicalResult {
+        auto [clusterM, clusterN] = program.getClusterShape();
+        if (clusterM * clusterN != 1)
+          return notYet("thread-block clusters (cluster " + Twine(clusterM) +
+                        "x" + Twine(clusterN) + "); use cluster = [1, 1]");
+        return success();
+      })
+      .Case([&](cta::WarpSpecializeOp roles) -> LogicalResult {
+        for (unsigned i = 0; i < roles.getRoles().size(); ++i) {
+          cta::RoleAttr role = roles.getRole(i);
+          if (role.getKind() == cta::RoleKind::math &&
+              role.getWarps() != target::warpsPerWarpgroup)
+            return notYet("a math role of " + Twine(role.getWarps()) +
+                          " warps (one warpgroup issues and reads a 128-row "
+                          "accumulator)");
+        }
+        return success();
+      })
+      .Case([&](cta::WarpgroupIndexOp) -> LogicalResult {
+        if (!op->getParentOfType<cta::WarpSpecializeOp>())
+          return op->emitError("convert-cta-to-nvvm: cta.warpgroup_index "
+                               "outside a warp role");
+        return success();
+      })
+      .Case([&](cta::MainloopOp) -> LogicalResult {
+        return op->emitError("convert-cta-to-nvvm: the K loop is not "
+                             "pipelined; run cta-pipeline first");
+      })
+      .Case([&](cta::TileLoopOp loop) -> LogicalResult {
+        if (loop.getWalk() != cta::WalkKind::static_)
+          return notYet(Twine("a ") + cta::stringifyWalkKind(loop.getWalk()) +
+                        " tile walk");
+        return success();
+      })
+      .Case([&](cta::LoadOp load) -> LogicalResult {
+        if (!load.getSignal())
+          return op->emitError("convert-cta-to-nvvm: a copy outside "
+                               "cta.produce has no barrier");
+        if (load.getMulticast() > 1)
+          return notYet("multicast copies");
+        return success();
+      })
+      .Case([&](cta::ConsumeOp consume) -> LogicalResult {
+        // One thread issues the stage's MMAs; anything else in the stage
+        // would run in every thread of the warpgroup on values it does not
+        // hold.
+        for (Operation &inner : consume.getBody().front().without_terminator())
+          if (!llvm::isa<cta::MmaOp>(inner) && !isPure(&inner))
+            return inner.emitError()
+                   << "convert-cta-to-nvvm: not implemented yet on sm_100a: '"
+                   << inner.getName() << "' in a pipelined K step (only MMAs)";
+        return success();
+      })
+      .Case([&](cta::AccZeroOp zero) -> LogicalResult {
+        return checkAccumulator(op, zero.getAcc().getType());
+      })
+      .Case([&](cta::MmaOp mma) -> LogicalResult {
+        if (!llvm::isa<cta::BufferType>(mma.getLhs().getType()))
+          return notYet("an MMA with its lhs in registers");
+        if (!llvm::isa<cta::ConsumeOp>(op->getParentOp()))
+          return notYet("an MMA outside a pipelined K step");
+        auto lhs = llvm::cast<cta::BufferType>(mma.getLhs().getType());
+        Type element = lhs.getElementType();
+        if (!element.isBF16() && !element.isF16())
+          return op->emitError() << "convert-cta-to-nvvm: no sm_100a MMA for "
+                                 << element << " operands yet";
+        if (!mma.getTransposeB())
+          return op->emitError(
+              "convert-cta-to-nvvm: rhs must be K-major (transpose_b)");
+        Value accumulate = mma.getAccumulate();
+        if (accumulate && !accumulate.getDefiningOp<arith::ConstantOp>())
+          return notYet("an accumulate flag computed at run time");
+        cta::AccType acc = mma.getAcc().getType();
+        if (failed(checkAccumulator(op, acc)))
+          return failure();
+        target::Tcgen05InstrDescriptorFields fields;
+        fields.a = fields.b = *target::getElementType(element);
+        fields.m = acc.getShape()[0];
+        fields.n = acc.getShape()[1];
+        target::ValueOrError<uint32_t> idesc =
+            target::encodeTcgen05InstrDescriptor(fields);
+        if (!idesc)
+          return op->emitError() << "convert-cta-to-nvvm: " << idesc.error();
+        unsigned k = target::tcgen05InstructionK(fields.kind);
+        if (lhs.getShape()[1] % k != 0)
+          return op->emitError()
+                 << "convert-cta-to-nvvm: K = " << lhs.getShape()[1]
+                 << " is not a multiple of the tcgen05.mma's K of " << k;
+        if (lhs.getShape()[0] != kMmaRows)
+          return op->emitError()
+                 << "convert-cta-to-nvvm: the lhs has " << lhs.getShape()[0]
+                 << " rows; tcgen05.mma reads " << kMmaRows;
+        if (mma.getRhs().getType().getShape()[0] != acc.getShape()[1])
+          return notYet("an rhs tile of " +
+                        Twine(mma.getRhs().getType().getShape()[0]) +
+                        " rows for a " + Twine(acc.getShape()[1]) +
+                        "-column accumulator");
+        for (cta::BufferType buffer : {lhs, mma.getRhs().getType()}) {
+          target::ValueOrError<uint64_t> hi = target::tcgen05DescriptorHighBits(
+              target::OperandMajor::K, buffer.getSwizzleMode(),
+              buffer.getShape()[0]);
+          if (!hi)
+            return op->emitError() << "convert-cta-to-nvvm: " << hi.error();
+        }
+        return success();
+      })
+      .Case([&](cta::StoreOp store) -> LogicalResult {
+        if (store.getRowLimit())
+          return notYet("a store bounded by a row limit");
+        for (Value value : store.getValues()) {
+          auto acc = llvm::dyn_cast<cta::AccType>(value.getType());
+          if (!acc)
+            return notYet("storing a register fragment");
+          if (failed(checkAccumulator(op, acc)))
+            return failure();
+        }
+        return checkStoreStaging(store);
+      })
+      .Default([&](Operation *other) -> LogicalResult {
+        if (llvm::isa<cta::CtaDialect>(other->getDialect()))
+          return notYet("'" + other->getName().getStringRef() + "'");
+        for (Value operand : other->getOperands())
+          if (llvm::isa<MemRefType>(operand.getType()))
+            return other->emitError(
+                "convert-cta-to-nvvm: global tensors are only read by "
+                "cta.load and cta.store");
+        return success();
+      });
+}
+
+void kiln::populateCtaToSm100Patterns(TypeConverter &converter,
+                                      RewritePatternSet &patterns,
+                                      const KernelABI &abi,
+                                      LLVM::LLVMFuncOp kernel) {
+  MLIRContext *ctx = patterns.getContext();
+  patterns.add<SplitColsLowering>(converter, ctx);
+  patterns.add<AccZeroLowering, ConsumeLowering, MmaLowering>(converter, ctx,
+                                                              abi);
+  patterns.add<StoreLowering>(converter, ctx, abi, kernel);
+}

@@ -1,0 +1,279 @@
+//===- TileStore.cpp - what every chip's cta.store lowering shares --------===//
+
+#include "compiler/Conversion/CtaToNVVM/TileStore.h"
+
+#include "mlir/IR/IRMapping.h"
+
+using namespace mlir;
+using namespace kiln;
+
+int64_t kiln::columnBlockBytes(cta::BufferType type) {
+  if (type.getSwizzleMode() != target::SwizzleMode::None)
+    return target::swizzleSpanBytes(type.getSwizzleMode());
+  return type.getShape()[1] * type.getElementType().getIntOrFloatBitWidth() /
+         8;
+}
+
+LogicalResult kiln::checkStoreStaging(cta::StoreOp store) {
+  auto roles = store->getParentOfType<cta::WarpSpecializeOp>();
+  std::optional<cta::RoleKind> role;
+  if (roles)
+    for (auto [index, body] : llvm::enumerate(roles.getBodies()))
+      if (body.isAncestor(store->getParentRegion()))
+        role = roles.getRole(index).getKind();
+  if (role != cta::RoleKind::math && role != cta::RoleKind::epilogue)
+    return store.emitError("convert-cta-to-nvvm: stores run in a math role");
+  ArrayRef<int64_t> tile = store.getTileShape();
+  if (tile[1] % 16 != 0)
+    return store.emitError("convert-cta-to-nvvm: stored tiles must be "
+                           "multiples of 64x16");
+  if (!store.getStaging())
+    return store.emitError("convert-cta-to-nvvm: stores need a staging "
+                           "buffer");
+  // The tile goes out in whole staging blocks of one swizzle span.
+  cta::BufferType staging = store.getStaging().getType();
+  int64_t blockColumns = columnBlockBytes(staging) * 8 /
+                         staging.getElementType().getIntOrFloatBitWidth();
+  if (staging.getShape()[0] != tile[0] || tile[1] % blockColumns != 0)
+    return store.emitError()
+           << "convert-cta-to-nvvm: a " << tile[0] << "x" << tile[1]
+           << " tile cannot be staged through " << staging.getShape()[0] << "x"
+           << staging.getShape()[1] << " buffer blocks of " << blockColumns
+           << " columns";
+  // Edge tiles are clipped to the destination's extents.
+  auto dest = llvm::dyn_cast<BlockArgument>(store.getDest());
+  auto program = store->getParentOfType<cta::ProgramOp>();
+  ArrayAttr shape = dest && program ? program.getArgAttrOfType<ArrayAttr>(
+                                          dest.getArgNumber(), "cta.shape")
+                                    : ArrayAttr();
+  auto known = [&](Attribute attr) {
+    return findExtent(program, llvm::cast<StringAttr>(attr).getValue())
+        .known();
+  };
+  // (Other destinations are reported by the ABI analysis.)
+  bool planned = dest && program &&
+                 dest.getOwner() == &program.getBody().front() &&
+                 llvm::cast<MemRefType>(dest.getType()).getRank() == 2;
+  if (planned && (!shape || shape.size() != 2 || !llvm::all_of(shape, known)))
+    return store.emitError("convert-cta-to-nvvm: the destination's extents "
+                           "are unknown (each must be a dim or a constant)");
+  return success();
+}
+
+static unsigned argNumber(Value memref) {
+  return llvm::cast<BlockArgument>(memref).getArgNumber();
+}
+
+TileStore::TileStore(Emitter &e, cta::StoreOp op, ValueRange indices,
+                     Value staging, Value stagingSlot, const KernelABI &abi,
+                     LLVM::LLVMFuncOp kernel)
+    : e(e), op(op), abi(abi), kernel(kernel) {
+  ArrayRef<int64_t> tile = op.getTileShape();
+  cta::BufferType stagingType = op.getStaging().getType();
+  element = stagingType.getElementType();
+  rows = tile[0];
+  columns = tile[1];
+  span = columnBlockBytes(stagingType);
+  elementBytes = element.getIntOrFloatBitWidth() / 8;
+  swizzleMask = target::swizzleXorMask(stagingType.getSwizzleMode());
+  blockColumns = span / elementBytes;
+  tileBlocks = columns / blockColumns;
+  ringBlocks = stagingType.getShape()[1] / blockColumns;
+  blockBytes = rows * span;
+  dest = argNumber(op.getDest());
+
+  const StoreArgs &args = abi.storeArgs.lookup(op);
+  row0 = e.toI32(indices[0]);
+  col0 = e.toI32(indices[1]);
+  lane = e.warpgroupLane();
+  leader = e.eq(lane, e.i32(0));
+  tmaOk = e.cmp(arith::CmpIPredicate::ne, kernel.getArgument(args.tmaOk),
+                e.i32(0));
+  tensorMap = kernel.getArgument(args.tensorMap);
+  Value slot = stagingSlot ? e.toI32(stagingSlot) : e.i32(0);
+  base = e.bytePtr(staging, e.mul(slot, e.i32(stagingType.getStageBytes())));
+}
+
+FailureOr<Value> TileStore::extent(unsigned arg, unsigned axis) {
+  auto extents = abi.extents.find(arg);
+  if (extents == abi.extents.end() || axis >= extents->second.size())
+    return failure();
+  const ExtentArg &extent = extents->second[axis];
+  if (extent.constant)
+    return e.i32(*extent.constant);
+  if (extent.dimParam)
+    return Value(kernel.getArgument(*extent.dimParam));
+  return failure();
+}
+
+LogicalResult TileStore::prepare() {
+  FailureOr<Value> m = extent(dest, 0), n = extent(dest, 1);
+  if (failed(m) || failed(n))
+    return failure();
+  extentM = *m;
+  extentN = *n;
+  return success();
+}
+
+Value TileStore::swizzled(Value row, Value colBytes) {
+  Value offset = e.add(e.mul(row, e.i32(span)), colBytes);
+  if (swizzleMask == 0)
+    return offset;
+  Value phase = e.andI(e.lshr(offset, e.i32(target::swizzleRowShift)),
+                       e.i32(swizzleMask));
+  return e.xorI(offset, e.shl(phase, e.i32(target::swizzleChunkShift)));
+}
+
+void TileStore::syncWarpgroup() {
+  // One named barrier per warpgroup (0 is the CTA-wide barrier).
+  Value id = e.add(e.udiv(e.threadId(), e.i32(kWarpgroupThreads)), e.i32(1));
+  NVVM::BarrierOp::create(e.b, e.loc, Type(), id, e.i32(kWarpgroupThreads),
+                          nullptr, Value());
+}
+
+/// Loads element (row, col) of epilogue input `index` (a program tensor read
+/// as its kind), or zero outside the destination's extents.
+Value TileStore::loadInput(unsigned index, Value row, Value col) {
+  Value input = op.getInputs()[index];
+  cta::InputKind kind = op.getInputKind(index);
+  auto type = llvm::cast<MemRefType>(input.getType());
+  Type inputElement = type.getElementType();
+  const PointerArgs &args = abi.pointerArgs.lookup(argNumber(input));
+  bool byRow = kind == cta::InputKind::per_row || kind == cta::InputKind::tile;
+  bool byCol = kind == cta::InputKind::per_col || kind == cta::InputKind::tile;
+  OpBuilder &b = e.b;
+  Value inside = arith::ConstantIntOp::create(b, e.loc, 1, 1);
+  Type i64 = b.getI64Type();
+  Value offset = e.i64(0);
+  if (byRow) {
+    inside = e.andI(inside, e.ult(row, extentM));
+    // A [M, 1] or [M, N] input: rows are its first axis.
+    Value stride = kernel.getArgument(args.strides[0]);
+    offset = arith::MulIOp::create(
+        b, e.loc, arith::ExtUIOp::create(b, e.loc, i64, row), stride);
+  }
+  if (byCol) {
+    inside = e.andI(inside, e.ult(col, extentN));
+    offset = arith::AddIOp::create(
+        b, e.loc, offset, arith::ExtUIOp::create(b, e.loc, i64, col));
+  }
+  auto guarded = scf::IfOp::create(b, e.loc, TypeRange{inputElement}, inside,
+                                   /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&guarded.getThenRegion().front());
+  Value pointer = kernel.getArgument(args.pointer);
+  Value address = LLVM::GEPOp::create(b, e.loc, pointer.getType(),
+                                      inputElement, pointer, ValueRange{offset});
+  scf::YieldOp::create(
+      b, e.loc,
+      LLVM::LoadOp::create(b, e.loc, inputElement, address).getResult());
+  b.setInsertionPointToStart(&guarded.getElseRegion().front());
+  scf::YieldOp::create(
+      b, e.loc,
+      arith::ConstantOp::create(b, e.loc, b.getZeroAttr(inputElement))
+          .getResult());
+  return guarded.getResult(0);
+}
+
+Value TileStore::epilogue(ArrayRef<Value> values, Value laneRow,
+                          int64_t rowKey, Value laneCol, int64_t colKey) {
+  Block &body = op.getEpilogue().front();
+  IRMapping mapping;
+  for (auto [arg, value] : llvm::zip(body.getArguments(), values))
+    mapping.map(arg, value);
+  for (unsigned in = 0; in < op.getInputs().size(); ++in) {
+    cta::InputKind kind = op.getInputKind(in);
+    bool byRow =
+        kind == cta::InputKind::per_row || kind == cta::InputKind::tile;
+    bool byCol =
+        kind == cta::InputKind::per_col || kind == cta::InputKind::tile;
+    auto key = std::make_tuple(in, byRow ? rowKey : -1, byCol ? colKey : -1);
+    Value value = loaded.lookup(key);
+    if (!value) {
+      Value row = byRow ? e.add(laneRow, e.i32(rowKey)) : e.i32(0);
+      Value col = byCol ? e.add(laneCol, e.i32(colKey)) : e.i32(0);
+      value = loaded[key] = loadInput(in, row, col);
+    }
+    mapping.map(body.getArgument(values.size() + in), value);
+  }
+  for (Operation &inner : body.without_terminator())
+    e.b.clone(inner, mapping);
+  return mapping.lookupOrDefault(
+      llvm::cast<cta::YieldOp>(body.getTerminator()).getValues()[0]);
+}
+
+Value TileStore::beginBlock(int64_t block) {
+  // Inputs are read once per block: keeping them live across blocks would
+  // hold registers next to the accumulators.
+  loaded.clear();
+  Value buffer = e.bytePtr(base, (block % ringBlocks) * blockBytes);
+  // The bulk store that last read this ring slot must be done reading. The
+  // first block of a store waits for every earlier store: the previous store
+  // (of this tile or the last) may have ended on any slot. (Direct copies
+  // finished before the barrier in endBlock.)
+  e.ifThen(leader, [&] {
+    NVVM::CpAsyncBulkWaitGroupOp::create(
+        e.b, e.loc, block == 0 ? 0 : ringBlocks - 1, e.b.getUnitAttr());
+  });
+  syncWarpgroup();
+  return buffer;
+}
+
+/// Copies one staged block to global memory without a tensor map: every
+/// thread of the warpgroup moves elements (consecutive threads along a row,
+/// so the stores coalesce), masked to the tensor.
+void TileStore::copyOutDirect(Value buffer, int64_t block) {
+  OpBuilder &b = e.b;
+  const PointerArgs &pointerArgs = abi.pointerArgs.lookup(dest);
+  Value pointer = kernel.getArgument(pointerArgs.pointer);
+  Value stride = kernel.getArgument(pointerArgs.strides[0]);
+  Type i64 = b.getI64Type();
+  int64_t elements = rows * blockColumns;
+  for (int64_t k = 0; k < elements / kWarpgroupThreads; ++k) {
+    Value index = e.add(e.i32(k * kWarpgroupThreads), lane);
+    Value r = e.udiv(index, e.i32(blockColumns));
+    Value c = e.urem(index, e.i32(blockColumns));
+    Value row = e.add(row0, r);
+    Value col = e.add(col0, e.add(c, e.i32(block * blockColumns)));
+    Value inside = e.andI(e.ult(row, extentM), e.ult(col, extentN));
+    e.ifThen(inside, [&] {
+      Value offset = swizzled(r, e.mul(c, e.i32(elementBytes)));
+      Value value =
+          LLVM::LoadOp::create(b, e.loc, element, e.bytePtr(buffer, offset));
+      Value at = arith::AddIOp::create(
+          b, e.loc,
+          arith::MulIOp::create(
+              b, e.loc, arith::ExtUIOp::create(b, e.loc, i64, row), stride),
+          arith::ExtUIOp::create(b, e.loc, i64, col));
+      Value address = LLVM::GEPOp::create(b, e.loc, pointer.getType(), element,
+                                          pointer, ValueRange{at});
+      LLVM::StoreOp::create(b, e.loc, value, address);
+    });
+  }
+}
+
+void TileStore::endBlock(Value buffer, int64_t block) {
+  OpBuilder &b = e.b;
+  const TensorMapPlan &plan = abi.tensorMaps[abi.storeArgs.lookup(op).tensorMap];
+  // Generic-proxy writes must be visible to the bulk copy (async proxy).
+  NVVM::FenceProxyOp::create(
+      b, e.loc, NVVM::ProxyKind::async_shared,
+      NVVM::SharedSpaceAttr::get(b.getContext(),
+                                 NVVM::SharedSpace::shared_cta));
+  syncWarpgroup();
+  // One bulk copy per block, or, when the runtime could not encode the
+  // destination's tensor map (rows not 16-byte aligned), plain stores.
+  auto copyOut = scf::IfOp::create(b, e.loc, tmaOk, /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&copyOut.getThenRegion().front());
+  e.ifThen(leader, [&] {
+    SmallVector<Value> coords = {e.add(col0, e.i32(block * plan.boxes.box[0])),
+                                 row0};
+    NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
+        b, e.loc, tensorMap, buffer, coords, Value(), NVVM::TMAStoreMode::TILE,
+        Value());
+    NVVM::CpAsyncBulkCommitGroupOp::create(b, e.loc);
+  });
+  b.setInsertionPointToStart(&copyOut.getElseRegion().front());
+  copyOutDirect(buffer, block);
+}

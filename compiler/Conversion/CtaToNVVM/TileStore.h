@@ -1,0 +1,87 @@
+//===- TileStore.h - what every chip's cta.store lowering shares -*- C++ -*-===//
+//
+// A `cta.store` writes a tile through staging blocks in shared memory: one
+// block per swizzle span of columns (one TMA box), taken from a small ring of
+// such blocks. How a thread gets its accumulator elements into a block is a
+// chip fact (wgmma fragments and stmatrix on sm_90a, tcgen05.ld rows on
+// sm_100a); everything around that is the same on both and lives here:
+// the destination's extents, reading epilogue inputs at an element's row and
+// column, cloning the epilogue region, the swizzled byte offset inside a
+// block, and moving a staged block to global memory (a TMA store, or plain
+// masked stores when the runtime could not encode the tensor map).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_COMPILER_CONVERSION_CTATONVVM_TILESTORE_H
+#define KILN_COMPILER_CONVERSION_CTATONVVM_TILESTORE_H
+
+#include "compiler/Conversion/CtaToNVVM/LoweringUtils.h"
+
+namespace kiln {
+
+/// Width in bytes of one column block of `type` (its swizzle span, or the
+/// whole row without a swizzle).
+int64_t columnBlockBytes(cta::BufferType type);
+
+/// The checks every chip's store lowering relies on, reported at the store:
+/// it runs in a math or epilogue role, its tile streams through whole
+/// staging blocks, and the destination's extents are known.
+mlir::LogicalResult checkStoreStaging(cta::StoreOp store);
+
+/// The chip-neutral half of one cta.store's lowering, for the warpgroup
+/// that stores the tile. Construct it at the store, call `prepare()`, then
+/// per staging block: `beginBlock`, write the block (the chip's part),
+/// `endBlock`.
+class TileStore {
+public:
+  TileStore(Emitter &e, cta::StoreOp op, mlir::ValueRange indices, mlir::Value staging,
+            mlir::Value stagingSlot, const KernelABI &abi, mlir::LLVM::LLVMFuncOp kernel);
+
+  /// Reads the destination's extents; fails when the ABI has none.
+  mlir::LogicalResult prepare();
+
+  /// Tile rows and columns, columns per staging block, blocks per tile and
+  /// per staging ring, bytes per element.
+  int64_t rows, columns, blockColumns, tileBlocks, ringBlocks, elementBytes;
+  /// The staged element type.
+  mlir::Type element;
+  /// The tile's first row and column in the destination, and its extents.
+  mlir::Value row0, col0, extentM, extentN;
+  /// The thread's lane in the storing warpgroup.
+  mlir::Value lane;
+
+  /// Byte offset of (row, byte column) inside one swizzled staging block.
+  mlir::Value swizzled(mlir::Value row, mlir::Value colBytes);
+  /// The epilogue of one element: `values` are the stored values' elements,
+  /// epilogue input `i` is read (once per distinct row/column key, until the
+  /// next `beginBlock`) at `row`/`col` of the destination, given as offsets
+  /// from the tile's origin (i32 values) plus constant `rowKey`/`colKey`
+  /// offsets that identify them.
+  mlir::Value epilogue(mlir::ArrayRef<mlir::Value> values, mlir::Value laneRow, int64_t rowKey,
+                 mlir::Value laneCol, int64_t colKey);
+  /// Waits until staging block `block` of the ring may be written again and
+  /// returns its address.
+  mlir::Value beginBlock(int64_t block);
+  /// Publishes the written block to the async proxy and copies it out.
+  void endBlock(mlir::Value buffer, int64_t block);
+  /// A barrier over the storing warpgroup (named barrier 1 + its index).
+  void syncWarpgroup();
+
+private:
+  mlir::Value loadInput(unsigned index, mlir::Value row, mlir::Value col);
+  mlir::FailureOr<mlir::Value> extent(unsigned arg, unsigned axis);
+  void copyOutDirect(mlir::Value buffer, int64_t block);
+
+  Emitter &e;
+  cta::StoreOp op;
+  const KernelABI &abi;
+  mlir::LLVM::LLVMFuncOp kernel;
+  mlir::Value base, tensorMap, tmaOk, leader;
+  int64_t span, swizzleMask, blockBytes;
+  unsigned dest;
+  llvm::DenseMap<std::tuple<unsigned, int64_t, int64_t>, mlir::Value> loaded;
+};
+
+} // namespace kiln
+
+#endif // KILN_COMPILER_CONVERSION_CTATONVVM_TILESTORE_H
