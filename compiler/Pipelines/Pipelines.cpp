@@ -31,9 +31,12 @@ void kiln::buildKilnCompilePipeline(OpPassManager &pm, StringRef chip,
   pm.addPass(tile::createTileApplyFusionPlugins(
       {tile::FusionStage::AfterBuiltinFusions}));
   pm.addPass(tile::createTileSelectSchedule({chip.str()}));
-  if (stage == Stage::Tile)
-    return;
+  if (stage != Stage::Tile)
+    buildKilnLoweringPipeline(pm, chip, stage);
+}
 
+void kiln::buildKilnLoweringPipeline(OpPassManager &pm, StringRef chip,
+                                     Stage stage) {
   // cta: tile onto thread blocks, lay out shared memory, pipeline.
   pm.addPass(createConvertTileToCta({chip.str()}));
   pm.addPass(cta::createCtaAssignLayouts());

@@ -34,6 +34,12 @@ struct KilnCompileOptions
 void buildKilnCompilePipeline(mlir::OpPassManager &pm, llvm::StringRef chip,
                               Stage stage);
 
+/// The passes after the tile stage, up to `stage` (Cta or Llvm): what
+/// buildKilnCompilePipeline adds once schedules are chosen. The driver runs
+/// the two halves separately when it reports on the tile stage.
+void buildKilnLoweringPipeline(mlir::OpPassManager &pm, llvm::StringRef chip,
+                               Stage stage);
+
 /// Registers `kiln-compile{chip=... stop-after=...}`.
 void registerKilnPipelines();
 

@@ -3,6 +3,7 @@
 //   kiln compile k.kiln [--chip sm_90a|sm_100a]
 //                       [--emit=ast|tile|cta|llvm|ptx|cubin] [-o PATH]
 //                       [--load-pass-plugin=PATH]...
+//                       [--report [--dims M=..,N=..,K=..]...]
 //
 // Runs the registered kiln-compile pipeline up to the requested stage and
 // writes it out; for cubin, also writes the launch manifest next to it. All
@@ -14,6 +15,7 @@
 #include "compiler/InitAll.h"
 #include "compiler/Pipelines/Backend.h"
 #include "compiler/Pipelines/Pipelines.h"
+#include "compiler/Pipelines/Report.h"
 #include "frontend/ImportKiln.h"
 #include "runtime/Manifest.h"
 
@@ -64,6 +66,18 @@ static cl::opt<bool>
     verbose("v", cl::desc("Print what was written and ptxas's resource report"),
             cl::init(false), cl::cat(kilnCategory));
 
+static cl::opt<bool> report(
+    "report",
+    cl::desc("Print each kernel's schedule, resources (shared and tensor "
+             "memory, registers, spills) and, for each --dims shape, its "
+             "roofline floor on the chip's GPUs"),
+    cl::init(false), cl::cat(kilnCategory));
+static cl::list<std::string>
+    dimShapes("dims",
+              cl::desc("A shape for --report, e.g. M=4096,N=4096,K=4096 "
+                       "(repeat for several)"),
+              cl::value_desc("NAME=V,..."), cl::cat(kilnCategory));
+
 namespace {
 
 const char *const kStages[] = {"ast", "tile", "cta", "llvm", "ptx", "cubin"};
@@ -103,14 +117,70 @@ LogicalResult compile(MLIRContext &ctx, llvm::SourceMgr &sourceMgr) {
   kiln::Stage stage = emit == "tile"  ? kiln::Stage::Tile
                       : emit == "cta" ? kiln::Stage::Cta
                                       : kiln::Stage::Llvm;
-  PassManager pm(&ctx);
-  if (failed(applyPassManagerCLOptions(pm)))
+  std::vector<kiln::DimValues> shapes;
+  for (const std::string &text : dimShapes) {
+    kiln::DimValues dims;
+    std::string error;
+    if (!kiln::parseDimValues(text, dims, error)) {
+      llvm::errs() << "kiln: error: " << error << "\n";
+      return failure();
+    }
+    shapes.push_back(std::move(dims));
+  }
+  // The report goes to stdout unless the output does.
+  llvm::raw_ostream &reportOs =
+      outputFile == "-" ? llvm::errs() : llvm::outs();
+  auto runPipeline = [&](llvm::function_ref<void(PassManager &)> build) {
+    PassManager pm(&ctx);
+    if (failed(applyPassManagerCLOptions(pm)))
+      return failure();
+    applyDefaultTimingPassManagerCLOptions(pm);
+    build(pm);
+    return pm.run(*module);
+  };
+  // With --report the tile stage runs on its own first: schedules and
+  // shapes are read there, before lowering erases them.
+  std::vector<kiln::KernelReport> reports;
+  if (report) {
+    if (failed(runPipeline([&](PassManager &pm) {
+          kiln::buildKilnCompilePipeline(pm, chip, kiln::Stage::Tile);
+        })))
+      return failure();
+    reports = kiln::collectKernelReports(*module, chip, shapes);
+  }
+  auto printReports = [&](llvm::ArrayRef<kiln::Manifest> manifests,
+                          const kiln::target::PtxasReport *ptxas) {
+    for (const kiln::KernelReport &kernel : reports) {
+      // Variants (a narrower tile of the same kernel) live in their
+      // kernel's manifest.
+      const kiln::Launch *launch = nullptr;
+      for (const kiln::Manifest &candidate : manifests) {
+        if (candidate.entry == kernel.name)
+          launch = &candidate.launch;
+        for (const kiln::KernelVariant &variant : candidate.variants)
+          if (variant.entry == kernel.name)
+            launch = &variant.launch;
+      }
+      reportOs << (&kernel == &reports.front() ? "" : "\n");
+      kiln::printKernelReport(reportOs, kernel, launch,
+                              ptxas ? ptxas->findFunction(kernel.name)
+                                    : nullptr);
+    }
+  };
+  if (failed(runPipeline([&](PassManager &pm) {
+        if (report) {
+          if (stage != kiln::Stage::Tile)
+            kiln::buildKilnLoweringPipeline(pm, chip, stage);
+        } else {
+          kiln::buildKilnCompilePipeline(pm, chip, stage);
+        }
+      }))) {
+    // What is known before lowering still helps (the floor, the schedule).
+    printReports({}, nullptr);
     return failure();
-  applyDefaultTimingPassManagerCLOptions(pm);
-  kiln::buildKilnCompilePipeline(pm, chip, stage);
-  if (failed(pm.run(*module)))
-    return failure();
+  }
   if (emit == "tile" || emit == "cta" || emit == "llvm") {
+    printReports({}, nullptr);
     std::string text;
     llvm::raw_string_ostream os(text);
     module->print(os, OpPrintingFlags());
@@ -120,13 +190,17 @@ LogicalResult compile(MLIRContext &ctx, llvm::SourceMgr &sourceMgr) {
   FailureOr<kiln::KernelArtifacts> artifacts = kiln::translateToPtx(*module);
   if (failed(artifacts))
     return failure();
-  if (emit == "ptx")
+  if (emit == "ptx") {
+    printReports(artifacts->manifests, nullptr);
     return writeText(outputFile, artifacts->ptx);
+  }
 
   FailureOr<kiln::target::PtxasResult> cubin =
       kiln::assemblePtx(artifacts->ptx, chip, module->getLoc());
-  if (failed(cubin))
+  if (failed(cubin)) {
+    printReports(artifacts->manifests, nullptr);
     return failure();
+  }
   std::string cubinPath = outputFile;
   if (cubinPath.empty())
     cubinPath = llvm::sys::path::stem(inputFile).str() + ".cubin";
@@ -155,6 +229,7 @@ LogicalResult compile(MLIRContext &ctx, llvm::SourceMgr &sourceMgr) {
   }
   if (verbose)
     llvm::errs() << cubin->log;
+  printReports(artifacts->manifests, &cubin->report);
   return success();
 }
 
