@@ -44,7 +44,10 @@ void kiln::buildKilnLoweringPipeline(OpPassManager &pm, StringRef chip,
   pm.addPass(createCanonicalizerPass());
   if (stage == Stage::Cta)
     return;
+  buildKilnNVVMPipeline(pm, chip);
+}
 
+void kiln::buildKilnNVVMPipeline(OpPassManager &pm, StringRef chip) {
   // NVVM: the target-specific lowering, then the standard dialects to LLVM.
   pm.addPass(createConvertCtaToNVVM({chip.str()}));
   pm.addPass(createSCFToControlFlowPass());

@@ -40,6 +40,11 @@ void buildKilnCompilePipeline(mlir::OpPassManager &pm, llvm::StringRef chip,
 void buildKilnLoweringPipeline(mlir::OpPassManager &pm, llvm::StringRef chip,
                                Stage stage);
 
+/// The passes from pipelined `cta` IR to the llvm stage: what
+/// buildKilnLoweringPipeline ends with, and what `kiln compile` runs on a
+/// `.mlir` file of `cta.program`s.
+void buildKilnNVVMPipeline(mlir::OpPassManager &pm, llvm::StringRef chip);
+
 /// Registers `kiln-compile{chip=... stop-after=...}`.
 void registerKilnPipelines();
 

@@ -266,7 +266,7 @@ cta.program @matmul(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a", cta.
 // -----
 
 // Every accumulator gets its own columns; 512 exist.
-// expected-error@+1 {{convert-cta-to-nvvm: the accumulators need 768 tensor-memory columns; 512 exist}}
+// expected-error@+1 {{convert-cta-to-nvvm: the accumulators and block scales need 768 tensor-memory columns; 512 exist}}
 cta.program @matmul(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a", cta.role = "input", cta.shape = ["M", "K"]}, %b: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "b", cta.role = "input", cta.shape = ["N", "K"]}, %c: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "c", cta.role = "output", cta.shape = ["M", "N"]}, %M: index {cta.dim = "M"}, %K: index {cta.dim = "K"}, %N: index {cta.dim = "N"}) attributes {cta.block = array<i64: 256, 1, 1>, cta.chip = "sm_100a", cta.cluster = array<i64: 1, 1>, cta.schedule = #cta.schedule<stages = 2, math_warpgroups = 1>} {
   %c64 = arith.constant 64 : index
   %c0 = arith.constant 0 : index

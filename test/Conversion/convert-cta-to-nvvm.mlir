@@ -484,21 +484,6 @@ cta.program @f(%a: memref<?x?xbf16> {cta.param = "a", cta.shape = ["M", "M"]}, %
 
 // -----
 
-cta.program @f(%q: memref<?x?x?xbf16> {cta.param = "q", cta.shape = ["B", "M", "M"]}, %B: index {cta.dim = "B"}, %M: index {cta.dim = "M"})
-    attributes {cta.block = array<i64: 384, 1, 1>} {
-  %c0 = arith.constant 0 : index
-  %sa = cta.alloc : !cta.buffer<64x64xbf16, swizzle = "128B">
-  %ring = cta.ring {consumers = 1 : i64} : !cta.ring<1>
-  cta.tile_loop static (%M, %M) tile [64, 64] {
-  ^bb0(%m0: index, %n0: index):
-    // expected-error@+1 {{convert-cta-to-nvvm: not implemented yet: copies from tensors of rank other than 2}}
-    cta.load %q[%c0, %m0, %n0] -> %sa signal %ring : memref<?x?x?xbf16> -> !cta.buffer<64x64xbf16, swizzle = "128B">, !cta.ring<1>
-  }
-  cta.return
-}
-
-// -----
-
 cta.program @f(%a: memref<?x?xbf16> {cta.param = "a", cta.shape = ["M", "M"]}, %M: index {cta.dim = "M"})
     attributes {cta.block = array<i64: 384, 1, 1>} {
   %sa = cta.alloc : !cta.buffer<512x64xbf16, swizzle = "128B">

@@ -373,8 +373,15 @@ struct LoadLowering : public AbiPattern<cta::LoadOp> {
     Value stage = e.bytePtr(adaptor.getBuffer(),
                             e.mul(slot, e.i32(buffer.getStageBytes())));
     Value bar = e.barrier(adaptor.getSignal(), slot, stages, false);
-    Value row = e.toI32(adaptor.getIndices()[0]);
-    Value col = e.toI32(adaptor.getIndices()[1]);
+    // The tile spans the last two axes; TMA coordinates are innermost
+    // first, so the outer indices follow the row, reversed.
+    ValueRange indices = adaptor.getIndices();
+    size_t rank = indices.size();
+    Value row = e.toI32(indices[rank - 2]);
+    Value col = e.toI32(indices[rank - 1]);
+    SmallVector<Value> outer;
+    for (size_t axis = rank - 2; axis-- > 0;)
+      outer.push_back(e.toI32(indices[axis]));
     // Column block j holds every row of the buffer; this copy fills rows
     // [firstRow, endRow) of each.
     int64_t rows = buffer.getShape()[0];
@@ -398,6 +405,7 @@ struct LoadLowering : public AbiPattern<cta::LoadOp> {
       Value dst = e.bytePtr(stage, (j * rows + firstRow) * span);
       SmallVector<Value> coords = {e.add(col, e.i32(j * boxInner)),
                                    cs > 1 ? sliceRow : row};
+      llvm::append_range(coords, outer);
       if (cs == 1) {
         NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
             rewriter, loc, dst, tensorMap, coords, bar, ValueRange{}, Value(),

@@ -31,6 +31,7 @@
 #include "compiler/Conversion/CtaToNVVM/LoweringUtils.h"
 #include "compiler/Conversion/CtaToNVVM/TileStore.h"
 #include "compiler/Target/MLIR/ElementTypes.h"
+#include "compiler/Target/BlockScaleLayout.h"
 #include "compiler/Target/Tcgen05Descriptor.h"
 #include "compiler/Target/TensorMemory.h"
 
@@ -71,6 +72,52 @@ Value tmemPointer(Emitter &e, Value address) {
 Value boolConstant(Emitter &e, bool value) {
   return arith::ConstantIntOp::create(e.b, e.loc, value ? 1 : 0, 1);
 }
+
+/// The tcgen05 form of a block-scaled cta.mma: NVFP4 (e2m1 data, e4m3
+/// scales per 16: kind::mxf4nvf4.block16) or MXFP8 (e4m3/e5m2 data, ue8m0
+/// scales per 32: kind::mxf8f6f4.block32).
+struct ScaledMma {
+  target::Tcgen05Kind kind;
+  target::ElementType data, scale;
+  unsigned block;
+  NVVM::MMABlockScaleKind nvvmKind;
+  NVVM::Tcgen05MMABlockScale nvvmBlock;
+};
+
+FailureOr<ScaledMma> scaledMmaOf(cta::MmaOp mma, std::string &error) {
+  auto lhs = llvm::cast<cta::BufferType>(mma.getLhs().getType());
+  std::optional<target::ElementType> data =
+      target::getElementType(lhs.getElementType());
+  std::optional<target::ElementType> scale = target::getElementType(
+      mma.getLhsScale().getType().getElementType());
+  std::optional<target::ElementType> rhsScale = target::getElementType(
+      mma.getRhsScale().getType().getElementType());
+  int64_t block = mma.getScaleBlock().value_or(0);
+  if (data == target::ElementType::E2M1 && block == 16 &&
+      scale == target::ElementType::E4M3 && rhsScale == scale)
+    return ScaledMma{target::Tcgen05Kind::MXF4NVF4, *data,
+                     target::ElementType::UE4M3, 16,
+                     NVVM::MMABlockScaleKind::MXF4NVF4,
+                     NVVM::Tcgen05MMABlockScale::BLOCK16};
+  if ((data == target::ElementType::E4M3 ||
+       data == target::ElementType::E5M2) &&
+      block == 32 && scale == target::ElementType::UE8M0 &&
+      rhsScale == scale)
+    return ScaledMma{target::Tcgen05Kind::MXF8F6F4, *data,
+                     target::ElementType::UE8M0, 32,
+                     NVVM::MMABlockScaleKind::MXF8F6F4,
+                     NVVM::Tcgen05MMABlockScale::BLOCK32};
+  llvm::raw_string_ostream os(error);
+  os << "no sm_100a block-scaled MMA for " << lhs.getElementType()
+     << " data with " << mma.getLhsScale().getType().getElementType()
+     << " scales per " << block
+     << " (NVFP4: f4E2M1FN with f8E4M3FN per 16; MXFP8: f8E4M3FN or "
+        "f8E5M2 with f8E8M0FNU per 32)";
+  return failure();
+}
+
+/// Scale-factor atoms (32 rows of 16 bytes) in a block-scale buffer.
+int64_t scaleAtoms(cta::BufferType buffer) { return buffer.getShape()[0] / 32; }
 
 void fence(Emitter &e, NVVM::Tcgen05FenceKind kind) {
   NVVM::Tcgen05FenceOp::create(e.b, e.loc, kind);
@@ -214,6 +261,17 @@ struct MmaLowering : public AbiPattern<cta::MmaOp> {
     fields.accumulator = target::ElementType::F32;
     fields.m = accType.getShape()[0];
     fields.n = accType.getShape()[1];
+    std::optional<ScaledMma> scaled;
+    if (op.getLhsScale()) {
+      std::string error;
+      FailureOr<ScaledMma> form = scaledMmaOf(op, error);
+      if (failed(form))
+        return rewriter.notifyMatchFailure(op, error);
+      scaled = *form;
+      fields.kind = scaled->kind;
+      fields.scaleType = scaled->scale;
+      fields.scaleBlock = scaled->block;
+    }
     target::ValueOrError<uint32_t> idesc =
         target::encodeTcgen05InstrDescriptor(fields);
     target::ValueOrError<uint64_t> hiA = target::tcgen05DescriptorHighBits(
@@ -267,18 +325,118 @@ struct MmaLowering : public AbiPattern<cta::MmaOp> {
     }
     Value descA = descriptor(addrA, *hiA), descB = descriptor(addrB, *hiB);
     Value instr = e.i32(static_cast<int32_t>(*idesc));
+
+    // Block scales: each operand's atoms of this stage go from shared to
+    // tensor memory (tcgen05.cp, 4 columns per atom), into the stage's own
+    // slice of the operand's scale region; each MMA reads its atom group
+    // and picks its scale bytes with the instruction descriptor's IDs.
+    struct ScaleOperand {
+      Value smem;         // the stage's first atom in shared memory (i32)
+      int64_t atoms = 0;  // atoms per stage
+      int64_t rows = 0;   // operand rows (M or N)
+      int64_t column = 0; // the region's first column
+      Value slot;
+    };
+    SmallVector<ScaleOperand, 2> scales;
+    SmallVector<uint32_t> idescs(kSteps, *idesc);
+    SmallVector<std::pair<uint32_t, uint32_t>> scaleColumns(kSteps);
+    if (scaled) {
+      for (auto [buffer, converted, slot, rows] :
+           {std::tuple<Value, Value, Value, int64_t>{
+                op.getLhsScale(), adaptor.getLhsScale(),
+                adaptor.getLhsScaleSlot(), accType.getShape()[0]},
+            {op.getRhsScale(), adaptor.getRhsScale(),
+             adaptor.getRhsScaleSlot(), accType.getShape()[1]}}) {
+        auto type = llvm::cast<cta::BufferType>(buffer.getType());
+        auto region = abi.tmem.scaleColumn.find(buffer.getDefiningOp());
+        if (region == abi.tmem.scaleColumn.end())
+          return rewriter.notifyMatchFailure(op, "no scale-factor columns");
+        ScaleOperand operand;
+        operand.atoms = scaleAtoms(type);
+        operand.rows = rows;
+        operand.column = region->second;
+        operand.slot = slot ? e.toI32(slot) : e.i32(0);
+        operand.smem =
+            e.add(e.smemAddress(converted),
+                  e.mul(operand.slot, e.i32(type.getStageBytes())));
+        scales.push_back(operand);
+      }
+      for (int64_t k = 0; k < kSteps; ++k) {
+        target::ValueOrError<target::ScaleFactorTmemOperand> a =
+            target::scaleFactorTmemOperand(scaled->kind, scaled->block,
+                                           scales[0].rows, k);
+        target::ValueOrError<target::ScaleFactorTmemOperand> b =
+            target::scaleFactorTmemOperand(scaled->kind, scaled->block,
+                                           scales[1].rows, k);
+        if (!a || !b)
+          return rewriter.notifyMatchFailure(op, "no scale-factor operand");
+        target::Tcgen05InstrDescriptorFields stepFields = fields;
+        stepFields.scaleFactorIdA = a->scaleFactorId;
+        stepFields.scaleFactorIdB = b->scaleFactorId;
+        target::ValueOrError<uint32_t> stepIdesc =
+            target::encodeTcgen05InstrDescriptor(stepFields);
+        if (!stepIdesc)
+          return rewriter.notifyMatchFailure(op, stepIdesc.error());
+        idescs[k] = *stepIdesc;
+        scaleColumns[k] = {a->columnOffset, b->columnOffset};
+      }
+    }
+
     e.ifThen(e.eq(e.warpgroupLane(), e.i32(0)), [&] {
       // The stage's bytes arrived through the full barrier's wait; order
       // the tensor core's reads after it.
       fence(e, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
       Value d = tmemPointer(e, address);
-      for (int64_t k = 0; k < kSteps; ++k)
-        NVVM::Tcgen05MMAOp::create(
-            rewriter, loc, NVVM::Tcgen05MMAKind::F16,
-            NVVM::CTAGroupKind::CTA_1, NVVM::Tcgen05MMACollectorOp::DISCARD,
-            /*aShift=*/false, d, e.add(descA, e.i64(stepsA[k])),
-            e.add(descB, e.i64(stepsB[k])), instr,
-            k == 0 ? readD : boolConstant(e, true), Value(), Value());
+      SmallVector<Value, 2> scaleBase;
+      if (scaled) {
+        Value slotPtr = e.bytePtr(e.smemBase(), abi.tmem.slotOffset);
+        Value tmem = LLVM::LoadOp::create(rewriter, loc, e.i32Type(), slotPtr);
+        for (const ScaleOperand &operand : scales) {
+          // This stage's slice of the operand's region.
+          Value base = e.add(
+              tmem, e.add(e.i32(operand.column),
+                          e.mul(operand.slot, e.i32(operand.atoms * 4))));
+          scaleBase.push_back(base);
+          int64_t rowAtoms = (operand.rows + 127) / 128;
+          int64_t kAtoms = operand.atoms / rowAtoms;
+          for (int64_t rowAtom = 0; rowAtom < rowAtoms; ++rowAtom)
+            for (int64_t kAtom = 0; kAtom < kAtoms; ++kAtom) {
+              Value atom = e.add(operand.smem,
+                                 e.i32((rowAtom * kAtoms + kAtom) *
+                                       target::scaleFactorAtomBytes));
+              uint32_t column = target::scaleFactorAtomTmemColumn(
+                  operand.rows, kAtom, rowAtom);
+              NVVM::Tcgen05CpOp::create(
+                  rewriter, loc, NVVM::Tcgen05CpShape::SHAPE_32x128b,
+                  NVVM::CTAGroupKind::CTA_1, NVVM::Tcgen05CpMulticast::WARPX4,
+                  /*srcFormat=*/nullptr,
+                  tmemPointer(e, e.add(base, e.i32(column))),
+                  descriptor(atom,
+                             target::tcgen05ScaleFactorDescriptorHighBits()));
+            }
+        }
+      }
+      for (int64_t k = 0; k < kSteps; ++k) {
+        Value enable = k == 0 ? readD : boolConstant(e, true);
+        Value a = e.add(descA, e.i64(stepsA[k]));
+        Value b = e.add(descB, e.i64(stepsB[k]));
+        Value stepInstr =
+            scaled ? e.i32(static_cast<int32_t>(idescs[k])) : instr;
+        if (!scaled) {
+          NVVM::Tcgen05MMAOp::create(
+              rewriter, loc, NVVM::Tcgen05MMAKind::F16,
+              NVVM::CTAGroupKind::CTA_1, NVVM::Tcgen05MMACollectorOp::DISCARD,
+              /*aShift=*/false, d, a, b, stepInstr, enable, Value(), Value());
+          continue;
+        }
+        NVVM::Tcgen05MMABlockScaleOp::create(
+            rewriter, loc, scaled->nvvmKind, NVVM::CTAGroupKind::CTA_1,
+            scaled->nvvmBlock, NVVM::Tcgen05MMACollectorOp::DISCARD, d, a, b,
+            stepInstr, enable,
+            tmemPointer(e, e.add(scaleBase[0], e.i32(scaleColumns[k].first))),
+            tmemPointer(e,
+                        e.add(scaleBase[1], e.i32(scaleColumns[k].second))));
+      }
     });
     rewriter.replaceOp(op, makeAcc(e, address, boolConstant(e, true)));
     return success();
@@ -393,6 +551,30 @@ LogicalResult kiln::planTensorMemory(cta::ProgramOp program, KernelABI &abi) {
     abi.tmem.accColumn[zero] = columns;
     columns += zero.getAcc().getType().getShape()[1];
   });
+  // Block scales: a region per scale buffer, one slice per ring stage (the
+  // copies of a stage may be in flight while the previous stage's MMAs
+  // still read theirs).
+  WalkResult scalesPlanned = program.walk([&](cta::MmaOp mma) {
+    for (Value scale : {mma.getLhsScale(), mma.getRhsScale()}) {
+      if (!scale)
+        continue;
+      auto alloc = scale.getDefiningOp<cta::AllocOp>();
+      if (!alloc) {
+        mma.emitError("convert-cta-to-nvvm: block scales must come from a "
+                      "cta.alloc");
+        return WalkResult::interrupt();
+      }
+      if (abi.tmem.scaleColumn.count(alloc))
+        continue;
+      auto type = llvm::cast<cta::BufferType>(scale.getType());
+      abi.tmem.scaleColumn[alloc] = columns;
+      columns += type.getStages() * scaleAtoms(type) *
+                 target::scaleFactorAtomTmemColumns;
+    }
+    return WalkResult::advance();
+  });
+  if (scalesPlanned.wasInterrupted())
+    return failure();
   if (columns == 0)
     return success();
   target::ValueOrError<uint32_t> allocation =
@@ -400,7 +582,8 @@ LogicalResult kiln::planTensorMemory(cta::ProgramOp program, KernelABI &abi) {
           std::min<int64_t>(columns, std::numeric_limits<uint32_t>::max())));
   if (!allocation)
     return program.emitError()
-           << "convert-cta-to-nvvm: the accumulators need " << columns
+           << "convert-cta-to-nvvm: the accumulators and block scales need "
+           << columns
            << " tensor-memory columns; " << chip->tensorMemoryColumns
            << " exist (" << allocation.error() << ")";
   abi.tmem.columns = *allocation;
@@ -533,9 +716,24 @@ LogicalResult kiln::checkLoweredOnSm100(Operation *op) {
           return notYet("an MMA outside a pipelined K step");
         auto lhs = llvm::cast<cta::BufferType>(mma.getLhs().getType());
         Type element = lhs.getElementType();
-        if (!element.isBF16() && !element.isF16())
+        target::Tcgen05InstrDescriptorFields fields;
+        fields.a = fields.b = *target::getElementType(element);
+        if (mma.getLhsScale()) {
+          std::string error;
+          FailureOr<ScaledMma> scaled = scaledMmaOf(mma, error);
+          if (failed(scaled))
+            return op->emitError() << "convert-cta-to-nvvm: " << error;
+          fields.kind = scaled->kind;
+          fields.scaleType = scaled->scale;
+          fields.scaleBlock = scaled->block;
+          if (!mma.getLhsScale().getDefiningOp<cta::AllocOp>() ||
+              !mma.getRhsScale().getDefiningOp<cta::AllocOp>())
+            return op->emitError("convert-cta-to-nvvm: block scales must "
+                                 "come from a cta.alloc");
+        } else if (!element.isBF16() && !element.isF16()) {
           return op->emitError() << "convert-cta-to-nvvm: no sm_100a MMA for "
                                  << element << " operands yet";
+        }
         if (!mma.getTransposeB())
           return op->emitError(
               "convert-cta-to-nvvm: rhs must be K-major (transpose_b)");
@@ -545,8 +743,6 @@ LogicalResult kiln::checkLoweredOnSm100(Operation *op) {
         cta::AccType acc = mma.getAcc().getType();
         if (failed(checkAccumulator(op, acc)))
           return failure();
-        target::Tcgen05InstrDescriptorFields fields;
-        fields.a = fields.b = *target::getElementType(element);
         fields.m = acc.getShape()[0];
         fields.n = acc.getShape()[1];
         target::ValueOrError<uint32_t> idesc =

@@ -581,6 +581,9 @@ LogicalResult kiln::checkLoweredOnSm90(Operation *op) {
       .Case([&](cta::MmaOp mma) -> LogicalResult {
         if (!llvm::isa<cta::BufferType>(mma.getLhs().getType()))
           return notYet("an MMA with its lhs in registers");
+        if (mma.getLhsScale())
+          return op->emitError("convert-cta-to-nvvm: sm_90a has no "
+                               "block-scaled MMA (NVFP4, MXFP8 need sm_100a)");
         auto lhs = llvm::cast<cta::BufferType>(mma.getLhs().getType());
         Type element = lhs.getElementType();
         if (!element.isBF16() && !element.isF16())

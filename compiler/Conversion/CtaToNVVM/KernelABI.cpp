@@ -172,7 +172,10 @@ FailureOr<KernelABI> kiln::planKernelABI(cta::ProgramOp program) {
     TensorMapDesc desc;
     desc.param = manifest.params[paramIndex(arg.getArgNumber())].name;
     desc.element = toManifestElement(plan->element);
+    // The box covers the last two axes; one element along the others.
     desc.box = {plan->box[0], plan->box[1]};
+    desc.box.resize(llvm::cast<MemRefType>(memrefValue.getType()).getRank(),
+                    1);
     desc.swizzle = toManifestSwizzle(plan->swizzle);
     // Operand tiles are re-read by many CTAs: keep whole 256-byte lines in L2.
     desc.l2Promotion = optional ? L2Promotion::None : L2Promotion::B256;
@@ -196,10 +199,7 @@ FailureOr<KernelABI> kiln::planKernelABI(cta::ProgramOp program) {
     if (auto load = llvm::dyn_cast<cta::LoadOp>(op)) {
       cta::BufferType buffer = load.getBuffer().getType();
       auto [firstRow, endRow] = load.getFilledRows();
-      if (llvm::cast<MemRefType>(load.getSource().getType()).getRank() != 2)
-        return (load.emitError("convert-cta-to-nvvm: not implemented yet: "
-                               "copies from tensors of rank other than 2"),
-                WalkResult::interrupt());
+      // (cta.load's verifier keeps sources to ranks 2..5, TMA's range.)
       FailureOr<unsigned> map =
           addMap(op, load.getSource(), buffer,
                  (endRow - firstRow) / load.getMulticast(), false);

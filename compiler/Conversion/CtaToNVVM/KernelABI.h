@@ -63,6 +63,9 @@ struct TensorMemoryPlan {
   int64_t slotOffset = 0;
   /// For each cta.acc_zero: the first column of its accumulator.
   llvm::DenseMap<mlir::Operation *, int64_t> accColumn;
+  /// For each cta.alloc of block-scale factors: the first column of its
+  /// region, one slice of `atoms x 4` columns per ring stage.
+  llvm::DenseMap<mlir::Operation *, int64_t> scaleColumn;
 };
 
 struct KernelABI {

@@ -403,7 +403,10 @@ struct KernelToProgram : public OpRewritePattern<tile::KernelOp> {
                                             lhsBuffers.lookup(lhs), Value(),
                                             Value(), rhsBuffers.lookup(rhs),
                                             Value(), accs[i], Value(),
-                                            /*transpose_b=*/true)
+                                            /*lhs_scale=*/Value(),
+                                            /*rhs_scale=*/Value(), Value(),
+                                            Value(), /*transpose_b=*/true,
+                                            /*scale_block=*/nullptr)
                              .getResult());
     }
     cta::YieldOp::create(rewriter, loc, products);

@@ -1,6 +1,6 @@
 //===- kiln.cpp - the Kiln compiler driver --------------------------------===//
 //
-//   kiln compile k.kiln [--chip sm_90a|sm_100a]
+//   kiln compile k.kiln|k.mlir [--chip sm_90a|sm_100a]
 //                       [--emit=ast|tile|cta|llvm|ptx|cubin] [-o PATH]
 //                       [--load-pass-plugin=PATH]...
 //                       [--report [--dims M=..,N=..,K=..]...]
@@ -16,12 +16,14 @@
 #include "compiler/Pipelines/Backend.h"
 #include "compiler/Pipelines/Pipelines.h"
 #include "compiler/Pipelines/Report.h"
+#include "dialects/Cta/IR/CtaOps.h"
 #include "frontend/ImportKiln.h"
 #include "runtime/Manifest.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/Timing.h"
@@ -38,7 +40,7 @@ namespace cl = llvm::cl;
 
 static cl::OptionCategory kilnCategory("kiln compile options");
 static cl::opt<std::string> inputFile(cl::Positional,
-                                      cl::desc("<input .kiln file>"),
+                                      cl::desc("<input .kiln file, or .mlir of tile or cta IR>"),
                                       cl::Required, cl::cat(kilnCategory));
 static cl::opt<std::string> chip("chip",
                                  cl::desc("Target chip: sm_90a or sm_100a"),
@@ -110,9 +112,24 @@ LogicalResult compile(MLIRContext &ctx, llvm::SourceMgr &sourceMgr) {
       return failure();
     return writeText(outputFile, text);
   }
-  OwningOpRef<ModuleOp> module = kiln::importKiln(sourceMgr, &ctx);
+  // A .mlir file holds tile IR (compiled from the tile stage on) or
+  // pipelined cta IR (lowered from convert-cta-to-nvvm on): what
+  // `--emit=tile|cta` printed, possibly edited by hand.
+  bool fromMlir = llvm::sys::path::extension(inputFile) == ".mlir";
+  OwningOpRef<ModuleOp> module =
+      fromMlir ? parseSourceFile<ModuleOp>(sourceMgr, &ctx)
+               : kiln::importKiln(sourceMgr, &ctx);
   if (!module)
     return failure();
+  bool fromCta = fromMlir && !module->getOps<kiln::cta::ProgramOp>().empty();
+  if (fromCta) {
+    if (report || emit == "tile" || emit == "cta") {
+      llvm::errs() << "kiln: error: " << inputFile
+                   << " holds cta IR: --emit=llvm, ptx or cubin only, and no "
+                      "--report (it needs the tile stage)\n";
+      return failure();
+    }
+  }
 
   kiln::Stage stage = emit == "tile"  ? kiln::Stage::Tile
                       : emit == "cta" ? kiln::Stage::Cta
@@ -168,7 +185,9 @@ LogicalResult compile(MLIRContext &ctx, llvm::SourceMgr &sourceMgr) {
     }
   };
   if (failed(runPipeline([&](PassManager &pm) {
-        if (report) {
+        if (fromCta) {
+          kiln::buildKilnNVVMPipeline(pm, chip);
+        } else if (report) {
           if (stage != kiln::Stage::Tile)
             kiln::buildKilnLoweringPipeline(pm, chip, stage);
         } else {

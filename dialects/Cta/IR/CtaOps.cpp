@@ -397,6 +397,44 @@ LogicalResult MmaOp::verify() {
   if (acc.getShape()[1] != n)
     return emitOpError() << "accumulator has " << acc.getShape().back()
                          << " columns but rhs provides " << n;
+  return verifyScales(lhsRows, k, n);
+}
+
+LogicalResult MmaOp::verifyScales(int64_t lhsRows, int64_t k, int64_t n) {
+  if (!getLhsScale() && !getRhsScale()) {
+    if (getScaleBlock() || getLhsScaleSlot())
+      return emitOpError() << "scale_block and scale_slots need scales";
+    return success();
+  }
+  if (!getLhsScale() || !getRhsScale())
+    return emitOpError() << "block-scaled MMAs need scales for both operands";
+  std::optional<int64_t> block = getScaleBlock();
+  if (!block || (*block != 16 && *block != 32))
+    return emitOpError() << "scale_block must be 16 or 32 K elements";
+  if (!getTransposeB())
+    return emitOpError() << "block-scaled operands are read K-major "
+                            "(transpose_b)";
+  if (k % (4 * *block) != 0)
+    return emitOpError() << "K = " << k << " is not a whole number of "
+                         << 4 * *block << "-element scale-factor atoms";
+  for (auto [what, scale, slot, rows] :
+       {std::tuple<StringRef, Value, Value, int64_t>{
+            "lhs_scale", getLhsScale(), getLhsScaleSlot(), lhsRows},
+        {"rhs_scale", getRhsScale(), getRhsScaleSlot(), n}}) {
+    auto buffer = llvm::cast<BufferType>(scale.getType());
+    if (failed(verifySlot(*this, what, buffer, slot)))
+      return failure();
+    int64_t atoms = (rows + 127) / 128 * (k / (4 * *block));
+    if (buffer.getShape()[1] != 16 ||
+        buffer.getElementType().getIntOrFloatBitWidth() != 8 ||
+        buffer.getShape()[0] != atoms * 32)
+      return emitOpError() << what << " must hold " << atoms
+                           << " scale-factor atoms as a " << atoms * 32
+                           << "x16 buffer of 8-bit scales, got "
+                           << buffer.getShape()[0] << "x"
+                           << buffer.getShape()[1] << "x"
+                           << buffer.getElementType();
+  }
   return success();
 }
 

@@ -231,6 +231,13 @@ def Cta_MmaOp : Cta_Op<"mma", [AttrSizedOperandSegments, AllTypesMatch<["acc", "
     (`K x N` without). `accumulate` (default true) chooses `acc + lhs x rhs`
     or `lhs x rhs`. Issued by the warpgroup(s) that own `acc`.
 
+    Block-scaled operands (NVFP4, MXFP8) carry `scales`: one buffer per
+    operand of scale-factor atoms, each 32 x 16 bytes (128 rows x 4 blocks
+    of `scale_block` K elements, byte `16 (r % 32) + 4 (r / 32) + kb`), the
+    atoms of one 128-row group along K first, then the next row group:
+    `ceil(rows / 128) * K / (4 * scale_block) * 32` rows of 16 bytes.
+    `scale_slots` select their ring stages.
+
     Inside a `cta.consume`, the MMAs of one stage form one asynchronous
     batch that stays in flight until the next stage (the stage is released
     when its batch completes); elsewhere an MMA completes before anything
@@ -241,17 +248,32 @@ def Cta_MmaOp : Cta_Op<"mma", [AttrSizedOperandSegments, AllTypesMatch<["acc", "
         : !cta.buffer<128x128xbf16>, !cta.buffer<128x128xbf16, stages = 2>, !cta.acc<64x128xf32>
     %o = cta.mma %p, %sv[%slot], %acc accumulate %started
         : !cta.frag<64x128xbf16, lhs>, !cta.buffer<128x128xbf16, stages = 2>, !cta.acc<64x128xf32>
+    %n = cta.mma %sa[%slot], %sb[%slot], %acc scales(%sfa, %sfb) scale_slots(%slot, %slot)
+        {transpose_b, scale_block = 16 : i64}
+        : !cta.buffer<128x256xf4E2M1FN, stages = 2>, !cta.buffer<256x256xf4E2M1FN, stages = 2>,
+          !cta.acc<128x256xf32>, !cta.buffer<128x16xf8E4M3FN, stages = 2>, !cta.buffer<256x16xf8E4M3FN, stages = 2>
     ```
   }];
   let arguments = (ins AnyTypeOf<[Cta_BufferType, Cta_FragType]>:$lhs, Optional<Index>:$lhs_slot,
                        Optional<Index>:$lhs_row, Cta_BufferType:$rhs, Optional<Index>:$rhs_slot,
-                       Cta_AccType:$acc, Optional<I1>:$accumulate, UnitAttr:$transpose_b);
+                       Cta_AccType:$acc, Optional<I1>:$accumulate,
+                       Optional<Cta_BufferType>:$lhs_scale, Optional<Cta_BufferType>:$rhs_scale,
+                       Optional<Index>:$lhs_scale_slot, Optional<Index>:$rhs_scale_slot,
+                       UnitAttr:$transpose_b, OptionalAttr<I64Attr>:$scale_block);
   let results = (outs Cta_AccType:$result);
   let assemblyFormat = [{
     $lhs (`[` $lhs_slot^ `]`)? (`rows` $lhs_row^)? `,` $rhs (`[` $rhs_slot^ `]`)? `,` $acc
-    (`accumulate` $accumulate^)? attr-dict `:` type($lhs) `,` type($rhs) `,` type($acc)
+    (`accumulate` $accumulate^)?
+    (`scales` `(` $lhs_scale^ `,` $rhs_scale `)`)?
+    (`scale_slots` `(` $lhs_scale_slot^ `,` $rhs_scale_slot `)`)?
+    attr-dict `:` type($lhs) `,` type($rhs) `,` type($acc)
+    (`,` type($lhs_scale)^ `,` type($rhs_scale))?
   }];
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The block-scale rules (part of the verifier).
+    ::mlir::LogicalResult verifyScales(int64_t lhsRows, int64_t k, int64_t n);
+  }];
 }
 
 def Cta_StoreOp : Cta_Op<"store", [AttrSizedOperandSegments]> {

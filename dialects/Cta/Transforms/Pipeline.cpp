@@ -319,6 +319,11 @@ LogicalResult pipeline(ProgramOp program) {
           mma.getLhsRowMutable().assign(row);
         }
         mma.getRhsSlotMutable().assign(slot);
+        // Scale-factor atoms are filled with their operands, stage by stage.
+        if (mma.getLhsScale()) {
+          mma.getLhsScaleSlotMutable().assign(slot);
+          mma.getRhsScaleSlotMutable().assign(slot);
+        }
       }
     }
     inner.setInsertionPointAfter(consume);

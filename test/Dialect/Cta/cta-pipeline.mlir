@@ -587,3 +587,46 @@ cta.program @uneven_rows(%a: memref<?x?xbf16> {cta.param = "a"}, %M: index {cta.
   }
   cta.return
 }
+
+// -----
+
+// Block scales (sm_100a, NVFP4): the scale-factor buffers are filled by the
+// producer with their operands, become rings of the same stages, and the
+// MMA reads each stage's atoms (scale_slots).
+// CHECK-LABEL: cta.program @nvfp4
+// CHECK:         %[[SFA:.*]] = cta.alloc : <128x16xf8E4M3FN, stages = 3>
+// CHECK:         %[[SFB:.*]] = cta.alloc : <128x16xf8E4M3FN, stages = 3>
+// CHECK:         cta.produce
+// CHECK:           cta.load %{{.*}} -> %[[SFA]][%[[PSLOT:.*]]] signal
+// CHECK:         cta.consume
+// CHECK-NEXT:    ^bb0(%{{.*}}: index, %[[SLOT:.*]]: index,
+// CHECK:           cta.mma %{{.*}}[%[[SLOT]]] rows %{{.*}}, %{{.*}}[%[[SLOT]]], %{{.*}} scales(%[[SFA]], %[[SFB]]) scale_slots(%[[SLOT]], %[[SLOT]]) {scale_block = 16 : i64, transpose_b}
+cta.program @nvfp4(%a: memref<?x?xf4E2M1FN, strided<[?, 1]>> {cta.param = "a"},
+                   %as: memref<?x?x?x?xf8E4M3FN, strided<[?, ?, ?, 1]>> {cta.param = "a.scale"},
+                   %c: memref<?x?xf16, strided<[?, 1]>> {cta.param = "c", cta.role = "output"},
+                   %M: index {cta.dim = "M"})
+    attributes {cta.chip = "sm_100a", cta.schedule = #cta.schedule<stages = 3, math_warpgroups = 1>} {
+  %c0 = arith.constant 0 : index
+  %sa = cta.alloc : !cta.buffer<128x256xf4E2M1FN, swizzle = "128B">
+  %sfa = cta.alloc : !cta.buffer<128x16xf8E4M3FN>
+  %sfb = cta.alloc : !cta.buffer<128x16xf8E4M3FN>
+  %sc = cta.alloc : !cta.buffer<128x64xf16, swizzle = "128B">
+  cta.tile_loop static (%M, %M) tile [128, 128] {
+  ^bb0(%m0: index, %n0: index):
+    %zero = cta.acc_zero : !cta.acc<128x128xf32>
+    %acc = cta.mainloop %M step 256 iter_args(%zero : !cta.acc<128x128xf32>) -> !cta.acc<128x128xf32> {
+    ^bb0(%k0: index, %acc: !cta.acc<128x128xf32>):
+      cta.load %a[%m0, %k0] -> %sa : memref<?x?xf4E2M1FN, strided<[?, 1]>> -> !cta.buffer<128x256xf4E2M1FN, swizzle = "128B">
+      cta.load %as[%m0, %k0, %c0, %c0] -> %sfa : memref<?x?x?x?xf8E4M3FN, strided<[?, ?, ?, 1]>> -> !cta.buffer<128x16xf8E4M3FN>
+      cta.load %as[%n0, %k0, %c0, %c0] -> %sfb : memref<?x?x?x?xf8E4M3FN, strided<[?, ?, ?, 1]>> -> !cta.buffer<128x16xf8E4M3FN>
+      %next = cta.mma %sa, %sa, %acc scales(%sfa, %sfb) {transpose_b, scale_block = 16 : i64} : !cta.buffer<128x256xf4E2M1FN, swizzle = "128B">, !cta.buffer<128x256xf4E2M1FN, swizzle = "128B">, !cta.acc<128x128xf32>, !cta.buffer<128x16xf8E4M3FN>, !cta.buffer<128x16xf8E4M3FN>
+      cta.yield %next : !cta.acc<128x128xf32>
+    }
+    cta.store %acc -> %c[%m0, %n0] staging %sc : !cta.acc<128x128xf32> -> memref<?x?xf16, strided<[?, 1]>>, !cta.buffer<128x64xf16, swizzle = "128B"> {
+    ^bb0(%e: f32):
+      %t = arith.truncf %e : f32 to f16
+      cta.yield %t : f16
+    }
+  } {persistent, group_m = 8 : i64}
+  cta.return
+}

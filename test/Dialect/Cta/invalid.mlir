@@ -796,6 +796,102 @@ cta.program @p(%a: memref<?x?xbf16> {cta.param = "a"}, %i: index {cta.dim = "M"}
 // -----
 
 //===----------------------------------------------------------------------===//
+// cta.mma with block scales (NVFP4: e2m1 data, 4 atoms of 16-element blocks
+// per 128 rows and 256 K)
+//===----------------------------------------------------------------------===//
+
+cta.program @p(%i: index {cta.dim = "M"}) {
+  %a = cta.alloc : !cta.buffer<128x256xf4E2M1FN>
+  %b = cta.alloc : !cta.buffer<128x256xf4E2M1FN>
+  %sa = cta.alloc : !cta.buffer<128x16xf8E4M3FN>
+  %sb = cta.alloc : !cta.buffer<128x16xf8E4M3FN>
+  %z = cta.acc_zero : !cta.acc<128x128xf32>
+  // expected-error@+1 {{'cta.mma' op scale_block and scale_slots need scales}}
+  %r = cta.mma %a, %b, %z {transpose_b, scale_block = 16 : i64} : !cta.buffer<128x256xf4E2M1FN>, !cta.buffer<128x256xf4E2M1FN>, !cta.acc<128x128xf32>
+  cta.return
+}
+
+// -----
+
+cta.program @p(%i: index {cta.dim = "M"}) {
+  %a = cta.alloc : !cta.buffer<128x256xf4E2M1FN>
+  %b = cta.alloc : !cta.buffer<128x256xf4E2M1FN>
+  %sa = cta.alloc : !cta.buffer<128x16xf8E4M3FN>
+  %sb = cta.alloc : !cta.buffer<128x16xf8E4M3FN>
+  %z = cta.acc_zero : !cta.acc<128x128xf32>
+  // expected-error@+1 {{'cta.mma' op scale_block must be 16 or 32 K elements}}
+  %r = cta.mma %a, %b, %z scales(%sa, %sb) {transpose_b, scale_block = 8 : i64} : !cta.buffer<128x256xf4E2M1FN>, !cta.buffer<128x256xf4E2M1FN>, !cta.acc<128x128xf32>, !cta.buffer<128x16xf8E4M3FN>, !cta.buffer<128x16xf8E4M3FN>
+  cta.return
+}
+
+// -----
+
+cta.program @p(%i: index {cta.dim = "M"}) {
+  %a = cta.alloc : !cta.buffer<128x256xf4E2M1FN>
+  %b = cta.alloc : !cta.buffer<128x256xf4E2M1FN>
+  %sa = cta.alloc : !cta.buffer<128x16xf8E4M3FN>
+  %sb = cta.alloc : !cta.buffer<128x16xf8E4M3FN>
+  %z = cta.acc_zero : !cta.acc<128x128xf32>
+  // expected-error@+1 {{'cta.mma' op scale_block must be 16 or 32 K elements}}
+  %r = cta.mma %a, %b, %z scales(%sa, %sb) {transpose_b} : !cta.buffer<128x256xf4E2M1FN>, !cta.buffer<128x256xf4E2M1FN>, !cta.acc<128x128xf32>, !cta.buffer<128x16xf8E4M3FN>, !cta.buffer<128x16xf8E4M3FN>
+  cta.return
+}
+
+// -----
+
+cta.program @p(%i: index {cta.dim = "M"}) {
+  %a = cta.alloc : !cta.buffer<128x256xf4E2M1FN>
+  %b = cta.alloc : !cta.buffer<256x128xf4E2M1FN>
+  %sa = cta.alloc : !cta.buffer<128x16xf8E4M3FN>
+  %sb = cta.alloc : !cta.buffer<128x16xf8E4M3FN>
+  %z = cta.acc_zero : !cta.acc<128x128xf32>
+  // expected-error@+1 {{'cta.mma' op block-scaled operands are read K-major (transpose_b)}}
+  %r = cta.mma %a, %b, %z scales(%sa, %sb) {scale_block = 16 : i64} : !cta.buffer<128x256xf4E2M1FN>, !cta.buffer<256x128xf4E2M1FN>, !cta.acc<128x128xf32>, !cta.buffer<128x16xf8E4M3FN>, !cta.buffer<128x16xf8E4M3FN>
+  cta.return
+}
+
+// -----
+
+cta.program @p(%i: index {cta.dim = "M"}) {
+  %a = cta.alloc : !cta.buffer<128x256xf4E2M1FN>
+  %b = cta.alloc : !cta.buffer<128x256xf4E2M1FN>
+  %sa = cta.alloc : !cta.buffer<64x16xf8E4M3FN>
+  %sb = cta.alloc : !cta.buffer<128x16xf8E4M3FN>
+  %z = cta.acc_zero : !cta.acc<128x128xf32>
+  // expected-error@+1 {{'cta.mma' op lhs_scale must hold 4 scale-factor atoms as a 128x16 buffer of 8-bit scales, got 64x16x'f8E4M3FN'}}
+  %r = cta.mma %a, %b, %z scales(%sa, %sb) {transpose_b, scale_block = 16 : i64} : !cta.buffer<128x256xf4E2M1FN>, !cta.buffer<128x256xf4E2M1FN>, !cta.acc<128x128xf32>, !cta.buffer<64x16xf8E4M3FN>, !cta.buffer<128x16xf8E4M3FN>
+  cta.return
+}
+
+// -----
+
+cta.program @p(%i: index {cta.dim = "M"}) {
+  %a = cta.alloc : !cta.buffer<128x256xf4E2M1FN>
+  %b = cta.alloc : !cta.buffer<128x256xf4E2M1FN>
+  %sa = cta.alloc : !cta.buffer<128x16xf8E4M3FN>
+  %sb = cta.alloc : !cta.buffer<128x16xbf16>
+  %z = cta.acc_zero : !cta.acc<128x128xf32>
+  // expected-error@+1 {{'cta.mma' op rhs_scale must hold 4 scale-factor atoms as a 128x16 buffer of 8-bit scales, got 128x16x'bf16'}}
+  %r = cta.mma %a, %b, %z scales(%sa, %sb) {transpose_b, scale_block = 16 : i64} : !cta.buffer<128x256xf4E2M1FN>, !cta.buffer<128x256xf4E2M1FN>, !cta.acc<128x128xf32>, !cta.buffer<128x16xf8E4M3FN>, !cta.buffer<128x16xbf16>
+  cta.return
+}
+
+// -----
+
+cta.program @p(%i: index {cta.dim = "M"}) {
+  %a = cta.alloc : !cta.buffer<128x256xf4E2M1FN>
+  %b = cta.alloc : !cta.buffer<128x256xf4E2M1FN>
+  %sa = cta.alloc : !cta.buffer<128x16xf8E4M3FN, stages = 2>
+  %sb = cta.alloc : !cta.buffer<128x16xf8E4M3FN>
+  %z = cta.acc_zero : !cta.acc<128x128xf32>
+  // expected-error@+1 {{'cta.mma' op lhs_scale has several stages and needs a [slot]}}
+  %r = cta.mma %a, %b, %z scales(%sa, %sb) {transpose_b, scale_block = 16 : i64} : !cta.buffer<128x256xf4E2M1FN>, !cta.buffer<128x256xf4E2M1FN>, !cta.acc<128x128xf32>, !cta.buffer<128x16xf8E4M3FN, stages = 2>, !cta.buffer<128x16xf8E4M3FN>
+  cta.return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
 // cta.mma
 //===----------------------------------------------------------------------===//
 
@@ -967,7 +1063,7 @@ cta.program @p() {
   %b = cta.alloc : !cta.buffer<64x64xbf16>
   %z = cta.acc_zero : !cta.acc<64x64xf32>
   // expected-error@+1 {{'cta.mma' op failed to verify that all of {acc, result} have same type}}
-  %r = "cta.mma"(%a, %b, %z) <{operandSegmentSizes = array<i32: 1, 0, 0, 1, 0, 1, 0>, transpose_b}>
+  %r = "cta.mma"(%a, %b, %z) <{operandSegmentSizes = array<i32: 1, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0>, transpose_b}>
       : (!cta.buffer<64x64xbf16>, !cta.buffer<64x64xbf16>, !cta.acc<64x64xf32>) -> !cta.acc<64x64xf16>
   cta.return
 }
@@ -979,7 +1075,7 @@ cta.program @p(%i: index {cta.dim = "M"}) {
   %a = cta.alloc : !cta.buffer<64x64xbf16>
   %z = cta.acc_zero : !cta.acc<64x64xf32>
   // expected-error@+1 {{'cta.mma' op operand #3 must be 1-bit signless integer, but got 'index'}}
-  %r = "cta.mma"(%a, %a, %z, %i) <{operandSegmentSizes = array<i32: 1, 0, 0, 1, 0, 1, 1>, transpose_b}>
+  %r = "cta.mma"(%a, %a, %z, %i) <{operandSegmentSizes = array<i32: 1, 0, 0, 1, 0, 1, 1, 0, 0, 0, 0>, transpose_b}>
       : (!cta.buffer<64x64xbf16>, !cta.buffer<64x64xbf16>, !cta.acc<64x64xf32>, index) -> !cta.acc<64x64xf32>
   cta.return
 }
