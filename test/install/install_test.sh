@@ -56,6 +56,9 @@ soname=$(objdump -p "$PREFIX/lib/libkiln_runtime.so" | awk '$1 == "SONAME" { pri
 [ -n "$soname" ] && [ "$soname" != libkiln_runtime.so ] || fail "libkiln_runtime.so has SONAME '$soname'"
 [ -e "$PREFIX/lib/$soname" ] || fail "the install has no lib/$soname"
 step "installed into $PREFIX in $((SECONDS - start)) s; libkiln_runtime.so has SONAME $soname"
+# The compiler's internal static libraries stay in the build.
+stray=$(find "$PREFIX/lib" -maxdepth 1 -name '*.a')
+[ -z "$stray" ] || fail "the install has static libraries: $stray"
 # Nothing of the build tree may leak into the installed files.
 if grep -rl --include='*.cmake' "$BUILD\|$SRC" "$PREFIX/lib/cmake"; then
   fail "the installed CMake files name the build or source tree"
