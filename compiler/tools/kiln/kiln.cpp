@@ -4,6 +4,7 @@
 //                       [--emit=ast|tile|cta|llvm|ptx|cubin] [-o PATH]
 //                       [--load-pass-plugin=PATH]...
 //                       [--report [--dims M=..,N=..,K=..]...]
+//   kiln --version
 //
 // Runs the registered kiln-compile pipeline up to the requested stage and
 // writes it out; for cubin, also writes the launch manifest next to it. All
@@ -16,6 +17,7 @@
 #include "compiler/Pipelines/Backend.h"
 #include "compiler/Pipelines/Pipelines.h"
 #include "compiler/Pipelines/Report.h"
+#include "compiler/Target/Ptxas.h"
 #include "dialects/Cta/IR/CtaOps.h"
 #include "frontend/ImportKiln.h"
 #include "runtime/Manifest.h"
@@ -28,6 +30,7 @@
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/Timing.h"
 #include "mlir/Tools/Plugins/PassPlugin.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -256,10 +259,19 @@ LogicalResult compile(MLIRContext &ctx, llvm::SourceMgr &sourceMgr) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  // What produced a cubin: the Python package keys its compile cache on this.
+  if (argc == 2 && llvm::StringRef(argv[1]) == "--version") {
+    std::optional<std::string> ptxas = kiln::target::findPtxas();
+    llvm::outs() << "kiln " << KILN_VERSION << "\n"
+                 << "LLVM " << LLVM_VERSION_STRING << "\n"
+                 << "ptxas: " << (ptxas ? *ptxas : "not found") << "\n";
+    return 0;
+  }
   if (argc < 2 || llvm::StringRef(argv[1]) != "compile") {
     llvm::errs() << "usage: kiln compile <file.kiln> [--chip sm_90a|sm_100a] "
                     "[--emit=ast|tile|cta|llvm|ptx|cubin] [-o PATH]\n"
-                    "       kiln compile --help\n";
+                    "       kiln compile --help\n"
+                    "       kiln --version\n";
     return argc >= 2 && (llvm::StringRef(argv[1]) == "--help" ||
                          llvm::StringRef(argv[1]) == "-h")
                ? 0

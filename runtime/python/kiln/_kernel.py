@@ -156,6 +156,28 @@ class Kernel:
         v = self._lib.kiln_module_last_variant(self._handle)
         return self.entries[v] if v >= 0 else None
 
+    # -- PyTorch custom op ---------------------------------------------------------------------
+
+    @property
+    def op(self):
+        """This kernel as a torch.library custom op, `torch.ops.kiln.<name>_<hash>` (registered
+        on first use): call it inside torch.compile(fullgraph=True) models, CUDA graphs and
+        torch.library.opcheck. It takes the inputs flat (a block-scaled input as its data then
+        its scales) and returns new output tensors; see as_op."""
+        op = self.__dict__.get("_op")
+        if op is None:
+            op = self._op = self.as_op()
+        return op
+
+    def as_op(self, name=None):
+        """Registers this kernel as torch.ops.kiln.<name> (default `<kernel>_<12 hex digits of
+        the manifest + cubin hash>`) and returns the op. The op's fake implementation gives its
+        outputs the manifest's shapes, evaluated on the inputs' (possibly symbolic) sizes; its
+        CUDA implementation is this kernel's call: outputs from PyTorch's caching allocator,
+        launched on the current stream."""
+        from . import _torch_op
+        return _torch_op.register(self, name)
+
     # -- tensors -------------------------------------------------------------------------------
 
     def _scratch(self):
@@ -164,10 +186,16 @@ class Kernel:
             s = self._tls.scratch = _Scratch(self.params)
         return s
 
+    def _allowed_dtypes(self, torch):
+        """Per param: the accepted torch dtypes, the one outputs get first."""
+        if self._allowed is None:
+            self._allowed = [tuple(getattr(torch, n) for n in _TORCH_DTYPES[p.dtype]
+                                   if hasattr(torch, n)) for p in self.params]
+        return self._allowed
+
     def _check_tensors(self, torch, tensors):
         """Type, device and dtype of every given tensor; returns their common device."""
-        if self._allowed is None:
-            self._allowed = [tuple(torch_dtypes(p.dtype)) for p in self.params]
+        self._allowed_dtypes(torch)
         device = None
         for i, t in enumerate(tensors):
             if t is None:
