@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The main job: install what is missing, build the compiler, compile every
-# example in examples/ for sm_90a into out/, and, on a Hopper GPU, run them.
+# example in examples/ for sm_90a into out/ (and for sm_100a into out/sm_100a/,
+# checked by ptxas only), and, on a Hopper GPU, run the sm_90a ones.
 #
 #   scripts/run.sh
 #
@@ -90,10 +91,42 @@ for src in "$ROOT"/examples/*.kiln; do
   sed 's/^/      /' "$log"
 done
 
+# The same kernels for Blackwell: ptxas checks them, nothing runs them here
+# (docs/architecture.md, "What stands behind sm_100a").
+blackwell=()
+if [ "$CHIP" = sm_90a ] && [ ${#compiled[@]} -gt 0 ]; then
+  echo
+  echo "== compiling the same examples for sm_100a into $(rel "$OUT")/sm_100a/ ($what; compile-verified, not run)"
+  mkdir -p "$OUT/sm_100a"
+  for name in "${compiled[@]}"; do
+    src=$ROOT/examples/$name.kiln
+    rm -f "$OUT/sm_100a/$name".*
+    if [ $what = cubin ]; then
+      cmd=("$KILN" compile "$(rel "$src")" --chip sm_100a -o "$(rel "$OUT")/sm_100a/$name.cubin")
+    else
+      cmd=("$KILN" compile "$(rel "$src")" --chip sm_100a --emit=ptx -o "$(rel "$OUT")/sm_100a/$name.ptx")
+    fi
+    if "${cmd[@]}" > "$OUT/sm_100a/$name.log" 2>&1; then
+      blackwell+=("$name")
+      rm -f "$OUT/sm_100a/$name.log"
+      printf '  %-20s ok\n' "$name"
+    else
+      failed+=("sm_100a/$name")
+      printf '  %-20s FAILED: %s\n' "$name" "${cmd[*]}"
+      sed 's/^/      /' "$OUT/sm_100a/$name.log"
+    fi
+  done
+fi
+
 echo
 echo "== results in $(rel "$OUT")/"
 for name in "${compiled[@]}"; do
   for f in "$OUT/$name".cubin "$OUT/$name".ptx "$OUT/$name".*kiln.json; do
+    [ -e "$f" ] && printf '  %-34s %8d bytes\n' "$(rel "$f")" "$(stat -c %s "$f")"
+  done
+done
+for name in "${blackwell[@]}"; do
+  for f in "$OUT/sm_100a/$name".cubin "$OUT/sm_100a/$name".ptx "$OUT/sm_100a/$name".*kiln.json; do
     [ -e "$f" ] && printf '  %-34s %8d bytes\n' "$(rel "$f")" "$(stat -c %s "$f")"
   done
 done
@@ -127,6 +160,8 @@ cat <<EOF
   $(rel "$BUILD")/bin/kiln-translate --import-kiln $example > k.mlir             # tile IR as the frontend emits it
   $(rel "$BUILD")/bin/kiln-opt k.mlir --pass-pipeline='builtin.module(kiln-compile{chip=$CHIP stop-after=cta})'
   $(rel "$BUILD")/bin/kiln-opt k.mlir --tile-fuse-epilogues --tile-select-schedule   # single passes
+  $k compile $example --chip sm_100a --emit=ptx   # Blackwell: TMEM accumulators, tcgen05.mma
+  $k compile $example --report --dims M=4096,N=4096,K=4096   # resources and the roofline floor
 EOF
 
 # --- run on a Hopper GPU ----------------------------------------------------------------
