@@ -76,6 +76,22 @@ TEST(DeviceCheck, ChipMismatchMessage) {
                    "but device 3 has compute capability 9.0");
 }
 
+// What kiln compile --chip sm_100a writes is refused on a Hopper GPU before
+// the module is loaded, naming both chips.
+TEST(DeviceCheck, BlackwellCubinOnHopper) {
+  Manifest m = matmulManifest();
+  m.chip = "sm_100a";
+  std::string error;
+  EXPECT_FALSE(checkChip(planOf(m), h100(), error));
+  EXPECT_EQ(error, "kernel 'matmul' was compiled for sm_100a (compute "
+                   "capability exactly 10.0) but device 0 (" +
+                       h100().name + ") has compute capability 9.0");
+  DeviceInfo b200 = h100();
+  b200.ccMajor = 10;
+  EXPECT_TRUE(checkChip(planOf(m), b200, error));
+  EXPECT_FALSE(checkChip(planOf(matmulManifest()), b200, error));
+}
+
 TEST(DeviceCheck, TooMuchSharedMemory) {
   LaunchPlan plan = planOf(matmulManifest()); // 214016 bytes
   FunctionInfo fn;
