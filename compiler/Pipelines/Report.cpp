@@ -223,6 +223,8 @@ kiln::collectKernelReports(ModuleOp module, StringRef chip,
       report.clusterN = schedule->getClusterN();
       report.accumulators = contract.getContractions().size();
     });
+    if (auto columns = kernel->getAttrOfType<IntegerAttr>("tile.tmem_columns"))
+      report.tmemColumns = columns.getInt();
     report.precision = precisionOf(kernel);
     for (const DimValues &dims : shapes)
       report.work.push_back({spell(dims), measure(kernel, dims)});
@@ -250,9 +252,9 @@ void kiln::printKernelReport(llvm::raw_ostream &os, const KernelReport &kernel,
        << " B dynamic shared memory";
     if (chip)
       os << " (of " << grouped(chip->smemPerBlockOptIn) << ")";
-    if (chip && chip->tensorMemoryColumns && kernel.tileN) {
+    if (chip && chip->tensorMemoryColumns && kernel.tmemColumns) {
       target::ValueOrError<uint32_t> columns = target::tmemAllocationColumns(
-          static_cast<uint32_t>(kernel.accumulators * kernel.tileN));
+          static_cast<uint32_t>(kernel.tmemColumns));
       if (columns)
         os << ", " << *columns << " tensor-memory columns (of "
            << chip->tensorMemoryColumns << ")";

@@ -45,6 +45,20 @@ void collectDimNames(StringRef expr, llvm::MapVector<StringRef, Value> &names) {
     names.insert({name, Value()});
 }
 
+/// The extents of the [row atoms, K atoms, 32, 16] scale-factor tensor of a
+/// block-scaled operand with rows `rows` and K `k` (names or constants) and
+/// `block` K elements per scale: one 512-byte atom per 128 rows and
+/// 4 * block K elements (the layout tcgen05 reads; runtime/BlockScale.h).
+SmallVector<std::string> scaleTensorShape(StringRef rows, StringRef k,
+                                          int64_t block) {
+  auto atoms = [](StringRef dim, int64_t per) -> std::string {
+    if (std::optional<int64_t> constant = tile::getConstantDim(dim))
+      return std::to_string((*constant + per - 1) / per);
+    return ("cdiv(" + dim + "," + Twine(per) + ")").str();
+  };
+  return {atoms(rows, 128), atoms(k, 4 * block), "32", "16"};
+}
+
 InFlightDiagnostic notImplemented(Operation *op, const Twine &what) {
   return op->emitError() << "convert-tile-to-cta: not implemented yet: "
                          << what;
@@ -73,7 +87,9 @@ LogicalResult kiln::checkTileToCtaSupport(tile::KernelOp kernel,
     if (llvm::isa<tile::GroupedMatmulOp>(op))
       return notImplemented(&op, "grouped (mixture-of-experts) matmul");
     if (llvm::isa<tile::ScaledMatmulOp>(op))
-      return notImplemented(&op, "block-scaled matmul");
+      return notImplemented(&op, "block-scaled matmul with scale blocks "
+                                 "other than 1 x K-block on both operands "
+                                 "(e.g. 128x128 weight blocks)");
     if (llvm::isa<tile::MatmulOp>(op))
       return notImplemented(
           &op, "batched matmul (rank > 2), or a matmul not fused by "
@@ -104,17 +120,40 @@ LogicalResult kiln::checkTileToCtaSupport(tile::KernelOp kernel,
       return notImplemented(
           contract, "an rhs stored [K, N]; store it [N, K] and write b^T");
   }
+  bool scaled =
+      llvm::cast<tile::MmaAttr>(contract.getContractions()[0]).isBlockScaled();
+  if (scaled && chip != "sm_100a")
+    return contract.emitError("convert-tile-to-cta: block-scaled products "
+                              "(NVFP4, MXFP8) need sm_100a");
   for (Value input : contract.getInputs()) {
     if (!llvm::isa<BlockArgument>(input))
       return notImplemented(contract,
                             "contraction operands computed inside the kernel");
     Type element =
         llvm::cast<RankedTensorType>(input.getType()).getElementType();
-    if (!isSupportedOperand(element))
+    if (!isSupportedOperand(element) && !scaled)
       return notImplemented(contract, Twine("operands of type ") +
                                           llvm::formatv("{0}", element).str() +
                                           " (bf16 and f16 are supported)");
   }
+  // Block scales reach the kernel as [row atoms, K atoms, 32, 16] tensors
+  // (scaleTensorShape), whose extents need the data's as names or
+  // constants.
+  if (scaled)
+    for (Attribute attr : contract.getContractions()) {
+      auto mma = llvm::cast<tile::MmaAttr>(attr);
+      for (unsigned data : {mma.getLhs(), mma.getRhs()})
+        for (const std::string &dim : tile::getDimExprs(llvm::cast<RankedTensorType>(
+                 contract.getInputs()[data].getType())))
+          if (!tile::getConstantDim(dim) &&
+              !llvm::all_of(dim, [](char c) {
+                return llvm::isAlnum(c) || c == '_';
+              }))
+            return notImplemented(contract,
+                                  "a block-scaled operand extent given by the "
+                                  "expression '" +
+                                      dim + "'");
+    }
   SmallVector<std::string> outDims = tile::getDimExprs(
       llvm::cast<RankedTensorType>(contract.getOutputs()[0].getType()));
   for (Value input : contract.getEpilogueInputs()) {
@@ -201,17 +240,38 @@ struct KernelToProgram : public OpRewritePattern<tile::KernelOp> {
     SmallVector<Type> argTypes;
     SmallVector<NamedAttrList> argAttrs;
     llvm::MapVector<StringRef, Value> dims;
+    // Block-scale tensors of scaled products: their kernel-argument layout
+    // (scaleTensorShape), keyed by kernel argument.
+    llvm::DenseMap<Value, SmallVector<std::string>> scaleShapes;
+    for (Attribute attr : contract.getContractions()) {
+      auto mma = llvm::cast<tile::MmaAttr>(attr);
+      if (!mma.isBlockScaled())
+        continue;
+      for (auto [data, scale] : {std::pair<unsigned, int64_t>{mma.getLhs(),
+                                                              mma.getLhsScale()},
+                                 {mma.getRhs(), mma.getRhsScale()}}) {
+        SmallVector<std::string> dims = tile::getDimExprs(
+            llvm::cast<RankedTensorType>(contract.getInputs()[data].getType()));
+        scaleShapes[contract.getInputs()[scale]] =
+            scaleTensorShape(dims[0], dims[1], mma.getScaleBlock());
+      }
+    }
     auto addTensor = [&](RankedTensorType type, DictionaryAttr sourceAttrs,
-                         StringRef role) {
-      SmallVector<int64_t> shape(type.getRank(), ShapedType::kDynamic);
-      SmallVector<int64_t> strides(type.getRank(), ShapedType::kDynamic);
+                         StringRef role,
+                         ArrayRef<std::string> layout = {}) {
+      SmallVector<std::string> dimExprs = tile::getDimExprs(type);
+      if (!layout.empty())
+        dimExprs.assign(layout.begin(), layout.end());
+      int64_t rank = dimExprs.size();
+      SmallVector<int64_t> shape(rank, ShapedType::kDynamic);
+      SmallVector<int64_t> strides(rank, ShapedType::kDynamic);
       strides.back() = 1;
       argTypes.push_back(
           MemRefType::get(shape, type.getElementType(),
                           StridedLayoutAttr::get(ctx, 0, strides)));
       NamedAttrList attrs;
       SmallVector<Attribute> shapeAttr;
-      for (const std::string &dim : tile::getDimExprs(type)) {
+      for (const std::string &dim : dimExprs) {
         shapeAttr.push_back(StringAttr::get(ctx, dim));
         collectDimNames(llvm::cast<StringAttr>(shapeAttr.back()).getValue(),
                         dims);
@@ -238,7 +298,8 @@ struct KernelToProgram : public OpRewritePattern<tile::KernelOp> {
     for (unsigned i = 0; i < kernel.getNumArguments(); ++i) {
       auto role = kernel.getArgAttrOfType<StringAttr>(i, "tile.role");
       addTensor(llvm::cast<RankedTensorType>(kernel.getArgumentTypes()[i]),
-                kernel.getArgAttrDict(i), role ? role.getValue() : "input");
+                kernel.getArgAttrDict(i), role ? role.getValue() : "input",
+                scaleShapes.lookup(kernel.getArgument(i)));
     }
     for (unsigned i = 0; i < kernel.getNumResults(); ++i)
       addTensor(llvm::cast<RankedTensorType>(kernel.getResultTypes()[i]),
@@ -342,6 +403,37 @@ struct KernelToProgram : public OpRewritePattern<tile::KernelOp> {
             packed ? tn * static_cast<int64_t>(numAccs) : tn, tk, element);
       }
     }
+    // Block scales: per scaled operand a buffer of its stage's scale-factor
+    // atoms (32 x 16 bytes each; row atoms of 128 rows, each with the K
+    // atoms of the stage, in that order), filled one atom per copy from the
+    // [row atoms, K atoms, 32, 16] scale tensor. A packed rhs has its
+    // operands' row atoms one after the other.
+    int64_t scaleBlock = llvm::cast<tile::MmaAttr>(contract.getContractions()[0])
+                             .getScaleBlock();
+    int64_t kAtoms = scaleBlock ? tk / (4 * scaleBlock) : 0;
+    auto scaleOf = [&](unsigned acc) {
+      auto mma = llvm::cast<tile::MmaAttr>(contract.getContractions()[acc]);
+      return std::make_pair(contract.getInputs()[mma.getLhsScale()],
+                            contract.getInputs()[mma.getRhsScale()]);
+    };
+    llvm::MapVector<Value, Value> lhsScaleBuffers, rhsScaleBuffers;
+    if (scaleBlock) {
+      auto scaleBuffer = [&](int64_t rows, Value scale) {
+        Type element =
+            llvm::cast<RankedTensorType>(scale.getType()).getElementType();
+        return buffer((rows + 127) / 128 * kAtoms * 32, 16, element);
+      };
+      for (size_t i = 0; i < numAccs; ++i) {
+        auto [lhsScale, rhsScale] = scaleOf(i);
+        if (!lhsScaleBuffers.count(lhsScale))
+          lhsScaleBuffers[lhsScale] = scaleBuffer(tm, lhsScale);
+        if (packed && i > 0)
+          rhsScaleBuffers[rhsScale] = rhsScaleBuffers.front().second;
+        else if (!rhsScaleBuffers.count(rhsScale))
+          rhsScaleBuffers[rhsScale] = scaleBuffer(
+              packed ? tn * static_cast<int64_t>(numAccs) : tn, rhsScale);
+      }
+    }
     // The epilogue streams a tile out through two 128-byte column blocks;
     // outputs of one element type share that staging buffer.
     llvm::MapVector<Type, Value> staging;
@@ -396,18 +488,57 @@ struct KernelToProgram : public OpRewritePattern<tile::KernelOp> {
             ArrayRef<int64_t>{static_cast<int64_t>(index) * tn,
                               static_cast<int64_t>(index + 1) * tn});
     }
+    if (scaleBlock) {
+      // Atom (rowAtom, kAtom) of a scale tensor into `rows` atom rows of
+      // `buffer` starting at atom `firstAtom`.
+      Value c0 = arith::ConstantIndexOp::create(rewriter, loc, 0);
+      Value kAtom0 = arith::DivUIOp::create(
+          rewriter, loc, k0,
+          arith::ConstantIndexOp::create(rewriter, loc, 4 * scaleBlock));
+      auto loadAtoms = [&](Value scale, Value buffer, Value origin,
+                           int64_t rows, int64_t firstRowAtom) {
+        Value rowAtom0 = arith::DivUIOp::create(
+            rewriter, loc, origin,
+            arith::ConstantIndexOp::create(rewriter, loc, 128));
+        for (int64_t ra = 0; ra < (rows + 127) / 128; ++ra)
+          for (int64_t ka = 0; ka < kAtoms; ++ka) {
+            Value row = arith::AddIOp::create(
+                rewriter, loc, rowAtom0,
+                arith::ConstantIndexOp::create(rewriter, loc, ra));
+            Value col = arith::AddIOp::create(
+                rewriter, loc, kAtom0,
+                arith::ConstantIndexOp::create(rewriter, loc, ka));
+            int64_t atom = (firstRowAtom + ra) * kAtoms + ka;
+            auto load = cta::LoadOp::create(rewriter, loc, programArg(scale),
+                                            ValueRange{row, col, c0, c0},
+                                            buffer, Value(), Value(), 1,
+                                            nullptr);
+            load.setDstRows(ArrayRef<int64_t>{32 * atom, 32 * atom + 32});
+          }
+      };
+      for (auto [scale, sfa] : lhsScaleBuffers)
+        loadAtoms(scale, sfa, m0, tm, 0);
+      for (auto [index, entry] : llvm::enumerate(rhsScaleBuffers))
+        loadAtoms(entry.first, entry.second, n0, tn,
+                  packed ? static_cast<int64_t>(index) * ((tn + 127) / 128)
+                         : 0);
+    }
     SmallVector<Value> products;
     for (size_t i = 0; i < (packed ? 1 : numAccs); ++i) {
       auto [lhs, rhs] = operands(i);
-      products.push_back(cta::MmaOp::create(rewriter, loc, carried[i],
-                                            lhsBuffers.lookup(lhs), Value(),
-                                            Value(), rhsBuffers.lookup(rhs),
-                                            Value(), accs[i], Value(),
-                                            /*lhs_scale=*/Value(),
-                                            /*rhs_scale=*/Value(), Value(),
-                                            Value(), /*transpose_b=*/true,
-                                            /*scale_block=*/nullptr)
-                             .getResult());
+      Value lhsScale, rhsScale;
+      if (scaleBlock) {
+        auto [sa, sb] = scaleOf(i);
+        lhsScale = lhsScaleBuffers.lookup(sa);
+        rhsScale = rhsScaleBuffers.lookup(sb);
+      }
+      products.push_back(
+          cta::MmaOp::create(
+              rewriter, loc, carried[i], lhsBuffers.lookup(lhs), Value(),
+              Value(), rhsBuffers.lookup(rhs), Value(), accs[i], Value(),
+              lhsScale, rhsScale, Value(), Value(), /*transpose_b=*/true,
+              scaleBlock ? rewriter.getI64IntegerAttr(scaleBlock) : nullptr)
+              .getResult());
     }
     cta::YieldOp::create(rewriter, loc, products);
     rewriter.setInsertionPointAfter(mainloop);

@@ -371,6 +371,40 @@ SmallVector<StringAttr, 3> ContractOp::getMNK() {
           builder.getStringAttr(a.cols)};
 }
 
+LogicalResult ContractOp::verifyContractionScales(size_t index, MmaAttr mma) {
+  if (mma.getScaleBlock() == 0) {
+    if (mma.getLhsScale() != -1 || mma.getRhsScale() != -1)
+      return emitOpError() << "contraction #" << index
+                           << " names scales but has no scale_block";
+    return success();
+  }
+  if (mma.getScaleBlock() < 1)
+    return emitOpError() << "contraction #" << index
+                         << ": scale_block must be positive";
+  if (mma.getTransposeA() || !mma.getTransposeB())
+    return emitOpError() << "contraction #" << index
+                         << ": block-scaled operands are read K-major (lhs "
+                            "[M, K], rhs [N, K] with transpose_b)";
+  for (auto [what, data, scale] :
+       {std::tuple<StringRef, unsigned, int64_t>{"lhs_scale", mma.getLhs(),
+                                                 mma.getLhsScale()},
+        {"rhs_scale", mma.getRhs(), mma.getRhsScale()}}) {
+    if (scale < 0 || scale >= static_cast<int64_t>(getInputs().size()))
+      return emitOpError() << "contraction #" << index << ": " << what
+                           << " names no operand";
+    SmallVector<std::string> dataDims =
+        getDimExprs(llvm::cast<RankedTensorType>(getInputs()[data].getType()));
+    SmallVector<std::string> expected = {
+        dataDims[0], getScaleDim(dataDims[1], mma.getScaleBlock())};
+    if (failed(verifyDims(*this, what,
+                          getDimExprs(llvm::cast<RankedTensorType>(
+                              getInputs()[scale].getType())),
+                          expected)))
+      return failure();
+  }
+  return success();
+}
+
 LogicalResult ContractOp::verify() {
   if (getContractions().empty())
     return emitOpError() << "needs at least one contraction";
@@ -415,6 +449,8 @@ LogicalResult ContractOp::verify() {
                            << "; fused contractions share one K loop";
     sharedK = a.cols;
     if (failed(verifyDims(*this, "result", resultDims, {a.rows, b.cols})))
+      return failure();
+    if (failed(verifyContractionScales(index, mma)))
       return failure();
   }
   SmallVector<Type> argTypes(getContractions().size(),

@@ -150,11 +150,27 @@ def Tile_MmaAttr : Tile_Attr<"Mma", "mma"> {
   let summary = "one accumulator of a tile.contract";
   let description = [{
     Which operands of the `tile.contract` this accumulator multiplies
-    (`lhs`, `rhs` index its `inputs`) and how each is read.
+    (`lhs`, `rhs` index its `inputs`) and how each is read. Block-scaled
+    operands (NVFP4, MXFP8) also name their scale tensors (`lhs_scale`,
+    `rhs_scale`: `[rows, cdiv(K, scale_block)]`, one scale per row and
+    `scale_block` K elements); -1 and 0 when the product is not scaled.
   }];
   let parameters = (ins "unsigned":$lhs, "unsigned":$rhs,
-                        "bool":$transpose_a, "bool":$transpose_b);
+                        "bool":$transpose_a, "bool":$transpose_b,
+                        DefaultValuedParameter<"int64_t", "-1">:$lhs_scale,
+                        DefaultValuedParameter<"int64_t", "-1">:$rhs_scale,
+                        DefaultValuedParameter<"int64_t", "0">:$scale_block);
   let assemblyFormat = "`<` struct(params) `>`";
+  let builders = [
+    AttrBuilder<(ins "unsigned":$lhs, "unsigned":$rhs, "bool":$transpose_a,
+                     "bool":$transpose_b), [{
+      return $_get($_ctxt, lhs, rhs, transpose_a, transpose_b, -1, -1, 0);
+    }]>
+  ];
+  let extraClassDeclaration = [{
+    /// Whether the operands carry block scales (NVFP4, MXFP8).
+    bool isBlockScaled() const { return getScaleBlock() > 0; }
+  }];
 }
 
 def Tile_ContractOp : Tile_Op<"contract", [AttrSizedOperandSegments]> {
@@ -196,6 +212,9 @@ def Tile_ContractOp : Tile_Op<"contract", [AttrSizedOperandSegments]> {
   let extraClassDeclaration = [{
     /// The (M, N, K) dim expressions shared by every accumulator.
     ::llvm::SmallVector<::mlir::StringAttr, 3> getMNK();
+    /// The scale rules of contraction `index` (part of the verifier).
+    ::mlir::LogicalResult verifyContractionScales(size_t index,
+                                                  ::kiln::tile::MmaAttr mma);
   }];
 }
 

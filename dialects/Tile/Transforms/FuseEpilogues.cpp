@@ -46,6 +46,32 @@ void wrapMatmul(MatmulOp matmul) {
   matmul.erase();
 }
 
+/// Replaces a block-scaled product whose scales run along K only (one scale
+/// per row and `b` K elements on both operands: NVFP4, MXFP8) by a
+/// `tile.contract` that names its scale tensors. Other scale blocks (the
+/// 128x128 weight blocks of fp8 GEMMs) stay as they are.
+void wrapScaledMatmul(ScaledMatmulOp matmul) {
+  ArrayRef<int64_t> lhsBlock = matmul.getLhsBlock();
+  ArrayRef<int64_t> rhsBlock = matmul.getRhsBlock();
+  if (lhsBlock.size() != 2 || lhsBlock[0] != 1 || lhsBlock != rhsBlock ||
+      !matmul.getTransposeB())
+    return;
+  OpBuilder builder(matmul);
+  MLIRContext *ctx = matmul.getContext();
+  auto mma = MmaAttr::get(ctx, 0, 1, /*transpose_a=*/false,
+                          /*transpose_b=*/true, 2, 3, lhsBlock[1]);
+  auto contract = ContractOp::create(
+      builder, matmul.getLoc(), TypeRange{matmul.getType()},
+      ValueRange{matmul.getLhs(), matmul.getRhs(), matmul.getLhsScale(),
+                 matmul.getRhsScale()},
+      ValueRange{}, builder.getArrayAttr({mma}), /*schedule=*/nullptr);
+  Block *body = builder.createBlock(&contract.getEpilogue());
+  Value acc = body->addArgument(builder.getF32Type(), matmul.getLoc());
+  YieldOp::create(builder, matmul.getLoc(), acc);
+  matmul.replaceAllUsesWith(contract.getOutputs()[0]);
+  matmul.erase();
+}
+
 /// The contraction whose outputs `map` reads element by element, if fusing
 /// `map` into its epilogue is legal: every input of `map` that a
 /// contraction produces comes from that one contraction, in the same block,
@@ -168,6 +194,10 @@ struct TileFuseEpiloguesPass
     getOperation().walk([&](MatmulOp op) { matmuls.push_back(op); });
     for (MatmulOp matmul : matmuls)
       wrapMatmul(matmul);
+    SmallVector<ScaledMatmulOp> scaled;
+    getOperation().walk([&](ScaledMatmulOp op) { scaled.push_back(op); });
+    for (ScaledMatmulOp matmul : scaled)
+      wrapScaledMatmul(matmul);
 
     // Fuse to a fixed point: each fusion can expose the next consumer.
     bool changed = true;

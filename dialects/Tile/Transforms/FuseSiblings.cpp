@@ -59,6 +59,11 @@ std::string whyNotFusable(ContractOp a, ContractOp b) {
            ", " + sb.n + "])";
   if (sa.operand != sb.operand)
     return "their operand types differ";
+  auto scaleBlock = [](ContractOp contract) {
+    return llvm::cast<MmaAttr>(contract.getContractions()[0]).getScaleBlock();
+  };
+  if (scaleBlock(a) != scaleBlock(b))
+    return "their block scales differ";
   return "";
 }
 
@@ -94,9 +99,18 @@ ContractOp buildFused(ContractOp first, ContractOp second, bool feeds) {
       Value rhs = contract.getInputs()[mma.getRhs()];
       inputs.insert(lhs);
       inputs.insert(rhs);
-      contractions.push_back(
-          MmaAttr::get(ctx, indexOf(inputs, lhs), indexOf(inputs, rhs),
-                       mma.getTransposeA(), mma.getTransposeB()));
+      int64_t lhsScale = -1, rhsScale = -1;
+      if (mma.isBlockScaled()) {
+        Value sa = contract.getInputs()[mma.getLhsScale()];
+        Value sb = contract.getInputs()[mma.getRhsScale()];
+        inputs.insert(sa);
+        inputs.insert(sb);
+        lhsScale = indexOf(inputs, sa);
+        rhsScale = indexOf(inputs, sb);
+      }
+      contractions.push_back(MmaAttr::get(
+          ctx, indexOf(inputs, lhs), indexOf(inputs, rhs), mma.getTransposeA(),
+          mma.getTransposeB(), lhsScale, rhsScale, mma.getScaleBlock()));
     }
   }
   llvm::SetVector<Value> epilogueInputs;

@@ -94,6 +94,9 @@ double tileEfficiency(int64_t width) {
 struct Plan {
   Schedule schedule;
   int64_t stageBytes = 0, stagingBytes = 0, accRegs = 0, rowsPerConsumer = 0;
+  /// Tensor-memory columns (sm_100a): accumulators plus each stage's block
+  /// scales.
+  int64_t tmemColumns = 0;
   /// Relative time of one tile (the cost model that chooses between variants).
   double tileCost = 0;
 };
@@ -210,9 +213,14 @@ struct TileSelectSchedulePass
     contract.setScheduleAttr(
         ScheduleAttr::get(ctx, s.tileM, s.tileN, s.tileK, s.stages, s.clusterM,
                           s.clusterN, s.consumers, s.persistent, s.groupM));
-    if (auto kernel = contract->getParentOfType<KernelOp>())
+    if (auto kernel = contract->getParentOfType<KernelOp>()) {
       kernel->setAttr("tile.tile_cost",
                       FloatAttr::get(Float64Type::get(ctx), plan.tileCost));
+      if (plan.tmemColumns)
+        kernel->setAttr("tile.tmem_columns",
+                        IntegerAttr::get(IntegerType::get(ctx, 64),
+                                         plan.tmemColumns));
+    }
     contract.emitRemark()
         << "schedule for " << budget.name << ": tile " << s.tileM << "x"
         << s.tileN << "x" << s.tileK << ", " << s.stages << " stages of "
@@ -222,8 +230,7 @@ struct TileSelectSchedulePass
         << kib(budget.smemPerBlockOptIn) << " shared memory; " << s.consumers
         << " math warpgroup(s) x " << plan.rowsPerConsumer << " rows ("
         << (budget.tensorMemoryColumns
-                ? Twine(s.tileN * contract.getContractions().size()) +
-                      " tensor-memory columns"
+                ? Twine(plan.tmemColumns) + " tensor-memory columns"
                 : Twine(plan.accRegs) + " accumulator registers/thread")
         << "); cluster " << s.clusterM << "x" << s.clusterN
         << (s.clusterM > 1 ? " (rhs tile multicast)" : "") << "; "
@@ -278,6 +285,29 @@ struct TileSelectSchedulePass
     }
     int64_t numAccs = contract.getContractions().size();
     int64_t mmaRows = budget.mmaRowsPerInstruction;
+    // Block scales (NVFP4, MXFP8): each scaled operand's stage also holds
+    // its scale-factor atoms (128 rows x 4 blocks of scale_block K elements,
+    // 512 bytes), copied to 4 tensor-memory columns each, per stage.
+    int64_t scaleBlock =
+        llvm::cast<MmaAttr>(contract.getContractions()[0]).getScaleBlock();
+    if (scaleBlock > 0 && !budget.tensorMemoryColumns)
+      return fail("block-scaled products (NVFP4, MXFP8) need sm_100a's "
+                  "tcgen05 block-scaled MMA; " +
+                  Twine(budget.name) + " has none");
+    auto scaleAtoms = [&](int64_t tileN) -> int64_t {
+      if (scaleBlock == 0)
+        return 0;
+      int64_t kAtoms = s.tileK / (4 * scaleBlock);
+      return (static_cast<int64_t>(lhsOperands.size()) *
+                  ((s.tileM + 127) / 128) +
+              static_cast<int64_t>(rhsOperands.size()) * ((tileN + 127) / 128)) *
+             kAtoms;
+    };
+    // Scale columns assume the fewest stages a pipeline has (2); the stage
+    // count is capped by what is left below.
+    auto tmemColumnsFor = [&](int64_t tileN, int64_t stages) {
+      return tileN * numAccs + stages * scaleAtoms(tileN) * 4;
+    };
 
     // Accumulators: registers of the math threads (sm_90a) or tensor-memory
     // columns (sm_100a), for every accumulator of the contraction.
@@ -287,7 +317,8 @@ struct TileSelectSchedulePass
     };
     auto accumulatorsFit = [&](int64_t tileN) {
       if (budget.tensorMemoryColumns)
-        return tileN * numAccs <= budget.tensorMemoryColumns;
+        return tmemColumnsFor(tileN, 2) <=
+               static_cast<int64_t>(budget.tensorMemoryColumns);
       return accRegsFor(tileN) <= budget.accumulatorRegisterBudget;
     };
     // Unless pinned, the widest tile whose accumulators fit: 128x256 for one
@@ -349,16 +380,19 @@ struct TileSelectSchedulePass
     if (budget.tensorMemoryColumns && s.tileM != mmaRows)
       return fail("tile_m = " + Twine(s.tileM) + " must be " + Twine(mmaRows) +
                   " (one CTA's tcgen05 MMA; CTA pairs are not supported)");
-    int64_t tmemCols = s.tileN * numAccs;
+    int64_t tmemCols = tmemColumnsFor(s.tileN, 2);
     if (budget.tensorMemoryColumns && !accumulatorsFit(s.tileN))
-      return fail("accumulators need " + Twine(tmemCols) +
-                  " tensor-memory columns; " +
+      return fail(Twine(scaleBlock ? "accumulators and 2 stages of block "
+                                     "scales"
+                                   : "accumulators") +
+                  " need " + Twine(tmemCols) + " tensor-memory columns; " +
                   Twine(budget.tensorMemoryColumns) + " exist");
 
     // Shared memory: the stage ring plus the epilogue staging tiles.
     int64_t stageBytes = (static_cast<int64_t>(lhsOperands.size()) * s.tileM +
                           static_cast<int64_t>(rhsOperands.size()) * s.tileN) *
-                         s.tileK * operandBits / 8;
+                             s.tileK * operandBits / 8 +
+                         scaleAtoms(s.tileN) * 512;
     // The epilogue stages two 128-byte column blocks of the tile at a time,
     // per output element type.
     // A tile wider than that streams through it block by block, so its width
@@ -378,6 +412,12 @@ struct TileSelectSchedulePass
     int64_t smemBytes = budget.smemPerBlockOptIn;
     int64_t available = smemBytes - stagingBytes - budget.smemReserve;
     int64_t fit = std::max<int64_t>(0, available / stageBytes);
+    // Each stage's block scales also take tensor-memory columns.
+    if (int64_t perStage = scaleAtoms(s.tileN) * 4)
+      fit = std::min<int64_t>(
+          fit, (static_cast<int64_t>(budget.tensorMemoryColumns) -
+                s.tileN * numAccs) /
+                   perStage);
     if (!pinned.contains("stages"))
       s.stages = std::min(fit, kMaxStages);
     if (s.stages < 2 || s.stages > kMaxStages || s.stages > fit)
@@ -390,6 +430,8 @@ struct TileSelectSchedulePass
 
     plan.stageBytes = stageBytes;
     plan.stagingBytes = stagingBytes;
+    if (budget.tensorMemoryColumns)
+      plan.tmemColumns = tmemColumnsFor(s.tileN, s.stages);
     plan.accRegs = accRegs;
     plan.rowsPerConsumer = rowsPerConsumer;
     int64_t width = s.tileN * static_cast<int64_t>(rhsOperands.size());

@@ -1092,3 +1092,55 @@ tile.kernel @f(%s: tensor<?x?xf32, #tile.dims<S, T>>) {
   }
   tile.return
 }
+
+// -----
+
+tile.kernel @f(%a: tensor<?x?xf4E2M1FN, #tile.dims<M, K>>, %b: tensor<?x?xf4E2M1FN, #tile.dims<N, K>>, %as: tensor<?x?xf8E4M3FN, #tile.dims<M, cdiv(K, 16)>>, %bs: tensor<?x?xf8E4M3FN, #tile.dims<N, cdiv(K, 16)>>) -> tensor<?x?xf16, #tile.dims<M, N>> {
+  // expected-error@+1 {{'tile.contract' op contraction #0 names scales but has no scale_block}}
+  %0 = tile.contract(%a, %b, %as, %bs : tensor<?x?xf4E2M1FN, #tile.dims<M, K>>, tensor<?x?xf4E2M1FN, #tile.dims<N, K>>, tensor<?x?xf8E4M3FN, #tile.dims<M, cdiv(K, 16)>>, tensor<?x?xf8E4M3FN, #tile.dims<N, cdiv(K, 16)>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true, lhs_scale = 2, rhs_scale = 3>] -> tensor<?x?xf16, #tile.dims<M, N>> {
+  ^bb0(%acc: f32):
+    %t = arith.truncf %acc : f32 to f16
+    tile.yield %t : f16
+  }
+  tile.return %0 : tensor<?x?xf16, #tile.dims<M, N>>
+}
+
+// -----
+
+tile.kernel @f(%a: tensor<?x?xf4E2M1FN, #tile.dims<M, K>>, %b: tensor<?x?xf4E2M1FN, #tile.dims<N, K>>, %as: tensor<?x?xf8E4M3FN, #tile.dims<M, cdiv(K, 16)>>, %bs: tensor<?x?xf8E4M3FN, #tile.dims<N, cdiv(K, 16)>>) -> tensor<?x?xf16, #tile.dims<M, N>> {
+  // expected-error@+1 {{'tile.contract' op contraction #0: rhs_scale names no operand}}
+  %0 = tile.contract(%a, %b, %as, %bs : tensor<?x?xf4E2M1FN, #tile.dims<M, K>>, tensor<?x?xf4E2M1FN, #tile.dims<N, K>>, tensor<?x?xf8E4M3FN, #tile.dims<M, cdiv(K, 16)>>, tensor<?x?xf8E4M3FN, #tile.dims<N, cdiv(K, 16)>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true, lhs_scale = 2, rhs_scale = 7, scale_block = 16>] -> tensor<?x?xf16, #tile.dims<M, N>> {
+  ^bb0(%acc: f32):
+    %t = arith.truncf %acc : f32 to f16
+    tile.yield %t : f16
+  }
+  tile.return %0 : tensor<?x?xf16, #tile.dims<M, N>>
+}
+
+// -----
+
+tile.kernel @f(%a: tensor<?x?xf4E2M1FN, #tile.dims<M, K>>, %b: tensor<?x?xf4E2M1FN, #tile.dims<K, N>>, %as: tensor<?x?xf8E4M3FN, #tile.dims<M, cdiv(K, 16)>>, %bs: tensor<?x?xf8E4M3FN, #tile.dims<N, cdiv(K, 16)>>) -> tensor<?x?xf16, #tile.dims<M, N>> {
+  // expected-error@+1 {{'tile.contract' op contraction #0: block-scaled operands are read K-major (lhs [M, K], rhs [N, K] with transpose_b)}}
+  %0 = tile.contract(%a, %b, %as, %bs : tensor<?x?xf4E2M1FN, #tile.dims<M, K>>, tensor<?x?xf4E2M1FN, #tile.dims<K, N>>, tensor<?x?xf8E4M3FN, #tile.dims<M, cdiv(K, 16)>>, tensor<?x?xf8E4M3FN, #tile.dims<N, cdiv(K, 16)>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = false, lhs_scale = 2, rhs_scale = 3, scale_block = 16>] -> tensor<?x?xf16, #tile.dims<M, N>> {
+  ^bb0(%acc: f32):
+    %t = arith.truncf %acc : f32 to f16
+    tile.yield %t : f16
+  }
+  tile.return %0 : tensor<?x?xf16, #tile.dims<M, N>>
+}
+
+// -----
+
+tile.kernel @f(%a: tensor<?x?xf4E2M1FN, #tile.dims<M, K>>, %b: tensor<?x?xf4E2M1FN, #tile.dims<N, K>>, %as: tensor<?x?xf8E4M3FN, #tile.dims<M, cdiv(K, 16)>>, %bs: tensor<?x?xf8E4M3FN, #tile.dims<N, cdiv(K, 32)>>) -> tensor<?x?xf16, #tile.dims<M, N>> {
+  // expected-error@+1 {{'tile.contract' op rhs_scale}}
+  %0 = tile.contract(%a, %b, %as, %bs : tensor<?x?xf4E2M1FN, #tile.dims<M, K>>, tensor<?x?xf4E2M1FN, #tile.dims<N, K>>, tensor<?x?xf8E4M3FN, #tile.dims<M, cdiv(K, 16)>>, tensor<?x?xf8E4M3FN, #tile.dims<N, cdiv(K, 32)>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true, lhs_scale = 2, rhs_scale = 3, scale_block = 16>] -> tensor<?x?xf16, #tile.dims<M, N>> {
+  ^bb0(%acc: f32):
+    %t = arith.truncf %acc : f32 to f16
+    tile.yield %t : f16
+  }
+  tile.return %0 : tensor<?x?xf16, #tile.dims<M, N>>
+}

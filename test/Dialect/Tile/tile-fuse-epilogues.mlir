@@ -234,3 +234,36 @@ tile.kernel @existing_contract(%a: tensor<?x?xf16, #tile.dims<M, K>>, %b: tensor
   }
   tile.return %1 : tensor<?x?xf16, #tile.dims<M, N>>
 }
+
+// -----
+
+// A block-scaled product with one scale per row and K block on both
+// operands (NVFP4 here) becomes a contraction that names its scales; the
+// scale tensors are operands 2 and 3.
+// CHECK-LABEL: tile.kernel @nvfp4
+// CHECK:         tile.contract(%arg0, %arg2, %arg1, %arg3 :
+// CHECK-SAME:      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true, lhs_scale = 2, rhs_scale = 3, scale_block = 16>]
+// CHECK-NOT:     tile.scaled_matmul
+tile.kernel @nvfp4(%a: tensor<?x?xf4E2M1FN, #tile.dims<M, K>>, %as: tensor<?x?xf8E4M3FN, #tile.dims<M, cdiv(K, 16)>>,
+                   %b: tensor<?x?xf4E2M1FN, #tile.dims<N, K>>, %bs: tensor<?x?xf8E4M3FN, #tile.dims<N, cdiv(K, 16)>>) -> tensor<?x?xf16, #tile.dims<M, N>> {
+  %0 = tile.scaled_matmul %a, %as, %b, %bs {lhs_block = array<i64: 1, 16>, rhs_block = array<i64: 1, 16>, transpose_b} : tensor<?x?xf4E2M1FN, #tile.dims<M, K>>, tensor<?x?xf8E4M3FN, #tile.dims<M, cdiv(K, 16)>>, tensor<?x?xf4E2M1FN, #tile.dims<N, K>>, tensor<?x?xf8E4M3FN, #tile.dims<N, cdiv(K, 16)>> -> tensor<?x?xf32, #tile.dims<M, N>>
+  %1 = tile.map %0 : tensor<?x?xf32, #tile.dims<M, N>> -> tensor<?x?xf16, #tile.dims<M, N>> {
+  ^bb0(%x: f32):
+    %t = arith.truncf %x : f32 to f16
+    tile.yield %t : f16
+  }
+  tile.return %1 : tensor<?x?xf16, #tile.dims<M, N>>
+}
+
+// -----
+
+// 128x128 weight-scale blocks (fp8 GEMMs) have no block-scaled MMA form:
+// the product stays as it is.
+// CHECK-LABEL: tile.kernel @fp8_blockwise
+// CHECK:         tile.scaled_matmul
+// CHECK-NOT:     tile.contract
+tile.kernel @fp8_blockwise(%a: tensor<?x?xf8E4M3FN, #tile.dims<M, K>>, %as: tensor<?x?xf32, #tile.dims<M, cdiv(K, 128)>>,
+                           %b: tensor<?x?xf8E4M3FN, #tile.dims<N, K>>, %bs: tensor<?x?xf32, #tile.dims<cdiv(N, 128), cdiv(K, 128)>>) -> tensor<?x?xf32, #tile.dims<M, N>> {
+  %0 = tile.scaled_matmul %a, %as, %b, %bs {lhs_block = array<i64: 1, 128>, rhs_block = array<i64: 128, 128>, transpose_b} : tensor<?x?xf8E4M3FN, #tile.dims<M, K>>, tensor<?x?xf32, #tile.dims<M, cdiv(K, 128)>>, tensor<?x?xf8E4M3FN, #tile.dims<N, K>>, tensor<?x?xf32, #tile.dims<cdiv(N, 128), cdiv(K, 128)>> -> tensor<?x?xf32, #tile.dims<M, N>>
+  tile.return %0 : tensor<?x?xf32, #tile.dims<M, N>>
+}

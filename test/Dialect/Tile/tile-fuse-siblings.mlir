@@ -280,3 +280,33 @@ tile.kernel @shared_products(%x: tensor<?x?xbf16, #tile.dims<M, K>>, %w1: tensor
   }
   tile.return %sum, %only : tensor<?x?xbf16, #tile.dims<M, N>>, tensor<?x?xbf16, #tile.dims<M, N>>
 }
+
+// -----
+
+// NVFP4 siblings sharing x (and x's scales) fuse like bf16 ones; the fused
+// contraction lists each scale tensor once.
+// CHECK-LABEL: tile.kernel @nvfp4_dual
+// CHECK:         tile.contract(%arg0, %arg2, %arg1, %arg3, %arg4, %arg5 :
+// CHECK-SAME:      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true, lhs_scale = 2, rhs_scale = 3, scale_block = 16>, #tile.mma<lhs = 0, rhs = 4, transpose_a = false, transpose_b = true, lhs_scale = 2, rhs_scale = 5, scale_block = 16>]
+// CHECK-NOT:     tile.contract
+tile.kernel @nvfp4_dual(%a: tensor<?x?xf4E2M1FN, #tile.dims<M, K>>, %as: tensor<?x?xf8E4M3FN, #tile.dims<M, cdiv(K, 16)>>,
+                        %b1: tensor<?x?xf4E2M1FN, #tile.dims<N, K>>, %b1s: tensor<?x?xf8E4M3FN, #tile.dims<N, cdiv(K, 16)>>,
+                        %b2: tensor<?x?xf4E2M1FN, #tile.dims<N, K>>, %b2s: tensor<?x?xf8E4M3FN, #tile.dims<N, cdiv(K, 16)>>) -> tensor<?x?xf16, #tile.dims<M, N>> {
+  %0 = tile.contract(%a, %b1, %as, %b1s : tensor<?x?xf4E2M1FN, #tile.dims<M, K>>, tensor<?x?xf4E2M1FN, #tile.dims<N, K>>, tensor<?x?xf8E4M3FN, #tile.dims<M, cdiv(K, 16)>>, tensor<?x?xf8E4M3FN, #tile.dims<N, cdiv(K, 16)>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true, lhs_scale = 2, rhs_scale = 3, scale_block = 16>] -> tensor<?x?xf32, #tile.dims<M, N>> {
+  ^bb0(%acc: f32):
+    tile.yield %acc : f32
+  }
+  %1 = tile.contract(%a, %b2, %as, %b2s : tensor<?x?xf4E2M1FN, #tile.dims<M, K>>, tensor<?x?xf4E2M1FN, #tile.dims<N, K>>, tensor<?x?xf8E4M3FN, #tile.dims<M, cdiv(K, 16)>>, tensor<?x?xf8E4M3FN, #tile.dims<N, cdiv(K, 16)>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true, lhs_scale = 2, rhs_scale = 3, scale_block = 16>] -> tensor<?x?xf32, #tile.dims<M, N>> {
+  ^bb0(%acc: f32):
+    tile.yield %acc : f32
+  }
+  %2 = tile.map %0, %1 : tensor<?x?xf32, #tile.dims<M, N>>, tensor<?x?xf32, #tile.dims<M, N>> -> tensor<?x?xf16, #tile.dims<M, N>> {
+  ^bb0(%g: f32, %u: f32):
+    %p = arith.mulf %g, %u : f32
+    %t = arith.truncf %p : f32 to f16
+    tile.yield %t : f16
+  }
+  tile.return %2 : tensor<?x?xf16, #tile.dims<M, N>>
+}

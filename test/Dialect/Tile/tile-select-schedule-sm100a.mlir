@@ -102,3 +102,42 @@ tile.kernel @rows256(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16
   }
   tile.return %0 : tensor<?x?xbf16, #tile.dims<M, N>>
 }
+
+// -----
+
+// Block scales (NVFP4): tile_k is one 128-byte row of fp4 (256 elements);
+// each stage also holds the scale-factor atoms (lhs 4, two rhs 4 each: 6 KiB)
+// and copies them to 4 tensor-memory columns each, so a dual GEMM takes
+// 128-column tiles: 256 accumulator columns + 3 stages x 48 = 400.
+// CHECK-LABEL: tile.kernel @nvfp4_dual(
+// CHECK:         {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 256, stages = 3,
+tile.kernel @nvfp4_dual(%a: tensor<?x?xf4E2M1FN, #tile.dims<M, K>>, %as: tensor<?x?xf8E4M3FN, #tile.dims<M, cdiv(K, 16)>>,
+                        %b1: tensor<?x?xf4E2M1FN, #tile.dims<N, K>>, %b1s: tensor<?x?xf8E4M3FN, #tile.dims<N, cdiv(K, 16)>>,
+                        %b2: tensor<?x?xf4E2M1FN, #tile.dims<N, K>>, %b2s: tensor<?x?xf8E4M3FN, #tile.dims<N, cdiv(K, 16)>>) -> tensor<?x?xf16, #tile.dims<M, N>> {
+  // expected-remark@+1 {{schedule for sm_100a: tile 128x128x256, 3 stages of 54 KiB + 32 KiB epilogue staging = 194 KiB of 227 KiB shared memory; 1 math warpgroup(s) x 128 rows (400 tensor-memory columns)}}
+  %0 = tile.contract(%a, %b1, %as, %b1s, %b2, %b2s : tensor<?x?xf4E2M1FN, #tile.dims<M, K>>, tensor<?x?xf4E2M1FN, #tile.dims<N, K>>, tensor<?x?xf8E4M3FN, #tile.dims<M, cdiv(K, 16)>>, tensor<?x?xf8E4M3FN, #tile.dims<N, cdiv(K, 16)>>, tensor<?x?xf4E2M1FN, #tile.dims<N, K>>, tensor<?x?xf8E4M3FN, #tile.dims<N, cdiv(K, 16)>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true, lhs_scale = 2, rhs_scale = 3, scale_block = 16>, #tile.mma<lhs = 0, rhs = 4, transpose_a = false, transpose_b = true, lhs_scale = 2, rhs_scale = 5, scale_block = 16>] -> tensor<?x?xf16, #tile.dims<M, N>> {
+  ^bb0(%g: f32, %u: f32):
+    %p = arith.mulf %g, %u : f32
+    %t = arith.truncf %p : f32 to f16
+    tile.yield %t : f16
+  }
+  tile.return %0 : tensor<?x?xf16, #tile.dims<M, N>>
+}
+
+// -----
+
+// A pinned 256-column dual GEMM leaves no columns for the scales.
+tile.kernel @nvfp4_dual_wide(%a: tensor<?x?xf4E2M1FN, #tile.dims<M, K>>, %as: tensor<?x?xf8E4M3FN, #tile.dims<M, cdiv(K, 16)>>,
+                             %b1: tensor<?x?xf4E2M1FN, #tile.dims<N, K>>, %b1s: tensor<?x?xf8E4M3FN, #tile.dims<N, cdiv(K, 16)>>,
+                             %b2: tensor<?x?xf4E2M1FN, #tile.dims<N, K>>, %b2s: tensor<?x?xf8E4M3FN, #tile.dims<N, cdiv(K, 16)>>) -> tensor<?x?xf16, #tile.dims<M, N>> attributes {tile.schedule = {tile = array<i64: 128, 256>}} {
+  // expected-error@+1 {{schedule for sm_100a: accumulators and 2 stages of block scales need 672 tensor-memory columns; 512 exist}}
+  %0 = tile.contract(%a, %b1, %as, %b1s, %b2, %b2s : tensor<?x?xf4E2M1FN, #tile.dims<M, K>>, tensor<?x?xf4E2M1FN, #tile.dims<N, K>>, tensor<?x?xf8E4M3FN, #tile.dims<M, cdiv(K, 16)>>, tensor<?x?xf8E4M3FN, #tile.dims<N, cdiv(K, 16)>>, tensor<?x?xf4E2M1FN, #tile.dims<N, K>>, tensor<?x?xf8E4M3FN, #tile.dims<N, cdiv(K, 16)>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true, lhs_scale = 2, rhs_scale = 3, scale_block = 16>, #tile.mma<lhs = 0, rhs = 4, transpose_a = false, transpose_b = true, lhs_scale = 2, rhs_scale = 5, scale_block = 16>] -> tensor<?x?xf16, #tile.dims<M, N>> {
+  ^bb0(%g: f32, %u: f32):
+    %p = arith.mulf %g, %u : f32
+    %t = arith.truncf %p : f32 to f16
+    tile.yield %t : f16
+  }
+  tile.return %0 : tensor<?x?xf16, #tile.dims<M, N>>
+}

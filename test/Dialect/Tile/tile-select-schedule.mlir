@@ -455,3 +455,18 @@ tile.kernel @two_output_types(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor
   }
   tile.return %0#0, %0#1 : tensor<?x?xbf16, #tile.dims<M, N>>, tensor<?x?xf32, #tile.dims<M, N>>
 }
+
+// -----
+
+// Hopper has no block-scaled MMA.
+tile.kernel @nvfp4(%a: tensor<?x?xf4E2M1FN, #tile.dims<M, K>>, %as: tensor<?x?xf8E4M3FN, #tile.dims<M, cdiv(K, 16)>>,
+                   %b: tensor<?x?xf4E2M1FN, #tile.dims<N, K>>, %bs: tensor<?x?xf8E4M3FN, #tile.dims<N, cdiv(K, 16)>>) -> tensor<?x?xf16, #tile.dims<M, N>> {
+  // expected-error@+1 {{schedule for sm_90a: block-scaled products (NVFP4, MXFP8) need sm_100a's tcgen05 block-scaled MMA; sm_90a has none}}
+  %0 = tile.contract(%a, %b, %as, %bs : tensor<?x?xf4E2M1FN, #tile.dims<M, K>>, tensor<?x?xf4E2M1FN, #tile.dims<N, K>>, tensor<?x?xf8E4M3FN, #tile.dims<M, cdiv(K, 16)>>, tensor<?x?xf8E4M3FN, #tile.dims<N, cdiv(K, 16)>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true, lhs_scale = 2, rhs_scale = 3, scale_block = 16>] -> tensor<?x?xf16, #tile.dims<M, N>> {
+  ^bb0(%acc: f32):
+    %t = arith.truncf %acc : f32 to f16
+    tile.yield %t : f16
+  }
+  tile.return %0 : tensor<?x?xf16, #tile.dims<M, N>>
+}
