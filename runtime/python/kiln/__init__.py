@@ -10,9 +10,17 @@
 Block-scaled inputs are tuples: `k((a, a_scale), (b, b_scale))`. Errors raise kiln.KilnError
 with the runtime's message. The package is a thin ctypes layer over libkiln_runtime.so (see
 kiln._lib for where it is looked for; set KILN_RUNTIME_LIB to choose one).
+
+`kiln.quantize_nvfp4(x)` / `kiln.quantize_mxfp8(x)` and their dequantize partners build block-scaled
+operands on the host in the kernels' byte layout (kiln._blockscale; no torch needed).
 """
 
+from ._blockscale import (dequantize_mxfp8, dequantize_nvfp4, mxfp8_bytes, nvfp4_bytes,
+                          quantize_mxfp8, quantize_nvfp4, scale_factor_bytes, scale_factor_offset)
 from ._kernel import Kernel, Param, load, torch_dtypes
 from ._lib import KilnError
 
 __all__ = ["Kernel", "KilnError", "Param", "load", "torch_dtypes"]
+# Block-scaled formats on the host (kiln._blockscale).
+__all__ += ["dequantize_mxfp8", "dequantize_nvfp4", "mxfp8_bytes", "nvfp4_bytes",
+            "quantize_mxfp8", "quantize_nvfp4", "scale_factor_bytes", "scale_factor_offset"]
