@@ -7,6 +7,7 @@
 
 #include "runtime/kiln.h"
 
+#include "runtime/BlockScale.h"
 #include "runtime/Runtime.h"
 
 #include <new>
@@ -118,6 +119,119 @@ kiln_status convertPartial(const kiln_tensor *args, int nargs,
   for (size_t i = 0; i < flags.size(); ++i)
     known[i] = flags[i] != 0;
   return KILN_OK;
+}
+
+} // namespace
+
+namespace {
+
+/// The sizes of a quantized matrix, or a failed status naming `fn`.
+kiln_status blockScaledShape(const char *fn, BlockScaledFormat format,
+                             int64_t rows, int64_t k, BlockScaledShape &shape) {
+  std::string error;
+  if (!checkBlockScaledShape(format, rows, k, shape, error))
+    return fail(KILN_ERROR_INVALID_VALUE, std::string(fn) + ": " + error);
+  return KILN_OK;
+}
+
+kiln_status blockScaledBytes(const char *fn, BlockScaledFormat format,
+                             int64_t rows, int64_t k, int64_t *dataBytes,
+                             int64_t *scaleBytes) {
+  if (!dataBytes || !scaleBytes)
+    return fail(KILN_ERROR_INVALID_VALUE, std::string(fn) + ": NULL argument");
+  try {
+    BlockScaledShape shape;
+    kiln_status s = blockScaledShape(fn, format, rows, k, shape);
+    if (s != KILN_OK)
+      return s;
+    *dataBytes = shape.dataBytes;
+    *scaleBytes = shape.scaleBytes;
+    return KILN_OK;
+  } catch (...) {
+    return fail(KILN_ERROR_INTERNAL, std::string("unexpected error in ") + fn);
+  }
+}
+
+/// The padded size of a rows x kBlocks scale tensor, refusing negative and
+/// huge extents.
+kiln_status scaleTensorBytes(const char *fn, int64_t rows, int64_t kBlocks,
+                             int64_t &bytes) {
+  std::string what = std::string(fn) + ": " + std::to_string(rows) + " x " +
+                     std::to_string(kBlocks) + " scales";
+  if (rows < 0 || kBlocks < 0)
+    return fail(KILN_ERROR_INVALID_VALUE,
+                what + ": extents must not be negative");
+  // Whole atoms, each of 512 bytes; the total stays below 2^53.
+  const int64_t maxAtoms = (int64_t(1) << 53) / kScaleAtomBytes;
+  int64_t rowAtoms = rows / kScaleAtomRows + (rows % kScaleAtomRows != 0);
+  int64_t kAtoms =
+      kBlocks / kScaleAtomKBlocks + (kBlocks % kScaleAtomKBlocks != 0);
+  if (kAtoms != 0 && rowAtoms > maxAtoms / kAtoms)
+    return fail(KILN_ERROR_INVALID_VALUE, what + " are too many");
+  bytes = static_cast<int64_t>(scaleFactorBytes(
+      static_cast<uint64_t>(rows), static_cast<uint64_t>(kBlocks)));
+  return KILN_OK;
+}
+
+/// Checks that a buffer of `have` bytes at `ptr` holds `need`.
+kiln_status checkBuffer(const char *fn, const char *name, const void *ptr,
+                        int64_t have, int64_t need) {
+  if (need > 0 && !ptr)
+    return fail(KILN_ERROR_INVALID_VALUE,
+                std::string(fn) + ": NULL " + name + " buffer");
+  if (have < need)
+    return fail(KILN_ERROR_INVALID_VALUE,
+                std::string(fn) + ": the " + name + " buffer holds " +
+                    std::to_string(have) + " bytes; it needs " +
+                    std::to_string(need));
+  return KILN_OK;
+}
+
+kiln_status quantize(const char *fn, BlockScaledFormat format, const float *x,
+                     int64_t rows, int64_t k, uint8_t *data, int64_t dataBytes,
+                     uint8_t *scales, int64_t scaleBytes) {
+  try {
+    BlockScaledShape shape;
+    kiln_status s = blockScaledShape(fn, format, rows, k, shape);
+    if (s == KILN_OK && rows * k > 0 && !x)
+      s = fail(KILN_ERROR_INVALID_VALUE, std::string(fn) + ": NULL x");
+    if (s == KILN_OK)
+      s = checkBuffer(fn, "data", data, dataBytes, shape.dataBytes);
+    if (s == KILN_OK)
+      s = checkBuffer(fn, "scale", scales, scaleBytes, shape.scaleBytes);
+    if (s != KILN_OK)
+      return s;
+    std::string error;
+    if (!quantizeBlockScaled(format, x, rows, k, data, scales, error))
+      return fail(KILN_ERROR_INVALID_VALUE, std::string(fn) + ": " + error);
+    return KILN_OK;
+  } catch (...) {
+    return fail(KILN_ERROR_INTERNAL, std::string("unexpected error in ") + fn);
+  }
+}
+
+kiln_status dequantize(const char *fn, BlockScaledFormat format,
+                       const uint8_t *data, int64_t dataBytes,
+                       const uint8_t *scales, int64_t scaleBytes, int64_t rows,
+                       int64_t k, float *out) {
+  try {
+    BlockScaledShape shape;
+    kiln_status s = blockScaledShape(fn, format, rows, k, shape);
+    if (s == KILN_OK)
+      s = checkBuffer(fn, "data", data, dataBytes, shape.dataBytes);
+    if (s == KILN_OK)
+      s = checkBuffer(fn, "scale", scales, scaleBytes, shape.scaleBytes);
+    if (s == KILN_OK && rows * k > 0 && !out)
+      s = fail(KILN_ERROR_INVALID_VALUE, std::string(fn) + ": NULL out");
+    if (s != KILN_OK)
+      return s;
+    std::string error;
+    if (!dequantizeBlockScaled(format, data, scales, rows, k, out, error))
+      return fail(KILN_ERROR_INVALID_VALUE, std::string(fn) + ": " + error);
+    return KILN_OK;
+  } catch (...) {
+    return fail(KILN_ERROR_INTERNAL, std::string("unexpected error in ") + fn);
+  }
 }
 
 } // namespace
@@ -345,6 +459,88 @@ kiln_status kiln_module_choose_variant(const kiln_module *module,
     return fail(KILN_ERROR_INTERNAL,
                 "unexpected error in kiln_module_choose_variant");
   }
+}
+
+kiln_status kiln_scale_factor_bytes(int64_t rows, int64_t k_blocks,
+                                    int64_t *bytes_out) {
+  const char *fn = "kiln_scale_factor_bytes";
+  if (!bytes_out)
+    return fail(KILN_ERROR_INVALID_VALUE, std::string(fn) + ": NULL argument");
+  try {
+    return scaleTensorBytes(fn, rows, k_blocks, *bytes_out);
+  } catch (...) {
+    return fail(KILN_ERROR_INTERNAL, std::string("unexpected error in ") + fn);
+  }
+}
+
+kiln_status kiln_scale_factor_offset(int64_t rows, int64_t k_blocks,
+                                     int64_t row, int64_t k_block,
+                                     int64_t *offset_out) {
+  const char *fn = "kiln_scale_factor_offset";
+  if (!offset_out)
+    return fail(KILN_ERROR_INVALID_VALUE, std::string(fn) + ": NULL argument");
+  try {
+    int64_t bytes = 0;
+    kiln_status s = scaleTensorBytes(fn, rows, k_blocks, bytes);
+    if (s != KILN_OK)
+      return s;
+    if (row < 0 || row >= rows || k_block < 0 || k_block >= k_blocks)
+      return fail(KILN_ERROR_INVALID_VALUE,
+                  std::string(fn) + ": (row " + std::to_string(row) +
+                      ", block " + std::to_string(k_block) +
+                      ") is outside the " + std::to_string(rows) + " x " +
+                      std::to_string(k_blocks) + " scales");
+    uint64_t offset = 0;
+    std::string error;
+    if (!scaleFactorOffset(static_cast<uint64_t>(row),
+                           static_cast<uint64_t>(k_block),
+                           static_cast<uint64_t>(k_blocks), offset, error))
+      return fail(KILN_ERROR_INVALID_VALUE, std::string(fn) + ": " + error);
+    *offset_out = static_cast<int64_t>(offset);
+    return KILN_OK;
+  } catch (...) {
+    return fail(KILN_ERROR_INTERNAL, std::string("unexpected error in ") + fn);
+  }
+}
+
+kiln_status kiln_nvfp4_bytes(int64_t rows, int64_t k, int64_t *data_bytes_out,
+                             int64_t *scale_bytes_out) {
+  return blockScaledBytes("kiln_nvfp4_bytes", BlockScaledFormat::NVFP4, rows, k,
+                          data_bytes_out, scale_bytes_out);
+}
+
+kiln_status kiln_mxfp8_bytes(int64_t rows, int64_t k, int64_t *data_bytes_out,
+                             int64_t *scale_bytes_out) {
+  return blockScaledBytes("kiln_mxfp8_bytes", BlockScaledFormat::MXFP8, rows, k,
+                          data_bytes_out, scale_bytes_out);
+}
+
+kiln_status kiln_quantize_nvfp4(const float *x, int64_t rows, int64_t k,
+                                uint8_t *data, int64_t data_bytes,
+                                uint8_t *scales, int64_t scale_bytes) {
+  return quantize("kiln_quantize_nvfp4", BlockScaledFormat::NVFP4, x, rows, k,
+                  data, data_bytes, scales, scale_bytes);
+}
+
+kiln_status kiln_quantize_mxfp8(const float *x, int64_t rows, int64_t k,
+                                uint8_t *data, int64_t data_bytes,
+                                uint8_t *scales, int64_t scale_bytes) {
+  return quantize("kiln_quantize_mxfp8", BlockScaledFormat::MXFP8, x, rows, k,
+                  data, data_bytes, scales, scale_bytes);
+}
+
+kiln_status kiln_dequantize_nvfp4(const uint8_t *data, int64_t data_bytes,
+                                  const uint8_t *scales, int64_t scale_bytes,
+                                  int64_t rows, int64_t k, float *out) {
+  return dequantize("kiln_dequantize_nvfp4", BlockScaledFormat::NVFP4, data,
+                    data_bytes, scales, scale_bytes, rows, k, out);
+}
+
+kiln_status kiln_dequantize_mxfp8(const uint8_t *data, int64_t data_bytes,
+                                  const uint8_t *scales, int64_t scale_bytes,
+                                  int64_t rows, int64_t k, float *out) {
+  return dequantize("kiln_dequantize_mxfp8", BlockScaledFormat::MXFP8, data,
+                    data_bytes, scales, scale_bytes, rows, k, out);
 }
 
 } // extern "C"

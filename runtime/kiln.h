@@ -185,6 +185,55 @@ KILN_API kiln_status kiln_module_choose_variant(const kiln_module *module,
                                                 int nargs, int sm_count,
                                                 int *variant_out);
 
+/* ---- Block-scaled formats on the host (docs/runtime.md, "Block-scaled
+ * formats"; no CUDA calls) ----
+ * A row-major float matrix x[rows][k] becomes the bytes a block-scaled kernel
+ * reads: data K-major with k padded with zeros to a whole number of blocks
+ * (NVFP4: two e2m1 per byte, element 2i in the low nibble; MXFP8: one e4m3 per
+ * byte) and one scale byte per (row, block) in the 512-byte scale-factor atom
+ * layout (NVFP4: UE4M3 per 16 elements; MXFP8: UE8M0 per 32), padding bytes 0.
+ * Buffers may be larger than needed; only the first bytes are used. */
+
+/** Bytes of a rows x k_blocks scale tensor padded to whole 128 x 4 atoms. */
+KILN_API kiln_status kiln_scale_factor_bytes(int64_t rows, int64_t k_blocks,
+                                             int64_t *bytes_out);
+/** Byte offset of the scale of (row, k_block) in that tensor:
+ * ((row / 128) * ceil(k_blocks / 4) + k_block / 4) * 512 + 16 * (row % 32) +
+ * 4 * ((row % 128) / 32) + k_block % 4. */
+KILN_API kiln_status kiln_scale_factor_offset(int64_t rows, int64_t k_blocks,
+                                              int64_t row, int64_t k_block,
+                                              int64_t *offset_out);
+/** The data and scale bytes of a quantized rows x k matrix. */
+KILN_API kiln_status kiln_nvfp4_bytes(int64_t rows, int64_t k,
+                                      int64_t *data_bytes_out,
+                                      int64_t *scale_bytes_out);
+KILN_API kiln_status kiln_mxfp8_bytes(int64_t rows, int64_t k,
+                                      int64_t *data_bytes_out,
+                                      int64_t *scale_bytes_out);
+/** Quantizes x (rows * k floats) with scale = ue4m3(amax / 6), nearest-even;
+ * elements nearest-even, saturating at +-6. Fails on NaN or infinite input. */
+KILN_API kiln_status kiln_quantize_nvfp4(const float *x, int64_t rows,
+                                         int64_t k, uint8_t *data,
+                                         int64_t data_bytes, uint8_t *scales,
+                                         int64_t scale_bytes);
+/** Quantizes x with scale = 2^ceil(log2(amax / 448)) (never saturates);
+ * elements nearest-even. Fails on NaN or infinite input. */
+KILN_API kiln_status kiln_quantize_mxfp8(const float *x, int64_t rows,
+                                         int64_t k, uint8_t *data,
+                                         int64_t data_bytes, uint8_t *scales,
+                                         int64_t scale_bytes);
+/** out (rows * k floats) = data * scale, exactly. */
+KILN_API kiln_status kiln_dequantize_nvfp4(const uint8_t *data,
+                                           int64_t data_bytes,
+                                           const uint8_t *scales,
+                                           int64_t scale_bytes, int64_t rows,
+                                           int64_t k, float *out);
+KILN_API kiln_status kiln_dequantize_mxfp8(const uint8_t *data,
+                                           int64_t data_bytes,
+                                           const uint8_t *scales,
+                                           int64_t scale_bytes, int64_t rows,
+                                           int64_t k, float *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -2,6 +2,8 @@
 
 #include "compiler/Target/BlockScaleLayout.h"
 
+#include "runtime/BlockScale.h"
+
 #include <string>
 
 namespace kiln::target {
@@ -14,33 +16,33 @@ uint64_t ceilDiv(uint64_t value, uint64_t divisor) {
 
 } // namespace
 
+// The atom layout itself is the runtime's (runtime/BlockScale.h): the host
+// code that builds scale tensors and these offsets cannot drift apart.
+static_assert(scaleFactorAtomRows == kiln::kScaleAtomRows &&
+                  scaleFactorAtomKBlocks == kiln::kScaleAtomKBlocks &&
+                  scaleFactorAtomBytes == kiln::kScaleAtomBytes,
+              "the compiler and the runtime disagree on the scale-factor atom");
+
 ValueOrError<uint32_t> scaleFactorAtomByteOffset(uint32_t row,
                                                  uint32_t kBlock) {
-  if (row >= scaleFactorAtomRows || kBlock >= scaleFactorAtomKBlocks)
-    return ValueOrError<uint32_t>::failure(
-        "scale-factor atom position (row " + std::to_string(row) + ", block " +
-        std::to_string(kBlock) + ") is outside the 128 x 4 atom");
-  return 16 * (row % 32) + 4 * (row / 32) + kBlock;
+  uint32_t offset = 0;
+  std::string error;
+  if (!kiln::scaleFactorAtomOffset(row, kBlock, offset, error))
+    return ValueOrError<uint32_t>::failure(error);
+  return offset;
 }
 
 ValueOrError<uint64_t> scaleFactorByteOffset(uint64_t row, uint64_t kBlock,
                                              uint64_t kBlocks) {
-  if (kBlock >= kBlocks)
-    return ValueOrError<uint64_t>::failure(
-        "scale block " + std::to_string(kBlock) + " is beyond the " +
-        std::to_string(kBlocks) + " blocks of a row");
-  uint64_t atomsAlongK = ceilDiv(kBlocks, scaleFactorAtomKBlocks);
-  uint64_t atom = (row / scaleFactorAtomRows) * atomsAlongK +
-                  kBlock / scaleFactorAtomKBlocks;
-  ValueOrError<uint32_t> inside = scaleFactorAtomByteOffset(
-      static_cast<uint32_t>(row % scaleFactorAtomRows),
-      static_cast<uint32_t>(kBlock % scaleFactorAtomKBlocks));
-  return atom * scaleFactorAtomBytes + *inside;
+  uint64_t offset = 0;
+  std::string error;
+  if (!kiln::scaleFactorOffset(row, kBlock, kBlocks, offset, error))
+    return ValueOrError<uint64_t>::failure(error);
+  return offset;
 }
 
 uint64_t scaleFactorTensorBytes(uint64_t rows, uint64_t kBlocks) {
-  return ceilDiv(rows, scaleFactorAtomRows) *
-         ceilDiv(kBlocks, scaleFactorAtomKBlocks) * scaleFactorAtomBytes;
+  return kiln::scaleFactorBytes(rows, kBlocks);
 }
 
 uint32_t scaleFactorAtomTmemColumn(uint32_t rows, uint32_t kAtom,

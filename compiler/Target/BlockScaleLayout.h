@@ -11,7 +11,9 @@
 // row m = m0 + 32 * m1 (m0 < 32, m1 < 4) and block kb (< 4) live at byte
 // 16 * m0 + 4 * m1 + kb. Atoms are ordered K-fastest. In TMEM an atom
 // occupies 4 columns: lane m0 (replicated to all four lane quarters),
-// column m1, byte kb. Reference: lowering-brief.md §5.9.
+// column m1, byte kb. Reference: lowering-brief.md §5.9. The offsets and
+// sizes come from the runtime's runtime/BlockScale.h, the one definition the
+// host-side quantizer shares.
 //
 //===----------------------------------------------------------------------===//
 

@@ -13,8 +13,13 @@ Block-scaled inputs are tuples: `k((a, a_scale), (b, b_scale))`. Errors raise ki
 with the runtime's message; compiler failures raise kiln.CompileError with the compiler's. The
 package is a thin ctypes layer over libkiln_runtime.so (see kiln._lib for where it is looked
 for; set KILN_RUNTIME_LIB to choose one). Compiling needs no PyTorch; launching does.
+
+`kiln.quantize_nvfp4(x)` / `kiln.quantize_mxfp8(x)` and their dequantize partners build block-scaled
+operands on the host in the kernels' byte layout (kiln._blockscale; no torch needed).
 """
 
+from ._blockscale import (dequantize_mxfp8, dequantize_nvfp4, mxfp8_bytes, nvfp4_bytes,
+                          quantize_mxfp8, quantize_nvfp4, scale_factor_bytes, scale_factor_offset)
 from ._compile import CompileError, CompileWarning, cache_dir, compile, compiler_version, \
     current_chip, find_compiler
 from ._kernel import Kernel, Param, load, torch_dtypes
@@ -28,3 +33,6 @@ except ImportError:  # a source checkout on PYTHONPATH
 __all__ = ["CompileError", "CompileWarning", "Kernel", "KilnError", "Param", "cache_dir",
            "compile", "compiler_version", "current_chip", "find_compiler", "load",
            "torch_dtypes"]
+# Block-scaled formats on the host (kiln._blockscale).
+__all__ += ["dequantize_mxfp8", "dequantize_nvfp4", "mxfp8_bytes", "nvfp4_bytes",
+            "quantize_mxfp8", "quantize_nvfp4", "scale_factor_bytes", "scale_factor_offset"]
