@@ -13,6 +13,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Conversion/CtaToNVVM/LoweringUtils.h"
+#include "compiler/Conversion/CtaToNVVM/TileStore.h"
+
+#include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 using namespace kiln;
@@ -443,4 +446,56 @@ void kiln::populateCtaToNVVMCommonPatterns(TypeConverter &converter,
   patterns
       .add<ReturnLowering, YieldLowering, TileLoopLowering, ProduceLowering>(
           converter, ctx);
+}
+
+LogicalResult kiln::checkLoweredAlike(Operation *op, StringRef chip) {
+  auto notYet = [&](const Twine &what) {
+    return op->emitError() << "convert-cta-to-nvvm: not implemented yet on "
+                           << chip << ": " << what;
+  };
+  return llvm::TypeSwitch<Operation *, LogicalResult>(op)
+      .Case<cta::ProgramOp, cta::ReturnOp, cta::YieldOp, cta::AllocOp,
+            cta::RingOp, cta::WarpSpecializeOp, cta::ProduceOp, cta::ConsumeOp,
+            cta::SplitColsOp, cta::AccZeroOp, cta::MmaOp>(
+          [](Operation *) { return success(); })
+      .Case([&](cta::WarpgroupIndexOp) -> LogicalResult {
+        if (!op->getParentOfType<cta::WarpSpecializeOp>())
+          return op->emitError("convert-cta-to-nvvm: cta.warpgroup_index "
+                               "outside a warp role");
+        return success();
+      })
+      .Case([&](cta::MainloopOp) -> LogicalResult {
+        return op->emitError("convert-cta-to-nvvm: the K loop is not "
+                             "pipelined; run cta-pipeline first");
+      })
+      .Case([&](cta::TileLoopOp loop) -> LogicalResult {
+        if (loop.getWalk() != cta::WalkKind::static_)
+          return notYet(Twine("a ") + cta::stringifyWalkKind(loop.getWalk()) +
+                        " tile walk");
+        return success();
+      })
+      .Case([&](cta::LoadOp load) -> LogicalResult {
+        if (!load.getSignal())
+          return op->emitError("convert-cta-to-nvvm: a copy outside "
+                               "cta.produce has no barrier");
+        return success();
+      })
+      .Case([&](cta::StoreOp store) -> LogicalResult {
+        if (store.getRowLimit())
+          return notYet("a store bounded by a row limit");
+        for (Value value : store.getValues())
+          if (!llvm::isa<cta::AccType>(value.getType()))
+            return notYet("storing a register fragment");
+        return checkStoreStaging(store);
+      })
+      .Default([&](Operation *other) -> LogicalResult {
+        if (llvm::isa<cta::CtaDialect>(other->getDialect()))
+          return notYet("'" + other->getName().getStringRef() + "'");
+        for (Value operand : other->getOperands())
+          if (llvm::isa<MemRefType>(operand.getType()))
+            return other->emitError(
+                "convert-cta-to-nvvm: global tensors are only read by "
+                "cta.load and cta.store");
+        return success();
+      });
 }

@@ -202,6 +202,14 @@ void populateCtaToNVVMCommonPatterns(mlir::TypeConverter &converter,
                                      mlir::LLVM::LLVMFuncOp kernel,
                                      const CtaResources &resources = {});
 
+/// The checks every chip's lowering shares, at the op: copies inside a
+/// produce step, pipelined K loops, static tile walks, stores of
+/// accumulators through staging blocks, global tensors only in copies and
+/// stores, and no cta op the patterns do not know. checkLoweredOnSm90/Sm100
+/// run it first and add their own.
+mlir::LogicalResult checkLoweredAlike(mlir::Operation *op,
+                                      llvm::StringRef chip);
+
 /// sm_90a: accumulators and fragments in registers, wgmma, the consumer side
 /// of rings (wgmma batches release stages), and stmatrix + TMA-store
 /// epilogues.
