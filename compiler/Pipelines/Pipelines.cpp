@@ -47,6 +47,9 @@ void kiln::buildKilnCompilePipeline(OpPassManager &pm, StringRef chip,
   pm.addPass(createSCFToControlFlowPass());
   // arith, math, index and cf to LLVM inside the kernel module; math
   // functions become libdevice calls (NVPTX has no exp or tanh libcalls).
+  // First, the math functions whose hardware approximation is accurate
+  // enough become that one instruction instead of an inlined expansion.
+  pm.addNestedPass<gpu::GPUModuleOp>(createConvertMathToNVVMApprox());
   ConvertGpuOpsToNVVMOpsOptions toNVVM;
   toNVVM.useBarePtrCallConv = true;
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps(toNVVM));
