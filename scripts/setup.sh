@@ -25,11 +25,13 @@ set -euo pipefail
 # What the build needs: CMake + Ninja + a C++17 compiler; LLVM/MLIR 22.1
 # (libMLIR.so, mlir-tblgen, FileCheck, lit, not); GoogleTest for the unit
 # tests; nlohmann-json for the manifest; python3 for lit and the runtime's
-# Python tests.
+# Python tests; clang 22 and its runtimes (libFuzzer, UBSan) for the fuzz +
+# UBSan build scripts/test.sh adds (docs/testing.md).
 PACKAGES=(
   cmake ninja-build g++ python3
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
   libgtest-dev nlohmann-json3-dev
+  clang-22 libclang-rt-22-dev
 )
 # The oldest ptxas that accepts the PTX the compiler emits (`+ptx88`).
 MIN_CUDA_MAJOR=12
