@@ -1,6 +1,7 @@
 //===- Lexer.cpp - tokens of the .kiln language ---------------------------===//
 
 #include "frontend/Lexer.h"
+#include "frontend/SourceText.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
@@ -94,6 +95,19 @@ Token Lexer::error(const char *pos, const llvm::Twine &message) {
 }
 
 bool Lexer::skipTrivia() {
+  // Comments are text too: a NUL, a malformed UTF-8 sequence or a
+  // bidirectional control inside one is as much an error as in code (the
+  // last can make a comment hide code that compiles).
+  auto checkCommentChar = [&]() {
+    unsigned length;
+    std::string problem = checkSourceCharacter(cur, end, length);
+    if (!problem.empty()) {
+      error(cur, problem);
+      return false;
+    }
+    cur += length;
+    return true;
+  };
   while (cur != end) {
     char c = *cur;
     if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' ||
@@ -102,15 +116,18 @@ bool Lexer::skipTrivia() {
       continue;
     }
     if (c == '/' && cur + 1 != end && cur[1] == '/') {
-      while (cur != end && *cur != '\n')
-        ++cur;
+      // CR alone ends a line as LF and CRLF do.
+      while (cur != end && *cur != '\n' && *cur != '\r')
+        if (!checkCommentChar())
+          return false;
       continue;
     }
     if (c == '/' && cur + 1 != end && cur[1] == '*') {
       const char *start = cur;
       cur += 2;
       while (cur != end && !(*cur == '*' && cur + 1 != end && cur[1] == '/'))
-        ++cur;
+        if (!checkCommentChar())
+          return false;
       if (cur == end) {
         error(start, "unterminated block comment; expected '*/'");
         return false;
@@ -262,29 +279,12 @@ Token Lexer::lexIdentifier(const char *start) {
   return make(TokenKind::identifier, start);
 }
 
-/// Decodes the UTF-8 sequence at `p`; returns its code point and length, or
-/// length 0 if it is malformed.
-static std::pair<uint32_t, unsigned> decodeUTF8(const char *p,
-                                                const char *end) {
-  auto byte = [](char c) { return static_cast<unsigned char>(c); };
-  unsigned char lead = byte(*p);
-  unsigned length = lead >= 0xF0 && lead < 0xF8   ? 4
-                    : lead >= 0xE0 && lead < 0xF0 ? 3
-                    : lead >= 0xC0 && lead < 0xE0 ? 2
-                                                  : 0;
-  if (length == 0 || end - p < length)
-    return {0, 0};
-  uint32_t cp = lead & (0x7F >> length);
-  for (unsigned i = 1; i < length; ++i) {
-    if ((byte(p[i]) & 0xC0) != 0x80)
-      return {0, 0};
-    cp = (cp << 6) | (byte(p[i]) & 0x3F);
-  }
-  return {cp, length};
-}
-
 Token Lexer::lexStrayCharacter(const char *start) {
   unsigned char c = static_cast<unsigned char>(*start);
+  unsigned charLength;
+  std::string problem = checkSourceCharacter(start, end, charLength);
+  if (!problem.empty())
+    return error(start, problem);
   std::string message;
   llvm::raw_string_ostream os(message);
   if (c < 0x80) {
@@ -295,10 +295,6 @@ Token Lexer::lexStrayCharacter(const char *start) {
     return error(start, message);
   }
   auto [cp, length] = decodeUTF8(start, end);
-  if (length == 0) {
-    os << "invalid UTF-8 byte " << llvm::format("0x%02X", c);
-    return error(start, message);
-  }
   os << "unexpected character '" << llvm::StringRef(start, length) << "' "
      << llvm::format("(U+%04X)", cp);
   // Characters that come in when formulas are pasted from papers.

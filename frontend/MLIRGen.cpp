@@ -499,6 +499,11 @@ Value Generator::convertScalar(Value value, Type to, Location location) {
   if (fromFloat && toFloat) {
     if (fromFloat.getWidth() < toFloat.getWidth())
       return arith::ExtFOp::create(builder, location, to, value);
+    // Floats of one width (f16 and bf16, e4m3 and e5m2) convert through f32:
+    // exact there, then rounded once. arith has no cast between them.
+    if (fromFloat.getWidth() == toFloat.getWidth())
+      value = arith::ExtFOp::create(builder, location, builder.getF32Type(),
+                                    value);
     return arith::TruncFOp::create(builder, location, to, value);
   }
   if (toFloat) {

@@ -627,9 +627,12 @@ ExprPtr Parser::parseNumber() {
     return nullptr;
   if (number.is(TokenKind::integer)) {
     int64_t value;
-    if (number.spelling.getAsInteger(10, value)) {
-      emitError(number.getLoc(),
-                "integer '" + number.spelling + "' is too large");
+    // Sema folds numbers as doubles, which hold every integer up to 2^53.
+    if (number.spelling.getAsInteger(10, value) ||
+        value > (int64_t(1) << 53)) {
+      emitError(number.getLoc(), "integer '" + number.spelling +
+                                     "' is too large (numbers are exact up "
+                                     "to 2^53 = 9007199254740992)");
       return nullptr;
     }
     return std::make_unique<NumberExpr>(number.getLoc(), number.spelling,
@@ -639,6 +642,15 @@ ExprPtr Parser::parseNumber() {
   if (number.spelling.getAsDouble(value) || !std::isfinite(value)) {
     emitError(number.getLoc(),
               "number '" + number.spelling + "' is out of range");
+    return nullptr;
+  }
+  // getAsDouble accepts an underflow: a nonzero number that rounds to 0.
+  llvm::StringRef digits =
+      number.spelling.take_until([](char c) { return c == 'e' || c == 'E'; });
+  if (value == 0 && digits.find_first_of("123456789") != llvm::StringRef::npos) {
+    emitError(number.getLoc(), "number '" + number.spelling +
+                                   "' underflows to 0 (the smallest double is "
+                                   "about 4.9e-324)");
     return nullptr;
   }
   return std::make_unique<NumberExpr>(number.getLoc(), number.spelling, value,

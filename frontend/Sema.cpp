@@ -17,6 +17,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/CommandLine.h"
 
 #include <cmath>
 
@@ -25,6 +26,16 @@ using namespace kiln::ast;
 using mlir::failure;
 using mlir::LogicalResult;
 using mlir::success;
+
+/// The elementwise code of one kernel becomes its epilogue, unrolled over
+/// every accumulator element a thread holds (64 to 128), and ptxas's time
+/// grows faster than linearly in it: unbounded, a few lines of nested math
+/// take minutes to assemble. docs/language.md lists the costs.
+static llvm::cl::opt<unsigned> maxElementwiseCost(
+    "max-elementwise-cost",
+    llvm::cl::desc("Largest estimated instruction count of one output "
+                   "element's elementwise math in a kernel (0: no limit)"),
+    llvm::cl::init(512));
 
 namespace {
 
@@ -58,6 +69,25 @@ std::optional<ElemType> lookupCast(llvm::StringRef name) {
   if (type == ElemType::E2M1 || type == ElemType::UE8M0)
     return std::nullopt;
   return type;
+}
+
+/// Estimated instructions one element of `fn` costs once lowered (the
+/// hardware approximations and libdevice's expansions), beyond the one every
+/// elementwise operation is counted.
+unsigned elementwiseCost(Builtin fn) {
+  switch (fn) {
+  case Builtin::Exp:
+    return 8; // libdevice's range reduction around ex2.approx
+  case Builtin::Sigmoid:
+  case Builtin::Silu:
+    return 4; // ex2.approx and rcp.approx with their scaling
+  case Builtin::Gelu:
+    return 40; // libdevice's erf polynomial
+  case Builtin::Rsqrt:
+    return 2;
+  default:
+    return 0; // tanh.approx, relu's max
+  }
 }
 
 double foldUnaryFloat(Builtin fn, double x) {
@@ -169,6 +199,14 @@ private:
   ValueType checkMatmul(BinaryExpr &expr);
   ValueType checkCall(CallExpr &expr);
 
+  /// Reports a folded constant `result` of `expr` that left the range of the
+  /// numbers Sema folds exactly: infinite from finite operands (overflow), 0
+  /// from nonzero ones (`nonzeroExpected`, underflow), or an integer beyond
+  /// 2^53 (where doubles stop holding every integer).
+  LogicalResult checkFolded(const Expr &expr, double result,
+                            bool finiteOperands, bool nonzeroExpected,
+                            bool integer);
+
   /// Types an elementwise operation over `operands` (already checked); folds
   /// when all operands are numbers is left to the caller.
   ValueType combine(llvm::SMLoc loc, llvm::StringRef what,
@@ -208,6 +246,9 @@ private:
   Kernel &kernel;
   const SourceLocator &locator;
   bool hadError = false;
+  /// Estimated instructions per element of all the kernel's elementwise
+  /// operations (maxElementwiseCost bounds it).
+  uint64_t cost = 0;
 
   llvm::StringMap<TensorDecl *> params;
   llvm::StringMap<TensorDecl *> outputs;
@@ -376,6 +417,15 @@ LogicalResult KernelChecker::run() {
   if (kernel.schedule && !hadError &&
       failed(checkSchedule(*kernel.schedule, contractions, locator)))
     hadError = true;
+  if (!hadError && maxElementwiseCost != 0 && cost > maxElementwiseCost)
+    error(kernel.loc) << "kernel '" << kernel.name
+                      << "' computes about " << cost
+                      << " instructions of elementwise math per output "
+                         "element, more than the limit of "
+                      << maxElementwiseCost.getValue()
+                      << " (ptxas's time grows quickly with it); split it "
+                         "into several kernels or raise the limit with "
+                         "--max-elementwise-cost=N";
   if (hadError)
     return failure();
   warnUnused();
@@ -527,6 +577,7 @@ ValueType KernelChecker::combine(llvm::SMLoc loc, llvm::StringRef what,
   for (const Expr *operand : operands)
     if (operand->type.isInvalid())
       return ValueType::invalid();
+  ++cost;
   for (const Expr *operand : operands)
     if (!checkOperandKind(loc, what, *operand, accepts))
       return ValueType::invalid();
@@ -601,6 +652,31 @@ ValueType KernelChecker::combine(llvm::SMLoc loc, llvm::StringRef what,
   return ValueType::scalar(dtype);
 }
 
+LogicalResult KernelChecker::checkFolded(const Expr &expr, double result,
+                                         bool finiteOperands,
+                                         bool nonzeroExpected, bool integer) {
+  constexpr double kMaxExactInteger = 9007199254740992.0; // 2^53
+  if (!std::isfinite(result) && finiteOperands) {
+    error(expr.getLoc()) << "constant " << quote(expr)
+                         << " overflows: its value is beyond the largest "
+                            "double (about 1.8e308)";
+    return failure();
+  }
+  if (result == 0 && nonzeroExpected) {
+    error(expr.getLoc()) << "constant " << quote(expr)
+                         << " underflows to 0 (below the smallest double, "
+                            "about 4.9e-324)";
+    return failure();
+  }
+  if (integer && std::fabs(result) > kMaxExactInteger) {
+    error(expr.getLoc()) << "integer constant " << quote(expr)
+                         << " overflows: it is beyond 2^53, the largest "
+                            "integer folded exactly";
+    return failure();
+  }
+  return success();
+}
+
 ValueType KernelChecker::checkUnary(UnaryExpr &expr) {
   const ValueType &operand = check(*expr.operand);
   if (operand.isInvalid())
@@ -634,16 +710,39 @@ ValueType KernelChecker::checkBinary(BinaryExpr &expr) {
       return ValueType::invalid();
     }
     double a = lhs.number, b = rhs.number;
+    bool integer = lhs.isInteger && rhs.isInteger;
+    double result;
     switch (expr.op) {
     case BinaryOp::Add:
-      return ValueType::literal(a + b, lhs.isInteger && rhs.isInteger);
+      result = a + b;
+      break;
     case BinaryOp::Sub:
-      return ValueType::literal(a - b, lhs.isInteger && rhs.isInteger);
+      result = a - b;
+      break;
     case BinaryOp::Mul:
-      return ValueType::literal(a * b, lhs.isInteger && rhs.isInteger);
+      result = a * b;
+      break;
     default: // '/' is true division, as in Python.
-      return ValueType::literal(a / b, false);
+      if (b == 0) {
+        error(expr.getLoc()) << "division by zero in " << quote(expr);
+        return ValueType::invalid();
+      }
+      result = a / b;
+      integer = false;
+      break;
     }
+    bool scaling = expr.op == BinaryOp::Mul || expr.op == BinaryOp::Div;
+    if (failed(checkFolded(expr, result, std::isfinite(a) && std::isfinite(b),
+                           scaling && a != 0 && b != 0, integer)))
+      return ValueType::invalid();
+    return ValueType::literal(result, integer);
+  }
+
+  // Dividing by a constant zero is a mistake for floats (every element
+  // becomes an infinity or NaN) and undefined for integers.
+  if (expr.op == BinaryOp::Div && rhs.isNumber() && rhs.number == 0) {
+    error(expr.getLoc()) << "division by zero in " << quote(expr);
+    return ValueType::invalid();
   }
 
   ValueType result = combine(
@@ -1057,8 +1156,20 @@ ValueType KernelChecker::checkCall(CallExpr &call) {
     if (!checkArity(call, 1, {}, "(x)") || !checkArgs())
       return ValueType::invalid();
     const Expr &arg = *call.args[0].value;
-    if (arg.type.isNumber())
-      return ValueType::literal(foldUnaryFloat(*fn, arg.type.number), false);
+    if (arg.type.isNumber()) {
+      double x = arg.type.number;
+      if (*fn == Builtin::Rsqrt && x <= 0) {
+        error(call.getLoc()) << quote(call) << " has no finite value: rsqrt "
+                             << "needs a positive number";
+        return ValueType::invalid();
+      }
+      double result = foldUnaryFloat(*fn, x);
+      if (failed(checkFolded(call, result, std::isfinite(x),
+                             /*nonzeroExpected=*/false, /*integer=*/false)))
+        return ValueType::invalid();
+      return ValueType::literal(result, false);
+    }
+    cost += elementwiseCost(*fn);
     return combine(call.getLoc(), "'" + callee.str() + "'", {&arg},
                    Operands::Float);
   }

@@ -9,6 +9,8 @@
 #include "frontend/Sema.h"
 #include "frontend/Suggest.h"
 
+#include "compiler/Target/Chip.h"
+
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 
@@ -31,7 +33,7 @@ constexpr int64_t kMmaN = 16;
 /// One MMA reads 32 bytes of K per row.
 constexpr int64_t kMmaKBytes = 32;
 constexpr int64_t kMaxStages = 8;
-constexpr int64_t kMaxClusterSize = 16;
+constexpr int64_t kMaxClusterSize = target::maxClusterSizeNonPortable;
 constexpr int64_t kMaxConsumers = 4;
 
 enum class HintKind { Int, Bool, List };
@@ -117,11 +119,17 @@ LogicalResult checkCluster(const ScheduleItem &item,
   if (item.list.size() != 2)
     return locator.emitError(item.valueLoc)
            << "'cluster' takes 2 extents [CM, CN], got " << item.list.size();
-  for (unsigned i = 0; i < 2; ++i)
+  for (unsigned i = 0; i < 2; ++i) {
     if (item.list[i] < 1 || !llvm::isPowerOf2_64(item.list[i]))
       return locator.emitError(item.listLocs[i])
              << "cluster extent " << item.list[i]
              << " is not a power of two (1, 2, 4, ...)";
+    // Each extent first, so that the product below cannot overflow.
+    if (item.list[i] > kMaxClusterSize)
+      return locator.emitError(item.listLocs[i])
+             << "cluster extent " << item.list[i] << " exceeds "
+             << kMaxClusterSize << ", the most CTAs a cluster holds";
+  }
   int64_t size = item.list[0] * item.list[1];
   if (size > kMaxClusterSize)
     return locator.emitError(item.valueLoc)
@@ -131,16 +139,14 @@ LogicalResult checkCluster(const ScheduleItem &item,
 }
 
 LogicalResult checkRange(const ScheduleItem &item, int64_t lo, int64_t hi,
-                         const SourceLocator &locator) {
+                         const SourceLocator &locator,
+                         llvm::StringRef why = "") {
   if (item.intValue >= lo && item.intValue <= hi)
     return success();
   auto diag = locator.emitError(item.valueLoc);
   diag << "'" << item.key << "' must be ";
-  if (hi == INT64_MAX)
-    diag << "at least " << lo;
-  else
-    diag << "between " << lo << " and " << hi;
-  return diag << ", got " << item.intValue;
+  diag << "between " << lo << " and " << hi;
+  return diag << ", got " << item.intValue << why;
 }
 
 } // namespace
@@ -196,7 +202,9 @@ LogicalResult kiln::checkSchedule(const Schedule &schedule,
       result = checkRange(item, 1, kMaxConsumers, locator);
       consumers = &item;
     } else if (item.key == "group_m") {
-      result = checkRange(item, 1, INT64_MAX, locator);
+      // It becomes a constant of the kernel's 32-bit grid arithmetic.
+      result = checkRange(item, 1, target::maxKernelIndex, locator,
+                          " (the kernel's tile arithmetic is 32-bit)");
     }
     ok &= succeeded(result);
   }

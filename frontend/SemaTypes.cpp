@@ -8,6 +8,8 @@
 #include "frontend/Sema.h"
 #include "frontend/Suggest.h"
 
+#include "compiler/Target/Chip.h"
+
 #include "llvm/ADT/StringSwitch.h"
 
 using namespace kiln;
@@ -58,7 +60,24 @@ std::optional<std::string> resolveDim(const DimSpec &dim,
                                  << " is not allowed; extents are at least 1";
       return std::nullopt;
     }
+    if (dim.value > target::maxKernelIndex) {
+      locator.emitError(dim.loc)
+          << "extent " << dim.value << " exceeds " << target::maxKernelIndex
+          << ", the largest extent a kernel indexes (its coordinates are "
+             "32-bit)";
+      return std::nullopt;
+    }
     return std::to_string(dim.value);
+  }
+  // The same bound for the integer of NAME+INT, NAME-INT and NAME*INT: any
+  // larger one makes every extent of that axis too large.
+  if (dim.op != 0 && dim.value > target::maxKernelIndex) {
+    locator.emitError(dim.valueLoc)
+        << "'" << dim.name << " " << dim.op << " " << dim.value
+        << "': the integer exceeds " << target::maxKernelIndex
+        << ", the largest extent a kernel indexes (its coordinates are "
+           "32-bit)";
+    return std::nullopt;
   }
   switch (dim.op) {
   case 0:

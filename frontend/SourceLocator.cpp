@@ -9,7 +9,8 @@ using namespace kiln;
 
 SourceLocator::SourceLocator(const llvm::SourceMgr &sm, unsigned bufferID,
                              mlir::MLIRContext *ctx)
-    : sm(sm), bufferID(bufferID), ctx(ctx) {
+    : sm(sm), bufferID(bufferID), ctx(ctx),
+      lines(sm.getMemoryBuffer(bufferID)->getBuffer()) {
   // The diagnostic handlers find the buffer of a location by this name, so it
   // must be the buffer's identifier exactly.
   filename = mlir::StringAttr::get(
@@ -23,6 +24,7 @@ llvm::StringRef SourceLocator::getBuffer() const {
 mlir::FileLineColLoc SourceLocator::getLoc(llvm::SMLoc pos) const {
   if (!pos.isValid())
     return mlir::FileLineColLoc::get(filename, 0, 0);
-  auto [line, col] = sm.getLineAndColumn(pos, bufferID);
+  auto [line, col] =
+      lines.getLineAndColumn(pos.getPointer() - getBuffer().data());
   return mlir::FileLineColLoc::get(filename, line, col);
 }

@@ -10,6 +10,8 @@
 #ifndef KILN_FRONTEND_SOURCELOCATOR_H
 #define KILN_FRONTEND_SOURCELOCATOR_H
 
+#include "frontend/SourceText.h"
+
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Location.h"
@@ -27,7 +29,8 @@ public:
   /// The text being compiled.
   llvm::StringRef getBuffer() const;
 
-  /// The file:line:col location of `pos`, a pointer into the buffer.
+  /// The file:line:col location of `pos`, a pointer into the buffer. Lines
+  /// end at LF, CRLF or CR (SourceMgr counts only LF); columns count bytes.
   mlir::FileLineColLoc getLoc(llvm::SMLoc pos) const;
 
   /// Starts an error at `pos`; stream the message into the result.
@@ -46,6 +49,7 @@ private:
   unsigned bufferID;
   mlir::MLIRContext *ctx;
   mlir::StringAttr filename;
+  LineTable lines;
 };
 
 } // namespace kiln

@@ -10,17 +10,28 @@
 
 namespace kiln {
 
+/// Names longer than this get no suggestion: the edit distance costs the
+/// product of the two lengths, and a misspelling of a name that long is not
+/// what a suggestion helps with.
+constexpr size_t kMaxSuggestedNameLength = 64;
+
 /// The candidate closest to `name` by edit distance, if it is close enough to
 /// be a likely typo (at most a third of the name's length, so names shorter
-/// than three letters get no suggestion); "" otherwise.
+/// than three letters get no suggestion); "" otherwise. Linear in the number
+/// of candidates: each costs at most kMaxSuggestedNameLength squared.
 inline llvm::StringRef findClosest(llvm::StringRef name,
                                    llvm::ArrayRef<llvm::StringRef> candidates) {
   llvm::StringRef best;
   unsigned limit = name.size() / 3;
-  if (limit == 0)
+  if (limit == 0 || name.size() > kMaxSuggestedNameLength)
     return best;
   unsigned bestDistance = limit + 1;
   for (llvm::StringRef candidate : candidates) {
+    // The distance is at least the difference in length.
+    size_t gap = candidate.size() > name.size() ? candidate.size() - name.size()
+                                                : name.size() - candidate.size();
+    if (gap > limit)
+      continue;
     unsigned distance =
         name.edit_distance(candidate, /*AllowReplacements=*/true,
                            /*MaxEditDistance=*/limit);

@@ -2,16 +2,22 @@
 # The whole GPU check in one command, for a Hopper machine with nvcc, cmake,
 # PyTorch and pytest but no LLVM/MLIR: builds the runtime standalone, runs
 # test/gpu (correctness of every compiled kernel through the Python, C++ and
-# C APIs), compute-sanitizer memcheck + racecheck on small shapes (the matmul
-# host example, and one launch of each fused kernel through
-# test/gpu/sanitize_swiglu.py), and the benchmarks (bench_matmul, then
-# bench_swiglu and bench_epilogue when their kernels were built). Needs
-# .device-carry from scripts/build_gpu_artifacts.sh.
-#   scripts/gpu_check.sh [--quick] [--no-bench]
+# C APIs), the compute-sanitizer sweep (below), and the benchmarks
+# (bench_matmul, then bench_swiglu and bench_epilogue when their kernels were
+# built). Needs .device-carry from scripts/build_gpu_artifacts.sh.
+#   scripts/gpu_check.sh [--quick] [--no-bench] [--sanitize-only | --no-sanitize]
 # --quick leaves out the slow tests and runs the benchmarks' short shape lists
 # (meant to stay within about 6 minutes on an H100/H200, the full run within
 # 10); --no-bench skips the benchmarks. BENCH_ARGS are extra arguments for
 # bench_matmul.py.
+#
+# The compute-sanitizer sweep runs each tool of $SANITIZERS (default: memcheck
+# racecheck synccheck initcheck) over the matmul host example (C++ API) and
+# over one launch of every compiled kernel at each edge shape of
+# $SANITIZE_SHAPES (default "200,300,136 1,8,16 257,264,520": partial tiles in
+# M, N and K, a single tile smaller than every tile size, several tiles with a
+# K remainder) through test/gpu/sanitize_kernels.py. --sanitize-only runs just
+# the runtime build and the sweep; --no-sanitize leaves the sweep out.
 #
 # Results go to $OUT (default /tmp/kiln-gpu-check), at most 8 files:
 #   check.log          device, runtime build, compute-sanitizer runs and benchmark output
@@ -22,10 +28,18 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT" || exit 1
 OUT=${OUT:-/tmp/kiln-gpu-check}
 mkdir -p "$OUT"
-QUICK=0; BENCH=1
+QUICK=0; BENCH=1; SANITIZE=1; TESTS=1
 for arg in "$@"; do
-  case $arg in --quick) QUICK=1 ;; --no-bench) BENCH=0 ;; esac
+  case $arg in
+    --quick) QUICK=1 ;;
+    --no-bench) BENCH=0 ;;
+    --no-sanitize) SANITIZE=0 ;;
+    --sanitize-only) TESTS=0; BENCH=0 ;;
+    *) echo "gpu_check: unknown argument '$arg'" >&2; exit 2 ;;
+  esac
 done
+SANITIZERS=${SANITIZERS:-memcheck racecheck synccheck initcheck}
+SANITIZE_SHAPES=${SANITIZE_SHAPES:-200,300,136 1,8,16 257,264,520}
 export KILN_ARTIFACTS=$ROOT/.device-carry/artifacts
 export KILN_RUNTIME_LIB=$ROOT/build-rt/lib/libkiln_runtime.so
 export PYTHONPATH=$ROOT/runtime/python${PYTHONPATH:+:$PYTHONPATH}
@@ -78,29 +92,32 @@ run "build the runtime" cmake --build build-rt -j "$(nproc)"
 PYTEST_ARGS=(-q -rs -p no:cacheprovider test/gpu --junitxml="$OUT/pytest.xml")
 [ $QUICK = 1 ] && PYTEST_ARGS+=(-m "not slow")
 python3 -c "import pytest_timeout" 2>/dev/null && PYTEST_ARGS+=(--timeout=300 --timeout-method=thread)
-echo "== pytest test/gpu (log: pytest.log)"
-rc=0
-timeout 540 python3 -m pytest "${PYTEST_ARGS[@]}" > "$OUT/pytest.log" 2>&1 || rc=$?
-tail -40 "$OUT/pytest.log"
-printf '\n== pytest test/gpu: exit %s, %s\n' "$rc" "$(tail -1 "$OUT/pytest.log")" >> "$LOG"
-if [ $rc != 0 ]; then echo "FAILED (exit $rc): pytest"; status=1; fi
+if [ $TESTS = 1 ]; then
+  echo "== pytest test/gpu (log: pytest.log)"
+  rc=0
+  timeout 540 python3 -m pytest "${PYTEST_ARGS[@]}" > "$OUT/pytest.log" 2>&1 || rc=$?
+  tail -40 "$OUT/pytest.log"
+  printf '\n== pytest test/gpu: exit %s, %s\n' "$rc" "$(tail -1 "$OUT/pytest.log")" >> "$LOG"
+  if [ $rc != 0 ]; then echo "FAILED (exit $rc): pytest"; status=1; fi
+fi
 
-# compute-sanitizer on small shapes with edge tiles: the C++ host example
-# (matmul), then one launch of each fused kernel from Python. Only Kiln's
-# kernels run on the GPU there (inputs and references are on the host), and
-# PyTorch's caching allocator is off, so memcheck sees every allocation's end.
-M=$KILN_ARTIFACTS/matmul.kiln.json
-for tool in memcheck racecheck; do
-  run -t 3 "compute-sanitizer $tool: matmul_host_cpp 200x300x136" \
-    timeout 300 compute-sanitizer --tool $tool --error-exitcode 9 build-rt/bin/matmul_host_cpp "$M" 200 300 136
-done
-if [ -e "$KILN_ARTIFACTS/swiglu.kiln.json" ]; then
-  for tool in memcheck racecheck; do
-    run -t 12 "compute-sanitizer $tool: fused kernels 200x300x136 (sanitize_swiglu.py --all)" \
-      timeout 300 compute-sanitizer --tool $tool --error-exitcode 9 python3 test/gpu/sanitize_swiglu.py --all
+# compute-sanitizer at edge shapes: the C++ host example (matmul) per shape,
+# then one launch of every compiled kernel per shape from Python. Only Kiln's
+# kernels run on the GPU there (inputs are copied from the host, outputs are
+# only written), and PyTorch's caching allocator is off, so memcheck sees every
+# allocation's end and initcheck only Kiln's reads.
+if [ $SANITIZE = 1 ]; then
+  M=$KILN_ARTIFACTS/matmul.kiln.json
+  for tool in $SANITIZERS; do
+    for shape in $SANITIZE_SHAPES; do
+      # shellcheck disable=SC2086  # the shape's three numbers are arguments
+      run -t 3 "compute-sanitizer $tool: matmul_host_cpp ${shape//,/x}" \
+        timeout 300 compute-sanitizer --tool "$tool" --error-exitcode 9 build-rt/bin/matmul_host_cpp "$M" ${shape//,/ }
+    done
+    run -t 4 "compute-sanitizer $tool: every kernel at $SANITIZE_SHAPES (sanitize_kernels.py)" \
+      timeout 600 compute-sanitizer --tool "$tool" --error-exitcode 9 \
+      python3 test/gpu/sanitize_kernels.py --shapes "$SANITIZE_SHAPES"
   done
-else
-  note "== compute-sanitizer on the fused kernels: skipped, $KILN_ARTIFACTS/swiglu.kiln.json was not built"
 fi
 
 # shellcheck disable=SC2086  # $Q and BENCH_ARGS are lists of words

@@ -26,12 +26,15 @@ set -euo pipefail
 # (libMLIR.so, mlir-tblgen, FileCheck, lit, not); GoogleTest for the unit
 # tests; nlohmann-json for the manifest; python3 for lit and the runtime's
 # Python tests; venv, pip, setuptools and wheel for the test that pip-installs
-# the Python package offline into a fresh virtual environment (test/install).
+# the Python package offline into a fresh virtual environment (test/install);
+# clang 22 and its runtimes (libFuzzer, UBSan) for the fuzz + UBSan build
+# scripts/test.sh adds (docs/testing.md).
 PACKAGES=(
   cmake ninja-build g++ python3
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
   libgtest-dev nlohmann-json3-dev
   python3-venv python3-pip python3-setuptools python3-wheel
+  clang-22 libclang-rt-22-dev
 )
 # The oldest ptxas that accepts the PTX the compiler emits (`+ptx88`).
 MIN_CUDA_MAJOR=12

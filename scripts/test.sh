@@ -7,7 +7,8 @@
 #
 #   scripts/test.sh [ctest arguments...]     e.g. -R target, -L ..., -V
 #
-# BUILD and JOBS as for scripts/build.sh. The last line printed is ctest's
+# BUILD and JOBS as for scripts/build.sh; FUZZ_BUILD (default: $BUILD-fuzz) is the fuzz +
+# UBSan build, KILN_FUZZ=0 skips it. The last line printed is ctest's
 # summary ("N% tests passed, N tests failed out of N"), and the exit status is
 # ctest's.
 set -euo pipefail
@@ -15,7 +16,21 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-$ROOT/build}
 export BUILD
 
-"$ROOT/scripts/build.sh"
+# The fuzz + UBSan build (test/fuzz, docs/testing.md): Kiln's code with UBSan and the
+# libFuzzer targets, built with clang in a folder of its own; the main build's ctest runs its
+# tests as one entry, `fuzz-ubsan`. KILN_FUZZ=0 leaves it out.
+FUZZ_BUILD=${FUZZ_BUILD:-$BUILD-fuzz}
+main_args=${CMAKE_ARGS:-}
+if [ "${KILN_FUZZ:-1}" != 0 ]; then
+  CLANG=${KILN_CLANG:-clang-22}
+  BUILD=$FUZZ_BUILD BUILD_TYPE=Release \
+    CMAKE_ARGS="-DCMAKE_C_COMPILER=$CLANG -DCMAKE_CXX_COMPILER=${CLANG/clang/clang++} -DKILN_FUZZ=ON -DKILN_BUILD_TESTS=OFF" \
+    "$ROOT/scripts/build.sh" kiln-fuzz-frontend kiln-fuzz-ir KilnFrontendTestsUBSan
+  main_args="$main_args -DKILN_FUZZ_BUILD_DIR=$FUZZ_BUILD"
+else
+  main_args="$main_args -DKILN_FUZZ_BUILD_DIR="
+fi
+CMAKE_ARGS=$main_args "$ROOT/scripts/build.sh"
 
 log=$BUILD/.kiln-ctest.log
 start=$SECONDS

@@ -52,4 +52,28 @@ def ConvertCtaToNVVM : Pass<"convert-cta-to-nvvm", "::mlir::ModuleOp"> {
                            "::mlir::arith::ArithDialect", "::mlir::cf::ControlFlowDialect"];
 }
 
+def ConvertMathToNVVMApprox
+    : Pass<"convert-math-to-nvvm-approx", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "lower f32 math functions to the GPU's approximate instructions";
+  let description = [{
+    Runs before `convert-gpu-to-nvvm`, which lowers every math function to
+    a libdevice call that LLVM inlines: an epilogue applies it to each of
+    the 64 to 128 accumulator elements a thread holds, so a few nested
+    calls become hundreds of kilobytes of PTX and minutes of ptxas. Where
+    the hardware instruction is accurate enough for an epilogue (its
+    result is rounded to bf16 or f16, or feeds a smooth activation), the
+    function becomes that one instruction instead (docs/language.md lists
+    each function's lowering and error):
+
+    - `math.tanh` (f32) -> `tanh.approx.f32` (relative error below 2^-10.7).
+
+    ```mlir
+    %y = math.tanh %x : f32
+    // becomes
+    %y = llvm.inline_asm "tanh.approx.f32 $0, $1;", "=f,f" %x : (f32) -> f32
+    ```
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 #endif // KILN_CONVERSION_PASSES_TD

@@ -71,13 +71,23 @@ FailureOr<KernelArtifacts> kiln::translateToPtx(ModuleOp module) {
 }
 
 FailureOr<target::PtxasResult> kiln::assemblePtx(StringRef ptx, StringRef chip,
-                                                 Location loc) {
+                                                 Location loc,
+                                                 unsigned timeoutSeconds,
+                                                 StringRef timeoutOption) {
   target::PtxasOptions options;
   options.arch = chip.str();
+  options.timeoutSeconds = timeoutSeconds;
   target::ValueOrError<target::PtxasResult> result =
       target::runPtxas(ptx, options);
-  if (!result)
-    return emitError(loc) << "ptxas failed: " << result.error();
+  if (!result) {
+    InFlightDiagnostic diag = emitError(loc)
+                              << "ptxas failed: " << result.error();
+    if (timeoutSeconds != 0 &&
+        StringRef(result.error()).contains("did not finish within"))
+      diag << "; raise the limit with " << timeoutOption << "=SECONDS (0: no "
+           << "limit)";
+    return diag;
+  }
   std::vector<std::string> problems = target::checkPtxasPolicy(result->report);
   if (!problems.empty()) {
     InFlightDiagnostic diag = emitError(loc)

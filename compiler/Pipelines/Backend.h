@@ -34,8 +34,12 @@ mlir::FailureOr<KernelArtifacts> translateToPtx(mlir::ModuleOp module);
 
 /// Assembles `ptx` for `chip` and enforces the resource policy (no spills, no
 /// ignored setmaxnreg, no serialized wgmma). Problems are reported on `loc`.
+/// ptxas is stopped after `timeoutSeconds` (0: never); the error names
+/// `timeoutOption`, the setting that raises the limit.
 mlir::FailureOr<target::PtxasResult>
-assemblePtx(llvm::StringRef ptx, llvm::StringRef chip, mlir::Location loc);
+assemblePtx(llvm::StringRef ptx, llvm::StringRef chip, mlir::Location loc,
+            unsigned timeoutSeconds = 0,
+            llvm::StringRef timeoutOption = "--ptxas-timeout");
 
 } // namespace kiln
 

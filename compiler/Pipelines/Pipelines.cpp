@@ -53,6 +53,9 @@ void kiln::buildKilnNVVMPipeline(OpPassManager &pm, StringRef chip) {
   pm.addPass(createSCFToControlFlowPass());
   // arith, math, index and cf to LLVM inside the kernel module; math
   // functions become libdevice calls (NVPTX has no exp or tanh libcalls).
+  // First, the math functions whose hardware approximation is accurate
+  // enough become that one instruction instead of an inlined expansion.
+  pm.addNestedPass<gpu::GPUModuleOp>(createConvertMathToNVVMApprox());
   ConvertGpuOpsToNVVMOpsOptions toNVVM;
   toNVVM.useBarePtrCallConv = true;
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps(toNVVM));

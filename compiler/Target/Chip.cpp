@@ -65,6 +65,13 @@ const ChipInfo *lookupChip(std::string_view name) {
   return nullptr;
 }
 
+unsigned largestSmemPerBlockOptIn() {
+  unsigned largest = 0;
+  for (const ChipInfo *chip : chips)
+    largest = std::max(largest, chip->smemPerBlockOptIn);
+  return largest;
+}
+
 std::string_view knownChipNames() { return "sm_90a or sm_100a"; }
 
 unsigned warpSpecializedConsumerRegisters(const ChipInfo &chip,

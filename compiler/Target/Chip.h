@@ -15,6 +15,7 @@
 #ifndef KILN_COMPILER_TARGET_CHIP_H
 #define KILN_COMPILER_TARGET_CHIP_H
 
+#include <cstdint>
 #include <string_view>
 
 namespace kiln::target {
@@ -25,6 +26,17 @@ constexpr unsigned threadsPerWarp = 32;
 constexpr unsigned warpsPerWarpgroup = 4;
 /// Bytes (and alignment) of one mbarrier object in shared memory.
 constexpr unsigned mbarrierBytes = 8;
+/// Threads of one CTA: CUDA's maxThreadsPerBlock on every chip Kiln targets.
+constexpr unsigned maxThreadsPerBlock = 1024;
+/// The largest thread-block cluster any target launches (16 CTAs needs the
+/// non-portable opt-in; ChipInfo::maxClusterSize is the portable size).
+constexpr unsigned maxClusterSizeNonPortable = 16;
+/// Kernels compute tile indices, element coordinates and grid positions in
+/// 32-bit integers: a TMA copy's coordinates are signed 32-bit, and the
+/// lowering's grid arithmetic is i32. Every constant extent, dim offset or
+/// multiplier and schedule number that reaches that arithmetic (group_m) is
+/// at most this, so that none is truncated.
+constexpr int64_t maxKernelIndex = 2147483647; // INT32_MAX
 
 /// The hardware facts of one target that bound a kernel's schedule and
 /// register split. Each comment says whether a field counts per SM, per CTA
@@ -78,6 +90,10 @@ struct ChipInfo {
 /// The description of `name` ("sm_90a", "sm_100a"), or nullptr when Kiln
 /// does not target that chip.
 const ChipInfo *lookupChip(std::string_view name);
+
+/// The most dynamic shared memory any known chip lets one CTA opt into: an
+/// upper bound for checks that do not know the chip yet.
+unsigned largestSmemPerBlockOptIn();
 
 /// The chips lookupChip() knows, spelled for an error message: "sm_90a or
 /// sm_100a".

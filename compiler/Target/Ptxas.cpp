@@ -13,6 +13,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cctype>
+#include <chrono>
 #include <cstring>
 
 namespace kiln::target {
@@ -412,11 +413,20 @@ ValueOrError<PtxasResult> runPtxas(std::string_view ptx,
                                           StringRef(logPath)};
   std::string launchError;
   bool launchFailed = false;
+  auto start = std::chrono::steady_clock::now();
   int exitCode = llvm::sys::ExecuteAndWait(
-      ptxas, args, /*Env=*/std::nullopt, redirects, /*SecondsToWait=*/0,
+      ptxas, args, /*Env=*/std::nullopt, redirects, options.timeoutSeconds,
       /*MemoryLimit=*/0, &launchError, &launchFailed);
   if (launchFailed)
     return Result::failure("cannot run '" + ptxas + "': " + launchError);
+  // ExecuteAndWait kills the child at the limit and reports it like a crash
+  // (-2); the elapsed time tells the two apart.
+  if (exitCode < 0 && options.timeoutSeconds != 0 &&
+      std::chrono::steady_clock::now() - start >=
+          std::chrono::seconds(options.timeoutSeconds))
+    return Result::failure("ptxas did not finish within its time limit of " +
+                           std::to_string(options.timeoutSeconds) +
+                           " s and was stopped");
 
   if (llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> log =
           llvm::MemoryBuffer::getFile(logPath, /*IsText=*/true))

@@ -104,6 +104,11 @@ struct PtxasOptions {
   /// Where to write the cubin; empty means a temporary file that is removed
   /// after its bytes are read into PtxasResult::cubin.
   std::string outputPath;
+  /// Seconds ptxas may run before it is killed and the run fails; 0 waits
+  /// forever. ptxas's time grows much faster than the PTX it reads on some
+  /// inputs (minutes for a few hundred KB of unrolled math), so a compiler
+  /// driver should never wait unbounded.
+  unsigned timeoutSeconds = 0;
 };
 
 /// A successful ptxas run.

@@ -19,6 +19,7 @@
 #include "compiler/Pipelines/Report.h"
 #include "compiler/Target/Ptxas.h"
 #include "dialects/Cta/IR/CtaOps.h"
+#include "frontend/DiagnosticPrinter.h"
 #include "frontend/ImportKiln.h"
 #include "runtime/Manifest.h"
 
@@ -70,6 +71,20 @@ static cl::list<std::string>
 static cl::opt<bool>
     verbose("v", cl::desc("Print what was written and ptxas's resource report"),
             cl::init(false), cl::cat(kilnCategory));
+// Bounds on the work and output hostile input can cause; each error that
+// hits one names the option that raises it.
+static cl::opt<unsigned> errorLimit(
+    "error-limit",
+    cl::desc("Print at most N errors and warnings (0: no limit)"),
+    cl::value_desc("N"), cl::init(20), cl::cat(kilnCategory));
+static cl::opt<uint64_t> maxSourceSize(
+    "max-source-size",
+    cl::desc("Refuse sources larger than this many bytes (default 16 MiB)"),
+    cl::value_desc("bytes"), cl::init(16u << 20), cl::cat(kilnCategory));
+static cl::opt<unsigned> ptxasTimeout(
+    "ptxas-timeout",
+    cl::desc("Stop ptxas after this many seconds (0: no limit)"),
+    cl::value_desc("seconds"), cl::init(300), cl::cat(kilnCategory));
 
 static cl::opt<bool> report(
     "report",
@@ -103,8 +118,61 @@ LogicalResult writeText(StringRef path, StringRef text) {
     return failure();
   }
   output->os() << text;
+  // A full disk or a closed pipe shows only at the flush; unchecked, the
+  // stream's destructor would end the process with "LLVM ERROR".
+  output->os().flush();
+  if (std::error_code ec = output->os().error()) {
+    output->os().clear_error();
+    llvm::errs() << "kiln: error: cannot write "
+                 << (path.empty() || path == "-" ? StringRef("to stdout")
+                                                 : path)
+                 << ": " << ec.message() << "\n";
+    return failure();
+  }
   output->keep();
   return success();
+}
+
+/// The input file, or stdin for "-", read up to `limit` bytes: a device like
+/// /dev/zero or a runaway pipe must not grow the compiler until it is killed.
+std::unique_ptr<llvm::MemoryBuffer> readSource(StringRef path,
+                                               uint64_t limit) {
+  using namespace llvm::sys;
+  int fd = 0;
+  if (path != "-")
+    if (std::error_code ec = fs::openFileForRead(path, fd)) {
+      llvm::errs() << "kiln: error: cannot open input file '" << path
+                   << "': " << ec.message() << "\n";
+      return nullptr;
+    }
+  fs::file_t file = fs::convertFDToNativeFile(fd);
+  std::string text;
+  char chunk[1 << 16];
+  while (true) {
+    llvm::Expected<size_t> read = fs::readNativeFile(file, chunk);
+    if (!read) {
+      llvm::errs() << "kiln: error: cannot read '" << path
+                   << "': " << llvm::toString(read.takeError()) << "\n";
+      text.clear();
+      break;
+    }
+    if (*read == 0)
+      break;
+    if (limit != 0 && text.size() + *read > limit) {
+      llvm::errs() << "kiln: error: '" << path
+                   << "' is larger than the source size limit of " << limit
+                   << " bytes; raise it with --max-source-size=BYTES (0: no "
+                      "limit)\n";
+      if (path != "-")
+        fs::closeFile(file);
+      return nullptr;
+    }
+    text.append(chunk, *read);
+  }
+  if (path != "-")
+    fs::closeFile(file);
+  return llvm::MemoryBuffer::getMemBufferCopy(text, path == "-" ? "<stdin>"
+                                                                : path);
 }
 
 LogicalResult compile(MLIRContext &ctx, llvm::SourceMgr &sourceMgr) {
@@ -218,7 +286,7 @@ LogicalResult compile(MLIRContext &ctx, llvm::SourceMgr &sourceMgr) {
   }
 
   FailureOr<kiln::target::PtxasResult> cubin =
-      kiln::assemblePtx(artifacts->ptx, chip, module->getLoc());
+      kiln::assemblePtx(artifacts->ptx, chip, module->getLoc(), ptxasTimeout);
   if (failed(cubin)) {
     printReports(artifacts->manifests, nullptr);
     return failure();
@@ -313,14 +381,14 @@ int main(int argc, char **argv) {
     plugin->registerPassRegistryCallbacks();
   }
 
-  std::string error;
-  std::unique_ptr<llvm::MemoryBuffer> input = openInputFile(inputFile, &error);
-  if (!input) {
-    llvm::errs() << "kiln: error: " << error << "\n";
+  std::unique_ptr<llvm::MemoryBuffer> input =
+      readSource(inputFile, maxSourceSize);
+  if (!input)
     return 1;
-  }
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
+  const llvm::MemoryBuffer &source =
+      *sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
 
   DialectRegistry registry;
   kiln::registerAllDialects(registry);
@@ -329,12 +397,18 @@ int main(int argc, char **argv) {
   // Diagnostics point at .kiln source lines; generic IR dumps would only
   // confuse (use --mlir-print-op-on-diagnostic to get them back).
   ctx.printOpOnDiagnostic(false);
-  SourceMgrDiagnosticHandler handler(sourceMgr, &ctx);
+  // MLIR's SourceMgr handler prints a whole source line per message and no
+  // caret on non-ASCII lines; this one bounds both and counts CR line ends.
+  kiln::DiagnosticPrinter printer(&ctx, source.getBufferIdentifier(),
+                                  source.getBuffer(), errorLimit,
+                                  llvm::errs());
   // Remarks explain choices; show them only when asked.
   ctx.getDiagEngine().registerHandler([&](Diagnostic &diag) -> LogicalResult {
     if (diag.getSeverity() == DiagnosticSeverity::Remark && !explain)
       return success();
-    return failure(); // fall through to the SourceMgr handler
+    return failure(); // fall through to the printer
   });
-  return failed(compile(ctx, sourceMgr)) ? 1 : 0;
+  int status = failed(compile(ctx, sourceMgr)) ? 1 : 0;
+  printer.printSummary("kiln", "--error-limit");
+  return status;
 }

@@ -2,9 +2,14 @@
 
 #include "dialects/Cta/IR/CtaOps.h"
 
+#include "compiler/Target/Chip.h"
+
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/FunctionImplementation.h"
+
+#include <cmath>
 
 using namespace mlir;
 using namespace kiln::cta;
@@ -40,7 +45,8 @@ static LogicalResult verifyYield(Operation *op, Region &region,
   return success();
 }
 
-/// A buffer with stages must be indexed by a slot, one without must not.
+/// A buffer with stages must be indexed by a slot, one without must not; a
+/// constant slot must name one of the stages.
 static LogicalResult verifySlot(Operation *op, StringRef what, BufferType type,
                                 Value slot) {
   if ((type.getStages() > 1) != static_cast<bool>(slot))
@@ -48,6 +54,12 @@ static LogicalResult verifySlot(Operation *op, StringRef what, BufferType type,
            << what
            << (slot ? " has one stage and takes no slot"
                     : " has several stages and needs a [slot]");
+  APInt constant;
+  if (slot && matchPattern(slot, m_ConstantInt(&constant)) &&
+      (constant.isNegative() || constant.sge(type.getStages())))
+    return op->emitOpError() << what << " slot " << constant.getSExtValue()
+                             << " is out of range: the ring has "
+                             << type.getStages() << " stages";
   return success();
 }
 
@@ -160,9 +172,46 @@ LogicalResult ProgramOp::verify() {
                            << " must be a memref or an index, got " << type;
     }
   }
+  for (unsigned index = 0; index < getNumArguments(); ++index)
+    if (Attribute role = getArgAttr(index, "cta.role")) {
+      auto name = llvm::dyn_cast<StringAttr>(role);
+      if (!name || !llvm::is_contained({"input", "output", "scale"},
+                                       name.getValue()))
+        return emitOpError() << "argument #" << index
+                             << ": cta.role must be \"input\", \"output\" "
+                                "or \"scale\", got "
+                             << role;
+    }
+  // Bounds of the launch: each factor before the product, so that it cannot
+  // overflow.
+  const int64_t maxCluster = target::maxClusterSizeNonPortable;
   if (auto cluster = (*this)->getAttrOfType<DenseI64ArrayAttr>("cta.cluster"))
-    if (cluster.size() != 2 || cluster[0] < 1 || cluster[1] < 1)
-      return emitOpError() << "cta.cluster must be two positive extents";
+    if (cluster.size() != 2 || cluster[0] < 1 || cluster[1] < 1 ||
+        cluster[0] > maxCluster || cluster[1] > maxCluster ||
+        cluster[0] * cluster[1] > maxCluster)
+      return emitOpError() << "cta.cluster must be two positive extents of at "
+                              "most "
+                           << maxCluster << " CTAs in all";
+  if (Attribute attr = (*this)->getAttr("cta.block")) {
+    auto block = llvm::dyn_cast<DenseI64ArrayAttr>(attr);
+    const int64_t maxThreads = target::maxThreadsPerBlock;
+    if (!block || block.size() != 3 ||
+        llvm::any_of(block.asArrayRef(),
+                     [&](int64_t n) { return n < 1 || n > maxThreads; }) ||
+        block[0] * block[1] * block[2] > maxThreads)
+      return emitOpError() << "cta.block must be three positive extents of at "
+                              "most "
+                           << maxThreads << " threads in all, got " << attr;
+  }
+  if (Attribute attr = (*this)->getAttr("cta.tile_cost")) {
+    // The runtime compares variants by it; NaN compares false both ways.
+    auto cost = llvm::dyn_cast<FloatAttr>(attr);
+    if (!cost || !std::isfinite(cost.getValueAsDouble()) ||
+        cost.getValueAsDouble() <= 0)
+      return emitOpError() << "cta.tile_cost must be a positive finite float, "
+                              "got "
+                           << attr;
+  }
   if (Attribute schedule = (*this)->getAttr("cta.schedule"))
     if (!llvm::isa<ScheduleAttr>(schedule))
       return emitOpError() << "cta.schedule must be a #cta.schedule, got "
@@ -248,10 +297,17 @@ LogicalResult TileLoopOp::verify() {
       return emitOpError() << "offsets must be a rank-1 i32 tensor, got "
                            << offsets;
   }
-  if (getGroupM() < 1)
-    return emitOpError() << "group_m must be at least 1";
+  // The generated getter is unsigned; -1 must not read as 2^64 - 1.
+  int64_t groupM = getGroupMAttr().getInt();
+  if (groupM < 1 || groupM > target::maxKernelIndex)
+    return emitOpError() << "group_m must be at least 1 and at most "
+                         << target::maxKernelIndex
+                         << " (the lowering's tile arithmetic is 32-bit), got "
+                         << groupM;
   if (auto cluster = getCluster())
-    if (cluster->size() != 2 || (*cluster)[0] < 1 || (*cluster)[1] != 1)
+    if (cluster->size() != 2 || (*cluster)[0] < 1 ||
+        (*cluster)[0] > target::maxClusterSizeNonPortable ||
+        (*cluster)[1] != 1)
       return emitOpError()
              << "cluster must be [n, 1]: CTAs of a cluster share tile columns";
   if (getResults().getTypes() != getInits().getTypes())
@@ -271,8 +327,10 @@ void MainloopOp::getAsmBlockArgumentNames(Region &region,
 }
 
 LogicalResult MainloopOp::verify() {
-  if (getStep() <= 0)
-    return emitOpError() << "step must be positive, got " << getStep();
+  int64_t step = getStepAttr().getInt();
+  if (step <= 0 || step > target::maxKernelIndex)
+    return emitOpError() << "step must be positive and at most "
+                         << target::maxKernelIndex << ", got " << step;
   if (getResults().getTypes() != getInits().getTypes())
     return emitOpError() << "results must match the carried values";
   if (failed(verifyBlockArgs(*this, getBody().front(),
@@ -300,8 +358,11 @@ LogicalResult LoadOp::verify() {
     return emitOpError() << "source elements " << source.getElementType()
                          << " differ from buffer elements "
                          << buffer.getElementType();
-  if (getMulticast() < 1 || getMulticast() > 16)
-    return emitOpError() << "multicast must be 1 to 16, got " << getMulticast();
+  int64_t multicast = getMulticastAttr().getInt();
+  if (multicast < 1 || multicast > target::maxClusterSizeNonPortable)
+    return emitOpError() << "multicast must be 1 to "
+                         << target::maxClusterSizeNonPortable << ", got "
+                         << multicast;
   if (auto rows = getDstRows()) {
     if (rows->size() != 2 || (*rows)[0] < 0 || (*rows)[0] >= (*rows)[1] ||
         (*rows)[1] > buffer.getShape()[0])
@@ -597,9 +658,16 @@ LogicalResult ConvertOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult RingOp::verify() {
-  if (getConsumers() < 1 || getClusterSize() < 1 || getClusterSize() > 16)
-    return emitOpError() << "needs at least one consumer and a cluster of 1 "
-                            "to 16 CTAs";
+  // Signed reads: the generated getters are unsigned. The empty barrier
+  // counts consumers * cluster_size arrivals, one per thread at most.
+  int64_t consumers = getConsumersAttr().getInt();
+  int64_t clusterSize = getClusterSizeAttr().getInt();
+  if (consumers < 1 || consumers > target::maxThreadsPerBlock ||
+      clusterSize < 1 || clusterSize > target::maxClusterSizeNonPortable)
+    return emitOpError() << "needs 1 to " << target::maxThreadsPerBlock
+                         << " consumers and a cluster of 1 to "
+                         << target::maxClusterSizeNonPortable << " CTAs, got "
+                         << consumers << " and " << clusterSize;
   return success();
 }
 

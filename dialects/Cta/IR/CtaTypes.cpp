@@ -2,15 +2,23 @@
 
 #include "dialects/Cta/IR/CtaDialect.h"
 
+#include "compiler/Target/Chip.h"
+
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 using namespace mlir;
 using namespace kiln;
 using namespace kiln::cta;
 
 #include "dialects/Cta/IR/CtaEnums.cpp.inc"
+
+/// The deepest ring (and #cta.schedule) the cta passes build: deeper rings
+/// gain nothing once a tile's load latency is covered, and a ring of stages
+/// must fit one CTA's shared memory anyway.
+static constexpr int64_t kMaxStages = 16;
 
 /// `64x256xf32`: a static tile shape and its element type.
 static ParseResult parseTileShape(AsmParser &parser,
@@ -122,11 +130,27 @@ LogicalResult BufferType::verify(function_ref<InFlightDiagnostic()> emitError,
                                  int64_t stages, SwizzleAttr) {
   if (shape.size() != 2 || shape[0] <= 0 || shape[1] <= 0)
     return emitError() << "a buffer is a 2-D tile with positive extents";
-  if (stages < 1)
-    return emitError() << "a buffer needs at least one stage, got " << stages;
+  if (stages < 1 || stages > kMaxStages)
+    return emitError() << "a buffer has 1 to " << kMaxStages
+                       << " stages, got " << stages;
   if (!elementType.isIntOrFloat())
     return emitError() << "buffer elements must be integers or floats, got "
                        << elementType;
+  // All stages live in one CTA's shared memory; the product is
+  // overflow-checked because the extents are arbitrary int64s here.
+  std::optional<int64_t> bits = llvm::checkedMul<int64_t>(shape[0], shape[1]);
+  if (bits)
+    bits = llvm::checkedMul<int64_t>(*bits,
+                                     elementType.getIntOrFloatBitWidth());
+  if (bits)
+    bits = llvm::checkedMul<int64_t>(*bits, stages);
+  int64_t smemBits = int64_t(target::largestSmemPerBlockOptIn()) * 8;
+  if (!bits || *bits > smemBits)
+    return emitError() << "a buffer of " << stages << " stage(s) of "
+                       << shape[0] << "x" << shape[1] << " "
+                       << elementType.getIntOrFloatBitWidth()
+                       << "-bit elements exceeds the " << smemBits / 8
+                       << " bytes of shared memory a CTA can have";
   return success();
 }
 
@@ -213,10 +237,23 @@ LogicalResult RoleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 
 LogicalResult ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                    int64_t stages, int64_t mathWarpgroups) {
-  if (stages < 1 || stages > 16)
-    return emitError() << "stages must be 1 to 16, got " << stages;
+  if (stages < 1 || stages > kMaxStages)
+    return emitError() << "stages must be 1 to " << kMaxStages << ", got "
+                       << stages;
   if (mathWarpgroups < 1 || mathWarpgroups > 4)
     return emitError() << "math_warpgroups must be 1 to 4, got "
                        << mathWarpgroups;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// RingType
+//===----------------------------------------------------------------------===//
+
+LogicalResult RingType::verify(function_ref<InFlightDiagnostic()> emitError,
+                               int64_t stages) {
+  if (stages < 1 || stages > kMaxStages)
+    return emitError() << "a ring has 1 to " << kMaxStages
+                       << " stages, got " << stages;
   return success();
 }

@@ -90,6 +90,7 @@ def Cta_RingType : Cta_Type<"Ring", "ring"> {
   }];
   let parameters = (ins "int64_t":$stages);
   let assemblyFormat = "`<` $stages `>`";
+  let genVerifyDecl = 1;
 }
 
 #endif // KILN_CTA_TYPES_TD

@@ -2,6 +2,7 @@
 
 #include "dialects/Tile/IR/TileDialect.h"
 #include "dialects/Tile/IR/TileShapes.h"
+#include "compiler/Target/Chip.h"
 #include "compiler/Target/Swizzle.h"
 
 #include "mlir/IR/Builders.h"
@@ -202,18 +203,40 @@ LogicalResult ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                    int64_t stages, int64_t clusterM,
                                    int64_t clusterN, int64_t consumers, bool,
                                    int64_t groupM) {
+  // Upper bounds are those of the lowering: its tile arithmetic is 32-bit,
+  // a cluster holds at most maxClusterSizeNonPortable CTAs, and #cta.schedule
+  // takes at most kMaxStages stages. Each factor is bounded before the
+  // cluster's product is taken, so that it cannot overflow.
+  constexpr int64_t kMaxStages = 16;
+  const int64_t maxIndex = kiln::target::maxKernelIndex;
+  const int64_t maxCluster = kiln::target::maxClusterSizeNonPortable;
   if (tileM <= 0 || tileN <= 0 || tileK <= 0)
     return emitError() << "tile sizes must be positive, got " << tileM << "x"
                        << tileN << "x" << tileK;
+  if (tileM > maxIndex || tileN > maxIndex || tileK > maxIndex)
+    return emitError() << "tile sizes must be at most " << maxIndex
+                       << " (the lowering's tile arithmetic is 32-bit), got "
+                       << tileM << "x" << tileN << "x" << tileK;
   if (stages < 1)
     return emitError() << "stages must be at least 1, got " << stages;
+  if (stages > kMaxStages)
+    return emitError() << "stages must be at most " << kMaxStages << ", got "
+                       << stages;
   if (clusterM < 1 || clusterN < 1)
     return emitError() << "cluster dims must be at least 1, got " << clusterM
                        << "x" << clusterN;
+  if (clusterM > maxCluster || clusterN > maxCluster ||
+      clusterM * clusterN > maxCluster)
+    return emitError() << "a cluster holds at most " << maxCluster
+                       << " CTAs, got " << clusterM << "x" << clusterN;
   if (consumers < 1 || tileM % consumers != 0)
     return emitError() << "consumers (" << consumers << ") must divide tile_m ("
                        << tileM << ")";
   if (groupM < 1)
     return emitError() << "group_m must be at least 1, got " << groupM;
+  if (groupM > maxIndex)
+    return emitError() << "group_m must be at most " << maxIndex
+                       << " (the lowering's tile arithmetic is 32-bit), got "
+                       << groupM;
   return success();
 }

@@ -8,11 +8,14 @@
 
 #include "dialects/Tile/IR/TileOps.h"
 #include "dialects/Tile/IR/TileShapes.h"
+#include "compiler/Target/Chip.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/FunctionImplementation.h"
 #include "llvm/ADT/StringExtras.h"
+
+#include <cmath>
 
 using namespace mlir;
 using namespace kiln::tile;
@@ -170,17 +173,23 @@ StringRef KernelOp::getResultName(unsigned i) {
 
 /// Keys allowed in a kernel's `tile.schedule` hint dictionary.
 static LogicalResult verifyScheduleHints(KernelOp op, DictionaryAttr hints) {
+  // Every number must also fit the lowering's 32-bit tile arithmetic, or
+  // tile-select-schedule would copy it into a #tile.schedule it truncates.
+  auto inRange = [](int64_t v) {
+    return v > 0 && v <= kiln::target::maxKernelIndex;
+  };
   for (NamedAttribute hint : hints) {
     StringRef key = hint.getName().getValue();
     Attribute value = hint.getValue();
     auto isArrayOf = [&](size_t minSize, size_t maxSize) {
       auto array = llvm::dyn_cast<DenseI64ArrayAttr>(value);
       return array && array.size() >= minSize && array.size() <= maxSize &&
-             llvm::all_of(array.asArrayRef(), [](int64_t v) { return v > 0; });
+             llvm::all_of(array.asArrayRef(), inRange);
     };
     auto isPositiveInt = [&] {
       auto integer = llvm::dyn_cast<IntegerAttr>(value);
-      return integer && integer.getInt() > 0;
+      return integer && integer.getValue().getBitWidth() <= 64 &&
+             inRange(integer.getValue().getSExtValue());
     };
     bool ok;
     if (key == "tile")
@@ -232,6 +241,15 @@ LogicalResult KernelOp::verify() {
       return emitOpError() << "scale argument #" << i << " scales '"
                            << of.getValue()
                            << "', which is not an earlier argument";
+  }
+  if (Attribute attr = (*this)->getAttr("tile.tile_cost")) {
+    // Variants are ranked by it; NaN compares false both ways.
+    auto cost = llvm::dyn_cast<FloatAttr>(attr);
+    if (!cost || !std::isfinite(cost.getValueAsDouble()) ||
+        cost.getValueAsDouble() <= 0)
+      return emitOpError() << "tile.tile_cost must be a positive finite "
+                              "float, got "
+                           << attr;
   }
   if (auto hints = (*this)->getAttrOfType<DictionaryAttr>("tile.schedule"))
     return verifyScheduleHints(*this, hints);

@@ -65,8 +65,49 @@ cta.program @p() {
 // -----
 
 cta.program @p() {
-  // expected-error@+1 {{a buffer needs at least one stage, got 0}}
+  // expected-error@+1 {{a buffer has 1 to 16 stages, got 0}}
   %0 = cta.alloc : !cta.buffer<128x64xbf16, stages = 0>
+  cta.return
+}
+
+// -----
+
+cta.program @p() {
+  // expected-error@+1 {{a buffer has 1 to 16 stages, got 1000000}}
+  %0 = cta.alloc : !cta.buffer<128x64xbf16, stages = 1000000>
+  cta.return
+}
+
+// -----
+
+cta.program @p() {
+  // expected-error@+1 {{a buffer of 16 stage(s) of 128x64 16-bit elements exceeds the 232448 bytes of shared memory a CTA can have}}
+  %0 = cta.alloc : !cta.buffer<128x64xbf16, stages = 16>
+  cta.return
+}
+
+// -----
+
+cta.program @p() {
+  // The size in bits overflows int64; it must be an error, not a wrap.
+  // expected-error@+1 {{a buffer of 1 stage(s) of 4611686018427387904x4611686018427387904 16-bit elements exceeds}}
+  %0 = cta.alloc : !cta.buffer<4611686018427387904x4611686018427387904xbf16>
+  cta.return
+}
+
+// -----
+
+cta.program @p() {
+  // expected-error@+1 {{a ring has 1 to 16 stages, got 0}}
+  %r = cta.ring {consumers = 1 : i64} : !cta.ring<0>
+  cta.return
+}
+
+// -----
+
+cta.program @p() {
+  // expected-error@+1 {{a ring has 1 to 16 stages, got 1000000}}
+  %r = cta.ring {consumers = 1 : i64} : !cta.ring<1000000>
   cta.return
 }
 
@@ -315,6 +356,57 @@ cta.program @p() attributes {cta.cluster = array<i64: 0, 1>} {
 
 // -----
 
+// Each extent is bounded before the product, which would wrap to 0.
+// expected-error@+1 {{'cta.program' op cta.cluster must be two positive extents of at most 16 CTAs in all}}
+cta.program @p() attributes {cta.cluster = array<i64: 4294967296, 4294967296>} {
+  cta.return
+}
+
+// -----
+
+// expected-error@+1 {{'cta.program' op cta.block must be three positive extents of at most 1024 threads in all, got array<i64: 0, 1, 1>}}
+cta.program @p() attributes {cta.block = array<i64: 0, 1, 1>} {
+  cta.return
+}
+
+// -----
+
+// expected-error@+1 {{'cta.program' op cta.block must be three positive extents of at most 1024 threads in all}}
+cta.program @p() attributes {cta.block = array<i64: 512, 4, 1>} {
+  cta.return
+}
+
+// -----
+
+// expected-error@+1 {{'cta.program' op cta.block must be three positive extents}}
+cta.program @p() attributes {cta.block = array<i64: 128, 1>} {
+  cta.return
+}
+
+// -----
+
+// expected-error@+1 {{'cta.program' op argument #0: cta.role must be "input", "output" or "scale", got "bogus"}}
+cta.program @p(%a: memref<?x?xbf16> {cta.param = "a", cta.role = "bogus"}) {
+  cta.return
+}
+
+// -----
+
+// The runtime ranks variants by tile cost; NaN compares false both ways.
+// expected-error@+1 {{'cta.program' op cta.tile_cost must be a positive finite float, got 0x7FF8000000000000 : f64}}
+cta.program @p() attributes {cta.tile_cost = 0x7FF8000000000000 : f64} {
+  cta.return
+}
+
+// -----
+
+// expected-error@+1 {{'cta.program' op cta.tile_cost must be a positive finite float, got -1.000000e+00 : f64}}
+cta.program @p() attributes {cta.tile_cost = -1.0 : f64} {
+  cta.return
+}
+
+// -----
+
 // The cta passes read only #cta.schedule (a #tile.schedule left over from
 // convert-tile-to-cta's input is rejected too).
 // expected-error@+1 {{'cta.program' op cta.schedule must be a #cta.schedule, got 4 : i64}}
@@ -483,6 +575,27 @@ cta.program @p(%m: index {cta.dim = "M"}) {
 
 // -----
 
+// The generated getter is unsigned: -1 read as 2^64 - 1 passed a "< 1" check.
+cta.program @p(%m: index {cta.dim = "M"}) {
+  // expected-error@+1 {{'cta.tile_loop' op group_m must be at least 1 and at most 2147483647 (the lowering's tile arithmetic is 32-bit), got -1}}
+  cta.tile_loop static (%m, %m) tile [128, 128] {
+  ^bb0(%m0: index, %n0: index):
+  } {group_m = -1 : i64}
+  cta.return
+}
+
+// -----
+
+cta.program @p(%m: index {cta.dim = "M"}) {
+  // expected-error@+1 {{'cta.tile_loop' op group_m must be at least 1 and at most 2147483647 (the lowering's tile arithmetic is 32-bit), got 4294967296}}
+  cta.tile_loop static (%m, %m) tile [128, 128] {
+  ^bb0(%m0: index, %n0: index):
+  } {group_m = 4294967296 : i64}
+  cta.return
+}
+
+// -----
+
 cta.program @p(%m: index {cta.dim = "M"}) {
   // expected-error@+1 {{'cta.tile_loop' op cluster must be [n, 1]: CTAs of a cluster share tile columns}}
   cta.tile_loop static (%m, %m) tile [128, 128] {
@@ -587,7 +700,7 @@ cta.program @p(%m: index {cta.dim = "M"}) {
 
 cta.program @p(%k: index {cta.dim = "K"}) {
   %z = cta.acc_zero : !cta.acc<64x64xf32>
-  // expected-error@+1 {{'cta.mainloop' op step must be positive, got 0}}
+  // expected-error@+1 {{'cta.mainloop' op step must be positive and at most 2147483647, got 0}}
   %r = cta.mainloop %k step 0 iter_args(%z : !cta.acc<64x64xf32>) -> !cta.acc<64x64xf32> {
   ^bb0(%k0: index, %acc: !cta.acc<64x64xf32>):
     cta.yield %acc : !cta.acc<64x64xf32>
@@ -726,6 +839,26 @@ cta.program @p(%a: memref<?x?xbf16> {cta.param = "a"}, %i: index {cta.dim = "M"}
   %s = cta.alloc : !cta.buffer<64x64xbf16>
   // expected-error@+1 {{'cta.load' op multicast must be 1 to 16, got 32}}
   cta.load %a[%i, %i] -> %s {multicast = 32 : i64} : memref<?x?xbf16> -> !cta.buffer<64x64xbf16>
+  cta.return
+}
+
+// -----
+
+// The lowering builds the multicast mask as (1 << multicast) - 1: 64 would
+// shift past the width.
+cta.program @p(%a: memref<?x?xbf16> {cta.param = "a"}, %i: index {cta.dim = "M"}) {
+  %s = cta.alloc : !cta.buffer<64x64xbf16>
+  // expected-error@+1 {{'cta.load' op multicast must be 1 to 16, got 64}}
+  cta.load %a[%i, %i] -> %s {multicast = 64 : i64} : memref<?x?xbf16> -> !cta.buffer<64x64xbf16>
+  cta.return
+}
+
+// -----
+
+cta.program @p(%a: memref<?x?xbf16> {cta.param = "a"}, %i: index {cta.dim = "M"}) {
+  %s = cta.alloc : !cta.buffer<64x64xbf16>
+  // expected-error@+1 {{'cta.load' op multicast must be 1 to 16, got -1}}
+  cta.load %a[%i, %i] -> %s {multicast = -1 : i64} : memref<?x?xbf16> -> !cta.buffer<64x64xbf16>
   cta.return
 }
 
@@ -1335,6 +1468,36 @@ cta.program @p(%c: memref<?x?xbf16> {cta.param = "c"}, %i: index {cta.dim = "M"}
 // -----
 
 cta.program @p(%c: memref<?x?xbf16> {cta.param = "c"}, %i: index {cta.dim = "M"}) {
+  %s = cta.alloc : !cta.buffer<64x64xbf16, stages = 2>
+  %z = cta.acc_zero : !cta.acc<64x64xf32>
+  %slot = arith.constant 2 : index
+  // expected-error@+1 {{'cta.store' op staging slot 2 is out of range: the ring has 2 stages}}
+  cta.store %z -> %c[%i, %i] staging %s[%slot] : !cta.acc<64x64xf32> -> memref<?x?xbf16>, !cta.buffer<64x64xbf16, stages = 2> {
+  ^bb0(%e: f32):
+    %t = arith.truncf %e : f32 to bf16
+    cta.yield %t : bf16
+  }
+  cta.return
+}
+
+// -----
+
+cta.program @p(%c: memref<?x?xbf16> {cta.param = "c"}, %i: index {cta.dim = "M"}) {
+  %s = cta.alloc : !cta.buffer<64x64xbf16, stages = 2>
+  %z = cta.acc_zero : !cta.acc<64x64xf32>
+  %slot = arith.constant -1 : index
+  // expected-error@+1 {{'cta.store' op staging slot -1 is out of range: the ring has 2 stages}}
+  cta.store %z -> %c[%i, %i] staging %s[%slot] : !cta.acc<64x64xf32> -> memref<?x?xbf16>, !cta.buffer<64x64xbf16, stages = 2> {
+  ^bb0(%e: f32):
+    %t = arith.truncf %e : f32 to bf16
+    cta.yield %t : bf16
+  }
+  cta.return
+}
+
+// -----
+
+cta.program @p(%c: memref<?x?xbf16> {cta.param = "c"}, %i: index {cta.dim = "M"}) {
   %s = cta.alloc : !cta.buffer<64x64xbf16>
   %z = cta.acc_zero : !cta.acc<64x64xf32>
   // expected-error@+1 {{'cta.store' op staging has one stage and takes no slot}}
@@ -1638,7 +1801,7 @@ cta.program @p() {
 //===----------------------------------------------------------------------===//
 
 cta.program @p() {
-  // expected-error@+1 {{'cta.ring' op needs at least one consumer and a cluster of 1 to 16 CTAs}}
+  // expected-error@+1 {{'cta.ring' op needs 1 to 1024 consumers and a cluster of 1 to 16 CTAs, got 0 and 1}}
   %r = cta.ring {consumers = 0 : i64} : !cta.ring<2>
   cta.return
 }
@@ -1646,8 +1809,16 @@ cta.program @p() {
 // -----
 
 cta.program @p() {
-  // expected-error@+1 {{'cta.ring' op needs at least one consumer and a cluster of 1 to 16 CTAs}}
+  // expected-error@+1 {{'cta.ring' op needs 1 to 1024 consumers and a cluster of 1 to 16 CTAs, got 2 and 32}}
   %r = cta.ring {consumers = 2 : i64, cluster_size = 32 : i64} : !cta.ring<2>
+  cta.return
+}
+
+// -----
+
+cta.program @p() {
+  // expected-error@+1 {{'cta.ring' op needs 1 to 1024 consumers and a cluster of 1 to 16 CTAs, got -1 and 1}}
+  %r = cta.ring {consumers = -1 : i64} : !cta.ring<2>
   cta.return
 }
 

@@ -138,6 +138,33 @@ tile.kernel @f(%a: tensor<4x4xf16>, %b: tensor<4x4xf16>) -> tensor<4x4xf32> {
 
 // -----
 
+// Regression: 2^32 was truncated to an i32 0 by the lowering.
+// expected-error@+1 {{group_m must be at most 2147483647 (the lowering's tile arithmetic is 32-bit), got 4294967296}}
+#s = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 64, stages = 4, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 4294967296>
+
+// -----
+
+// Regression: the product 2^32 * 2^32 wrapped to 0.
+// expected-error@+1 {{a cluster holds at most 16 CTAs, got 4294967296x4294967296}}
+#s = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 64, stages = 4, cluster_m = 4294967296, cluster_n = 4294967296, consumers = 2, persistent = true, group_m = 8>
+
+// -----
+
+// expected-error@+1 {{a cluster holds at most 16 CTAs, got 4x8}}
+#s = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 64, stages = 4, cluster_m = 4, cluster_n = 8, consumers = 2, persistent = true, group_m = 8>
+
+// -----
+
+// expected-error@+1 {{stages must be at most 16, got 1000000}}
+#s = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 64, stages = 1000000, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>
+
+// -----
+
+// expected-error@+1 {{tile sizes must be at most 2147483647 (the lowering's tile arithmetic is 32-bit), got 128x4294967296x64}}
+#s = #tile.schedule<tile_m = 128, tile_n = 4294967296, tile_k = 64, stages = 4, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>
+
+// -----
+
 //===----------------------------------------------------------------------===//
 // tile.kernel
 //===----------------------------------------------------------------------===//
@@ -233,6 +260,29 @@ tile.kernel @f(%a: tensor<4xf32>) attributes {tile.schedule = {tile = array<i64:
 
 // expected-error@+1 {{'tile.kernel' op schedule hint 'tile' has an invalid value array<i64: 128, -64>}}
 tile.kernel @f(%a: tensor<4xf32>) attributes {tile.schedule = {tile = array<i64: 128, -64>}} {
+  tile.return
+}
+
+// -----
+
+// Hints are copied into #tile.schedule; they must fit its 32-bit arithmetic.
+// expected-error@+1 {{'tile.kernel' op schedule hint 'group_m' has an invalid value 4294967296 : i64}}
+tile.kernel @f(%a: tensor<4xf32>) attributes {tile.schedule = {group_m = 4294967296 : i64}} {
+  tile.return
+}
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op schedule hint 'cluster' has an invalid value array<i64: 4294967296, 4294967296>}}
+tile.kernel @f(%a: tensor<4xf32>) attributes {tile.schedule = {cluster = array<i64: 4294967296, 4294967296>}} {
+  tile.return
+}
+
+// -----
+
+// Variants are ranked by their tile cost; NaN compares false both ways.
+// expected-error@+1 {{'tile.kernel' op tile.tile_cost must be a positive finite float, got 0x7FF8000000000000 : f64}}
+tile.kernel @f(%a: tensor<4xf32>) attributes {tile.tile_cost = 0x7FF8000000000000 : f64} {
   tile.return
 }
 

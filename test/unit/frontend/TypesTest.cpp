@@ -47,4 +47,20 @@ TEST(Suggest, CloseNamesOnly) {
   EXPECT_EQ(didYouMean("x", {"a"}), "");
 }
 
+TEST(Suggest, LongNamesCostNothing) {
+  // The edit distance is quadratic in the lengths: names longer than the
+  // cap are not compared at all, and candidates whose length alone puts
+  // them out of reach are skipped.
+  std::string longName(kMaxSuggestedNameLength + 1, 'a');
+  std::string longCandidate = longName;
+  longCandidate.back() = 'b';
+  EXPECT_EQ(didYouMean(longName, {longCandidate}), "");
+  std::string atCap(kMaxSuggestedNameLength, 'a');
+  std::string atCapCandidate = atCap;
+  atCapCandidate.back() = 'b';
+  EXPECT_EQ(didYouMean(atCap, {atCapCandidate}),
+            "; did you mean '" + atCapCandidate + "'?");
+  EXPECT_EQ(findClosest("abcdef", {"abcdefghij", "abcdeg"}), "abcdeg");
+}
+
 } // namespace

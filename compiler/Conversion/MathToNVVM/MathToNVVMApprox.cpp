@@ -1,0 +1,57 @@
+//===- MathToNVVMApprox.cpp - math functions as approximate instructions --===//
+//
+// libdevice's expansions are accurate to an ulp or two but long, and an
+// epilogue repeats them for every accumulator element of a thread; the
+// hardware's approximations are one instruction. See Passes.td for which
+// functions and why their accuracy suffices.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Conversion/Passes.h"
+
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace kiln {
+#define GEN_PASS_DEF_CONVERTMATHTONVVMAPPROX
+#include "compiler/Conversion/Passes.h.inc"
+} // namespace kiln
+
+using namespace mlir;
+
+namespace {
+
+/// `math.tanh` on f32 -> `tanh.approx.f32` (sm_75 and later; every chip
+/// Kiln targets).
+struct TanhToApprox : OpRewritePattern<math::TanhOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(math::TanhOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.getType().isF32())
+      return rewriter.notifyMatchFailure(op, "only f32 has tanh.approx");
+    // No side effects: CSE and DCE treat it as the pure function it is.
+    auto approx = LLVM::InlineAsmOp::create(
+        rewriter, op.getLoc(), op.getType(), ValueRange{op.getOperand()},
+        "tanh.approx.f32 $0, $1;", "=f,f", /*has_side_effects=*/false,
+        /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+        LLVM::AsmDialectAttr::get(rewriter.getContext(),
+                                  LLVM::AsmDialect::AD_ATT),
+        /*operand_attrs=*/ArrayAttr());
+    rewriter.replaceOp(op, approx.getResult(0));
+    return success();
+  }
+};
+
+struct ConvertMathToNVVMApprox
+    : kiln::impl::ConvertMathToNVVMApproxBase<ConvertMathToNVVMApprox> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    patterns.add<TanhToApprox>(&getContext());
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+"""One launch of every compiled kernel at edge shapes, for compute-sanitizer (scripts/gpu_check.sh):
+
+    compute-sanitizer --tool initcheck --error-exitcode 9 python3 test/gpu/sanitize_kernels.py
+
+Launches each artifact `*.kiln.json` in $KILN_ARTIFACTS (default .device-carry/artifacts) once per
+shape of `--shapes` (default: 200,300,136 with edge tiles in M, N and K; 1,8,16, one partial tile
+smaller than every tile; 257,264,520, several tiles and a K remainder), binding the dims M, N, K.
+Inputs are random host tensors copied to the GPU, outputs are allocated by the runtime, and
+PyTorch's caching allocator is off, so the only kernels on the GPU are Kiln's and every tensor is
+its own allocation (an access past one is an error memcheck sees). Correctness is pytest's job
+(test/gpu); this only launches. A shape the runtime refuses for a kernel (an alignment rule) and
+a kernel whose dims are not M, N, K or that takes block scales are reported as SKIP. Exit status:
+0 when every launch completed, 1 when one failed, 2 when nothing was launched.
+"""
+import argparse
+import os
+import pathlib
+import re
+import sys
+
+os.environ["PYTORCH_NO_CUDA_MEMORY_CACHING"] = "1"  # before torch initializes CUDA
+
+import torch  # noqa: E402
+
+HERE = pathlib.Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+sys.path.insert(0, str(ROOT / "runtime" / "python"))
+
+import kiln  # noqa: E402
+
+DTYPES = {"bf16": torch.bfloat16, "f16": torch.float16, "f32": torch.float32,
+          "i32": torch.int32, "e4m3": torch.float8_e4m3fn, "e5m2": torch.float8_e5m2}
+
+
+def extent(expr, dims):
+    """The value of a manifest dim expression (NAME, INT, NAME+INT, NAME-INT, NAME*INT,
+    cdiv(NAME,INT)) for `dims`; KeyError for an unbound name."""
+    m = re.fullmatch(r"cdiv\((\w+),\s*(\d+)\)", expr)
+    if m:
+        return -(-extent(m.group(1), dims) // int(m.group(2)))
+    m = re.fullmatch(r"(\w+)\s*([-+*])\s*(\d+)", expr)
+    if m:
+        base, k = extent(m.group(1), dims), int(m.group(3))
+        return {"+": base + k, "-": base - k, "*": base * k}[m.group(2)]
+    return int(expr) if expr.isdigit() else dims[expr]
+
+
+def random_input(param, dims):
+    shape = [extent(e, dims) for e in param.shape]
+    dtype = DTYPES[param.dtype]
+    if dtype == torch.int32:
+        host = torch.randint(0, 4, shape, dtype=dtype)
+    else:
+        host = torch.randn(shape).to(dtype)
+    return host.cuda()  # a copy, no kernel
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--artifacts", default=os.environ.get(
+        "KILN_ARTIFACTS", str(ROOT / ".device-carry" / "artifacts")))
+    parser.add_argument("--shapes", default="200,300,136 1,8,16 257,264,520",
+                        help="space-separated M,N,K triples")
+    parser.add_argument("--only", default="", help="comma-separated kernel names (default: all)")
+    args = parser.parse_args()
+    shapes = [tuple(int(v) for v in s.split(",")) for s in args.shapes.split()]
+    only = set(filter(None, args.only.split(",")))
+
+    torch.manual_seed(0)
+    launched, skipped, failed = 0, 0, []
+    for path in sorted(pathlib.Path(args.artifacts).glob("*.kiln.json")):
+        name = path.name[:-len(".kiln.json")]
+        if only and name not in only:
+            continue
+        kernel = kiln.load(str(path))
+        if any(p.role == "scale" for p in kernel.params):
+            print(f"{name}: SKIP, block-scaled inputs are not generated here")
+            skipped += 1
+            continue
+        for m, n, k in shapes:
+            dims = {"M": m, "N": n, "K": k}
+            try:
+                inputs = [random_input(p, dims) for p in kernel.params if p.role == "input"]
+            except KeyError as e:
+                print(f"{name}: SKIP, dim {e} is not one of M, N, K")
+                skipped += 1
+                break
+            try:
+                kernel(*inputs)
+            except kiln.KilnError as e:
+                print(f"{name} {m}x{n}x{k}: SKIP, the runtime refuses the shape: {e}")
+                skipped += 1
+                continue
+            try:
+                torch.cuda.synchronize()
+            except RuntimeError as e:
+                print(f"{name} {m}x{n}x{k}: FAILED: {e}")
+                failed.append(f"{name} {m}x{n}x{k}")
+                continue
+            launched += 1
+            print(f"{name} {m}x{n}x{k} entry {kernel.last_entry}: launched", flush=True)
+    print(f"{launched} launches, {skipped} skipped, {len(failed)} failed")
+    if failed:
+        print("FAILED: " + ", ".join(failed))
+        return 1
+    return 0 if launched else 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
