@@ -10,11 +10,15 @@ Inputs are random host tensors copied to the GPU, outputs are allocated by the r
 PyTorch's caching allocator is off, so the only kernels on the GPU are Kiln's and every tensor is
 its own allocation (an access past one is an error memcheck sees). Correctness is pytest's job
 (test/gpu); this only launches. A shape the runtime refuses for a kernel (an alignment rule) and
-a kernel whose dims are not M, N, K or that takes block scales are reported as SKIP. Exit status:
-0 when every launch completed, 1 when one failed, 2 when nothing was launched.
+a kernel whose dims are not M, N, K or that takes block scales are reported as SKIP. Every entry
+of a kernel with variants runs (the runtime would pick the narrow one at these shapes): each is
+loaded from a copy of the manifest in which it is the only entry. Exit status: 0 when every launch
+completed, 1 when one failed, 2 when nothing was launched.
 """
 import argparse
+import json
 import os
+import tempfile
 import pathlib
 import re
 import sys
@@ -46,6 +50,28 @@ def extent(expr, dims):
     return int(expr) if expr.isdigit() else dims[expr]
 
 
+def entry_manifests(path, directory):
+    """(entry, manifest path) for every entry of the manifest at `path`: the manifest itself when
+    it has no variants, else one copy per entry with that entry's tensor maps, kernel args and
+    launch as the only ones (written to `directory`, next to a link to the cubin)."""
+    manifest = json.loads(path.read_text())
+    variants = manifest.get("variants", [])
+    if not variants:
+        return [(manifest["entry"], path)]
+    cubin = pathlib.Path(directory) / manifest["cubin"]
+    if not cubin.exists():
+        cubin.symlink_to(path.parent / manifest["cubin"])
+    result = []
+    for variant in [None] + variants:
+        single = {k: v for k, v in manifest.items() if k != "variants"}
+        if variant is not None:
+            single.update({k: variant[k] for k in ("entry", "tensor_maps", "kernel_args", "launch")})
+        target = pathlib.Path(directory) / (single["entry"] + ".kiln.json")
+        target.write_text(json.dumps(single))
+        result.append((single["entry"], target))
+    return result
+
+
 def random_input(param, dims):
     shape = [extent(e, dims) for e in param.shape]
     dtype = DTYPES[param.dtype]
@@ -69,10 +95,14 @@ def main():
 
     torch.manual_seed(0)
     launched, skipped, failed = 0, 0, []
+    scratch = tempfile.TemporaryDirectory()
+    runs = []
     for path in sorted(pathlib.Path(args.artifacts).glob("*.kiln.json")):
         name = path.name[:-len(".kiln.json")]
         if only and name not in only:
             continue
+        runs += [(name, manifest) for _, manifest in entry_manifests(path, scratch.name)]
+    for name, path in runs:
         kernel = kiln.load(str(path))
         if any(p.role == "scale" for p in kernel.params):
             print(f"{name}: SKIP, block-scaled inputs are not generated here")
