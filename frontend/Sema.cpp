@@ -984,6 +984,7 @@ ValueType KernelChecker::checkGroupedMatmul(BinaryExpr &expr,
                             "supported";
     return ValueType::invalid();
   }
+
   // offsets has one boundary per expert plus the end.
   const std::string &experts = tw.shape[0], &boundaries = to.shape[0];
   std::optional<std::string> expected;
@@ -1001,6 +1002,16 @@ ValueType KernelChecker::checkGroupedMatmul(BinaryExpr &expr,
   std::optional<ElemType> mmaType = checkMmaTypes(expr, lhs, rhs);
   if (!mmaType)
     return ValueType::invalid();
+  // No implicit cast of an f32 operand to its 16-bit partner's type here
+  // (a plain '@' has one): the grouped product takes both as they are.
+  if ((tx.dtype == ElemType::F32) != (tw.dtype == ElemType::F32)) {
+    error(expr.getLoc()) << "'@' operand types differ: "
+                         << getDTypeName(tx.dtype) << " from "
+                         << quote(*expr.lhs) << ", " << getDTypeName(tw.dtype)
+                         << " from " << quote(w)
+                         << "; a grouped '@' does not cast, cast one of them";
+    return ValueType::invalid();
+  }
   if (tx.shape[1] != tw.shape[1]) {
     error(expr.getLoc()) << "contraction dims differ: "
                          << describeDim(tx.shape[1], "K") << " from "
