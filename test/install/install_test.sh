@@ -31,7 +31,9 @@ HAVE_PTXAS=0
 if [ -n "${KILN_PTXAS:-}" ] && [ -x "$KILN_PTXAS" ]; then HAVE_PTXAS=1; fi
 
 # libcuda.so.1: the driver's, else the toolkit's stub under that name.
-if ! ldconfig -p 2>/dev/null | grep -q 'libcuda\.so\.1 '; then
+# (Pipelines into grep read all of their input: `grep -q` would stop early and,
+# under pipefail, fail the pipeline with the writer's SIGPIPE.)
+if ! ldconfig -p 2>/dev/null | grep 'libcuda\.so\.1 ' > /dev/null; then
   stub=
   for home in "${CUDA_HOME:-}" /usr/local/cuda "$(dirname "$(dirname "${KILN_PTXAS:-/x/x}")")"; do
     if [ -n "$home" ] && [ -e "$home/lib64/stubs/libcuda.so" ]; then stub=$home/lib64/stubs/libcuda.so; break; fi
@@ -65,7 +67,7 @@ if grep -rl --include='*.cmake' "$BUILD\|$SRC" "$PREFIX/lib/cmake"; then
 fi
 
 "$PREFIX/bin/kiln" --version > "$WORK/version.txt" || fail "the installed kiln --version"
-head -n 1 "$WORK/version.txt" | grep -q "^kiln $(cat "$SRC/VERSION")\$" ||
+head -n 1 "$WORK/version.txt" | grep "^kiln $(cat "$SRC/VERSION")\$" > /dev/null ||
   fail "kiln --version says '$(head -n 1 "$WORK/version.txt")', VERSION says $(cat "$SRC/VERSION")"
 "$PREFIX/bin/kiln-opt" --help > /dev/null || fail "the installed kiln-opt does not start"
 "$PREFIX/bin/kiln-translate" --help > /dev/null || fail "the installed kiln-translate does not start"
@@ -92,14 +94,14 @@ cmake --build "$WORK/host" > "$WORK/host-build.log" 2>&1 ||
 step "examples/host configured and built against the install in $((SECONDS - start)) s"
 for exe in matmul_host_cpp matmul_host_c; do
   bin=$WORK/host/$exe
-  objdump -p "$bin" | grep -q "NEEDED *$soname" || fail "$exe does not link $soname"
+  objdump -p "$bin" | grep "NEEDED *$soname" > /dev/null || fail "$exe does not link $soname"
   # It starts (the installed library resolves) and reports the runtime's error for a missing file.
   set +e
   out=$("$bin" "$WORK/missing.kiln.json" 2>&1); status=$?
   set -e
   [ $status = 2 ] || fail "$exe on a missing manifest exited $status: $out"
   grep -q "missing.kiln.json" <<< "$out" || fail "$exe on a missing manifest said: $out"
-  ldd "$bin" | grep -q "$soname => $PREFIX/lib/$soname" || fail "$exe does not load the installed $soname: $(ldd "$bin")"
+  ldd "$bin" | grep "$soname => $PREFIX/lib/$soname" > /dev/null || fail "$exe does not load the installed $soname: $(ldd "$bin")"
   if [ $HAVE_PTXAS = 1 ]; then
     # The real kernel: loads (C++ and C APIs); without a GPU it stops at the first CUDA call.
     set +e
