@@ -221,7 +221,7 @@ print(",".join(d + "=1000" for d in json.load(open(sys.argv[1]))["dims"]))' "$ma
 fi
 
 echo
-summary="${#compiled[@]} compiled, ${#pending[@]} not lowered yet, ${#failed[@]} failed"
+summary="${#compiled[@]} compiled, ${#blackwell[@]} compiled for sm_100a (not run), ${#pending[@]} not lowered yet, ${#failed[@]} failed"
 if [ ${#failed[@]} -gt 0 ] || [ $gpu_status != 0 ]; then
   [ $gpu_status != 0 ] && summary="$summary; GPU run FAILED"
   echo "run: FAIL ($summary)"
