@@ -44,13 +44,6 @@ void kiln::addCommonTypeConversions(TypeConverter &converter) {
 
 namespace {
 
-/// Base of the patterns that need the program's ABI.
-template <typename Op> struct AbiPattern : public OpConversionPattern<Op> {
-  AbiPattern(TypeConverter &converter, MLIRContext *ctx, const KernelABI &abi)
-      : OpConversionPattern<Op>(converter, ctx), abi(abi) {}
-  const KernelABI &abi;
-};
-
 /// The program's body becomes the kernel's: global tensors are replaced by
 /// their base pointers (null where the kernel only reaches them through
 /// tensor maps) and dims by the i32 parameters.

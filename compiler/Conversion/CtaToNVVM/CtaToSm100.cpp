@@ -130,12 +130,6 @@ Value isAllocatingWarp(Emitter &e) {
   return e.eq(e.udiv(e.threadId(), e.i32(target::threadsPerWarp)), e.i32(0));
 }
 
-template <typename Op> struct AbiPattern : public OpConversionPattern<Op> {
-  AbiPattern(TypeConverter &converter, MLIRContext *ctx, const KernelABI &abi)
-      : OpConversionPattern<Op>(converter, ctx), abi(abi) {}
-  const KernelABI &abi;
-};
-
 /// A zero accumulator: its columns, read from the allocation's slot, and
 /// "holds no data", so the first MMA overwrites instead of accumulating.
 struct AccZeroLowering : public AbiPattern<cta::AccZeroOp> {
@@ -290,15 +284,6 @@ struct MmaLowering : public AbiPattern<cta::MmaOp> {
                               e.mul(rowA, e.i32(columnBlockBytes(lhs)))));
     Value addrB = e.add(e.smemAddress(adaptor.getRhs()),
                         e.mul(slotB, e.i32(rhs.getStageBytes())));
-    auto descriptor = [&](Value addr, uint64_t hi) {
-      Value wide =
-          arith::ExtUIOp::create(rewriter, loc, rewriter.getI64Type(), addr);
-      Value start = e.andI(e.lshr(wide, e.i64(4)),
-                           e.i64(target::descriptorStartAddressMask));
-      return arith::OrIOp::create(rewriter, loc, start,
-                                  e.i64(static_cast<int64_t>(hi)))
-          .getResult();
-    };
 
     Value address = accAddress(e, adaptor.getAcc());
     Value readD = accWritten(e, adaptor.getAcc());
@@ -323,7 +308,8 @@ struct MmaLowering : public AbiPattern<cta::MmaOp> {
       stepsA.push_back(*stepA);
       stepsB.push_back(*stepB);
     }
-    Value descA = descriptor(addrA, *hiA), descB = descriptor(addrB, *hiB);
+    Value descA = e.smemDescriptor(addrA, *hiA),
+          descB = e.smemDescriptor(addrB, *hiB);
     Value instr = e.i32(static_cast<int32_t>(*idesc));
 
     // Block scales: each operand's atoms of this stage go from shared to
@@ -411,8 +397,8 @@ struct MmaLowering : public AbiPattern<cta::MmaOp> {
                   NVVM::CTAGroupKind::CTA_1, NVVM::Tcgen05CpMulticast::WARPX4,
                   /*srcFormat=*/nullptr,
                   tmemPointer(e, e.add(base, e.i32(column))),
-                  descriptor(atom,
-                             target::tcgen05ScaleFactorDescriptorHighBits()));
+                  e.smemDescriptor(
+                      atom, target::tcgen05ScaleFactorDescriptorHighBits()));
             }
         }
       }

@@ -160,12 +160,6 @@ SmallVector<Value> pinAccumulators(Emitter &e, ValueRange values,
 // Patterns
 //===----------------------------------------------------------------------===//
 
-template <typename Op> struct AbiPattern : public OpConversionPattern<Op> {
-  AbiPattern(TypeConverter &converter, MLIRContext *ctx, const KernelABI &abi)
-      : OpConversionPattern<Op>(converter, ctx), abi(abi) {}
-  const KernelABI &abi;
-};
-
 /// Column groups of an accumulator are runs of its fragment registers: the
 /// wgmma accumulator holds columns [8j, 8j + 8) in registers [4j, 4j + 4).
 struct SplitColsLowering : public OpConversionPattern<cta::SplitColsOp> {
@@ -342,16 +336,8 @@ struct MmaLowering : public AbiPattern<cta::MmaOp> {
                               e.mul(rowA, e.i32(columnBlockBytes(lhs)))));
     Value addrB = e.add(e.smemAddress(adaptor.getRhs()),
                         e.mul(slotB, e.i32(rhs.getStageBytes())));
-    auto descriptor = [&](Value addr, uint64_t hi) {
-      Value wide =
-          arith::ExtUIOp::create(rewriter, loc, rewriter.getI64Type(), addr);
-      Value start = e.andI(e.lshr(wide, e.i64(4)),
-                           e.i64(target::descriptorStartAddressMask));
-      return arith::OrIOp::create(rewriter, loc, start,
-                                  e.i64(static_cast<int64_t>(hi)))
-          .getResult();
-    };
-    Value descA = descriptor(addrA, *hiA), descB = descriptor(addrB, *hiB);
+    Value descA = e.smemDescriptor(addrA, *hiA),
+          descB = e.smemDescriptor(addrB, *hiB);
 
     AccRegisters regs(e, accType);
     bool batched = abi.stageMmas.contains(op);

@@ -13,6 +13,7 @@
 
 #include "compiler/Conversion/CtaToNVVM/KernelABI.h"
 #include "compiler/Target/Chip.h"
+#include "compiler/Target/SmemDescriptor.h"
 #include "compiler/Target/WgmmaFragment.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -161,6 +162,18 @@ struct Emitter {
                                                 i32(kWaitTicks));
   }
 
+  /// A 64-bit shared-memory matrix descriptor (wgmma or tcgen05): the
+  /// 16-byte start address of `addr` (i32) in the low bits, the constant
+  /// fields `highBits` (compiler/Target's encoders) above them.
+  mlir::Value smemDescriptor(mlir::Value addr, uint64_t highBits) {
+    mlir::Value wide =
+        mlir::arith::ExtUIOp::create(b, loc, b.getI64Type(), addr);
+    mlir::Value start = andI(lshr(wide, i64(4)),
+                             i64(target::descriptorStartAddressMask));
+    return mlir::arith::OrIOp::create(b, loc, start,
+                                      i64(static_cast<int64_t>(highBits)));
+  }
+
   /// Runs `then` under `cond` (an scf.if without results).
   template <typename Fn> void ifThen(mlir::Value cond, Fn then) {
     auto op = mlir::scf::IfOp::create(b, loc, cond, /*withElseRegion=*/false);
@@ -186,6 +199,15 @@ void inlineRegionWithoutTerminator(mlir::ConversionPatternRewriter &rewriter,
 /// Conversions every chip shares: buffers and rings are shared-memory
 /// pointers, global tensors their base address.
 void addCommonTypeConversions(mlir::TypeConverter &converter);
+
+/// Base of the patterns that need the program's ABI.
+template <typename Op>
+struct AbiPattern : public mlir::OpConversionPattern<Op> {
+  AbiPattern(mlir::TypeConverter &converter, mlir::MLIRContext *ctx,
+             const KernelABI &abi)
+      : mlir::OpConversionPattern<Op>(converter, ctx), abi(abi) {}
+  const KernelABI &abi;
+};
 
 /// What a chip sets up for the whole CTA before its warp roles start and
 /// tears down once every role has finished (on sm_100a: the tensor-memory

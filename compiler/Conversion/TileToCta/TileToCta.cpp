@@ -10,6 +10,7 @@
 
 #include "compiler/Conversion/TileToCta/TileToCta.h"
 #include "compiler/Conversion/Passes.h"
+#include "compiler/Target/BlockScaleLayout.h"
 #include "compiler/Target/Chip.h"
 #include "dialects/Cta/IR/CtaOps.h"
 #include "dialects/Tile/IR/TileShapes.h"
@@ -56,7 +57,12 @@ SmallVector<std::string> scaleTensorShape(StringRef rows, StringRef k,
       return std::to_string((*constant + per - 1) / per);
     return ("cdiv(" + dim + "," + Twine(per) + ")").str();
   };
-  return {atoms(rows, 128), atoms(k, 4 * block), "32", "16"};
+  int64_t atomBytes = target::scaleFactorAtomBytes;
+  int64_t atomRows = target::scaleFactorAtomRows;
+  // An atom is 32 rows of 16 bytes: row m % 32, byte 4 (m / 32) + kb.
+  return {atoms(rows, atomRows),
+          atoms(k, target::scaleFactorAtomKBlocks * block), "32",
+          std::to_string(atomBytes / 32)};
 }
 
 InFlightDiagnostic notImplemented(Operation *op, const Twine &what) {
@@ -410,7 +416,9 @@ struct KernelToProgram : public OpRewritePattern<tile::KernelOp> {
     // operands' row atoms one after the other.
     int64_t scaleBlock = llvm::cast<tile::MmaAttr>(contract.getContractions()[0])
                              .getScaleBlock();
-    int64_t kAtoms = scaleBlock ? tk / (4 * scaleBlock) : 0;
+    int64_t atomRows = target::scaleFactorAtomRows;
+    int64_t kAtoms =
+        scaleBlock ? tk / (target::scaleFactorAtomKBlocks * scaleBlock) : 0;
     auto scaleOf = [&](unsigned acc) {
       auto mma = llvm::cast<tile::MmaAttr>(contract.getContractions()[acc]);
       return std::make_pair(contract.getInputs()[mma.getLhsScale()],
@@ -421,7 +429,8 @@ struct KernelToProgram : public OpRewritePattern<tile::KernelOp> {
       auto scaleBuffer = [&](int64_t rows, Value scale) {
         Type element =
             llvm::cast<RankedTensorType>(scale.getType()).getElementType();
-        return buffer((rows + 127) / 128 * kAtoms * 32, 16, element);
+        return buffer(llvm::divideCeil(rows, atomRows) * kAtoms * 32,
+                      target::scaleFactorAtomBytes / 32, element);
       };
       for (size_t i = 0; i < numAccs; ++i) {
         auto [lhsScale, rhsScale] = scaleOf(i);
@@ -494,13 +503,14 @@ struct KernelToProgram : public OpRewritePattern<tile::KernelOp> {
       Value c0 = arith::ConstantIndexOp::create(rewriter, loc, 0);
       Value kAtom0 = arith::DivUIOp::create(
           rewriter, loc, k0,
-          arith::ConstantIndexOp::create(rewriter, loc, 4 * scaleBlock));
+          arith::ConstantIndexOp::create(
+              rewriter, loc, target::scaleFactorAtomKBlocks * scaleBlock));
       auto loadAtoms = [&](Value scale, Value buffer, Value origin,
                            int64_t rows, int64_t firstRowAtom) {
         Value rowAtom0 = arith::DivUIOp::create(
             rewriter, loc, origin,
-            arith::ConstantIndexOp::create(rewriter, loc, 128));
-        for (int64_t ra = 0; ra < (rows + 127) / 128; ++ra)
+            arith::ConstantIndexOp::create(rewriter, loc, atomRows));
+        for (int64_t ra = 0; ra < llvm::divideCeil(rows, atomRows); ++ra)
           for (int64_t ka = 0; ka < kAtoms; ++ka) {
             Value row = arith::AddIOp::create(
                 rewriter, loc, rowAtom0,
@@ -520,7 +530,8 @@ struct KernelToProgram : public OpRewritePattern<tile::KernelOp> {
         loadAtoms(scale, sfa, m0, tm, 0);
       for (auto [index, entry] : llvm::enumerate(rhsScaleBuffers))
         loadAtoms(entry.first, entry.second, n0, tn,
-                  packed ? static_cast<int64_t>(index) * ((tn + 127) / 128)
+                  packed ? static_cast<int64_t>(index) *
+                               llvm::divideCeil(tn, atomRows)
                          : 0);
     }
     SmallVector<Value> products;

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "compiler/Target/BlockScaleLayout.h"
 #include "compiler/Target/Chip.h"
 #include "compiler/Target/Swizzle.h"
 #include "dialects/Tile/Transforms/Passes.h"
@@ -297,16 +298,20 @@ struct TileSelectSchedulePass
     auto scaleAtoms = [&](int64_t tileN) -> int64_t {
       if (scaleBlock == 0)
         return 0;
-      int64_t kAtoms = s.tileK / (4 * scaleBlock);
+      int64_t atomRows = kiln::target::scaleFactorAtomRows;
+      int64_t kAtoms =
+          s.tileK / (kiln::target::scaleFactorAtomKBlocks * scaleBlock);
       return (static_cast<int64_t>(lhsOperands.size()) *
-                  ((s.tileM + 127) / 128) +
-              static_cast<int64_t>(rhsOperands.size()) * ((tileN + 127) / 128)) *
+                  llvm::divideCeil(s.tileM, atomRows) +
+              static_cast<int64_t>(rhsOperands.size()) *
+                  llvm::divideCeil(tileN, atomRows)) *
              kAtoms;
     };
     // Scale columns assume the fewest stages a pipeline has (2); the stage
     // count is capped by what is left below.
     auto tmemColumnsFor = [&](int64_t tileN, int64_t stages) {
-      return tileN * numAccs + stages * scaleAtoms(tileN) * 4;
+      return tileN * numAccs + stages * scaleAtoms(tileN) *
+                                   kiln::target::scaleFactorAtomTmemColumns;
     };
 
     // Accumulators: registers of the math threads (sm_90a) or tensor-memory
@@ -392,7 +397,8 @@ struct TileSelectSchedulePass
     int64_t stageBytes = (static_cast<int64_t>(lhsOperands.size()) * s.tileM +
                           static_cast<int64_t>(rhsOperands.size()) * s.tileN) *
                              s.tileK * operandBits / 8 +
-                         scaleAtoms(s.tileN) * 512;
+                         scaleAtoms(s.tileN) *
+                             kiln::target::scaleFactorAtomBytes;
     // The epilogue stages two 128-byte column blocks of the tile at a time,
     // per output element type.
     // A tile wider than that streams through it block by block, so its width
@@ -413,7 +419,8 @@ struct TileSelectSchedulePass
     int64_t available = smemBytes - stagingBytes - budget.smemReserve;
     int64_t fit = std::max<int64_t>(0, available / stageBytes);
     // Each stage's block scales also take tensor-memory columns.
-    if (int64_t perStage = scaleAtoms(s.tileN) * 4)
+    if (int64_t perStage = scaleAtoms(s.tileN) *
+                           kiln::target::scaleFactorAtomTmemColumns)
       fit = std::min<int64_t>(
           fit, (static_cast<int64_t>(budget.tensorMemoryColumns) -
                 s.tileN * numAccs) /
