@@ -11,7 +11,7 @@ namespace kiln {
 static int64_t roundUp(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
 
 bool computeGrid(const LaunchPlan &plan, const BoundDims &dims, int smCount,
-                 GridDims &out, std::string &error) {
+                 GridDims &out, std::string &error, int64_t residentClusters) {
   const Launch &l = plan.manifest.launch;
   out = GridDims();
   out.numTileAxes =
@@ -61,6 +61,8 @@ bool computeGrid(const LaunchPlan &plan, const BoundDims &dims, int smCount,
               std::to_string(smCount);
       return false;
     }
+    if (residentClusters > 0)
+      cap = std::min(cap, residentClusters * cx);
     g[0] = std::min(total, cap);
   }
   if (g[0] > maxX || g[1] > maxYZ || g[2] > maxYZ) {

@@ -24,12 +24,15 @@ struct GridDims {
 ///  - `tiles`: grid.{x,y,z} = ceil(extent / tile) of axes 0/1/2 (1 for
 ///    missing axes), each rounded up to a multiple of the cluster dim;
 ///  - `persistent`: T = product of the tile counts rounded up to a multiple
-///    of cluster.x; grid.x = min(T, floor(smCount / cluster.x) * cluster.x),
-///    grid.y = grid.z = 1.
+///    of cluster.x; grid.x = min(T, R * cluster.x), grid.y = grid.z = 1,
+///    where R, the clusters resident at once, is `residentClusters` when
+///    positive (the driver's occupancy answer for this kernel) and at most
+///    floor(smCount / cluster.x).
 /// Zero tiles give `empty`. Fails on grids beyond CUDA's limits (x < 2^31, y
 /// and z <= 65535) and on clusters larger than the SM count.
 bool computeGrid(const LaunchPlan &plan, const BoundDims &dims, int smCount,
-                 GridDims &out, std::string &error);
+                 GridDims &out, std::string &error,
+                 int64_t residentClusters = 0);
 
 /// What the variant rule (docs/manifest.md, "Variants") computes for one kernel
 /// of a launch.

@@ -133,6 +133,10 @@ struct CachedMap {
 struct KernelState {
   CUfunction function = nullptr;
   FunctionInfo functionInfo;
+  /// For a kernel launched in clusters: how many of its clusters the device
+  /// runs at once (cuOccupancyMaxActiveClusters), which caps a persistent
+  /// grid; 0 when unknown (then the cap is floor(SMs / cluster) clusters).
+  int64_t residentClusters = 0;
   /// One per tensor map of this kernel; guarded by ContextState::cacheMutex.
   std::vector<CachedMap> cache;
 };
@@ -392,6 +396,35 @@ Status Module::Impl::loadKernel(ContextState &cs, const LaunchPlan &kp,
     return cudaFailure("cannot allow a non-portable cluster of " +
                            std::to_string(c[0] * c[1] * c[2]) + " CTAs",
                        r);
+  // A persistent kernel walks its tiles with a stride of its grid, so every
+  // cluster it launches must be resident at once: the GPCs' SM counts are not
+  // multiples of every cluster size (an H100 runs 66 clusters of 2 but fewer
+  // than 33 of 4), and a cluster that only starts when another finishes runs
+  // its whole share of tiles after it. Asked once per loaded kernel.
+  if (c[0] * c[1] * c[2] > 1) {
+    CUlaunchConfig cfg;
+    std::memset(&cfg, 0, sizeof cfg);
+    cfg.gridDimX = static_cast<unsigned>(c[0]);
+    cfg.gridDimY = static_cast<unsigned>(c[1]);
+    cfg.gridDimZ = static_cast<unsigned>(c[2]);
+    cfg.blockDimX = static_cast<unsigned>(m.launch.block[0]);
+    cfg.blockDimY = static_cast<unsigned>(m.launch.block[1]);
+    cfg.blockDimZ = static_cast<unsigned>(m.launch.block[2]);
+    cfg.sharedMemBytes = static_cast<unsigned>(m.launch.dynamicSmem);
+    CUlaunchAttribute attr;
+    std::memset(&attr, 0, sizeof attr);
+    attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    attr.value.clusterDim.x = static_cast<unsigned>(c[0]);
+    attr.value.clusterDim.y = static_cast<unsigned>(c[1]);
+    attr.value.clusterDim.z = static_cast<unsigned>(c[2]);
+    cfg.attrs = &attr;
+    cfg.numAttrs = 1;
+    int clusters = 0;
+    if (cuOccupancyMaxActiveClusters(&clusters, ks.function, &cfg) ==
+            CUDA_SUCCESS &&
+        clusters > 0)
+      ks.residentClusters = clusters;
+  }
   ks.cache.assign(kp.maps.size(), CachedMap());
   return Status();
 }
@@ -604,7 +637,8 @@ Status Module::launch(const Tensor *args, size_t count, CUstream stream,
     const Launch &l = kp.manifest.launch;
 
     GridDims grid;
-    if (!computeGrid(kp, dims, cs->device.smCount, grid, error))
+    if (!computeGrid(kp, dims, cs->device.smCount, grid, error,
+                     ks.residentClusters))
       return Status::error(ErrorCode::Argument, error);
     if (report) {
       *report = LaunchReport();

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Compiles what the GPU checks run (examples/matmul.kiln, examples/swiglu.kiln,
+# Compiles what the GPU checks run (examples/matmul.kiln, swiglu.kiln, matmul_fp8.kiln,
 # test/gpu/kernels/*.kiln and bench/variants/*.kiln) into .device-carry/artifacts,
 # and copies the nlohmann-json headers the standalone runtime build needs. Run
 # here (where LLVM/MLIR are), then carry .device-carry to the GPU machine.
@@ -22,7 +22,8 @@ log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 pending=()
 failed=()
-for src in "$ROOT/examples/matmul.kiln" "$ROOT/examples/swiglu.kiln" "$ROOT"/test/gpu/kernels/*.kiln \
+for src in "$ROOT/examples/matmul.kiln" "$ROOT/examples/swiglu.kiln" "$ROOT/examples/matmul_fp8.kiln" \
+           "$ROOT"/test/gpu/kernels/*.kiln \
            "$ROOT"/bench/variants/*.kiln; do
   name=$(basename "$src" .kiln)
   if "$KILN" compile "$src" --chip sm_90a -o "$CARRY/artifacts/$name.cubin" 2> "$log"; then

@@ -14,7 +14,7 @@
 # The compute-sanitizer sweep runs each tool of $SANITIZERS (default: memcheck
 # racecheck synccheck initcheck) over the matmul host example (C++ API) and
 # over one launch of every compiled kernel at each edge shape of
-# $SANITIZE_SHAPES (default "200,300,136 1,8,16 257,264,520": partial tiles in
+# $SANITIZE_SHAPES (default "200,300,144 1,8,16 257,264,528": partial tiles in
 # M, N and K, a single tile smaller than every tile size, several tiles with a
 # K remainder) through test/gpu/sanitize_kernels.py. --sanitize-only runs just
 # the runtime build and the sweep; --no-sanitize leaves the sweep out.
@@ -39,7 +39,7 @@ for arg in "$@"; do
   esac
 done
 SANITIZERS=${SANITIZERS:-memcheck racecheck synccheck initcheck}
-SANITIZE_SHAPES=${SANITIZE_SHAPES:-200,300,136 1,8,16 257,264,520}
+SANITIZE_SHAPES=${SANITIZE_SHAPES:-200,300,144 1,8,16 257,264,528}
 export KILN_ARTIFACTS=$ROOT/.device-carry/artifacts
 export KILN_RUNTIME_LIB=$ROOT/build-rt/lib/libkiln_runtime.so
 export PYTHONPATH=$ROOT/runtime/python${PYTHONPATH:+:$PYTHONPATH}
@@ -138,6 +138,13 @@ if [ $BENCH = 1 ]; then
       $Q
   else
     note "== bench_epilogue: skipped, $KILN_ARTIFACTS/linear_bias_residual.kiln.json was not built"
+  fi
+  if [ -e "$KILN_ARTIFACTS/matmul_fp8.kiln.json" ]; then
+    run -t all "bench_fp8" timeout 300 python3 bench/bench_fp8.py \
+      --artifact "$KILN_ARTIFACTS/matmul_fp8.kiln.json" --out "$OUT/bench_fp8.json" \
+      --plot "$OUT/bench_fp8.png" $Q
+  else
+    note "== bench_fp8: skipped, $KILN_ARTIFACTS/matmul_fp8.kiln.json was not built"
   fi
 fi
 note "gpu_check: $([ $status = 0 ] && echo PASS || echo FAIL)"

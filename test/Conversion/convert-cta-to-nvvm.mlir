@@ -623,11 +623,12 @@ cta.program @f(%M: index {cta.dim = "M"}) attributes {cta.block = array<i64: 384
 
 cta.program @f(%M: index {cta.dim = "M"}) attributes {cta.block = array<i64: 384, 1, 1>} {
   %sa = cta.alloc : !cta.buffer<64x128xf8E4M3FN, swizzle = "128B">
+  %sb = cta.alloc : !cta.buffer<64x128xbf16, swizzle = "128B">
   cta.tile_loop static (%M, %M) tile [64, 64] {
   ^bb0(%m0: index, %n0: index):
     %z = cta.acc_zero : !cta.acc<64x64xf32>
-    // expected-error@+1 {{convert-cta-to-nvvm: no sm_90a MMA for 'f8E4M3FN' operands yet}}
-    %p = cta.mma %sa, %sa, %z {transpose_b} : !cta.buffer<64x128xf8E4M3FN, swizzle = "128B">, !cta.buffer<64x128xf8E4M3FN, swizzle = "128B">, !cta.acc<64x64xf32>
+    // expected-error@+1 {{'cta.mma' op lhs elements 'f8E4M3FN' differ from rhs elements 'bf16'}}
+    %p = cta.mma %sa, %sb, %z {transpose_b} : !cta.buffer<64x128xf8E4M3FN, swizzle = "128B">, !cta.buffer<64x128xbf16, swizzle = "128B">, !cta.acc<64x64xf32>
   }
   cta.return
 }

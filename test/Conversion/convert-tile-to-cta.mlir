@@ -354,10 +354,15 @@ tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a"}, %b: ten
 
 // -----
 
-tile.kernel @f(%a: tensor<?x?xf8E4M3FN, #tile.dims<M, K>> {tile.name = "a"}, %b: tensor<?x?xf8E4M3FN, #tile.dims<N, K>> {tile.name = "b"})
+// Dense fp8: each operand's tiles keep its own format (e4m3 x e5m2), 128
+// elements (128 bytes) of K per step.
+// CHECK-LABEL: cta.program @fp8(
+// CHECK:         cta.alloc : <128x128xf8E4M3FN>
+// CHECK:         cta.alloc : <128x128xf8E5M2>
+// CHECK:         cta.mma {{.*}} : !cta.buffer<128x128xf8E4M3FN>, <128x128xf8E5M2>, <128x128xf32>
+tile.kernel @fp8(%a: tensor<?x?xf8E4M3FN, #tile.dims<M, K>> {tile.name = "a"}, %b: tensor<?x?xf8E5M2, #tile.dims<N, K>> {tile.name = "b"})
     -> (tensor<?x?xbf16, #tile.dims<M, N>> {tile.name = "c"}) {
-  // expected-error@+1 {{convert-tile-to-cta: not implemented yet: operands of type f8E4M3FN (bf16 and f16 are supported)}}
-  %0 = tile.contract(%a, %b : tensor<?x?xf8E4M3FN, #tile.dims<M, K>>, tensor<?x?xf8E4M3FN, #tile.dims<N, K>>)
+  %0 = tile.contract(%a, %b : tensor<?x?xf8E4M3FN, #tile.dims<M, K>>, tensor<?x?xf8E5M2, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>]
       {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 128, stages = 4, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>}
       -> tensor<?x?xbf16, #tile.dims<M, N>> {
@@ -372,7 +377,7 @@ tile.kernel @f(%a: tensor<?x?xf8E4M3FN, #tile.dims<M, K>> {tile.name = "a"}, %b:
 
 tile.kernel @f(%a: tensor<?x?xf32, #tile.dims<M, K>> {tile.name = "a"}, %b: tensor<?x?xf32, #tile.dims<N, K>> {tile.name = "b"})
     -> (tensor<?x?xf32, #tile.dims<M, N>> {tile.name = "c"}) {
-  // expected-error@+1 {{convert-tile-to-cta: not implemented yet: operands of type f32 (bf16 and f16 are supported)}}
+  // expected-error@+1 {{convert-tile-to-cta: not implemented yet: operands of type f32 (bf16, f16, e4m3 and e5m2 are supported)}}
   %0 = tile.contract(%a, %b : tensor<?x?xf32, #tile.dims<M, K>>, tensor<?x?xf32, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>]
       {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 32, stages = 4, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>}

@@ -4,8 +4,9 @@
     compute-sanitizer --tool initcheck --error-exitcode 9 python3 test/gpu/sanitize_kernels.py
 
 Launches each artifact `*.kiln.json` in $KILN_ARTIFACTS (default .device-carry/artifacts) once per
-shape of `--shapes` (default: 200,300,136 with edge tiles in M, N and K; 1,8,16, one partial tile
-smaller than every tile; 257,264,520, several tiles and a K remainder), binding the dims M, N, K.
+shape of `--shapes` (default: 200,300,144 with edge tiles in M, N and K; 1,8,16, one partial tile
+smaller than every tile; 257,264,528, several tiles and a K remainder; K a multiple of 16 so fp8
+operands have the 16-byte rows TMA needs), binding the dims M, N, K.
 Inputs are random host tensors copied to the GPU, outputs are allocated by the runtime, and
 PyTorch's caching allocator is off, so the only kernels on the GPU are Kiln's and every tensor is
 its own allocation (an access past one is an error memcheck sees). Correctness is pytest's job
@@ -86,7 +87,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--artifacts", default=os.environ.get(
         "KILN_ARTIFACTS", str(ROOT / ".device-carry" / "artifacts")))
-    parser.add_argument("--shapes", default="200,300,136 1,8,16 257,264,520",
+    parser.add_argument("--shapes", default="200,300,144 1,8,16 257,264,528",
                         help="space-separated M,N,K triples")
     parser.add_argument("--only", default="", help="comma-separated kernel names (default: all)")
     args = parser.parse_args()

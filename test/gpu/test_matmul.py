@@ -19,6 +19,7 @@ KERNELS = [
     ("matmul_f32out", torch.bfloat16, torch.float32),
     ("matmul_t96", torch.bfloat16, torch.bfloat16),      # 64-byte swizzled staging
     ("matmul_t48f32", torch.bfloat16, torch.float32),    # the same for 32-bit outputs
+    ("matmul_c4", torch.bfloat16, torch.bfloat16),       # 4x1 clusters
 ]
 
 ODD_SHAPES = [(1, 1, 1), (1000, 1000, 1000), (4097, 1, 72), (127, 8191, 64), (129, 257, 72),
@@ -162,3 +163,49 @@ def test_host_apis(load, binary, shape):
     from conftest import ARTIFACTS
     result = run([host_binary(binary), str(ARTIFACTS / "matmul.kiln.json"), *shape])
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_persistent_grid_holds_only_resident_clusters(load):
+    """A persistent grid of 4-CTA clusters holds only the clusters that run at once
+    (the driver's occupancy, below SMs / 4 on an H100): a cluster that had to wait
+    for another would walk its whole share of tiles late (1.5x the time)."""
+    import re
+    import sys
+    load("matmul_c4")  # skips when the artifact is missing
+    from conftest import ARTIFACTS
+    script = (
+        "import sys, torch; sys.path.insert(0, %r); import kiln\n"
+        "k = kiln.load(%r)\n"
+        "a = torch.randn(8192, 512, device='cuda', dtype=torch.bfloat16)\n"
+        "k(a, a)\n"
+        "torch.cuda.synchronize()\n"
+    ) % (str(ARTIFACTS.parents[1] / "runtime" / "python"), str(ARTIFACTS / "matmul_c4.kiln.json"))
+    result = run(["env", "KILN_DEBUG=1", sys.executable, "-c", script])
+    assert result.returncode == 0, result.stdout + result.stderr
+    grid = re.search(r"grid \[(\d+), 1, 1\]", result.stderr)
+    assert grid, result.stderr
+    ctas = int(grid.group(1))
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    assert ctas % 4 == 0 and ctas <= sms, (ctas, sms)
+
+    # Timed against the 2x1-cluster matmul at the same shape: same tiles and
+    # pipeline, so a grid with non-resident clusters would show as ~1.5x.
+    from statistics import median
+    a = torch.randn(8192, 4096, device="cuda", dtype=torch.bfloat16)
+    b = torch.randn(8192, 4096, device="cuda", dtype=torch.bfloat16)
+    c = torch.empty(8192, 8192, device="cuda", dtype=torch.bfloat16)
+    times = {}
+    for name in ("matmul", "matmul_c4"):
+        kernel = load(name)
+        for _ in range(3):
+            kernel(a, b, out=c)
+        samples = []
+        for _ in range(10):
+            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            start.record()
+            kernel(a, b, out=c)
+            end.record()
+            end.synchronize()
+            samples.append(start.elapsed_time(end))
+        times[name] = median(samples)
+    assert times["matmul_c4"] < 1.25 * times["matmul"], times

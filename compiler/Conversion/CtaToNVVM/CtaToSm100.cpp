@@ -229,8 +229,22 @@ struct ConsumeLowering : public AbiPattern<cta::ConsumeOp> {
   }
 };
 
-/// acc (+)= lhs x rhs as tcgen05.mma kind::f16 (M = 128, N = the
-/// accumulator's columns, K = 16 per instruction), issued by one thread of
+/// The dense tcgen05.mma kind of two operand types: kind::f16 for two equal
+/// 16-bit types, kind::f8f6f4 for two 8-bit floats (e4m3, e5m2, mixed).
+static std::optional<target::Tcgen05Kind> denseKindOf(Type a, Type b) {
+  if ((a.isBF16() || a.isF16()) && a == b)
+    return target::Tcgen05Kind::F16;
+  auto eightBit = [](Type t) {
+    return llvm::isa<Float8E4M3FNType, Float8E5M2Type>(t);
+  };
+  if (eightBit(a) && eightBit(b))
+    return target::Tcgen05Kind::F8F6F4;
+  return std::nullopt;
+}
+
+/// acc (+)= lhs x rhs as tcgen05.mma kind::f16 or kind::f8f6f4 (M = 128,
+/// N = the accumulator's columns, 32 bytes of K per instruction), or a
+/// block-scaled kind (below), issued by one thread of
 /// the warpgroup on K-major shared-memory descriptors. The first
 /// instruction reads D only when the accumulator already holds data.
 struct MmaLowering : public AbiPattern<cta::MmaOp> {
@@ -249,9 +263,18 @@ struct MmaLowering : public AbiPattern<cta::MmaOp> {
         target::getElementType(lhs.getElementType());
     if (!element)
       return rewriter.notifyMatchFailure(op, "operand type");
+    std::optional<target::ElementType> rhsElement =
+        target::getElementType(rhs.getElementType());
+    if (!rhsElement)
+      return rewriter.notifyMatchFailure(op, "operand type");
     target::Tcgen05InstrDescriptorFields fields;
-    fields.kind = target::Tcgen05Kind::F16;
-    fields.a = fields.b = *element;
+    fields.a = *element;
+    fields.b = *rhsElement;
+    std::optional<target::Tcgen05Kind> dense =
+        denseKindOf(lhs.getElementType(), rhs.getElementType());
+    if (!dense && !op.getLhsScale())
+      return rewriter.notifyMatchFailure(op, "no dense kind");
+    fields.kind = dense.value_or(target::Tcgen05Kind::F16);
     fields.accumulator = target::ElementType::F32;
     fields.m = accType.getShape()[0];
     fields.n = accType.getShape()[1];
@@ -410,7 +433,10 @@ struct MmaLowering : public AbiPattern<cta::MmaOp> {
             scaled ? e.i32(static_cast<int32_t>(idescs[k])) : instr;
         if (!scaled) {
           NVVM::Tcgen05MMAOp::create(
-              rewriter, loc, NVVM::Tcgen05MMAKind::F16,
+              rewriter, loc,
+              fields.kind == target::Tcgen05Kind::F8F6F4
+                  ? NVVM::Tcgen05MMAKind::F8F6F4
+                  : NVVM::Tcgen05MMAKind::F16,
               NVVM::CTAGroupKind::CTA_1, NVVM::Tcgen05MMACollectorOp::DISCARD,
               /*aShift=*/false, d, a, b, stepInstr, enable, Value(), Value());
           continue;
@@ -683,7 +709,14 @@ LogicalResult kiln::checkLoweredOnSm100(Operation *op) {
         auto lhs = llvm::cast<cta::BufferType>(mma.getLhs().getType());
         Type element = lhs.getElementType();
         target::Tcgen05InstrDescriptorFields fields;
-        fields.a = fields.b = *target::getElementType(element);
+        Type rhsElement = mma.getRhs().getType().getElementType();
+        fields.a = *target::getElementType(element);
+        std::optional<target::ElementType> b =
+            target::getElementType(rhsElement);
+        if (!b)
+          return op->emitError() << "convert-cta-to-nvvm: no sm_100a MMA for "
+                                 << rhsElement << " operands";
+        fields.b = *b;
         if (mma.getLhsScale()) {
           std::string error;
           FailureOr<ScaledMma> scaled = scaledMmaOf(mma, error);
@@ -696,9 +729,15 @@ LogicalResult kiln::checkLoweredOnSm100(Operation *op) {
               !mma.getRhsScale().getDefiningOp<cta::AllocOp>())
             return op->emitError("convert-cta-to-nvvm: block scales must "
                                  "come from a cta.alloc");
-        } else if (!element.isBF16() && !element.isF16()) {
-          return op->emitError() << "convert-cta-to-nvvm: no sm_100a MMA for "
-                                 << element << " operands yet";
+        } else if (std::optional<target::Tcgen05Kind> kind =
+                       denseKindOf(element, rhsElement)) {
+          fields.kind = *kind;
+        } else {
+          return op->emitError()
+                 << "convert-cta-to-nvvm: no sm_100a MMA multiplies " << element
+                 << " by " << rhsElement
+                 << " (kind::f16: both bf16 or both f16; kind::f8f6f4: both "
+                    "e4m3/e5m2)";
         }
         if (!mma.getTransposeB())
           return op->emitError(

@@ -28,6 +28,19 @@
 using namespace mlir;
 using namespace kiln;
 
+/// The wgmma operand type of a shared-memory tile's elements.
+static std::optional<NVVM::WGMMATypes> wgmmaOperandType(Type element) {
+  if (element.isBF16())
+    return NVVM::WGMMATypes::bf16;
+  if (element.isF16())
+    return NVVM::WGMMATypes::f16;
+  if (llvm::isa<Float8E4M3FNType>(element))
+    return NVVM::WGMMATypes::e4m3;
+  if (llvm::isa<Float8E5M2Type>(element))
+    return NVVM::WGMMATypes::e5m2;
+  return std::nullopt;
+}
+
 namespace {
 
 /// Rows of one wgmma instruction (and of one accumulator fragment).
@@ -311,9 +324,10 @@ struct MmaLowering : public AbiPattern<cta::MmaOp> {
     cta::AccType accType = op.getAcc().getType();
     std::optional<target::ElementType> element =
         target::getElementType(lhs.getElementType());
-    NVVM::WGMMATypes wgmmaType = lhs.getElementType().isBF16()
-                                     ? NVVM::WGMMATypes::bf16
-                                     : NVVM::WGMMATypes::f16;
+    std::optional<NVVM::WGMMATypes> typeA = wgmmaOperandType(lhs.getElementType()),
+                                    typeB = wgmmaOperandType(rhs.getElementType());
+    if (!element || !typeA || !typeB)
+      return rewriter.notifyMatchFailure(op, "no wgmma operand type");
     int64_t n = accType.getShape()[1];
     target::ValueOrError<target::WgmmaInstructionShape> shape =
         target::wgmmaInstructionShape(*element, target::ElementType::F32, n);
@@ -375,7 +389,7 @@ struct MmaLowering : public AbiPattern<cta::MmaOp> {
         Value fragment = regs.getFragment(acc, mb);
         Value result = NVVM::WgmmaMmaAsyncOp::create(
             rewriter, loc, fragment.getType(), fragment, dA, dB, mmaShape,
-            wgmmaType, wgmmaType, NVVM::WGMMATypes::f32,
+            *typeA, *typeB, NVVM::WGMMATypes::f32,
             k == 0 ? scaleOut : NVVM::WGMMAScaleOut::one,
             NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
             NVVM::MMALayout::row, NVVM::MMALayout::col, nullptr);
@@ -549,9 +563,19 @@ LogicalResult kiln::checkLoweredOnSm90(Operation *op) {
                                "block-scaled MMA (NVFP4, MXFP8 need sm_100a)");
         auto lhs = llvm::cast<cta::BufferType>(mma.getLhs().getType());
         Type element = lhs.getElementType();
-        if (!element.isBF16() && !element.isF16())
-          return op->emitError() << "convert-cta-to-nvvm: no sm_90a MMA for "
-                                 << element << " operands yet";
+        Type rhsElement = mma.getRhs().getType().getElementType();
+        for (Type t : {element, rhsElement})
+          if (!wgmmaOperandType(t))
+            return op->emitError() << "convert-cta-to-nvvm: no sm_90a MMA for "
+                                   << t << " operands yet";
+        // wgmma takes two equal 16-bit types, or any two 8-bit floats.
+        bool eightBit = element.getIntOrFloatBitWidth() == 8;
+        if (eightBit != (rhsElement.getIntOrFloatBitWidth() == 8) ||
+            (!eightBit && element != rhsElement))
+          return op->emitError()
+                 << "convert-cta-to-nvvm: wgmma cannot multiply " << element
+                 << " by " << rhsElement
+                 << " (both 16-bit of one type, or both 8-bit floats)";
         if (!mma.getTransposeB())
           return op->emitError(
               "convert-cta-to-nvvm: rhs must be K-major (transpose_b)");

@@ -32,7 +32,9 @@ using namespace kiln;
 
 namespace {
 
-bool isSupportedOperand(Type type) { return type.isBF16() || type.isF16(); }
+bool isSupportedOperand(Type type) {
+  return type.isBF16() || type.isF16() || llvm::isa<Float8E4M3FNType, Float8E5M2Type>(type);
+}
 bool isSupportedResult(Type type) {
   return type.isBF16() || type.isF16() || type.isF32();
 }
@@ -140,7 +142,7 @@ LogicalResult kiln::checkTileToCtaSupport(tile::KernelOp kernel,
     if (!isSupportedOperand(element) && !scaled)
       return notImplemented(contract, Twine("operands of type ") +
                                           llvm::formatv("{0}", element).str() +
-                                          " (bf16 and f16 are supported)");
+                                          " (bf16, f16, e4m3 and e5m2 are supported)");
   }
   // Block scales reach the kernel as [row atoms, K atoms, 32, 16] tensors
   // (scaleTensorShape), whose extents need the data's as names or
@@ -393,12 +395,22 @@ struct KernelToProgram : public OpRewritePattern<tile::KernelOp> {
                                [&](size_t i) {
                                  return operands(i).first == operands(0).first;
                                }) &&
+                  llvm::all_of(rhsOperands,
+                               [&](Value rhs) {
+                                 return llvm::cast<RankedTensorType>(rhs.getType())
+                                            .getElementType() ==
+                                        llvm::cast<RankedTensorType>(
+                                            rhsOperands[0].getType())
+                                            .getElementType();
+                               }) &&
                   static_cast<int64_t>(numAccs) * tn <=
                       static_cast<int64_t>(chipInfo->mmaMaxN);
     for (size_t i = 0; i < numAccs; ++i) {
       auto [lhs, rhs] = operands(i);
       Type element =
           llvm::cast<RankedTensorType>(lhs.getType()).getElementType();
+      Type rhsElement =
+          llvm::cast<RankedTensorType>(rhs.getType()).getElementType();
       if (!lhsBuffers.count(lhs))
         lhsBuffers[lhs] = buffer(tm, tk, element);
       if (packed && i > 0) {
@@ -406,7 +418,7 @@ struct KernelToProgram : public OpRewritePattern<tile::KernelOp> {
         rhsBuffers[rhs] = shared;
       } else if (!rhsBuffers.count(rhs)) {
         rhsBuffers[rhs] = buffer(
-            packed ? tn * static_cast<int64_t>(numAccs) : tn, tk, element);
+            packed ? tn * static_cast<int64_t>(numAccs) : tn, tk, rhsElement);
       }
     }
     // Block scales: per scaled operand a buffer of its stage's scale-factor

@@ -446,7 +446,13 @@ LogicalResult MmaOp::verify() {
                            << ") must equal the register lhs rows (" << lhsRows
                            << ")";
   }
-  if (lhsElement != rhs.getElementType())
+  // One element type for both operands, except that the fp8 formats mix
+  // (e4m3 x e5m2: wgmma and tcgen05.mma kind::f8f6f4 take each side's own).
+  auto fp8 = [](Type t) {
+    return llvm::isa<Float8E4M3FNType, Float8E5M2Type>(t);
+  };
+  if (lhsElement != rhs.getElementType() &&
+      !(fp8(lhsElement) && fp8(rhs.getElementType())))
     return emitOpError() << "lhs elements " << lhsElement
                          << " differ from rhs elements "
                          << rhs.getElementType();

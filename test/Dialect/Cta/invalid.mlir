@@ -1117,6 +1117,18 @@ cta.program @p() {
 
 // -----
 
+// The fp8 formats mix with each other but not with 16-bit types.
+cta.program @p() {
+  %a = cta.alloc : !cta.buffer<64x128xf8E4M3FN>
+  %b = cta.alloc : !cta.buffer<64x128xbf16>
+  %z = cta.acc_zero : !cta.acc<64x64xf32>
+  // expected-error@+1 {{'cta.mma' op lhs elements 'f8E4M3FN' differ from rhs elements 'bf16'}}
+  %r = cta.mma %a, %b, %z {transpose_b} : !cta.buffer<64x128xf8E4M3FN>, !cta.buffer<64x128xbf16>, !cta.acc<64x64xf32>
+  cta.return
+}
+
+// -----
+
 // A register lhs is attention's P: an lhs-layout fragment of the
 // accumulator's rows.
 cta.program @p() {

@@ -831,3 +831,14 @@ cta.program @vector_map(%M: index {cta.dim = "M"}) {
     } attributes {tag}
   cta.return
 }
+
+// The two fp8 formats multiply each other (e4m3 activations, e5m2 weights).
+// CHECK-LABEL: cta.program @fp8_mixed(
+// CHECK:         cta.mma %{{.*}}, %{{.*}}, %{{.*}} {transpose_b} : !cta.buffer<64x128xf8E4M3FN>, <64x128xf8E5M2>, <64x64xf32>
+cta.program @fp8_mixed() {
+  %a = cta.alloc : !cta.buffer<64x128xf8E4M3FN>
+  %b = cta.alloc : !cta.buffer<64x128xf8E5M2>
+  %z = cta.acc_zero : !cta.acc<64x64xf32>
+  %r = cta.mma %a, %b, %z {transpose_b} : !cta.buffer<64x128xf8E4M3FN>, !cta.buffer<64x128xf8E5M2>, !cta.acc<64x64xf32>
+  cta.return
+}

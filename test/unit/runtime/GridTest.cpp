@@ -25,11 +25,13 @@ Manifest tilesManifest(std::array<int64_t, 3> cluster) {
   return m;
 }
 
-GridDims gridOk(const Manifest &m, std::vector<int64_t> dims, int sms = 132) {
+GridDims gridOk(const Manifest &m, std::vector<int64_t> dims, int sms = 132,
+                int64_t residentClusters = 0) {
   LaunchPlan plan = planOf(m);
   GridDims g;
   std::string error;
-  EXPECT_TRUE(computeGrid(plan, dimsOf(std::move(dims)), sms, g, error))
+  EXPECT_TRUE(computeGrid(plan, dimsOf(std::move(dims)), sms, g, error,
+                          residentClusters))
       << error;
   return g;
 }
@@ -115,6 +117,21 @@ TEST(GridPersistent, AtMostOneCtaPerSm) {
   EXPECT_EQ(g.x, 32u); // 8 * 4 tiles: fewer tiles than SMs
   g = gridOk(m, {640, 768, 64}, 132);
   EXPECT_EQ(g.x, 16u); // 5 * 3 = 15 tiles, rounded up to the cluster
+}
+
+TEST(GridPersistent, OnlyClustersResidentAtOnce) {
+  // An H100 runs 66 clusters of 2 but fewer than 33 of 4: a persistent grid
+  // holds only the clusters the driver says run at once.
+  Manifest m = matmulManifest();
+  m.launch.cluster = {4, 1, 1};
+  GridDims g = gridOk(m, {8192, 8192, 64}, 132);
+  EXPECT_EQ(g.x, 132u); // unknown occupancy: floor(132 / 4) clusters
+  g = gridOk(m, {8192, 8192, 64}, 132, /*residentClusters=*/30);
+  EXPECT_EQ(g.x, 120u);
+  g = gridOk(m, {8192, 8192, 64}, 132, /*residentClusters=*/40);
+  EXPECT_EQ(g.x, 132u); // never more than one CTA per SM
+  g = gridOk(m, {512, 1024, 64}, 132, /*residentClusters=*/30);
+  EXPECT_EQ(g.x, 16u); // 4 * 4 tiles: fewer than the cap
 }
 
 TEST(GridPersistent, HugeTileCountsStillCap) {
