@@ -22,7 +22,10 @@
 
 #include <cstdlib>
 
+#include "test/fuzz/LastInput.h"
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  kiln::fuzz::saveLastInput(data, size);
   static mlir::DialectRegistry *registry = [] {
     auto *r = new mlir::DialectRegistry;
     r->insert<kiln::tile::TileDialect, mlir::arith::ArithDialect,

@@ -186,6 +186,7 @@ struct ConsumeLowering : public AbiPattern<cta::ConsumeOp> {
     Emitter e(rewriter, loc);
     Value ring = adaptor.getRing();
     int64_t stages = op.getRing().getType().getStages();
+    int64_t clusterSize = abi.clusterSize;
     Value position = e.toI32(adaptor.getPosition());
     Value count = adaptor.getCount();
 
@@ -208,10 +209,17 @@ struct ConsumeLowering : public AbiPattern<cta::ConsumeOp> {
       Operation *yield = source.getTerminator();
       rewriter.inlineBlockBefore(&source, body, body->end(), args);
       rewriter.setInsertionPoint(yield);
+      // In a cluster every CTA's producer multicasts into this CTA's copy
+      // of the stage, so the commit arrives on the stage's empty barrier in
+      // each CTA of the cluster (the same offset everywhere).
       e.ifThen(e.eq(e.warpgroupLane(), e.i32(0)), [&] {
+        Value mask;
+        if (clusterSize > 1)
+          mask = arith::ConstantOp::create(
+              rewriter, loc, rewriter.getI16IntegerAttr(
+                                 static_cast<int16_t>((1 << clusterSize) - 1)));
         NVVM::Tcgen05CommitOp::create(
-            rewriter, loc, e.barrier(ring, slot, stages, /*empty=*/true),
-            Value());
+            rewriter, loc, e.barrier(ring, slot, stages, /*empty=*/true), mask);
       });
     }
     Value count32 = e.toI32(count);
@@ -664,13 +672,6 @@ LogicalResult kiln::checkLoweredOnSm100(Operation *op) {
                            << what;
   };
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
-      .Case([&](cta::ProgramOp program) -> LogicalResult {
-        auto [clusterM, clusterN] = program.getClusterShape();
-        if (clusterM * clusterN != 1)
-          return notYet("thread-block clusters (cluster " + Twine(clusterM) +
-                        "x" + Twine(clusterN) + "); use cluster = [1, 1]");
-        return success();
-      })
       .Case([&](cta::WarpSpecializeOp roles) -> LogicalResult {
         for (unsigned i = 0; i < roles.getRoles().size(); ++i) {
           cta::RoleAttr role = roles.getRole(i);
@@ -680,11 +681,6 @@ LogicalResult kiln::checkLoweredOnSm100(Operation *op) {
                           " warps (one warpgroup issues and reads a 128-row "
                           "accumulator)");
         }
-        return success();
-      })
-      .Case([&](cta::LoadOp load) -> LogicalResult {
-        if (load.getMulticast() > 1)
-          return notYet("multicast copies");
         return success();
       })
       .Case([&](cta::ConsumeOp consume) -> LogicalResult {
