@@ -23,6 +23,7 @@
 
 #include <cstdlib>
 
+#include "compiler/tools/LargeStack.h"
 #include "test/fuzz/LastInput.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -34,25 +35,30 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
               mlir::memref::MemRefDialect, mlir::scf::SCFDialect>();
     return r;
   }();
-  mlir::MLIRContext ctx(*registry, mlir::MLIRContext::Threading::DISABLED);
-  // Unknown dialects would make any op parse; Kiln's tools reject them too.
-  ctx.allowUnregisteredDialects(false);
-  ctx.getDiagEngine().registerHandler(
-      [](mlir::Diagnostic &) { return mlir::success(); });
-  mlir::ParserConfig config(&ctx);
-  // MLIR's lexer reads up to a NUL after the buffer, as every file and
-  // string it is given in the tools has; libFuzzer's bytes have none.
-  std::string text(reinterpret_cast<const char *>(data), size);
-  mlir::OwningOpRef<mlir::ModuleOp> module =
-      mlir::parseSourceString<mlir::ModuleOp>(text, config, "fuzz.mlir");
-  if (!module)
+  // As in kiln-opt: MLIR's parser recurses once per nesting level, which
+  // the 8 MiB main stack cannot hold for deep inputs (LargeStack.h).
+  kiln::runWithLargeStack([&] {
+    mlir::MLIRContext ctx(*registry, mlir::MLIRContext::Threading::DISABLED);
+    // Unknown dialects would make any op parse; Kiln's tools reject them too.
+    ctx.allowUnregisteredDialects(false);
+    ctx.getDiagEngine().registerHandler(
+        [](mlir::Diagnostic &) { return mlir::success(); });
+    mlir::ParserConfig config(&ctx);
+    // MLIR's lexer reads up to a NUL after the buffer, as every file and
+    // string it is given in the tools has; libFuzzer's bytes have none.
+    std::string text(reinterpret_cast<const char *>(data), size);
+    mlir::OwningOpRef<mlir::ModuleOp> module =
+        mlir::parseSourceString<mlir::ModuleOp>(text, config, "fuzz.mlir");
+    if (!module)
+      return 0;
+    std::string printed;
+    llvm::raw_string_ostream os(printed);
+    module->print(os);
+    mlir::OwningOpRef<mlir::ModuleOp> again =
+        mlir::parseSourceString<mlir::ModuleOp>(printed, config, "printed.mlir");
+    if (!again)
+      std::abort();
     return 0;
-  std::string printed;
-  llvm::raw_string_ostream os(printed);
-  module->print(os);
-  mlir::OwningOpRef<mlir::ModuleOp> again =
-      mlir::parseSourceString<mlir::ModuleOp>(printed, config, "printed.mlir");
-  if (!again)
-    std::abort();
+  });
   return 0;
 }

@@ -1,6 +1,7 @@
 //===- kiln-translate.cpp - .kiln to tile IR, MLIR to LLVM IR -------------===//
 
 #include "compiler/InitAll.h"
+#include "compiler/tools/LargeStack.h"
 #include "frontend/ImportKiln.h"
 
 #include "mlir/Target/LLVMIR/Dialect/All.h"
@@ -25,6 +26,9 @@ int main(int argc, char **argv) {
       [](mlir::DialectRegistry &registry) {
         kiln::registerAllDialects(registry);
       });
-  return mlir::failed(
-      mlir::mlirTranslateMain(argc, argv, "Kiln translation driver"));
+  // MLIR's parser recurses once per nesting level of the input.
+  return kiln::runWithLargeStack([&] {
+    return mlir::failed(
+        mlir::mlirTranslateMain(argc, argv, "Kiln translation driver"));
+  });
 }

@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "compiler/tools/LargeStack.h"
 #include "compiler/InitAll.h"
 #include "compiler/Pipelines/Backend.h"
 #include "compiler/Pipelines/Pipelines.h"
@@ -325,8 +326,7 @@ LogicalResult compile(MLIRContext &ctx, llvm::SourceMgr &sourceMgr) {
 
 } // namespace
 
-int main(int argc, char **argv) {
-  llvm::InitLLVM init(argc, argv);
+static int kilnMain(int argc, char **argv) {
   // What produced a cubin: the Python package keys its compile cache on this.
   if (argc == 2 && llvm::StringRef(argv[1]) == "--version") {
     std::optional<std::string> ptxas = kiln::target::findPtxas();
@@ -411,4 +411,10 @@ int main(int argc, char **argv) {
   int status = failed(compile(ctx, sourceMgr)) ? 1 : 0;
   printer.printSummary("kiln", "--error-limit");
   return status;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  // MLIR inputs (and deep IR) recurse deeply in MLIR's parser and printer.
+  return kiln::runWithLargeStack([&] { return kilnMain(argc, argv); });
 }
