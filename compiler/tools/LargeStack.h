@@ -13,23 +13,38 @@
 #ifndef KILN_COMPILER_TOOLS_LARGESTACK_H
 #define KILN_COMPILER_TOOLS_LARGESTACK_H
 
-#include "llvm/Support/thread.h"
+#include <pthread.h>
 
-#include <optional>
+#include <cstddef>
 
 namespace kiln {
 
 /// The stack of the thread runWithLargeStack starts.
-constexpr unsigned kLargeStackBytes = 1u << 30;
+constexpr size_t kLargeStackBytes = size_t(1) << 30;
 
 /// Runs `body` (returning int) on a thread with a kLargeStackBytes stack and
-/// returns its result.
+/// returns its result. Where no such thread can be made (a virtual-memory
+/// limit below the stack size), runs it on the calling thread instead.
 template <typename Fn> int runWithLargeStack(Fn &&body) {
-  int result = 1;
-  llvm::thread worker(std::optional<unsigned>(kLargeStackBytes),
-                      [&] { result = body(); });
-  worker.join();
-  return result;
+  struct Call {
+    Fn *body;
+    int result = 1;
+    static void *run(void *arg) {
+      auto *call = static_cast<Call *>(arg);
+      call->result = (*call->body)();
+      return nullptr;
+    }
+  } call{&body};
+  pthread_attr_t attr;
+  pthread_t thread;
+  bool started = pthread_attr_init(&attr) == 0 &&
+                 pthread_attr_setstacksize(&attr, kLargeStackBytes) == 0 &&
+                 pthread_create(&thread, &attr, &Call::run, &call) == 0;
+  pthread_attr_destroy(&attr);
+  if (!started)
+    return body();
+  pthread_join(thread, nullptr);
+  return call.result;
 }
 
 } // namespace kiln
