@@ -14,6 +14,7 @@
 #define KILN_COMPILER_TOOLS_LARGESTACK_H
 
 #include <pthread.h>
+#include <signal.h>
 
 #include <cstddef>
 
@@ -43,7 +44,15 @@ template <typename Fn> int runWithLargeStack(Fn &&body) {
   pthread_attr_destroy(&attr);
   if (!started)
     return body();
+  // The work's timers must reach the work: LLVM times out a child process
+  // (ptxas) with alarm(), whose SIGALRM interrupts the waiting thread's
+  // waitpid only if it is delivered there, so this thread stops taking it.
+  sigset_t alarm, previous;
+  sigemptyset(&alarm);
+  sigaddset(&alarm, SIGALRM);
+  pthread_sigmask(SIG_BLOCK, &alarm, &previous);
   pthread_join(thread, nullptr);
+  pthread_sigmask(SIG_SETMASK, &previous, nullptr);
   return call.result;
 }
 
