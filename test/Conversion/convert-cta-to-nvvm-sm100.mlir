@@ -125,14 +125,15 @@ cta.program @matmul(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a", cta.
 
 // -----
 
-// Clusters (multicast and remote barrier arrivals) are not lowered yet.
-// expected-error@+1 {{convert-cta-to-nvvm: not implemented yet on sm_100a: thread-block clusters (cluster 2x1); use cluster = [1, 1]}}
+// A program in clusters whose ring counts the releases of one CTA: every
+// CTA's commit arrives in each CTA of the cluster, so the counts disagree.
 cta.program @matmul(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a", cta.role = "input", cta.shape = ["M", "K"]}, %b: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "b", cta.role = "input", cta.shape = ["N", "K"]}, %c: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "c", cta.role = "output", cta.shape = ["M", "N"]}, %M: index {cta.dim = "M"}, %K: index {cta.dim = "K"}, %N: index {cta.dim = "N"}) attributes {cta.block = array<i64: 256, 1, 1>, cta.chip = "sm_100a", cta.cluster = array<i64: 2, 1>, cta.schedule = #cta.schedule<stages = 2, math_warpgroups = 1>} {
   %c64 = arith.constant 64 : index
   %c0 = arith.constant 0 : index
   %sa = cta.alloc : <128x64xbf16, stages = 2, swizzle = "128B">
   %sb = cta.alloc : <128x64xbf16, stages = 2, swizzle = "128B">
   %sc = cta.alloc : <128x64xbf16, swizzle = "128B">
+  // expected-error@+1 {{convert-cta-to-nvvm: the ring is released by 1 CTA(s) but the program runs in clusters of 2; cluster_size must equal the cluster's CTAs}}
   %ring = cta.ring {consumers = 1 : i64} : <2>
   cta.warp_specialize
     #cta.role<producer, warps = 4, regs = 40> {
@@ -187,7 +188,7 @@ cta.program @matmul(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a", cta.
       ^bb0(%kb: index, %slot: index):
         %k0 = arith.muli %kb, %c64 : index
         cta.load %a[%m0, %k0] -> %sa[%slot] signal %ring : memref<?x?xbf16, strided<[?, 1]>> -> <128x64xbf16, stages = 2, swizzle = "128B">, !cta.ring<2>
-        // expected-error@+1 {{convert-cta-to-nvvm: not implemented yet on sm_100a: multicast copies}}
+        // expected-error@+1 {{convert-cta-to-nvvm: a copy multicast to 2 CTAs in clusters of 1; multicast copies reach the whole cluster}}
         cta.load %b[%n0, %k0] -> %sb[%slot] signal %ring {multicast = 2 : i64} : memref<?x?xbf16, strided<[?, 1]>> -> <128x64xbf16, stages = 2, swizzle = "128B">, !cta.ring<2>
       }
       cta.yield %next : index

@@ -446,11 +446,30 @@ LogicalResult kiln::checkLoweredAlike(Operation *op, StringRef chip) {
     return op->emitError() << "convert-cta-to-nvvm: not implemented yet on "
                            << chip << ": " << what;
   };
+  // The CTAs a ring's releases and a multicast copy reach are the
+  // program's cluster: the lowering arrives on (or copies into) every CTA of
+  // it, so the counts the IR states must agree with it.
+  auto clusterSize = [&]() -> int64_t {
+    auto program = op->getParentOfType<cta::ProgramOp>();
+    if (!program)
+      return 1;
+    auto [m, n] = program.getClusterShape();
+    return m * n;
+  };
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
       .Case<cta::ProgramOp, cta::ReturnOp, cta::YieldOp, cta::AllocOp,
-            cta::RingOp, cta::WarpSpecializeOp, cta::ProduceOp, cta::ConsumeOp,
+            cta::WarpSpecializeOp, cta::ProduceOp, cta::ConsumeOp,
             cta::SplitColsOp, cta::AccZeroOp, cta::MmaOp>(
           [](Operation *) { return success(); })
+      .Case([&](cta::RingOp ring) -> LogicalResult {
+        if (ring.getClusterSize() != clusterSize())
+          return op->emitError()
+                 << "convert-cta-to-nvvm: the ring is released by "
+                 << ring.getClusterSize() << " CTA(s) but the program runs in "
+                 << "clusters of " << clusterSize()
+                 << "; cluster_size must equal the cluster's CTAs";
+        return success();
+      })
       .Case([&](cta::WarpgroupIndexOp) -> LogicalResult {
         if (!op->getParentOfType<cta::WarpSpecializeOp>())
           return op->emitError("convert-cta-to-nvvm: cta.warpgroup_index "
@@ -471,6 +490,12 @@ LogicalResult kiln::checkLoweredAlike(Operation *op, StringRef chip) {
         if (!load.getSignal())
           return op->emitError("convert-cta-to-nvvm: a copy outside "
                                "cta.produce has no barrier");
+        if (load.getMulticast() > 1 && load.getMulticast() != clusterSize())
+          return op->emitError()
+                 << "convert-cta-to-nvvm: a copy multicast to "
+                 << load.getMulticast() << " CTAs in clusters of "
+                 << clusterSize()
+                 << "; multicast copies reach the whole cluster";
         return success();
       })
       .Case([&](cta::StoreOp store) -> LogicalResult {
