@@ -162,7 +162,7 @@ struct NestingScope {
 
 bool Parser::enterNode() {
   if (++nodes > kMaxNodes) {
-    emitError(tok.getLoc(), "expression is too large (more than " +
+    (void)emitError(tok.getLoc(), "expression is too large (more than " +
                                 llvm::Twine(kMaxNodes) +
                                 " operations); split it into statements");
     return false;
@@ -194,17 +194,17 @@ std::unique_ptr<Module> Parser::parseModule() {
         return nullptr;
       kernel->schedule = std::move(schedule);
       if (tok.is(TokenKind::at)) {
-        emitError(tok.getLoc(), "a kernel takes at most one @schedule(...); "
+        (void)emitError(tok.getLoc(), "a kernel takes at most one @schedule(...); "
                                 "put all hints in one");
         return nullptr;
       }
       if (!tok.isIdent("kernel")) {
-        emitExpected("'kernel' after @schedule(...)");
+        (void)emitExpected("'kernel' after @schedule(...)");
         return nullptr;
       }
     }
     if (!tok.isIdent("kernel")) {
-      emitExpected("'kernel' or '@schedule' at the top level");
+      (void)emitExpected("'kernel' or '@schedule' at the top level");
       return nullptr;
     }
     if (parseKernel(*kernel))
@@ -509,7 +509,7 @@ ExprPtr Parser::parseComparison() {
   if (!rhs)
     return nullptr;
   if (getComparison(tok.kind)) {
-    emitError(tok.getLoc(), "comparisons cannot be chained; combine them "
+    (void)emitError(tok.getLoc(), "comparisons cannot be chained; combine them "
                             "with '&&'");
     return nullptr;
   }
@@ -554,7 +554,7 @@ ExprPtr Parser::parseUnary() {
   NestingScope scope(nesting);
   if (nesting > kMaxNesting || !enterNode()) {
     if (nesting > kMaxNesting)
-      emitError(tok.getLoc(), "expression is nested too deeply (more than " +
+      (void)emitError(tok.getLoc(), "expression is nested too deeply (more than " +
                                   llvm::Twine(kMaxNesting) + " levels)");
     return nullptr;
   }
@@ -581,7 +581,7 @@ ExprPtr Parser::parsePostfix() {
 ExprPtr Parser::parsePrimary() {
   NestingScope scope(nesting);
   if (nesting > kMaxNesting) {
-    emitError(tok.getLoc(), "expression is nested too deeply (more than " +
+    (void)emitError(tok.getLoc(), "expression is nested too deeply (more than " +
                                 llvm::Twine(kMaxNesting) + " levels)");
     return nullptr;
   }
@@ -605,17 +605,17 @@ ExprPtr Parser::parsePrimary() {
     if (!inner)
       return nullptr;
     if (!consumeIf(TokenKind::r_paren)) {
-      emitUnclosed(")", open, "'('");
+      (void)emitUnclosed(")", open, "'('");
       return nullptr;
     }
     return inner;
   }
   case TokenKind::pipe:
-    emitError(tok.getLoc(), "a lambda '|...| expr' can only be an argument of "
+    (void)emitError(tok.getLoc(), "a lambda '|...| expr' can only be an argument of "
                             "mask(...) or modify(...)");
     return nullptr;
   default:
-    emitExpected("an expression");
+    (void)emitExpected("an expression");
     return nullptr;
   }
 }
@@ -630,7 +630,7 @@ ExprPtr Parser::parseNumber() {
     // Sema folds numbers as doubles, which hold every integer up to 2^53.
     if (number.spelling.getAsInteger(10, value) ||
         value > (int64_t(1) << 53)) {
-      emitError(number.getLoc(), "integer '" + number.spelling +
+      (void)emitError(number.getLoc(), "integer '" + number.spelling +
                                      "' is too large (numbers are exact up "
                                      "to 2^53 = 9007199254740992)");
       return nullptr;
@@ -640,7 +640,7 @@ ExprPtr Parser::parseNumber() {
   }
   double value;
   if (number.spelling.getAsDouble(value) || !std::isfinite(value)) {
-    emitError(number.getLoc(),
+    (void)emitError(number.getLoc(),
               "number '" + number.spelling + "' is out of range");
     return nullptr;
   }
@@ -648,7 +648,7 @@ ExprPtr Parser::parseNumber() {
   llvm::StringRef digits =
       number.spelling.take_until([](char c) { return c == 'e' || c == 'E'; });
   if (value == 0 && digits.find_first_of("123456789") != llvm::StringRef::npos) {
-    emitError(number.getLoc(), "number '" + number.spelling +
+    (void)emitError(number.getLoc(), "number '" + number.spelling +
                                    "' underflows to 0 (the smallest double is "
                                    "about 4.9e-324)");
     return nullptr;
@@ -678,7 +678,7 @@ ExprPtr Parser::parseCall(const Token &callee) {
     if (consumeIf(TokenKind::comma))
       continue;
     if (!tok.is(TokenKind::r_paren)) {
-      emitUnclosed(")", open, "the arguments of '" + callee.spelling + "'");
+      (void)emitUnclosed(")", open, "the arguments of '" + callee.spelling + "'");
       return nullptr;
     }
   }
@@ -699,7 +699,7 @@ ExprPtr Parser::parseLambda() {
     lambda->params.push_back(std::move(param));
   } while (consumeIf(TokenKind::comma));
   if (!tok.is(TokenKind::pipe)) {
-    emitExpected("'|' after the lambda parameters");
+    (void)emitExpected("'|' after the lambda parameters");
     return nullptr;
   }
   consume();

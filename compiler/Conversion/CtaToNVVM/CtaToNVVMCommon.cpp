@@ -462,7 +462,7 @@ LogicalResult kiln::checkLoweredAlike(Operation *op, StringRef chip) {
             cta::SplitColsOp, cta::AccZeroOp, cta::MmaOp>(
           [](Operation *) { return success(); })
       .Case([&](cta::RingOp ring) -> LogicalResult {
-        if (ring.getClusterSize() != clusterSize())
+        if (static_cast<int64_t>(ring.getClusterSize()) != clusterSize())
           return op->emitError()
                  << "convert-cta-to-nvvm: the ring is released by "
                  << ring.getClusterSize() << " CTA(s) but the program runs in "
@@ -490,7 +490,8 @@ LogicalResult kiln::checkLoweredAlike(Operation *op, StringRef chip) {
         if (!load.getSignal())
           return op->emitError("convert-cta-to-nvvm: a copy outside "
                                "cta.produce has no barrier");
-        if (load.getMulticast() > 1 && load.getMulticast() != clusterSize())
+        if (load.getMulticast() > 1 &&
+            static_cast<int64_t>(load.getMulticast()) != clusterSize())
           return op->emitError()
                  << "convert-cta-to-nvvm: a copy multicast to "
                  << load.getMulticast() << " CTAs in clusters of "

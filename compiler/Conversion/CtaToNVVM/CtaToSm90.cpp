@@ -46,8 +46,6 @@ namespace {
 /// Rows of one wgmma instruction (and of one accumulator fragment).
 constexpr int64_t kMmaRows = target::wgmmaRows;
 
-int64_t bitsOf(Type type) { return type.getIntOrFloatBitWidth(); }
-
 
 //===----------------------------------------------------------------------===//
 // Accumulators in registers

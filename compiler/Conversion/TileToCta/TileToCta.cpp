@@ -522,7 +522,8 @@ struct KernelToProgram : public OpRewritePattern<tile::KernelOp> {
         Value rowAtom0 = arith::DivUIOp::create(
             rewriter, loc, origin,
             arith::ConstantIndexOp::create(rewriter, loc, atomRows));
-        for (int64_t ra = 0; ra < llvm::divideCeil(rows, atomRows); ++ra)
+        for (int64_t ra = 0, e = static_cast<int64_t>(llvm::divideCeil(rows, atomRows));
+             ra < e; ++ra)
           for (int64_t ka = 0; ka < kAtoms; ++ka) {
             Value row = arith::AddIOp::create(
                 rewriter, loc, rowAtom0,

@@ -183,7 +183,8 @@ static LogicalResult verifyScheduleHints(KernelOp op, DictionaryAttr hints) {
     Attribute value = hint.getValue();
     auto isArrayOf = [&](size_t minSize, size_t maxSize) {
       auto array = llvm::dyn_cast<DenseI64ArrayAttr>(value);
-      return array && array.size() >= minSize && array.size() <= maxSize &&
+      return array && static_cast<size_t>(array.size()) >= minSize &&
+             static_cast<size_t>(array.size()) <= maxSize &&
              llvm::all_of(array.asArrayRef(), inRange);
     };
     auto isPositiveInt = [&] {
