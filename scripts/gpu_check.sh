@@ -21,8 +21,9 @@
 #
 # Results go to $OUT (default /tmp/kiln-gpu-check), at most 8 files:
 #   check.log          device, runtime build, compute-sanitizer runs and benchmark output
-#   pytest.log         pytest.xml (junit, per-test times)
+#   pytest.log         (with per-test times: --durations=0)
 #   bench_matmul.json  bench_matmul.png  bench_swiglu.json  bench_swiglu.png  bench_epilogue.json
+#   bench_fp8.json     (the fp8 GEMM and the fp8 SwiGLU)
 set -u -o pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT" || exit 1
@@ -89,7 +90,7 @@ run "build the runtime" cmake --build build-rt -j "$(nproc)"
 
 # pytest keeps its own log (the failures' tracebacks); a hung kernel ends the
 # test after 300 s when pytest-timeout is there, and the run after 540 s.
-PYTEST_ARGS=(-q -rs -p no:cacheprovider test/gpu --junitxml="$OUT/pytest.xml")
+PYTEST_ARGS=(-q -rs -p no:cacheprovider test/gpu --durations=0)
 [ $QUICK = 1 ] && PYTEST_ARGS+=(-m "not slow")
 python3 -c "import pytest_timeout" 2>/dev/null && PYTEST_ARGS+=(--timeout=300 --timeout-method=thread)
 if [ $TESTS = 1 ]; then
@@ -141,8 +142,7 @@ if [ $BENCH = 1 ]; then
   fi
   if [ -e "$KILN_ARTIFACTS/matmul_fp8.kiln.json" ]; then
     run -t all "bench_fp8" timeout 300 python3 bench/bench_fp8.py \
-      --artifact "$KILN_ARTIFACTS/matmul_fp8.kiln.json" --out "$OUT/bench_fp8.json" \
-      --plot "$OUT/bench_fp8.png" $Q
+      --artifact "$KILN_ARTIFACTS/matmul_fp8.kiln.json" --out "$OUT/bench_fp8.json" $Q
   else
     note "== bench_fp8: skipped, $KILN_ARTIFACTS/matmul_fp8.kiln.json was not built"
   fi

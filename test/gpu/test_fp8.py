@@ -70,3 +70,21 @@ def test_wrong_fp8_format_is_an_error(load, kiln_module):
     sa, sb = torch.ones(64, 1, device="cuda"), torch.ones(64, device="cuda")
     with pytest.raises(kiln_module.KilnError, match="e4m3|dtype"):
         kernel(a, b, sa, sb)
+
+
+@pytest.mark.parametrize("m,n,k", ODD_SHAPES + LARGE_SHAPES)
+def test_swiglu_fp8_row_scales(load, m, n, k):
+    kernel = load("swiglu_fp8")
+    x, w1, w2 = fp8(m, k, F8), fp8(n, k, F8), fp8(n, k, F8)
+    sx = torch.rand(m, 1, device="cuda") * 0.1 + 0.05
+    s1 = torch.rand(n, device="cuda") * 0.1 + 0.05
+    s2 = torch.rand(n, device="cuda") * 0.1 + 0.05
+    y = torch.full((m, n), float("nan"), device="cuda", dtype=torch.bfloat16)
+    kernel(x, w1, w2, sx, s1, s2, out=y)
+    torch.cuda.synchronize()
+    g = (x.float() @ w1.float().T) * sx * s1
+    u = (x.float() @ w2.float().T) * sx * s2
+    ref = torch.nn.functional.silu(g) * u
+    assert not torch.isnan(y).any(), f"{torch.isnan(y).sum().item()} output elements not written"
+    err = relative_error(y, ref)
+    assert err < 1e-2, f"relative error {err:.3e}"
