@@ -14,8 +14,8 @@ import json
 import torch
 import torch.nn.functional as F
 
-from common import (artifact, bar_plot, environment, load_kernel, parse_shapes, relative_error,
-                    time_against_baselines)
+from common import (artifact, bar_plot, environment, load_kernel, parse_shapes, print_row,
+                    relative_error, time_against_baselines)
 
 SHAPES = [(4096, 4096, 4096), (8192, 8192, 8192)]
 QUICK_SHAPES = SHAPES[:1]
@@ -75,17 +75,7 @@ def main():
     for m, n, k in shapes:
         row = bench_shape(kernel, m, n, k, args)
         rows.append(row)
-        shape = f"{m}x{n}x{k}"
-        if "kiln_tflops" not in row:
-            print(f"{shape:>16}  {row['error']}", flush=True)
-        else:
-            parts = []
-            for name in BASELINES:
-                b = row["baselines"][name]
-                parts.append(f"{name} {b['tflops']:6.1f} ({b['kiln_speedup']:.2f}x)"
-                             if "tflops" in b else f"{name} error: {b['error']}")
-            print(f"{shape:>16}  kiln {row['kiln_tflops']:6.1f} TFLOP/s  " + "  ".join(parts)
-                  + f"  err {row['kiln_rel_err']:.1e}", flush=True)
+        print_row(f"{m}x{n}x{k}", row, BASELINES)
         torch.cuda.empty_cache()
 
     result = dict(environment(), kernel=args.artifact, flops_per_launch="2*M*N*K",

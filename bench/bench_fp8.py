@@ -18,8 +18,8 @@ import os
 
 import torch
 
-from common import (artifact, bar_plot, environment, load_kernel, parse_shapes, relative_error,
-                    time_against_baselines)
+from common import (artifact, bar_plot, environment, load_kernel, parse_shapes, print_row,
+                    relative_error, time_against_baselines)
 
 SHAPES = [(4096, 4096, 4096), (8192, 8192, 8192), (4096, 14336, 4096)]
 QUICK_SHAPES = SHAPES[:1] + SHAPES[2:]
@@ -100,19 +100,6 @@ def bench_swiglu_shape(kernel, m, n, k, args):
     return row
 
 
-def report(shape, row, baselines):
-    if "kiln_tflops" not in row:
-        print(f"{shape:>16}  {row['error']}", flush=True)
-        return
-    parts = []
-    for name in baselines:
-        b = row["baselines"][name]
-        parts.append(f"{name} {b['tflops']:6.1f} ({b['kiln_speedup']:.2f}x)"
-                     if "tflops" in b else f"{name} error: {b['error']}")
-    print(f"{shape:>16}  kiln {row['kiln_tflops']:6.1f} TFLOP/s  " + "  ".join(parts)
-          + f"  err {row['kiln_rel_err']:.1e}", flush=True)
-
-
 def main():
     parser = argparse.ArgumentParser(description="Kiln fp8 GEMM (row-wise scales) vs torch._scaled_mm")
     parser.add_argument("--artifact", default=artifact("matmul_fp8"))
@@ -130,7 +117,7 @@ def main():
     rows = []
     for m, n, k in shapes:
         rows.append(bench_shape(kernel, m, n, k, args))
-        report(f"{m}x{n}x{k}", rows[-1], BASELINES)
+        print_row(f"{m}x{n}x{k}", rows[-1], BASELINES)
         torch.cuda.empty_cache()
     swiglu_rows = []
     if args.swiglu_artifact and os.path.exists(args.swiglu_artifact):
@@ -138,7 +125,7 @@ def main():
         print("fp8 SwiGLU (TFLOP/s = 4*M*N*K / time)", flush=True)
         for m, n, k in (SWIGLU_SHAPES[:1] + SWIGLU_SHAPES[2:] if args.quick else SWIGLU_SHAPES):
             swiglu_rows.append(bench_swiglu_shape(swiglu, m, n, k, args))
-            report(f"{m}x{n}x{k}", swiglu_rows[-1], SWIGLU_BASELINES)
+            print_row(f"{m}x{n}x{k}", swiglu_rows[-1], SWIGLU_BASELINES)
             torch.cuda.empty_cache()
 
     result = dict(environment(), kernel=args.artifact, flops_per_launch="2*M*N*K",

@@ -137,6 +137,21 @@ def time_against_baselines(row, kiln_fn, baselines, ref, iters):
     return medians
 
 
+def print_row(shape, row, baselines):
+    """One line per shape: Kiln's TFLOP/s, each baseline's with Kiln's speedup over it (or its
+    error), Kiln's relative error; or the reason Kiln was not timed."""
+    if "kiln_tflops" not in row:
+        print(f"{shape:>16}  {row['error']}", flush=True)
+        return
+    parts = []
+    for name in baselines:
+        b = row["baselines"][name]
+        parts.append(f"{name} {b['tflops']:6.1f} ({b['kiln_speedup']:.2f}x)"
+                     if "tflops" in b else f"{name} error: {b['error']}")
+    print(f"{shape:>16}  kiln {row['kiln_tflops']:6.1f} TFLOP/s  " + "  ".join(parts)
+          + f"  err {row['kiln_rel_err']:.1e}", flush=True)
+
+
 def relative_error(out, ref):
     """||out - ref|| / ||ref|| in float32."""
     return ((out.float() - ref.float()).norm() / ref.float().norm().clamp_min(1e-30)).item()
