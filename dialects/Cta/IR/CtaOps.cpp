@@ -263,6 +263,122 @@ void TileLoopOp::getAsmBlockArgumentNames(Region &region,
   }
 }
 
+/// Parses a region straight into the op's state: if anything after it fails
+/// (the attribute dictionary), MLIR frees the state's regions only after
+/// dropping every use between them, while a generated parser's local region
+/// would be freed with its values still used outside it.
+static ParseResult parseOwnedRegion(OpAsmParser &parser, OperationState &result,
+                                    bool implicitTerminator) {
+  Region *body = result.addRegion();
+  if (parser.parseRegion(*body))
+    return failure();
+  if (implicitTerminator)
+    TileLoopOp::ensureTerminator(*body, parser.getBuilder(), result.location);
+  return success();
+}
+
+/// `(` `iter_args` `(` operands `:` types `)` `)`?
+static ParseResult
+parseIterArgs(OpAsmParser &parser,
+              SmallVectorImpl<OpAsmParser::UnresolvedOperand> &inits,
+              SmallVectorImpl<Type> &types) {
+  if (failed(parser.parseOptionalKeyword("iter_args")))
+    return success();
+  return failure(parser.parseLParen() || parser.parseOperandList(inits) ||
+                 parser.parseColon() || parser.parseTypeList(types) ||
+                 parser.parseRParen());
+}
+
+static void printIterArgs(OpAsmPrinter &p, OperandRange inits) {
+  if (inits.empty())
+    return;
+  p << " iter_args(" << inits << " : " << inits.getTypes() << ")";
+}
+
+ParseResult TileLoopOp::parse(OpAsmParser &parser, OperationState &result) {
+  Builder &b = parser.getBuilder();
+  Properties &props = result.getOrAddProperties<Properties>();
+  StringRef walkName;
+  SMLoc walkLoc = parser.getCurrentLocation();
+  std::optional<WalkKind> walk;
+  if (succeeded(parser.parseOptionalKeyword(&walkName)))
+    walk = symbolizeWalkKind(walkName);
+  if (!walk)
+    return parser.emitError(walkLoc, "expected the tile walk: static, "
+                                     "batched or grouped");
+  props.walk = WalkKindAttr::get(b.getContext(), *walk);
+
+  SmallVector<OpAsmParser::UnresolvedOperand, 1> offsets, groups;
+  SmallVector<Type, 1> offsetsTypes;
+  if (succeeded(parser.parseOptionalKeyword("offsets"))) {
+    OpAsmParser::UnresolvedOperand offset, group;
+    Type offsetType;
+    if (parser.parseLParen() || parser.parseOperand(offset) ||
+        parser.parseColon() || parser.parseType(offsetType) ||
+        parser.parseComma() || parser.parseOperand(group) ||
+        parser.parseRParen())
+      return failure();
+    offsets.push_back(offset);
+    offsetsTypes.push_back(offsetType);
+    groups.push_back(group);
+  }
+  SmallVector<OpAsmParser::UnresolvedOperand, 4> extents, inits;
+  SmallVector<Type, 4> initsTypes, resultTypes;
+  DenseI64ArrayAttr tileSizes;
+  if (parser.parseLParen() || parser.parseOperandList(extents) ||
+      parser.parseRParen() || parser.parseKeyword("tile") ||
+      parser.parseCustomAttributeWithFallback(tileSizes, Type{}))
+    return failure();
+  props.tile_sizes = tileSizes;
+  if (parseIterArgs(parser, inits, initsTypes))
+    return failure();
+  if (succeeded(parser.parseOptionalArrow()) &&
+      (parser.parseLParen() || parser.parseTypeList(resultTypes) ||
+       parser.parseRParen()))
+    return failure();
+  if (parseOwnedRegion(parser, result, /*implicitTerminator=*/true) ||
+      parser.parseOptionalAttrDict(result.attributes))
+    return failure();
+  llvm::copy(ArrayRef<int32_t>({static_cast<int32_t>(offsets.size()),
+                                static_cast<int32_t>(groups.size()),
+                                static_cast<int32_t>(extents.size()),
+                                static_cast<int32_t>(inits.size())}),
+             props.operandSegmentSizes.begin());
+  result.addTypes(resultTypes);
+  Type index = b.getIndexType();
+  return failure(
+      parser.resolveOperands(offsets, offsetsTypes, parser.getNameLoc(),
+                             result.operands) ||
+      parser.resolveOperands(groups, index, result.operands) ||
+      parser.resolveOperands(extents, index, result.operands) ||
+      parser.resolveOperands(inits, initsTypes, parser.getNameLoc(),
+                             result.operands));
+}
+
+void TileLoopOp::print(OpAsmPrinter &p) {
+  p << ' ' << stringifyWalkKind(getWalk());
+  if (getOffsets())
+    p << " offsets(" << getOffsets() << " : " << getOffsets().getType()
+      << ", " << getGroups() << ")";
+  p << " (" << getExtents() << ") tile ";
+  p.printStrippedAttrOrType(getTileSizesAttr());
+  printIterArgs(p, getInits());
+  if (!getResults().empty())
+    p << " -> (" << getResults().getTypes() << ")";
+  p << ' ';
+  Operation *term = getBody().empty() ? nullptr : getBody().front().getTerminator();
+  bool printTerminator = !term || !term->getAttrDictionary().empty() ||
+                         term->getNumOperands() != 0 || term->getNumResults() != 0;
+  p.printRegion(getBody(), /*printEntryBlockArgs=*/true, printTerminator);
+  SmallVector<StringRef, 4> elided = {"operandSegmentSizes", "walk",
+                                      "tile_sizes"};
+  if (!getPersistent())
+    elided.push_back("persistent");
+  if (getGroupM() == 1)
+    elided.push_back("group_m");
+  p.printOptionalAttrDict((*this)->getAttrs(), elided);
+}
+
 LogicalResult TileLoopOp::verify() {
   size_t axes = getExtents().size();
   if (getTileSizes().size() != axes)
@@ -324,6 +440,42 @@ void MainloopOp::getAsmBlockArgumentNames(Region &region,
                                           OpAsmSetValueNameFn setNameFn) {
   for (auto [index, arg] : llvm::enumerate(region.getArguments()))
     setNameFn(arg, index == 0 ? "k0" : "carried");
+}
+
+ParseResult MainloopOp::parse(OpAsmParser &parser, OperationState &result) {
+  Builder &b = parser.getBuilder();
+  OpAsmParser::UnresolvedOperand extent;
+  IntegerAttr step;
+  SmallVector<OpAsmParser::UnresolvedOperand, 4> inits;
+  SmallVector<Type, 4> initsTypes, resultTypes;
+  if (parser.parseOperand(extent) || parser.parseKeyword("step") ||
+      parser.parseCustomAttributeWithFallback(step, b.getIntegerType(64)))
+    return failure();
+  result.getOrAddProperties<Properties>().step = step;
+  if (parseIterArgs(parser, inits, initsTypes))
+    return failure();
+  if (succeeded(parser.parseOptionalArrow()) &&
+      parser.parseTypeList(resultTypes))
+    return failure();
+  if (parseOwnedRegion(parser, result, /*implicitTerminator=*/false) ||
+      parser.parseOptionalAttrDict(result.attributes))
+    return failure();
+  result.addTypes(resultTypes);
+  return failure(
+      parser.resolveOperand(extent, b.getIndexType(), result.operands) ||
+      parser.resolveOperands(inits, initsTypes, parser.getNameLoc(),
+                             result.operands));
+}
+
+void MainloopOp::print(OpAsmPrinter &p) {
+  p << ' ' << getExtent() << " step ";
+  p.printAttributeWithoutType(getStepAttr());
+  printIterArgs(p, getInits());
+  if (!getResults().empty())
+    p << " -> " << getResults().getTypes();
+  p << ' ';
+  p.printRegion(getBody());
+  p.printOptionalAttrDict((*this)->getAttrs(), {"step"});
 }
 
 LogicalResult MainloopOp::verify() {

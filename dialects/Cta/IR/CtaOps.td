@@ -123,10 +123,14 @@ def Cta_TileLoopOp : Cta_Op<"tile_loop", [
                        OptionalAttr<DenseI64ArrayAttr>:$cluster);
   let results = (outs Variadic<AnyType>:$results);
   let regions = (region SizedRegion<1>:$body);
-  let assemblyFormat = [{
-    $walk (`offsets` `(` $offsets^ `:` type($offsets) `,` $groups `)`)? `(` $extents `)` `tile` $tile_sizes
-    (`iter_args` `(` $inits^ `:` type($inits) `)`)? (`->` `(` type($results)^ `)`)? $body attr-dict
-  }];
+  // The declarative form of this syntax, which CtaOps.cpp parses by hand:
+  //   $walk (`offsets` `(` $offsets^ `:` type($offsets) `,` $groups `)`)? `(` $extents `)`
+  //   `tile` $tile_sizes (`iter_args` `(` $inits^ `:` type($inits) `)`)?
+  //   (`->` `(` type($results)^ `)`)? $body attr-dict
+  // A generated parser keeps the region in a local until the end, so a bad
+  // attribute after it would free the region while a value defined in it may
+  // already have uses elsewhere (kiln-fuzz-ir; docs/testing.md).
+  let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     /// Body arguments before the carried values: one coordinate per axis,
@@ -175,10 +179,10 @@ def Cta_MainloopOp : Cta_Op<"mainloop", [
   let arguments = (ins Index:$extent, I64Attr:$step, Variadic<AnyType>:$inits);
   let results = (outs Variadic<AnyType>:$results);
   let regions = (region SizedRegion<1>:$body);
-  let assemblyFormat = [{
-    $extent `step` $step (`iter_args` `(` $inits^ `:` type($inits) `)`)?
-    (`->` type($results)^)? $body attr-dict
-  }];
+  // Parsed by hand, as cta.tile_loop, for the same reason:
+  //   $extent `step` $step (`iter_args` `(` $inits^ `:` type($inits) `)`)?
+  //   (`->` type($results)^)? $body attr-dict
+  let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
 }
 

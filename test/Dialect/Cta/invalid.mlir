@@ -464,7 +464,7 @@ cta.program @p() {
 //===----------------------------------------------------------------------===//
 
 cta.program @p(%m: index {cta.dim = "M"}) {
-  // expected-error@+1 {{expected string or keyword containing one of the following enum values for attribute 'walk' [static, batched, grouped]}}
+  // expected-error@+1 {{expected the tile walk: static, batched or grouped}}
   cta.tile_loop (%m, %m) tile [128, 128] {
   ^bb0(%m0: index, %n0: index):
   }
