@@ -263,6 +263,21 @@ void TileLoopOp::getAsmBlockArgumentNames(Region &region,
   }
 }
 
+/// The trailing attribute dictionary of an op with properties: inherent
+/// attributes of the wrong kind (`group_m = "x"`) are errors here, as in a
+/// generated parser, before they can reach the verifier as null properties.
+template <typename OpT>
+static ParseResult parseTrailingAttrs(OpAsmParser &parser,
+                                      OperationState &result) {
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseOptionalAttrDict(result.attributes))
+    return failure();
+  return OpT::verifyInherentAttrs(result.name, result.attributes, [&]() {
+    return parser.emitError(loc)
+           << "'" << result.name.getStringRef() << "' op ";
+  });
+}
+
 /// Parses a region straight into the op's state: if anything after it fails
 /// (the attribute dictionary), MLIR frees the state's regions only after
 /// dropping every use between them, while a generated parser's local region
@@ -337,7 +352,7 @@ ParseResult TileLoopOp::parse(OpAsmParser &parser, OperationState &result) {
        parser.parseRParen()))
     return failure();
   if (parseOwnedRegion(parser, result, /*implicitTerminator=*/true) ||
-      parser.parseOptionalAttrDict(result.attributes))
+      parseTrailingAttrs<TileLoopOp>(parser, result))
     return failure();
   llvm::copy(ArrayRef<int32_t>({static_cast<int32_t>(offsets.size()),
                                 static_cast<int32_t>(groups.size()),
@@ -458,7 +473,7 @@ ParseResult MainloopOp::parse(OpAsmParser &parser, OperationState &result) {
       parser.parseTypeList(resultTypes))
     return failure();
   if (parseOwnedRegion(parser, result, /*implicitTerminator=*/false) ||
-      parser.parseOptionalAttrDict(result.attributes))
+      parseTrailingAttrs<MainloopOp>(parser, result))
     return failure();
   result.addTypes(resultTypes);
   return failure(
