@@ -19,6 +19,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdlib>
@@ -28,6 +29,13 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   kiln::fuzz::saveLastInput(data, size);
+  // A known crash of MLIR's own parser, not of Kiln's code: a dense array of
+  // `index` (`array<index: 1>`) dereferences a null float type in
+  // Parser::parseDenseArrayAttr (mlir-opt 22.1 segfaults on it too). Skipped
+  // so that the fuzzer keeps looking at Kiln's parsers (docs/testing.md).
+  if (llvm::StringRef(reinterpret_cast<const char *>(data), size)
+          .contains("array<index"))
+    return 0;
   static mlir::DialectRegistry *registry = [] {
     auto *r = new mlir::DialectRegistry;
     r->insert<kiln::tile::TileDialect, kiln::cta::CtaDialect,
