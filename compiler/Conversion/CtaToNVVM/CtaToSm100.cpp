@@ -242,10 +242,7 @@ struct ConsumeLowering : public AbiPattern<cta::ConsumeOp> {
 static std::optional<target::Tcgen05Kind> denseKindOf(Type a, Type b) {
   if ((a.isBF16() || a.isF16()) && a == b)
     return target::Tcgen05Kind::F16;
-  auto eightBit = [](Type t) {
-    return llvm::isa<Float8E4M3FNType, Float8E5M2Type>(t);
-  };
-  if (eightBit(a) && eightBit(b))
+  if (target::isMmaFp8(a) && target::isMmaFp8(b))
     return target::Tcgen05Kind::F8F6F4;
   return std::nullopt;
 }

@@ -567,8 +567,8 @@ LogicalResult kiln::checkLoweredOnSm90(Operation *op) {
             return op->emitError() << "convert-cta-to-nvvm: no sm_90a MMA for "
                                    << t << " operands yet";
         // wgmma takes two equal 16-bit types, or any two 8-bit floats.
-        bool eightBit = element.getIntOrFloatBitWidth() == 8;
-        if (eightBit != (rhsElement.getIntOrFloatBitWidth() == 8) ||
+        bool eightBit = target::isMmaFp8(element);
+        if (eightBit != target::isMmaFp8(rhsElement) ||
             (!eightBit && element != rhsElement))
           return op->emitError()
                  << "convert-cta-to-nvvm: wgmma cannot multiply " << element

@@ -56,3 +56,7 @@ kiln::target::getElementType(Type type) {
     return ElementType::UE8M0;
   return std::nullopt;
 }
+
+bool kiln::target::isMmaFp8(mlir::Type type) {
+  return llvm::isa<mlir::Float8E4M3FNType, mlir::Float8E5M2Type>(type);
+}

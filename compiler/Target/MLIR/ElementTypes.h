@@ -26,6 +26,10 @@ mlir::Type getMlirType(mlir::MLIRContext *ctx, ElementType type);
 /// (getMlirType's inverse).
 std::optional<ElementType> getElementType(mlir::Type type);
 
+/// Whether `type` is an 8-bit float the tensor cores multiply unscaled
+/// (e4m3, e5m2; the two mix in one MMA).
+bool isMmaFp8(mlir::Type type);
+
 } // namespace kiln::target
 
 #endif // KILN_COMPILER_TARGET_MLIR_ELEMENTTYPES_H
