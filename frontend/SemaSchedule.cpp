@@ -51,6 +51,7 @@ constexpr HintSpec kHints[] = {
     {"consumers", HintKind::Int, "an integer"},
     {"persistent", HintKind::Bool, "true or false"},
     {"group_m", HintKind::Int, "an integer"},
+    {"stream_k", HintKind::Bool, "true or false"},
 };
 
 llvm::StringRef describeValue(ScheduleItem::Kind kind) {

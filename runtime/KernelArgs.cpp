@@ -14,6 +14,7 @@ size_t kernelArgBytes(KernelArgKind k) {
     return 128;
   case KernelArgKind::Pointer:
   case KernelArgKind::Stride:
+  case KernelArgKind::Workspace:
     return 8;
   case KernelArgKind::Dim:
   case KernelArgKind::TmaOk:
@@ -56,6 +57,7 @@ void KernelArgPack::reset(const LaunchPlan &plan) {
   tmaOk.assign(plan.maps.size(), 1);
   slots.assign(plan.args.size(), Slot());
   params.assign(plan.args.size(), nullptr);
+  workspace = 0;
 }
 
 void packKernelArgs(const LaunchPlan &plan, const Tensor *args,
@@ -84,6 +86,10 @@ void packKernelArgs(const LaunchPlan &plan, const Tensor *args,
     case KernelArgKind::Stride:
       slot.i64 = args[a.index].strides[a.axis];
       pack.params[i] = &slot.i64;
+      continue;
+    case KernelArgKind::Workspace:
+      slot.u64 = pack.workspace;
+      pack.params[i] = &slot.u64;
       continue;
     }
   }
@@ -115,6 +121,9 @@ std::string describeKernelArgs(const LaunchPlan &plan,
     case KernelArgKind::Stride:
       s += "'" + plan.params[a.index].name + "' axis " +
            std::to_string(a.axis) + " = " + std::to_string(pack.slots[i].i64);
+      break;
+    case KernelArgKind::Workspace:
+      s += "= " + hexAddress(pack.slots[i].u64);
       break;
     }
     s += "\n";

@@ -62,6 +62,9 @@ struct KernelArgPack {
   std::vector<Slot> slots;
   /// One per kernel arg: the `kernelParams` array.
   std::vector<void *> params;
+  /// The zeroed scratch buffer a `Workspace` arg passes (0 when the kernel
+  /// takes none).
+  uint64_t workspace = 0;
 
   /// Sizes the storage for `plan`, zeroing the maps and setting every tma_ok
   /// to 1.

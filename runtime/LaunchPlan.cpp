@@ -78,6 +78,8 @@ static LaunchPlan planKernel(const Manifest &m, int variant) {
     case KernelArgKind::Dim:
       pa.index = m.findDim(a.dim);
       break;
+    case KernelArgKind::Workspace:
+      break;
     }
     plan.args.push_back(pa);
   }

@@ -60,8 +60,8 @@ const Names<TmaElement, 6> kTmaElements = {
 const Names<Swizzle, 4> kSwizzles = {{"none", "32B", "64B", "128B"}};
 const Names<L2Promotion, 4> kL2 = {{"none", "64B", "128B", "256B"}};
 const Names<OobFill, 2> kOob = {{"zero", "nan"}};
-const Names<KernelArgKind, 5> kArgKinds = {
-    {"tensor_map", "pointer", "dim", "stride", "tma_ok"}};
+const Names<KernelArgKind, 6> kArgKinds = {
+    {"tensor_map", "pointer", "dim", "stride", "tma_ok", "workspace"}};
 const Names<GridRule, 2> kRules = {{"tiles", "persistent"}};
 
 } // namespace
@@ -315,6 +315,13 @@ bool checkKernel(const Manifest &m, const std::string &at,
         return false;
       }
       break;
+    case KernelArgKind::Workspace:
+      if (l.workspacePerCta <= 0) {
+        error = where + ": the kernel takes a workspace but " + at +
+                "launch.workspace_per_cta is not positive";
+        return false;
+      }
+      break;
     }
   }
 
@@ -367,6 +374,21 @@ bool checkKernel(const Manifest &m, const std::string &at,
               " is not positive";
       return false;
     }
+  }
+  // (A workspace of a whole grid of CTAs must stay far from overflow.)
+  if (l.workspacePerCta < 0 || l.workspacePerCta > (int64_t(1) << 32)) {
+    error = at + "launch.workspace_per_cta " +
+            std::to_string(l.workspacePerCta) +
+            " is outside [0, 2^32] bytes";
+    return false;
+  }
+  if (l.workspacePerCta > 0 &&
+      std::none_of(args.begin(), args.end(), [](const KernelArg &a) {
+        return a.kind == KernelArgKind::Workspace;
+      })) {
+    error = at + "launch.workspace_per_cta is set but no kernel_arg is a "
+                 "workspace";
+    return false;
   }
   if (!(l.tileCost >= 0) || l.tileCost > std::numeric_limits<double>::max()) {
     char text[32];
@@ -712,6 +734,8 @@ bool readKernelArg(Reader &r, const Json &j, const std::string &path,
            r.intField(j, "axis", path, a.axis);
   case KernelArgKind::Dim:
     return r.strField(j, "dim", path, a.dim);
+  case KernelArgKind::Workspace:
+    return true;
   }
   return false;
 }
@@ -756,7 +780,11 @@ bool readLaunch(Reader &r, const Json &j, const std::string &path, Launch &l) {
   }
   l.tileCost = 0;
   if (const Json *c = r.field(j, "tile_cost", path, false))
-    return r.number(*c, path + ".tile_cost", l.tileCost);
+    if (!r.number(*c, path + ".tile_cost", l.tileCost))
+      return false;
+  l.workspacePerCta = 0;
+  if (r.field(j, "workspace_per_cta", path, false))
+    return r.intField(j, "workspace_per_cta", path, l.workspacePerCta);
   return true;
 }
 
@@ -960,6 +988,8 @@ Json toJson(const KernelArg &a) {
   case KernelArgKind::Dim:
     j["dim"] = a.dim;
     break;
+  case KernelArgKind::Workspace:
+    break;
   }
   return j;
 }
@@ -975,6 +1005,8 @@ Json toJson(const Launch &l) {
   j["grid"] = Json{{"rule", gridRuleName(l.rule)}, {"tiles", tiles}};
   if (l.tileCost != 0)
     j["tile_cost"] = l.tileCost;
+  if (l.workspacePerCta != 0)
+    j["workspace_per_cta"] = l.workspacePerCta;
   return j;
 }
 

@@ -64,7 +64,16 @@ const char *l2PromotionName(L2Promotion p);
 enum class OobFill : uint8_t { Zero, NaN };
 const char *oobFillName(OobFill f);
 
-enum class KernelArgKind : uint8_t { TensorMap, Pointer, Dim, Stride, TmaOk };
+enum class KernelArgKind : uint8_t {
+  TensorMap,
+  Pointer,
+  Dim,
+  Stride,
+  TmaOk,
+  /// The runtime's scratch buffer, `launch.workspace_per_cta` bytes per CTA
+  /// of the grid, zero when the kernel starts (and left zero by it).
+  Workspace
+};
 const char *kernelArgKindName(KernelArgKind k);
 
 enum class GridRule : uint8_t { Tiles, Persistent };
@@ -148,11 +157,14 @@ struct Launch {
   /// 0 = unknown). The runtime compares it across variants
   /// (docs/manifest.md, "Variants"); the unit is the compiler's choice.
   double tileCost = 0;
+  /// Bytes of zeroed global scratch the kernel needs per CTA of its grid
+  /// (`workspace_per_cta`; 0 = none): stream-K partial tiles.
+  int64_t workspacePerCta = 0;
 
   bool operator==(const Launch &o) const {
     return block == o.block && cluster == o.cluster &&
            dynamicSmem == o.dynamicSmem && rule == o.rule && tiles == o.tiles &&
-           tileCost == o.tileCost;
+           tileCost == o.tileCost && workspacePerCta == o.workspacePerCta;
   }
 };
 

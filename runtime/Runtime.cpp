@@ -141,6 +141,19 @@ struct KernelState {
   std::vector<CachedMap> cache;
 };
 
+/// Zeroed device scratch for kernels that take a workspace (stream-K
+/// partial tiles). Kernels leave it zero, so it is cleared once, when it is
+/// allocated, at the size the largest grid of any variant needs, so that it
+/// never grows (a stream being captured into a CUDA graph could not wait
+/// for the old one). One per stream: launches on one stream run one after
+/// another, launches on different streams may overlap and must not share
+/// it. A graph keeps the workspace of the stream it was captured on.
+struct Workspace {
+  CUstream stream = nullptr;
+  CUdeviceptr pointer = 0;
+  size_t bytes = 0;
+};
+
 /// The module loaded into one context.
 struct ContextState {
   CUcontext ctx = nullptr;
@@ -152,6 +165,10 @@ struct ContextState {
   /// Per param: the last pointer checkPointers accepted in this context, so
   /// repeated launches on the same buffers skip the driver queries.
   std::vector<uint64_t> checkedPointers;
+  /// Guarded by cacheMutex.
+  std::vector<Workspace> workspaces;
+  /// Zeroes new workspaces off the caller's stream (created with the first).
+  CUstream zeroStream = nullptr;
 };
 
 bool readFile(const std::string &path, std::string &out) {
@@ -197,6 +214,8 @@ struct Module::Impl {
   Status encodeMaps(ContextState &cs, const LaunchPlan &kp, KernelState &ks,
                     const Tensor *args, KernelArgPack &pack,
                     LaunchReport *report);
+  Status workspaceFor(ContextState &cs, CUstream stream, size_t bytes,
+                      uint64_t &out);
 };
 
 Module::Impl::~Impl() {
@@ -206,6 +225,10 @@ Module::Impl::~Impl() {
     // Unloading needs the module's context; errors (a destroyed context, a
     // driver shutting down at exit) leave nothing to clean up.
     if (cuCtxPushCurrent(cs->ctx) == CUDA_SUCCESS) {
+      for (const Workspace &w : cs->workspaces)
+        cuMemFree(w.pointer);
+      if (cs->zeroStream)
+        cuStreamDestroy(cs->zeroStream);
       cuModuleUnload(cs->module);
       CUcontext ignored;
       cuCtxPopCurrent(&ignored);
@@ -601,6 +624,57 @@ Status Module::load(const std::string &manifestPath,
   }
 }
 
+Status Module::Impl::workspaceFor(ContextState &cs, CUstream stream,
+                                  size_t bytes, uint64_t &out) {
+  std::lock_guard<std::mutex> lock(cs.cacheMutex);
+  for (const Workspace &w : cs.workspaces)
+    if (w.stream == stream) {
+      if (w.bytes < bytes)
+        return Status::error(
+            ErrorCode::Internal,
+            "the stream-K workspace of " + std::to_string(w.bytes) +
+                " bytes is smaller than the " + std::to_string(bytes) +
+                " this launch needs");
+      out = w.pointer;
+      return Status();
+    }
+  // Sized for the widest grid any variant launches: persistent grids have
+  // at most one CTA per SM.
+  size_t perCta = 0;
+  for (size_t v = 0; v < plan.numVariants(); ++v)
+    perCta = std::max<size_t>(
+        perCta, plan.variantPlan(v).manifest.launch.workspacePerCta);
+  size_t size = std::max(bytes, perCta * static_cast<size_t>(std::max(
+                                              cs.device.smCount, 1)));
+  // Allocating while this thread's stream is captured into a CUDA graph is
+  // allowed in relaxed capture mode (the allocation is not part of the
+  // graph); the zeroing runs on a stream of our own and is waited for here.
+  CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
+  cuThreadExchangeStreamCaptureMode(&mode);
+  CUdeviceptr p = 0;
+  CUresult r = CUDA_SUCCESS;
+  std::string what;
+  if (!cs.zeroStream &&
+      (r = cuStreamCreate(&cs.zeroStream, CU_STREAM_NON_BLOCKING)) !=
+          CUDA_SUCCESS)
+    what = "cuStreamCreate for zeroing the stream-K workspace";
+  else if ((r = cuMemAlloc(&p, size)) != CUDA_SUCCESS)
+    what = "cuMemAlloc of a " + std::to_string(size) +
+           "-byte stream-K workspace";
+  else if ((r = cuMemsetD8Async(p, 0, size, cs.zeroStream)) != CUDA_SUCCESS ||
+           (r = cuStreamSynchronize(cs.zeroStream)) != CUDA_SUCCESS)
+    what = "zeroing the stream-K workspace";
+  cuThreadExchangeStreamCaptureMode(&mode);
+  if (r != CUDA_SUCCESS) {
+    if (p)
+      cuMemFree(p);
+    return cudaFailure(what, r);
+  }
+  cs.workspaces.push_back(Workspace{stream, p, size});
+  out = p;
+  return Status();
+}
+
 Status Module::prepare(CUstream stream) {
   try {
     ContextScope scope;
@@ -663,6 +737,12 @@ Status Module::launch(const Tensor *args, size_t count, CUstream stream,
     pack.reset(kp);
     if (!(s = impl->encodeMaps(*cs, kp, ks, args, pack, report)))
       return s;
+    if (l.workspacePerCta > 0) {
+      size_t ctas = size_t(grid.x) * grid.y * grid.z;
+      if (!(s = impl->workspaceFor(*cs, stream, ctas * l.workspacePerCta,
+                                   pack.workspace)))
+        return s;
+    }
     packKernelArgs(kp, args, dims, pack);
 
     CUlaunchConfig cfg;

@@ -23,7 +23,7 @@ def ConvertTileToCta : Pass<"convert-tile-to-cta", "::mlir::ModuleOp"> {
            "target chip: sm_90a or sm_100a">,
   ];
   let dependentDialects = ["::kiln::cta::CtaDialect", "::mlir::arith::ArithDialect",
-                           "::mlir::memref::MemRefDialect"];
+                           "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect"];
 }
 
 def ConvertCtaToNVVM : Pass<"convert-cta-to-nvvm", "::mlir::ModuleOp"> {

@@ -37,6 +37,12 @@ constexpr unsigned maxClusterSizeNonPortable = 16;
 /// multiplier and schedule number that reaches that arithmetic (group_m) is
 /// at most this, so that none is truncated.
 constexpr int64_t maxKernelIndex = 2147483647; // INT32_MAX
+/// A stream-K walk splits the last tiles' K steps only when the partial
+/// last wave would be at most this percentage of a wave: joining a split
+/// tile costs about a quarter of a tile's time (its 128 KB of f32 partial
+/// sums written and read back), so a fuller last wave loses more than it
+/// saves. Measured on an H100 (docs/performance.md, "Stream-K tail").
+constexpr int64_t streamKMaxTailPercent = 33;
 
 /// The hardware facts of one target that bound a kernel's schedule and
 /// register split. Each comment says whether a field counts per SM, per CTA

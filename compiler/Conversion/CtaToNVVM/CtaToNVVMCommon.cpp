@@ -233,20 +233,31 @@ struct WarpgroupIndexLowering : public AbiPattern<cta::WarpgroupIndexOp> {
   }
 };
 
-/// The static tile walk. Cluster c walks cluster tiles c, c + #clusters,
-/// ...; a cluster tile is `cluster[0]` vertically adjacent CTA tiles sharing
-/// n0. Persistent grids have at most one CTA per SM; one-tile-per-CTA grids
-/// have one cluster per cluster tile, so the same loop runs once (kept as a
-/// loop: ptxas pipelines wgmma inside it, see C7514). Cluster tiles are
-/// visited in bands of `group_m` cluster rows, column by column, so CTAs
-/// running at the same time reuse each other's operand tiles in L2.
+/// The static and stream-K tile walks. Cluster c walks cluster tiles c,
+/// c + #clusters, ...; a cluster tile is `cluster[0]` vertically adjacent
+/// CTA tiles sharing n0. Persistent grids have at most one CTA per SM;
+/// one-tile-per-CTA grids have one cluster per cluster tile, so the same
+/// loop runs once (kept as a loop: ptxas pipelines wgmma inside it, see
+/// C7514). Cluster tiles are visited in bands of `group_m` cluster rows,
+/// column by column, so CTAs running at the same time reuse each other's
+/// operand tiles in L2.
+///
+/// Stream-K, T cluster tiles of kt K steps on G clusters: when T is not a
+/// multiple of G, the last (T mod G) + G tiles would leave SMs idle in a
+/// partial last wave. Their K steps are split instead into G equal
+/// contiguous runs, one per cluster, walked after the whole tiles (which
+/// are walked as above). A run is at least kt steps long, so a tile is
+/// split at most once: its first part is the last unit of cluster c, its
+/// second part the first unit of cluster c + 1, and slot c of the workspace
+/// carries the second part's sums to the first (cta.stream_k_join).
 struct TileLoopLowering : public OpConversionPattern<cta::TileLoopOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(cta::TileLoopOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (op.getWalk() != cta::WalkKind::static_)
-      return rewriter.notifyMatchFailure(op, "only static walks");
+    bool streamK = op.getWalk() == cta::WalkKind::stream_k;
+    if (op.getWalk() != cta::WalkKind::static_ && !streamK)
+      return rewriter.notifyMatchFailure(op, "only static and stream-K walks");
     Location loc = op.getLoc();
     Emitter e(rewriter, loc);
     int64_t tileM = op.getTileSizes()[0], tileN = op.getTileSizes()[1];
@@ -274,14 +285,92 @@ struct TileLoopLowering : public OpConversionPattern<cta::TileLoopOp> {
       stride = e.mul(gridX, NVVM::GridDimYOp::create(rewriter, loc, i32));
       rank = e.i32(0);
     }
+
+    Type i64 = rewriter.getI64Type();
+    auto wide = [&](Value v) -> Value {
+      return arith::ExtUIOp::create(rewriter, loc, i64, v);
+    };
+    auto narrow = [&](Value v) -> Value {
+      return arith::TruncIOp::create(rewriter, loc, i32, v);
+    };
+    auto select = [&](Value c, Value a, Value b) -> Value {
+      return arith::SelectOp::create(rewriter, loc, c, a, b);
+    };
+    // Static: units are tiles first, first + stride, ... < total.
+    Value lower = first, upper = total, step = stride;
+    // Stream-K: units are this cluster's whole tiles, then the parts of its
+    // run (K steps in 64-bit: a run spans up to 2 * #clusters tiles).
+    Value kSteps, wholeTiles, wholeCount, runBegin, runEnd, kt64, runTile0,
+        runTileLast;
+    if (streamK) {
+      kSteps = e.ceilDiv(e.toI32(adaptor.getExtents()[2]),
+                         e.i32(op.getTileSizes()[2]));
+      // Split when there is at least one full wave and a partial last one
+      // of at most target::streamKMaxTailPercent of a wave.
+      Value rem = e.urem(total, stride);
+      Value smallTail =
+          e.cmp(arith::CmpIPredicate::ule, e.mul(wide(rem), wide(e.i32(100))),
+                e.mul(wide(stride), wide(e.i32(target::streamKMaxTailPercent))));
+      Value split = e.andI(
+          e.andI(e.andI(e.cmp(arith::CmpIPredicate::ne, rem, e.i32(0)),
+                        smallTail),
+                 e.cmp(arith::CmpIPredicate::uge, total, stride)),
+          e.cmp(arith::CmpIPredicate::ne, kSteps, e.i32(0)));
+      Value runTiles = select(split, e.add(rem, stride), e.i32(0));
+      wholeTiles = e.sub(total, runTiles);
+      wholeCount = select(
+          e.ult(first, wholeTiles),
+          e.add(e.udiv(e.sub(e.sub(wholeTiles, first), e.i32(1)), stride),
+                e.i32(1)),
+          e.i32(0));
+      Value steps = e.mul(wide(runTiles), wide(kSteps));
+      Value c = wide(first), g = wide(stride), one = wide(e.i32(1));
+      runBegin = e.udiv(e.mul(c, steps), g);
+      runEnd = e.udiv(e.mul(e.add(c, one), steps), g);
+      Value nonEmpty = e.ult(runBegin, runEnd);
+      // (The divisor stays nonzero; an empty run has no parts.)
+      kt64 = select(nonEmpty, wide(kSteps), one);
+      runTile0 = e.udiv(runBegin, kt64);
+      runTileLast = e.udiv(e.sub(select(nonEmpty, runEnd, one), one), kt64);
+      Value parts = select(
+          nonEmpty, narrow(e.add(e.sub(runTileLast, runTile0), one)),
+          e.i32(0));
+      lower = e.i32(0);
+      upper = e.add(wholeCount, parts);
+      step = e.i32(1);
+    }
     auto loop =
-        scf::ForOp::create(rewriter, loc, e.toIndex(first), e.toIndex(total),
-                           e.toIndex(stride), adaptor.getInits());
+        scf::ForOp::create(rewriter, loc, e.toIndex(lower), e.toIndex(upper),
+                           e.toIndex(step), adaptor.getInits());
     Block *body = loop.getBody();
     if (!body->empty())
       rewriter.eraseOp(body->getTerminator());
     rewriter.setInsertionPointToStart(body);
     Value t = e.toI32(loop.getInductionVar());
+    SmallVector<Value> kArgs;
+    if (streamK) {
+      Value u = t;
+      Value isWhole = e.ult(u, wholeCount);
+      Value isPart = e.cmp(arith::CmpIPredicate::uge, u, wholeCount);
+      Value runTile = e.add(runTile0, wide(e.sub(u, wholeCount)));
+      t = select(isWhole, e.add(first, e.mul(u, stride)),
+                 e.add(wholeTiles, narrow(runTile)));
+      Value one = wide(e.i32(1));
+      Value kb = select(
+          e.andI(isPart, e.eq(runTile, runTile0)),
+          narrow(e.urem(runBegin, kt64)), e.i32(0));
+      Value ke = select(
+          e.andI(isPart, e.eq(runTile, runTileLast)),
+          narrow(e.add(e.urem(e.sub(runEnd, one), kt64), one)), kSteps);
+      // A second part (it starts inside its tile) meets the first part in
+      // the previous cluster's slot.
+      Value partial = select(e.cmp(arith::CmpIPredicate::ne, kb, e.i32(0)),
+                             e.sub(first, e.i32(1)), first);
+      Value tileK = e.index(op.getTileSizes()[2]);
+      kArgs = {e.mul(e.toIndex(kb), tileK),
+               e.minU(e.mul(e.toIndex(ke), tileK), adaptor.getExtents()[2]),
+               e.toIndex(partial)};
+    }
     Value groupM = e.i32(op.getGroupM());
     Value groupSize = e.mul(groupM, tilesN);
     Value firstRow = e.mul(e.udiv(t, groupSize), groupM);
@@ -293,6 +382,7 @@ struct TileLoopLowering : public OpConversionPattern<cta::TileLoopOp> {
         e.mul(e.add(e.mul(clusterRow, e.i32(clusterM)), rank), e.i32(tileM));
     Value n0 = e.mul(column, e.i32(tileN));
     SmallVector<Value> args = {e.toIndex(m0), e.toIndex(n0)};
+    llvm::append_range(args, kArgs);
     llvm::append_range(args, loop.getRegionIterArgs());
     rewriter.inlineBlockBefore(&op.getBody().front(), body, body->end(), args);
     rewriter.replaceOp(op, loop.getResults());
@@ -481,9 +571,16 @@ LogicalResult kiln::checkLoweredAlike(Operation *op, StringRef chip) {
                              "pipelined; run cta-pipeline first");
       })
       .Case([&](cta::TileLoopOp loop) -> LogicalResult {
-        if (loop.getWalk() != cta::WalkKind::static_)
+        if (loop.getWalk() != cta::WalkKind::static_ &&
+            loop.getWalk() != cta::WalkKind::stream_k)
           return notYet(Twine("a ") + cta::stringifyWalkKind(loop.getWalk()) +
                         " tile walk");
+        return success();
+      })
+      .Case([&](cta::StreamKJoinOp) -> LogicalResult {
+        if (!op->getParentOfType<cta::WarpSpecializeOp>())
+          return op->emitError("convert-cta-to-nvvm: cta.stream_k_join "
+                               "outside a warp role");
         return success();
       })
       .Case([&](cta::LoadOp load) -> LogicalResult {

@@ -669,6 +669,9 @@ LogicalResult kiln::checkLoweredOnSm100(Operation *op) {
                            << what;
   };
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
+      .Case([&](cta::StreamKJoinOp) -> LogicalResult {
+        return notYet("stream-K partial tiles of tensor-memory accumulators");
+      })
       .Case([&](cta::WarpSpecializeOp roles) -> LogicalResult {
         for (unsigned i = 0; i < roles.getRoles().size(); ++i) {
           cta::RoleAttr role = roles.getRole(i);

@@ -525,6 +525,162 @@ struct StoreLowering : public AbiPattern<cta::StoreOp> {
   mutable LLVM::LLVMFuncOp kernel;
 };
 
+/// The two parts of a stream-K tile meet in the workspace (KernelABI.h,
+/// StreamKJoinPlan): each math thread of the second part stores its
+/// registers as float4s, then sets its own ready flag with release
+/// semantics; its peer thread in the first part's cluster waits on that
+/// flag with acquire semantics, adds the float4s to its registers and
+/// clears the flag for the next launch. Threads pair one to one, so no
+/// barrier is needed, and the waiting side runs its part last (the walk
+/// orders the parts so), so it rarely waits.
+struct StreamKJoinLowering : public AbiPattern<cta::StreamKJoinOp> {
+  StreamKJoinLowering(TypeConverter &converter, MLIRContext *ctx,
+                      const KernelABI &abi, LLVM::LLVMFuncOp kernel)
+      : AbiPattern(converter, ctx, abi), kernel(kernel) {}
+
+  LogicalResult
+  matchAndRewrite(cta::StreamKJoinOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto found = abi.streamKJoins.find(op);
+    if (found == abi.streamKJoins.end())
+      return rewriter.notifyMatchFailure(op, "outside a warp role");
+    const StreamKJoinPlan &plan = found->second;
+    Location loc = op.getLoc();
+    Emitter e(rewriter, loc);
+    MLIRContext *ctx = getContext();
+    Type f32 = Float32Type::get(ctx), i64 = rewriter.getI64Type();
+    auto vec4 = VectorType::get({4}, f32);
+    auto global = LLVM::LLVMPointerType::get(ctx, 1);
+
+    Value kBegin = e.toI32(adaptor.getKBegin());
+    Value kEnd = e.toI32(adaptor.getKEnd());
+    Value kExtent = e.toI32(adaptor.getKExtent());
+    Value startsInside = e.cmp(arith::CmpIPredicate::ne, kBegin, e.i32(0));
+    Value endsInside = e.ult(kEnd, kExtent);
+    Value isFirstPart =
+        e.andI(e.cmp(arith::CmpIPredicate::eq, kBegin, e.i32(0)), endsInside);
+
+    Value thread =
+        e.sub(e.threadId(), e.i32(plan.firstWarpgroup * kWarpgroupThreads));
+    Value rank = abi.clusterSize > 1
+                     ? Value(NVVM::ClusterId::create(rewriter, loc,
+                                                     e.i32Type()))
+                     : e.i32(0);
+    Value region = e.add(
+        e.mul(e.toI32(adaptor.getPartial()), e.i32(abi.clusterSize)), rank);
+    Value regionOffset =
+        e.mul(arith::ExtUIOp::create(rewriter, loc, i64, region),
+              e.i64(plan.regionBytes()));
+    Value base = LLVM::GEPOp::create(rewriter, loc, global,
+                                     rewriter.getI8Type(),
+                                     kernel.getArgument(abi.workspaceArg),
+                                     ValueRange{regionOffset});
+    auto float4At = [&](int64_t j) {
+      return e.bytePtr(base, e.mul(e.add(e.i32(j * plan.threads), thread),
+                                   e.i32(16)));
+    };
+    Value flag = e.bytePtr(
+        base, e.add(e.i32(plan.threads * plan.floats * 4),
+                    e.mul(thread, e.i32(4))));
+    auto asmOp = [&](Type result, ValueRange operands, StringRef text,
+                     StringRef constraints) {
+      return LLVM::InlineAsmOp::create(
+          rewriter, loc, result, operands, text, constraints,
+          /*has_side_effects=*/true, /*is_align_stack=*/false,
+          LLVM::tailcallkind::TailCallKind::None,
+          LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT),
+          ArrayAttr());
+    };
+
+    // Every register of every accumulator, in order: (acc, fragment, reg).
+    struct Reg {
+      unsigned acc;
+      int64_t fragment, index;
+    };
+    SmallVector<Reg> registers;
+    SmallVector<cta::AccType> types;
+    for (auto [a, value] : llvm::enumerate(op.getAccs())) {
+      auto type = llvm::cast<cta::AccType>(value.getType());
+      types.push_back(type);
+      for (int64_t m = 0; m < fragments(type); ++m)
+        for (int64_t i = 0; i < type.getShape()[1] / 2; ++i)
+          registers.push_back({static_cast<unsigned>(a), m, i});
+    }
+    SmallVector<Value> accs(adaptor.getAccs());
+    auto element = [&](ArrayRef<Value> values, const Reg &r) {
+      return AccRegisters(e, types[r.acc]).getElement(values[r.acc], r.fragment,
+                                                      r.index);
+    };
+
+    // The second part publishes its sums.
+    e.ifThen(startsInside, [&] {
+      for (int64_t j = 0; j * 4 < static_cast<int64_t>(registers.size()); ++j) {
+        Value v = LLVM::UndefOp::create(rewriter, loc, vec4);
+        for (int64_t l = 0; l < 4; ++l)
+          v = LLVM::InsertElementOp::create(rewriter, loc, v,
+                                            element(accs, registers[4 * j + l]),
+                                            e.i32(l));
+        LLVM::StoreOp::create(rewriter, loc, v, float4At(j), /*alignment=*/16);
+      }
+      asmOp(Type(), ValueRange{flag, e.i32(1)},
+            "st.release.gpu.global.u32 [$0], $1;", "l,r,~{memory}");
+    });
+
+    // The first part waits for them and adds them to its own.
+    SmallVector<Type> accTypes;
+    for (Value acc : accs)
+      accTypes.push_back(acc.getType());
+    auto join = scf::IfOp::create(rewriter, loc, accTypes, isFirstPart,
+                                  /*withElseRegion=*/true);
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(&join.getThenRegion().front());
+      auto spin = scf::WhileOp::create(rewriter, loc, TypeRange{}, ValueRange{});
+      {
+        OpBuilder::InsertionGuard inner(rewriter);
+        Block *before = rewriter.createBlock(&spin.getBefore());
+        rewriter.setInsertionPointToStart(before);
+        Value ready = asmOp(e.i32Type(), ValueRange{flag},
+                            "ld.acquire.gpu.global.u32 $0, [$1];",
+                            "=r,l,~{memory}")
+                          .getResult(0);
+        scf::ConditionOp::create(rewriter, loc,
+                                 e.eq(ready, e.i32(0)), ValueRange{});
+        Block *after = rewriter.createBlock(&spin.getAfter());
+        rewriter.setInsertionPointToStart(after);
+        scf::YieldOp::create(rewriter, loc);
+      }
+      SmallVector<Value> sums(accs);
+      for (int64_t j = 0; j * 4 < static_cast<int64_t>(registers.size()); ++j) {
+        Value v = LLVM::LoadOp::create(rewriter, loc, vec4, float4At(j),
+                                       /*alignment=*/16);
+        for (int64_t l = 0; l < 4; ++l) {
+          const Reg &r = registers[4 * j + l];
+          Value sum = arith::AddFOp::create(
+              rewriter, loc, element(sums, r),
+              LLVM::ExtractElementOp::create(rewriter, loc, v, e.i32(l)));
+          AccRegisters regs(e, types[r.acc]);
+          Value fragment = regs.getFragment(sums[r.acc], r.fragment);
+          fragment = LLVM::InsertValueOp::create(rewriter, loc, fragment, sum,
+                                                 r.index);
+          sums[r.acc] = regs.setFragment(sums[r.acc], fragment, r.fragment);
+        }
+      }
+      LLVM::StoreOp::create(rewriter, loc, e.i32(0), flag, /*alignment=*/4);
+      scf::YieldOp::create(rewriter, loc, sums);
+      rewriter.setInsertionPointToStart(&join.getElseRegion().front());
+      scf::YieldOp::create(rewriter, loc, accs);
+    }
+    SmallVector<Value> results(join.getResults());
+    results.push_back(e.cmp(arith::CmpIPredicate::eq, startsInside,
+                            arith::ConstantIntOp::create(rewriter, loc, 0, 1)));
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+
+  mutable LLVM::LLVMFuncOp kernel;
+};
+
 } // namespace
 
 void kiln::addSm90TypeConversions(TypeConverter &converter) {
@@ -614,6 +770,13 @@ LogicalResult kiln::checkLoweredOnSm90(Operation *op) {
             return failure();
         return success();
       })
+      .Case([&](cta::StreamKJoinOp join) -> LogicalResult {
+        for (Value value : join.getAccs())
+          if (failed(checkAccumulator(
+                  op, llvm::cast<cta::AccType>(value.getType()))))
+            return failure();
+        return success();
+      })
       .Default([](Operation *) { return success(); });
 }
 
@@ -624,5 +787,6 @@ void kiln::populateCtaToSm90Patterns(TypeConverter &converter,
   MLIRContext *ctx = patterns.getContext();
   patterns.add<AccZeroLowering, SplitColsLowering>(converter, ctx);
   patterns.add<ConsumeLowering, MmaLowering>(converter, ctx, abi);
-  patterns.add<StoreLowering>(converter, ctx, abi, kernel);
+  patterns.add<StoreLowering, StreamKJoinLowering>(converter, ctx, abi,
+                                                   kernel);
 }

@@ -1,6 +1,7 @@
 //===- KernelABI.cpp - the launch ABI of a lowered cta.program ------------===//
 
 #include "compiler/Conversion/CtaToNVVM/KernelABI.h"
+#include "compiler/Conversion/CtaToNVVM/LoweringUtils.h"
 #include "compiler/Target/Chip.h"
 #include "compiler/Target/MLIR/ElementTypes.h"
 
@@ -240,9 +241,21 @@ FailureOr<KernelABI> kiln::planKernelABI(cta::ProgramOp program) {
       for (auto [index, region] : llvm::enumerate(roles.getBodies())) {
         int64_t firstWarpgroup = roles.getFirstWarp(index) / 4;
         bool storesHere = false;
+        int64_t roleThreads = roles.getRole(index).getWarps() * 32;
         region.walk([&](Operation *inner) {
           if (llvm::isa<cta::WarpgroupIndexOp>(inner))
             abi.roleFirstWarpgroup[inner] = firstWarpgroup;
+          if (auto join = llvm::dyn_cast<cta::StreamKJoinOp>(inner)) {
+            StreamKJoinPlan &plan = abi.streamKJoins[inner];
+            plan.firstWarpgroup = firstWarpgroup;
+            plan.threads = roleThreads;
+            // Each warpgroup holds its accumulators' elements, evenly.
+            for (Value acc : join.getAccs()) {
+              auto type = llvm::cast<cta::AccType>(acc.getType());
+              plan.floats +=
+                  type.getShape()[0] * type.getShape()[1] / kWarpgroupThreads;
+            }
+          }
           if (auto store = llvm::dyn_cast<cta::StoreOp>(inner))
             storesHere |= static_cast<bool>(store.getStaging());
         });
@@ -301,6 +314,22 @@ FailureOr<KernelABI> kiln::planKernelABI(cta::ProgramOp program) {
     manifest.dims.push_back(dim.str());
     manifest.kernelArgs.push_back({KernelArgKind::Dim, -1, "", dim.str(), -1});
   }
+  // The stream-K workspace: one region per CTA of the grid.
+  if (!abi.streamKJoins.empty()) {
+    int64_t perCta = 0;
+    for (auto &entry : abi.streamKJoins) {
+      if (entry.second.floats % 4 != 0)
+        return entry.first->emitError()
+               << "convert-cta-to-nvvm: stream-K partial tiles move 4 "
+                  "registers at a time; "
+               << entry.second.floats << " per thread is not a multiple of 4";
+      perCta = std::max(perCta, entry.second.regionBytes());
+    }
+    abi.workspaceArg = abi.entryTypes.size();
+    abi.entryTypes.push_back(LLVM::LLVMPointerType::get(ctx, 1));
+    manifest.kernelArgs.push_back({KernelArgKind::Workspace, -1, "", "", -1});
+    manifest.launch.workspacePerCta = llvm::alignTo(perCta, 16);
+  }
   // Every tensor's extents, for the bounds of plain loads and stores.
   for (unsigned i = 0; i < program.getNumArguments(); ++i) {
     auto shape = program.getArgAttrOfType<ArrayAttr>(i, "cta.shape");
@@ -352,6 +381,10 @@ FailureOr<KernelABI> kiln::planKernelABI(cta::ProgramOp program) {
     return program.emitError("convert-cta-to-nvvm: the program walks no tiles");
   launch.rule = loop.getPersistent() ? GridRule::Persistent : GridRule::Tiles;
   SmallVector<Value, 2> extents(loop.getExtents());
+  // A stream-K walk splits K among the CTAs of a persistent grid; the grid
+  // is sized by the output tiles alone.
+  if (loop.getWalk() == cta::WalkKind::stream_k)
+    extents.pop_back();
   for (auto [extent, tile] : llvm::zip(extents, loop.getTileSizes())) {
     FailureOr<DimExpr> expr = extentExpr(program, extent);
     if (failed(expr))

@@ -68,6 +68,19 @@ struct TensorMemoryPlan {
   llvm::DenseMap<mlir::Operation *, int64_t> scaleColumn;
 };
 
+/// Where one math thread of a `cta.stream_k_join` exchanges its
+/// accumulator registers with its peer in the cluster sharing the tile.
+/// Region `partial * clusterSize + rank` of the workspace holds, for each
+/// of the role's `threads`, `floats` f32 as float4s (float4 `j` of thread
+/// `t` at `(j * threads + t) * 16`, so each float4 store is coalesced),
+/// then one u32 ready flag per thread.
+struct StreamKJoinPlan {
+  int64_t firstWarpgroup = 0; ///< of the role it runs in
+  int64_t threads = 0;        ///< threads of that role
+  int64_t floats = 0;         ///< accumulator registers per thread
+  int64_t regionBytes() const { return threads * (floats * 4 + 4); }
+};
+
 struct KernelABI {
   /// Tensor maps, which are also the first entry parameters, in order.
   llvm::SmallVector<TensorMapPlan> tensorMaps;
@@ -102,6 +115,12 @@ struct KernelABI {
   llvm::DenseSet<mlir::Operation *> stageMmas;
   /// Tensor memory (sm_100a only).
   TensorMemoryPlan tmem;
+  /// For each cta.stream_k_join: its workspace layout.
+  llvm::DenseMap<mlir::Operation *, StreamKJoinPlan> streamKJoins;
+  /// Entry parameter of the stream-K workspace (when streamKJoins is not
+  /// empty): a global pointer to `launch.workspacePerCta` bytes per CTA of
+  /// the grid, zero before the launch and left zero after it.
+  unsigned workspaceArg = 0;
 
   /// What the runtime needs; `cubin` and `source` are left to the driver.
   Manifest manifest;

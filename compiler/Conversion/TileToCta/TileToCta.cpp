@@ -16,6 +16,7 @@
 #include "dialects/Tile/IR/TileShapes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/MapVector.h"
@@ -476,26 +477,44 @@ struct KernelToProgram : public OpRewritePattern<tile::KernelOp> {
                                 rewriter.getF32Type())
             : Type(accType));
 
+    // A stream-K walk hands each tile part a K range [kBegin, kEnd); the K
+    // loop runs over that range.
+    bool streamK = schedule.getStreamK();
     auto loop =
-        cta::TileLoopOp::create(rewriter, loc, cta::WalkKind::static_,
-                                ValueRange{m, n}, {tm, tn}, ValueRange{});
+        streamK ? cta::TileLoopOp::create(rewriter, loc, cta::WalkKind::stream_k,
+                                          ValueRange{m, n, k}, {tm, tn, tk},
+                                          ValueRange{})
+                : cta::TileLoopOp::create(rewriter, loc, cta::WalkKind::static_,
+                                          ValueRange{m, n}, {tm, tn},
+                                          ValueRange{});
     loop.setPersistent(schedule.getPersistent());
     loop.setGroupM(schedule.getGroupM());
     loop.setCluster(
         ArrayRef<int64_t>{schedule.getClusterM(), schedule.getClusterN()});
     rewriter.setInsertionPointToStart(&loop.getBody().front());
     Value m0 = loop.getTileOrigin(0), n0 = loop.getTileOrigin(1);
+    Value kBegin, kEnd, partial;
+    if (streamK) {
+      kBegin = loop.getBody().getArgument(2);
+      kEnd = loop.getBody().getArgument(3);
+      partial = loop.getBody().getArgument(4);
+    }
     SmallVector<Value> zeros;
     for (Type type : carried)
       zeros.push_back(cta::AccZeroOp::create(rewriter, loc,
                                              llvm::cast<cta::AccType>(type)));
+    Value kSpan =
+        streamK ? arith::SubIOp::create(rewriter, loc, kEnd, kBegin).getResult()
+                : k;
     auto mainloop =
-        cta::MainloopOp::create(rewriter, loc, carried, k, tk, zeros);
+        cta::MainloopOp::create(rewriter, loc, carried, kSpan, tk, zeros);
     Block *kBody = rewriter.createBlock(&mainloop.getBody());
     Value k0 = kBody->addArgument(rewriter.getIndexType(), loc);
     SmallVector<Value> accs;
     for (Type type : carried)
       accs.push_back(kBody->addArgument(type, loc));
+    if (streamK)
+      k0 = arith::AddIOp::create(rewriter, loc, kBegin, k0);
     for (auto [lhs, sa] : lhsBuffers)
       cta::LoadOp::create(rewriter, loc, programArg(lhs), ValueRange{m0, k0},
                           sa, Value(), Value(), 1, nullptr);
@@ -567,11 +586,23 @@ struct KernelToProgram : public OpRewritePattern<tile::KernelOp> {
     cta::YieldOp::create(rewriter, loc, products);
     rewriter.setInsertionPointAfter(mainloop);
     SmallVector<Value> results(mainloop.getResults());
+    // A tile part that does not finish its tile hands its sums over and
+    // stores nothing.
+    scf::IfOp complete;
+    if (streamK) {
+      auto join = cta::StreamKJoinOp::create(
+          rewriter, loc, carried, rewriter.getI1Type(), results, partial,
+          kBegin, kEnd, k);
+      results = llvm::to_vector_of<Value>(join.getSums());
+      complete = scf::IfOp::create(rewriter, loc, join.getComplete(),
+                                   /*withElseRegion=*/false);
+      rewriter.setInsertionPointToStart(complete.thenBlock());
+    }
     if (packed)
       results = llvm::to_vector_of<Value>(
           cta::SplitColsOp::create(rewriter, loc,
                                    SmallVector<Type>(numAccs, accType),
-                                   mainloop.getResult(0))
+                                   results[0])
               .getParts());
 
     // One store per output, each with the part of the epilogue that
@@ -644,6 +675,8 @@ struct KernelToProgram : public OpRewritePattern<tile::KernelOp> {
                            mapping.lookupOrDefault(yielded));
       rewriter.setInsertionPointAfter(store);
     }
+    if (complete)
+      rewriter.setInsertionPointAfter(complete);
     cta::YieldOp::create(rewriter, loc);
 
     rewriter.setInsertionPointToEnd(entry);

@@ -67,9 +67,10 @@ def Cta_FragLayoutAttr : EnumAttr<Cta_Dialect, Cta_FragLayout, "frag_layout"> {
 def Cta_WalkStatic : I32EnumAttrCase<"static_", 0, "static">;
 def Cta_WalkBatched : I32EnumAttrCase<"batched", 1>;
 def Cta_WalkGrouped : I32EnumAttrCase<"grouped", 2>;
+def Cta_WalkStreamK : I32EnumAttrCase<"stream_k", 3>;
 
 def Cta_WalkKind : I32EnumAttr<"WalkKind", "how a tile loop enumerates tiles",
-    [Cta_WalkStatic, Cta_WalkBatched, Cta_WalkGrouped]> {
+    [Cta_WalkStatic, Cta_WalkBatched, Cta_WalkGrouped, Cta_WalkStreamK]> {
   let cppNamespace = "::kiln::cta";
 }
 

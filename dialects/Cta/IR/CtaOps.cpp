@@ -240,8 +240,8 @@ void TileLoopOp::build(OpBuilder &builder, OperationState &state, WalkKind walk,
   Region *body = state.addRegion();
   Block *block = new Block();
   body->push_back(block);
-  for (Value extent : extents)
-    block->addArgument(builder.getIndexType(), extent.getLoc());
+  for (unsigned i = 0, e = numCoordinates(walk, extents.size()); i < e; ++i)
+    block->addArgument(builder.getIndexType(), state.location);
   for (Value init : inits)
     block->addArgument(init.getType(), init.getLoc());
 }
@@ -250,12 +250,16 @@ void TileLoopOp::getAsmBlockArgumentNames(Region &region,
                                           OpAsmSetValueNameFn setNameFn) {
   static const char *const planar[] = {"m0", "n0"};
   static const char *const grouped[] = {"group", "m0", "n0", "m_end"};
+  static const char *const streamK[] = {"m0", "n0", "k_begin", "k_end",
+                                        "partial"};
   unsigned coordinates = getNumCoordinates();
   for (auto [index, arg] : llvm::enumerate(region.getArguments())) {
     if (index >= coordinates)
       setNameFn(arg, "carried");
     else if (getWalk() == WalkKind::grouped)
       setNameFn(arg, grouped[index]);
+    else if (getWalk() == WalkKind::stream_k)
+      setNameFn(arg, streamK[index]);
     else if (index + 2 >= getExtents().size())
       setNameFn(arg, planar[index + 2 - getExtents().size()]);
     else
@@ -320,7 +324,7 @@ ParseResult TileLoopOp::parse(OpAsmParser &parser, OperationState &result) {
     walk = symbolizeWalkKind(walkName);
   if (!walk)
     return parser.emitError(walkLoc, "expected the tile walk: static, "
-                                     "batched or grouped");
+                                     "batched, grouped or stream_k");
   props.walk = WalkKindAttr::get(b.getContext(), *walk);
 
   SmallVector<OpAsmParser::UnresolvedOperand, 1> offsets, groups;
@@ -413,6 +417,15 @@ LogicalResult TileLoopOp::verify() {
     if (axes != 2)
       return emitOpError() << "a " << stringifyWalkKind(getWalk())
                            << " walk tiles 2 axes, got " << axes;
+    break;
+  case WalkKind::stream_k:
+    if (axes != 3)
+      return emitOpError() << "a stream_k walk tiles M, N and K: needs 3 "
+                              "extents, got "
+                           << axes;
+    if (!getPersistent())
+      return emitOpError() << "a stream_k walk is persistent: its clusters "
+                              "share tiles, so all must run at once";
     break;
   case WalkKind::batched:
     if (axes < 3)
@@ -548,6 +561,17 @@ std::pair<int64_t, int64_t> LoadOp::getFilledRows() {
   if (auto rows = getDstRows())
     return {(*rows)[0], (*rows)[1]};
   return {0, getBuffer().getType().getShape()[0]};
+}
+
+LogicalResult StreamKJoinOp::verify() {
+  if (getAccs().empty())
+    return emitOpError() << "needs at least one accumulator";
+  if (getSums().getTypes() != getAccs().getTypes())
+    return emitOpError() << "results must match the accumulators";
+  auto loop = (*this)->getParentOfType<TileLoopOp>();
+  if (!loop || loop.getWalk() != WalkKind::stream_k)
+    return emitOpError() << "must be inside a stream_k cta.tile_loop";
+  return success();
 }
 
 LogicalResult SplitColsOp::verify() {

@@ -101,6 +101,16 @@ def Cta_TileLoopOp : Cta_Op<"tile_loop", [
       `(%e, %m0, %n0, %m_end)`: the group, the tile origin and the group's
       end row, which stores must not cross.
 
+    - `stream_k (%M, %N, %K) tile [tm, tn, tk]`: the tiles of a static walk,
+      persistent, where the last tiles' K steps (`tk` elements each) are
+      spread evenly over every cluster so that no SM idles in a partial
+      last wave. A cluster first takes whole tiles round-robin, then one
+      contiguous run of K steps of the remaining tiles; a tile whose run
+      two clusters share is done in two parts. The body gets
+      `(%m0, %n0, %k_begin, %k_end, %partial)`: the K range of this part
+      (in elements; `[0, K)` for a whole tile) and the workspace slot that
+      the two parts of a shared tile meet in (`cta.stream_k_join`).
+
     Attributes: `persistent` (each CTA walks tiles `cta, cta + grid, ...`
     with at most one CTA per SM; otherwise one CTA per tile); `group_m`
     (tiles are visited in bands of `group_m` tile rows so that CTAs running
@@ -136,7 +146,15 @@ def Cta_TileLoopOp : Cta_Op<"tile_loop", [
     /// Body arguments before the carried values: one coordinate per axis,
     /// plus the group and its end row for a grouped walk.
     unsigned getNumCoordinates() {
-      return getExtents().size() + (getWalk() == ::kiln::cta::WalkKind::grouped ? 2 : 0);
+      return numCoordinates(getWalk(), getExtents().size());
+    }
+    /// Body arguments before the carried values of a `walk` over `extents`
+    /// axes: a grouped walk adds the group and its end row, a stream-K walk
+    /// turns its K axis into a range and a partial-tile slot.
+    static unsigned numCoordinates(::kiln::cta::WalkKind walk, unsigned extents) {
+      return extents + (walk == ::kiln::cta::WalkKind::grouped ||
+                                walk == ::kiln::cta::WalkKind::stream_k
+                            ? 2 : 0);
     }
     /// The origin of the tile along `axis` (0 = the first extent).
     ::mlir::BlockArgument getTileOrigin(unsigned axis) {
@@ -354,6 +372,36 @@ def Cta_SplitColsOp : Cta_Op<"split_cols", [Pure]> {
 //===----------------------------------------------------------------------===//
 // Register fragments
 //===----------------------------------------------------------------------===//
+
+def Cta_StreamKJoinOp : Cta_Op<"stream_k_join"> {
+  let summary = "join the two parts of a tile that a stream-K walk split";
+  let description = [{
+    Inside a `stream_k` tile walk, after the K loop of one part of a tile
+    (`[%k_begin, %k_end)` of `K`): a whole tile (`[0, K)`) passes its
+    accumulators through and is complete. The later part of a split tile
+    (`k_begin > 0`), which its cluster runs first, writes its accumulators
+    to workspace slot `%partial` and is not complete: its epilogue must not
+    run. The first part (`k_begin = 0`, `k_end < K`), which its cluster
+    runs last, waits for that slot, adds it to its accumulators and is
+    complete. Each math thread exchanges its own registers with the thread
+    of the same index in the other cluster, so the workspace needs no layout
+    beyond the accumulator's.
+
+    ```mlir
+    %sum, %complete = cta.stream_k_join %acc partial %slot k [%kb, %ke) of %K
+        : !cta.acc<64x256xf32>
+    scf.if %complete { cta.store ... }
+    ```
+  }];
+  let arguments = (ins Variadic<Cta_AccType>:$accs, Index:$partial,
+                       Index:$k_begin, Index:$k_end, Index:$k_extent);
+  let results = (outs Variadic<Cta_AccType>:$sums, I1:$complete);
+  let assemblyFormat = [{
+    $accs `partial` $partial `k` `[` $k_begin `,` $k_end `)` `of` $k_extent
+    attr-dict `:` type($accs) `->` type($sums)
+  }];
+  let hasVerifier = 1;
+}
 
 def Cta_SplatOp : Cta_Op<"splat", [Pure]> {
   let summary = "a fragment with every element equal to a scalar";

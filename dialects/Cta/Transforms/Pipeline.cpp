@@ -12,6 +12,7 @@
 #include "compiler/Target/Chip.h"
 #include "dialects/Cta/Transforms/Passes.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/SetVector.h"
@@ -83,8 +84,9 @@ FailureOr<std::optional<TileBody>> matchTileBody(ProgramOp program) {
         return op.emitError(
             "cta-pipeline: one cta.mainloop per tile is supported");
       body.mainloop = mainloop;
-    } else if (auto store = llvm::dyn_cast<StoreOp>(op)) {
-      body.stores.push_back(store);
+    } else if (llvm::isa<StoreOp, scf::IfOp>(op)) {
+      // Stores, also those a stream-K walk runs only for complete tiles.
+      op.walk([&](StoreOp store) { body.stores.push_back(store); });
     } else if (llvm::isa<LoadOp, MmaOp>(op)) {
       return op.emitError(
           "cta-pipeline: copies and MMAs must be inside the cta.mainloop");
@@ -92,7 +94,8 @@ FailureOr<std::optional<TileBody>> matchTileBody(ProgramOp program) {
   }
   if (!body.mainloop)
     return std::optional<TileBody>();
-  if (body.loop.getWalk() != WalkKind::static_)
+  if (body.loop.getWalk() != WalkKind::static_ &&
+      body.loop.getWalk() != WalkKind::stream_k)
     return body.loop.emitError()
            << "cta-pipeline: not implemented yet: a "
            << stringifyWalkKind(body.loop.getWalk()) << " tile walk";
@@ -111,8 +114,8 @@ TileLoopOp cloneTileLoop(OpBuilder &builder, TileLoopOp loop,
   clone.setGroupM(loop.getGroupM());
   if (loop.getCluster())
     clone.setCluster(*loop.getCluster());
-  mapping.map(loop.getTileOrigin(0), clone.getTileOrigin(0));
-  mapping.map(loop.getTileOrigin(1), clone.getTileOrigin(1));
+  for (unsigned i = 0, e = loop.getNumCoordinates(); i < e; ++i)
+    mapping.map(loop.getBody().getArgument(i), clone.getBody().getArgument(i));
   return clone;
 }
 
@@ -167,8 +170,12 @@ LogicalResult pipeline(ProgramOp program) {
   int64_t consumers = schedule.getMathWarpgroups();
   int64_t clusterSize =
       program.getClusterShape().first * program.getClusterShape().second;
+  // Output rows are the next-to-last tiled axis (a stream-K walk's last
+  // axis is K).
+  ArrayRef<int64_t> tileSizes = body.loop.getTileSizes();
   int64_t tileRows =
-      body.loop.getTileSizes()[body.loop.getTileSizes().size() - 2];
+      tileSizes[body.loop.getWalk() == WalkKind::stream_k ? 0
+                                                          : tileSizes.size() - 2];
   if (tileRows % consumers != 0)
     return body.loop.emitError()
            << "cta-pipeline: " << tileRows << " tile rows do not split across "
@@ -335,19 +342,20 @@ LogicalResult pipeline(ProgramOp program) {
     for (Operation &op : llvm::make_range(
              std::next(Block::iterator(mainloop)),
              body.loop.getBody().front().without_terminator().end())) {
-      if (auto store = llvm::dyn_cast<StoreOp>(op)) {
-        // The slice's rows start `row` below the tile origin.
-        Value sliceRow = arith::AddIOp::create(
-            inner, loc, mapping.lookupOrDefault(store.getIndices()[0]), row);
-        auto clone = llvm::cast<StoreOp>(inner.clone(*store, mapping));
-        clone.getIndicesMutable()[0].assign(sliceRow);
-        if (clone.getStaging() && consumers > 1)
-          clone.getStagingSlotMutable().assign(warpgroup);
-      } else {
-        Operation *clone = inner.clone(op, mapping);
-        for (OpResult result : clone->getResults())
+      Operation *clone = inner.clone(op, mapping);
+      clone->walk([&](Operation *nested) {
+        for (OpResult result : nested->getResults())
           result.setType(sliceRows(result.getType(), consumers));
-      }
+        auto store = llvm::dyn_cast<StoreOp>(nested);
+        if (!store)
+          return;
+        // The slice's rows start `row` below the tile origin.
+        OpBuilder before(store);
+        store.getIndicesMutable()[0].assign(arith::AddIOp::create(
+            before, loc, store.getIndices()[0], row));
+        if (store.getStaging() && consumers > 1)
+          store.getStagingSlotMutable().assign(warpgroup);
+      });
     }
     YieldOp::create(inner, loc, consume.getNextPosition());
     builder.setInsertionPointAfter(loop);

@@ -201,8 +201,9 @@ int64_t ScheduleAttr::stagingColumns(int64_t tileN, int64_t elementBits) {
 LogicalResult ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                    int64_t tileM, int64_t tileN, int64_t tileK,
                                    int64_t stages, int64_t clusterM,
-                                   int64_t clusterN, int64_t consumers, bool,
-                                   int64_t groupM) {
+                                   int64_t clusterN, int64_t consumers,
+                                   bool persistent, int64_t groupM,
+                                   bool streamK) {
   // Upper bounds are those of the lowering: its tile arithmetic is 32-bit,
   // a cluster holds at most maxClusterSizeNonPortable CTAs, and #cta.schedule
   // takes at most kMaxStages stages. Each factor is bounded before the
@@ -238,5 +239,7 @@ LogicalResult ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "group_m must be at most " << maxIndex
                        << " (the lowering's tile arithmetic is 32-bit), got "
                        << groupM;
+  if (streamK && !persistent)
+    return emitError() << "stream_k needs persistent = true";
   return success();
 }

@@ -199,13 +199,13 @@ static LogicalResult verifyScheduleHints(KernelOp op, DictionaryAttr hints) {
       ok = isArrayOf(1, 2);
     else if (key == "stages" || key == "consumers" || key == "group_m")
       ok = isPositiveInt();
-    else if (key == "persistent")
+    else if (key == "persistent" || key == "stream_k")
       ok = llvm::isa<BoolAttr>(value);
     else
       return op.emitOpError()
              << "unknown schedule hint '" << key
              << "'; expected tile, stages, cluster, consumers, "
-                "persistent or group_m";
+                "persistent, group_m or stream_k";
     if (!ok)
       return op.emitOpError()
              << "schedule hint '" << key << "' has an invalid value " << value;

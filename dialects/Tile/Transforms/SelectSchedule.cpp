@@ -47,6 +47,8 @@ struct Schedule {
   int64_t tileM = 128, tileN = 0, tileK = 64, stages = 0, clusterM = 2,
           clusterN = 1, consumers = 2, groupM = 8;
   bool persistent = true;
+  /// Spread the last tiles' K steps over every SM (sm_90a, persistent).
+  bool streamK = false;
 };
 
 /// Applies the kernel's `@schedule(...)` hints; returns the hinted keys.
@@ -71,6 +73,8 @@ llvm::SmallSet<StringRef, 8> applyHints(DictionaryAttr hints, Schedule &s) {
       // (BoolAttr is an i1 IntegerAttr: test it first.)
       if (key == "persistent")
         s.persistent = flag.getValue();
+      else if (key == "stream_k")
+        s.streamK = flag.getValue();
     } else if (auto integer = llvm::dyn_cast<IntegerAttr>(hint.getValue())) {
       if (key == "stages")
         s.stages = integer.getInt();
@@ -213,7 +217,8 @@ struct TileSelectSchedulePass
     MLIRContext *ctx = contract.getContext();
     contract.setScheduleAttr(
         ScheduleAttr::get(ctx, s.tileM, s.tileN, s.tileK, s.stages, s.clusterM,
-                          s.clusterN, s.consumers, s.persistent, s.groupM));
+                          s.clusterN, s.consumers, s.persistent, s.groupM,
+                          s.streamK));
     if (auto kernel = contract->getParentOfType<KernelOp>()) {
       kernel->setAttr("tile.tile_cost",
                       FloatAttr::get(Float64Type::get(ctx), plan.tileCost));
@@ -236,7 +241,7 @@ struct TileSelectSchedulePass
         << "); cluster " << s.clusterM << "x" << s.clusterN
         << (s.clusterM > 1 ? " (rhs tile multicast)" : "") << "; "
         << (s.persistent ? "persistent" : "one CTA per tile") << ", group_m "
-        << s.groupM;
+        << s.groupM << (s.streamK ? ", stream-K tail" : "");
   }
 
   FailureOr<Plan> planSchedule(ContractOp contract, const ChipInfo &budget,
@@ -271,6 +276,10 @@ struct TileSelectSchedulePass
       if (variant->clusterM && !pinned.contains("cluster"))
         s.clusterM = *variant->clusterM;
     }
+    // A persistent sm_90a walk splits a small partial last wave's K steps
+    // (stream-K) unless told not to; tensor-memory accumulators cannot yet.
+    if (!pinned.contains("stream_k"))
+      s.streamK = s.persistent && !budget.tensorMemoryColumns;
     auto fail = [&](const Twine &message) -> FailureOr<Plan> {
       error = message.str();
       return failure();
@@ -372,6 +381,12 @@ struct TileSelectSchedulePass
                   " multicast slices of whole 8-row swizzle groups");
     if (s.groupM < 1)
       return fail("group_m must be at least 1");
+    if (s.streamK && !s.persistent)
+      return fail("stream_k needs a persistent schedule: the clusters that "
+                  "share a tile must run at the same time");
+    if (s.streamK && budget.tensorMemoryColumns)
+      return fail("stream_k is not implemented yet on " + Twine(budget.name) +
+                  " (partial tiles of tensor-memory accumulators)");
 
     int64_t accRegs = accRegsFor(s.tileN);
     if (!budget.tensorMemoryColumns && !accumulatorsFit(s.tileN))

@@ -464,7 +464,7 @@ cta.program @p() {
 //===----------------------------------------------------------------------===//
 
 cta.program @p(%m: index {cta.dim = "M"}) {
-  // expected-error@+1 {{expected the tile walk: static, batched or grouped}}
+  // expected-error@+1 {{expected the tile walk: static, batched, grouped or stream_k}}
   cta.tile_loop (%m, %m) tile [128, 128] {
   ^bb0(%m0: index, %n0: index):
   }

@@ -237,7 +237,7 @@ tile.kernel @f(%a: tensor<?x?xf8E4M3FN, #tile.dims<M, K>> {tile.name = "a"},
 
 // -----
 
-// expected-error@+1 {{'tile.kernel' op unknown schedule hint 'warps'; expected tile, stages, cluster, consumers, persistent or group_m}}
+// expected-error@+1 {{'tile.kernel' op unknown schedule hint 'warps'; expected tile, stages, cluster, consumers, persistent, group_m or stream_k}}
 tile.kernel @f(%a: tensor<4xf32>) attributes {tile.schedule = {warps = 8}} {
   tile.return
 }

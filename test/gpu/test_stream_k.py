@@ -1,0 +1,88 @@
+"""Stream-K tails: kernels whose last tiles' K steps are split between clusters and joined
+through the runtime's workspace, against a float32 reference.
+
+Shapes are chosen so that the tile count is not a multiple of the grid on a 132-SM GPU
+(and on any other: the many tile counts below cover both cases), with K giving from one to
+many K steps per tile, and edges cut at every tile boundary. Outputs are poisoned with NaN.
+Repeated launches check that the workspace is left clean (a stale ready flag would add a
+previous launch's partial sums); two streams at once check that each gets its own.
+"""
+import pytest
+import torch
+import torch.nn.functional as F
+
+# (M, N, K): tile counts from below one wave to several waves plus a partial one.
+SHAPES = [(2000, 3000, 1000), (2100, 3000, 1000), (4097, 2049, 72), (3000, 5000, 64),
+          (1000, 7000, 4104), (4096, 4096, 520), (129, 257, 144), (5000, 3333, 8),
+          (8192, 2048, 4096)]
+
+
+def relative_error(out, ref):
+    return ((out.float() - ref).norm() / ref.norm().clamp_min(1e-30)).item()
+
+
+def bf16(rows, cols):
+    return torch.randn(rows, cols, device="cuda").to(torch.bfloat16)
+
+
+def swiglu_reference(x, w1, w2):
+    return F.silu(x.float() @ w1.float().T) * (x.float() @ w2.float().T)
+
+
+@pytest.mark.parametrize("m,n,k", SHAPES)
+def test_matmul_stream_k(load, m, n, k):
+    kernel = load("matmul_sk_f32")
+    a, b = bf16(m, k), bf16(n, k)
+    c = torch.full((m, n), float("nan"), device="cuda", dtype=torch.float32)
+    kernel(a, b, out=c)
+    torch.cuda.synchronize()
+    assert not torch.isnan(c).any(), f"{torch.isnan(c).sum().item()} output elements not written"
+    err = relative_error(c, a.float() @ b.float().T)
+    assert err < 1e-5, f"relative error {err:.3e}"
+
+
+@pytest.mark.parametrize("m,n,k", SHAPES)
+def test_swiglu_stream_k(load, m, n, k):
+    kernel = load("swiglu_sk_c2")
+    x, w1, w2 = bf16(m, k), bf16(n, k), bf16(n, k)
+    y = torch.full((m, n), float("nan"), device="cuda", dtype=torch.bfloat16)
+    kernel(x, w1, w2, out=y)
+    torch.cuda.synchronize()
+    assert not torch.isnan(y).any(), f"{torch.isnan(y).sum().item()} output elements not written"
+    err = relative_error(y, swiglu_reference(x, w1, w2))
+    assert err < 1e-2, f"relative error {err:.3e}"
+
+
+def test_repeated_launches_leave_the_workspace_clean(load):
+    kernel = load("matmul_sk_f32")
+    m, n, k = 2000, 3000, 1000
+    outs = []
+    for _ in range(5):
+        a, b = bf16(m, k), bf16(n, k)
+        c = torch.full((m, n), float("nan"), device="cuda", dtype=torch.float32)
+        kernel(a, b, out=c)
+        outs.append((a, b, c))
+    torch.cuda.synchronize()
+    for a, b, c in outs:
+        err = relative_error(c, a.float() @ b.float().T)
+        assert err < 1e-5, f"relative error {err:.3e}"
+
+
+def test_two_streams_get_their_own_workspace(load):
+    kernel = load("swiglu_sk_c2")
+    m, n, k = 2100, 3000, 1000
+    streams = [torch.cuda.Stream(), torch.cuda.Stream()]
+    cases = []
+    for s in streams:
+        x, w1, w2 = bf16(m, k), bf16(n, k), bf16(n, k)
+        y = torch.full((m, n), float("nan"), device="cuda", dtype=torch.bfloat16)
+        cases.append((s, x, w1, w2, y))
+    torch.cuda.synchronize()
+    for _ in range(3):
+        for s, x, w1, w2, y in cases:
+            with torch.cuda.stream(s):
+                kernel(x, w1, w2, out=y)
+    torch.cuda.synchronize()
+    for s, x, w1, w2, y in cases:
+        err = relative_error(y, swiglu_reference(x, w1, w2))
+        assert err < 1e-2, f"relative error {err:.3e}"
