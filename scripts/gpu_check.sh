@@ -109,6 +109,7 @@ fi
 # allocation's end and initcheck only Kiln's reads.
 if [ $SANITIZE = 1 ]; then
   M=$KILN_ARTIFACTS/matmul.kiln.json
+  SK_SHAPE=$(python3 -c "import torch; print(f'{128 * (torch.cuda.get_device_properties(0).multi_processor_count + 1) - 37},200,72')")
   for tool in $SANITIZERS; do
     for shape in $SANITIZE_SHAPES; do
       # shellcheck disable=SC2086  # the shape's three numbers are arguments
@@ -118,6 +119,12 @@ if [ $SANITIZE = 1 ]; then
     run -t 4 "compute-sanitizer $tool: every kernel at $SANITIZE_SHAPES (sanitize_kernels.py)" \
       timeout 600 compute-sanitizer --tool "$tool" --error-exitcode 9 \
       python3 test/gpu/sanitize_kernels.py --shapes "$SANITIZE_SHAPES"
+    # One tile more than the GPU has SMs (and clusters of 2): the stream-K
+    # kernels split the last tiles' K steps and join them through the
+    # workspace, which the shapes above are too small to do.
+    run -t 4 "compute-sanitizer $tool: stream-K kernels at $SK_SHAPE (sanitize_kernels.py)" \
+      timeout 600 compute-sanitizer --tool "$tool" --error-exitcode 9 \
+      python3 test/gpu/sanitize_kernels.py --shapes "$SK_SHAPE" --only matmul_sk_f32,swiglu_sk_c2
   done
 fi
 

@@ -356,3 +356,62 @@ cta.program @matmul(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a", cta.
   }
   cta.return
 }
+
+// -----
+
+// A stream-K walk's join of partial tiles needs registers; tensor-memory
+// accumulators cannot take part yet.
+cta.program @stream_k(%arg0: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a", cta.role = "input", cta.shape = ["M", "K"]}, %arg1: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "b", cta.role = "input", cta.shape = ["N", "K"]}, %arg2: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "c", cta.role = "output", cta.shape = ["M", "N"]}, %arg3: index {cta.dim = "M"}, %arg4: index {cta.dim = "K"}, %arg5: index {cta.dim = "N"}) attributes {cta.block = array<i64: 256, 1, 1>, cta.chip = "sm_100a", cta.cluster = array<i64: 1, 1>, cta.schedule = #cta.schedule<stages = 4, math_warpgroups = 1>} {
+  %0 = cta.alloc : <128x64xbf16, stages = 4, swizzle = "128B">
+  %1 = cta.alloc : <128x64xbf16, stages = 4, swizzle = "128B">
+  %2 = cta.alloc : <128x128xbf16, swizzle = "128B">
+  %3 = cta.ring {consumers = 1 : i64} : <4>
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  cta.warp_specialize
+    #cta.role<producer, warps = 4, regs = 40> {
+    %4 = cta.tile_loop stream_k (%arg3, %arg5, %arg4) tile [128, 128, 64] iter_args(%c0 : index) -> (index) {
+    ^bb0(%m0: index, %n0: index, %k_begin: index, %k_end: index, %partial: index, %carried: index):
+      %5 = arith.subi %k_end, %k_begin : index
+      %6 = arith.ceildivui %5, %c64 : index
+      %7 = cta.produce %3 at %carried count %6 : <4> {
+      ^bb0(%kb: index, %slot: index):
+        %8 = arith.muli %kb, %c64 : index
+        %9 = arith.addi %k_begin, %8 : index
+        cta.load %arg0[%m0, %9] -> %0[%slot] signal %3 : memref<?x?xbf16, strided<[?, 1]>> -> <128x64xbf16, stages = 4, swizzle = "128B">, !cta.ring<4>
+        cta.load %arg1[%n0, %9] -> %1[%slot] signal %3 : memref<?x?xbf16, strided<[?, 1]>> -> <128x64xbf16, stages = 4, swizzle = "128B">, !cta.ring<4>
+      }
+      cta.yield %7 : index
+    } {cluster = array<i64: 1, 1>, group_m = 8 : i64, persistent}
+  }
+    #cta.role<math, warps = 4, regs = 240> {
+    %4 = cta.tile_loop stream_k (%arg3, %arg5, %arg4) tile [128, 128, 64] iter_args(%c0 : index) -> (index) {
+    ^bb0(%m0: index, %n0: index, %k_begin: index, %k_end: index, %partial: index, %carried: index):
+      %5 = arith.subi %k_end, %k_begin : index
+      %6 = arith.ceildivui %5, %c64 : index
+      %7 = cta.warpgroup_index : index
+      %c128 = arith.constant 128 : index
+      %8 = arith.muli %7, %c128 : index
+      %9 = cta.acc_zero : <128x128xf32>
+      %10:2 = cta.consume %3 at %carried count %6 iter_args(%9 : !cta.acc<128x128xf32>) : <4> -> !cta.acc<128x128xf32> {
+      ^bb0(%kb: index, %slot: index, %carried_0: !cta.acc<128x128xf32>):
+        %11 = arith.muli %kb, %c64 : index
+        %12 = arith.addi %k_begin, %11 : index
+        %13 = cta.mma %0[%slot] rows %8, %1[%slot], %carried_0 {transpose_b} : !cta.buffer<128x64xbf16, stages = 4, swizzle = "128B">, <128x64xbf16, stages = 4, swizzle = "128B">, <128x128xf32>
+        cta.yield %13 : !cta.acc<128x128xf32>
+      }
+      // expected-error@+1 {{convert-cta-to-nvvm: not implemented yet on sm_100a: stream-K partial tiles of tensor-memory accumulators}}
+      %sums, %complete = cta.stream_k_join %10#1 partial %partial k[%k_begin, %k_end) of %arg4 : !cta.acc<128x128xf32> -> !cta.acc<128x128xf32>
+      scf.if %complete {
+        %11 = arith.addi %m0, %8 : index
+        cta.store %sums -> %arg2[%11, %n0] staging %2 : !cta.acc<128x128xf32> -> memref<?x?xbf16, strided<[?, 1]>>, !cta.buffer<128x128xbf16, swizzle = "128B"> {
+        ^bb0(%arg6: f32):
+          %12 = arith.truncf %arg6 : f32 to bf16
+          cta.yield %12 : bf16
+        }
+      }
+      cta.yield %10#0 : index
+    } {cluster = array<i64: 1, 1>, group_m = 8 : i64, persistent}
+  }
+  cta.return
+}

@@ -468,3 +468,35 @@ tile.kernel @first(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a"}) -> 
 tile.kernel @second(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a"}) -> (tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "c"}) {
   tile.return %a : tensor<?x?xbf16, #tile.dims<M, K>>
 }
+
+// -----
+
+// A stream-K schedule: the walk also tiles K and hands each tile part its K
+// range and partial-sum slot; the K loop runs over that range, the join
+// says whether this part completes its tile, and only then is it stored.
+// CHECK-LABEL: cta.program @stream_k(
+// CHECK-SAME:    %[[M:[^:]*]]: index {cta.dim = "M"}, %[[K:[^:]*]]: index {cta.dim = "K"}, %[[N:[^:]*]]: index {cta.dim = "N"})
+// CHECK:         cta.tile_loop stream_k (%[[M]], %[[N]], %[[K]]) tile [128, 128, 64] {
+// CHECK-NEXT:    ^bb0(%m0: index, %n0: index, %k_begin: index, %k_end: index, %partial: index):
+// CHECK:           %[[SPAN:.*]] = arith.subi %k_end, %k_begin : index
+// CHECK:           %[[ACC:.*]] = cta.mainloop %[[SPAN]] step 64
+// CHECK:           ^bb0(%k0: index, %{{.*}}: !cta.acc<128x128xf32>):
+// CHECK-NEXT:        %[[KK:.*]] = arith.addi %k_begin, %k0 : index
+// CHECK-NEXT:        cta.load %{{.*}}[%m0, %[[KK]]]
+// CHECK-NEXT:        cta.load %{{.*}}[%n0, %[[KK]]]
+// CHECK:           %sums, %complete = cta.stream_k_join %[[ACC]] partial %partial k[%k_begin, %k_end) of %[[K]] : !cta.acc<128x128xf32> -> !cta.acc<128x128xf32>
+// CHECK-NEXT:      scf.if %complete {
+// CHECK-NEXT:        cta.store %sums -> %{{.*}}[%m0, %n0]
+// CHECK:         } {cluster = array<i64: 1, 1>, group_m = 8 : i64, persistent}
+tile.kernel @stream_k(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a"}, %b: tensor<?x?xbf16, #tile.dims<N, K>> {tile.name = "b"})
+    -> (tensor<?x?xbf16, #tile.dims<M, N>> {tile.name = "c"}) {
+  %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>]
+      {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 64, stages = 4, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 8, stream_k = true>}
+      -> tensor<?x?xbf16, #tile.dims<M, N>> {
+  ^bb0(%acc: f32):
+    %t = arith.truncf %acc : f32 to bf16
+    tile.yield %t : bf16
+  }
+  tile.return %0 : tensor<?x?xbf16, #tile.dims<M, N>>
+}

@@ -630,3 +630,54 @@ cta.program @nvfp4(%a: memref<?x?xf4E2M1FN, strided<[?, 1]>> {cta.param = "a"},
   } {persistent, group_m = 8 : i64}
   cta.return
 }
+
+// -----
+
+// A stream-K walk: both roles walk the same tile parts (every coordinate of
+// the walk maps to the clone's), each runs its part's K range, and a store
+// the join guards is sliced by warpgroup like any other.
+// CHECK-LABEL: cta.program @stream_k(
+// CHECK:         #cta.role<producer, warps = 4, regs = 40> {
+// CHECK-NEXT:    cta.tile_loop stream_k (%{{.*}}, %{{.*}}, %{{.*}}) tile [128, 128, 64] iter_args(%{{.*}} : index) -> (index) {
+// CHECK-NEXT:    ^bb0(%m0: index, %n0: index, %k_begin: index, %k_end: index, %partial: index, %carried: index):
+// CHECK-NEXT:      %[[SPAN:.*]] = arith.subi %k_end, %k_begin : index
+// CHECK-NEXT:      %[[COUNT:.*]] = arith.ceildivui %[[SPAN]], %{{.*}} : index
+// CHECK-NEXT:      cta.produce %{{.*}} at %carried count %[[COUNT]]
+// CHECK:             %[[K:.*]] = arith.addi %k_begin, %{{.*}} : index
+// CHECK-NEXT:        cta.load %{{.*}}[%m0, %[[K]]]
+// CHECK:         #cta.role<math, warps = 8, regs = 232> {
+// CHECK-NEXT:    cta.tile_loop stream_k
+// CHECK:           %[[WG:.*]] = cta.warpgroup_index : index
+// CHECK:           %[[ROW:.*]] = arith.muli %[[WG]], %{{.*}} : index
+// CHECK:           %[[ACC:.*]]:2 = cta.consume
+// CHECK:           %sums, %complete = cta.stream_k_join %[[ACC]]#1 partial %partial k[%k_begin, %k_end) of %{{.*}} : !cta.acc<64x128xf32> -> !cta.acc<64x128xf32>
+// CHECK-NEXT:      scf.if %complete {
+// CHECK-NEXT:        %[[M:.*]] = arith.addi %m0, %[[ROW]] : index
+// CHECK-NEXT:        cta.store %sums -> %{{.*}}[%[[M]], %n0] staging %{{.*}}[%[[WG]]] : !cta.acc<64x128xf32>
+cta.program @stream_k(%arg0: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a", cta.role = "input", cta.shape = ["M", "K"]}, %arg1: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "b", cta.role = "input", cta.shape = ["N", "K"]}, %arg2: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "c", cta.role = "output", cta.shape = ["M", "N"]}, %arg3: index {cta.dim = "M"}, %arg4: index {cta.dim = "K"}, %arg5: index {cta.dim = "N"}) attributes {cta.chip = "sm_90a", cta.cluster = array<i64: 1, 1>, cta.schedule = #cta.schedule<stages = 4, math_warpgroups = 2>} {
+  %0 = cta.alloc : <128x64xbf16, swizzle = "128B">
+  %1 = cta.alloc : <128x64xbf16, swizzle = "128B">
+  %2 = cta.alloc : <128x128xbf16, swizzle = "128B">
+  cta.tile_loop stream_k (%arg3, %arg5, %arg4) tile [128, 128, 64] {
+  ^bb0(%m0: index, %n0: index, %k_begin: index, %k_end: index, %partial: index):
+    %3 = cta.acc_zero : <128x128xf32>
+    %4 = arith.subi %k_end, %k_begin : index
+    %5 = cta.mainloop %4 step 64 iter_args(%3 : !cta.acc<128x128xf32>) -> !cta.acc<128x128xf32> {
+    ^bb0(%k0: index, %carried: !cta.acc<128x128xf32>):
+      %6 = arith.addi %k_begin, %k0 : index
+      cta.load %arg0[%m0, %6] -> %0 : memref<?x?xbf16, strided<[?, 1]>> -> <128x64xbf16, swizzle = "128B">
+      cta.load %arg1[%n0, %6] -> %1 : memref<?x?xbf16, strided<[?, 1]>> -> <128x64xbf16, swizzle = "128B">
+      %7 = cta.mma %0, %1, %carried {transpose_b} : !cta.buffer<128x64xbf16, swizzle = "128B">, <128x64xbf16, swizzle = "128B">, <128x128xf32>
+      cta.yield %7 : !cta.acc<128x128xf32>
+    }
+    %sums, %complete = cta.stream_k_join %5 partial %partial k[%k_begin, %k_end) of %arg4 : !cta.acc<128x128xf32> -> !cta.acc<128x128xf32>
+    scf.if %complete {
+      cta.store %sums -> %arg2[%m0, %n0] staging %2 : !cta.acc<128x128xf32> -> memref<?x?xbf16, strided<[?, 1]>>, !cta.buffer<128x128xbf16, swizzle = "128B"> {
+      ^bb0(%arg6: f32):
+        %6 = arith.truncf %arg6 : f32 to bf16
+        cta.yield %6 : bf16
+      }
+    }
+  } {cluster = array<i64: 1, 1>, group_m = 8 : i64, persistent}
+  cta.return
+}

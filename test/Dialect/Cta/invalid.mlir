@@ -535,6 +535,71 @@ cta.program @p(%o: memref<?xi32> {cta.param = "offsets"}, %m: index {cta.dim = "
 
 // -----
 
+cta.program @p(%m: index {cta.dim = "M"}) {
+  // expected-error@+1 {{'cta.tile_loop' op a stream_k walk tiles M, N and K: needs 3 extents, got 2}}
+  cta.tile_loop stream_k (%m, %m) tile [128, 128] {
+  ^bb0(%m0: index, %n0: index, %kb: index, %ke: index):
+  } {persistent}
+  cta.return
+}
+
+// -----
+
+cta.program @p(%m: index {cta.dim = "M"}) {
+  // expected-error@+1 {{'cta.tile_loop' op a stream_k walk is persistent: its clusters share tiles, so all must run at once}}
+  cta.tile_loop stream_k (%m, %m, %m) tile [128, 128, 64] {
+  ^bb0(%m0: index, %n0: index, %kb: index, %ke: index, %p: index):
+  }
+  cta.return
+}
+
+// -----
+
+cta.program @p(%m: index {cta.dim = "M"}) {
+  // expected-error@+1 {{'cta.tile_loop' op body arguments must be ('index', 'index', 'index', 'index', 'index')}}
+  cta.tile_loop stream_k (%m, %m, %m) tile [128, 128, 64] {
+  ^bb0(%m0: index, %n0: index):
+  } {persistent}
+  cta.return
+}
+
+// -----
+
+cta.program @p(%m: index {cta.dim = "M"}) {
+  cta.tile_loop static (%m, %m) tile [128, 128] {
+  ^bb0(%m0: index, %n0: index):
+    %acc = cta.acc_zero : <64x128xf32>
+    // expected-error@+1 {{'cta.stream_k_join' op must be inside a stream_k cta.tile_loop}}
+    %s, %d = cta.stream_k_join %acc partial %m0 k [%m0, %n0) of %m : !cta.acc<64x128xf32> -> !cta.acc<64x128xf32>
+  }
+  cta.return
+}
+
+// -----
+
+cta.program @p(%m: index {cta.dim = "M"}) {
+  cta.tile_loop stream_k (%m, %m, %m) tile [128, 128, 64] {
+  ^bb0(%m0: index, %n0: index, %kb: index, %ke: index, %p: index):
+    %acc = cta.acc_zero : <64x128xf32>
+    // expected-error@+1 {{'cta.stream_k_join' op results must match the accumulators}}
+    %s, %d = cta.stream_k_join %acc partial %p k [%kb, %ke) of %m : !cta.acc<64x128xf32> -> !cta.acc<64x64xf32>
+  } {persistent}
+  cta.return
+}
+
+// -----
+
+cta.program @p(%m: index {cta.dim = "M"}) {
+  cta.tile_loop stream_k (%m, %m, %m) tile [128, 128, 64] {
+  ^bb0(%m0: index, %n0: index, %kb: index, %ke: index, %p: index):
+    // expected-error@+1 {{'cta.stream_k_join' op needs at least one accumulator}}
+ %d = "cta.stream_k_join"(%p, %kb, %ke, %m) : (index, index, index, index) -> i1
+  } {persistent}
+  cta.return
+}
+
+// -----
+
 cta.program @p(%o: memref<?xi32> {cta.param = "offsets"}, %m: index {cta.dim = "M"}) {
   // expected-error@+1 {{'cta.tile_loop' op a grouped walk tiles 2 axes, got 3}}
   cta.tile_loop grouped offsets(%o : memref<?xi32>, %m) (%m, %m, %m) tile [1, 128, 128] {

@@ -129,6 +129,25 @@ cta.program @walks(%offsets: memref<?xi32> {cta.param = "offsets"}, %B: index {c
   cta.return
 }
 
+// A stream-K walk: each unit is a K range of a tile and a partial-sum slot;
+// the join says whether this part completes its tile.
+// CHECK-LABEL: cta.program @stream_k(
+// CHECK:         %{{.*}} = cta.tile_loop stream_k (%{{.*}}, %{{.*}}, %{{.*}}) tile [128, 256, 64] iter_args(%{{.*}} : index) -> (index) {
+// CHECK-NEXT:    ^bb0(%m0: index, %n0: index, %k_begin: index, %k_end: index, %partial: index, %carried: index):
+// CHECK-NEXT:      %[[ACC:.*]] = cta.acc_zero : <64x256xf32>
+// CHECK-NEXT:      %sums, %complete = cta.stream_k_join %[[ACC]] partial %partial k[%k_begin, %k_end) of %{{.*}} : !cta.acc<64x256xf32> -> !cta.acc<64x256xf32>
+// CHECK:         } {group_m = 8 : i64, persistent}
+cta.program @stream_k(%M: index {cta.dim = "M"}, %N: index {cta.dim = "N"}, %K: index {cta.dim = "K"}) {
+  %c0 = arith.constant 0 : index
+  %end = cta.tile_loop stream_k (%M, %N, %K) tile [128, 256, 64] iter_args(%c0 : index) -> (index) {
+  ^bb0(%m0: index, %n0: index, %kb: index, %ke: index, %slot: index, %pos: index):
+    %acc = cta.acc_zero : <64x256xf32>
+    %sum, %done = cta.stream_k_join %acc partial %slot k [%kb, %ke) of %K : !cta.acc<64x256xf32> -> !cta.acc<64x256xf32>
+    cta.yield %pos : index
+  } {persistent, group_m = 8 : i64}
+  cta.return
+}
+
 //===----------------------------------------------------------------------===//
 // Before cta-pipeline: tile walk, K loop, loads, MMAs, register math, stores
 //===----------------------------------------------------------------------===//

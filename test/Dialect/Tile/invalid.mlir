@@ -113,6 +113,11 @@ tile.kernel @f(%a: tensor<4x4xf16>, %b: tensor<4x4xf16>) -> tensor<4x4xf32> {
 
 // -----
 
+// expected-error@+1 {{stream_k needs persistent = true}}
+#s = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 64, stages = 4, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = false, group_m = 8, stream_k = true>
+
+// -----
+
 // expected-error@+1 {{stages must be at least 1, got 0}}
 #s = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 64, stages = 0, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>
 

@@ -141,3 +141,18 @@ tile.kernel @nvfp4_dual_wide(%a: tensor<?x?xf4E2M1FN, #tile.dims<M, K>>, %as: te
   }
   tile.return %0 : tensor<?x?xf16, #tile.dims<M, N>>
 }
+
+// -----
+
+// Stream-K tails are not implemented for tensor-memory accumulators: the
+// default leaves them off, a hint is an error.
+tile.kernel @stream_k(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {tile.schedule = {stream_k = true}} {
+  // expected-error@+1 {{schedule for sm_100a: stream_k is not implemented yet on sm_100a (partial tiles of tensor-memory accumulators)}}
+  %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
+  ^bb0(%acc0: f32):
+    %t = arith.truncf %acc0 : f32 to bf16
+    tile.yield %t : bf16
+  }
+  tile.return %0 : tensor<?x?xbf16, #tile.dims<M, N>>
+}

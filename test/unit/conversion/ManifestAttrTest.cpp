@@ -46,6 +46,18 @@ TEST(ManifestAttr, RoundTripsVariantsAndFractionalTileCosts) {
   expectRoundTrip(test::kMatmulVariantsJson);
 }
 
+TEST(ManifestAttr, RoundTripsAStreamKWorkspace) {
+  MLIRContext ctx;
+  Manifest original = parsed(test::kMatmulJson);
+  original.kernelArgs.push_back({KernelArgKind::Workspace, -1, "", "", -1});
+  original.launch.workspacePerCta = 132096;
+  DictionaryAttr attr = manifestToAttr(original, &ctx);
+  Manifest back;
+  std::string error;
+  ASSERT_TRUE(manifestFromAttr(attr, back, error)) << error;
+  EXPECT_EQ(back, original);
+}
+
 TEST(ManifestAttr, FieldsAreTypedAttributes) {
   MLIRContext ctx;
   DictionaryAttr attr =

@@ -22,6 +22,7 @@ TEST(KernelArgs, SizesOfEachKind) {
   EXPECT_EQ(kernelArgBytes(KernelArgKind::Stride), 8u);
   EXPECT_EQ(kernelArgBytes(KernelArgKind::Dim), 4u);
   EXPECT_EQ(kernelArgBytes(KernelArgKind::TmaOk), 4u);
+  EXPECT_EQ(kernelArgBytes(KernelArgKind::Workspace), 8u);
   EXPECT_EQ(sizeof(TensorMapBytes), 128u);
   EXPECT_EQ(alignof(TensorMapBytes), 128u);
 }
@@ -97,6 +98,33 @@ TEST(KernelArgs, PacksInManifestOrder) {
   EXPECT_NE(text.find("  5 stride 'c' axis 0 = 800\n"), std::string::npos)
       << text;
   EXPECT_NE(text.find("  8 dim K = 512\n"), std::string::npos) << text;
+}
+
+TEST(KernelArgs, PacksTheWorkspacePointer) {
+  Manifest m = matmulManifest();
+  m.kernelArgs.push_back({KernelArgKind::Workspace, -1, "", "", -1});
+  m.launch.workspacePerCta = 66560;
+  LaunchPlan plan = planOf(m);
+  std::vector<Tensor> args = {
+      Tensor::contiguous(kBase, DType::BF16, {1000, 512}),
+      Tensor::contiguous(kBase + 0x100000, DType::BF16, {768, 512}),
+      Tensor::contiguous(kBase + 0x200000, DType::BF16, {1000, 768})};
+  BoundDims dims;
+  std::string error;
+  ASSERT_TRUE(checkArguments(plan, args.data(), args.size(), dims, error))
+      << error;
+  KernelArgPack pack;
+  pack.reset(plan);
+  EXPECT_EQ(pack.workspace, 0u);
+  pack.workspace = kBase + 0x900000;
+  packKernelArgs(plan, args.data(), dims, pack);
+  ASSERT_EQ(pack.params.size(), 10u);
+  uint64_t ptr;
+  std::memcpy(&ptr, pack.params[9], 8);
+  EXPECT_EQ(ptr, kBase + 0x900000);
+  std::string text = describeKernelArgs(plan, pack);
+  EXPECT_NE(text.find("  9 workspace = 0x7f0000900000\n"), std::string::npos)
+      << text;
 }
 
 TEST(KernelArgs, ResetZeroesMapsAndSetsTmaOk) {

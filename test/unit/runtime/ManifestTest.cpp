@@ -509,6 +509,58 @@ TEST(ManifestValidate, ChecksLaunch) {
       "launch.grid.tiles[1]: 'Z' uses dim 'Z', which is not in dims");
 }
 
+/// The matmul manifest with a stream-K workspace: one more kernel arg and
+/// the bytes per CTA.
+Manifest withWorkspace() {
+  Manifest m = matmulManifest();
+  m.kernelArgs.push_back({KernelArgKind::Workspace, -1, "", "", -1});
+  m.launch.workspacePerCta = 132096;
+  return m;
+}
+
+TEST(ManifestWorkspace, RoundTrips) {
+  Manifest m = withWorkspace();
+  std::string error;
+  ASSERT_TRUE(validateManifest(m, error)) << error;
+  std::string text = writeManifest(m);
+  EXPECT_NE(text.find("{\"kind\":\"workspace\"}"), std::string::npos) << text;
+  EXPECT_NE(text.find("\"workspace_per_cta\":132096"), std::string::npos) << text;
+  Manifest back;
+  ASSERT_TRUE(parseManifest(text, back, error)) << error;
+  EXPECT_EQ(back, m);
+  // Without a workspace the key is not written.
+  EXPECT_EQ(writeManifest(matmulManifest()).find("workspace"), std::string::npos);
+}
+
+TEST(ManifestWorkspace, ArgAndSizeMustAgree) {
+  auto expect = [](const std::function<void(Manifest &)> &change,
+                   const std::string &needle) {
+    Manifest m = withWorkspace();
+    change(m);
+    std::string error;
+    EXPECT_FALSE(validateManifest(m, error)) << "valid, expected: " << needle;
+    EXPECT_NE(error.find(needle), std::string::npos)
+        << "error: " << error << "\nwanted: " << needle;
+  };
+  expect([](Manifest &m) { m.launch.workspacePerCta = 0; },
+         "kernel_args[9] (workspace): the kernel takes a workspace but "
+         "launch.workspace_per_cta is not positive");
+  expect([](Manifest &m) { m.kernelArgs.pop_back(); },
+         "launch.workspace_per_cta is set but no kernel_arg is a workspace");
+  expect(
+      [](Manifest &m) {
+        m.kernelArgs.pop_back();
+        m.launch.workspacePerCta = -16;
+      },
+         "launch.workspace_per_cta -16 is outside [0, 2^32] bytes");
+  expect([](Manifest &m) { m.launch.workspacePerCta = int64_t(1) << 40; },
+         "is outside [0, 2^32] bytes");
+  expectParseError(edit(writeManifest(withWorkspace()),
+                        "\"workspace_per_cta\":132096",
+                        "\"workspace_per_cta\":\"big\""),
+                   "workspace_per_cta");
+}
+
 TEST(ManifestFile, ReadsFilesAndNamesThePathOnErrors) {
   Manifest m;
   std::string error;

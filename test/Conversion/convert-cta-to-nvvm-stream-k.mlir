@@ -1,0 +1,82 @@
+// RUN: kiln-opt %s -split-input-file -verify-diagnostics --convert-cta-to-nvvm=chip=sm_90a | FileCheck %s
+
+// convert-cta-to-nvvm of a stream-K walk on sm_90a: the workspace entry
+// parameter and its manifest entries, the walk's split rule (a partial last
+// wave of at most 33% of the clusters, with at least one full wave), and the
+// join: the later part of a split tile stores its registers as float4s and
+// releases its flag; the first part acquires it and adds them.
+
+// CHECK-LABEL: llvm.func @stream_k(
+// The workspace is the last entry parameter.
+// CHECK-SAME:    %{{[a-z0-9]+}}: !llvm.ptr<1>) attributes {
+// CHECK-SAME:    {dim = "N", kind = "dim"}, {kind = "workspace"}]
+// 256 math threads x (64 registers + a flag) x 4 bytes.
+// CHECK-SAME:    workspace_per_cta = 66560 : i64
+// The split rule: rem * 100 <= clusters * 33, rem != 0, total >= clusters.
+// CHECK:         %[[REM:.*]] = arith.remui %[[TOTAL:.*]], %[[G:.*]] : i32
+// CHECK-DAG:     arith.constant 100 : i32
+// CHECK-DAG:     arith.constant 33 : i32
+// CHECK-DAG:     arith.cmpi ule
+// CHECK-DAG:     arith.cmpi ne, %[[REM]]
+// CHECK-DAG:     arith.cmpi uge, %[[TOTAL]], %[[G]] : i32
+// The later part publishes: 16 float4 stores, then the flag, released.
+// CHECK-COUNT-16: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<1>
+// CHECK:         llvm.inline_asm has_side_effects asm_dialect = att "st.release.gpu.global.u32 [$0], $1;", "l,r,~{memory}"
+// The first part waits for the flag, adds 16 float4s, clears the flag.
+// CHECK:         scf.while
+// CHECK:         llvm.inline_asm has_side_effects asm_dialect = att "ld.acquire.gpu.global.u32 $0, [$1];", "=r,l,~{memory}"
+// CHECK-COUNT-16: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
+// CHECK:         llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : i32, !llvm.ptr<1>
+cta.program @stream_k(%arg0: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a", cta.role = "input", cta.shape = ["M", "K"]}, %arg1: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "b", cta.role = "input", cta.shape = ["N", "K"]}, %arg2: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "c", cta.role = "output", cta.shape = ["M", "N"]}, %arg3: index {cta.dim = "M"}, %arg4: index {cta.dim = "K"}, %arg5: index {cta.dim = "N"}) attributes {cta.block = array<i64: 384, 1, 1>, cta.chip = "sm_90a", cta.cluster = array<i64: 1, 1>, cta.schedule = #cta.schedule<stages = 4, math_warpgroups = 2>} {
+  %0 = cta.alloc : <128x64xbf16, stages = 4, swizzle = "128B">
+  %1 = cta.alloc : <128x64xbf16, stages = 4, swizzle = "128B">
+  %2 = cta.alloc : <64x128xbf16, stages = 2, swizzle = "128B">
+  %3 = cta.ring {consumers = 2 : i64} : <4>
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  cta.warp_specialize
+    #cta.role<producer, warps = 4, regs = 40> {
+    %4 = cta.tile_loop stream_k (%arg3, %arg5, %arg4) tile [128, 128, 64] iter_args(%c0 : index) -> (index) {
+    ^bb0(%m0: index, %n0: index, %k_begin: index, %k_end: index, %partial: index, %carried: index):
+      %5 = arith.subi %k_end, %k_begin : index
+      %6 = arith.ceildivui %5, %c64 : index
+      %7 = cta.produce %3 at %carried count %6 : <4> {
+      ^bb0(%kb: index, %slot: index):
+        %8 = arith.muli %kb, %c64 : index
+        %9 = arith.addi %k_begin, %8 : index
+        cta.load %arg0[%m0, %9] -> %0[%slot] signal %3 : memref<?x?xbf16, strided<[?, 1]>> -> <128x64xbf16, stages = 4, swizzle = "128B">, !cta.ring<4>
+        cta.load %arg1[%n0, %9] -> %1[%slot] signal %3 : memref<?x?xbf16, strided<[?, 1]>> -> <128x64xbf16, stages = 4, swizzle = "128B">, !cta.ring<4>
+      }
+      cta.yield %7 : index
+    } {cluster = array<i64: 1, 1>, group_m = 8 : i64, persistent}
+  }
+    #cta.role<math, warps = 8, regs = 232> {
+    %4 = cta.tile_loop stream_k (%arg3, %arg5, %arg4) tile [128, 128, 64] iter_args(%c0 : index) -> (index) {
+    ^bb0(%m0: index, %n0: index, %k_begin: index, %k_end: index, %partial: index, %carried: index):
+      %5 = arith.subi %k_end, %k_begin : index
+      %6 = arith.ceildivui %5, %c64 : index
+      %7 = cta.warpgroup_index : index
+      %c64_0 = arith.constant 64 : index
+      %8 = arith.muli %7, %c64_0 : index
+      %9 = cta.acc_zero : <64x128xf32>
+      %10:2 = cta.consume %3 at %carried count %6 iter_args(%9 : !cta.acc<64x128xf32>) : <4> -> !cta.acc<64x128xf32> {
+      ^bb0(%kb: index, %slot: index, %carried_1: !cta.acc<64x128xf32>):
+        %11 = arith.muli %kb, %c64 : index
+        %12 = arith.addi %k_begin, %11 : index
+        %13 = cta.mma %0[%slot] rows %8, %1[%slot], %carried_1 {transpose_b} : !cta.buffer<128x64xbf16, stages = 4, swizzle = "128B">, <128x64xbf16, stages = 4, swizzle = "128B">, <64x128xf32>
+        cta.yield %13 : !cta.acc<64x128xf32>
+      }
+      %sums, %complete = cta.stream_k_join %10#1 partial %partial k[%k_begin, %k_end) of %arg4 : !cta.acc<64x128xf32> -> !cta.acc<64x128xf32>
+      scf.if %complete {
+        %11 = arith.addi %m0, %8 : index
+        cta.store %sums -> %arg2[%11, %n0] staging %2[%7] : !cta.acc<64x128xf32> -> memref<?x?xbf16, strided<[?, 1]>>, !cta.buffer<64x128xbf16, stages = 2, swizzle = "128B"> {
+        ^bb0(%arg6: f32):
+          %12 = arith.truncf %arg6 : f32 to bf16
+          cta.yield %12 : bf16
+        }
+      }
+      cta.yield %10#0 : index
+    } {cluster = array<i64: 1, 1>, group_m = 8 : i64, persistent}
+  }
+  cta.return
+}
