@@ -4,6 +4,7 @@
 
 #include "compiler/Target/Chip.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
@@ -456,12 +457,53 @@ LogicalResult TileLoopOp::verify() {
              << "cluster must be [n, 1]: CTAs of a cluster share tile columns";
   if (getResults().getTypes() != getInits().getTypes())
     return emitOpError() << "results must match the carried values";
+  if (getWalk() == WalkKind::stream_k && failed(verifyStreamKStores()))
+    return failure();
   SmallVector<Type> coordinates(getNumCoordinates(),
                                 IndexType::get(getContext()));
   if (failed(verifyBlockArgs(*this, getBody().front(), coordinates,
                              getInits().getTypes())))
     return failure();
   return verifyYield(*this, getBody(), getInits().getTypes());
+}
+
+/// A part of a tile holds partial sums: a store in a stream-K walk must
+/// write what a cta.stream_k_join returned (directly or split into column
+/// groups), under the join's completion flag, or it would write a part's
+/// partial sums as the result.
+LogicalResult TileLoopOp::verifyStreamKStores() {
+  auto joinOf = [](Value value) -> StreamKJoinOp {
+    if (auto split = value.getDefiningOp<SplitColsOp>())
+      value = split.getInput();
+    return value.getDefiningOp<StreamKJoinOp>();
+  };
+  WalkResult result = getBody().walk([&](StoreOp store) -> WalkResult {
+    StreamKJoinOp join;
+    for (Value value : store.getValues()) {
+      StreamKJoinOp from = joinOf(value);
+      if (!from || (join && from != join)) {
+        store.emitOpError() << "in a stream_k walk must store the sums of one "
+                               "cta.stream_k_join (a tile part holds partial "
+                               "sums)";
+        return WalkResult::interrupt();
+      }
+      join = from;
+    }
+    bool guarded = false;
+    for (Operation *parent = store->getParentOp(); parent && parent != *this;
+         parent = parent->getParentOp())
+      if (auto branch = llvm::dyn_cast<scf::IfOp>(parent))
+        guarded |= branch.getCondition() == join.getComplete() &&
+                   branch.getThenRegion().isAncestor(store->getParentRegion());
+    if (!guarded) {
+      store.emitOpError() << "in a stream_k walk must run only when its "
+                             "cta.stream_k_join completes the tile (inside "
+                             "scf.if on its completion flag)";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
 }
 
 void MainloopOp::getAsmBlockArgumentNames(Region &region,

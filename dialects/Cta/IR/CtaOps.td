@@ -165,6 +165,8 @@ def Cta_TileLoopOp : Cta_Op<"tile_loop", [
     ::mlir::Block::BlockArgListType getIterArgs() {
       return getBody().front().getArguments().drop_front(getNumCoordinates());
     }
+    /// Stores in a stream-K walk write joined sums of complete tiles only.
+    ::llvm::LogicalResult verifyStreamKStores();
   }];
   let skipDefaultBuilders = 1;
   let builders = [OpBuilder<(ins "::kiln::cta::WalkKind":$walk, "::mlir::ValueRange":$extents,

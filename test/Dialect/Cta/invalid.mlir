@@ -577,6 +577,44 @@ cta.program @p(%m: index {cta.dim = "M"}) {
 
 // -----
 
+cta.program @p(%c: memref<?x?xbf16> {cta.param = "c"}, %m: index {cta.dim = "M"}) {
+  %buf = cta.alloc : <64x128xbf16>
+  cta.tile_loop stream_k (%m, %m, %m) tile [128, 128, 64] {
+  ^bb0(%m0: index, %n0: index, %kb: index, %ke: index, %p: index):
+    %acc = cta.acc_zero : <64x128xf32>
+    %s, %d = cta.stream_k_join %acc partial %p k [%kb, %ke) of %m : !cta.acc<64x128xf32> -> !cta.acc<64x128xf32>
+    // expected-error@+1 {{'cta.store' op in a stream_k walk must run only when its cta.stream_k_join completes the tile (inside scf.if on its completion flag)}}
+    cta.store %s -> %c[%m0, %n0] staging %buf : !cta.acc<64x128xf32> -> memref<?x?xbf16>, !cta.buffer<64x128xbf16> {
+    ^bb0(%e: f32):
+      %t = arith.truncf %e : f32 to bf16
+      cta.yield %t : bf16
+    }
+  } {persistent}
+  cta.return
+}
+
+// -----
+
+cta.program @p(%c: memref<?x?xbf16> {cta.param = "c"}, %m: index {cta.dim = "M"}) {
+  %buf = cta.alloc : <64x128xbf16>
+  cta.tile_loop stream_k (%m, %m, %m) tile [128, 128, 64] {
+  ^bb0(%m0: index, %n0: index, %kb: index, %ke: index, %p: index):
+    %acc = cta.acc_zero : <64x128xf32>
+    %s, %d = cta.stream_k_join %acc partial %p k [%kb, %ke) of %m : !cta.acc<64x128xf32> -> !cta.acc<64x128xf32>
+    scf.if %d {
+      // expected-error@+1 {{'cta.store' op in a stream_k walk must store the sums of one cta.stream_k_join (a tile part holds partial sums)}}
+      cta.store %acc -> %c[%m0, %n0] staging %buf : !cta.acc<64x128xf32> -> memref<?x?xbf16>, !cta.buffer<64x128xbf16> {
+      ^bb0(%e: f32):
+        %t = arith.truncf %e : f32 to bf16
+        cta.yield %t : bf16
+      }
+    }
+  } {persistent}
+  cta.return
+}
+
+// -----
+
 cta.program @p(%m: index {cta.dim = "M"}) {
   cta.tile_loop stream_k (%m, %m, %m) tile [128, 128, 64] {
   ^bb0(%m0: index, %n0: index, %kb: index, %ke: index, %p: index):
