@@ -31,6 +31,16 @@ inline constexpr int kManifestVersion = 1;
 /// Most axes a parameter may have (tensor maps are further limited to 5 by the
 /// hardware).
 inline constexpr int kMaxRank = 8;
+/// The workspace a `workspace` kernel arg points to starts with a counter
+/// area of this many bytes, zero before a launch and after it: 64 bytes per
+/// CTA of the grid (`kWorkspaceCounterStride`, room for 4 warpgroups' 16-byte
+/// counters) for up to `kWorkspaceMaxCtas` CTAs, at the same place for every
+/// kernel of a manifest, so that no kernel's data lands where another keeps
+/// its counters. The `workspace_per_cta` bytes per CTA follow it.
+inline constexpr int64_t kWorkspaceCounterStride = 64;
+inline constexpr int64_t kWorkspaceMaxCtas = 1024;
+inline constexpr int64_t kWorkspaceCounterBytes =
+    kWorkspaceCounterStride * kWorkspaceMaxCtas;
 
 /// Element type of a parameter as the caller stores it.
 enum class DType : uint8_t { BF16, F16, F32, I32, E4M3, E5M2, E2M1, UE8M0 };

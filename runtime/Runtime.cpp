@@ -629,7 +629,7 @@ Status Module::Impl::workspaceFor(ContextState &cs, CUstream stream,
   std::lock_guard<std::mutex> lock(cs.cacheMutex);
   for (const Workspace &w : cs.workspaces)
     if (w.stream == stream) {
-      if (w.bytes < bytes)
+      if (w.bytes < kWorkspaceCounterBytes + bytes)
         return Status::error(
             ErrorCode::Internal,
             "the stream-K workspace of " + std::to_string(w.bytes) +
@@ -644,8 +644,9 @@ Status Module::Impl::workspaceFor(ContextState &cs, CUstream stream,
   for (size_t v = 0; v < plan.numVariants(); ++v)
     perCta = std::max<size_t>(
         perCta, plan.variantPlan(v).manifest.launch.workspacePerCta);
-  size_t size = std::max(bytes, perCta * static_cast<size_t>(std::max(
-                                              cs.device.smCount, 1)));
+  size_t size =
+      kWorkspaceCounterBytes +
+      std::max(bytes, perCta * static_cast<size_t>(std::max(cs.device.smCount, 1)));
   // Allocating while this thread's stream is captured into a CUDA graph is
   // allowed in relaxed capture mode (the allocation is not part of the
   // graph); the zeroing runs on a stream of our own and is waited for here.
@@ -739,6 +740,12 @@ Status Module::launch(const Tensor *args, size_t count, CUstream stream,
       return s;
     if (l.workspacePerCta > 0) {
       size_t ctas = size_t(grid.x) * grid.y * grid.z;
+      if (ctas > static_cast<size_t>(kWorkspaceMaxCtas))
+        return Status::error(
+            ErrorCode::Internal,
+            "a stream-K grid of " + std::to_string(ctas) +
+                " CTAs exceeds the workspace's " +
+                std::to_string(kWorkspaceMaxCtas) + " counter slots");
       if (!(s = impl->workspaceFor(*cs, stream, ctas * l.workspacePerCta,
                                    pack.workspace)))
         return s;

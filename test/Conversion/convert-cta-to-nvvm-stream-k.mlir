@@ -3,15 +3,18 @@
 // convert-cta-to-nvvm of a stream-K walk on sm_90a: the workspace entry
 // parameter and its manifest entries, the walk's split rule (a partial last
 // wave of at most 33% of the clusters, with at least one full wave), and the
-// join: the later part of a split tile stores its registers as float4s and
-// releases its flag; the first part acquires it and adds them.
+// join: each part of a split tile stores its registers as float4s after the
+// workspace's 64 KiB counter area, its warpgroup syncs and counts its
+// arrival (atom.acq_rel), a barrier reduction tells the warpgroup whether it
+// came second, and the second adds the other part's float4s and resets the
+// counter.
 
 // CHECK-LABEL: llvm.func @stream_k(
 // The workspace is the last entry parameter.
 // CHECK-SAME:    %{{[a-z0-9]+}}: !llvm.ptr<1>) attributes {
 // CHECK-SAME:    {dim = "N", kind = "dim"}, {kind = "workspace"}]
-// 256 math threads x (64 registers + a flag) x 4 bytes.
-// CHECK-SAME:    workspace_per_cta = 66560 : i64
+// Two parts x 256 math threads x 64 registers x 4 bytes.
+// CHECK-SAME:    workspace_per_cta = 131072 : i64
 // The split rule: rem * 100 <= clusters * 33, rem != 0, total >= clusters.
 // CHECK:         %[[REM:.*]] = arith.remui %[[TOTAL:.*]], %[[G:.*]] : i32
 // CHECK-DAG:     arith.constant 100 : i32
@@ -19,12 +22,14 @@
 // CHECK-DAG:     arith.cmpi ule
 // CHECK-DAG:     arith.cmpi ne, %[[REM]]
 // CHECK-DAG:     arith.cmpi uge, %[[TOTAL]], %[[G]] : i32
-// The later part publishes: 16 float4 stores, then the flag, released.
+// Sums after the counter area.
+// CHECK:         arith.constant 65536 : i64
+// A part publishes its 16 float4s, then its warpgroup counts its arrival.
 // CHECK-COUNT-16: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<1>
-// CHECK:         llvm.inline_asm has_side_effects asm_dialect = att "st.release.gpu.global.u32 [$0], $1;", "l,r,~{memory}"
-// The first part waits for the flag, adds 16 float4s, clears the flag.
-// CHECK:         scf.while
-// CHECK:         llvm.inline_asm has_side_effects asm_dialect = att "ld.acquire.gpu.global.u32 $0, [$1];", "=r,l,~{memory}"
+// CHECK:         nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
+// CHECK:         llvm.inline_asm has_side_effects asm_dialect = att "atom.acq_rel.gpu.global.add.u32 $0, [$1], 1;", "=r,l,~{memory}"
+// CHECK:         bar.red.or.pred
+// The second to arrive adds the other part's 16 float4s, clears the counter.
 // CHECK-COUNT-16: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
 // CHECK:         llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : i32, !llvm.ptr<1>
 cta.program @stream_k(%arg0: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a", cta.role = "input", cta.shape = ["M", "K"]}, %arg1: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "b", cta.role = "input", cta.shape = ["N", "K"]}, %arg2: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "c", cta.role = "output", cta.shape = ["M", "N"]}, %arg3: index {cta.dim = "M"}, %arg4: index {cta.dim = "K"}, %arg5: index {cta.dim = "N"}) attributes {cta.block = array<i64: 384, 1, 1>, cta.chip = "sm_90a", cta.cluster = array<i64: 1, 1>, cta.schedule = #cta.schedule<stages = 4, math_warpgroups = 2>} {

@@ -30,7 +30,7 @@
 // TILE-SAME:    attributes {tile.tile_cost =
 // TILE-NOT:     tile.matmul
 // TILE-NOT:     tile.map
-// TILE:         %[[C:.*]] = tile.contract(%{{.*}}, %{{.*}} : {{.*}}) [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] {schedule = #tile.schedule<tile_m = 128, tile_n = 256, tile_k = 64, stages = 4, cluster_m = 2, cluster_n = 1, consumers = 2, persistent = true, group_m = 8, stream_k = true>} -> tensor<?x?xbf16, #tile.dims<M, N>> {
+// TILE:         %[[C:.*]] = tile.contract(%{{.*}}, %{{.*}} : {{.*}}) [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] {schedule = #tile.schedule<tile_m = 128, tile_n = 256, tile_k = 64, stages = 4, cluster_m = 2, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>} -> tensor<?x?xbf16, #tile.dims<M, N>> {
 // TILE:           arith.truncf
 // TILE:         tile.return %[[C]]
 // TILE-LABEL: tile.kernel @matmul_128x64(

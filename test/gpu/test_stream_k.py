@@ -100,3 +100,21 @@ def test_two_streams_get_their_own_workspace(load):
     for s, x, w1, w2, y in cases:
         err = relative_error(y, swiglu_reference(x, w1, w2))
         assert err < 1e-2, f"relative error {err:.3e}"
+
+
+def test_variants_of_one_kernel_share_the_workspace(load):
+    """The default SwiGLU has three entries (128x128, 128x112, 128x64) and one workspace per
+    stream; each entry must find its arrival counters zero whatever another entry stored
+    before (an earlier layout kept counters among the partial sums, and alternating entries
+    corrupted them: unwritten outputs). Shapes that pick different entries, alternated."""
+    kernel = load("swiglu")
+    shapes = [(4096, 14336, 1024), (256, 14336, 1024), (512, 1024, 1024), (8192, 8192, 512)]
+    for _ in range(2):
+        for m, n, k in shapes:
+            x, w1, w2 = bf16(m, k), bf16(n, k), bf16(n, k)
+            y = torch.full((m, n), float("nan"), device="cuda", dtype=torch.bfloat16)
+            kernel(x, w1, w2, out=y)
+            torch.cuda.synchronize()
+            assert not torch.isnan(y).any(), f"{m}x{n}x{k}: {torch.isnan(y).sum().item()} not written"
+            err = relative_error(y, swiglu_reference(x, w1, w2))
+            assert err < 1e-2, f"{m}x{n}x{k}: relative error {err:.3e}"

@@ -526,13 +526,15 @@ struct StoreLowering : public AbiPattern<cta::StoreOp> {
 };
 
 /// The two parts of a stream-K tile meet in the workspace (KernelABI.h,
-/// StreamKJoinPlan): each math thread of the second part stores its
-/// registers as float4s, then sets its own ready flag with release
-/// semantics; its peer thread in the first part's cluster waits on that
-/// flag with acquire semantics, adds the float4s to its registers and
-/// clears the flag for the next launch. Threads pair one to one, so no
-/// barrier is needed, and the waiting side runs its part last (the walk
-/// orders the parts so), so it rarely waits.
+/// StreamKJoinPlan), and whichever arrives last finishes the tile, so
+/// neither waits for the other: each warpgroup of a part stores its
+/// registers as float4s into its part's half of the region, syncs, and one
+/// thread counts its arrival on the warpgroup's counter (`atom.acq_rel.gpu`:
+/// its stores published, the other part's seen); a barrier reduction tells
+/// the warpgroup whether it came second. The second adds the other part's
+/// float4s to its registers, resets the counter for the next launch and
+/// runs the epilogue; the first goes on to its next tile. The decision is
+/// per warpgroup, so every thread of one runs the same epilogue.
 struct StreamKJoinLowering : public AbiPattern<cta::StreamKJoinOp> {
   StreamKJoinLowering(TypeConverter &converter, MLIRContext *ctx,
                       const KernelABI &abi, LLVM::LLVMFuncOp kernel)
@@ -549,39 +551,52 @@ struct StreamKJoinLowering : public AbiPattern<cta::StreamKJoinOp> {
     Emitter e(rewriter, loc);
     MLIRContext *ctx = getContext();
     Type f32 = Float32Type::get(ctx), i64 = rewriter.getI64Type();
+    Type i32 = e.i32Type();
     auto vec4 = VectorType::get({4}, f32);
     auto global = LLVM::LLVMPointerType::get(ctx, 1);
 
     Value kBegin = e.toI32(adaptor.getKBegin());
     Value kEnd = e.toI32(adaptor.getKEnd());
     Value kExtent = e.toI32(adaptor.getKExtent());
-    Value startsInside = e.cmp(arith::CmpIPredicate::ne, kBegin, e.i32(0));
-    Value endsInside = e.ult(kEnd, kExtent);
-    Value isFirstPart =
-        e.andI(e.cmp(arith::CmpIPredicate::eq, kBegin, e.i32(0)), endsInside);
+    Value secondPart = e.cmp(arith::CmpIPredicate::ne, kBegin, e.i32(0));
+    Value split = arith::OrIOp::create(rewriter, loc, secondPart,
+                                       e.ult(kEnd, kExtent));
 
     Value thread =
         e.sub(e.threadId(), e.i32(plan.firstWarpgroup * kWarpgroupThreads));
+    Value warpgroup = e.udiv(thread, e.i32(kWarpgroupThreads));
+    Value lane = e.urem(thread, e.i32(kWarpgroupThreads));
     Value rank = abi.clusterSize > 1
-                     ? Value(NVVM::ClusterId::create(rewriter, loc,
-                                                     e.i32Type()))
+                     ? Value(NVVM::ClusterId::create(rewriter, loc, i32))
                      : e.i32(0);
     Value region = e.add(
         e.mul(e.toI32(adaptor.getPartial()), e.i32(abi.clusterSize)), rank);
-    Value regionOffset =
+    // Counters first, at the same place for every kernel of the manifest;
+    // the sums after the counter area (KernelABI.h, StreamKJoinPlan).
+    Value workspace = kernel.getArgument(abi.workspaceArg);
+    Value regionOffset = e.add(
+        e.i64(kWorkspaceCounterBytes),
         e.mul(arith::ExtUIOp::create(rewriter, loc, i64, region),
-              e.i64(plan.regionBytes()));
+              e.i64(plan.regionBytes())));
     Value base = LLVM::GEPOp::create(rewriter, loc, global,
-                                     rewriter.getI8Type(),
-                                     kernel.getArgument(abi.workspaceArg),
+                                     rewriter.getI8Type(), workspace,
                                      ValueRange{regionOffset});
-    auto float4At = [&](int64_t j) {
-      return e.bytePtr(base, e.mul(e.add(e.i32(j * plan.threads), thread),
+    Value own = e.bytePtr(base, e.mul(arith::ExtUIOp::create(rewriter, loc,
+                                                             i32, secondPart),
+                                      e.i32(plan.partBytes())));
+    Value other = e.bytePtr(
+        base, e.mul(arith::ExtUIOp::create(
+                        rewriter, loc, i32,
+                        e.cmp(arith::CmpIPredicate::eq, kBegin, e.i32(0))),
+                    e.i32(plan.partBytes())));
+    Value counter = e.bytePtr(
+        workspace,
+        e.add(e.mul(region, e.i32(kWorkspaceCounterStride)),
+              e.mul(warpgroup, e.i32(16))));
+    auto float4At = [&](Value part, int64_t j) {
+      return e.bytePtr(part, e.mul(e.add(e.i32(j * plan.threads), thread),
                                    e.i32(16)));
     };
-    Value flag = e.bytePtr(
-        base, e.add(e.i32(plan.threads * plan.floats * 4),
-                    e.mul(thread, e.i32(4))));
     auto asmOp = [&](Type result, ValueRange operands, StringRef text,
                      StringRef constraints) {
       return LLVM::InlineAsmOp::create(
@@ -591,6 +606,9 @@ struct StreamKJoinLowering : public AbiPattern<cta::StreamKJoinOp> {
           LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT),
           ArrayAttr());
     };
+    // The warpgroup's named barrier (0 is the CTA's), as the store uses.
+    Value barrierId = e.add(
+        e.udiv(e.threadId(), e.i32(kWarpgroupThreads)), e.i32(1));
 
     // Every register of every accumulator, in order: (acc, fragment, reg).
     struct Reg {
@@ -606,75 +624,102 @@ struct StreamKJoinLowering : public AbiPattern<cta::StreamKJoinOp> {
         for (int64_t i = 0; i < type.getShape()[1] / 2; ++i)
           registers.push_back({static_cast<unsigned>(a), m, i});
     }
+    int64_t float4s = static_cast<int64_t>(registers.size()) / 4;
     SmallVector<Value> accs(adaptor.getAccs());
+    SmallVector<Type> resultTypes;
+    for (Value acc : accs)
+      resultTypes.push_back(acc.getType());
+    resultTypes.push_back(rewriter.getI1Type());
     auto element = [&](ArrayRef<Value> values, const Reg &r) {
       return AccRegisters(e, types[r.acc]).getElement(values[r.acc], r.fragment,
                                                       r.index);
     };
 
-    // The second part publishes its sums.
-    e.ifThen(startsInside, [&] {
-      for (int64_t j = 0; j * 4 < static_cast<int64_t>(registers.size()); ++j) {
+    auto join = scf::IfOp::create(rewriter, loc, resultTypes, split,
+                                  /*withElseRegion=*/true);
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      // A whole tile: its own sums, complete.
+      rewriter.setInsertionPointToStart(&join.getElseRegion().front());
+      SmallVector<Value> whole(accs);
+      whole.push_back(arith::ConstantIntOp::create(rewriter, loc, 1, 1));
+      scf::YieldOp::create(rewriter, loc, whole);
+
+      // A part: publish, count the arrival, and finish if second.
+      rewriter.setInsertionPointToStart(&join.getThenRegion().front());
+      for (int64_t j = 0; j < float4s; ++j) {
         Value v = LLVM::UndefOp::create(rewriter, loc, vec4);
         for (int64_t l = 0; l < 4; ++l)
           v = LLVM::InsertElementOp::create(rewriter, loc, v,
                                             element(accs, registers[4 * j + l]),
                                             e.i32(l));
-        LLVM::StoreOp::create(rewriter, loc, v, float4At(j), /*alignment=*/16);
+        LLVM::StoreOp::create(rewriter, loc, v, float4At(own, j),
+                              /*alignment=*/16);
       }
-      asmOp(Type(), ValueRange{flag, e.i32(1)},
-            "st.release.gpu.global.u32 [$0], $1;", "l,r,~{memory}");
-    });
-
-    // The first part waits for them and adds them to its own.
-    SmallVector<Type> accTypes;
-    for (Value acc : accs)
-      accTypes.push_back(acc.getType());
-    auto join = scf::IfOp::create(rewriter, loc, accTypes, isFirstPart,
-                                  /*withElseRegion=*/true);
-    {
-      OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.setInsertionPointToStart(&join.getThenRegion().front());
-      auto spin = scf::WhileOp::create(rewriter, loc, TypeRange{}, ValueRange{});
+      NVVM::BarrierOp::create(rewriter, loc, Type(), barrierId,
+                              e.i32(kWarpgroupThreads), nullptr, Value());
+      auto count = scf::IfOp::create(rewriter, loc, TypeRange{i32},
+                                     e.eq(lane, e.i32(0)),
+                                     /*withElseRegion=*/true);
       {
         OpBuilder::InsertionGuard inner(rewriter);
-        Block *before = rewriter.createBlock(&spin.getBefore());
-        rewriter.setInsertionPointToStart(before);
-        Value ready = asmOp(e.i32Type(), ValueRange{flag},
-                            "ld.acquire.gpu.global.u32 $0, [$1];",
-                            "=r,l,~{memory}")
-                          .getResult(0);
-        scf::ConditionOp::create(rewriter, loc,
-                                 e.eq(ready, e.i32(0)), ValueRange{});
-        Block *after = rewriter.createBlock(&spin.getAfter());
-        rewriter.setInsertionPointToStart(after);
-        scf::YieldOp::create(rewriter, loc);
+        rewriter.setInsertionPointToStart(&count.getThenRegion().front());
+        Value before = asmOp(i32, ValueRange{counter},
+                             "atom.acq_rel.gpu.global.add.u32 $0, [$1], 1;",
+                             "=r,l,~{memory}")
+                           .getResult(0);
+        scf::YieldOp::create(
+            rewriter, loc,
+            ValueRange{arith::ExtUIOp::create(rewriter, loc, i32,
+                                              e.eq(before, e.i32(1)))});
+        rewriter.setInsertionPointToStart(&count.getElseRegion().front());
+        scf::YieldOp::create(rewriter, loc, ValueRange{e.i32(0)});
       }
-      SmallVector<Value> sums(accs);
-      for (int64_t j = 0; j * 4 < static_cast<int64_t>(registers.size()); ++j) {
-        Value v = LLVM::LoadOp::create(rewriter, loc, vec4, float4At(j),
-                                       /*alignment=*/16);
-        for (int64_t l = 0; l < 4; ++l) {
-          const Reg &r = registers[4 * j + l];
-          Value sum = arith::AddFOp::create(
-              rewriter, loc, element(sums, r),
-              LLVM::ExtractElementOp::create(rewriter, loc, v, e.i32(l)));
-          AccRegisters regs(e, types[r.acc]);
-          Value fragment = regs.getFragment(sums[r.acc], r.fragment);
-          fragment = LLVM::InsertValueOp::create(rewriter, loc, fragment, sum,
-                                                 r.index);
-          sums[r.acc] = regs.setFragment(sums[r.acc], fragment, r.fragment);
+      // (nvvm.barrier takes a reduction only on barrier 0.)
+      Value second =
+          asmOp(i32, ValueRange{barrierId, count.getResult(0)},
+                "{\n.reg .pred kiln_in, kiln_out;\n"
+                "setp.ne.u32 kiln_in, $2, 0;\n"
+                "bar.red.or.pred kiln_out, $1, 128, kiln_in;\n"
+                "selp.u32 $0, 1, 0, kiln_out;\n}",
+                "=r,r,r,~{memory}")
+              .getResult(0);
+      Value finishes = e.cmp(arith::CmpIPredicate::ne, second, e.i32(0));
+      auto add = scf::IfOp::create(rewriter, loc, TypeRange(resultTypes).drop_back(),
+                                   finishes, /*withElseRegion=*/true);
+      {
+        OpBuilder::InsertionGuard inner(rewriter);
+        rewriter.setInsertionPointToStart(&add.getThenRegion().front());
+        SmallVector<Value> sums(accs);
+        for (int64_t j = 0; j < float4s; ++j) {
+          Value v = LLVM::LoadOp::create(rewriter, loc, vec4,
+                                         float4At(other, j), /*alignment=*/16);
+          for (int64_t l = 0; l < 4; ++l) {
+            const Reg &r = registers[4 * j + l];
+            Value sum = arith::AddFOp::create(
+                rewriter, loc, element(sums, r),
+                LLVM::ExtractElementOp::create(rewriter, loc, v, e.i32(l)));
+            AccRegisters regs(e, types[r.acc]);
+            Value fragment = regs.getFragment(sums[r.acc], r.fragment);
+            fragment = LLVM::InsertValueOp::create(rewriter, loc, fragment,
+                                                   sum, r.index);
+            sums[r.acc] = regs.setFragment(sums[r.acc], fragment, r.fragment);
+          }
         }
+        // Both parts have arrived: the counter is free for the next launch.
+        e.ifThen(e.eq(lane, e.i32(0)), [&] {
+          LLVM::StoreOp::create(rewriter, loc, e.i32(0), counter,
+                                /*alignment=*/4);
+        });
+        scf::YieldOp::create(rewriter, loc, sums);
+        rewriter.setInsertionPointToStart(&add.getElseRegion().front());
+        scf::YieldOp::create(rewriter, loc, accs);
       }
-      LLVM::StoreOp::create(rewriter, loc, e.i32(0), flag, /*alignment=*/4);
-      scf::YieldOp::create(rewriter, loc, sums);
-      rewriter.setInsertionPointToStart(&join.getElseRegion().front());
-      scf::YieldOp::create(rewriter, loc, accs);
+      SmallVector<Value> results(add.getResults());
+      results.push_back(finishes);
+      scf::YieldOp::create(rewriter, loc, results);
     }
-    SmallVector<Value> results(join.getResults());
-    results.push_back(e.cmp(arith::CmpIPredicate::eq, startsInside,
-                            arith::ConstantIntOp::create(rewriter, loc, 0, 1)));
-    rewriter.replaceOp(op, results);
+    rewriter.replaceOp(op, join.getResults());
     return success();
   }
 

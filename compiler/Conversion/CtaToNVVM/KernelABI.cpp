@@ -323,6 +323,12 @@ FailureOr<KernelABI> kiln::planKernelABI(cta::ProgramOp program) {
                << "convert-cta-to-nvvm: stream-K partial tiles move 4 "
                   "registers at a time; "
                << entry.second.floats << " per thread is not a multiple of 4";
+      if (entry.second.threads / kWarpgroupThreads * 16 >
+          kWorkspaceCounterStride)
+        return entry.first->emitError()
+               << "convert-cta-to-nvvm: a stream-K join in a role of "
+               << entry.second.threads << " threads needs more than the "
+               << kWorkspaceCounterStride << " counter bytes a CTA has";
       perCta = std::max(perCta, entry.second.regionBytes());
     }
     abi.workspaceArg = abi.entryTypes.size();

@@ -68,17 +68,20 @@ struct TensorMemoryPlan {
   llvm::DenseMap<mlir::Operation *, int64_t> scaleColumn;
 };
 
-/// Where one math thread of a `cta.stream_k_join` exchanges its
-/// accumulator registers with its peer in the cluster sharing the tile.
-/// Region `partial * clusterSize + rank` of the workspace holds, for each
-/// of the role's `threads`, `floats` f32 as float4s (float4 `j` of thread
-/// `t` at `(j * threads + t) * 16`, so each float4 store is coalesced),
-/// then one u32 ready flag per thread.
+/// Where the two parts of a tile that a stream-K walk split exchange their
+/// accumulators (`cta.stream_k_join`), for region `r = partial * clusterSize
+/// + rank`: its warpgroups' arrival counters, 16 bytes each, at
+/// `r * kWorkspaceCounterStride` in the workspace's counter area
+/// (runtime/Manifest.h), and after that area, at `r * regionBytes()`, the
+/// sums of part 0 (the tile's first K steps) then of part 1, each `floats`
+/// f32 per thread of the role as float4s (float4 `j` of thread `t` at
+/// `(j * threads + t) * 16`, so each float4 store is coalesced).
 struct StreamKJoinPlan {
   int64_t firstWarpgroup = 0; ///< of the role it runs in
   int64_t threads = 0;        ///< threads of that role
   int64_t floats = 0;         ///< accumulator registers per thread
-  int64_t regionBytes() const { return threads * (floats * 4 + 4); }
+  int64_t partBytes() const { return threads * floats * 4; }
+  int64_t regionBytes() const { return 2 * partBytes(); }
 };
 
 struct KernelABI {

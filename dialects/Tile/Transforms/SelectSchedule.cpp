@@ -276,10 +276,15 @@ struct TileSelectSchedulePass
       if (variant->clusterM && !pinned.contains("cluster"))
         s.clusterM = *variant->clusterM;
     }
-    // A persistent sm_90a walk splits a small partial last wave's K steps
-    // (stream-K) unless told not to; tensor-memory accumulators cannot yet.
+    // Stream-K (split a small last wave's K steps) by default only where it
+    // measured faster (docs/performance.md, "Stream-K tail"): the widest
+    // tile of a dual GEMM on sm_90a. Where nothing is split its code still
+    // costs ~1% (4% in the 128x112 variant), and for a single product the
+    // join costs nearly what the split saves; a hint turns it on anywhere
+    // persistent. Tensor-memory accumulators cannot take part yet.
     if (!pinned.contains("stream_k"))
-      s.streamK = s.persistent && !budget.tensorMemoryColumns;
+      s.streamK = s.persistent && !budget.tensorMemoryColumns && !variant &&
+                  contract.getContractions().size() > 1;
     auto fail = [&](const Twine &message) -> FailureOr<Plan> {
       error = message.str();
       return failure();

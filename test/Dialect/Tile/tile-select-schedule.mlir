@@ -14,14 +14,14 @@
 // also gets a 128x64 variant without a cluster; each carries its tile cost.
 // CHECK-LABEL: tile.kernel @matmul(
 // CHECK-SAME:    attributes {tile.tile_cost = 3.276800e+04 : f64}
-// CHECK:         tile.contract({{.*}}) [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] {schedule = #tile.schedule<tile_m = 128, tile_n = 256, tile_k = 64, stages = 4, cluster_m = 2, cluster_n = 1, consumers = 2, persistent = true, group_m = 8, stream_k = true>}
+// CHECK:         tile.contract({{.*}}) [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] {schedule = #tile.schedule<tile_m = 128, tile_n = 256, tile_k = 64, stages = 4, cluster_m = 2, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>}
 // CHECK-LABEL: tile.kernel @matmul_128x64(
 // CHECK-SAME:    attributes {tile.tile_cost = 12226.{{[0-9]+}} : f64, tile.variant_of = "matmul"}
-// CHECK:         tile.contract({{.*}}) [{{.*}}] {schedule = #tile.schedule<tile_m = 128, tile_n = 64, tile_k = 64, stages = 8, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 8, stream_k = true>}
+// CHECK:         tile.contract({{.*}}) [{{.*}}] {schedule = #tile.schedule<tile_m = 128, tile_n = 64, tile_k = 64, stages = 8, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>}
 // CHECK-NOT:     tile.kernel
 tile.kernel @matmul(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> {
-  // expected-remark@+2 {{schedule for sm_90a: tile 128x256x64, 4 stages of 48 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (128 accumulator registers/thread); cluster 2x1 (rhs tile multicast); persistent, group_m 8, stream-K tail}}
-  // expected-remark@+1 {{schedule for sm_90a: tile 128x64x64, 8 stages of 24 KiB + 16 KiB epilogue staging = 208 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (32 accumulator registers/thread); cluster 1x1; persistent, group_m 8, stream-K tail}}
+  // expected-remark@+2 {{schedule for sm_90a: tile 128x256x64, 4 stages of 48 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (128 accumulator registers/thread); cluster 2x1 (rhs tile multicast); persistent, group_m 8}}
+  // expected-remark@+1 {{schedule for sm_90a: tile 128x64x64, 8 stages of 24 KiB + 16 KiB epilogue staging = 208 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (32 accumulator registers/thread); cluster 1x1; persistent, group_m 8}}
   %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
   ^bb0(%acc0: f32):
@@ -53,9 +53,9 @@ tile.kernel @pinned(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16,
 // A two-element tile keeps the default K step; an f32 output stages 64
 // columns (two 128-byte blocks) per consumer.
 // CHECK-LABEL: tile.kernel @f32_output(
-// CHECK:         {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 64, stages = 6, cluster_m = 2, cluster_n = 1, consumers = 2, persistent = true, group_m = 8, stream_k = true>}
+// CHECK:         {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 64, stages = 6, cluster_m = 2, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>}
 tile.kernel @f32_output(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xf32, #tile.dims<M, N>> attributes {tile.schedule = {tile = array<i64: 128, 128>}} {
-  // expected-remark@+1 {{schedule for sm_90a: tile 128x128x64, 6 stages of 32 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (64 accumulator registers/thread); cluster 2x1 (rhs tile multicast); persistent, group_m 8, stream-K tail}}
+  // expected-remark@+1 {{schedule for sm_90a: tile 128x128x64, 6 stages of 32 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (64 accumulator registers/thread); cluster 2x1 (rhs tile multicast); persistent, group_m 8}}
   %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xf32, #tile.dims<M, N>> {
   ^bb0(%acc0: f32):
@@ -107,8 +107,8 @@ tile.kernel @f32_operands(%a: tensor<?x?xf32, #tile.dims<M, K>>, %b: tensor<?x?x
 // CHECK-LABEL: tile.kernel @cluster4_128x64(
 // CHECK:         tile_n = 64, {{.*}}cluster_m = 4, cluster_n = 1
 tile.kernel @cluster4(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {tile.schedule = {cluster = array<i64: 4>}} {
-  // expected-remark@+2 {{tile 128x256x64, 4 stages of 48 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (128 accumulator registers/thread); cluster 4x1 (rhs tile multicast); persistent, group_m 8, stream-K tail}}
-  // expected-remark@+1 {{tile 128x64x64, 8 stages of 24 KiB + 16 KiB epilogue staging = 208 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (32 accumulator registers/thread); cluster 4x1 (rhs tile multicast); persistent, group_m 8, stream-K tail}}
+  // expected-remark@+2 {{tile 128x256x64, 4 stages of 48 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (128 accumulator registers/thread); cluster 4x1 (rhs tile multicast); persistent, group_m 8}}
+  // expected-remark@+1 {{tile 128x64x64, 8 stages of 24 KiB + 16 KiB epilogue staging = 208 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (32 accumulator registers/thread); cluster 4x1 (rhs tile multicast); persistent, group_m 8}}
   %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
   ^bb0(%acc0: f32):
@@ -407,18 +407,20 @@ tile.kernel @deep_k(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16,
 // registers, 128x128 (two 64x128 accumulators per warpgroup, as one 64x256
 // costs), plus the 128x64 variant and the 7/8-wide 128x112 one (for shapes
 // whose 128x128 tiles fill just over a whole number of waves).
+// The widest tile also gets a stream-K tail, the variants do not.
 // CHECK-LABEL: tile.kernel @dual_default(
 // CHECK-SAME:    tile.tile_cost = 3.2768{{0*}}e+04 : f64
+// CHECK:         tile_m = 128, tile_n = 128, {{.*}}, group_m = 8, stream_k = true>}
 // CHECK-LABEL: tile.kernel @dual_default_128x64(
 // CHECK-SAME:    tile.variant_of = "dual_default"
-// CHECK:         tile_m = 128, tile_n = 64, tile_k = 64, stages = 6, cluster_m = 1,
+// CHECK:         tile_m = 128, tile_n = 64, tile_k = 64, stages = 6, cluster_m = 1, {{.*}}, group_m = 8>}
 // CHECK-LABEL: tile.kernel @dual_default_128x112(
 // CHECK-SAME:    tile.tile_cost = 31857.{{[0-9]+}} : f64, tile.variant_of = "dual_default"
-// CHECK:         tile_m = 128, tile_n = 112, tile_k = 64, stages = 4, cluster_m = 2,
+// CHECK:         tile_m = 128, tile_n = 112, tile_k = 64, stages = 4, cluster_m = 2, {{.*}}, group_m = 8>}
 tile.kernel @dual_default(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>, %b1: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> {
   // expected-remark@+3 {{schedule for sm_90a: tile 128x128x64, 4 stages of 48 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (128 accumulator registers/thread); cluster 2x1 (rhs tile multicast); persistent, group_m 8, stream-K tail}}
-  // expected-remark@+2 {{schedule for sm_90a: tile 128x112x64, 4 stages of 44 KiB + 28 KiB epilogue staging = 204 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (112 accumulator registers/thread); cluster 2x1 (rhs tile multicast); persistent, group_m 8, stream-K tail}}
-  // expected-remark@+1 {{schedule for sm_90a: tile 128x64x64, 6 stages of 32 KiB + 16 KiB epilogue staging = 208 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (64 accumulator registers/thread); cluster 1x1; persistent, group_m 8, stream-K tail}}
+  // expected-remark@+2 {{schedule for sm_90a: tile 128x112x64, 4 stages of 44 KiB + 28 KiB epilogue staging = 204 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (112 accumulator registers/thread); cluster 2x1 (rhs tile multicast); persistent, group_m 8}}
+  // expected-remark@+1 {{schedule for sm_90a: tile 128x64x64, 6 stages of 32 KiB + 16 KiB epilogue staging = 208 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (64 accumulator registers/thread); cluster 1x1; persistent, group_m 8}}
   %0 = tile.contract(%a, %b, %b1 : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>, #tile.mma<lhs = 0, rhs = 2, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
   ^bb0(%acc0: f32, %acc1: f32):
@@ -473,15 +475,16 @@ tile.kernel @nvfp4(%a: tensor<?x?xf4E2M1FN, #tile.dims<M, K>>, %as: tensor<?x?xf
 
 // -----
 
-// A persistent walk splits a small last wave's K steps (stream-K) unless the
-// kernel says stream_k = false; a walk of one CTA per tile cannot.
+// The widest tile of a dual GEMM splits a small last wave's K steps
+// (stream-K) unless the kernel says stream_k = false; a walk of one CTA per
+// tile cannot.
 // CHECK-LABEL: tile.kernel @no_stream_k(
-// CHECK:         {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 64, stages = 6, cluster_m = 2, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>}
-tile.kernel @no_stream_k(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {tile.schedule = {tile = array<i64: 128, 128>, stream_k = false}} {
+// CHECK:         {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 64, stages = 4, cluster_m = 2, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>}
+tile.kernel @no_stream_k(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>, %b1: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {tile.schedule = {tile = array<i64: 128, 128>, stream_k = false}} {
   // expected-remark@+1 {{cluster 2x1 (rhs tile multicast); persistent, group_m 8}}
-  %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
-      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
-  ^bb0(%acc0: f32):
+  %0 = tile.contract(%a, %b, %b1 : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>, #tile.mma<lhs = 0, rhs = 2, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
+  ^bb0(%acc0: f32, %acc1: f32):
     %t = arith.truncf %acc0 : f32 to bf16
     tile.yield %t : bf16
   }
