@@ -23,31 +23,35 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdlib>
+#include <string>
 
 #include "compiler/tools/LargeStack.h"
 #include "test/fuzz/LastInput.h"
 
 /// Whether `text` may hold a dense array of `index`: the tokens `array`,
-/// `<`, `index`, with any whitespace or `//` comments between them (the
-/// lexer skips both: `array< index` crashed the parser as `array<index`
-/// does).
+/// `<`, `index`, with anything MLIR's lexer skips between them (whitespace,
+/// embedded NUL bytes, `//` comments): `array< index` and `array<\t\0 index`
+/// crashed the parser as `array<index` does. The text is searched with those
+/// characters removed, and again with comments removed too; a few inputs
+/// that merely look like one are skipped as well.
 static bool mayHaveIndexDenseArray(llvm::StringRef text) {
-  auto skipBlanks = [](llvm::StringRef rest) {
-    while (true) {
-      rest = rest.ltrim(" \t\r\n\v\f");
-      if (!rest.starts_with("//"))
-        return rest;
-      size_t end = rest.find('\n');
-      rest = end == llvm::StringRef::npos ? llvm::StringRef() : rest.drop_front(end);
-    }
-  };
-  for (size_t at = text.find("array"); at != llvm::StringRef::npos;
-       at = text.find("array", at + 1)) {
-    llvm::StringRef rest = skipBlanks(text.drop_front(at + 5));
-    if (rest.consume_front("<") && skipBlanks(rest).starts_with("index"))
-      return true;
+  std::string squeezed, uncommented;
+  bool inComment = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '\n')
+      inComment = false;
+    else if (c == '/' && i + 1 < text.size() && text[i + 1] == '/')
+      inComment = true;
+    if (c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' ||
+        c == '\f' || c == '\0')
+      continue;
+    squeezed += c;
+    if (!inComment)
+      uncommented += c;
   }
-  return false;
+  return llvm::StringRef(squeezed).contains("array<index") ||
+         llvm::StringRef(uncommented).contains("array<index");
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
