@@ -606,9 +606,8 @@ struct StreamKJoinLowering : public AbiPattern<cta::StreamKJoinOp> {
           LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT),
           ArrayAttr());
     };
-    // The warpgroup's named barrier (0 is the CTA's), as the store uses.
-    Value barrierId = e.add(
-        e.udiv(e.threadId(), e.i32(kWarpgroupThreads)), e.i32(1));
+    // The warpgroup's named barrier, as the store uses.
+    Value barrierId = e.warpgroupBarrierId();
 
     // Every register of every accumulator, in order: (acc, fragment, reg).
     struct Reg {

@@ -126,6 +126,11 @@ struct Emitter {
   }
   /// The thread's lane within its warpgroup.
   mlir::Value warpgroupLane() { return urem(threadId(), i32(kWarpgroupThreads)); }
+  /// The named barrier of the thread's warpgroup: one per warpgroup, 0 being
+  /// the CTA-wide barrier.
+  mlir::Value warpgroupBarrierId() {
+    return add(udiv(threadId(), i32(kWarpgroupThreads)), i32(1));
+  }
   /// `map` (a fragment layout of compiler/Target) evaluated on `thread`.
   mlir::Value threadMap(const target::ThreadMap &map, mlir::Value thread) {
     mlir::Value sum;

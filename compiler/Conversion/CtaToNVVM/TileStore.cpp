@@ -125,10 +125,8 @@ Value TileStore::swizzled(Value row, Value colBytes) {
 }
 
 void TileStore::syncWarpgroup() {
-  // One named barrier per warpgroup (0 is the CTA-wide barrier).
-  Value id = e.add(e.udiv(e.threadId(), e.i32(kWarpgroupThreads)), e.i32(1));
-  NVVM::BarrierOp::create(e.b, e.loc, Type(), id, e.i32(kWarpgroupThreads),
-                          nullptr, Value());
+  NVVM::BarrierOp::create(e.b, e.loc, Type(), e.warpgroupBarrierId(),
+                          e.i32(kWarpgroupThreads), nullptr, Value());
 }
 
 /// Loads element (row, col) of epilogue input `index` (a program tensor read

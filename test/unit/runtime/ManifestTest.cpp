@@ -39,8 +39,9 @@ void expectParseError(const std::string &text, const std::string &needle) {
 /// The matmul manifest after `change` fails validation with a message
 /// containing `needle`.
 void expectInvalid(const std::function<void(Manifest &)> &change,
-                   const std::string &needle) {
-  Manifest m = matmulManifest();
+                   const std::string &needle,
+                   const Manifest &base = matmulManifest()) {
+  Manifest m = base;
   change(m);
   std::string error;
   EXPECT_FALSE(validateManifest(m, error)) << "valid, expected: " << needle;
@@ -535,12 +536,7 @@ TEST(ManifestWorkspace, RoundTrips) {
 TEST(ManifestWorkspace, ArgAndSizeMustAgree) {
   auto expect = [](const std::function<void(Manifest &)> &change,
                    const std::string &needle) {
-    Manifest m = withWorkspace();
-    change(m);
-    std::string error;
-    EXPECT_FALSE(validateManifest(m, error)) << "valid, expected: " << needle;
-    EXPECT_NE(error.find(needle), std::string::npos)
-        << "error: " << error << "\nwanted: " << needle;
+    expectInvalid(change, needle, withWorkspace());
   };
   expect([](Manifest &m) { m.launch.workspacePerCta = 0; },
          "kernel_args[9] (workspace): the kernel takes a workspace but "
