@@ -52,6 +52,7 @@ constexpr HintSpec kHints[] = {
     {"persistent", HintKind::Bool, "true or false"},
     {"group_m", HintKind::Int, "an integer"},
     {"stream_k", HintKind::Bool, "true or false"},
+    {"acc_stages", HintKind::Int, "an integer"},
 };
 
 llvm::StringRef describeValue(ScheduleItem::Kind kind) {

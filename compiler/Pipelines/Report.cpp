@@ -222,6 +222,7 @@ kiln::collectKernelReports(ModuleOp module, StringRef chip,
       report.clusterM = schedule->getClusterM();
       report.clusterN = schedule->getClusterN();
       report.accumulators = contract.getContractions().size();
+      report.accStages = schedule->getAccStages();
     });
     if (auto columns = kernel->getAttrOfType<IntegerAttr>("tile.tmem_columns"))
       report.tmemColumns = columns.getInt();
@@ -240,10 +241,16 @@ void kiln::printKernelReport(llvm::raw_ostream &os, const KernelReport &kernel,
   const target::ChipInfo *chip = target::lookupChip(kernel.chip);
   if (kernel.tileM) {
     os << "  schedule: tile " << kernel.tileM << "x" << kernel.tileN << "x"
-       << kernel.tileK << ", " << kernel.stages << " stages, "
-       << kernel.consumers << " math warpgroup(s), cluster " << kernel.clusterM
-       << "x" << kernel.clusterN << ", " << kernel.accumulators
-       << " accumulator(s)\n";
+       << kernel.tileK << ", " << kernel.stages << " stages, ";
+    // With tensor-memory accumulators one MMA warp feeds epilogue
+    // warpgroups through accumulator sets (docs/architecture.md, 7.1).
+    if (chip && chip->tensorMemoryColumns)
+      os << "MMA warp + " << kernel.consumers << " epilogue warpgroup(s), "
+         << kernel.accStages << " accumulator set(s)";
+    else
+      os << kernel.consumers << " math warpgroup(s)";
+    os << ", cluster " << kernel.clusterM << "x" << kernel.clusterN << ", "
+       << kernel.accumulators << " accumulator(s)\n";
   }
   if (launch) {
     os << "  resources: "

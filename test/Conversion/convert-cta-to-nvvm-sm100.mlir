@@ -125,6 +125,125 @@ cta.program @matmul(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a", cta.
 
 // -----
 
+// The same matmul with an MMA warp and two accumulator sets (what
+// cta-pipeline makes on sm_100a): warps 0-3 are the epilogue warpgroup,
+// warp 4 the producer, warp 5 the MMA warp; 2 x 128 TMEM columns.
+// CHECK-LABEL: llvm.func @mma_warp(
+// CHECK-SAME:    launch = {block = [192, 1, 1], cluster = [1, 1, 1], dynamic_smem = 82176 : i64
+// CHECK-SAME:    nvvm.reqntid = array<i32: 192, 1, 1>
+// The accumulator ring's barriers after the operand ring's: full[s] counts
+// one commit, empty[s] the 128 epilogue threads.
+// CHECK:         llvm.getelementptr %{{.*}}[%c81952_i32]
+// CHECK:         scf.if
+// CHECK-NEXT:      %[[READERS:.*]] = arith.constant 128 : i32
+// CHECK-NEXT:      %[[ONE:.*]] = arith.constant 1 : i32
+// CHECK:           nvvm.mbarrier.init %{{.*}}, %[[ONE]]
+// CHECK:           nvvm.mbarrier.init %{{.*}}, %[[READERS]]
+// CHECK:           nvvm.mbarrier.init %{{.*}}, %[[ONE]]
+// CHECK:           nvvm.mbarrier.init %{{.*}}, %[[READERS]]
+// CHECK-NEXT:      nvvm.fence.mbarrier.init
+// CHECK:         %[[COLS:.*]] = arith.constant 256 : i32
+// CHECK-NEXT:    nvvm.tcgen05.alloc %{{.*}}, %[[COLS]] : !llvm.ptr<3>, i32
+// Epilogue: wait for the set's full barrier, fence, read (each thread its
+// row), store; then fence and arrive on the set's empty barrier, with no
+// warpgroup barrier in between.
+// CHECK:         scf.for
+// CHECK:           nvvm.mbarrier.try_wait.parity
+// CHECK-NEXT:      nvvm.tcgen05.fence <after>
+// CHECK:           nvvm.tcgen05.ld
+// CHECK:           nvvm.cp.async.bulk.tensor.global.shared.cta
+// CHECK:           nvvm.tcgen05.ld
+// CHECK:           nvvm.cp.async.bulk.tensor.global.shared.cta
+// CHECK-NOT:       nvvm.barrier
+// CHECK:           nvvm.tcgen05.fence <before>
+// CHECK-NOT:       nvvm.barrier
+// CHECK:           nvvm.mbarrier.arrive %{{.*}} : !llvm.ptr<3>
+// CHECK:         nvvm.cp.async.bulk.wait_group 0
+// Producer.
+// CHECK:         nvvm.mbarrier.arrive.expect_tx
+// MMA warp (one thread: no election around its MMAs and commits): wait for
+// a free set, fence, then per stage the MMAs into it and the stage's
+// commit; after the K loop the commit to the set's full barrier, and no
+// wait for the MMAs.
+// CHECK:         scf.for {{.*}} -> (index, index)
+// CHECK:           nvvm.mbarrier.try_wait.parity
+// CHECK-NEXT:      nvvm.tcgen05.fence <after>
+// CHECK:           scf.for {{.*}} -> (!llvm.struct<(i32, i1)>)
+// CHECK:             nvvm.mbarrier.try_wait.parity
+// CHECK-NOT:         scf.if
+// CHECK:             nvvm.tcgen05.fence <after>
+// CHECK-NEXT:        llvm.inttoptr
+// CHECK:             nvvm.tcgen05.mma
+// CHECK:             nvvm.tcgen05.mma
+// CHECK:             nvvm.tcgen05.mma
+// CHECK:             nvvm.tcgen05.mma
+// CHECK-NOT:         scf.if
+// CHECK:             nvvm.tcgen05.commit
+// CHECK:           }
+// CHECK-NOT:       nvvm.mbarrier.try_wait.parity
+// CHECK:           nvvm.tcgen05.commit
+// CHECK:         nvvm.tcgen05.fence <before>
+// CHECK-NEXT:    nvvm.barrier0
+// CHECK:         nvvm.tcgen05.dealloc %{{.*}}, %{{.*}} : !llvm.ptr<6>, i32
+cta.program @mma_warp(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a", cta.role = "input", cta.shape = ["M", "K"]}, %b: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "b", cta.role = "input", cta.shape = ["N", "K"]}, %c: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "c", cta.role = "output", cta.shape = ["M", "N"]}, %M: index {cta.dim = "M"}, %K: index {cta.dim = "K"}, %N: index {cta.dim = "N"}) attributes {cta.block = array<i64: 192, 1, 1>, cta.chip = "sm_100a", cta.cluster = array<i64: 1, 1>, cta.schedule = #cta.schedule<stages = 2, math_warpgroups = 1, acc_stages = 2>} {
+  %c64 = arith.constant 64 : index
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %sa = cta.alloc : <128x64xbf16, stages = 2, swizzle = "128B">
+  %sb = cta.alloc : <128x64xbf16, stages = 2, swizzle = "128B">
+  %sc = cta.alloc : <128x64xbf16, swizzle = "128B">
+  %ring = cta.ring {consumers = 1 : i64} : <2>
+  %accs = cta.acc_ring {consumers = 1 : i64} : <2, [<128x128xf32>]>
+  cta.warp_specialize
+    #cta.role<epilogue, warps = 4> {
+    %p = cta.tile_loop static (%M, %N) tile [128, 128] iter_args(%c0 : index) -> (index) {
+    ^bb0(%m0: index, %n0: index, %apos: index):
+      %kt = arith.ceildivui %K, %c64 : index
+      %filled = arith.cmpi ugt, %kt, %c0 : index
+      %acc = cta.acc_wait %accs at %apos filled %filled : <2, [<128x128xf32>]> -> !cta.acc<128x128xf32>
+      cta.store %acc -> %c[%m0, %n0] staging %sc : !cta.acc<128x128xf32> -> memref<?x?xbf16, strided<[?, 1]>>, !cta.buffer<128x64xbf16, swizzle = "128B"> {
+      ^bb0(%v: f32):
+        %t = arith.truncf %v : f32 to bf16
+        cta.yield %t : bf16
+      }
+      cta.acc_release %accs at %apos : <2, [<128x128xf32>]>
+      %next = arith.addi %apos, %c1 : index
+      cta.yield %next : index
+    } {group_m = 8 : i64, persistent}
+  }
+    #cta.role<producer, warps = 1> {
+    %p = cta.tile_loop static (%M, %N) tile [128, 128] iter_args(%c0 : index) -> (index) {
+    ^bb0(%m0: index, %n0: index, %pos: index):
+      %kt = arith.ceildivui %K, %c64 : index
+      %next = cta.produce %ring at %pos count %kt : <2> {
+      ^bb0(%kb: index, %slot: index):
+        %k0 = arith.muli %kb, %c64 : index
+        cta.load %a[%m0, %k0] -> %sa[%slot] signal %ring : memref<?x?xbf16, strided<[?, 1]>> -> <128x64xbf16, stages = 2, swizzle = "128B">, !cta.ring<2>
+        cta.load %b[%n0, %k0] -> %sb[%slot] signal %ring : memref<?x?xbf16, strided<[?, 1]>> -> <128x64xbf16, stages = 2, swizzle = "128B">, !cta.ring<2>
+      }
+      cta.yield %next : index
+    } {group_m = 8 : i64, persistent}
+  }
+    #cta.role<mma, warps = 1> {
+    %p:2 = cta.tile_loop static (%M, %N) tile [128, 128] iter_args(%c0, %c0 : index, index) -> (index, index) {
+    ^bb0(%m0: index, %n0: index, %pos: index, %apos: index):
+      %kt = arith.ceildivui %K, %c64 : index
+      %zero = cta.acc_acquire %accs at %apos : <2, [<128x128xf32>]> -> !cta.acc<128x128xf32>
+      %r:2 = cta.consume %ring at %pos count %kt iter_args(%zero : !cta.acc<128x128xf32>) : <2> -> !cta.acc<128x128xf32> {
+      ^bb0(%kb: index, %slot: index, %acc: !cta.acc<128x128xf32>):
+        %d = cta.mma %sa[%slot], %sb[%slot], %acc {transpose_b} : !cta.buffer<128x64xbf16, stages = 2, swizzle = "128B">, <128x64xbf16, stages = 2, swizzle = "128B">, <128x128xf32>
+        cta.yield %d : !cta.acc<128x128xf32>
+      }
+      cta.acc_commit %accs at %apos, %r#1 : <2, [<128x128xf32>]>, !cta.acc<128x128xf32>
+      %anext = arith.addi %apos, %c1 : index
+      cta.yield %r#0, %anext : index, index
+    } {group_m = 8 : i64, persistent}
+  }
+  cta.return
+}
+
+// -----
+
 // A program in clusters whose ring counts the releases of one CTA: every
 // CTA's commit arrives in each CTA of the cluster, so the counts disagree.
 cta.program @matmul(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a", cta.role = "input", cta.shape = ["M", "K"]}, %b: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "b", cta.role = "input", cta.shape = ["N", "K"]}, %c: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "c", cta.role = "output", cta.shape = ["M", "N"]}, %M: index {cta.dim = "M"}, %K: index {cta.dim = "K"}, %N: index {cta.dim = "N"}) attributes {cta.block = array<i64: 256, 1, 1>, cta.chip = "sm_100a", cta.cluster = array<i64: 2, 1>, cta.schedule = #cta.schedule<stages = 2, math_warpgroups = 1>} {
@@ -321,7 +440,7 @@ cta.program @matmul(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a", cta.
   %sb = cta.alloc : <128x64xbf16, stages = 2, swizzle = "128B">
   %sc = cta.alloc : <128x64xbf16, swizzle = "128B">
   %ring = cta.ring {consumers = 1 : i64} : <2>
-  // expected-error@+1 {{convert-cta-to-nvvm: not implemented yet on sm_100a: a math role of 8 warps (one warpgroup issues and reads a 128-row accumulator)}}
+  // expected-error@+1 {{convert-cta-to-nvvm: not implemented yet on sm_100a: a math role of 8 warps (one warpgroup reads a 128-row accumulator)}}
   cta.warp_specialize
     #cta.role<producer, warps = 4, regs = 40> {
     %p = cta.tile_loop static (%M, %N) tile [128, 128] iter_args(%c0 : index) -> (index) {
@@ -412,6 +531,251 @@ cta.program @stream_k(%arg0: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a",
       }
       cta.yield %10#0 : index
     } {cluster = array<i64: 1, 1>, group_m = 8 : i64, persistent}
+  }
+  cta.return
+}
+
+// -----
+
+// The hand-off's ops run in their roles: sets are taken and committed by
+// the MMA warp, waited for and released by the epilogue warpgroup.
+cta.program @mma_warp(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a", cta.role = "input", cta.shape = ["M", "K"]}, %b: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "b", cta.role = "input", cta.shape = ["N", "K"]}, %c: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "c", cta.role = "output", cta.shape = ["M", "N"]}, %M: index {cta.dim = "M"}, %K: index {cta.dim = "K"}, %N: index {cta.dim = "N"}) attributes {cta.block = array<i64: 192, 1, 1>, cta.chip = "sm_100a", cta.cluster = array<i64: 1, 1>, cta.schedule = #cta.schedule<stages = 2, math_warpgroups = 1, acc_stages = 2>} {
+  %c64 = arith.constant 64 : index
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %sa = cta.alloc : <128x64xbf16, stages = 2, swizzle = "128B">
+  %sb = cta.alloc : <128x64xbf16, stages = 2, swizzle = "128B">
+  %sc = cta.alloc : <128x64xbf16, swizzle = "128B">
+  %ring = cta.ring {consumers = 1 : i64} : <2>
+  %accs = cta.acc_ring {consumers = 1 : i64} : <2, [<128x128xf32>]>
+  cta.warp_specialize
+    #cta.role<epilogue, warps = 4> {
+    %p = cta.tile_loop static (%M, %N) tile [128, 128] iter_args(%c0 : index) -> (index) {
+    ^bb0(%m0: index, %n0: index, %apos: index):
+      %kt = arith.ceildivui %K, %c64 : index
+      %filled = arith.cmpi ugt, %kt, %c0 : index
+      // expected-error@+1 {{convert-cta-to-nvvm: 'cta.acc_acquire' runs in an mma role; this one is in an epilogue role}}
+      %bad = cta.acc_acquire %accs at %apos : <2, [<128x128xf32>]> -> !cta.acc<128x128xf32>
+      %acc = cta.acc_wait %accs at %apos filled %filled : <2, [<128x128xf32>]> -> !cta.acc<128x128xf32>
+      cta.store %acc -> %c[%m0, %n0] staging %sc : !cta.acc<128x128xf32> -> memref<?x?xbf16, strided<[?, 1]>>, !cta.buffer<128x64xbf16, swizzle = "128B"> {
+      ^bb0(%v: f32):
+        %t = arith.truncf %v : f32 to bf16
+        cta.yield %t : bf16
+      }
+      cta.acc_release %accs at %apos : <2, [<128x128xf32>]>
+      %next = arith.addi %apos, %c1 : index
+      cta.yield %next : index
+    } {group_m = 8 : i64, persistent}
+  }
+    #cta.role<producer, warps = 1> {
+    %p = cta.tile_loop static (%M, %N) tile [128, 128] iter_args(%c0 : index) -> (index) {
+    ^bb0(%m0: index, %n0: index, %pos: index):
+      %kt = arith.ceildivui %K, %c64 : index
+      %next = cta.produce %ring at %pos count %kt : <2> {
+      ^bb0(%kb: index, %slot: index):
+        %k0 = arith.muli %kb, %c64 : index
+        cta.load %a[%m0, %k0] -> %sa[%slot] signal %ring : memref<?x?xbf16, strided<[?, 1]>> -> <128x64xbf16, stages = 2, swizzle = "128B">, !cta.ring<2>
+        cta.load %b[%n0, %k0] -> %sb[%slot] signal %ring : memref<?x?xbf16, strided<[?, 1]>> -> <128x64xbf16, stages = 2, swizzle = "128B">, !cta.ring<2>
+      }
+      cta.yield %next : index
+    } {group_m = 8 : i64, persistent}
+  }
+    #cta.role<mma, warps = 1> {
+    %p:2 = cta.tile_loop static (%M, %N) tile [128, 128] iter_args(%c0, %c0 : index, index) -> (index, index) {
+    ^bb0(%m0: index, %n0: index, %pos: index, %apos: index):
+      %kt = arith.ceildivui %K, %c64 : index
+      %zero = cta.acc_acquire %accs at %apos : <2, [<128x128xf32>]> -> !cta.acc<128x128xf32>
+      %r:2 = cta.consume %ring at %pos count %kt iter_args(%zero : !cta.acc<128x128xf32>) : <2> -> !cta.acc<128x128xf32> {
+      ^bb0(%kb: index, %slot: index, %acc: !cta.acc<128x128xf32>):
+        %d = cta.mma %sa[%slot], %sb[%slot], %acc {transpose_b} : !cta.buffer<128x64xbf16, stages = 2, swizzle = "128B">, <128x64xbf16, stages = 2, swizzle = "128B">, <128x128xf32>
+        cta.yield %d : !cta.acc<128x128xf32>
+      }
+      cta.acc_commit %accs at %apos, %r#1 : <2, [<128x128xf32>]>, !cta.acc<128x128xf32>
+      %anext = arith.addi %apos, %c1 : index
+      cta.yield %r#0, %anext : index, index
+    } {group_m = 8 : i64, persistent}
+  }
+  cta.return
+}
+
+// -----
+
+cta.program @mma_warp(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a", cta.role = "input", cta.shape = ["M", "K"]}, %b: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "b", cta.role = "input", cta.shape = ["N", "K"]}, %c: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "c", cta.role = "output", cta.shape = ["M", "N"]}, %M: index {cta.dim = "M"}, %K: index {cta.dim = "K"}, %N: index {cta.dim = "N"}) attributes {cta.block = array<i64: 192, 1, 1>, cta.chip = "sm_100a", cta.cluster = array<i64: 1, 1>, cta.schedule = #cta.schedule<stages = 2, math_warpgroups = 1, acc_stages = 2>} {
+  %c64 = arith.constant 64 : index
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %sa = cta.alloc : <128x64xbf16, stages = 2, swizzle = "128B">
+  %sb = cta.alloc : <128x64xbf16, stages = 2, swizzle = "128B">
+  %sc = cta.alloc : <128x64xbf16, swizzle = "128B">
+  %ring = cta.ring {consumers = 1 : i64} : <2>
+  %accs = cta.acc_ring {consumers = 1 : i64} : <2, [<128x128xf32>]>
+  cta.warp_specialize
+    #cta.role<epilogue, warps = 4> {
+    %p = cta.tile_loop static (%M, %N) tile [128, 128] iter_args(%c0 : index) -> (index) {
+    ^bb0(%m0: index, %n0: index, %apos: index):
+      %kt = arith.ceildivui %K, %c64 : index
+      %filled = arith.cmpi ugt, %kt, %c0 : index
+      %acc = cta.acc_wait %accs at %apos filled %filled : <2, [<128x128xf32>]> -> !cta.acc<128x128xf32>
+      cta.store %acc -> %c[%m0, %n0] staging %sc : !cta.acc<128x128xf32> -> memref<?x?xbf16, strided<[?, 1]>>, !cta.buffer<128x64xbf16, swizzle = "128B"> {
+      ^bb0(%v: f32):
+        %t = arith.truncf %v : f32 to bf16
+        cta.yield %t : bf16
+      }
+      cta.acc_release %accs at %apos : <2, [<128x128xf32>]>
+      %next = arith.addi %apos, %c1 : index
+      cta.yield %next : index
+    } {group_m = 8 : i64, persistent}
+  }
+    #cta.role<producer, warps = 1> {
+    %p = cta.tile_loop static (%M, %N) tile [128, 128] iter_args(%c0 : index) -> (index) {
+    ^bb0(%m0: index, %n0: index, %pos: index):
+      %kt = arith.ceildivui %K, %c64 : index
+      %next = cta.produce %ring at %pos count %kt : <2> {
+      ^bb0(%kb: index, %slot: index):
+        %k0 = arith.muli %kb, %c64 : index
+        cta.load %a[%m0, %k0] -> %sa[%slot] signal %ring : memref<?x?xbf16, strided<[?, 1]>> -> <128x64xbf16, stages = 2, swizzle = "128B">, !cta.ring<2>
+        cta.load %b[%n0, %k0] -> %sb[%slot] signal %ring : memref<?x?xbf16, strided<[?, 1]>> -> <128x64xbf16, stages = 2, swizzle = "128B">, !cta.ring<2>
+      }
+      cta.yield %next : index
+    } {group_m = 8 : i64, persistent}
+  }
+    #cta.role<mma, warps = 1> {
+    %p:2 = cta.tile_loop static (%M, %N) tile [128, 128] iter_args(%c0, %c0 : index, index) -> (index, index) {
+    ^bb0(%m0: index, %n0: index, %pos: index, %apos: index):
+      %kt = arith.ceildivui %K, %c64 : index
+      %zero = cta.acc_acquire %accs at %apos : <2, [<128x128xf32>]> -> !cta.acc<128x128xf32>
+      %r:2 = cta.consume %ring at %pos count %kt iter_args(%zero : !cta.acc<128x128xf32>) : <2> -> !cta.acc<128x128xf32> {
+      ^bb0(%kb: index, %slot: index, %acc: !cta.acc<128x128xf32>):
+        %d = cta.mma %sa[%slot], %sb[%slot], %acc {transpose_b} : !cta.buffer<128x64xbf16, stages = 2, swizzle = "128B">, <128x64xbf16, stages = 2, swizzle = "128B">, <128x128xf32>
+        cta.yield %d : !cta.acc<128x128xf32>
+      }
+      cta.acc_commit %accs at %apos, %r#1 : <2, [<128x128xf32>]>, !cta.acc<128x128xf32>
+      // expected-error@+1 {{convert-cta-to-nvvm: 'cta.acc_release' runs in an epilogue role; this one is in an mma role}}
+      cta.acc_release %accs at %apos : <2, [<128x128xf32>]>
+      %anext = arith.addi %apos, %c1 : index
+      cta.yield %r#0, %anext : index, index
+    } {group_m = 8 : i64, persistent}
+  }
+  cta.return
+}
+
+// -----
+
+cta.program @mma_warp(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a", cta.role = "input", cta.shape = ["M", "K"]}, %b: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "b", cta.role = "input", cta.shape = ["N", "K"]}, %c: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "c", cta.role = "output", cta.shape = ["M", "N"]}, %M: index {cta.dim = "M"}, %K: index {cta.dim = "K"}, %N: index {cta.dim = "N"}) attributes {cta.block = array<i64: 192, 1, 1>, cta.chip = "sm_100a", cta.cluster = array<i64: 1, 1>, cta.schedule = #cta.schedule<stages = 2, math_warpgroups = 1, acc_stages = 2>} {
+  %c64 = arith.constant 64 : index
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %sa = cta.alloc : <128x64xbf16, stages = 2, swizzle = "128B">
+  %sb = cta.alloc : <128x64xbf16, stages = 2, swizzle = "128B">
+  %sc = cta.alloc : <128x64xbf16, swizzle = "128B">
+  %ring = cta.ring {consumers = 1 : i64} : <2>
+  // expected-error@+1 {{convert-cta-to-nvvm: not implemented yet on sm_100a: an accumulator ring read by 2 warpgroups (one warpgroup reads a 128-row set)}}
+  %accs = cta.acc_ring {consumers = 2 : i64} : <2, [<128x128xf32>]>
+  cta.warp_specialize
+    #cta.role<epilogue, warps = 4> {
+    %p = cta.tile_loop static (%M, %N) tile [128, 128] iter_args(%c0 : index) -> (index) {
+    ^bb0(%m0: index, %n0: index, %apos: index):
+      %kt = arith.ceildivui %K, %c64 : index
+      %filled = arith.cmpi ugt, %kt, %c0 : index
+      %acc = cta.acc_wait %accs at %apos filled %filled : <2, [<128x128xf32>]> -> !cta.acc<128x128xf32>
+      cta.store %acc -> %c[%m0, %n0] staging %sc : !cta.acc<128x128xf32> -> memref<?x?xbf16, strided<[?, 1]>>, !cta.buffer<128x64xbf16, swizzle = "128B"> {
+      ^bb0(%v: f32):
+        %t = arith.truncf %v : f32 to bf16
+        cta.yield %t : bf16
+      }
+      cta.acc_release %accs at %apos : <2, [<128x128xf32>]>
+      %next = arith.addi %apos, %c1 : index
+      cta.yield %next : index
+    } {group_m = 8 : i64, persistent}
+  }
+    #cta.role<producer, warps = 1> {
+    %p = cta.tile_loop static (%M, %N) tile [128, 128] iter_args(%c0 : index) -> (index) {
+    ^bb0(%m0: index, %n0: index, %pos: index):
+      %kt = arith.ceildivui %K, %c64 : index
+      %next = cta.produce %ring at %pos count %kt : <2> {
+      ^bb0(%kb: index, %slot: index):
+        %k0 = arith.muli %kb, %c64 : index
+        cta.load %a[%m0, %k0] -> %sa[%slot] signal %ring : memref<?x?xbf16, strided<[?, 1]>> -> <128x64xbf16, stages = 2, swizzle = "128B">, !cta.ring<2>
+        cta.load %b[%n0, %k0] -> %sb[%slot] signal %ring : memref<?x?xbf16, strided<[?, 1]>> -> <128x64xbf16, stages = 2, swizzle = "128B">, !cta.ring<2>
+      }
+      cta.yield %next : index
+    } {group_m = 8 : i64, persistent}
+  }
+    #cta.role<mma, warps = 1> {
+    %p:2 = cta.tile_loop static (%M, %N) tile [128, 128] iter_args(%c0, %c0 : index, index) -> (index, index) {
+    ^bb0(%m0: index, %n0: index, %pos: index, %apos: index):
+      %kt = arith.ceildivui %K, %c64 : index
+      %zero = cta.acc_acquire %accs at %apos : <2, [<128x128xf32>]> -> !cta.acc<128x128xf32>
+      %r:2 = cta.consume %ring at %pos count %kt iter_args(%zero : !cta.acc<128x128xf32>) : <2> -> !cta.acc<128x128xf32> {
+      ^bb0(%kb: index, %slot: index, %acc: !cta.acc<128x128xf32>):
+        %d = cta.mma %sa[%slot], %sb[%slot], %acc {transpose_b} : !cta.buffer<128x64xbf16, stages = 2, swizzle = "128B">, <128x64xbf16, stages = 2, swizzle = "128B">, <128x128xf32>
+        cta.yield %d : !cta.acc<128x128xf32>
+      }
+      cta.acc_commit %accs at %apos, %r#1 : <2, [<128x128xf32>]>, !cta.acc<128x128xf32>
+      %anext = arith.addi %apos, %c1 : index
+      cta.yield %r#0, %anext : index, index
+    } {group_m = 8 : i64, persistent}
+  }
+  cta.return
+}
+
+// -----
+
+cta.program @mma_warp(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a", cta.role = "input", cta.shape = ["M", "K"]}, %b: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "b", cta.role = "input", cta.shape = ["N", "K"]}, %c: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "c", cta.role = "output", cta.shape = ["M", "N"]}, %M: index {cta.dim = "M"}, %K: index {cta.dim = "K"}, %N: index {cta.dim = "N"}) attributes {cta.block = array<i64: 192, 1, 1>, cta.chip = "sm_100a", cta.cluster = array<i64: 1, 1>, cta.schedule = #cta.schedule<stages = 2, math_warpgroups = 1, acc_stages = 2>} {
+  %c64 = arith.constant 64 : index
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %sa = cta.alloc : <128x64xbf16, stages = 2, swizzle = "128B">
+  %sb = cta.alloc : <128x64xbf16, stages = 2, swizzle = "128B">
+  %sc = cta.alloc : <128x64xbf16, swizzle = "128B">
+  %ring = cta.ring {consumers = 1 : i64} : <2>
+  // expected-error@+1 {{convert-cta-to-nvvm: a 64-row accumulator; on sm_100a an accumulator fills the 128 lanes of tensor memory}}
+  %accs2 = cta.acc_ring {consumers = 1 : i64} : <2, [<64x128xf32>]>
+  %accs = cta.acc_ring {consumers = 1 : i64} : <2, [<128x128xf32>]>
+  cta.warp_specialize
+    #cta.role<epilogue, warps = 4> {
+    %p = cta.tile_loop static (%M, %N) tile [128, 128] iter_args(%c0 : index) -> (index) {
+    ^bb0(%m0: index, %n0: index, %apos: index):
+      %kt = arith.ceildivui %K, %c64 : index
+      %filled = arith.cmpi ugt, %kt, %c0 : index
+      %acc = cta.acc_wait %accs at %apos filled %filled : <2, [<128x128xf32>]> -> !cta.acc<128x128xf32>
+      cta.store %acc -> %c[%m0, %n0] staging %sc : !cta.acc<128x128xf32> -> memref<?x?xbf16, strided<[?, 1]>>, !cta.buffer<128x64xbf16, swizzle = "128B"> {
+      ^bb0(%v: f32):
+        %t = arith.truncf %v : f32 to bf16
+        cta.yield %t : bf16
+      }
+      cta.acc_release %accs at %apos : <2, [<128x128xf32>]>
+      %next = arith.addi %apos, %c1 : index
+      cta.yield %next : index
+    } {group_m = 8 : i64, persistent}
+  }
+    #cta.role<producer, warps = 1> {
+    %p = cta.tile_loop static (%M, %N) tile [128, 128] iter_args(%c0 : index) -> (index) {
+    ^bb0(%m0: index, %n0: index, %pos: index):
+      %kt = arith.ceildivui %K, %c64 : index
+      %next = cta.produce %ring at %pos count %kt : <2> {
+      ^bb0(%kb: index, %slot: index):
+        %k0 = arith.muli %kb, %c64 : index
+        cta.load %a[%m0, %k0] -> %sa[%slot] signal %ring : memref<?x?xbf16, strided<[?, 1]>> -> <128x64xbf16, stages = 2, swizzle = "128B">, !cta.ring<2>
+        cta.load %b[%n0, %k0] -> %sb[%slot] signal %ring : memref<?x?xbf16, strided<[?, 1]>> -> <128x64xbf16, stages = 2, swizzle = "128B">, !cta.ring<2>
+      }
+      cta.yield %next : index
+    } {group_m = 8 : i64, persistent}
+  }
+    #cta.role<mma, warps = 1> {
+    %p:2 = cta.tile_loop static (%M, %N) tile [128, 128] iter_args(%c0, %c0 : index, index) -> (index, index) {
+    ^bb0(%m0: index, %n0: index, %pos: index, %apos: index):
+      %kt = arith.ceildivui %K, %c64 : index
+      %zero = cta.acc_acquire %accs at %apos : <2, [<128x128xf32>]> -> !cta.acc<128x128xf32>
+      %r:2 = cta.consume %ring at %pos count %kt iter_args(%zero : !cta.acc<128x128xf32>) : <2> -> !cta.acc<128x128xf32> {
+      ^bb0(%kb: index, %slot: index, %acc: !cta.acc<128x128xf32>):
+        %d = cta.mma %sa[%slot], %sb[%slot], %acc {transpose_b} : !cta.buffer<128x64xbf16, stages = 2, swizzle = "128B">, <128x64xbf16, stages = 2, swizzle = "128B">, <128x128xf32>
+        cta.yield %d : !cta.acc<128x128xf32>
+      }
+      cta.acc_commit %accs at %apos, %r#1 : <2, [<128x128xf32>]>, !cta.acc<128x128xf32>
+      %anext = arith.addi %apos, %c1 : index
+      cta.yield %r#0, %anext : index, index
+    } {group_m = 8 : i64, persistent}
   }
   cta.return
 }

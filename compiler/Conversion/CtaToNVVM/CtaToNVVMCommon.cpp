@@ -566,6 +566,14 @@ LogicalResult kiln::checkLoweredAlike(Operation *op, StringRef chip) {
                                "outside a warp role");
         return success();
       })
+      .Case<cta::AccRingOp, cta::AccAcquireOp, cta::AccCommitOp,
+            cta::AccWaitOp, cta::AccReleaseOp>([&](Operation *) {
+        // (sm_100a checks these itself before the shared checks.)
+        return op->emitError()
+               << "convert-cta-to-nvvm: '" << op->getName()
+               << "' hands tensor-memory accumulators between warp roles; "
+               << chip << " has no tensor memory (sm_100a has)";
+      })
       .Case([&](cta::MainloopOp) -> LogicalResult {
         return op->emitError("convert-cta-to-nvvm: the K loop is not "
                              "pipelined; run cta-pipeline first");

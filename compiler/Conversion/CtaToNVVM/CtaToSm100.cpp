@@ -130,6 +130,23 @@ Value isAllocatingWarp(Emitter &e) {
   return e.eq(e.udiv(e.threadId(), e.i32(target::threadsPerWarp)), e.i32(0));
 }
 
+/// Runs `issue` in one thread: the thread itself where the op's role runs
+/// in one elected thread already (the mma role), else lane 0 of the
+/// warpgroup.
+void issueOnce(Emitter &e, const KernelABI &abi, Operation *op,
+               llvm::function_ref<void()> issue) {
+  if (abi.singleThreadOps.contains(op))
+    return issue();
+  e.ifThen(e.eq(e.warpgroupLane(), e.i32(0)), issue);
+}
+
+/// The TMEM address of the allocation's first column, from the slot
+/// tcgen05.alloc wrote (before the CTA barrier that started the roles).
+Value tmemBase(Emitter &e, const KernelABI &abi) {
+  Value slot = e.bytePtr(e.smemBase(), abi.tmem.slotOffset);
+  return LLVM::LoadOp::create(e.b, e.loc, e.i32Type(), slot);
+}
+
 /// A zero accumulator: its columns, read from the allocation's slot, and
 /// "holds no data", so the first MMA overwrites instead of accumulating.
 struct AccZeroLowering : public AbiPattern<cta::AccZeroOp> {
@@ -144,10 +161,8 @@ struct AccZeroLowering : public AbiPattern<cta::AccZeroOp> {
     // tcgen05.alloc wrote the slot before the CTA barrier that started the
     // roles.
     fence(e, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
-    Value slot = e.bytePtr(e.smemBase(), abi.tmem.slotOffset);
-    Value base = LLVM::LoadOp::create(rewriter, op.getLoc(), e.i32Type(), slot);
-    rewriter.replaceOp(op, makeAcc(e, e.add(base, e.i32(column->second)),
-                                   boolConstant(e, false)));
+    Value address = e.add(tmemBase(e, abi), e.i32(column->second));
+    rewriter.replaceOp(op, makeAcc(e, address, boolConstant(e, false)));
     return success();
   }
 };
@@ -174,9 +189,10 @@ struct SplitColsLowering : public OpConversionPattern<cta::SplitColsOp> {
 
 /// For each K step: wait until the stage is full, let one thread issue the
 /// stage's MMAs and commit them to the stage's empty barrier (the tensor
-/// core arrives there once it has read the stage). After the loop the
-/// warpgroup waits for the last stage's release: by then every MMA of the
-/// loop has completed and the accumulators may be read.
+/// core arrives there once it has read the stage). In a math role the
+/// warpgroup then waits for the last stage's release: by then every MMA of
+/// the loop has completed and the accumulators may be read. In an mma role
+/// (one thread) the loop ends at once; cta.acc_commit follows.
 struct ConsumeLowering : public AbiPattern<cta::ConsumeOp> {
   using AbiPattern::AbiPattern;
   LogicalResult
@@ -212,7 +228,7 @@ struct ConsumeLowering : public AbiPattern<cta::ConsumeOp> {
       // In a cluster every CTA's producer multicasts into this CTA's copy
       // of the stage, so the commit arrives on the stage's empty barrier in
       // each CTA of the cluster (the same offset everywhere).
-      e.ifThen(e.eq(e.warpgroupLane(), e.i32(0)), [&] {
+      issueOnce(e, abi, op, [&] {
         Value mask;
         if (clusterSize > 1)
           mask = arith::ConstantOp::create(
@@ -224,12 +240,17 @@ struct ConsumeLowering : public AbiPattern<cta::ConsumeOp> {
     }
     Value count32 = e.toI32(count);
     Value end = e.add(position, count32);
-    e.ifThen(e.cmp(arith::CmpIPredicate::ugt, count32, e.i32(0)), [&] {
-      Value last = e.sub(end, e.i32(1));
-      e.wait(e.barrier(ring, e.ringSlot(last, stages), stages, /*empty=*/true),
-             e.ringPhase(last, stages));
-    });
-    fence(e, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+    // In an mma role the MMAs stay in flight: the cta.acc_commit that hands
+    // the accumulators to the epilogue tracks their completion.
+    if (!abi.singleThreadOps.contains(op)) {
+      e.ifThen(e.cmp(arith::CmpIPredicate::ugt, count32, e.i32(0)), [&] {
+        Value last = e.sub(end, e.i32(1));
+        e.wait(
+            e.barrier(ring, e.ringSlot(last, stages), stages, /*empty=*/true),
+            e.ringPhase(last, stages));
+      });
+      fence(e, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+    }
     SmallVector<Value> results = {e.toIndex(end)};
     llvm::append_range(results, loop.getResults());
     rewriter.replaceOp(op, results);
@@ -396,15 +417,14 @@ struct MmaLowering : public AbiPattern<cta::MmaOp> {
       }
     }
 
-    e.ifThen(e.eq(e.warpgroupLane(), e.i32(0)), [&] {
+    issueOnce(e, abi, op, [&] {
       // The stage's bytes arrived through the full barrier's wait; order
       // the tensor core's reads after it.
       fence(e, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
       Value d = tmemPointer(e, address);
       SmallVector<Value, 2> scaleBase;
       if (scaled) {
-        Value slotPtr = e.bytePtr(e.smemBase(), abi.tmem.slotOffset);
-        Value tmem = LLVM::LoadOp::create(rewriter, loc, e.i32Type(), slotPtr);
+        Value tmem = tmemBase(e, abi);
         for (const ScaleOperand &operand : scales) {
           // This stage's slice of the operand's region.
           Value base = e.add(
@@ -460,6 +480,147 @@ struct MmaLowering : public AbiPattern<cta::MmaOp> {
   }
 };
 
+/// The accumulator sets' barriers, initialized by one thread before the
+/// roles start (cta.warp_specialize publishes them): full[s] completes with
+/// the MMA thread's one tcgen05.commit, empty[s] once every thread of the
+/// epilogue warpgroups has released the set.
+struct AccRingLowering : public AbiPattern<cta::AccRingOp> {
+  using AbiPattern::AbiPattern;
+  LogicalResult
+  matchAndRewrite(cta::AccRingOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Emitter e(rewriter, op.getLoc());
+    Value ring = e.bytePtr(e.smemBase(), abi.smemOffset.lookup(op));
+    int64_t stages = op.getRing().getType().getStages();
+    e.ifThen(e.eq(e.threadId(), e.i32(0)), [&] {
+      Value readers =
+          e.i32(static_cast<int64_t>(op.getConsumers()) * kWarpgroupThreads);
+      for (int64_t s = 0; s < stages; ++s) {
+        NVVM::MBarrierInitOp::create(rewriter, op.getLoc(),
+                                     e.barrier(ring, e.i32(s), stages, false),
+                                     e.i32(1), Value());
+        NVVM::MBarrierInitOp::create(rewriter, op.getLoc(),
+                                     e.barrier(ring, e.i32(s), stages, true),
+                                     readers, Value());
+      }
+      NVVM::FenceMbarrierInitOp::create(rewriter, op.getLoc());
+    });
+    rewriter.replaceOp(op, ring);
+    return success();
+  }
+};
+
+/// The set of an accumulator ring at `position`: its slot, the parity of
+/// this pass through the ring, and its accumulators' TMEM addresses.
+struct AccSet {
+  Value slot, phase;
+  SmallVector<Value> addresses;
+};
+
+AccSet accSet(Emitter &e, const KernelABI &abi, Value ringValue,
+              Value position) {
+  auto type = llvm::cast<cta::AccRingType>(ringValue.getType());
+  int64_t stages = type.getStages();
+  AccSet set;
+  Value iteration = e.toI32(position);
+  set.slot = e.ringSlot(iteration, stages);
+  set.phase = e.ringPhase(iteration, stages);
+  int64_t firstColumn = abi.tmem.accColumn.lookup(ringValue.getDefiningOp());
+  Value first = e.add(e.add(tmemBase(e, abi), e.i32(firstColumn)),
+                      e.mul(set.slot, e.i32(type.getSetColumns())));
+  int64_t column = 0;
+  for (cta::AccType acc : type.getAccs()) {
+    set.addresses.push_back(e.add(first, e.i32(column)));
+    column += acc.getShape()[1];
+  }
+  return set;
+}
+
+/// The MMA thread waits until the set is empty (its first pass through the
+/// ring passes at once), orders its MMAs after the epilogue's reads, and
+/// takes the set's accumulators as "holding nothing".
+struct AccAcquireLowering : public AbiPattern<cta::AccAcquireOp> {
+  using AbiPattern::AbiPattern;
+  LogicalResult
+  matchAndRewrite(cta::AccAcquireOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Emitter e(rewriter, op.getLoc());
+    int64_t stages = op.getRing().getType().getStages();
+    AccSet set = accSet(e, abi, op.getRing(), adaptor.getPosition());
+    e.wait(e.barrier(adaptor.getRing(), set.slot, stages, /*empty=*/true),
+           e.xorI(set.phase, e.i32(1)));
+    fence(e, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+    SmallVector<Value> accs;
+    for (Value address : set.addresses)
+      accs.push_back(makeAcc(e, address, boolConstant(e, false)));
+    rewriter.replaceOp(op, accs);
+    return success();
+  }
+};
+
+/// tcgen05.commit makes the set's full barrier track every MMA this thread
+/// has issued so far: it completes when the tile's last MMA has.
+struct AccCommitLowering : public AbiPattern<cta::AccCommitOp> {
+  using AbiPattern::AbiPattern;
+  LogicalResult
+  matchAndRewrite(cta::AccCommitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Emitter e(rewriter, op.getLoc());
+    int64_t stages = op.getRing().getType().getStages();
+    Value iteration = e.toI32(adaptor.getPosition());
+    Value full = e.barrier(adaptor.getRing(), e.ringSlot(iteration, stages),
+                           stages, /*empty=*/false);
+    issueOnce(e, abi, op, [&] {
+      NVVM::Tcgen05CommitOp::create(rewriter, op.getLoc(), full, Value());
+    });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// Every epilogue thread waits until the set is full and orders its
+/// tensor-memory reads after the MMAs.
+struct AccWaitLowering : public AbiPattern<cta::AccWaitOp> {
+  using AbiPattern::AbiPattern;
+  LogicalResult
+  matchAndRewrite(cta::AccWaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Emitter e(rewriter, op.getLoc());
+    int64_t stages = op.getRing().getType().getStages();
+    AccSet set = accSet(e, abi, op.getRing(), adaptor.getPosition());
+    e.wait(e.barrier(adaptor.getRing(), set.slot, stages, /*empty=*/false),
+           set.phase);
+    fence(e, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+    SmallVector<Value> accs;
+    for (Value address : set.addresses)
+      accs.push_back(makeAcc(e, address, adaptor.getFilled()));
+    rewriter.replaceOp(op, accs);
+    return success();
+  }
+};
+
+/// Every epilogue thread has waited for its tcgen05.ld (the store's
+/// tcgen05.wait::ld); the fence orders those reads before its arrival on
+/// the set's empty barrier, after which the MMA thread may overwrite it.
+struct AccReleaseLowering : public AbiPattern<cta::AccReleaseOp> {
+  using AbiPattern::AbiPattern;
+  LogicalResult
+  matchAndRewrite(cta::AccReleaseOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Emitter e(rewriter, op.getLoc());
+    int64_t stages = op.getRing().getType().getStages();
+    Value iteration = e.toI32(adaptor.getPosition());
+    fence(e, NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
+    NVVM::MBarrierArriveOp::create(
+        rewriter, op.getLoc(), Type(),
+        e.barrier(adaptor.getRing(), e.ringSlot(iteration, stages), stages,
+                  /*empty=*/true),
+        Value(), NVVM::MemScopeKind::CTA, false);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 /// A tile store, one staging block at a time: each warp loads its 32 rows
 /// of the block's columns from tensor memory (tcgen05.ld.32x32b, one row
 /// per thread), applies the epilogue per element and writes its row's
@@ -498,9 +659,13 @@ struct StoreLowering : public AbiPattern<cta::StoreOp> {
       written.push_back(accWritten(e, value));
     }
     Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
-    // Columns per tcgen05.ld: 32 keeps two accumulators' worth (a dual
-    // GEMM) of loaded registers next to the epilogue's temporaries.
-    int64_t loadColumns = std::min<int64_t>(blockColumns, 32);
+    // Columns per tcgen05.ld: 32 registers of loaded values in all (16 per
+    // accumulator of a dual GEMM) leave room for the epilogue's temporaries
+    // (GeGLU's erf spilled with 2 x 32).
+    int64_t loadColumns = std::min<int64_t>(
+        blockColumns,
+        std::max<int64_t>(8, 32 / static_cast<int64_t>(
+                                      adaptor.getValues().size())));
     auto loadType = VectorType::get({loadColumns}, e.i32Type());
 
     for (int64_t block = 0; block < store.tileBlocks; ++block) {
@@ -542,11 +707,13 @@ struct StoreLowering : public AbiPattern<cta::StoreOp> {
       }
       store.endBlock(buffer, block);
     }
-    // Every thread's TMEM reads are complete (tcgen05.wait::ld); the
-    // barrier hands the columns back to the MMA-issuing thread for the
-    // next tile.
-    fence(e, NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
-    store.syncWarpgroup();
+    // Every thread's TMEM reads are complete (tcgen05.wait::ld); in a math
+    // role the barrier hands the columns back to the MMA-issuing thread for
+    // the next tile (in an epilogue role cta.acc_release does).
+    if (!abi.epilogueRoleOps.contains(op)) {
+      fence(e, NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
+      store.syncWarpgroup();
+    }
     rewriter.eraseOp(op);
     return success();
   }
@@ -559,6 +726,10 @@ struct StoreLowering : public AbiPattern<cta::StoreOp> {
 void kiln::addSm100TypeConversions(TypeConverter &converter) {
   converter.addConversion(
       [](cta::AccType type) -> Type { return accStruct(type.getContext()); });
+  // An accumulator ring is its barriers; its columns are planned.
+  converter.addConversion([](cta::AccRingType type) -> Type {
+    return LLVM::LLVMPointerType::get(type.getContext(), 3);
+  });
 }
 
 LogicalResult kiln::planTensorMemory(cta::ProgramOp program, KernelABI &abi) {
@@ -567,6 +738,12 @@ LogicalResult kiln::planTensorMemory(cta::ProgramOp program, KernelABI &abi) {
   program.walk([&](cta::AccZeroOp zero) {
     abi.tmem.accColumn[zero] = columns;
     columns += zero.getAcc().getType().getShape()[1];
+  });
+  // An accumulator ring: its sets one after the other.
+  program.walk([&](cta::AccRingOp ring) {
+    abi.tmem.accColumn[ring] = columns;
+    cta::AccRingType type = ring.getRing().getType();
+    columns += type.getStages() * type.getSetColumns();
   });
   // Block scales: a region per scale buffer, one slice per ring stage (the
   // copies of a stage may be in flight while the previous stage's MMAs
@@ -660,7 +837,58 @@ static LogicalResult checkAccumulator(Operation *op, cta::AccType acc) {
   return success();
 }
 
+/// The kind of the warp role `op` runs in, if any.
+static std::optional<cta::RoleKind> roleKindOf(Operation *op) {
+  for (Operation *parent = op->getParentOp(); parent;
+       op = parent, parent = parent->getParentOp())
+    if (auto roles = llvm::dyn_cast<cta::WarpSpecializeOp>(parent))
+      return roles.getRole(op->getParentRegion()->getRegionNumber()).getKind();
+  return std::nullopt;
+}
+
+/// The accumulator hand-off's ops run where their lowering assumes: taking
+/// and committing sets in an mma role (one thread), waiting for and
+/// releasing them in an epilogue role (a warpgroup per 128 rows).
+static LogicalResult checkAccRingOp(Operation *op) {
+  auto aRole = [](cta::RoleKind kind) {
+    StringRef name = cta::stringifyRoleKind(kind);
+    return (kind == cta::RoleKind::mma || kind == cta::RoleKind::epilogue
+                ? "an "
+                : "a ") +
+           name.str() + " role";
+  };
+  auto inRole = [&](cta::RoleKind kind) -> LogicalResult {
+    std::optional<cta::RoleKind> role = roleKindOf(op);
+    if (role == kind)
+      return success();
+    return op->emitError() << "convert-cta-to-nvvm: '" << op->getName()
+                           << "' runs in " << aRole(kind) << "; this one is "
+                           << (role ? "in " + aRole(*role)
+                                    : std::string("outside the warp roles"));
+  };
+  return llvm::TypeSwitch<Operation *, LogicalResult>(op)
+      .Case([&](cta::AccRingOp ring) -> LogicalResult {
+        if (ring.getConsumers() != 1)
+          return op->emitError()
+                 << "convert-cta-to-nvvm: not implemented yet on sm_100a: an "
+                    "accumulator ring read by "
+                 << ring.getConsumers()
+                 << " warpgroups (one warpgroup reads a 128-row set)";
+        for (cta::AccType acc : ring.getRing().getType().getAccs())
+          if (failed(checkAccumulator(op, acc)))
+            return failure();
+        return success();
+      })
+      .Case<cta::AccAcquireOp, cta::AccCommitOp>(
+          [&](Operation *) { return inRole(cta::RoleKind::mma); })
+      .Case<cta::AccWaitOp, cta::AccReleaseOp>(
+          [&](Operation *) { return inRole(cta::RoleKind::epilogue); });
+}
+
 LogicalResult kiln::checkLoweredOnSm100(Operation *op) {
+  if (llvm::isa<cta::AccRingOp, cta::AccAcquireOp, cta::AccCommitOp,
+                cta::AccWaitOp, cta::AccReleaseOp>(op))
+    return checkAccRingOp(op);
   if (failed(checkLoweredAlike(op, "sm_100a")))
     return failure();
   auto notYet = [&](const Twine &what) {
@@ -675,10 +903,12 @@ LogicalResult kiln::checkLoweredOnSm100(Operation *op) {
       .Case([&](cta::WarpSpecializeOp roles) -> LogicalResult {
         for (unsigned i = 0; i < roles.getRoles().size(); ++i) {
           cta::RoleAttr role = roles.getRole(i);
-          if (role.getKind() == cta::RoleKind::math &&
+          if ((role.getKind() == cta::RoleKind::math ||
+               role.getKind() == cta::RoleKind::epilogue) &&
               role.getWarps() != target::warpsPerWarpgroup)
-            return notYet("a math role of " + Twine(role.getWarps()) +
-                          " warps (one warpgroup issues and reads a 128-row "
+            return notYet("a " + cta::stringifyRoleKind(role.getKind()) +
+                          " role of " + Twine(role.getWarps()) +
+                          " warps (one warpgroup reads a 128-row "
                           "accumulator)");
         }
         return success();
@@ -774,6 +1004,14 @@ LogicalResult kiln::checkLoweredOnSm100(Operation *op) {
         return success();
       })
       .Case([&](cta::StoreOp store) -> LogicalResult {
+        // Each thread of a warpgroup reads one accumulator row.
+        std::optional<cta::RoleKind> role = roleKindOf(op);
+        if (role && *role != cta::RoleKind::math &&
+            *role != cta::RoleKind::epilogue)
+          return op->emitError()
+                 << "convert-cta-to-nvvm: a store in a "
+                 << cta::stringifyRoleKind(*role)
+                 << " role (stores run in math or epilogue warpgroups)";
         for (Value value : store.getValues())
           if (failed(checkAccumulator(
                   op, llvm::cast<cta::AccType>(value.getType()))))
@@ -789,7 +1027,8 @@ void kiln::populateCtaToSm100Patterns(TypeConverter &converter,
                                       LLVM::LLVMFuncOp kernel) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<SplitColsLowering>(converter, ctx);
-  patterns.add<AccZeroLowering, ConsumeLowering, MmaLowering>(converter, ctx,
-                                                              abi);
+  patterns.add<AccZeroLowering, ConsumeLowering, MmaLowering, AccRingLowering,
+               AccAcquireLowering, AccCommitLowering, AccWaitLowering,
+               AccReleaseLowering>(converter, ctx, abi);
   patterns.add<StoreLowering>(converter, ctx, abi, kernel);
 }

@@ -242,7 +242,12 @@ FailureOr<KernelABI> kiln::planKernelABI(cta::ProgramOp program) {
         int64_t firstWarpgroup = roles.getFirstWarp(index) / 4;
         bool storesHere = false;
         int64_t roleThreads = roles.getRole(index).getWarps() * 32;
+        cta::RoleKind kind = roles.getRole(index).getKind();
         region.walk([&](Operation *inner) {
+          if (kind == cta::RoleKind::producer || kind == cta::RoleKind::mma)
+            abi.singleThreadOps.insert(inner);
+          if (kind == cta::RoleKind::epilogue)
+            abi.epilogueRoleOps.insert(inner);
           if (llvm::isa<cta::WarpgroupIndexOp>(inner))
             abi.roleFirstWarpgroup[inner] = firstWarpgroup;
           if (auto join = llvm::dyn_cast<cta::StreamKJoinOp>(inner)) {
@@ -363,6 +368,12 @@ FailureOr<KernelABI> kiln::planKernelABI(cta::ProgramOp program) {
     offset += alloc.getBuffer().getType().getTotalBytes();
   }
   for (cta::RingOp ring : body.getOps<cta::RingOp>()) {
+    offset = llvm::alignTo(offset, target::mbarrierBytes);
+    abi.smemOffset[ring] = offset;
+    offset +=
+        2 * target::mbarrierBytes * ring.getRing().getType().getStages();
+  }
+  for (cta::AccRingOp ring : body.getOps<cta::AccRingOp>()) {
     offset = llvm::alignTo(offset, target::mbarrierBytes);
     abi.smemOffset[ring] = offset;
     offset +=

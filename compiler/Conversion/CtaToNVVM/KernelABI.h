@@ -61,7 +61,8 @@ struct TensorMemoryPlan {
   /// Shared-memory byte offset of the 32-bit slot tcgen05.alloc writes the
   /// allocation's base address to.
   int64_t slotOffset = 0;
-  /// For each cta.acc_zero: the first column of its accumulator.
+  /// For each cta.acc_zero: the first column of its accumulator; for each
+  /// cta.acc_ring: the first column of its first set.
   llvm::DenseMap<mlir::Operation *, int64_t> accColumn;
   /// For each cta.alloc of block-scale factors: the first column of its
   /// region, one slice of `atoms x 4` columns per ring stage.
@@ -110,6 +111,13 @@ struct KernelABI {
 
   /// For each cta.warpgroup_index: the first warpgroup of its role.
   llvm::DenseMap<mlir::Operation *, int64_t> roleFirstWarpgroup;
+  /// Ops that one thread runs alone (inside a producer or mma role: the
+  /// role's body runs in one elected thread), so their lowering needs no
+  /// election of its own.
+  llvm::DenseSet<mlir::Operation *> singleThreadOps;
+  /// Ops inside an epilogue role (sm_100a): their accumulators are handed
+  /// back through a cta.acc_release, not by the store itself.
+  llvm::DenseSet<mlir::Operation *> epilogueRoleOps;
   /// For each cta.warp_specialize: whether role `i` issues bulk (TMA)
   /// stores, which must complete before its warps exit.
   llvm::DenseMap<mlir::Operation *, llvm::SmallVector<bool>> roleStores;

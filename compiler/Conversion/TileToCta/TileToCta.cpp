@@ -338,7 +338,8 @@ struct KernelToProgram : public OpRewritePattern<tile::KernelOp> {
       program->setAttr("cta.tile_cost", cost);
     program->setAttr("cta.schedule",
                      cta::ScheduleAttr::get(ctx, schedule.getStages(),
-                                            schedule.getConsumers()));
+                                            schedule.getConsumers(),
+                                            schedule.getAccStages()));
     program->setAttr("cta.cluster",
                      rewriter.getDenseI64ArrayAttr(
                          {schedule.getClusterM(), schedule.getClusterN()}));

@@ -141,13 +141,18 @@ def Cta_ScheduleAttr : Cta_Attr<"Schedule", "schedule"> {
     terms (no `cta` pass reads `#tile.*`):
 
     - `stages`: depth of the shared-memory ring that `cta-pipeline` builds;
-    - `math_warpgroups`: warpgroups that split the tile's accumulator rows.
+    - `math_warpgroups`: warpgroups that split the tile's accumulator rows;
+    - `acc_stages`: tensor-memory accumulator sets handed from the MMA warp
+      to the epilogue warps (sm_100a; 2 overlaps a tile's epilogue with the
+      next tile's MMAs; omitted when 1).
 
     ```mlir
     #cta.schedule<stages = 4, math_warpgroups = 2>
+    #cta.schedule<stages = 4, math_warpgroups = 1, acc_stages = 2>
     ```
   }];
-  let parameters = (ins "int64_t":$stages, "int64_t":$math_warpgroups);
+  let parameters = (ins "int64_t":$stages, "int64_t":$math_warpgroups,
+                        DefaultValuedParameter<"int64_t", "1">:$acc_stages);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
 }

@@ -1022,5 +1022,44 @@ LogicalResult ConsumeOp::verify() {
   return verifyYield(*this, getBody(), getInits().getTypes());
 }
 
+//===----------------------------------------------------------------------===//
+// Accumulator hand-off
+//===----------------------------------------------------------------------===//
+
+LogicalResult AccRingOp::verify() {
+  int64_t consumers = getConsumersAttr().getInt();
+  if (consumers < 1 || consumers > 4)
+    return emitOpError() << "needs 1 to 4 consumer warpgroups, got "
+                         << consumers;
+  return success();
+}
+
+/// The accumulators an op of an accumulator ring takes or returns are the
+/// ring's, in order.
+static LogicalResult verifyRingAccs(Operation *op, AccRingType ring,
+                                    TypeRange types, StringRef what) {
+  if (types.size() != ring.getAccs().size() ||
+      !llvm::equal(types, ring.getAccs()))
+    return op->emitOpError() << what << " must be the ring's accumulators ("
+                             << ring << "), got " << types.size()
+                             << " value(s)";
+  return success();
+}
+
+LogicalResult AccAcquireOp::verify() {
+  return verifyRingAccs(*this, getRing().getType(), getAccs().getTypes(),
+                        "results");
+}
+
+LogicalResult AccCommitOp::verify() {
+  return verifyRingAccs(*this, getRing().getType(), getAccs().getTypes(),
+                        "operands");
+}
+
+LogicalResult AccWaitOp::verify() {
+  return verifyRingAccs(*this, getRing().getType(), getAccs().getTypes(),
+                        "results");
+}
+
 #define GET_OP_CLASSES
 #include "dialects/Cta/IR/CtaOps.cpp.inc"

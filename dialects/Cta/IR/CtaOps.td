@@ -574,4 +574,81 @@ def Cta_ConsumeOp : Cta_Op<"consume", [
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Accumulator hand-off between an MMA role and an epilogue role (sm_100a)
+//===----------------------------------------------------------------------===//
+
+def Cta_AccRingOp : Cta_Op<"acc_ring", [HasParent<"ProgramOp">]> {
+  let summary = "accumulator sets and their barriers, for the program's lifetime";
+  let description = [{
+    `consumers` epilogue warpgroups read each set (every thread of them
+    releases it). Set `s` sits in tensor memory after set `s - 1`.
+
+    ```mlir
+    %accs = cta.acc_ring {consumers = 1} : !cta.acc_ring<2, [!cta.acc<128x256xf32>]>
+    ```
+  }];
+  let arguments = (ins I64Attr:$consumers);
+  let results = (outs Cta_AccRingType:$ring);
+  let assemblyFormat = "attr-dict `:` type($ring)";
+  let hasVerifier = 1;
+}
+
+def Cta_AccAcquireOp : Cta_Op<"acc_acquire"> {
+  let summary = "the MMA role takes the next accumulator set, zeroed";
+  let description = [{
+    Waits until set `position mod stages` is empty (the epilogue has read
+    what was there) and returns its accumulators, holding zeros (no MMA has
+    written them: the first MMA overwrites).
+
+    ```mlir
+    %acc = cta.acc_acquire %accs at %pos : !cta.acc_ring<2, [!cta.acc<128x256xf32>]> -> !cta.acc<128x256xf32>
+    ```
+  }];
+  let arguments = (ins Cta_AccRingType:$ring, Index:$position);
+  let results = (outs Variadic<Cta_AccType>:$accs);
+  let assemblyFormat = "$ring `at` $position attr-dict `:` type($ring) `->` type($accs)";
+  let hasVerifier = 1;
+}
+
+def Cta_AccCommitOp : Cta_Op<"acc_commit"> {
+  let summary = "the MMA role hands a set to the epilogue";
+  let description = [{
+    Set `position mod stages` becomes full once the MMAs that computed `accs`
+    (the values `cta.acc_acquire` returned at the same position, after the K
+    loop) have completed; the MMA role does not wait for them.
+  }];
+  let arguments = (ins Cta_AccRingType:$ring, Index:$position,
+                       Variadic<Cta_AccType>:$accs);
+  let assemblyFormat = "$ring `at` $position `,` $accs attr-dict `:` type($ring) `,` type($accs)";
+  let hasVerifier = 1;
+}
+
+def Cta_AccWaitOp : Cta_Op<"acc_wait"> {
+  let summary = "the epilogue role takes the next full accumulator set";
+  let description = [{
+    Waits until set `position mod stages` is full and returns its
+    accumulators. `filled` says whether any MMA wrote them (false for a tile
+    with no K steps: they read as zeros).
+
+    ```mlir
+    %acc = cta.acc_wait %accs at %pos filled %nonempty : !cta.acc_ring<2, [!cta.acc<128x256xf32>]> -> !cta.acc<128x256xf32>
+    ```
+  }];
+  let arguments = (ins Cta_AccRingType:$ring, Index:$position, I1:$filled);
+  let results = (outs Variadic<Cta_AccType>:$accs);
+  let assemblyFormat = "$ring `at` $position `filled` $filled attr-dict `:` type($ring) `->` type($accs)";
+  let hasVerifier = 1;
+}
+
+def Cta_AccReleaseOp : Cta_Op<"acc_release"> {
+  let summary = "the epilogue role is done reading a set";
+  let description = [{
+    Every thread of the epilogue role has read set `position mod stages`
+    (its stores are issued); the MMA role may overwrite it.
+  }];
+  let arguments = (ins Cta_AccRingType:$ring, Index:$position);
+  let assemblyFormat = "$ring `at` $position attr-dict `:` type($ring)";
+}
+
 #endif // KILN_CTA_OPS_TD

@@ -236,13 +236,16 @@ LogicalResult RoleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 }
 
 LogicalResult ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                   int64_t stages, int64_t mathWarpgroups) {
+                                   int64_t stages, int64_t mathWarpgroups,
+                                   int64_t accStages) {
   if (stages < 1 || stages > kMaxStages)
     return emitError() << "stages must be 1 to " << kMaxStages << ", got "
                        << stages;
   if (mathWarpgroups < 1 || mathWarpgroups > 4)
     return emitError() << "math_warpgroups must be 1 to 4, got "
                        << mathWarpgroups;
+  if (accStages < 1 || accStages > 2)
+    return emitError() << "acc_stages must be 1 or 2, got " << accStages;
   return success();
 }
 
@@ -256,4 +259,25 @@ LogicalResult RingType::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "a ring has 1 to " << kMaxStages
                        << " stages, got " << stages;
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// AccRingType
+//===----------------------------------------------------------------------===//
+
+LogicalResult AccRingType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                  int64_t stages, ArrayRef<AccType> accs) {
+  if (stages < 1 || stages > kMaxStages)
+    return emitError() << "an accumulator ring has 1 to " << kMaxStages
+                       << " stages, got " << stages;
+  if (accs.empty())
+    return emitError() << "an accumulator ring holds at least one accumulator";
+  return success();
+}
+
+int64_t AccRingType::getSetColumns() const {
+  int64_t columns = 0;
+  for (AccType acc : getAccs())
+    columns += acc.getShape()[1];
+  return columns;
 }

@@ -93,4 +93,27 @@ def Cta_RingType : Cta_Type<"Ring", "ring"> {
   let genVerifyDecl = 1;
 }
 
+def Cta_AccRingType : Cta_Type<"AccRing", "acc_ring"> {
+  let summary = "accumulator sets handed from an MMA role to an epilogue role";
+  let description = [{
+    `stages` sets of the accumulators `accs` (in tensor memory on sm_100a)
+    and a pair of barriers per set: `full[s]` (the MMAs that wrote set `s`
+    have completed) and `empty[s]` (the epilogue has read set `s`). With two
+    sets the MMA role computes the next tile while the epilogue stores this
+    one.
+
+    ```mlir
+    !cta.acc_ring<2, [!cta.acc<128x256xf32>]>
+    ```
+  }];
+  let parameters = (ins "int64_t":$stages,
+                        ArrayRefParameter<"::kiln::cta::AccType">:$accs);
+  let assemblyFormat = "`<` $stages `,` `[` $accs `]` `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Tensor-memory columns of one set: the sum of its accumulators' columns.
+    int64_t getSetColumns() const;
+  }];
+}
+
 #endif // KILN_CTA_TYPES_TD

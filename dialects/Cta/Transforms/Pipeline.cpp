@@ -2,10 +2,13 @@
 //
 // A sequential K loop leaves the tensor cores idle while tiles are copied.
 // This pass splits the work of each tile between roles that overlap: one
-// producer warpgroup keeps `stages` copies in flight, and consumer
+// producer keeps `stages` copies in flight, and on sm_90a consumer
 // warpgroups run MMAs on whichever stage is ready, each owning a slice of the
-// accumulator rows. Both roles walk the same tiles in the same order, so the
-// ring position simply continues from tile to tile.
+// accumulator rows. On sm_100a (tensor-memory accumulators) one MMA warp
+// runs the K loops into accumulator sets that an epilogue warpgroup stores,
+// so a tile's epilogue overlaps the next tile's MMAs. Every role walks the
+// same tiles in the same order, so ring positions simply continue from tile
+// to tile.
 //
 //===----------------------------------------------------------------------===//
 
@@ -102,13 +105,13 @@ FailureOr<std::optional<TileBody>> matchTileBody(ProgramOp program) {
   return std::optional<TileBody>(body);
 }
 
-/// Creates a tile loop like `loop` carrying one ring position, and returns
-/// its body builder positioned at the start and the mapping of its origins.
+/// Creates a tile loop like `loop` carrying ring positions, and maps the
+/// origins of `loop` to its own.
 TileLoopOp cloneTileLoop(OpBuilder &builder, TileLoopOp loop,
-                         Value initialPosition, IRMapping &mapping) {
+                         ValueRange initialPositions, IRMapping &mapping) {
   auto clone = TileLoopOp::create(builder, loop.getLoc(), loop.getWalk(),
                                   loop.getExtents(), loop.getTileSizes(),
-                                  ValueRange{initialPosition});
+                                  initialPositions);
   clone->setDiscardableAttrs(loop->getDiscardableAttrDictionary());
   clone.setPersistent(loop.getPersistent());
   clone.setGroupM(loop.getGroupM());
@@ -150,6 +153,238 @@ llvm::SetVector<Operation *> producerSlice(Block &step) {
   return slice;
 }
 
+/// What both role layouts build from: the matched tile body, the operand
+/// ring, and the K loop's step.
+struct Pipeliner {
+  ProgramOp program;
+  TileBody &body;
+  MainloopOp mainloop;
+  Value ring, zero, step;
+  Location loc;
+
+  Block &mainBody() { return mainloop.getBody().front(); }
+
+  Value kIterations(OpBuilder &b, IRMapping &mapping) {
+    Value extent = mapping.lookupOrDefault(mainloop.getExtent());
+    return arith::CeilDivUIOp::create(b, loc, extent, step);
+  }
+
+  /// Producer: walk the tiles, filling one stage per K step.
+  void buildProducer(OpBuilder &builder, Region &region) {
+    Block *block = builder.createBlock(&region);
+    builder.setInsertionPointToStart(block);
+    IRMapping mapping;
+    TileLoopOp loop = cloneTileLoop(builder, body.loop, zero, mapping);
+    OpBuilder inner = OpBuilder::atBlockBegin(&loop.getBody().front());
+    cloneTileArithmetic(inner, body, mapping);
+    Value count = kIterations(inner, mapping);
+    auto produce = ProduceOp::create(inner, loc, builder.getIndexType(), ring,
+                                     loop.getIterArgs()[0], count);
+    Block *stage = inner.createBlock(&produce.getBody());
+    Value kb = stage->addArgument(inner.getIndexType(), loc);
+    Value slot = stage->addArgument(inner.getIndexType(), loc);
+    inner.setInsertionPointToStart(stage);
+    mapping.map(mainBody().getArgument(0),
+                arith::MulIOp::create(inner, loc, kb, step));
+    llvm::SetVector<Operation *> copies = producerSlice(mainBody());
+    for (Operation &op : mainBody().without_terminator()) {
+      if (!copies.contains(&op))
+        continue;
+      Operation *clone = inner.clone(op, mapping);
+      if (auto load = llvm::dyn_cast<LoadOp>(clone)) {
+        load.getSlotMutable().assign(slot);
+        load.getSignalMutable().assign(ring);
+      }
+    }
+    YieldOp::create(inner, loc);
+    inner.setInsertionPointAfter(produce);
+    YieldOp::create(inner, loc, produce.getNextPosition());
+    builder.setInsertionPointAfter(loop);
+    YieldOp::create(builder, loc);
+  }
+
+  /// A cta.consume of the ring running the K step's MMAs and register math
+  /// (not its copies) on `inits`, with each value's rows sliced for
+  /// `consumers` warpgroups; `row` (when set) is the warpgroup's first lhs
+  /// row.
+  ConsumeOp buildConsume(OpBuilder &inner, IRMapping &mapping, Value position,
+                         Value count, ValueRange inits, int64_t consumers,
+                         Value row) {
+    SmallVector<Type> carriedTypes(inits.getTypes());
+    auto consume = ConsumeOp::create(inner, loc, inner.getIndexType(),
+                                     carriedTypes, ring, position, count,
+                                     inits);
+    OpBuilder::InsertionGuard guard(inner);
+    Block *stage = inner.createBlock(&consume.getBody());
+    Value kb = stage->addArgument(inner.getIndexType(), loc);
+    Value slot = stage->addArgument(inner.getIndexType(), loc);
+    for (auto [arg, type] :
+         llvm::zip(mainBody().getArguments().drop_front(), carriedTypes))
+      mapping.map(arg, stage->addArgument(type, loc));
+    inner.setInsertionPointToStart(stage);
+    if (!mainBody().getArgument(0).use_empty())
+      mapping.map(mainBody().getArgument(0),
+                  arith::MulIOp::create(inner, loc, kb, step));
+    for (Operation &op : mainBody()) {
+      if (llvm::isa<LoadOp>(op))
+        continue;
+      Operation *clone = inner.clone(op, mapping);
+      for (OpResult result : clone->getResults())
+        result.setType(sliceRows(result.getType(), consumers));
+      if (auto mma = llvm::dyn_cast<MmaOp>(clone)) {
+        if (llvm::isa<BufferType>(mma.getLhs().getType())) {
+          mma.getLhsSlotMutable().assign(slot);
+          if (row)
+            mma.getLhsRowMutable().assign(row);
+        }
+        mma.getRhsSlotMutable().assign(slot);
+        // Scale-factor atoms are filled with their operands, stage by stage.
+        if (mma.getLhsScale()) {
+          mma.getLhsScaleSlotMutable().assign(slot);
+          mma.getRhsScaleSlotMutable().assign(slot);
+        }
+      }
+    }
+    return consume;
+  }
+
+  /// sm_90a: math warpgroups each multiply their row slice of the tile and
+  /// store it.
+  void buildMathRole(OpBuilder &builder, Region &region, int64_t consumers,
+                     int64_t tileRows) {
+    Block *block = builder.createBlock(&region);
+    builder.setInsertionPointToStart(block);
+    IRMapping mapping;
+    TileLoopOp loop = cloneTileLoop(builder, body.loop, zero, mapping);
+    OpBuilder inner = OpBuilder::atBlockBegin(&loop.getBody().front());
+    cloneTileArithmetic(inner, body, mapping);
+    Value count = kIterations(inner, mapping);
+    Value warpgroup =
+        WarpgroupIndexOp::create(inner, loc, inner.getIndexType());
+    int64_t rowsPerConsumer = tileRows / consumers;
+    Value row = arith::MulIOp::create(
+        inner, loc, warpgroup,
+        arith::ConstantIndexOp::create(inner, loc, rowsPerConsumer));
+
+    // The carried values' initial values, each warpgroup's row slice.
+    for (Operation &op : llvm::make_range(body.loop.getBody().front().begin(),
+                                          Block::iterator(mainloop))) {
+      if (llvm::none_of(op.getResultTypes(), hasTileRows))
+        continue;
+      Operation *clone = inner.clone(op, mapping);
+      for (OpResult result : clone->getResults())
+        result.setType(sliceRows(result.getType(), consumers));
+    }
+    SmallVector<Value> inits;
+    for (Value init : mainloop.getInits())
+      inits.push_back(mapping.lookupOrDefault(init));
+    ConsumeOp consume = buildConsume(inner, mapping, loop.getIterArgs()[0],
+                                     count, inits, consumers, row);
+    inner.setInsertionPointAfter(consume);
+    for (auto [result, accResult] :
+         llvm::zip(mainloop.getResults(), consume.getResults()))
+      mapping.map(result, accResult);
+    // What the tile does with the results: register math on the warpgroup's
+    // rows, and stores of them.
+    cloneTileEnd(inner, mapping, [&](StoreOp store) {
+      // The slice's rows start `row` below the tile origin.
+      OpBuilder before(store);
+      store.getIndicesMutable()[0].assign(
+          arith::AddIOp::create(before, loc, store.getIndices()[0], row));
+      if (store.getStaging() && consumers > 1)
+        store.getStagingSlotMutable().assign(warpgroup);
+    }, consumers);
+    YieldOp::create(inner, loc, consume.getNextPosition());
+    builder.setInsertionPointAfter(loop);
+    YieldOp::create(builder, loc);
+  }
+
+  /// Clones what the tile does after its K loop (register math, stores),
+  /// calling `onStore` on each cloned store.
+  void cloneTileEnd(OpBuilder &inner, IRMapping &mapping,
+                    llvm::function_ref<void(StoreOp)> onStore,
+                    int64_t consumers) {
+    for (Operation &op : llvm::make_range(
+             std::next(Block::iterator(mainloop)),
+             body.loop.getBody().front().without_terminator().end())) {
+      Operation *clone = inner.clone(op, mapping);
+      clone->walk([&](Operation *nested) {
+        for (OpResult result : nested->getResults())
+          result.setType(sliceRows(result.getType(), consumers));
+        if (auto store = llvm::dyn_cast<StoreOp>(nested))
+          onStore(store);
+      });
+    }
+  }
+
+  /// sm_100a: one thread of the MMA warp runs every tile's K loop into a
+  /// free accumulator set and hands it over without waiting; the epilogue
+  /// warpgroup reads each set as it becomes full, stores the tile and frees
+  /// the set. With two sets the epilogue of tile i overlaps the MMAs of
+  /// tile i + 1.
+  void buildMmaAndEpilogueRoles(OpBuilder &builder, Region &epilogueRegion,
+                                Region &mmaRegion, Value accRing, Value one) {
+    {
+      Block *block = builder.createBlock(&mmaRegion);
+      builder.setInsertionPointToStart(block);
+      IRMapping mapping;
+      TileLoopOp loop =
+          cloneTileLoop(builder, body.loop, {zero, zero}, mapping);
+      OpBuilder inner = OpBuilder::atBlockBegin(&loop.getBody().front());
+      cloneTileArithmetic(inner, body, mapping);
+      Value count = kIterations(inner, mapping);
+      Value accPosition = loop.getIterArgs()[1];
+      auto acquire = AccAcquireOp::create(inner, loc,
+                                          mainloop.getResultTypes(), accRing,
+                                          accPosition);
+      ConsumeOp consume =
+          buildConsume(inner, mapping, loop.getIterArgs()[0], count,
+                       acquire.getAccs(), /*consumers=*/1, Value());
+      inner.setInsertionPointAfter(consume);
+      AccCommitOp::create(inner, loc, accRing, accPosition,
+                          consume.getResults());
+      Value next = arith::AddIOp::create(inner, loc, accPosition, one);
+      YieldOp::create(inner, loc, ValueRange{consume.getNextPosition(), next});
+      builder.setInsertionPointAfter(loop);
+      YieldOp::create(builder, loc);
+    }
+    {
+      Block *block = builder.createBlock(&epilogueRegion);
+      builder.setInsertionPointToStart(block);
+      IRMapping mapping;
+      TileLoopOp loop = cloneTileLoop(builder, body.loop, {zero}, mapping);
+      OpBuilder inner = OpBuilder::atBlockBegin(&loop.getBody().front());
+      cloneTileArithmetic(inner, body, mapping);
+      Value count = kIterations(inner, mapping);
+      Value accPosition = loop.getIterArgs()[0];
+      Value filled = arith::CmpIOp::create(inner, loc, arith::CmpIPredicate::ugt,
+                                           count, zero);
+      auto wait = AccWaitOp::create(inner, loc, mainloop.getResultTypes(),
+                                    accRing, accPosition, filled);
+      for (auto [result, acc] : llvm::zip(mainloop.getResults(), wait.getAccs()))
+        mapping.map(result, acc);
+      cloneTileEnd(inner, mapping, [](StoreOp) {}, /*consumers=*/1);
+      AccReleaseOp::create(inner, loc, accRing, accPosition);
+      Value next = arith::AddIOp::create(inner, loc, accPosition, one);
+      YieldOp::create(inner, loc, next);
+      builder.setInsertionPointAfter(loop);
+      YieldOp::create(builder, loc);
+    }
+  }
+};
+
+/// On sm_100a the K loop carries accumulators only, each zeroed by a
+/// cta.acc_zero of the tile (an accumulator set of the ring starts zeroed).
+LogicalResult checkTensorMemoryLoop(MainloopOp mainloop) {
+  for (Value init : mainloop.getInits())
+    if (!init.getDefiningOp<AccZeroOp>())
+      return mainloop.emitError()
+             << "cta-pipeline: not implemented yet with tensor-memory "
+                "accumulators: a K loop carrying "
+             << init.getType() << " (only accumulators zeroed per tile)";
+  return success();
+}
+
 LogicalResult pipeline(ProgramOp program) {
   FailureOr<std::optional<TileBody>> matched = matchTileBody(program);
   if (failed(matched))
@@ -170,6 +405,7 @@ LogicalResult pipeline(ProgramOp program) {
   int64_t consumers = schedule.getMathWarpgroups();
   int64_t clusterSize =
       program.getClusterShape().first * program.getClusterShape().second;
+  bool tensorMemory = chip->tensorMemoryColumns > 0;
   // Output rows are the next-to-last tiled axis (a stream-K walk's last
   // axis is K).
   ArrayRef<int64_t> tileSizes = body.loop.getTileSizes();
@@ -185,7 +421,19 @@ LogicalResult pipeline(ProgramOp program) {
   if (consumerRegs == 0)
     return program.emitError() << "cta-pipeline: " << consumers
                                << " math warpgroups leave no registers";
+  if (tensorMemory && consumers != 1)
+    return program.emitError()
+           << "cta-pipeline: " << chip->name << " reads a tile's tensor-memory "
+           << "accumulators with one epilogue warpgroup; the schedule has "
+           << "math_warpgroups = " << consumers;
+  if (!tensorMemory && schedule.getAccStages() != 1)
+    return program.emitError()
+           << "cta-pipeline: acc_stages = " << schedule.getAccStages()
+           << " needs tensor-memory accumulators; " << chip->name
+           << " keeps them in registers";
   MainloopOp mainloop = body.mainloop;
+  if (tensorMemory && failed(checkTensorMemoryLoop(mainloop)))
+    return failure();
   Location loc = mainloop.getLoc();
 
   // Every buffer the mainloop fills becomes a ring of stages.
@@ -214,158 +462,57 @@ LogicalResult pipeline(ProgramOp program) {
   }
 
   OpBuilder builder(body.loop);
-  auto ring =
-      RingOp::create(builder, loc, RingType::get(builder.getContext(), stages),
-                     consumers, clusterSize);
-  Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
-  Value step = arith::ConstantIndexOp::create(builder, loc, mainloop.getStep());
   MLIRContext *ctx = program.getContext();
-  auto roles = WarpSpecializeOp::create(
-      builder, loc,
-      builder.getArrayAttr(
-          {RoleAttr::get(ctx, RoleKind::producer, kWarpsPerWarpgroup,
-                         chip->producerRegisters),
-           RoleAttr::get(ctx, RoleKind::math, kWarpsPerWarpgroup * consumers,
-                         consumerRegs)}),
-      /*bodiesCount=*/2);
-
-  auto kIterations = [&](OpBuilder &b, IRMapping &mapping) -> Value {
-    Value extent = mapping.lookupOrDefault(mainloop.getExtent());
-    return arith::CeilDivUIOp::create(b, loc, extent, step);
-  };
-  Block &mainBody = mainloop.getBody().front();
-
-  // Producer: walk the tiles, filling one stage per K step.
-  {
-    Block *block = builder.createBlock(&roles.getBodies()[0]);
-    builder.setInsertionPointToStart(block);
-    IRMapping mapping;
-    TileLoopOp loop = cloneTileLoop(builder, body.loop, zero, mapping);
-    OpBuilder inner = OpBuilder::atBlockBegin(&loop.getBody().front());
-    cloneTileArithmetic(inner, body, mapping);
-    Value count = kIterations(inner, mapping);
-    auto produce = ProduceOp::create(inner, loc, builder.getIndexType(), ring,
-                                     loop.getIterArgs()[0], count);
-    Block *stage = inner.createBlock(&produce.getBody());
-    Value kb = stage->addArgument(inner.getIndexType(), loc);
-    Value slot = stage->addArgument(inner.getIndexType(), loc);
-    inner.setInsertionPointToStart(stage);
-    mapping.map(mainBody.getArgument(0),
-                arith::MulIOp::create(inner, loc, kb, step));
-    llvm::SetVector<Operation *> copies = producerSlice(mainBody);
-    for (Operation &op : mainBody.without_terminator()) {
-      if (!copies.contains(&op))
-        continue;
-      Operation *clone = inner.clone(op, mapping);
-      if (auto load = llvm::dyn_cast<LoadOp>(clone)) {
-        load.getSlotMutable().assign(slot);
-        load.getSignalMutable().assign(ring);
-      }
-    }
-    YieldOp::create(inner, loc);
-    inner.setInsertionPointAfter(produce);
-    YieldOp::create(inner, loc, produce.getNextPosition());
-    builder.setInsertionPointAfter(loop);
-    YieldOp::create(builder, loc);
-  }
-
-  // Consumers: the same tiles; each warpgroup multiplies its row slice and
-  // stores it.
-  {
-    Block *block = builder.createBlock(&roles.getBodies()[1]);
-    builder.setInsertionPointToStart(block);
-    IRMapping mapping;
-    TileLoopOp loop = cloneTileLoop(builder, body.loop, zero, mapping);
-    OpBuilder inner = OpBuilder::atBlockBegin(&loop.getBody().front());
-    cloneTileArithmetic(inner, body, mapping);
-    Value count = kIterations(inner, mapping);
-    Value warpgroup =
-        WarpgroupIndexOp::create(inner, loc, inner.getIndexType());
-    int64_t rowsPerConsumer = tileRows / consumers;
-    Value row = arith::MulIOp::create(
-        inner, loc, warpgroup,
-        arith::ConstantIndexOp::create(inner, loc, rowsPerConsumer));
-
-    // The carried values' initial values, each warpgroup's row slice.
-    for (Operation &op : llvm::make_range(body.loop.getBody().front().begin(),
-                                          Block::iterator(mainloop))) {
-      if (llvm::none_of(op.getResultTypes(), hasTileRows))
-        continue;
-      Operation *clone = inner.clone(op, mapping);
-      for (OpResult result : clone->getResults())
-        result.setType(sliceRows(result.getType(), consumers));
-    }
-    SmallVector<Value> inits;
-    SmallVector<Type> carriedTypes;
-    for (Value init : mainloop.getInits()) {
-      inits.push_back(mapping.lookupOrDefault(init));
-      carriedTypes.push_back(inits.back().getType());
-    }
-    auto consume =
-        ConsumeOp::create(inner, loc, inner.getIndexType(), carriedTypes, ring,
-                          loop.getIterArgs()[0], count, inits);
-    Block *stage = inner.createBlock(&consume.getBody());
-    Value kb = stage->addArgument(inner.getIndexType(), loc);
-    Value slot = stage->addArgument(inner.getIndexType(), loc);
-    for (auto [arg, type] :
-         llvm::zip(mainBody.getArguments().drop_front(), carriedTypes))
-      mapping.map(arg, stage->addArgument(type, loc));
-    inner.setInsertionPointToStart(stage);
-    if (!mainBody.getArgument(0).use_empty())
-      mapping.map(mainBody.getArgument(0),
-                  arith::MulIOp::create(inner, loc, kb, step));
-    for (Operation &op : mainBody) {
-      if (llvm::isa<LoadOp>(op))
-        continue;
-      Operation *clone = inner.clone(op, mapping);
-      for (OpResult result : clone->getResults())
-        result.setType(sliceRows(result.getType(), consumers));
-      if (auto mma = llvm::dyn_cast<MmaOp>(clone)) {
-        if (llvm::isa<BufferType>(mma.getLhs().getType())) {
-          mma.getLhsSlotMutable().assign(slot);
-          mma.getLhsRowMutable().assign(row);
-        }
-        mma.getRhsSlotMutable().assign(slot);
-        // Scale-factor atoms are filled with their operands, stage by stage.
-        if (mma.getLhsScale()) {
-          mma.getLhsScaleSlotMutable().assign(slot);
-          mma.getRhsScaleSlotMutable().assign(slot);
-        }
-      }
-    }
-    inner.setInsertionPointAfter(consume);
-    for (auto [result, accResult] :
-         llvm::zip(mainloop.getResults(), consume.getResults()))
-      mapping.map(result, accResult);
-    // What the tile does with the results: register math on the warpgroup's
-    // rows, and stores of them.
-    for (Operation &op : llvm::make_range(
-             std::next(Block::iterator(mainloop)),
-             body.loop.getBody().front().without_terminator().end())) {
-      Operation *clone = inner.clone(op, mapping);
-      clone->walk([&](Operation *nested) {
-        for (OpResult result : nested->getResults())
-          result.setType(sliceRows(result.getType(), consumers));
-        auto store = llvm::dyn_cast<StoreOp>(nested);
-        if (!store)
-          return;
-        // The slice's rows start `row` below the tile origin.
-        OpBuilder before(store);
-        store.getIndicesMutable()[0].assign(arith::AddIOp::create(
-            before, loc, store.getIndices()[0], row));
-        if (store.getStaging() && consumers > 1)
-          store.getStagingSlotMutable().assign(warpgroup);
-      });
-    }
-    YieldOp::create(inner, loc, consume.getNextPosition());
-    builder.setInsertionPointAfter(loop);
-    YieldOp::create(builder, loc);
+  auto ring =
+      RingOp::create(builder, loc, RingType::get(ctx, stages), consumers,
+                     clusterSize);
+  Pipeliner pipeliner{program,
+                      body,
+                      mainloop,
+                      ring,
+                      arith::ConstantIndexOp::create(builder, loc, 0),
+                      arith::ConstantIndexOp::create(builder, loc,
+                                                     mainloop.getStep()),
+                      loc};
+  int64_t threads;
+  if (tensorMemory) {
+    // The epilogue warpgroup comes first so that its warps are warpgroup 0:
+    // warp w reads tensor-memory lanes [32 (w % 4), +32).
+    SmallVector<AccType> accs;
+    for (Type type : mainloop.getResultTypes())
+      accs.push_back(llvm::cast<AccType>(type));
+    Value one = arith::ConstantIndexOp::create(builder, loc, 1);
+    auto accRing = AccRingOp::create(
+        builder, loc, AccRingType::get(ctx, schedule.getAccStages(), accs),
+        /*consumers=*/1);
+    auto roles = WarpSpecializeOp::create(
+        builder, loc,
+        builder.getArrayAttr(
+            {RoleAttr::get(ctx, RoleKind::epilogue, kWarpsPerWarpgroup, 0),
+             RoleAttr::get(ctx, RoleKind::producer, 1, 0),
+             RoleAttr::get(ctx, RoleKind::mma, 1, 0)}),
+        /*bodiesCount=*/3);
+    pipeliner.buildProducer(builder, roles.getBodies()[1]);
+    pipeliner.buildMmaAndEpilogueRoles(builder, roles.getBodies()[0],
+                                       roles.getBodies()[2], accRing, one);
+    threads = roles.getTotalWarps() * kiln::target::threadsPerWarp;
+  } else {
+    auto roles = WarpSpecializeOp::create(
+        builder, loc,
+        builder.getArrayAttr(
+            {RoleAttr::get(ctx, RoleKind::producer, kWarpsPerWarpgroup,
+                           chip->producerRegisters),
+             RoleAttr::get(ctx, RoleKind::math, kWarpsPerWarpgroup * consumers,
+                           consumerRegs)}),
+        /*bodiesCount=*/2);
+    pipeliner.buildProducer(builder, roles.getBodies()[0]);
+    pipeliner.buildMathRole(builder, roles.getBodies()[1], consumers,
+                            tileRows);
+    threads = chip->threadsPerWarpgroup * (1 + consumers);
   }
 
   body.loop.erase();
-  program->setAttr("cta.block",
-                   builder.getDenseI64ArrayAttr(
-                       {chip->threadsPerWarpgroup * (1 + consumers), 1, 1}));
+  program->setAttr("cta.block", builder.getDenseI64ArrayAttr({threads, 1, 1}));
   return success();
 }
 

@@ -203,7 +203,7 @@ LogicalResult ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                    int64_t stages, int64_t clusterM,
                                    int64_t clusterN, int64_t consumers,
                                    bool persistent, int64_t groupM,
-                                   bool streamK) {
+                                   bool streamK, int64_t accStages) {
   // Upper bounds are those of the lowering: its tile arithmetic is 32-bit,
   // a cluster holds at most maxClusterSizeNonPortable CTAs, and #cta.schedule
   // takes at most kMaxStages stages. Each factor is bounded before the
@@ -241,5 +241,7 @@ LogicalResult ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << groupM;
   if (streamK && !persistent)
     return emitError() << "stream_k needs persistent = true";
+  if (accStages < 1 || accStages > 2)
+    return emitError() << "acc_stages must be 1 or 2, got " << accStages;
   return success();
 }

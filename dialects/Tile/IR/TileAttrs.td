@@ -68,7 +68,10 @@ def Tile_ScheduleAttr : Tile_Attr<"Schedule", "schedule"> {
     - `persistent`: one CTA per SM walking tiles, vs one CTA per tile;
     - `group_m`: tiles per raster group along M (L2 reuse);
     - `stream_k`: the last tiles' K steps are spread over every SM (a
-      persistent walk only; omitted when false).
+      persistent walk only; omitted when false);
+    - `acc_stages`: accumulators in flight between the MMAs and the epilogue
+      (sm_100a: 2 lets the epilogue of one tile overlap the next tile's
+      MMAs; omitted when 1).
 
     ```mlir
     #tile.schedule<tile_m = 128, tile_n = 256, tile_k = 64, stages = 4,
@@ -79,7 +82,8 @@ def Tile_ScheduleAttr : Tile_Attr<"Schedule", "schedule"> {
   let parameters = (ins "int64_t":$tile_m, "int64_t":$tile_n, "int64_t":$tile_k,
                         "int64_t":$stages, "int64_t":$cluster_m, "int64_t":$cluster_n,
                         "int64_t":$consumers, "bool":$persistent, "int64_t":$group_m,
-                        DefaultValuedParameter<"bool", "false">:$stream_k);
+                        DefaultValuedParameter<"bool", "false">:$stream_k,
+                        DefaultValuedParameter<"int64_t", "1">:$acc_stages);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{

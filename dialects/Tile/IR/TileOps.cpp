@@ -197,7 +197,8 @@ static LogicalResult verifyScheduleHints(KernelOp op, DictionaryAttr hints) {
       ok = isArrayOf(2, 3);
     else if (key == "cluster")
       ok = isArrayOf(1, 2);
-    else if (key == "stages" || key == "consumers" || key == "group_m")
+    else if (key == "stages" || key == "consumers" || key == "group_m" ||
+             key == "acc_stages")
       ok = isPositiveInt();
     else if (key == "persistent" || key == "stream_k")
       ok = llvm::isa<BoolAttr>(value);
@@ -205,7 +206,7 @@ static LogicalResult verifyScheduleHints(KernelOp op, DictionaryAttr hints) {
       return op.emitOpError()
              << "unknown schedule hint '" << key
              << "'; expected tile, stages, cluster, consumers, "
-                "persistent, group_m or stream_k";
+                "persistent, group_m, stream_k or acc_stages";
     if (!ok)
       return op.emitOpError()
              << "schedule hint '" << key << "' has an invalid value " << value;

@@ -20,6 +20,8 @@
 #include "llvm/ADT/SmallSet.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <algorithm>
+
 namespace kiln::tile {
 #define GEN_PASS_DEF_TILESELECTSCHEDULE
 #include "dialects/Tile/Transforms/Passes.h.inc"
@@ -49,6 +51,9 @@ struct Schedule {
   bool persistent = true;
   /// Spread the last tiles' K steps over every SM (sm_90a, persistent).
   bool streamK = false;
+  /// Accumulator sets in tensor memory (sm_100a): 2 lets the epilogue of one
+  /// tile overlap the MMAs of the next; 0 = as many as fit, at most 2.
+  int64_t accStages = 0;
 };
 
 /// Applies the kernel's `@schedule(...)` hints; returns the hinted keys.
@@ -82,6 +87,8 @@ llvm::SmallSet<StringRef, 8> applyHints(DictionaryAttr hints, Schedule &s) {
         s.consumers = integer.getInt();
       else if (key == "group_m")
         s.groupM = integer.getInt();
+      else if (key == "acc_stages")
+        s.accStages = integer.getInt();
     }
   }
   return pinned;
@@ -218,7 +225,7 @@ struct TileSelectSchedulePass
     contract.setScheduleAttr(
         ScheduleAttr::get(ctx, s.tileM, s.tileN, s.tileK, s.stages, s.clusterM,
                           s.clusterN, s.consumers, s.persistent, s.groupM,
-                          s.streamK));
+                          s.streamK, std::max<int64_t>(s.accStages, 1)));
     if (auto kernel = contract->getParentOfType<KernelOp>()) {
       kernel->setAttr("tile.tile_cost",
                       FloatAttr::get(Float64Type::get(ctx), plan.tileCost));
@@ -233,15 +240,21 @@ struct TileSelectSchedulePass
         << kib(plan.stageBytes) << " + " << kib(plan.stagingBytes)
         << " epilogue staging = "
         << kib(s.stages * plan.stageBytes + plan.stagingBytes) << " of "
-        << kib(budget.smemPerBlockOptIn) << " shared memory; " << s.consumers
-        << " math warpgroup(s) x " << plan.rowsPerConsumer << " rows ("
+        << kib(budget.smemPerBlockOptIn) << " shared memory; "
+        << (budget.tensorMemoryColumns ? "MMA warp + " : "") << s.consumers
+        << (budget.tensorMemoryColumns ? " epilogue" : " math")
+        << " warpgroup(s) x " << plan.rowsPerConsumer << " rows ("
         << (budget.tensorMemoryColumns
                 ? Twine(plan.tmemColumns) + " tensor-memory columns"
                 : Twine(plan.accRegs) + " accumulator registers/thread")
         << "); cluster " << s.clusterM << "x" << s.clusterN
         << (s.clusterM > 1 ? " (rhs tile multicast)" : "") << "; "
         << (s.persistent ? "persistent" : "one CTA per tile") << ", group_m "
-        << s.groupM << (s.streamK ? ", stream-K tail" : "");
+        << s.groupM << (s.streamK ? ", stream-K tail" : "")
+        << (s.accStages > 1 ? ", " + Twine(s.accStages) +
+                                  " accumulator sets (epilogue overlaps "
+                                  "the next tile's MMAs)"
+                            : Twine(""));
   }
 
   FailureOr<Plan> planSchedule(ContractOp contract, const ChipInfo &budget,
@@ -334,21 +347,34 @@ struct TileSelectSchedulePass
     auto accRegsFor = [&](int64_t tileN) {
       return rowsPerConsumer / mmaRows * (tileN / 2) * numAccs;
     };
-    auto accumulatorsFit = [&](int64_t tileN) {
+    // `sets` accumulator sets (sm_100a: in flight between the MMA warp and
+    // the epilogue) next to 2 stages of block scales.
+    auto accumulatorsFit = [&](int64_t tileN, int64_t sets = 1) {
       if (budget.tensorMemoryColumns)
-        return tmemColumnsFor(tileN, 2) <=
+        return tmemColumnsFor(tileN, 2) + (sets - 1) * tileN * numAccs <=
                static_cast<int64_t>(budget.tensorMemoryColumns);
       return accRegsFor(tileN) <= budget.accumulatorRegisterBudget;
     };
     // Unless pinned, the widest tile whose accumulators fit: 128x256 for one
-    // product, 128x128 for a dual GEMM's two.
+    // product, 128x128 for a dual GEMM's two. With tensor memory, first the
+    // widest whose accumulators fit twice, so that a tile's epilogue
+    // overlaps the next tile's MMAs (a dual GEMM: 2 x 128x128 twice rather
+    // than 2 x 128x256 once, which would also leave room for only 2 stages
+    // of 80 KiB); then the widest that fits once.
     if (s.tileN == 0) {
       s.tileN = 64;
-      for (int64_t candidate : {256, 128})
-        if (accumulatorsFit(candidate)) {
-          s.tileN = candidate;
-          break;
-        }
+      int64_t mostSets = budget.tensorMemoryColumns ? 2 : 1;
+      int64_t leastSets = 1;
+      if (pinned.contains("acc_stages"))
+        mostSets = leastSets = std::clamp<int64_t>(s.accStages, 1, 2);
+      bool found = false;
+      for (int64_t sets = mostSets; sets >= leastSets && !found; --sets)
+        for (int64_t candidate : {256, 128})
+          if (accumulatorsFit(candidate, sets)) {
+            s.tileN = candidate;
+            found = true;
+            break;
+          }
     }
 
     // Shapes the MMA and the epilogue can run.
@@ -455,10 +481,42 @@ struct TileSelectSchedulePass
           "; " + kib(smemBytes) + " exist, so " + Twine(fit) +
           " stages fit (a pipeline needs 2 to " + Twine(kMaxStages) + ")");
 
+    // Accumulator sets (sm_100a): a second set lets the MMA warp start the
+    // next tile while the epilogue still reads this one, where the columns
+    // allow it (the default 128x256 matmul and 2 x 128x128 dual GEMM fill
+    // the 512 columns with two sets; block scales usually leave room for
+    // one).
+    int64_t accColumns = s.tileN * numAccs;
+    if (budget.tensorMemoryColumns) {
+      int64_t scaleColumns = tmemColumnsFor(s.tileN, s.stages) - accColumns;
+      int64_t sets = (static_cast<int64_t>(budget.tensorMemoryColumns) -
+                      scaleColumns) /
+                     accColumns;
+      if (!pinned.contains("acc_stages"))
+        s.accStages = std::clamp<int64_t>(sets, 1, 2);
+      if (s.accStages < 1 || s.accStages > 2)
+        return fail("acc_stages = " + Twine(s.accStages) + " must be 1 or 2");
+      if (s.accStages > sets)
+        return fail(Twine(s.accStages) + " accumulator sets of " +
+                    Twine(accColumns) + " columns" +
+                    (scaleColumns ? " plus " + Twine(scaleColumns) +
+                                        " columns of block scales"
+                                  : Twine("")) +
+                    " need " +
+                    Twine(s.accStages * accColumns + scaleColumns) +
+                    " tensor-memory columns; " +
+                    Twine(budget.tensorMemoryColumns) + " exist");
+    } else if (pinned.contains("acc_stages") && s.accStages != 1) {
+      return fail("acc_stages = " + Twine(s.accStages) +
+                  " needs tensor-memory accumulators (sm_100a); " +
+                  Twine(budget.name) + " keeps accumulators in registers");
+    }
+
     plan.stageBytes = stageBytes;
     plan.stagingBytes = stagingBytes;
     if (budget.tensorMemoryColumns)
-      plan.tmemColumns = tmemColumnsFor(s.tileN, s.stages);
+      plan.tmemColumns =
+          tmemColumnsFor(s.tileN, s.stages) + (s.accStages - 1) * accColumns;
     plan.accRegs = accRegs;
     plan.rowsPerConsumer = rowsPerConsumer;
     int64_t width = s.tileN * static_cast<int64_t>(rhsOperands.size());

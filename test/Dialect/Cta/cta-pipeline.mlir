@@ -264,9 +264,9 @@ cta.program @dual_gemm(%x: memref<?x?xbf16> {cta.param = "x"}, %w1: memref<?x?xb
 // slice. Register math around the K loop runs in the math role alone, on the
 // slice: the rows splat before it is cut to 64 rows, the ops after it (a
 // column vector, which keeps its 192 columns, and a frag_map reading the
-// consume's results) follow the consume in order. The chip may be sm_100a.
+// consume's results) follow the consume in order.
 // CHECK-LABEL: cta.program @two_accumulators(
-// CHECK-SAME:    cta.block = array<i64: 384, 1, 1>, cta.chip = "sm_100a"
+// CHECK-SAME:    cta.block = array<i64: 384, 1, 1>, cta.chip = "sm_90a"
 // CHECK:         %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
 // CHECK-NEXT:    %[[SA:.*]] = cta.alloc : <128x64xbf16, stages = 2>
 // CHECK-NEXT:    %[[S1:.*]] = cta.alloc : <192x64xbf16, stages = 2>
@@ -292,7 +292,7 @@ cta.program @dual_gemm(%x: memref<?x?xbf16> {cta.param = "x"}, %w1: memref<?x?xb
 // CHECK-NEXT:        cta.store %[[H]], %[[RES]]#2 -> %{{.*}}[%[[R0]], %[[N0]]] : !cta.frag<64x192xf32, acc>, !cta.acc<64x192xf32> -> memref<?x?xf32> {
 cta.program @two_accumulators(%a: memref<?x?xbf16> {cta.param = "a"}, %b1: memref<?x?xbf16> {cta.param = "b1"}, %b2: memref<?x?xbf16> {cta.param = "b2"},
                               %c: memref<?x?xf32> {cta.param = "c"}, %M: index {cta.dim = "M"}, %K: index {cta.dim = "K"})
-    attributes {cta.chip = "sm_100a", cta.schedule = #cta.schedule<stages = 2, math_warpgroups = 2>} {
+    attributes {cta.chip = "sm_90a", cta.schedule = #cta.schedule<stages = 2, math_warpgroups = 2>} {
   %one = arith.constant 1.0 : f32
   %sa = cta.alloc : !cta.buffer<128x64xbf16>
   %s1 = cta.alloc : !cta.buffer<192x64xbf16>
@@ -590,6 +590,130 @@ cta.program @uneven_rows(%a: memref<?x?xbf16> {cta.param = "a"}, %M: index {cta.
 
 // -----
 
+// Tensor-memory accumulators (sm_100a): an epilogue warpgroup (first, so
+// that its warps are warpgroup 0 and read their own TMEM lane quarters), a
+// producer warp and an MMA warp. The MMA warp takes a zeroed accumulator set
+// (cta.acc_acquire), runs the K loop into it and hands it over
+// (cta.acc_commit); the epilogue waits for it (cta.acc_wait, "filled" when
+// the tile had K steps), stores it and frees it (cta.acc_release). Each role
+// carries its own ring positions; acc_stages = 2 makes two sets.
+// CHECK-LABEL: cta.program @tmem_roles(
+// CHECK-SAME:    cta.block = array<i64: 192, 1, 1>
+// CHECK:         %[[RING:.*]] = cta.ring {consumers = 1 : i64} : <4>
+// CHECK-NEXT:    %[[C0:.*]] = arith.constant 0 : index
+// CHECK:         %[[C1:.*]] = arith.constant 1 : index
+// CHECK-NEXT:    %[[ACCS:.*]] = cta.acc_ring {consumers = 1 : i64} : <2, [<128x256xf32>]>
+// CHECK-NEXT:    cta.warp_specialize
+// CHECK-NEXT:      #cta.role<epilogue, warps = 4> {
+// CHECK-NEXT:      cta.tile_loop static (%{{.*}}, %{{.*}}) tile [128, 256] iter_args(%[[C0]] : index) -> (index) {
+// CHECK-NEXT:      ^bb0(%[[M0:.*]]: index, %[[N0:.*]]: index, %[[EPOS:.*]]: index):
+// CHECK-NEXT:        %[[COUNT:.*]] = arith.ceildivui
+// CHECK-NEXT:        %[[FILLED:.*]] = arith.cmpi ugt, %[[COUNT]], %[[C0]] : index
+// CHECK-NEXT:        %[[ACC:.*]] = cta.acc_wait %[[ACCS]] at %[[EPOS]] filled %[[FILLED]] : <2, [<128x256xf32>]> -> !cta.acc<128x256xf32>
+// CHECK-NEXT:        cta.store %[[ACC]] -> %{{.*}}[%[[M0]], %[[N0]]] staging %{{.*}} : !cta.acc<128x256xf32>
+// CHECK:             cta.acc_release %[[ACCS]] at %[[EPOS]] : <2, [<128x256xf32>]>
+// CHECK-NEXT:        %[[ENEXT:.*]] = arith.addi %[[EPOS]], %[[C1]] : index
+// CHECK-NEXT:        cta.yield %[[ENEXT]] : index
+// CHECK:           #cta.role<producer, warps = 1> {
+// CHECK:             cta.produce %[[RING]]
+// CHECK:           #cta.role<mma, warps = 1> {
+// CHECK-NEXT:      cta.tile_loop static (%{{.*}}, %{{.*}}) tile [128, 256] iter_args(%[[C0]], %[[C0]] : index, index) -> (index, index) {
+// CHECK-NEXT:      ^bb0(%{{.*}}: index, %{{.*}}: index, %[[POS:.*]]: index, %[[APOS:.*]]: index):
+// CHECK-NEXT:        %[[KCOUNT:.*]] = arith.ceildivui
+// CHECK-NEXT:        %[[ZERO:.*]] = cta.acc_acquire %[[ACCS]] at %[[APOS]] : <2, [<128x256xf32>]> -> !cta.acc<128x256xf32>
+// CHECK-NEXT:        %[[RES:.*]]:2 = cta.consume %[[RING]] at %[[POS]] count %[[KCOUNT]] iter_args(%[[ZERO]] : !cta.acc<128x256xf32>)
+// CHECK:               cta.mma %{{.*}}[%{{.*}}], %{{.*}}[%{{.*}}], %{{.*}} {transpose_b}
+// CHECK:             cta.acc_commit %[[ACCS]] at %[[APOS]], %[[RES]]#1 : <2, [<128x256xf32>]>, !cta.acc<128x256xf32>
+// CHECK-NEXT:        %[[ANEXT:.*]] = arith.addi %[[APOS]], %[[C1]] : index
+// CHECK-NEXT:        cta.yield %[[RES]]#0, %[[ANEXT]] : index, index
+cta.program @tmem_roles(%a: memref<?x?xbf16> {cta.param = "a"}, %b: memref<?x?xbf16> {cta.param = "b"},
+                        %c: memref<?x?xbf16> {cta.param = "c", cta.role = "output"},
+                        %M: index {cta.dim = "M"}, %K: index {cta.dim = "K"})
+    attributes {cta.chip = "sm_100a", cta.schedule = #cta.schedule<stages = 4, math_warpgroups = 1, acc_stages = 2>} {
+  %sa = cta.alloc : !cta.buffer<128x64xbf16, swizzle = "128B">
+  %sb = cta.alloc : !cta.buffer<256x64xbf16, swizzle = "128B">
+  %sc = cta.alloc : !cta.buffer<128x128xbf16, swizzle = "128B">
+  cta.tile_loop static (%M, %M) tile [128, 256] {
+  ^bb0(%m0: index, %n0: index):
+    %zero = cta.acc_zero : !cta.acc<128x256xf32>
+    %acc = cta.mainloop %K step 64 iter_args(%zero : !cta.acc<128x256xf32>) -> !cta.acc<128x256xf32> {
+    ^bb0(%k0: index, %acc: !cta.acc<128x256xf32>):
+      cta.load %a[%m0, %k0] -> %sa : memref<?x?xbf16> -> !cta.buffer<128x64xbf16, swizzle = "128B">
+      cta.load %b[%n0, %k0] -> %sb : memref<?x?xbf16> -> !cta.buffer<256x64xbf16, swizzle = "128B">
+      %next = cta.mma %sa, %sb, %acc {transpose_b} : !cta.buffer<128x64xbf16, swizzle = "128B">, !cta.buffer<256x64xbf16, swizzle = "128B">, !cta.acc<128x256xf32>
+      cta.yield %next : !cta.acc<128x256xf32>
+    }
+    cta.store %acc -> %c[%m0, %n0] staging %sc : !cta.acc<128x256xf32> -> memref<?x?xbf16>, !cta.buffer<128x128xbf16, swizzle = "128B"> {
+    ^bb0(%e: f32):
+      %t = arith.truncf %e : f32 to bf16
+      cta.yield %t : bf16
+    }
+  } {persistent, group_m = 8 : i64}
+  cta.return
+}
+
+// -----
+
+// Tensor-memory accumulators are read by one epilogue warpgroup.
+// expected-error@+1 {{cta-pipeline: sm_100a reads a tile's tensor-memory accumulators with one epilogue warpgroup; the schedule has math_warpgroups = 2}}
+cta.program @tmem_two_warpgroups(%a: memref<?x?xbf16> {cta.param = "a"}, %M: index {cta.dim = "M"})
+    attributes {cta.chip = "sm_100a", cta.schedule = #cta.schedule<stages = 2, math_warpgroups = 2>} {
+  %sa = cta.alloc : !cta.buffer<256x64xbf16>
+  cta.tile_loop static (%M, %M) tile [256, 128] {
+  ^bb0(%m0: index, %n0: index):
+    %zero = cta.acc_zero : !cta.acc<256x128xf32>
+    %acc = cta.mainloop %M step 64 iter_args(%zero : !cta.acc<256x128xf32>) -> !cta.acc<256x128xf32> {
+    ^bb0(%k0: index, %acc: !cta.acc<256x128xf32>):
+      cta.load %a[%m0, %k0] -> %sa : memref<?x?xbf16> -> !cta.buffer<256x64xbf16>
+      cta.yield %acc : !cta.acc<256x128xf32>
+    }
+  }
+  cta.return
+}
+
+// -----
+
+// Only accumulators zeroed per tile travel from the MMA warp to the
+// epilogue.
+cta.program @tmem_row_vector(%a: memref<?x?xbf16> {cta.param = "a"}, %M: index {cta.dim = "M"})
+    attributes {cta.chip = "sm_100a", cta.schedule = #cta.schedule<stages = 2, math_warpgroups = 1>} {
+  %one = arith.constant 1.0 : f32
+  %sa = cta.alloc : !cta.buffer<128x64xbf16>
+  cta.tile_loop static (%M, %M) tile [128, 128] {
+  ^bb0(%m0: index, %n0: index):
+    %zero = cta.acc_zero : !cta.acc<128x128xf32>
+    %r = cta.splat %one : f32 -> !cta.frag<128xf32, rows>
+    // expected-error@+1 {{cta-pipeline: not implemented yet with tensor-memory accumulators: a K loop carrying '!cta.frag<128xf32, rows>' (only accumulators zeroed per tile)}}
+    %acc:2 = cta.mainloop %M step 64 iter_args(%zero, %r : !cta.acc<128x128xf32>, !cta.frag<128xf32, rows>) -> !cta.acc<128x128xf32>, !cta.frag<128xf32, rows> {
+    ^bb0(%k0: index, %acc: !cta.acc<128x128xf32>, %rr: !cta.frag<128xf32, rows>):
+      cta.load %a[%m0, %k0] -> %sa : memref<?x?xbf16> -> !cta.buffer<128x64xbf16>
+      cta.yield %acc, %rr : !cta.acc<128x128xf32>, !cta.frag<128xf32, rows>
+    }
+  }
+  cta.return
+}
+
+// -----
+
+// Accumulator sets are a tensor-memory schedule.
+// expected-error@+1 {{cta-pipeline: acc_stages = 2 needs tensor-memory accumulators; sm_90a keeps them in registers}}
+cta.program @acc_stages_sm90(%a: memref<?x?xbf16> {cta.param = "a"}, %M: index {cta.dim = "M"})
+    attributes {cta.chip = "sm_90a", cta.schedule = #cta.schedule<stages = 2, math_warpgroups = 2, acc_stages = 2>} {
+  %sa = cta.alloc : !cta.buffer<128x64xbf16>
+  cta.tile_loop static (%M, %M) tile [128, 128] {
+  ^bb0(%m0: index, %n0: index):
+    %zero = cta.acc_zero : !cta.acc<128x128xf32>
+    %acc = cta.mainloop %M step 64 iter_args(%zero : !cta.acc<128x128xf32>) -> !cta.acc<128x128xf32> {
+    ^bb0(%k0: index, %acc: !cta.acc<128x128xf32>):
+      cta.load %a[%m0, %k0] -> %sa : memref<?x?xbf16> -> !cta.buffer<128x64xbf16>
+      cta.yield %acc : !cta.acc<128x128xf32>
+    }
+  }
+  cta.return
+}
+
+// -----
+
 // Block scales (sm_100a, NVFP4): the scale-factor buffers are filled by the
 // producer with their operands, become rings of the same stages, and the
 // MMA reads each stage's atoms (scale_slots).
@@ -600,7 +724,7 @@ cta.program @uneven_rows(%a: memref<?x?xbf16> {cta.param = "a"}, %M: index {cta.
 // CHECK:           cta.load %{{.*}} -> %[[SFA]][%[[PSLOT:.*]]] signal
 // CHECK:         cta.consume
 // CHECK-NEXT:    ^bb0(%{{.*}}: index, %[[SLOT:.*]]: index,
-// CHECK:           cta.mma %{{.*}}[%[[SLOT]]] rows %{{.*}}, %{{.*}}[%[[SLOT]]], %{{.*}} scales(%[[SFA]], %[[SFB]]) scale_slots(%[[SLOT]], %[[SLOT]]) {scale_block = 16 : i64, transpose_b}
+// CHECK:           cta.mma %{{.*}}[%[[SLOT]]], %{{.*}}[%[[SLOT]]], %{{.*}} scales(%[[SFA]], %[[SFB]]) scale_slots(%[[SLOT]], %[[SLOT]]) {scale_block = 16 : i64, transpose_b}
 cta.program @nvfp4(%a: memref<?x?xf4E2M1FN, strided<[?, 1]>> {cta.param = "a"},
                    %as: memref<?x?x?x?xf8E4M3FN, strided<[?, ?, ?, 1]>> {cta.param = "a.scale"},
                    %c: memref<?x?xf16, strided<[?, 1]>> {cta.param = "c", cta.role = "output"},

@@ -2148,3 +2148,68 @@ cta.program @vector_map_mixed(%M: index {cta.dim = "M"}) {
   }
   cta.return
 }
+
+// -----
+
+cta.program @acc_ring_stages() {
+  // expected-error@+1 {{an accumulator ring has 1 to 16 stages, got 0}}
+  %r = cta.acc_ring {consumers = 1} : !cta.acc_ring<0, [!cta.acc<128x128xf32>]>
+  cta.return
+}
+
+// -----
+
+// An accumulator ring holds at least one accumulator.
+cta.program @acc_ring_empty() {
+  // expected-error@+2 {{expected '<'}}
+  // expected-error@+1 {{failed to parse Cta_AccRingType parameter 'accs'}}
+  %r = cta.acc_ring {consumers = 1} : !cta.acc_ring<2, []>
+  cta.return
+}
+
+// -----
+
+cta.program @acc_ring_consumers() {
+  // expected-error@+1 {{'cta.acc_ring' op needs 1 to 4 consumer warpgroups, got 0}}
+  %r = cta.acc_ring {consumers = 0} : !cta.acc_ring<2, [!cta.acc<128x128xf32>]>
+  cta.return
+}
+
+// -----
+
+cta.program @acc_acquire_types() {
+  %c0 = arith.constant 0 : index
+  %r = cta.acc_ring {consumers = 1} : !cta.acc_ring<2, [!cta.acc<128x128xf32>]>
+  // expected-error@+1 {{'cta.acc_acquire' op results must be the ring's accumulators ('!cta.acc_ring<2, [<128x128xf32>]>'), got 1 value(s)}}
+  %a = cta.acc_acquire %r at %c0 : !cta.acc_ring<2, [!cta.acc<128x128xf32>]> -> !cta.acc<128x64xf32>
+  cta.return
+}
+
+// -----
+
+cta.program @acc_commit_types() {
+  %c0 = arith.constant 0 : index
+  %r = cta.acc_ring {consumers = 1} : !cta.acc_ring<2, [!cta.acc<128x128xf32>, !cta.acc<128x128xf32>]>
+  %a:2 = cta.acc_acquire %r at %c0 : !cta.acc_ring<2, [!cta.acc<128x128xf32>, !cta.acc<128x128xf32>]> -> !cta.acc<128x128xf32>, !cta.acc<128x128xf32>
+  // expected-error@+1 {{'cta.acc_commit' op operands must be the ring's accumulators}}
+  cta.acc_commit %r at %c0, %a#0 : !cta.acc_ring<2, [!cta.acc<128x128xf32>, !cta.acc<128x128xf32>]>, !cta.acc<128x128xf32>
+  cta.return
+}
+
+// -----
+
+cta.program @acc_wait_types() {
+  %c0 = arith.constant 0 : index
+  %true = arith.constant true
+  %r = cta.acc_ring {consumers = 1} : !cta.acc_ring<2, [!cta.acc<128x128xf32>]>
+  // expected-error@+1 {{'cta.acc_wait' op results must be the ring's accumulators}}
+  %a:2 = cta.acc_wait %r at %c0 filled %true : !cta.acc_ring<2, [!cta.acc<128x128xf32>]> -> !cta.acc<128x128xf32>, !cta.acc<128x128xf32>
+  cta.return
+}
+
+// -----
+
+// expected-error@+1 {{acc_stages must be 1 or 2, got 3}}
+cta.program @acc_stages() attributes {cta.schedule = #cta.schedule<stages = 4, math_warpgroups = 1, acc_stages = 3>} {
+  cta.return
+}

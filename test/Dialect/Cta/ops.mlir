@@ -861,3 +861,30 @@ cta.program @fp8_mixed() {
   %r = cta.mma %a, %b, %z {transpose_b} : !cta.buffer<64x128xf8E4M3FN>, !cta.buffer<64x128xf8E5M2>, !cta.acc<64x64xf32>
   cta.return
 }
+
+// Accumulator hand-off between an MMA role and an epilogue role (sm_100a):
+// a ring of two sets of two accumulators.
+// CHECK-LABEL: cta.program @acc_ring(
+// CHECK-SAME:    #cta.schedule<stages = 4, math_warpgroups = 1, acc_stages = 2>
+// CHECK:         %[[R:.*]] = cta.acc_ring {consumers = 1 : i64} : <2, [<128x128xf32>, <128x64xf32>]>
+// CHECK:         #cta.role<epilogue, warps = 4> {
+// CHECK:           %{{.*}}:2 = cta.acc_wait %[[R]] at %{{.*}} filled %{{.*}} : <2, [<128x128xf32>, <128x64xf32>]> -> !cta.acc<128x128xf32>, !cta.acc<128x64xf32>
+// CHECK:           cta.acc_release %[[R]] at %{{.*}} : <2, [<128x128xf32>, <128x64xf32>]>
+// CHECK:         #cta.role<mma, warps = 1> {
+// CHECK:           %[[Z:.*]]:2 = cta.acc_acquire %[[R]] at %{{.*}} : <2, [<128x128xf32>, <128x64xf32>]> -> !cta.acc<128x128xf32>, !cta.acc<128x64xf32>
+// CHECK:           cta.acc_commit %[[R]] at %{{.*}}, %[[Z]]#0, %[[Z]]#1 : <2, [<128x128xf32>, <128x64xf32>]>, !cta.acc<128x128xf32>, !cta.acc<128x64xf32>
+cta.program @acc_ring() attributes {cta.schedule = #cta.schedule<stages = 4, math_warpgroups = 1, acc_stages = 2>} {
+  %c0 = arith.constant 0 : index
+  %true = arith.constant true
+  %r = cta.acc_ring {consumers = 1} : !cta.acc_ring<2, [!cta.acc<128x128xf32>, !cta.acc<128x64xf32>]>
+  cta.warp_specialize
+    #cta.role<epilogue, warps = 4> {
+      %a:2 = cta.acc_wait %r at %c0 filled %true : !cta.acc_ring<2, [!cta.acc<128x128xf32>, !cta.acc<128x64xf32>]> -> !cta.acc<128x128xf32>, !cta.acc<128x64xf32>
+      cta.acc_release %r at %c0 : !cta.acc_ring<2, [!cta.acc<128x128xf32>, !cta.acc<128x64xf32>]>
+    }
+    #cta.role<mma, warps = 1> {
+      %z:2 = cta.acc_acquire %r at %c0 : !cta.acc_ring<2, [!cta.acc<128x128xf32>, !cta.acc<128x64xf32>]> -> !cta.acc<128x128xf32>, !cta.acc<128x64xf32>
+      cta.acc_commit %r at %c0, %z#0, %z#1 : !cta.acc_ring<2, [!cta.acc<128x128xf32>, !cta.acc<128x64xf32>]>, !cta.acc<128x128xf32>, !cta.acc<128x64xf32>
+    }
+  cta.return
+}

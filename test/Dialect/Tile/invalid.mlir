@@ -242,7 +242,7 @@ tile.kernel @f(%a: tensor<?x?xf8E4M3FN, #tile.dims<M, K>> {tile.name = "a"},
 
 // -----
 
-// expected-error@+1 {{'tile.kernel' op unknown schedule hint 'warps'; expected tile, stages, cluster, consumers, persistent, group_m or stream_k}}
+// expected-error@+1 {{'tile.kernel' op unknown schedule hint 'warps'; expected tile, stages, cluster, consumers, persistent, group_m, stream_k or acc_stages}}
 tile.kernel @f(%a: tensor<4xf32>) attributes {tile.schedule = {warps = 8}} {
   tile.return
 }
@@ -1199,3 +1199,8 @@ tile.kernel @f(%a: tensor<?x?xf4E2M1FN, #tile.dims<M, K>>, %b: tensor<?x?xf4E2M1
   }
   tile.return %0 : tensor<?x?xf16, #tile.dims<M, N>>
 }
+
+// -----
+
+// expected-error@+1 {{acc_stages must be 1 or 2, got 3}}
+#bad_acc_stages = #tile.schedule<tile_m = 128, tile_n = 256, tile_k = 64, stages = 4, cluster_m = 1, cluster_n = 1, consumers = 1, persistent = true, group_m = 8, acc_stages = 3>

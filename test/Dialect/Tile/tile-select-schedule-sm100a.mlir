@@ -2,14 +2,16 @@
 
 // tile-select-schedule on sm_100a (tcgen05 + tensor memory).
 
-// sm_100a: one math warpgroup with 128-row MMAs and no cluster by default;
-// accumulators live in tensor memory, so no register budget applies, and no
-// small-tile variant is made.
+// sm_100a: an MMA warp and one epilogue warpgroup with 128-row MMAs and no
+// cluster by default; accumulators live in tensor memory, so no register
+// budget applies, and no small-tile variant is made. Two 256-column
+// accumulator sets fill the 512 columns, so a tile's epilogue overlaps the
+// next tile's MMAs.
 // CHECK-LABEL: tile.kernel @defaults(
-// CHECK:         {schedule = #tile.schedule<tile_m = 128, tile_n = 256, tile_k = 64, stages = 4, cluster_m = 1, cluster_n = 1, consumers = 1, persistent = true, group_m = 8>}
+// CHECK:         {schedule = #tile.schedule<tile_m = 128, tile_n = 256, tile_k = 64, stages = 4, cluster_m = 1, cluster_n = 1, consumers = 1, persistent = true, group_m = 8, acc_stages = 2>}
 // CHECK-NOT:     tile.kernel
 tile.kernel @defaults(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> {
-  // expected-remark@+1 {{schedule for sm_100a: tile 128x256x64, 4 stages of 48 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory; 1 math warpgroup(s) x 128 rows (256 tensor-memory columns); cluster 1x1; persistent, group_m 8}}
+  // expected-remark@+1 {{schedule for sm_100a: tile 128x256x64, 4 stages of 48 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory; MMA warp + 1 epilogue warpgroup(s) x 128 rows (512 tensor-memory columns); cluster 1x1; persistent, group_m 8, 2 accumulator sets (epilogue overlaps the next tile's MMAs)}}
   %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
   ^bb0(%acc0: f32):
@@ -21,11 +23,60 @@ tile.kernel @defaults(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf1
 
 // -----
 
-// Two 256-column accumulators fit the 512 tensor-memory columns.
+// A dual GEMM: two sets of two 128-column accumulators fill the 512
+// tensor-memory columns (rather than one set of two 256-column ones, which
+// would also leave room for only 2 stages).
 // CHECK-LABEL: tile.kernel @dual(
-// CHECK:         {schedule = #tile.schedule<tile_m = 128, tile_n = 256, tile_k = 64, stages = 2, cluster_m = 1, cluster_n = 1, consumers = 1,
+// CHECK:         {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 64, stages = 4, cluster_m = 1, cluster_n = 1, consumers = 1, persistent = true, group_m = 8, acc_stages = 2>}
 tile.kernel @dual(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>, %b1: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> {
-  // expected-remark@+1 {{schedule for sm_100a: tile 128x256x64, 2 stages of 80 KiB + 32 KiB epilogue staging = 192 KiB of 227 KiB shared memory; 1 math warpgroup(s) x 128 rows}}
+  // expected-remark@+1 {{schedule for sm_100a: tile 128x128x64, 4 stages of 48 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory; MMA warp + 1 epilogue warpgroup(s) x 128 rows (512 tensor-memory columns); cluster 1x1; persistent, group_m 8, 2 accumulator sets}}
+  %0 = tile.contract(%a, %b, %b1 : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>, #tile.mma<lhs = 0, rhs = 2, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
+  ^bb0(%acc0: f32, %acc1: f32):
+    %t = arith.truncf %acc0 : f32 to bf16
+    tile.yield %t : bf16
+  }
+  tile.return %0 : tensor<?x?xbf16, #tile.dims<M, N>>
+}
+
+// -----
+
+// acc_stages = 1 pins one set: the widest tile that fits once, two
+// 256-column accumulators (no acc_stages in the schedule: 1 is the default).
+// CHECK-LABEL: tile.kernel @dual_one_set(
+// CHECK:         {schedule = #tile.schedule<tile_m = 128, tile_n = 256, tile_k = 64, stages = 2, cluster_m = 1, cluster_n = 1, consumers = 1, persistent = true, group_m = 8>}
+tile.kernel @dual_one_set(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>, %b1: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {tile.schedule = {acc_stages = 1 : i64}} {
+  // expected-remark@+1 {{schedule for sm_100a: tile 128x256x64, 2 stages of 80 KiB + 32 KiB epilogue staging = 192 KiB of 227 KiB shared memory; MMA warp + 1 epilogue warpgroup(s) x 128 rows (512 tensor-memory columns); cluster 1x1; persistent, group_m 8}}
+  %0 = tile.contract(%a, %b, %b1 : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>, #tile.mma<lhs = 0, rhs = 2, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
+  ^bb0(%acc0: f32, %acc1: f32):
+    %t = arith.truncf %acc0 : f32 to bf16
+    tile.yield %t : bf16
+  }
+  tile.return %0 : tensor<?x?xbf16, #tile.dims<M, N>>
+}
+
+// -----
+
+// A pinned tile whose accumulators fit once gets one set.
+// CHECK-LABEL: tile.kernel @dual_wide(
+// CHECK:         {schedule = #tile.schedule<tile_m = 128, tile_n = 256, tile_k = 64, stages = 2, cluster_m = 1, cluster_n = 1, consumers = 1, persistent = true, group_m = 8>}
+tile.kernel @dual_wide(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>, %b1: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {tile.schedule = {tile = array<i64: 128, 256>}} {
+  // expected-remark@+1 {{schedule for sm_100a: tile 128x256x64}}
+  %0 = tile.contract(%a, %b, %b1 : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>, #tile.mma<lhs = 0, rhs = 2, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
+  ^bb0(%acc0: f32, %acc1: f32):
+    %t = arith.truncf %acc0 : f32 to bf16
+    tile.yield %t : bf16
+  }
+  tile.return %0 : tensor<?x?xbf16, #tile.dims<M, N>>
+}
+
+// -----
+
+// Two sets of a pinned tile that fits once are an error.
+tile.kernel @dual_wide_two_sets(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>, %b1: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {tile.schedule = {tile = array<i64: 128, 256>, acc_stages = 2 : i64}} {
+  // expected-error@+1 {{schedule for sm_100a: 2 accumulator sets of 512 columns need 1024 tensor-memory columns; 512 exist}}
   %0 = tile.contract(%a, %b, %b1 : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>, #tile.mma<lhs = 0, rhs = 2, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
   ^bb0(%acc0: f32, %acc1: f32):
@@ -40,7 +91,7 @@ tile.kernel @dual(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #
 // Three of 256 columns (a pinned tile) do not; by default three get 128
 // columns each.
 tile.kernel @tmem_default(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>, %b1: tensor<?x?xbf16, #tile.dims<N, K>>, %b2: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> {
-  // expected-remark@+1 {{schedule for sm_100a: tile 128x128x64, 3 stages of 64 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory; 1 math warpgroup(s) x 128 rows (384 tensor-memory columns)}}
+  // expected-remark@+1 {{schedule for sm_100a: tile 128x128x64, 3 stages of 64 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory; MMA warp + 1 epilogue warpgroup(s) x 128 rows (384 tensor-memory columns)}}
   %0 = tile.contract(%a, %b, %b1, %b2 : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>, tensor<?x?xbf16, #tile.dims<N, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>, #tile.mma<lhs = 0, rhs = 2, transpose_a = false, transpose_b = true>, #tile.mma<lhs = 0, rhs = 3, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
   ^bb0(%acc0: f32, %acc1: f32, %acc2: f32):
@@ -114,7 +165,7 @@ tile.kernel @rows256(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16
 tile.kernel @nvfp4_dual(%a: tensor<?x?xf4E2M1FN, #tile.dims<M, K>>, %as: tensor<?x?xf8E4M3FN, #tile.dims<M, cdiv(K, 16)>>,
                         %b1: tensor<?x?xf4E2M1FN, #tile.dims<N, K>>, %b1s: tensor<?x?xf8E4M3FN, #tile.dims<N, cdiv(K, 16)>>,
                         %b2: tensor<?x?xf4E2M1FN, #tile.dims<N, K>>, %b2s: tensor<?x?xf8E4M3FN, #tile.dims<N, cdiv(K, 16)>>) -> tensor<?x?xf16, #tile.dims<M, N>> {
-  // expected-remark@+1 {{schedule for sm_100a: tile 128x128x256, 3 stages of 54 KiB + 32 KiB epilogue staging = 194 KiB of 227 KiB shared memory; 1 math warpgroup(s) x 128 rows (400 tensor-memory columns)}}
+  // expected-remark@+1 {{schedule for sm_100a: tile 128x128x256, 3 stages of 54 KiB + 32 KiB epilogue staging = 194 KiB of 227 KiB shared memory; MMA warp + 1 epilogue warpgroup(s) x 128 rows (400 tensor-memory columns)}}
   %0 = tile.contract(%a, %b1, %as, %b1s, %b2, %b2s : tensor<?x?xf4E2M1FN, #tile.dims<M, K>>, tensor<?x?xf4E2M1FN, #tile.dims<N, K>>, tensor<?x?xf8E4M3FN, #tile.dims<M, cdiv(K, 16)>>, tensor<?x?xf8E4M3FN, #tile.dims<N, cdiv(K, 16)>>, tensor<?x?xf4E2M1FN, #tile.dims<N, K>>, tensor<?x?xf8E4M3FN, #tile.dims<N, cdiv(K, 16)>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true, lhs_scale = 2, rhs_scale = 3, scale_block = 16>, #tile.mma<lhs = 0, rhs = 4, transpose_a = false, transpose_b = true, lhs_scale = 2, rhs_scale = 5, scale_block = 16>] -> tensor<?x?xf16, #tile.dims<M, N>> {
   ^bb0(%g: f32, %u: f32):
@@ -140,6 +191,37 @@ tile.kernel @nvfp4_dual_wide(%a: tensor<?x?xf4E2M1FN, #tile.dims<M, K>>, %as: te
     tile.yield %t : f16
   }
   tile.return %0 : tensor<?x?xf16, #tile.dims<M, N>>
+}
+
+// -----
+
+// NVFP4 dual GEMM: a second set of accumulators would not fit next to the
+// scales.
+tile.kernel @nvfp4_two_sets(%a: tensor<?x?xf4E2M1FN, #tile.dims<M, K>>, %as: tensor<?x?xf8E4M3FN, #tile.dims<M, cdiv(K, 16)>>,
+                            %b1: tensor<?x?xf4E2M1FN, #tile.dims<N, K>>, %b1s: tensor<?x?xf8E4M3FN, #tile.dims<N, cdiv(K, 16)>>,
+                            %b2: tensor<?x?xf4E2M1FN, #tile.dims<N, K>>, %b2s: tensor<?x?xf8E4M3FN, #tile.dims<N, cdiv(K, 16)>>) -> tensor<?x?xf16, #tile.dims<M, N>> attributes {tile.schedule = {tile = array<i64: 128, 128>, acc_stages = 2 : i64}} {
+  // expected-error@+1 {{schedule for sm_100a: 2 accumulator sets of 256 columns plus 144 columns of block scales need 656 tensor-memory columns; 512 exist}}
+  %0 = tile.contract(%a, %b1, %as, %b1s, %b2, %b2s : tensor<?x?xf4E2M1FN, #tile.dims<M, K>>, tensor<?x?xf4E2M1FN, #tile.dims<N, K>>, tensor<?x?xf8E4M3FN, #tile.dims<M, cdiv(K, 16)>>, tensor<?x?xf8E4M3FN, #tile.dims<N, cdiv(K, 16)>>, tensor<?x?xf4E2M1FN, #tile.dims<N, K>>, tensor<?x?xf8E4M3FN, #tile.dims<N, cdiv(K, 16)>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true, lhs_scale = 2, rhs_scale = 3, scale_block = 16>, #tile.mma<lhs = 0, rhs = 4, transpose_a = false, transpose_b = true, lhs_scale = 2, rhs_scale = 5, scale_block = 16>] -> tensor<?x?xf16, #tile.dims<M, N>> {
+  ^bb0(%g: f32, %u: f32):
+    %p = arith.mulf %g, %u : f32
+    %t = arith.truncf %p : f32 to f16
+    tile.yield %t : f16
+  }
+  tile.return %0 : tensor<?x?xf16, #tile.dims<M, N>>
+}
+
+// -----
+
+tile.kernel @three_sets(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {tile.schedule = {tile = array<i64: 128, 64>, acc_stages = 3 : i64}} {
+  // expected-error@+1 {{schedule for sm_100a: acc_stages = 3 must be 1 or 2}}
+  %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
+  ^bb0(%acc0: f32):
+    %t = arith.truncf %acc0 : f32 to bf16
+    tile.yield %t : bf16
+  }
+  tile.return %0 : tensor<?x?xbf16, #tile.dims<M, N>>
 }
 
 // -----

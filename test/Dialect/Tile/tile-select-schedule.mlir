@@ -503,3 +503,17 @@ tile.kernel @stream_k_one_cta_per_tile(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %
   }
   tile.return %0 : tensor<?x?xbf16, #tile.dims<M, N>>
 }
+
+// -----
+
+// Accumulator sets are a tensor-memory (sm_100a) schedule.
+tile.kernel @acc_stages_sm90(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {tile.schedule = {tile = array<i64: 128, 128>, acc_stages = 2 : i64}} {
+  // expected-error@+1 {{schedule for sm_90a: acc_stages = 2 needs tensor-memory accumulators (sm_100a); sm_90a keeps accumulators in registers}}
+  %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
+  ^bb0(%acc0: f32):
+    %t = arith.truncf %acc0 : f32 to bf16
+    tile.yield %t : bf16
+  }
+  tile.return %0 : tensor<?x?xbf16, #tile.dims<M, N>>
+}
