@@ -241,7 +241,11 @@ void kiln::printKernelReport(llvm::raw_ostream &os, const KernelReport &kernel,
   const target::ChipInfo *chip = target::lookupChip(kernel.chip);
   if (kernel.tileM) {
     os << "  schedule: tile " << kernel.tileM << "x" << kernel.tileN << "x"
-       << kernel.tileK << ", " << kernel.stages << " stages, ";
+       << kernel.tileK;
+    if (chip && chip->tensorMemoryColumns &&
+        kernel.tileM == target::ctaPairSize * target::tmemLanes)
+      os << " (CTA pair, " << target::tmemLanes << " rows per CTA)";
+    os << ", " << kernel.stages << " stages, ";
     // With tensor-memory accumulators one MMA warp feeds epilogue
     // warpgroups through accumulator sets (docs/architecture.md, 7.1).
     if (chip && chip->tensorMemoryColumns)

@@ -36,6 +36,17 @@ ValueOrError<uint32_t> tmemAddress(uint32_t lane, uint32_t column);
 /// lanes [32 * (w % 4), 32 * (w % 4) + 32).
 uint32_t tmemLaneBaseForWarp(uint32_t warpIndex);
 
+/// CTA pairs (tcgen05 `.cta_group::2`, sm_100a): two CTAs of a cluster, the
+/// even one (the leader) issuing one MMA of twice the rows for both.
+constexpr uint32_t ctaPairSize = 2;
+/// In a cluster launch bit 24 of a CTA's 32-bit shared-memory address
+/// selects the CTA of its pair; clearing it turns the address of an mbarrier
+/// into the same mbarrier in the pair's leader. The copies of a pair's
+/// operands complete on the leader's full barrier this way, as in CUTLASS
+/// (`cute::Sm100MmaPeerBitMask` in cute/arch/copy_sm100_tma.hpp). Not run
+/// on a Blackwell GPU here.
+constexpr uint32_t ctaPairLeaderAddressMask = 0xFEFFFFFFu;
+
 } // namespace kiln::target
 
 #endif // KILN_COMPILER_TARGET_TENSORMEMORY_H

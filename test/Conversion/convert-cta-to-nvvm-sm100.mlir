@@ -779,3 +779,126 @@ cta.program @mma_warp(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a", ct
   }
   cta.return
 }
+
+// -----
+
+// A CTA pair's MMA needs every copy to be the pair's: the copies complete
+// on the leader's barrier, which counts both CTAs' bytes.
+cta.program @pair(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a", cta.role = "input", cta.shape = ["M", "K"]}, %b: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "b", cta.role = "input", cta.shape = ["N", "K"]}, %c: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "c", cta.role = "output", cta.shape = ["M", "N"]}, %M: index {cta.dim = "M"}, %K: index {cta.dim = "K"}, %N: index {cta.dim = "N"}) attributes {cta.block = array<i64: 192, 1, 1>, cta.chip = "sm_100a", cta.cluster = array<i64: 2, 1>, cta.schedule = #cta.schedule<stages = 2, math_warpgroups = 1, acc_stages = 2>} {
+  %c64 = arith.constant 64 : index
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %sa = cta.alloc : <128x64xbf16, stages = 2, swizzle = "128B">
+  %sb = cta.alloc : <64x64xbf16, stages = 2, swizzle = "128B">
+  %sc = cta.alloc : <128x64xbf16, swizzle = "128B">
+  %ring = cta.ring {cluster_size = 2 : i64, consumers = 1 : i64} : <2>
+  %accs = cta.acc_ring {consumers = 1 : i64} : <2, [<128x128xf32>]>
+  cta.warp_specialize
+    #cta.role<epilogue, warps = 4> {
+    %p = cta.tile_loop static (%M, %N) tile [128, 128] iter_args(%c0 : index) -> (index) {
+    ^bb0(%m0: index, %n0: index, %apos: index):
+      %kt = arith.ceildivui %K, %c64 : index
+      %filled = arith.cmpi ugt, %kt, %c0 : index
+      %acc = cta.acc_wait %accs at %apos filled %filled : <2, [<128x128xf32>]> -> !cta.acc<128x128xf32>
+      cta.store %acc -> %c[%m0, %n0] staging %sc : !cta.acc<128x128xf32> -> memref<?x?xbf16, strided<[?, 1]>>, !cta.buffer<128x64xbf16, swizzle = "128B"> {
+      ^bb0(%v: f32):
+        %t = arith.truncf %v : f32 to bf16
+        cta.yield %t : bf16
+      }
+      cta.acc_release %accs at %apos : <2, [<128x128xf32>]>
+      %next = arith.addi %apos, %c1 : index
+      cta.yield %next : index
+    } {group_m = 8 : i64, persistent}
+  }
+    #cta.role<producer, warps = 1> {
+    %p = cta.tile_loop static (%M, %N) tile [128, 128] iter_args(%c0 : index) -> (index) {
+    ^bb0(%m0: index, %n0: index, %pos: index):
+      %kt = arith.ceildivui %K, %c64 : index
+      %next = cta.produce %ring at %pos count %kt : <2> {
+      ^bb0(%kb: index, %slot: index):
+        %k0 = arith.muli %kb, %c64 : index
+        cta.load %a[%m0, %k0] -> %sa[%slot] signal %ring : memref<?x?xbf16, strided<[?, 1]>> -> <128x64xbf16, stages = 2, swizzle = "128B">, !cta.ring<2>
+        cta.load %b[%n0, %k0] -> %sb[%slot] signal %ring {cta_pair} : memref<?x?xbf16, strided<[?, 1]>> -> <64x64xbf16, stages = 2, swizzle = "128B">, !cta.ring<2>
+      }
+      cta.yield %next : index
+    } {group_m = 8 : i64, persistent}
+  }
+    #cta.role<mma, warps = 1> {
+    %p:2 = cta.tile_loop static (%M, %N) tile [128, 128] iter_args(%c0, %c0 : index, index) -> (index, index) {
+    ^bb0(%m0: index, %n0: index, %pos: index, %apos: index):
+      %kt = arith.ceildivui %K, %c64 : index
+      %zero = cta.acc_acquire %accs at %apos : <2, [<128x128xf32>]> -> !cta.acc<128x128xf32>
+      %r:2 = cta.consume %ring at %pos count %kt iter_args(%zero : !cta.acc<128x128xf32>) : <2> -> !cta.acc<128x128xf32> {
+      ^bb0(%kb: index, %slot: index, %acc: !cta.acc<128x128xf32>):
+        // expected-error@+1 {{convert-cta-to-nvvm: a program with a CTA pair's MMA runs every MMA and copy as the pair's (cta_pair)}}
+        %d = cta.mma %sa[%slot], %sb[%slot], %acc {cta_pair, transpose_b} : !cta.buffer<128x64xbf16, stages = 2, swizzle = "128B">, <64x64xbf16, stages = 2, swizzle = "128B">, <128x128xf32>
+        cta.yield %d : !cta.acc<128x128xf32>
+      }
+      cta.acc_commit %accs at %apos, %r#1 : <2, [<128x128xf32>]>, !cta.acc<128x128xf32>
+      %anext = arith.addi %apos, %c1 : index
+      cta.yield %r#0, %anext : index, index
+    } {group_m = 8 : i64, persistent}
+  }
+  cta.return
+}
+
+// -----
+
+// A CTA pair is a 2x1 cluster.
+cta.program @pair(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a", cta.role = "input", cta.shape = ["M", "K"]}, %b: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "b", cta.role = "input", cta.shape = ["N", "K"]}, %c: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "c", cta.role = "output", cta.shape = ["M", "N"]}, %M: index {cta.dim = "M"}, %K: index {cta.dim = "K"}, %N: index {cta.dim = "N"}) attributes {cta.block = array<i64: 192, 1, 1>, cta.chip = "sm_100a", cta.cluster = array<i64: 1, 1>, cta.schedule = #cta.schedule<stages = 2, math_warpgroups = 1, acc_stages = 2>} {
+  %c64 = arith.constant 64 : index
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %sa = cta.alloc : <128x64xbf16, stages = 2, swizzle = "128B">
+  %sb = cta.alloc : <64x64xbf16, stages = 2, swizzle = "128B">
+  %sc = cta.alloc : <128x64xbf16, swizzle = "128B">
+  %ring = cta.ring {consumers = 1 : i64} : <2>
+  %accs = cta.acc_ring {consumers = 1 : i64} : <2, [<128x128xf32>]>
+  cta.warp_specialize
+    #cta.role<epilogue, warps = 4> {
+    %p = cta.tile_loop static (%M, %N) tile [128, 128] iter_args(%c0 : index) -> (index) {
+    ^bb0(%m0: index, %n0: index, %apos: index):
+      %kt = arith.ceildivui %K, %c64 : index
+      %filled = arith.cmpi ugt, %kt, %c0 : index
+      %acc = cta.acc_wait %accs at %apos filled %filled : <2, [<128x128xf32>]> -> !cta.acc<128x128xf32>
+      cta.store %acc -> %c[%m0, %n0] staging %sc : !cta.acc<128x128xf32> -> memref<?x?xbf16, strided<[?, 1]>>, !cta.buffer<128x64xbf16, swizzle = "128B"> {
+      ^bb0(%v: f32):
+        %t = arith.truncf %v : f32 to bf16
+        cta.yield %t : bf16
+      }
+      cta.acc_release %accs at %apos : <2, [<128x128xf32>]>
+      %next = arith.addi %apos, %c1 : index
+      cta.yield %next : index
+    } {group_m = 8 : i64, persistent}
+  }
+    #cta.role<producer, warps = 1> {
+    %p = cta.tile_loop static (%M, %N) tile [128, 128] iter_args(%c0 : index) -> (index) {
+    ^bb0(%m0: index, %n0: index, %pos: index):
+      %kt = arith.ceildivui %K, %c64 : index
+      %next = cta.produce %ring at %pos count %kt : <2> {
+      ^bb0(%kb: index, %slot: index):
+        %k0 = arith.muli %kb, %c64 : index
+        cta.load %a[%m0, %k0] -> %sa[%slot] signal %ring {cta_pair} : memref<?x?xbf16, strided<[?, 1]>> -> <128x64xbf16, stages = 2, swizzle = "128B">, !cta.ring<2>
+        cta.load %b[%n0, %k0] -> %sb[%slot] signal %ring {cta_pair} : memref<?x?xbf16, strided<[?, 1]>> -> <64x64xbf16, stages = 2, swizzle = "128B">, !cta.ring<2>
+      }
+      cta.yield %next : index
+    } {group_m = 8 : i64, persistent}
+  }
+    #cta.role<mma, warps = 1> {
+    %p:2 = cta.tile_loop static (%M, %N) tile [128, 128] iter_args(%c0, %c0 : index, index) -> (index, index) {
+    ^bb0(%m0: index, %n0: index, %pos: index, %apos: index):
+      %kt = arith.ceildivui %K, %c64 : index
+      %zero = cta.acc_acquire %accs at %apos : <2, [<128x128xf32>]> -> !cta.acc<128x128xf32>
+      %r:2 = cta.consume %ring at %pos count %kt iter_args(%zero : !cta.acc<128x128xf32>) : <2> -> !cta.acc<128x128xf32> {
+      ^bb0(%kb: index, %slot: index, %acc: !cta.acc<128x128xf32>):
+        // expected-error@+1 {{convert-cta-to-nvvm: a CTA pair's MMA runs in clusters of [2, 1]}}
+        %d = cta.mma %sa[%slot], %sb[%slot], %acc {cta_pair, transpose_b} : !cta.buffer<128x64xbf16, stages = 2, swizzle = "128B">, <64x64xbf16, stages = 2, swizzle = "128B">, <128x128xf32>
+        cta.yield %d : !cta.acc<128x128xf32>
+      }
+      cta.acc_commit %accs at %apos, %r#1 : <2, [<128x128xf32>]>, !cta.acc<128x128xf32>
+      %anext = arith.addi %apos, %c1 : index
+      cta.yield %r#0, %anext : index, index
+    } {group_m = 8 : i64, persistent}
+  }
+  cta.return
+}

@@ -885,3 +885,70 @@ cta.program @mma_warp_sm90(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a
   }
   cta.return
 }
+
+// -----
+
+// CTA pairs are sm_100a's.
+cta.program @pair_sm90(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a", cta.role = "input", cta.shape = ["M", "K"]}, %b: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "b", cta.role = "input", cta.shape = ["N", "K"]}, %c: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "c", cta.role = "output", cta.shape = ["M", "N"]}, %M: index {cta.dim = "M"}, %K: index {cta.dim = "K"}, %N: index {cta.dim = "N"}) attributes {cta.block = array<i64: 192, 1, 1>, cta.chip = "sm_90a", cta.cluster = array<i64: 2, 1>, cta.schedule = #cta.schedule<stages = 2, math_warpgroups = 1, acc_stages = 2>} {
+  %c64 = arith.constant 64 : index
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %sa = cta.alloc : <128x64xbf16, stages = 2, swizzle = "128B">
+  %sb = cta.alloc : <64x64xbf16, stages = 2, swizzle = "128B">
+  %sc = cta.alloc : <128x64xbf16, swizzle = "128B">
+  %ring = cta.ring {cluster_size = 2 : i64, consumers = 1 : i64} : <2>
+  // expected-error@+1 {{convert-cta-to-nvvm: 'cta.acc_ring' hands tensor-memory accumulators between warp roles; sm_90a has no tensor memory (sm_100a has)}}
+  %accs = cta.acc_ring {consumers = 1 : i64} : <2, [<128x128xf32>]>
+  cta.warp_specialize
+    #cta.role<epilogue, warps = 4> {
+    %p = cta.tile_loop static (%M, %N) tile [128, 128] iter_args(%c0 : index) -> (index) {
+    ^bb0(%m0: index, %n0: index, %apos: index):
+      %kt = arith.ceildivui %K, %c64 : index
+      %filled = arith.cmpi ugt, %kt, %c0 : index
+      // expected-error@+1 {{convert-cta-to-nvvm: 'cta.acc_wait' hands tensor-memory accumulators between warp roles; sm_90a has no tensor memory (sm_100a has)}}
+      %acc = cta.acc_wait %accs at %apos filled %filled : <2, [<128x128xf32>]> -> !cta.acc<128x128xf32>
+      cta.store %acc -> %c[%m0, %n0] staging %sc : !cta.acc<128x128xf32> -> memref<?x?xbf16, strided<[?, 1]>>, !cta.buffer<128x64xbf16, swizzle = "128B"> {
+      ^bb0(%v: f32):
+        %t = arith.truncf %v : f32 to bf16
+        cta.yield %t : bf16
+      }
+      // expected-error@+1 {{convert-cta-to-nvvm: 'cta.acc_release' hands tensor-memory accumulators between warp roles; sm_90a has no tensor memory (sm_100a has)}}
+      cta.acc_release %accs at %apos : <2, [<128x128xf32>]>
+      %next = arith.addi %apos, %c1 : index
+      cta.yield %next : index
+    } {group_m = 8 : i64, persistent}
+  }
+    #cta.role<producer, warps = 1> {
+    %p = cta.tile_loop static (%M, %N) tile [128, 128] iter_args(%c0 : index) -> (index) {
+    ^bb0(%m0: index, %n0: index, %pos: index):
+      %kt = arith.ceildivui %K, %c64 : index
+      %next = cta.produce %ring at %pos count %kt : <2> {
+      ^bb0(%kb: index, %slot: index):
+        %k0 = arith.muli %kb, %c64 : index
+        cta.load %a[%m0, %k0] -> %sa[%slot] signal %ring : memref<?x?xbf16, strided<[?, 1]>> -> <128x64xbf16, stages = 2, swizzle = "128B">, !cta.ring<2>
+        // expected-error@+1 {{convert-cta-to-nvvm: a CTA pair's copy (cta_pair) feeds tcgen05.mma.cta_group::2, which sm_90a does not have (sm_100a)}}
+        cta.load %b[%n0, %k0] -> %sb[%slot] signal %ring {cta_pair} : memref<?x?xbf16, strided<[?, 1]>> -> <64x64xbf16, stages = 2, swizzle = "128B">, !cta.ring<2>
+      }
+      cta.yield %next : index
+    } {group_m = 8 : i64, persistent}
+  }
+    #cta.role<mma, warps = 1> {
+    %p:2 = cta.tile_loop static (%M, %N) tile [128, 128] iter_args(%c0, %c0 : index, index) -> (index, index) {
+    ^bb0(%m0: index, %n0: index, %pos: index, %apos: index):
+      %kt = arith.ceildivui %K, %c64 : index
+      // expected-error@+1 {{convert-cta-to-nvvm: 'cta.acc_acquire' hands tensor-memory accumulators between warp roles; sm_90a has no tensor memory (sm_100a has)}}
+      %zero = cta.acc_acquire %accs at %apos : <2, [<128x128xf32>]> -> !cta.acc<128x128xf32>
+      %r:2 = cta.consume %ring at %pos count %kt iter_args(%zero : !cta.acc<128x128xf32>) : <2> -> !cta.acc<128x128xf32> {
+      ^bb0(%kb: index, %slot: index, %acc: !cta.acc<128x128xf32>):
+        // expected-error@+1 {{convert-cta-to-nvvm: a CTA pair's MMA (cta_pair) is tcgen05.mma.cta_group::2, which sm_90a does not have (sm_100a)}}
+        %d = cta.mma %sa[%slot], %sb[%slot], %acc {cta_pair, transpose_b} : !cta.buffer<128x64xbf16, stages = 2, swizzle = "128B">, <64x64xbf16, stages = 2, swizzle = "128B">, <128x128xf32>
+        cta.yield %d : !cta.acc<128x128xf32>
+      }
+      // expected-error@+1 {{convert-cta-to-nvvm: 'cta.acc_commit' hands tensor-memory accumulators between warp roles; sm_90a has no tensor memory (sm_100a has)}}
+      cta.acc_commit %accs at %apos, %r#1 : <2, [<128x128xf32>]>, !cta.acc<128x128xf32>
+      %anext = arith.addi %apos, %c1 : index
+      cta.yield %r#0, %anext : index, index
+    } {group_m = 8 : i64, persistent}
+  }
+  cta.return
+}

@@ -69,7 +69,7 @@
 // LLVM-NOT:    {{^ *(%[^ ]+ = )?(tile|cta|scf|cf|arith|index|math|memref)\.}}
 
 // SM100-LABEL: tile.kernel @matmul(
-// SM100:         {schedule = #tile.schedule<tile_m = 128, tile_n = 256, tile_k = 64, stages = 4, cluster_m = 1, cluster_n = 1, consumers = 1, persistent = true, group_m = 8, acc_stages = 2>}
+// SM100:         {schedule = #tile.schedule<tile_m = 256, tile_n = 256, tile_k = 64, stages = 6, cluster_m = 2, cluster_n = 1, consumers = 1, persistent = true, group_m = 8, acc_stages = 2>}
 // SM100-NOT:   tile.kernel
 
 // SM100-LLVM: gpu.module @kiln_kernels [#nvvm.target<O = 3, chip = "sm_100a", features = "+ptx88">]

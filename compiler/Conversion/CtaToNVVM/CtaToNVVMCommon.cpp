@@ -116,6 +116,12 @@ struct AllocLowering : public AbiPattern<cta::AllocOp> {
   }
 };
 
+/// Whether this CTA leads its CTA pair (the even rank of the cluster).
+static Value isPairLeader(Emitter &e) {
+  Value rank = NVVM::ClusterId::create(e.b, e.loc, e.i32Type());
+  return e.eq(e.urem(rank, e.i32(target::ctaPairSize)), e.i32(0));
+}
+
 /// Initializes the ring's barriers (one thread); cta.warp_specialize
 /// publishes them to the CTA (and its cluster) before any role uses them.
 struct RingLowering : public AbiPattern<cta::RingOp> {
@@ -127,7 +133,10 @@ struct RingLowering : public AbiPattern<cta::RingOp> {
     Value ring = e.bytePtr(e.smemBase(), abi.smemOffset.lookup(op));
     int64_t stages = op.getRing().getType().getStages();
     e.ifThen(e.eq(e.threadId(), e.i32(0)), [&] {
-      Value releasers = e.i32(op.getConsumers() * op.getClusterSize());
+      // Each CTA's MMA commit releases the stage in every CTA of the
+      // cluster; in a CTA pair only the pair's leader commits.
+      Value releasers = e.i32(op.getConsumers() *
+                              (abi.ctaPair ? 1 : op.getClusterSize()));
       for (int64_t s = 0; s < stages; ++s) {
         NVVM::MBarrierInitOp::create(rewriter, op.getLoc(),
                                      e.barrier(ring, e.i32(s), stages, false),
@@ -192,8 +201,11 @@ struct WarpSpecializeLowering : public AbiPattern<cta::WarpSpecializeOp> {
       Operation *bodyEnd = end;
       if (role.getKind() == cta::RoleKind::producer ||
           role.getKind() == cta::RoleKind::mma) {
-        // One thread issues the role's asynchronous copies or MMAs.
+        // One thread issues the role's asynchronous copies or MMAs; in a
+        // CTA pair the leader's MMA thread issues them for both CTAs.
         Value leader = e.eq(e.threadId(), e.i32(first * 32));
+        if (abi.ctaPair && role.getKind() == cta::RoleKind::mma)
+          leader = e.andI(leader, isPairLeader(e));
         auto single = scf::IfOp::create(rewriter, loc, leader,
                                         /*withElseRegion=*/false);
         bodyEnd = single.getThenRegion().front().getTerminator();
@@ -214,6 +226,20 @@ struct WarpSpecializeLowering : public AbiPattern<cta::WarpSpecializeOp> {
     if (clustered)
       syncAll();
     rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// The CTA's rank in its cluster (%cluster_ctarank).
+struct ClusterRankLowering : public OpConversionPattern<cta::ClusterRankOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(cta::ClusterRankOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Emitter e(rewriter, op.getLoc());
+    rewriter.replaceOp(
+        op, e.toIndex(NVVM::ClusterId::create(rewriter, op.getLoc(),
+                                              e.i32Type())));
     return success();
   }
 };
@@ -394,9 +420,10 @@ struct TileLoopLowering : public OpConversionPattern<cta::TileLoopOp> {
 /// the ring passes at once: a fresh barrier's phase 1 counts as complete),
 /// post the stage's transaction bytes on its full barrier, then issue the
 /// copies. Every copy into a stage lands in full in this CTA (multicast
-/// slices from peers included), so the count is the stage's bytes.
-struct ProduceLowering : public OpConversionPattern<cta::ProduceOp> {
-  using OpConversionPattern::OpConversionPattern;
+/// slices from peers included), so the count is the stage's bytes; a CTA
+/// pair's leader counts both CTAs' bytes.
+struct ProduceLowering : public AbiPattern<cta::ProduceOp> {
+  using AbiPattern::AbiPattern;
   LogicalResult
   matchAndRewrite(cta::ProduceOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -423,9 +450,20 @@ struct ProduceLowering : public OpConversionPattern<cta::ProduceOp> {
       Value phase = e.ringPhase(iteration, stages);
       e.wait(e.barrier(ring, slot, stages, /*empty=*/true),
              e.xorI(phase, e.i32(1)));
-      NVVM::MBarrierArriveExpectTxOp::create(
-          rewriter, loc, /*res=*/Type(), e.barrier(ring, slot, stages, false),
-          e.i32(txBytes), NVVM::MemScopeKind::CTA, false, Value());
+      auto expect = [&](int64_t bytes) {
+        NVVM::MBarrierArriveExpectTxOp::create(
+            rewriter, loc, /*res=*/Type(),
+            e.barrier(ring, slot, stages, false), e.i32(bytes),
+            NVVM::MemScopeKind::CTA, false, Value());
+      };
+      // In a CTA pair both CTAs' copies complete on the leader's full
+      // barrier, which expects them all; the odd CTA's producer only
+      // copies.
+      if (abi.ctaPair)
+        e.ifThen(isPairLeader(e),
+                 [&] { expect(txBytes * target::ctaPairSize); });
+      else
+        expect(txBytes);
       inlineRegionWithoutTerminator(rewriter, op.getBody(), end,
                                     {kb, e.toIndex(slot)});
     }
@@ -487,12 +525,30 @@ struct LoadLowering : public AbiPattern<cta::LoadOp> {
       sliceRow = e.add(row, e.mul(rank, e.i32(sliceRows)));
       mask = arith::ConstantIntOp::create(rewriter, loc, (1 << cs) - 1, 16);
     }
+    // A CTA pair's copy completes on the leader's full barrier.
+    if (op.getCtaPair()) {
+      Type i32 = e.i32Type();
+      Value address = LLVM::PtrToIntOp::create(rewriter, loc, i32, bar);
+      address = e.andI(address, e.i32(static_cast<int32_t>(
+                                    target::ctaPairLeaderAddressMask)));
+      bar = LLVM::IntToPtrOp::create(
+          rewriter, loc, LLVM::LLVMPointerType::get(getContext(), 3), address);
+    }
     for (uint32_t j = 0; j < plan.boxes.boxCount; ++j) {
       Value dst = e.bytePtr(stage, (j * rows + firstRow) * span);
       SmallVector<Value> coords = {e.add(col, e.i32(j * boxInner)),
                                    cs > 1 ? sliceRow : row};
       llvm::append_range(coords, outer);
-      if (cs == 1) {
+      if (op.getCtaPair()) {
+        Value cluster = LLVM::AddrSpaceCastOp::create(
+            rewriter, loc, LLVM::LLVMPointerType::get(getContext(), 7), dst);
+        NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+            rewriter, loc, cluster, tensorMap, coords, bar, ValueRange{},
+            Value(), Value(), NVVM::TMALoadMode::TILE, /*isCTAOnly=*/false,
+            NVVM::CTAGroupKindAttr::get(getContext(),
+                                        NVVM::CTAGroupKind::CTA_2),
+            Value());
+      } else if (cs == 1) {
         NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
             rewriter, loc, dst, tensorMap, coords, bar, ValueRange{}, Value(),
             Value(), NVVM::TMALoadMode::TILE, /*isCTAOnly=*/true, nullptr,
@@ -523,12 +579,12 @@ void kiln::populateCtaToNVVMCommonPatterns(TypeConverter &converter,
                                            const CtaResources &resources) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<ProgramLowering, LoadLowering>(converter, ctx, abi, kernel);
-  patterns.add<AllocLowering, RingLowering, WarpgroupIndexLowering>(
-      converter, ctx, abi);
+  patterns.add<AllocLowering, RingLowering, WarpgroupIndexLowering,
+               ProduceLowering>(converter, ctx, abi);
   patterns.add<WarpSpecializeLowering>(converter, ctx, abi, resources);
   patterns
-      .add<ReturnLowering, YieldLowering, TileLoopLowering, ProduceLowering>(
-          converter, ctx);
+      .add<ReturnLowering, YieldLowering, TileLoopLowering,
+           ClusterRankLowering>(converter, ctx);
 }
 
 LogicalResult kiln::checkLoweredAlike(Operation *op, StringRef chip) {
@@ -549,7 +605,8 @@ LogicalResult kiln::checkLoweredAlike(Operation *op, StringRef chip) {
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
       .Case<cta::ProgramOp, cta::ReturnOp, cta::YieldOp, cta::AllocOp,
             cta::WarpSpecializeOp, cta::ProduceOp, cta::ConsumeOp,
-            cta::SplitColsOp, cta::AccZeroOp, cta::MmaOp>(
+            cta::SplitColsOp, cta::AccZeroOp, cta::MmaOp,
+            cta::ClusterRankOp>(
           [](Operation *) { return success(); })
       .Case([&](cta::RingOp ring) -> LogicalResult {
         if (static_cast<int64_t>(ring.getClusterSize()) != clusterSize())

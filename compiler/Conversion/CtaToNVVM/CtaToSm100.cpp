@@ -130,6 +130,11 @@ Value isAllocatingWarp(Emitter &e) {
   return e.eq(e.udiv(e.threadId(), e.i32(target::threadsPerWarp)), e.i32(0));
 }
 
+/// The CTA group of the program's tcgen05 instructions: 2 for CTA pairs.
+NVVM::CTAGroupKind ctaGroup(const KernelABI &abi) {
+  return abi.ctaPair ? NVVM::CTAGroupKind::CTA_2 : NVVM::CTAGroupKind::CTA_1;
+}
+
 /// Runs `issue` in one thread: the thread itself where the op's role runs
 /// in one elected thread already (the mma role), else lane 0 of the
 /// warpgroup.
@@ -227,7 +232,8 @@ struct ConsumeLowering : public AbiPattern<cta::ConsumeOp> {
       rewriter.setInsertionPoint(yield);
       // In a cluster every CTA's producer multicasts into this CTA's copy
       // of the stage, so the commit arrives on the stage's empty barrier in
-      // each CTA of the cluster (the same offset everywhere).
+      // each CTA of the cluster (the same offset everywhere); a CTA pair's
+      // leader releases the stage in both CTAs of the pair.
       issueOnce(e, abi, op, [&] {
         Value mask;
         if (clusterSize > 1)
@@ -235,7 +241,8 @@ struct ConsumeLowering : public AbiPattern<cta::ConsumeOp> {
               rewriter, loc, rewriter.getI16IntegerAttr(
                                  static_cast<int16_t>((1 << clusterSize) - 1)));
         NVVM::Tcgen05CommitOp::create(
-            rewriter, loc, e.barrier(ring, slot, stages, /*empty=*/true), mask);
+            rewriter, loc, e.barrier(ring, slot, stages, /*empty=*/true), mask,
+            ctaGroup(abi));
       });
     }
     Value count32 = e.toI32(count);
@@ -302,7 +309,9 @@ struct MmaLowering : public AbiPattern<cta::MmaOp> {
       return rewriter.notifyMatchFailure(op, "no dense kind");
     fields.kind = dense.value_or(target::Tcgen05Kind::F16);
     fields.accumulator = target::ElementType::F32;
-    fields.m = accType.getShape()[0];
+    // A CTA pair's MMA covers both CTAs' rows.
+    fields.ctaGroup = op.getCtaPair() ? target::ctaPairSize : 1;
+    fields.m = accType.getShape()[0] * fields.ctaGroup;
     fields.n = accType.getShape()[1];
     std::optional<ScaledMma> scaled;
     if (op.getLhsScale()) {
@@ -462,7 +471,9 @@ struct MmaLowering : public AbiPattern<cta::MmaOp> {
               fields.kind == target::Tcgen05Kind::F8F6F4
                   ? NVVM::Tcgen05MMAKind::F8F6F4
                   : NVVM::Tcgen05MMAKind::F16,
-              NVVM::CTAGroupKind::CTA_1, NVVM::Tcgen05MMACollectorOp::DISCARD,
+              op.getCtaPair() ? NVVM::CTAGroupKind::CTA_2
+                              : NVVM::CTAGroupKind::CTA_1,
+              NVVM::Tcgen05MMACollectorOp::DISCARD,
               /*aShift=*/false, d, a, b, stepInstr, enable, Value(), Value());
           continue;
         }
@@ -493,8 +504,10 @@ struct AccRingLowering : public AbiPattern<cta::AccRingOp> {
     Value ring = e.bytePtr(e.smemBase(), abi.smemOffset.lookup(op));
     int64_t stages = op.getRing().getType().getStages();
     e.ifThen(e.eq(e.threadId(), e.i32(0)), [&] {
+      // In a CTA pair both CTAs' epilogues release the leader's sets.
       Value readers =
-          e.i32(static_cast<int64_t>(op.getConsumers()) * kWarpgroupThreads);
+          e.i32(static_cast<int64_t>(op.getConsumers()) * kWarpgroupThreads *
+                (abi.ctaPair ? target::ctaPairSize : 1));
       for (int64_t s = 0; s < stages; ++s) {
         NVVM::MBarrierInitOp::create(rewriter, op.getLoc(),
                                      e.barrier(ring, e.i32(s), stages, false),
@@ -571,7 +584,15 @@ struct AccCommitLowering : public AbiPattern<cta::AccCommitOp> {
     Value full = e.barrier(adaptor.getRing(), e.ringSlot(iteration, stages),
                            stages, /*empty=*/false);
     issueOnce(e, abi, op, [&] {
-      NVVM::Tcgen05CommitOp::create(rewriter, op.getLoc(), full, Value());
+      // A CTA pair's leader signals the set's full barrier in both CTAs.
+      Value mask;
+      if (abi.ctaPair)
+        mask = arith::ConstantOp::create(
+            rewriter, op.getLoc(),
+            rewriter.getI16IntegerAttr(
+                static_cast<int16_t>((1 << target::ctaPairSize) - 1)));
+      NVVM::Tcgen05CommitOp::create(rewriter, op.getLoc(), full, mask,
+                                    ctaGroup(abi));
     });
     rewriter.eraseOp(op);
     return success();
@@ -611,11 +632,19 @@ struct AccReleaseLowering : public AbiPattern<cta::AccReleaseOp> {
     int64_t stages = op.getRing().getType().getStages();
     Value iteration = e.toI32(adaptor.getPosition());
     fence(e, NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
-    NVVM::MBarrierArriveOp::create(
-        rewriter, op.getLoc(), Type(),
-        e.barrier(adaptor.getRing(), e.ringSlot(iteration, stages), stages,
-                  /*empty=*/true),
-        Value(), NVVM::MemScopeKind::CTA, false);
+    Value empty = e.barrier(adaptor.getRing(), e.ringSlot(iteration, stages),
+                            stages, /*empty=*/true);
+    // In a CTA pair the leader's MMA thread waits for both CTAs' epilogues:
+    // arrive on the leader's barrier (the pair's even rank).
+    if (abi.ctaPair) {
+      Value rank = NVVM::ClusterId::create(rewriter, op.getLoc(), e.i32Type());
+      Value leader = e.sub(rank, e.urem(rank, e.i32(target::ctaPairSize)));
+      empty = NVVM::MapaOp::create(
+          rewriter, op.getLoc(),
+          LLVM::LLVMPointerType::get(rewriter.getContext(), 7), empty, leader);
+    }
+    NVVM::MBarrierArriveOp::create(rewriter, op.getLoc(), Type(), empty,
+                                   Value(), NVVM::MemScopeKind::CTA, false);
     rewriter.eraseOp(op);
     return success();
   }
@@ -798,16 +827,26 @@ CtaResources kiln::sm100Resources(const KernelABI &abi) {
   if (abi.tmem.columns == 0)
     return {};
   int64_t columns = abi.tmem.columns, slotOffset = abi.tmem.slotOffset;
+  // A CTA pair allocates the same columns in both CTAs (warp 0 of each);
+  // the leader's MMAs write them.
+  NVVM::CTAGroupKind group = ctaGroup(abi);
+  bool pair = abi.ctaPair;
   CtaResources resources;
   // Before the roles start: one whole warp allocates and gives up its
   // permit (no other allocation follows); the CTA-wide barrier that starts
   // the roles (emitted by the caller) publishes the address. Readers fence
   // after it (AccZeroLowering).
   resources.acquire = [=](Emitter &e) {
+    // A pair's allocation is collective over both CTAs' warp 0: the peer
+    // CTA must have started (PTX ISA, tcgen05.alloc with .cta_group::2).
+    if (pair) {
+      NVVM::ClusterArriveOp::create(e.b, e.loc, /*aligned=*/nullptr);
+      NVVM::ClusterWaitOp::create(e.b, e.loc, /*aligned=*/nullptr);
+    }
     e.ifThen(isAllocatingWarp(e), [&] {
       Value slot = e.bytePtr(e.smemBase(), slotOffset);
-      NVVM::Tcgen05AllocOp::create(e.b, e.loc, slot, e.i32(columns));
-      NVVM::Tcgen05RelinquishAllocPermitOp::create(e.b, e.loc);
+      NVVM::Tcgen05AllocOp::create(e.b, e.loc, slot, e.i32(columns), group);
+      NVVM::Tcgen05RelinquishAllocPermitOp::create(e.b, e.loc, group);
     });
     fence(e, NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
   };
@@ -815,13 +854,19 @@ CtaResources kiln::sm100Resources(const KernelABI &abi) {
   // before the allocating warp frees the columns.
   resources.release = [=](Emitter &e) {
     fence(e, NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
-    NVVM::Barrier0Op::create(e.b, e.loc);
+    // Both CTAs of a pair free their columns together.
+    if (pair) {
+      NVVM::ClusterArriveOp::create(e.b, e.loc, /*aligned=*/nullptr);
+      NVVM::ClusterWaitOp::create(e.b, e.loc, /*aligned=*/nullptr);
+    } else {
+      NVVM::Barrier0Op::create(e.b, e.loc);
+    }
     e.ifThen(isAllocatingWarp(e), [&] {
       fence(e, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
       Value slot = e.bytePtr(e.smemBase(), slotOffset);
       Value base = LLVM::LoadOp::create(e.b, e.loc, e.i32Type(), slot);
       NVVM::Tcgen05DeallocOp::create(e.b, e.loc, tmemPointer(e, base),
-                                     e.i32(columns));
+                                     e.i32(columns), group);
     });
   };
   return resources;
@@ -974,7 +1019,8 @@ LogicalResult kiln::checkLoweredOnSm100(Operation *op) {
         cta::AccType acc = mma.getAcc().getType();
         if (failed(checkAccumulator(op, acc)))
           return failure();
-        fields.m = acc.getShape()[0];
+        fields.ctaGroup = mma.getCtaPair() ? target::ctaPairSize : 1;
+        fields.m = acc.getShape()[0] * fields.ctaGroup;
         fields.n = acc.getShape()[1];
         target::ValueOrError<uint32_t> idesc =
             target::encodeTcgen05InstrDescriptor(fields);
@@ -989,11 +1035,37 @@ LogicalResult kiln::checkLoweredOnSm100(Operation *op) {
           return op->emitError()
                  << "convert-cta-to-nvvm: the lhs has " << lhs.getShape()[0]
                  << " rows; tcgen05.mma reads " << kMmaRows;
-        if (mma.getRhs().getType().getShape()[0] != acc.getShape()[1])
+        int64_t pairFactor = mma.getCtaPair() ? target::ctaPairSize : 1;
+        if (mma.getRhs().getType().getShape()[0] * pairFactor !=
+            acc.getShape()[1])
           return notYet("an rhs tile of " +
                         Twine(mma.getRhs().getType().getShape()[0]) +
                         " rows for a " + Twine(acc.getShape()[1]) +
                         "-column accumulator");
+        if (mma.getCtaPair()) {
+          auto program = op->getParentOfType<cta::ProgramOp>();
+          if (!program || program.getClusterShape() !=
+                              std::make_pair<int64_t, int64_t>(
+                                  target::ctaPairSize, 1))
+            return op->emitError("convert-cta-to-nvvm: a CTA pair's MMA "
+                                 "runs in clusters of [2, 1]");
+          if (mma.getLhsScale())
+            return notYet("block-scaled MMAs of a CTA pair");
+          // Every MMA and copy of the program belongs to the pair: the
+          // barriers, the allocation and the MMA role are the pair's.
+          WalkResult mixed = program.walk([&](Operation *inner) {
+            auto other = llvm::dyn_cast<cta::MmaOp>(inner);
+            auto load = llvm::dyn_cast<cta::LoadOp>(inner);
+            if ((other && !other.getCtaPair()) ||
+                (load && !load.getCtaPair()))
+              return WalkResult::interrupt();
+            return WalkResult::advance();
+          });
+          if (mixed.wasInterrupted())
+            return op->emitError(
+                "convert-cta-to-nvvm: a program with a CTA pair's MMA runs "
+                "every MMA and copy as the pair's (cta_pair)");
+        }
         for (cta::BufferType buffer : {lhs, mma.getRhs().getType()}) {
           target::ValueOrError<uint64_t> hi = target::tcgen05DescriptorHighBits(
               target::OperandMajor::K, buffer.getSwizzleMode(),

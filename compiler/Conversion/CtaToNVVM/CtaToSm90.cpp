@@ -753,7 +753,18 @@ LogicalResult kiln::checkLoweredOnSm90(Operation *op) {
       .Case([&](cta::AccZeroOp zero) -> LogicalResult {
         return checkAccumulator(op, zero.getAcc().getType());
       })
+      .Case([&](cta::LoadOp load) -> LogicalResult {
+        if (load.getCtaPair())
+          return op->emitError("convert-cta-to-nvvm: a CTA pair's copy "
+                               "(cta_pair) feeds tcgen05.mma.cta_group::2, "
+                               "which sm_90a does not have (sm_100a)");
+        return success();
+      })
       .Case([&](cta::MmaOp mma) -> LogicalResult {
+        if (mma.getCtaPair())
+          return op->emitError("convert-cta-to-nvvm: a CTA pair's MMA "
+                               "(cta_pair) is tcgen05.mma.cta_group::2, "
+                               "which sm_90a does not have (sm_100a)");
         if (!llvm::isa<cta::BufferType>(mma.getLhs().getType()))
           return notYet("an MMA with its lhs in registers");
         if (mma.getLhsScale())

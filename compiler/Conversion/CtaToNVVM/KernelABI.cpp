@@ -268,8 +268,10 @@ FailureOr<KernelABI> kiln::planKernelABI(cta::ProgramOp program) {
       }
       abi.roleStores[op] = storesInRole;
     } else if (auto consume = llvm::dyn_cast<cta::ConsumeOp>(op)) {
-      for (cta::MmaOp mma : consume.getBody().getOps<cta::MmaOp>())
+      for (cta::MmaOp mma : consume.getBody().getOps<cta::MmaOp>()) {
         abi.stageMmas.insert(mma);
+        abi.ctaPair |= mma.getCtaPair();
+      }
     }
     return WalkResult::advance();
   });

@@ -108,6 +108,9 @@ struct KernelABI {
   /// Threads per CTA and CTAs per cluster (along x).
   int64_t blockThreads = 0;
   int64_t clusterSize = 1;
+  /// Whether the program's MMAs span CTA pairs (`cta.mma {cta_pair}`,
+  /// sm_100a): the even CTA of each 2x1 cluster issues them for both.
+  bool ctaPair = false;
 
   /// For each cta.warpgroup_index: the first warpgroup of its role.
   llvm::DenseMap<mlir::Operation *, int64_t> roleFirstWarpgroup;

@@ -14,6 +14,7 @@
 #include "compiler/Conversion/CtaToNVVM/KernelABI.h"
 #include "compiler/Target/Chip.h"
 #include "compiler/Target/SmemDescriptor.h"
+#include "compiler/Target/TensorMemory.h"
 #include "compiler/Target/WgmmaFragment.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"

@@ -12,6 +12,7 @@
 #include "compiler/Conversion/Passes.h"
 #include "compiler/Target/BlockScaleLayout.h"
 #include "compiler/Target/Chip.h"
+#include "compiler/Target/TensorMemory.h"
 #include "dialects/Cta/IR/CtaOps.h"
 #include "dialects/Tile/IR/TileShapes.h"
 
@@ -389,10 +390,19 @@ struct KernelToProgram : public OpRewritePattern<tile::KernelOp> {
     // read from shared memory once per K step instead of once per product,
     // and the MMA has the shape the plain matmul runs at).
     const target::ChipInfo *chipInfo = target::lookupChip(chip);
+    // A CTA pair (sm_100a, tile_m = 256): each CTA of the 2x1 cluster owns
+    // 128 rows of the tile and holds half of each rhs tile (the even CTA the
+    // first half); one MMA of the pair's 256 rows reads both CTAs' halves.
+    bool pair = chipInfo && chipInfo->tensorMemoryColumns &&
+                tm == static_cast<int64_t>(target::ctaPairSize *
+                                           target::tmemLanes);
+    if (pair)
+      tm /= target::ctaPairSize;
+    int64_t rhsRows = pair ? tn / target::ctaPairSize : tn;
     llvm::SmallSetVector<Value, 4> rhsOperands;
     for (size_t i = 0; i < numAccs; ++i)
       rhsOperands.insert(operands(i).second);
-    bool packed = numAccs > 1 && rhsOperands.size() == numAccs &&
+    bool packed = !pair && numAccs > 1 && rhsOperands.size() == numAccs &&
                   llvm::all_of(llvm::seq<size_t>(0, numAccs),
                                [&](size_t i) {
                                  return operands(i).first == operands(0).first;
@@ -420,7 +430,8 @@ struct KernelToProgram : public OpRewritePattern<tile::KernelOp> {
         rhsBuffers[rhs] = shared;
       } else if (!rhsBuffers.count(rhs)) {
         rhsBuffers[rhs] = buffer(
-            packed ? tn * static_cast<int64_t>(numAccs) : tn, tk, rhsElement);
+            packed ? tn * static_cast<int64_t>(numAccs) : rhsRows, tk,
+            rhsElement);
       }
     }
     // Block scales: per scaled operand a buffer of its stage's scale-factor
@@ -504,6 +515,18 @@ struct KernelToProgram : public OpRewritePattern<tile::KernelOp> {
     for (Type type : carried)
       zeros.push_back(cta::AccZeroOp::create(rewriter, loc,
                                              llvm::cast<cta::AccType>(type)));
+    // The rows of the rhs tiles this CTA loads: the pair's odd CTA loads
+    // the second half.
+    Value rhsRow0 = n0;
+    if (pair) {
+      Value rank = cta::ClusterRankOp::create(rewriter, loc,
+                                              rewriter.getIndexType());
+      rhsRow0 = arith::AddIOp::create(
+          rewriter, loc, n0,
+          arith::MulIOp::create(
+              rewriter, loc, rank,
+              arith::ConstantIndexOp::create(rewriter, loc, rhsRows)));
+    }
     Value kSpan =
         streamK ? arith::SubIOp::create(rewriter, loc, kEnd, kBegin).getResult()
                 : k;
@@ -518,12 +541,14 @@ struct KernelToProgram : public OpRewritePattern<tile::KernelOp> {
       k0 = arith::AddIOp::create(rewriter, loc, kBegin, k0);
     for (auto [lhs, sa] : lhsBuffers)
       cta::LoadOp::create(rewriter, loc, programArg(lhs), ValueRange{m0, k0},
-                          sa, Value(), Value(), 1, nullptr);
-    // The CTAs of a cluster share n0, so they share the rhs tiles.
+                          sa, Value(), Value(), 1, nullptr, pair);
+    // The CTAs of a cluster share n0, so they share the rhs tiles: a
+    // multicast copy, or in a CTA pair one half per CTA.
     for (auto [index, entry] : llvm::enumerate(rhsBuffers)) {
-      auto load = cta::LoadOp::create(rewriter, loc, programArg(entry.first),
-                                      ValueRange{n0, k0}, entry.second, Value(),
-                                      Value(), schedule.getClusterM(), nullptr);
+      auto load = cta::LoadOp::create(
+          rewriter, loc, programArg(entry.first), ValueRange{rhsRow0, k0},
+          entry.second, Value(), Value(), pair ? 1 : schedule.getClusterM(),
+          nullptr, pair);
       if (packed)
         load.setDstRows(
             ArrayRef<int64_t>{static_cast<int64_t>(index) * tn,
@@ -581,7 +606,8 @@ struct KernelToProgram : public OpRewritePattern<tile::KernelOp> {
               rewriter, loc, carried[i], lhsBuffers.lookup(lhs), Value(),
               Value(), rhsBuffers.lookup(rhs), Value(), accs[i], Value(),
               lhsScale, rhsScale, Value(), Value(), /*transpose_b=*/true,
-              scaleBlock ? rewriter.getI64IntegerAttr(scaleBlock) : nullptr)
+              scaleBlock ? rewriter.getI64IntegerAttr(scaleBlock) : nullptr,
+              /*cta_pair=*/pair)
               .getResult());
     }
     cta::YieldOp::create(rewriter, loc, products);

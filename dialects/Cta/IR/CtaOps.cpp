@@ -585,6 +585,9 @@ LogicalResult LoadOp::verify() {
     return emitOpError() << "multicast must be 1 to "
                          << target::maxClusterSizeNonPortable << ", got "
                          << multicast;
+  if (getCtaPair() && multicast > 1)
+    return emitOpError() << "a CTA pair's copy lands in its own CTA only; it "
+                            "cannot also be multicast";
   if (auto rows = getDstRows()) {
     if (rows->size() != 2 || (*rows)[0] < 0 || (*rows)[0] >= (*rows)[1] ||
         (*rows)[1] > buffer.getShape()[0])
@@ -694,9 +697,17 @@ LogicalResult MmaOp::verify() {
   if (k != rhsK)
     return emitOpError() << "contraction extents differ: K=" << k
                          << " in lhs, K=" << rhsK << " in rhs";
-  if (acc.getShape()[1] != n)
+  // A CTA pair's rhs is this CTA's half of the MMA's columns.
+  int64_t columns = getCtaPair() ? 2 * n : n;
+  if (getCtaPair() && (!llvm::isa<BufferType>(getLhs().getType()) ||
+                       !getTransposeB()))
+    return emitOpError() << "a CTA pair's MMA reads both operands K-major "
+                            "from shared memory (a buffer lhs, transpose_b)";
+  if (acc.getShape()[1] != columns)
     return emitOpError() << "accumulator has " << acc.getShape().back()
-                         << " columns but rhs provides " << n;
+                         << " columns but rhs provides " << columns
+                         << (getCtaPair() ? " (twice its rows: a CTA pair)"
+                                          : "");
   return verifyScales(lhsRows, k, n);
 }
 

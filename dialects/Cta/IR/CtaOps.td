@@ -223,7 +223,10 @@ def Cta_LoadOp : Cta_Op<"load", [AttrSizedOperandSegments]> {
     `signal` names the ring whose `full[slot]` barrier the copy completes.
     `dst_rows = [begin, end]` fills only those rows of the buffer (a dual
     GEMM's two weight tiles side by side in one MMA operand); by default the
-    copy fills every row.
+    copy fills every row. `cta_pair` marks a copy that feeds a CTA pair's MMA
+    (`cta.mma {cta_pair}`, sm_100a): it lands in this CTA's buffer like any
+    other but completes on the pair leader's `full[slot]`, which counts both
+    CTAs' bytes.
   }];
   let extraClassDeclaration = [{
     /// The buffer rows this copy fills: [begin, end).
@@ -232,7 +235,8 @@ def Cta_LoadOp : Cta_Op<"load", [AttrSizedOperandSegments]> {
   let arguments = (ins AnyMemRef:$source, Variadic<Index>:$indices, Cta_BufferType:$buffer,
                        Optional<Index>:$slot, Optional<Cta_RingType>:$signal,
                        DefaultValuedAttr<I64Attr, "1">:$multicast,
-                       OptionalAttr<DenseI64ArrayAttr>:$dst_rows);
+                       OptionalAttr<DenseI64ArrayAttr>:$dst_rows,
+                       UnitAttr:$cta_pair);
   let assemblyFormat = [{
     $source `[` $indices `]` `->` $buffer (`[` $slot^ `]`)? (`signal` $signal^)? attr-dict `:`
     type($source) `->` type($buffer) (`,` type($signal)^)?
@@ -267,6 +271,12 @@ def Cta_MmaOp : Cta_Op<"mma", [AttrSizedOperandSegments, AllTypesMatch<["acc", "
     when its batch completes); elsewhere an MMA completes before anything
     reads its result.
 
+    `cta_pair` (sm_100a, `tcgen05.mma.cta_group::2`): the two CTAs of a
+    cluster pair compute one MMA of twice the rows. Each CTA holds its own
+    `lhs` rows and half of the `rhs` rows (the even CTA the first half), and
+    owns its rows of the accumulator over all `2 x rhs rows` columns; the
+    even CTA of the pair issues the MMA for both.
+
     ```mlir
     %s = cta.mma %sq rows %r, %sk[%slot], %zero {transpose_b}
         : !cta.buffer<128x128xbf16>, !cta.buffer<128x128xbf16, stages = 2>, !cta.acc<64x128xf32>
@@ -283,7 +293,8 @@ def Cta_MmaOp : Cta_Op<"mma", [AttrSizedOperandSegments, AllTypesMatch<["acc", "
                        Cta_AccType:$acc, Optional<I1>:$accumulate,
                        Optional<Cta_BufferType>:$lhs_scale, Optional<Cta_BufferType>:$rhs_scale,
                        Optional<Index>:$lhs_scale_slot, Optional<Index>:$rhs_scale_slot,
-                       UnitAttr:$transpose_b, OptionalAttr<I64Attr>:$scale_block);
+                       UnitAttr:$transpose_b, OptionalAttr<I64Attr>:$scale_block,
+                       UnitAttr:$cta_pair);
   let results = (outs Cta_AccType:$result);
   let assemblyFormat = [{
     $lhs (`[` $lhs_slot^ `]`)? (`rows` $lhs_row^)? `,` $rhs (`[` $rhs_slot^ `]`)? `,` $acc
@@ -528,6 +539,16 @@ def Cta_WarpSpecializeOp : Cta_Op<"warp_specialize", [RecursiveMemoryEffects]> {
     /// Warps of all roles.
     int64_t getTotalWarps();
   }];
+}
+
+def Cta_ClusterRankOp : Cta_Op<"cluster_rank", [Pure]> {
+  let summary = "this CTA's rank in its cluster";
+  let description = [{
+    0 to (cluster CTAs - 1), along M first (the order of `cta.cluster`). A
+    CTA pair's odd CTA uses it to load its half of the shared rhs tile.
+  }];
+  let results = (outs Index:$rank);
+  let assemblyFormat = "attr-dict `:` type($rank)";
 }
 
 def Cta_WarpgroupIndexOp : Cta_Op<"warpgroup_index", [Pure]> {

@@ -12,6 +12,7 @@
 #include "compiler/Target/BlockScaleLayout.h"
 #include "compiler/Target/Chip.h"
 #include "compiler/Target/Swizzle.h"
+#include "compiler/Target/TensorMemory.h"
 #include "dialects/Tile/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
@@ -221,6 +222,9 @@ struct TileSelectSchedulePass
   /// explains it in a remark.
   void apply(ContractOp contract, const ChipInfo &budget, const Plan &plan) {
     const Schedule &s = plan.schedule;
+    bool pair = budget.tensorMemoryColumns &&
+                s.tileM == kiln::target::ctaPairSize *
+                               static_cast<int64_t>(budget.mmaRowsPerInstruction);
     MLIRContext *ctx = contract.getContext();
     contract.setScheduleAttr(
         ScheduleAttr::get(ctx, s.tileM, s.tileN, s.tileK, s.stages, s.clusterM,
@@ -248,9 +252,14 @@ struct TileSelectSchedulePass
                 ? Twine(plan.tmemColumns) + " tensor-memory columns"
                 : Twine(plan.accRegs) + " accumulator registers/thread")
         << "); cluster " << s.clusterM << "x" << s.clusterN
-        << (s.clusterM > 1 ? " (rhs tile multicast)" : "") << "; "
+        << (s.clusterM <= 1 ? ""
+            : pair ? " (CTA pair: one 256-row MMA, each CTA holds half of "
+                     "the rhs tile)"
+                   : " (rhs tile multicast)")
+        << "; "
         << (s.persistent ? "persistent" : "one CTA per tile") << ", group_m "
         << s.groupM << (s.streamK ? ", stream-K tail" : "")
+
         << (s.accStages > 1 ? ", " + Twine(s.accStages) +
                                   " accumulator sets (epilogue overlaps "
                                   "the next tile's MMAs)"
@@ -303,6 +312,31 @@ struct TileSelectSchedulePass
       return failure();
     };
 
+    int64_t numAccs = contract.getContractions().size();
+    int64_t mmaRows = budget.mmaRowsPerInstruction;
+    int64_t scaleBlock =
+        llvm::cast<MmaAttr>(contract.getContractions()[0]).getScaleBlock();
+    // CTA pairs (sm_100a, tcgen05 cta_group::2): a 256-row tile computed by
+    // the two CTAs of a 2x1 cluster with one MMA the even CTA issues. Each
+    // CTA still owns 128 rows of the output but holds only half of the rhs
+    // tile, so a 128x256 CTA tile reads a third fewer operand bytes from
+    // shared memory per MMA (64 instead of 96 bytes per tensor-core clock
+    // on a B200: the budget the TMA writes and the epilogue share). By
+    // default for a single dense product (the plain GEMM); block scales are
+    // not paired yet, and a dual GEMM keeps its two sets of accumulators.
+    if (budget.tensorMemoryColumns && !pinned.contains("tile") &&
+        numAccs == 1 && scaleBlock == 0)
+      s.tileM = kiln::target::ctaPairSize * mmaRows;
+    bool pair = budget.tensorMemoryColumns &&
+                s.tileM == kiln::target::ctaPairSize * mmaRows;
+    if (pair && !pinned.contains("cluster"))
+      s.clusterM = kiln::target::ctaPairSize;
+    // A CTA's own rows, and the rhs rows it holds.
+    int64_t ctaRows = pair ? s.tileM / kiln::target::ctaPairSize : s.tileM;
+    auto rhsRowsPerCta = [&](int64_t tileN) {
+      return pair ? tileN / kiln::target::ctaPairSize : tileN;
+    };
+
     // Operand tiles one stage holds: each distinct lhs is tile_m rows, each
     // distinct rhs tile_n rows, all tile_k wide.
     llvm::SmallSet<unsigned, 4> lhsOperands, rhsOperands;
@@ -311,13 +345,9 @@ struct TileSelectSchedulePass
       lhsOperands.insert(mma.getLhs());
       rhsOperands.insert(mma.getRhs());
     }
-    int64_t numAccs = contract.getContractions().size();
-    int64_t mmaRows = budget.mmaRowsPerInstruction;
     // Block scales (NVFP4, MXFP8): each scaled operand's stage also holds
     // its scale-factor atoms (128 rows x 4 blocks of scale_block K elements,
     // 512 bytes), copied to 4 tensor-memory columns each, per stage.
-    int64_t scaleBlock =
-        llvm::cast<MmaAttr>(contract.getContractions()[0]).getScaleBlock();
     if (scaleBlock > 0 && !budget.tensorMemoryColumns)
       return fail("block-scaled products (NVFP4, MXFP8) need sm_100a's "
                   "tcgen05 block-scaled MMA; " +
@@ -343,7 +373,7 @@ struct TileSelectSchedulePass
 
     // Accumulators: registers of the math threads (sm_90a) or tensor-memory
     // columns (sm_100a), for every accumulator of the contraction.
-    int64_t rowsPerConsumer = s.consumers > 0 ? s.tileM / s.consumers : 0;
+    int64_t rowsPerConsumer = s.consumers > 0 ? ctaRows / s.consumers : 0;
     auto accRegsFor = [&](int64_t tileN) {
       return rowsPerConsumer / mmaRows * (tileN / 2) * numAccs;
     };
@@ -387,10 +417,14 @@ struct TileSelectSchedulePass
       return fail("consumers = " + Twine(s.consumers) +
                   " is not supported on " + budget.name +
                   " yet (use 2 math warpgroups)");
-    if (s.tileM % (s.consumers * mmaRows) != 0)
-      return fail("tile_m = " + Twine(s.tileM) + " must be a multiple of " +
-                  Twine(s.consumers * mmaRows) + " (" + Twine(s.consumers) +
-                  " consumer warpgroups x " + Twine(mmaRows) + "-row MMAs)");
+    if (ctaRows % (s.consumers * mmaRows) != 0)
+      return fail((pair ? "each CTA's " + Twine(ctaRows) +
+                              " rows of the CTA pair's tile_m = " +
+                              Twine(s.tileM)
+                        : "tile_m = " + Twine(s.tileM)) +
+                  " must be a multiple of " + Twine(s.consumers * mmaRows) +
+                  " (" + Twine(s.consumers) + " consumer warpgroups x " +
+                  Twine(mmaRows) + "-row MMAs)");
     if (s.tileN % 16 != 0 || s.tileN > budget.mmaMaxN)
       return fail("tile_n = " + Twine(s.tileN) +
                   " must be a multiple of 16 no larger than " +
@@ -427,10 +461,23 @@ struct TileSelectSchedulePass
                   " per warpgroup needs " + Twine(accRegs) +
                   " registers per thread; at most " +
                   Twine(budget.accumulatorRegisterBudget) + " fit");
-    // One CTA's tcgen05 MMA covers 128 rows; 256-row tiles need CTA pairs.
-    if (budget.tensorMemoryColumns && s.tileM != mmaRows)
+    // One CTA's tcgen05 MMA covers 128 rows, a CTA pair's 256.
+    if (budget.tensorMemoryColumns && ctaRows != mmaRows)
       return fail("tile_m = " + Twine(s.tileM) + " must be " + Twine(mmaRows) +
-                  " (one CTA's tcgen05 MMA; CTA pairs are not supported)");
+                  " (one CTA's tcgen05 MMA) or " +
+                  Twine(kiln::target::ctaPairSize * mmaRows) +
+                  " (a CTA pair's)");
+    if (pair && (s.clusterM != kiln::target::ctaPairSize || s.clusterN != 1))
+      return fail("a CTA pair (tile_m = " + Twine(s.tileM) +
+                  ") runs in clusters of [2, 1], not [" + Twine(s.clusterM) +
+                  ", " + Twine(s.clusterN) + "]");
+    if (pair && scaleBlock)
+      return fail("CTA pairs (tile_m = " + Twine(s.tileM) +
+                  ") with block-scaled operands are not implemented yet");
+    if (pair && s.tileN % (kiln::target::ctaPairSize * 16) != 0)
+      return fail("tile_n = " + Twine(s.tileN) +
+                  " must be a multiple of 32 for a CTA pair (each CTA holds "
+                  "half of the rhs rows, a multiple of 16)");
     int64_t tmemCols = tmemColumnsFor(s.tileN, 2);
     if (budget.tensorMemoryColumns && !accumulatorsFit(s.tileN))
       return fail(Twine(scaleBlock ? "accumulators and 2 stages of block "
@@ -440,8 +487,9 @@ struct TileSelectSchedulePass
                   Twine(budget.tensorMemoryColumns) + " exist");
 
     // Shared memory: the stage ring plus the epilogue staging tiles.
-    int64_t stageBytes = (static_cast<int64_t>(lhsOperands.size()) * s.tileM +
-                          static_cast<int64_t>(rhsOperands.size()) * s.tileN) *
+    int64_t stageBytes = (static_cast<int64_t>(lhsOperands.size()) * ctaRows +
+                          static_cast<int64_t>(rhsOperands.size()) *
+                              rhsRowsPerCta(s.tileN)) *
                              s.tileK * operandBits / 8 +
                          scaleAtoms(s.tileN) *
                              kiln::target::scaleFactorAtomBytes;
@@ -459,7 +507,7 @@ struct TileSelectSchedulePass
                     " columns of " + Twine(8 * outBytes) +
                     "-bit outputs (use a multiple of " + Twine(columns) +
                     ", or at most " + Twine(columns) + ")");
-      stagingBytes += s.tileM * columns * outBytes;
+      stagingBytes += ctaRows * columns * outBytes;
     }
     int64_t smemBytes = budget.smemPerBlockOptIn;
     int64_t available = smemBytes - stagingBytes - budget.smemReserve;
@@ -520,7 +568,7 @@ struct TileSelectSchedulePass
     plan.accRegs = accRegs;
     plan.rowsPerConsumer = rowsPerConsumer;
     int64_t width = s.tileN * static_cast<int64_t>(rhsOperands.size());
-    plan.tileCost = static_cast<double>(s.tileM * s.tileN * numAccs) /
+    plan.tileCost = static_cast<double>(ctaRows * s.tileN * numAccs) /
                     tileEfficiency(width);
     return plan;
   }

@@ -2213,3 +2213,35 @@ cta.program @acc_wait_types() {
 cta.program @acc_stages() attributes {cta.schedule = #cta.schedule<stages = 4, math_warpgroups = 1, acc_stages = 3>} {
   cta.return
 }
+
+// -----
+
+cta.program @pair_columns() {
+  %sa = cta.alloc : !cta.buffer<128x64xbf16>
+  %sb = cta.alloc : !cta.buffer<64x64xbf16>
+  %z = cta.acc_zero : !cta.acc<128x64xf32>
+  // expected-error@+1 {{'cta.mma' op accumulator has 64 columns but rhs provides 128 (twice its rows: a CTA pair)}}
+  %r = cta.mma %sa, %sb, %z {cta_pair, transpose_b} : !cta.buffer<128x64xbf16>, !cta.buffer<64x64xbf16>, !cta.acc<128x64xf32>
+  cta.return
+}
+
+// -----
+
+cta.program @pair_k_major() {
+  %sa = cta.alloc : !cta.buffer<128x64xbf16>
+  %sb = cta.alloc : !cta.buffer<64x64xbf16>
+  %z = cta.acc_zero : !cta.acc<128x128xf32>
+  // expected-error@+1 {{'cta.mma' op a CTA pair's MMA reads both operands K-major from shared memory (a buffer lhs, transpose_b)}}
+  %r = cta.mma %sa, %sb, %z {cta_pair} : !cta.buffer<128x64xbf16>, !cta.buffer<64x64xbf16>, !cta.acc<128x128xf32>
+  cta.return
+}
+
+// -----
+
+cta.program @pair_multicast(%b: memref<?x?xbf16> {cta.param = "b"}) {
+  %c0 = arith.constant 0 : index
+  %sb = cta.alloc : !cta.buffer<64x64xbf16>
+  // expected-error@+1 {{'cta.load' op a CTA pair's copy lands in its own CTA only; it cannot also be multicast}}
+  cta.load %b[%c0, %c0] -> %sb {cta_pair, multicast = 2 : i64} : memref<?x?xbf16> -> !cta.buffer<64x64xbf16>
+  cta.return
+}

@@ -888,3 +888,21 @@ cta.program @acc_ring() attributes {cta.schedule = #cta.schedule<stages = 4, mat
     }
   cta.return
 }
+
+// A CTA pair (sm_100a): each CTA loads its half of the rhs rows (its rank
+// picks the half) and the pair's MMA covers twice the rhs rows in columns.
+// CHECK-LABEL: cta.program @cta_pair(
+// CHECK:         %[[RANK:.*]] = cta.cluster_rank : index
+// CHECK:         cta.load %{{.*}}[%{{.*}}, %{{.*}}] -> %{{.*}} {cta_pair} : memref<?x?xbf16> -> <64x64xbf16>
+// CHECK:         cta.mma %{{.*}}, %{{.*}}, %{{.*}} {cta_pair, transpose_b} : !cta.buffer<128x64xbf16>, <64x64xbf16>, <128x128xf32>
+cta.program @cta_pair(%b: memref<?x?xbf16> {cta.param = "b"}) {
+  %c64 = arith.constant 64 : index
+  %rank = cta.cluster_rank : index
+  %row = arith.muli %rank, %c64 : index
+  %sa = cta.alloc : !cta.buffer<128x64xbf16>
+  %sb = cta.alloc : !cta.buffer<64x64xbf16>
+  cta.load %b[%row, %c64] -> %sb {cta_pair} : memref<?x?xbf16> -> !cta.buffer<64x64xbf16>
+  %z = cta.acc_zero : !cta.acc<128x128xf32>
+  %r = cta.mma %sa, %sb, %z {cta_pair, transpose_b} : !cta.buffer<128x64xbf16>, !cta.buffer<64x64xbf16>, !cta.acc<128x128xf32>
+  cta.return
+}

@@ -2,16 +2,18 @@
 
 // tile-select-schedule on sm_100a (tcgen05 + tensor memory).
 
-// sm_100a: an MMA warp and one epilogue warpgroup with 128-row MMAs and no
-// cluster by default; accumulators live in tensor memory, so no register
-// budget applies, and no small-tile variant is made. Two 256-column
+// sm_100a: an MMA warp and one epilogue warpgroup with 128-row MMAs per
+// CTA; accumulators live in tensor memory, so no register budget applies,
+// and no small-tile variant is made. A single dense product runs as CTA
+// pairs: a 256x256 tile per 2x1 cluster, each CTA owning 128 rows and
+// holding half of the rhs tile (32 KiB stages, so 6 fit), and two 256-column
 // accumulator sets fill the 512 columns, so a tile's epilogue overlaps the
 // next tile's MMAs.
 // CHECK-LABEL: tile.kernel @defaults(
-// CHECK:         {schedule = #tile.schedule<tile_m = 128, tile_n = 256, tile_k = 64, stages = 4, cluster_m = 1, cluster_n = 1, consumers = 1, persistent = true, group_m = 8, acc_stages = 2>}
+// CHECK:         {schedule = #tile.schedule<tile_m = 256, tile_n = 256, tile_k = 64, stages = 6, cluster_m = 2, cluster_n = 1, consumers = 1, persistent = true, group_m = 8, acc_stages = 2>}
 // CHECK-NOT:     tile.kernel
 tile.kernel @defaults(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> {
-  // expected-remark@+1 {{schedule for sm_100a: tile 128x256x64, 4 stages of 48 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory; MMA warp + 1 epilogue warpgroup(s) x 128 rows (512 tensor-memory columns); cluster 1x1; persistent, group_m 8, 2 accumulator sets (epilogue overlaps the next tile's MMAs)}}
+  // expected-remark@+1 {{schedule for sm_100a: tile 256x256x64, 6 stages of 32 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory; MMA warp + 1 epilogue warpgroup(s) x 128 rows (512 tensor-memory columns); cluster 2x1 (CTA pair: one 256-row MMA, each CTA holds half of the rhs tile); persistent, group_m 8, 2 accumulator sets (epilogue overlaps the next tile's MMAs)}}
   %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
   ^bb0(%acc0: f32):
@@ -130,7 +132,7 @@ tile.kernel @tile_m(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16,
 // -----
 
 tile.kernel @consumers(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {tile.schedule = {consumers = 2}} {
-  // expected-error@+1 {{schedule for sm_100a: tile_m = 128 must be a multiple of 256 (2 consumer warpgroups x 128-row MMAs)}}
+  // expected-error@+1 {{schedule for sm_100a: each CTA's 128 rows of the CTA pair's tile_m = 256 must be a multiple of 256 (2 consumer warpgroups x 128-row MMAs)}}
   %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
   ^bb0(%acc0: f32):
@@ -142,9 +144,53 @@ tile.kernel @consumers(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf
 
 // -----
 
-// One CTA's tcgen05 MMA covers 128 rows; a 256-row tile would need a CTA pair.
+// A pinned 256-row tile is a CTA pair in a 2x1 cluster.
+// CHECK-LABEL: tile.kernel @rows256(
+// CHECK:         {schedule = #tile.schedule<tile_m = 256, tile_n = 128, tile_k = 64, stages = 8, cluster_m = 2, cluster_n = 1, consumers = 1, persistent = true, group_m = 8, acc_stages = 2>}
 tile.kernel @rows256(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {tile.schedule = {tile = array<i64: 256, 128, 64>}} {
-  // expected-error@+1 {{schedule for sm_100a: tile_m = 256 must be 128 (one CTA's tcgen05 MMA; CTA pairs are not supported)}}
+  // expected-remark@+1 {{schedule for sm_100a: tile 256x128x64, 8 stages of 24 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory; MMA warp + 1 epilogue warpgroup(s) x 128 rows (256 tensor-memory columns); cluster 2x1 (CTA pair: one 256-row MMA, each CTA holds half of the rhs tile)}}
+  %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
+  ^bb0(%acc: f32):
+    %t = arith.truncf %acc : f32 to bf16
+    tile.yield %t : bf16
+  }
+  tile.return %0 : tensor<?x?xbf16, #tile.dims<M, N>>
+}
+
+// -----
+
+// A pinned 128-row tile is one CTA's: no pair, no cluster.
+// CHECK-LABEL: tile.kernel @rows128(
+// CHECK:         {schedule = #tile.schedule<tile_m = 128, tile_n = 256, tile_k = 64, stages = 4, cluster_m = 1, cluster_n = 1, consumers = 1, persistent = true, group_m = 8, acc_stages = 2>}
+tile.kernel @rows128(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {tile.schedule = {tile = array<i64: 128, 256, 64>}} {
+  // expected-remark@+1 {{cluster 1x1; persistent}}
+  %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
+  ^bb0(%acc: f32):
+    %t = arith.truncf %acc : f32 to bf16
+    tile.yield %t : bf16
+  }
+  tile.return %0 : tensor<?x?xbf16, #tile.dims<M, N>>
+}
+
+// -----
+
+tile.kernel @pair_cluster(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {tile.schedule = {tile = array<i64: 256, 256, 64>, cluster = array<i64: 1, 1>}} {
+  // expected-error@+1 {{schedule for sm_100a: a CTA pair (tile_m = 256) runs in clusters of [2, 1], not [1, 1]}}
+  %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
+  ^bb0(%acc: f32):
+    %t = arith.truncf %acc : f32 to bf16
+    tile.yield %t : bf16
+  }
+  tile.return %0 : tensor<?x?xbf16, #tile.dims<M, N>>
+}
+
+// -----
+
+tile.kernel @pair_tile_n(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {tile.schedule = {tile = array<i64: 256, 48, 64>}} {
+  // expected-error@+1 {{schedule for sm_100a: tile_n = 48 must be a multiple of 32 for a CTA pair (each CTA holds half of the rhs rows, a multiple of 16)}}
   %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
   ^bb0(%acc: f32):
@@ -206,6 +252,20 @@ tile.kernel @nvfp4_two_sets(%a: tensor<?x?xf4E2M1FN, #tile.dims<M, K>>, %as: ten
   ^bb0(%g: f32, %u: f32):
     %p = arith.mulf %g, %u : f32
     %t = arith.truncf %p : f32 to f16
+    tile.yield %t : f16
+  }
+  tile.return %0 : tensor<?x?xf16, #tile.dims<M, N>>
+}
+
+// -----
+
+tile.kernel @nvfp4_pair(%a: tensor<?x?xf4E2M1FN, #tile.dims<M, K>>, %as: tensor<?x?xf8E4M3FN, #tile.dims<M, cdiv(K, 16)>>,
+                        %b1: tensor<?x?xf4E2M1FN, #tile.dims<N, K>>, %b1s: tensor<?x?xf8E4M3FN, #tile.dims<N, cdiv(K, 16)>>) -> tensor<?x?xf16, #tile.dims<M, N>> attributes {tile.schedule = {tile = array<i64: 256, 128>}} {
+  // expected-error@+1 {{schedule for sm_100a: CTA pairs (tile_m = 256) with block-scaled operands are not implemented yet}}
+  %0 = tile.contract(%a, %b1, %as, %b1s : tensor<?x?xf4E2M1FN, #tile.dims<M, K>>, tensor<?x?xf4E2M1FN, #tile.dims<N, K>>, tensor<?x?xf8E4M3FN, #tile.dims<M, cdiv(K, 16)>>, tensor<?x?xf8E4M3FN, #tile.dims<N, cdiv(K, 16)>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true, lhs_scale = 2, rhs_scale = 3, scale_block = 16>] -> tensor<?x?xf16, #tile.dims<M, N>> {
+  ^bb0(%g: f32):
+    %t = arith.truncf %g : f32 to f16
     tile.yield %t : f16
   }
   tile.return %0 : tensor<?x?xf16, #tile.dims<M, N>>
