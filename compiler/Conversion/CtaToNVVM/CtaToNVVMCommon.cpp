@@ -20,6 +20,20 @@
 using namespace mlir;
 using namespace kiln;
 
+void Emitter::initBarrierPairs(Value ring, int64_t stages,
+                               int64_t fullArrivals, int64_t emptyArrivals) {
+  ifThen(eq(threadId(), i32(0)), [&] {
+    Value empties = i32(emptyArrivals);
+    for (int64_t s = 0; s < stages; ++s) {
+      NVVM::MBarrierInitOp::create(b, loc, barrier(ring, i32(s), stages, false),
+                                   i32(fullArrivals), Value());
+      NVVM::MBarrierInitOp::create(b, loc, barrier(ring, i32(s), stages, true),
+                                   empties, Value());
+    }
+    NVVM::FenceMbarrierInitOp::create(b, loc);
+  });
+}
+
 void kiln::inlineRegionWithoutTerminator(ConversionPatternRewriter &rewriter,
                                          Region &region, Operation *before,
                                          ValueRange args) {
@@ -132,21 +146,11 @@ struct RingLowering : public AbiPattern<cta::RingOp> {
     Emitter e(rewriter, op.getLoc());
     Value ring = e.bytePtr(e.smemBase(), abi.smemOffset.lookup(op));
     int64_t stages = op.getRing().getType().getStages();
-    e.ifThen(e.eq(e.threadId(), e.i32(0)), [&] {
-      // Each CTA's MMA commit releases the stage in every CTA of the
-      // cluster; in a CTA pair only the pair's leader commits.
-      Value releasers = e.i32(op.getConsumers() *
-                              (abi.ctaPair ? 1 : op.getClusterSize()));
-      for (int64_t s = 0; s < stages; ++s) {
-        NVVM::MBarrierInitOp::create(rewriter, op.getLoc(),
-                                     e.barrier(ring, e.i32(s), stages, false),
-                                     e.i32(1), Value());
-        NVVM::MBarrierInitOp::create(rewriter, op.getLoc(),
-                                     e.barrier(ring, e.i32(s), stages, true),
-                                     releasers, Value());
-      }
-      NVVM::FenceMbarrierInitOp::create(rewriter, op.getLoc());
-    });
+    // Each CTA's MMA commit releases the stage in every CTA of the cluster;
+    // in a CTA pair only the pair's leader commits.
+    e.initBarrierPairs(ring, stages, 1,
+                       op.getConsumers() *
+                           (abi.ctaPair ? 1 : op.getClusterSize()));
     rewriter.replaceOp(op, ring);
     return success();
   }

@@ -235,11 +235,7 @@ struct ConsumeLowering : public AbiPattern<cta::ConsumeOp> {
       // each CTA of the cluster (the same offset everywhere); a CTA pair's
       // leader releases the stage in both CTAs of the pair.
       issueOnce(e, abi, op, [&] {
-        Value mask;
-        if (clusterSize > 1)
-          mask = arith::ConstantOp::create(
-              rewriter, loc, rewriter.getI16IntegerAttr(
-                                 static_cast<int16_t>((1 << clusterSize) - 1)));
+        Value mask = clusterSize > 1 ? e.clusterMask(clusterSize) : Value();
         NVVM::Tcgen05CommitOp::create(
             rewriter, loc, e.barrier(ring, slot, stages, /*empty=*/true), mask,
             ctaGroup(abi));
@@ -503,21 +499,11 @@ struct AccRingLowering : public AbiPattern<cta::AccRingOp> {
     Emitter e(rewriter, op.getLoc());
     Value ring = e.bytePtr(e.smemBase(), abi.smemOffset.lookup(op));
     int64_t stages = op.getRing().getType().getStages();
-    e.ifThen(e.eq(e.threadId(), e.i32(0)), [&] {
-      // In a CTA pair both CTAs' epilogues release the leader's sets.
-      Value readers =
-          e.i32(static_cast<int64_t>(op.getConsumers()) * kWarpgroupThreads *
-                (abi.ctaPair ? target::ctaPairSize : 1));
-      for (int64_t s = 0; s < stages; ++s) {
-        NVVM::MBarrierInitOp::create(rewriter, op.getLoc(),
-                                     e.barrier(ring, e.i32(s), stages, false),
-                                     e.i32(1), Value());
-        NVVM::MBarrierInitOp::create(rewriter, op.getLoc(),
-                                     e.barrier(ring, e.i32(s), stages, true),
-                                     readers, Value());
-      }
-      NVVM::FenceMbarrierInitOp::create(rewriter, op.getLoc());
-    });
+    // In a CTA pair both CTAs' epilogues release the leader's sets.
+    e.initBarrierPairs(ring, stages, 1,
+                       static_cast<int64_t>(op.getConsumers()) *
+                           kWarpgroupThreads *
+                           (abi.ctaPair ? target::ctaPairSize : 1));
     rewriter.replaceOp(op, ring);
     return success();
   }
@@ -549,6 +535,26 @@ AccSet accSet(Emitter &e, const KernelABI &abi, Value ringValue,
   return set;
 }
 
+/// Waits for the set at `position` to be empty (the MMA thread: parity of
+/// the producer side, the first pass passes at once) or full (the
+/// epilogue), orders this thread's tensor-memory accesses after the other
+/// side's, and returns the set's accumulators with `holds` as their "holds
+/// data" flag.
+SmallVector<Value> takeAccSet(Emitter &e, const KernelABI &abi,
+                              Value ringValue, Value ring, Value position,
+                              bool empty, Value holds) {
+  int64_t stages =
+      llvm::cast<cta::AccRingType>(ringValue.getType()).getStages();
+  AccSet set = accSet(e, abi, ringValue, position);
+  e.wait(e.barrier(ring, set.slot, stages, empty),
+         empty ? e.xorI(set.phase, e.i32(1)) : set.phase);
+  fence(e, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+  SmallVector<Value> accs;
+  for (Value address : set.addresses)
+    accs.push_back(makeAcc(e, address, holds));
+  return accs;
+}
+
 /// The MMA thread waits until the set is empty (its first pass through the
 /// ring passes at once), orders its MMAs after the epilogue's reads, and
 /// takes the set's accumulators as "holding nothing".
@@ -558,15 +564,9 @@ struct AccAcquireLowering : public AbiPattern<cta::AccAcquireOp> {
   matchAndRewrite(cta::AccAcquireOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Emitter e(rewriter, op.getLoc());
-    int64_t stages = op.getRing().getType().getStages();
-    AccSet set = accSet(e, abi, op.getRing(), adaptor.getPosition());
-    e.wait(e.barrier(adaptor.getRing(), set.slot, stages, /*empty=*/true),
-           e.xorI(set.phase, e.i32(1)));
-    fence(e, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
-    SmallVector<Value> accs;
-    for (Value address : set.addresses)
-      accs.push_back(makeAcc(e, address, boolConstant(e, false)));
-    rewriter.replaceOp(op, accs);
+    rewriter.replaceOp(op, takeAccSet(e, abi, op.getRing(), adaptor.getRing(),
+                                      adaptor.getPosition(), /*empty=*/true,
+                                      boolConstant(e, false)));
     return success();
   }
 };
@@ -585,12 +585,7 @@ struct AccCommitLowering : public AbiPattern<cta::AccCommitOp> {
                            stages, /*empty=*/false);
     issueOnce(e, abi, op, [&] {
       // A CTA pair's leader signals the set's full barrier in both CTAs.
-      Value mask;
-      if (abi.ctaPair)
-        mask = arith::ConstantOp::create(
-            rewriter, op.getLoc(),
-            rewriter.getI16IntegerAttr(
-                static_cast<int16_t>((1 << target::ctaPairSize) - 1)));
+      Value mask = abi.ctaPair ? e.clusterMask(target::ctaPairSize) : Value();
       NVVM::Tcgen05CommitOp::create(rewriter, op.getLoc(), full, mask,
                                     ctaGroup(abi));
     });
@@ -607,15 +602,9 @@ struct AccWaitLowering : public AbiPattern<cta::AccWaitOp> {
   matchAndRewrite(cta::AccWaitOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Emitter e(rewriter, op.getLoc());
-    int64_t stages = op.getRing().getType().getStages();
-    AccSet set = accSet(e, abi, op.getRing(), adaptor.getPosition());
-    e.wait(e.barrier(adaptor.getRing(), set.slot, stages, /*empty=*/false),
-           set.phase);
-    fence(e, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
-    SmallVector<Value> accs;
-    for (Value address : set.addresses)
-      accs.push_back(makeAcc(e, address, adaptor.getFilled()));
-    rewriter.replaceOp(op, accs);
+    rewriter.replaceOp(op, takeAccSet(e, abi, op.getRing(), adaptor.getRing(),
+                                      adaptor.getPosition(), /*empty=*/false,
+                                      adaptor.getFilled()));
     return success();
   }
 };

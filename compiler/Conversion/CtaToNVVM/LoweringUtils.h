@@ -167,6 +167,16 @@ struct Emitter {
     mlir::NVVM::MBarrierTryWaitParityOp::create(b, loc, bar, parity,
                                                 i32(kWaitTicks));
   }
+  /// Thread 0 initializes the `stages` barrier pairs at `ring`: each full
+  /// barrier expecting `fullArrivals`, each empty one `emptyArrivals`.
+  void initBarrierPairs(mlir::Value ring, int64_t stages,
+                        int64_t fullArrivals, int64_t emptyArrivals);
+  /// The 16-bit mask of the first `ctas` CTAs of the cluster (a multicast
+  /// commit's destinations).
+  mlir::Value clusterMask(int64_t ctas) {
+    return mlir::arith::ConstantOp::create(
+        b, loc, b.getI16IntegerAttr(static_cast<int16_t>((1 << ctas) - 1)));
+  }
 
   /// A 64-bit shared-memory matrix descriptor (wgmma or tcgen05): the
   /// 16-byte start address of `addr` (i32) in the low bits, the constant

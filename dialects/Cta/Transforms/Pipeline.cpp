@@ -169,15 +169,31 @@ struct Pipeliner {
     return arith::CeilDivUIOp::create(b, loc, extent, step);
   }
 
-  /// Producer: walk the tiles, filling one stage per K step.
-  void buildProducer(OpBuilder &builder, Region &region) {
+  /// A role's walk of the tiles: the tile loop carrying `positions`, a
+  /// builder at the start of its body, the tile's index arithmetic and K
+  /// step count.
+  struct RoleTile {
+    TileLoopOp loop;
+    OpBuilder inner;
+    IRMapping mapping;
+    Value count;
+  };
+  RoleTile beginRoleTile(OpBuilder &builder, Region &region,
+                         ValueRange positions) {
     Block *block = builder.createBlock(&region);
     builder.setInsertionPointToStart(block);
     IRMapping mapping;
-    TileLoopOp loop = cloneTileLoop(builder, body.loop, zero, mapping);
+    TileLoopOp loop = cloneTileLoop(builder, body.loop, positions, mapping);
     OpBuilder inner = OpBuilder::atBlockBegin(&loop.getBody().front());
     cloneTileArithmetic(inner, body, mapping);
     Value count = kIterations(inner, mapping);
+    return RoleTile{loop, inner, std::move(mapping), count};
+  }
+
+  /// Producer: walk the tiles, filling one stage per K step.
+  void buildProducer(OpBuilder &builder, Region &region) {
+    RoleTile tile = beginRoleTile(builder, region, zero);
+    auto &[loop, inner, mapping, count] = tile;
     auto produce = ProduceOp::create(inner, loc, builder.getIndexType(), ring,
                                      loop.getIterArgs()[0], count);
     Block *stage = inner.createBlock(&produce.getBody());
@@ -252,13 +268,8 @@ struct Pipeliner {
   /// store it.
   void buildMathRole(OpBuilder &builder, Region &region, int64_t consumers,
                      int64_t tileRows) {
-    Block *block = builder.createBlock(&region);
-    builder.setInsertionPointToStart(block);
-    IRMapping mapping;
-    TileLoopOp loop = cloneTileLoop(builder, body.loop, zero, mapping);
-    OpBuilder inner = OpBuilder::atBlockBegin(&loop.getBody().front());
-    cloneTileArithmetic(inner, body, mapping);
-    Value count = kIterations(inner, mapping);
+    RoleTile tile = beginRoleTile(builder, region, zero);
+    auto &[loop, inner, mapping, count] = tile;
     Value warpgroup =
         WarpgroupIndexOp::create(inner, loc, inner.getIndexType());
     int64_t rowsPerConsumer = tileRows / consumers;
@@ -325,14 +336,8 @@ struct Pipeliner {
   void buildMmaAndEpilogueRoles(OpBuilder &builder, Region &epilogueRegion,
                                 Region &mmaRegion, Value accRing, Value one) {
     {
-      Block *block = builder.createBlock(&mmaRegion);
-      builder.setInsertionPointToStart(block);
-      IRMapping mapping;
-      TileLoopOp loop =
-          cloneTileLoop(builder, body.loop, {zero, zero}, mapping);
-      OpBuilder inner = OpBuilder::atBlockBegin(&loop.getBody().front());
-      cloneTileArithmetic(inner, body, mapping);
-      Value count = kIterations(inner, mapping);
+      RoleTile tile = beginRoleTile(builder, mmaRegion, {zero, zero});
+      auto &[loop, inner, mapping, count] = tile;
       Value accPosition = loop.getIterArgs()[1];
       auto acquire = AccAcquireOp::create(inner, loc,
                                           mainloop.getResultTypes(), accRing,
@@ -349,13 +354,8 @@ struct Pipeliner {
       YieldOp::create(builder, loc);
     }
     {
-      Block *block = builder.createBlock(&epilogueRegion);
-      builder.setInsertionPointToStart(block);
-      IRMapping mapping;
-      TileLoopOp loop = cloneTileLoop(builder, body.loop, {zero}, mapping);
-      OpBuilder inner = OpBuilder::atBlockBegin(&loop.getBody().front());
-      cloneTileArithmetic(inner, body, mapping);
-      Value count = kIterations(inner, mapping);
+      RoleTile tile = beginRoleTile(builder, epilogueRegion, {zero});
+      auto &[loop, inner, mapping, count] = tile;
       Value accPosition = loop.getIterArgs()[0];
       Value filled = arith::CmpIOp::create(inner, loc, arith::CmpIPredicate::ugt,
                                            count, zero);
