@@ -3,9 +3,10 @@
 
     bench_ab.py matmul a.kiln.json b.kiln.json [--shapes 4096x4096x4096,...]
     bench_ab.py swiglu a.kiln.json b.kiln.json [--shapes ...]
+    bench_ab.py epilogue a.kiln.json b.kiln.json [--shapes ...]
 
 Each artifact computes the same function (matmul: a @ b.T; swiglu: silu(x @ w1.T) *
-(x @ w2.T)); every one is checked against a float32 reference, then all of them and
+(x @ w2.T); epilogue: relu(x @ w.T + bias) + r); every one is checked against a float32 reference, then all of them and
 the usual baseline (cuBLAS via torch.matmul, or torch.compile of the SwiGLU) are timed
 interleaved (bench/common.py: CUDA-graph replays, medians). Prints TFLOP/s per artifact
 and its ratio to the first one, so a change is measured against its predecessor on the
@@ -24,6 +25,7 @@ from common import load_kernel, parse_shapes, relative_error, time_interleaved  
 DEFAULT_SHAPES = {
     "matmul": "4096x4096x4096,8192x8192x8192,4096x14336x4096",
     "swiglu": "4096x14336x4096,8192x8192x4096,256x14336x4096",
+    "epilogue": "4096x4096x4096,8192x8192x8192",
 }
 
 
@@ -46,6 +48,18 @@ def main():
             flops = 2.0 * m * n * k
             c = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
             baseline = ("cuBLAS", lambda: torch.matmul(a, b.T, out=c))
+        elif args.kind == "epilogue":
+            scale = k ** -0.25
+            x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16) * scale
+            w = torch.randn(n, k, device="cuda", dtype=torch.bfloat16) * scale
+            bias = (torch.randn(n, device="cuda") * 0.5).to(torch.bfloat16)
+            r = torch.randn(m, n, device="cuda", dtype=torch.bfloat16)
+            inputs = (x, w, bias, r)
+            ref = F.relu(x.float() @ w.float().T + bias.float()) + r.float()
+            flops = 2.0 * m * n * k
+            compiled = torch.compile(lambda x, w, bias, r: F.relu(F.linear(x, w, bias)) + r,
+                                     dynamic=False)
+            baseline = ("torch.compile", lambda: compiled(x, w, bias, r))
         else:
             scale = k ** -0.25
             x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16) * scale

@@ -3,8 +3,9 @@
 // convert-cta-to-nvvm on stores whose epilogue reads other tensors. Epilogue
 // inputs are read with plain loads, so each gets a pointer parameter (and a
 // row stride when it has rows) after the stores' tma_ok flags; each element
-// the epilogue needs is loaded under a mask (zero outside the output's
-// extents), at the position its kind gives: per_col at the element's column,
+// the epilogue needs is loaded without a branch, at its position clamped into
+// the tensor, and selected away outside the output's extents (zero there), at
+// the position its kind gives: per_col at the element's column,
 // per_row at its row, tile at both, scalar at 0. Within a 128-byte column
 // block, an input that does not vary along an axis is read once per row or
 // column, not once per element.
@@ -30,33 +31,32 @@
 // Inputs read with plain loads need only their elements' alignment.
 // CHECK-SAME:    params = [{align = 2 : i64, dtype = "bf16", name = "bias", role = "input", shape = ["N"]},
 // The first element's inputs, in epilogue order. bias: masked by the column.
-// CHECK:         arith.cmpi ult, %{{.*}}, %[[DIM_N]] : i32
-// CHECK:         %[[BIAS:.*]] = scf.if %{{.*}} -> (bf16) {
-// CHECK-NEXT:      %[[AT:.*]] = llvm.getelementptr %[[PTR_BIAS]][%{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, bf16
-// CHECK-NEXT:      %[[V:.*]] = llvm.load %[[AT]] : !llvm.ptr<1> -> bf16
-// CHECK-NEXT:      scf.yield %[[V]] : bf16
-// CHECK-NEXT:    } else {
-// CHECK-NEXT:      %[[ZERO:.*]] = arith.constant 0.000000e+00 : bf16
-// CHECK-NEXT:      scf.yield %[[ZERO]] : bf16
-// CHECK-NEXT:    }
-// scale: masked by the row, at row * stride.
+// CHECK:         arith.cmpi ult, %[[BCOL:.*]], %[[DIM_N]] : i32
+// CHECK:         %[[BLAST:.*]] = arith.subi %[[DIM_N]], %{{.*}} : i32
+// CHECK-NEXT:    %[[BCLAMP:.*]] = arith.minui %[[BCOL]], %[[BLAST]] : i32
+// CHECK:         %[[AT:.*]] = llvm.getelementptr %[[PTR_BIAS]][%{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, bf16
+// CHECK-NEXT:    %[[V:.*]] = llvm.load %[[AT]] : !llvm.ptr<1> -> bf16
+// CHECK-NEXT:    %[[ZERO:.*]] = arith.constant 0.000000e+00 : bf16
+// CHECK-NEXT:    %[[BIAS:.*]] = arith.select %{{.*}}, %[[V]], %[[ZERO]] : bf16
+// scale: masked by the row, at its clamped row * stride.
 // CHECK:         arith.cmpi ult, %{{.*}}, %[[DIM_M]] : i32
+// CHECK:         arith.minui
 // CHECK:         %[[SROW:.*]] = arith.muli %{{.*}}, %[[STRIDE_SCALE]] : i64
-// CHECK-NEXT:    %[[SCALE:.*]] = scf.if %{{.*}} -> (f32) {
-// CHECK-NEXT:      llvm.getelementptr %[[PTR_SCALE]][%[[SROW]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
-// CHECK-NEXT:      llvm.load %{{.*}} : !llvm.ptr<1> -> f32
-// res: masked by both, at row * stride + column.
+// CHECK-NEXT:    llvm.getelementptr %[[PTR_SCALE]][%[[SROW]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+// CHECK-NEXT:    llvm.load %{{.*}} : !llvm.ptr<1> -> f32
+// CHECK:         %[[SCALE:.*]] = arith.select
+// res: masked by both, at row * stride + column (both clamped).
 // CHECK:         arith.cmpi ult, %{{.*}}, %[[DIM_M]] : i32
 // CHECK:         %[[RROW:.*]] = arith.muli %{{.*}}, %[[STRIDE_RES]] : i64
 // CHECK-NEXT:    arith.cmpi ult, %{{.*}}, %[[DIM_N]] : i32
 // CHECK:         %[[RAT:.*]] = arith.addi %[[RROW]], %{{.*}} : i64
-// CHECK-NEXT:    %[[RES:.*]] = scf.if %{{.*}} -> (bf16) {
-// CHECK-NEXT:      llvm.getelementptr %[[PTR_RES]][%[[RAT]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, bf16
-// CHECK-NEXT:      llvm.load %{{.*}} : !llvm.ptr<1> -> bf16
+// CHECK-NEXT:    llvm.getelementptr %[[PTR_RES]][%[[RAT]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, bf16
+// CHECK-NEXT:    llvm.load %{{.*}} : !llvm.ptr<1> -> bf16
+// CHECK:         %[[RES:.*]] = arith.select
 // alpha: element 0, always in bounds.
-// CHECK:         %[[ALPHA:.*]] = scf.if %true{{.*}} -> (f32) {
-// CHECK-NEXT:      llvm.getelementptr %[[PTR_ALPHA]][%c0_i64{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
-// CHECK-NEXT:      llvm.load %{{.*}} : !llvm.ptr<1> -> f32
+// CHECK:         llvm.getelementptr %[[PTR_ALPHA]][%c0_i64{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+// CHECK-NEXT:    llvm.load %{{.*}} : !llvm.ptr<1> -> f32
+// CHECK:         %[[ALPHA:.*]] = arith.select %true{{.*}}
 // The epilogue on the loaded values.
 // CHECK:         %[[BF:.*]] = arith.extf %[[BIAS]] : bf16 to f32
 // CHECK-NEXT:    %[[X:.*]] = arith.addf %{{.*}}, %[[BF]] : f32
@@ -127,10 +127,8 @@ cta.program @each_kind(%bias: memref<?xbf16, strided<[1]>> {cta.param = "bias", 
 // CHECK-SAME:    params = [{align = 16 : i64, dtype = "f16", name = "a", role = "input", shape = ["M", "64"]},
 // CHECK:         nvvm.wgmma.wait.group.sync.aligned 0
 // CHECK:         %[[AT:.*]] = arith.addi %c0_i64{{.*}}, %{{.*}} : i64
-// CHECK-NEXT:    scf.if %{{.*}} -> (f32) {
-// CHECK-NEXT:      llvm.getelementptr %[[PTR_ROW]][%[[AT]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
-// CHECK:         scf.if %true{{.*}} -> (f32) {
-// CHECK-NEXT:      llvm.getelementptr %[[PTR_ONE]][%c0_i64{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+// CHECK-NEXT:    llvm.getelementptr %[[PTR_ROW]][%[[AT]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+// CHECK:         llvm.getelementptr %[[PTR_ONE]][%c0_i64{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
 // CHECK:         llvm.getelementptr %[[PTR_A]]
 // CHECK:         nvvm.cp.async.bulk.tensor.global.shared.cta %[[MAP_C]]
 // CHECK:         llvm.getelementptr %[[PTR_A]]

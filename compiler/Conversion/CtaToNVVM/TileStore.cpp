@@ -143,34 +143,36 @@ Value TileStore::loadInput(unsigned index, Value row, Value col) {
   Value inside = arith::ConstantIntOp::create(b, e.loc, 1, 1);
   Type i64 = b.getI64Type();
   Value offset = e.i64(0);
+  // Outside the destination the element reads as zero. The load itself is
+  // not branched around: its row and column are clamped into the tensor
+  // (which has an element: a tile was walked) and the value selected away,
+  // so that a block's input loads are independent and issue back to back
+  // instead of one guarded branch at a time.
+  auto clamp = [&](Value index, Value extent) {
+    return arith::MinUIOp::create(b, e.loc, index, e.sub(extent, e.i32(1)))
+        .getResult();
+  };
   if (byRow) {
     inside = e.andI(inside, e.ult(row, extentM));
     // A [M, 1] or [M, N] input: rows are its first axis.
     Value stride = kernel.getArgument(args.strides[0]);
     offset = arith::MulIOp::create(
-        b, e.loc, arith::ExtUIOp::create(b, e.loc, i64, row), stride);
+        b, e.loc,
+        arith::ExtUIOp::create(b, e.loc, i64, clamp(row, extentM)), stride);
   }
   if (byCol) {
     inside = e.andI(inside, e.ult(col, extentN));
     offset = arith::AddIOp::create(
-        b, e.loc, offset, arith::ExtUIOp::create(b, e.loc, i64, col));
+        b, e.loc, offset,
+        arith::ExtUIOp::create(b, e.loc, i64, clamp(col, extentN)));
   }
-  auto guarded = scf::IfOp::create(b, e.loc, TypeRange{inputElement}, inside,
-                                   /*withElseRegion=*/true);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(&guarded.getThenRegion().front());
   Value pointer = kernel.getArgument(args.pointer);
   Value address = LLVM::GEPOp::create(b, e.loc, pointer.getType(),
                                       inputElement, pointer, ValueRange{offset});
-  scf::YieldOp::create(
-      b, e.loc,
-      LLVM::LoadOp::create(b, e.loc, inputElement, address).getResult());
-  b.setInsertionPointToStart(&guarded.getElseRegion().front());
-  scf::YieldOp::create(
-      b, e.loc,
-      arith::ConstantOp::create(b, e.loc, b.getZeroAttr(inputElement))
-          .getResult());
-  return guarded.getResult(0);
+  Value value = LLVM::LoadOp::create(b, e.loc, inputElement, address);
+  return arith::SelectOp::create(
+      b, e.loc, inside, value,
+      arith::ConstantOp::create(b, e.loc, b.getZeroAttr(inputElement)));
 }
 
 Value TileStore::epilogue(ArrayRef<Value> values, Value laneRow,
