@@ -25,34 +25,9 @@
 #include <cstdlib>
 #include <string>
 
+#include "compiler/tools/IndexDenseArray.h"
 #include "compiler/tools/LargeStack.h"
 #include "test/fuzz/LastInput.h"
-
-/// Whether `text` may hold a dense array of `index`: the tokens `array`,
-/// `<`, `index`, with anything MLIR's lexer skips between them (whitespace,
-/// embedded NUL bytes, `//` comments): `array< index` and `array<\t\0 index`
-/// crashed the parser as `array<index` does. The text is searched with those
-/// characters removed, and again with comments removed too; a few inputs
-/// that merely look like one are skipped as well.
-static bool mayHaveIndexDenseArray(llvm::StringRef text) {
-  std::string squeezed, uncommented;
-  bool inComment = false;
-  for (size_t i = 0; i < text.size(); ++i) {
-    char c = text[i];
-    if (c == '\n')
-      inComment = false;
-    else if (c == '/' && i + 1 < text.size() && text[i + 1] == '/')
-      inComment = true;
-    if (c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' ||
-        c == '\f' || c == '\0')
-      continue;
-    squeezed += c;
-    if (!inComment)
-      uncommented += c;
-  }
-  return llvm::StringRef(squeezed).contains("array<index") ||
-         llvm::StringRef(uncommented).contains("array<index");
-}
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   kiln::fuzz::saveLastInput(data, size);
@@ -60,8 +35,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // `index` (`array<index: 1>`, also spelled `array< index: 1>`)
   // dereferences a null float type in Parser::parseDenseArrayAttr (mlir-opt
   // 22.1 segfaults on it too). Skipped so that the fuzzer keeps looking at
-  // Kiln's parsers (docs/testing.md).
-  if (mayHaveIndexDenseArray(
+  // Kiln's parsers (docs/testing.md; the tools refuse such input,
+  // compiler/tools/IndexDenseArray.h).
+  if (kiln::mayHaveIndexDenseArray(
           llvm::StringRef(reinterpret_cast<const char *>(data), size)))
     return 0;
   static mlir::DialectRegistry *registry = [] {

@@ -1,10 +1,12 @@
 //===- kiln-translate.cpp - .kiln to tile IR, MLIR to LLVM IR -------------===//
 
 #include "compiler/InitAll.h"
+#include "compiler/tools/IndexDenseArray.h"
 #include "compiler/tools/LargeStack.h"
 #include "frontend/ImportKiln.h"
 
 #include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "mlir/Tools/ParseUtilities.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
@@ -13,18 +15,37 @@
 
 int main(int argc, char **argv) {
   kiln::registerImportKilnTranslation();
-  mlir::TranslateFromMLIRRegistration toLLVMIR(
+  // Parses the text itself (rather than through a FromMLIR registration)
+  // so that it can refuse what crashes MLIR's parser first
+  // (IndexDenseArray.h).
+  mlir::TranslateRegistration toLLVMIR(
       "mlir-to-llvmir", "Translate LLVM/NVVM dialect IR to LLVM IR",
-      [](mlir::Operation *op, llvm::raw_ostream &output) {
+      [](const std::shared_ptr<llvm::SourceMgr> &sourceMgr,
+         llvm::raw_ostream &output,
+         mlir::MLIRContext *ctx) -> mlir::LogicalResult {
+        if (kiln::mayHaveIndexDenseArray(
+                sourceMgr->getMemoryBuffer(sourceMgr->getMainFileID())
+                    ->getBuffer()))
+          return mlir::emitError(mlir::FileLineColLoc::get(
+                     ctx,
+                     sourceMgr->getMemoryBuffer(sourceMgr->getMainFileID())
+                         ->getBufferIdentifier(),
+                     1, 1))
+                 << kiln::kIndexDenseArrayMessage;
+        mlir::DialectRegistry registry;
+        kiln::registerAllDialects(registry);
+        ctx->appendDialectRegistry(registry);
+        mlir::OwningOpRef<mlir::Operation *> op =
+            mlir::parseSourceFileForTool(sourceMgr, ctx,
+                                         /*insertImplicitModule=*/true);
+        if (!op)
+          return mlir::failure();
         llvm::LLVMContext llvmContext;
-        auto module = mlir::translateModuleToLLVMIR(op, llvmContext);
+        auto module = mlir::translateModuleToLLVMIR(*op, llvmContext);
         if (!module)
           return mlir::failure();
         module->print(output, nullptr);
         return mlir::success();
-      },
-      [](mlir::DialectRegistry &registry) {
-        kiln::registerAllDialects(registry);
       });
   // MLIR's parser recurses once per nesting level of the input.
   return kiln::runWithLargeStack([&] {
