@@ -461,11 +461,13 @@ struct KernelToProgram : public OpRewritePattern<tile::KernelOp> {
         auto [lhsScale, rhsScale] = scaleOf(i);
         if (!lhsScaleBuffers.count(lhsScale))
           lhsScaleBuffers[lhsScale] = scaleBuffer(tm, lhsScale);
-        if (packed && i > 0)
-          rhsScaleBuffers[rhsScale] = rhsScaleBuffers.front().second;
-        else if (!rhsScaleBuffers.count(rhsScale))
+        if (packed && i > 0) {
+          Value shared = rhsScaleBuffers.front().second; // (a copy: [] may grow)
+          rhsScaleBuffers[rhsScale] = shared;
+        } else if (!rhsScaleBuffers.count(rhsScale)) {
           rhsScaleBuffers[rhsScale] = scaleBuffer(
               packed ? tn * static_cast<int64_t>(numAccs) : tn, rhsScale);
+        }
       }
     }
     // The epilogue streams a tile out through two 128-byte column blocks;
