@@ -15,6 +15,10 @@ namespace kiln {
 /// what a suggestion helps with.
 constexpr size_t kMaxSuggestedNameLength = 64;
 
+/// Errors after this many in one kernel get no suggestion (the driver
+/// prints 20 by default; see KernelChecker::maySuggest).
+constexpr unsigned kMaxSuggestedErrors = 100;
+
 /// The candidate closest to `name` by edit distance, if it is close enough to
 /// be a likely typo (at most a third of the name's length, so names shorter
 /// than three letters get no suggestion); "" otherwise. Linear in the number
