@@ -8,25 +8,35 @@
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 
 using namespace mlir;
 using namespace kiln;
 
-/// Folds the manifests of a kernel's variants (entries other than the
-/// kernel's own name) into the primary's `variants`, so the runtime gets one
-/// manifest per source kernel and picks the variant per launch.
+/// Folds the manifests of a kernel's variants into its primary's
+/// `variants`, so the runtime gets one manifest per source kernel and picks
+/// the variant per launch. The primary is the entry named as the kernel, or,
+/// where the resource policy left that one out, the kernel's first entry.
 static void mergeVariants(std::vector<Manifest> &manifests) {
   std::vector<Manifest> merged;
+  auto primaryOf = [&](const Manifest &manifest) -> Manifest * {
+    for (Manifest &primary : merged)
+      if (primary.kernel == manifest.kernel)
+        return &primary;
+    return nullptr;
+  };
   for (Manifest &manifest : manifests)
     if (manifest.entry == manifest.kernel)
       merged.push_back(manifest);
   for (Manifest &manifest : manifests) {
     if (manifest.entry == manifest.kernel)
       continue;
-    for (Manifest &primary : merged)
-      if (primary.kernel == manifest.kernel)
-        primary.variants.push_back({manifest.entry, manifest.tensorMaps,
-                                    manifest.kernelArgs, manifest.launch});
+    if (Manifest *primary = primaryOf(manifest))
+      primary->variants.push_back({manifest.entry, manifest.tensorMaps,
+                                   manifest.kernelArgs, manifest.launch});
+    else
+      merged.push_back(manifest);
   }
   manifests = std::move(merged);
 }
@@ -70,10 +80,11 @@ FailureOr<KernelArtifacts> kiln::translateToPtx(ModuleOp module) {
   return artifacts;
 }
 
-FailureOr<target::PtxasResult> kiln::assemblePtx(StringRef ptx, StringRef chip,
-                                                 Location loc,
-                                                 unsigned timeoutSeconds,
-                                                 StringRef timeoutOption) {
+/// Runs ptxas on `ptx`; errors (not policy breaks) are reported on `loc`.
+static FailureOr<target::PtxasResult> runPtxas(StringRef ptx, StringRef chip,
+                                               Location loc,
+                                               unsigned timeoutSeconds,
+                                               StringRef timeoutOption) {
   target::PtxasOptions options;
   options.arch = chip.str();
   options.timeoutSeconds = timeoutSeconds;
@@ -88,13 +99,111 @@ FailureOr<target::PtxasResult> kiln::assemblePtx(StringRef ptx, StringRef chip,
            << "limit)";
     return diag;
   }
-  std::vector<std::string> problems = target::checkPtxasPolicy(result->report);
-  if (!problems.empty()) {
-    InFlightDiagnostic diag = emitError(loc)
-                              << "the kernel breaks the resource policy:";
-    for (const std::string &problem : problems)
-      diag << "\n  " << problem;
-    return diag;
-  }
   return *result;
+}
+
+static InFlightDiagnostic
+reportViolations(Location loc,
+                 llvm::ArrayRef<target::PtxasViolation> violations) {
+  InFlightDiagnostic diag = emitError(loc)
+                            << "the kernel breaks the resource policy:";
+  for (const target::PtxasViolation &violation : violations)
+    diag << "\n  " << violation.message;
+  return diag;
+}
+
+FailureOr<target::PtxasResult> kiln::assemblePtx(StringRef ptx, StringRef chip,
+                                                 Location loc,
+                                                 unsigned timeoutSeconds,
+                                                 StringRef timeoutOption) {
+  FailureOr<target::PtxasResult> result =
+      runPtxas(ptx, chip, loc, timeoutSeconds, timeoutOption);
+  if (failed(result))
+    return failure();
+  std::vector<target::PtxasViolation> violations =
+      target::findPtxasViolations(result->report);
+  if (!violations.empty())
+    return reportViolations(loc, violations);
+  return result;
+}
+
+/// The source kernel whose entry (primary or variant) is `entry`, or "".
+static std::string kernelOfEntry(llvm::ArrayRef<Manifest> manifests,
+                                 StringRef entry) {
+  for (const Manifest &manifest : manifests) {
+    if (manifest.entry == entry)
+      return manifest.kernel;
+    for (const KernelVariant &variant : manifest.variants)
+      if (variant.entry == entry)
+        return manifest.kernel;
+  }
+  return "";
+}
+
+/// How many entries (primary and variants) `kernel` has.
+static size_t countEntries(llvm::ArrayRef<Manifest> manifests,
+                           StringRef kernel) {
+  for (const Manifest &manifest : manifests)
+    if (manifest.kernel == kernel)
+      return 1 + manifest.variants.size();
+  return 0;
+}
+
+FailureOr<CompiledModule> kiln::compileModule(ModuleOp module, StringRef chip,
+                                              Location loc,
+                                              unsigned timeoutSeconds,
+                                              StringRef timeoutOption) {
+  CompiledModule compiled;
+  llvm::StringSet<> dropped;
+  // Each round leaves out at least one more entry, so this ends.
+  while (true) {
+    // The module stays as it was: a round that drops an entry starts again
+    // from it (ptxas compiles each entry on its own, so the others come out
+    // the same).
+    OwningOpRef<ModuleOp> work = module.clone();
+    SmallVector<LLVM::LLVMFuncOp> leftOut;
+    work->walk([&](LLVM::LLVMFuncOp func) {
+      if (dropped.contains(func.getName()))
+        leftOut.push_back(func);
+    });
+    for (LLVM::LLVMFuncOp func : leftOut)
+      func.erase();
+    FailureOr<KernelArtifacts> artifacts = translateToPtx(*work);
+    if (failed(artifacts))
+      return failure();
+    FailureOr<target::PtxasResult> ptxas = runPtxas(
+        artifacts->ptx, chip, loc, timeoutSeconds, timeoutOption);
+    if (failed(ptxas))
+      return failure();
+    std::vector<target::PtxasViolation> violations =
+        target::findPtxasViolations(ptxas->report);
+    if (violations.empty()) {
+      compiled.artifacts = std::move(*artifacts);
+      compiled.ptxas = std::move(*ptxas);
+      return compiled;
+    }
+    // An entry that breaks the policy is left out when its kernel keeps
+    // another entry that does not: the runtime then launches that one for
+    // every shape. Anything else fails the compilation as before.
+    llvm::StringMap<size_t> breaking; // per kernel, its breaking entries
+    llvm::StringSet<> breakingEntries;
+    for (const target::PtxasViolation &violation : violations) {
+      std::string kernel =
+          violation.function.empty()
+              ? std::string()
+              : kernelOfEntry(artifacts->manifests, violation.function);
+      if (kernel.empty())
+        return reportViolations(loc, violations);
+      if (breakingEntries.insert(violation.function).second)
+        ++breaking[kernel];
+    }
+    for (const auto &entry : breaking)
+      if (entry.second >= countEntries(artifacts->manifests, entry.getKey()))
+        return reportViolations(loc, violations);
+    for (const target::PtxasViolation &violation : violations) {
+      dropped.insert(violation.function);
+      compiled.droppedEntries.push_back(
+          {violation.function, violation.message});
+    }
+  }
 }

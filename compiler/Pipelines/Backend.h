@@ -41,6 +41,32 @@ assemblePtx(llvm::StringRef ptx, llvm::StringRef chip, mlir::Location loc,
             unsigned timeoutSeconds = 0,
             llvm::StringRef timeoutOption = "--ptxas-timeout");
 
+/// An entry the resource policy left out of the cubin.
+struct DroppedEntry {
+  std::string entry;
+  /// What it broke, as ptxas reported it.
+  std::string reason;
+};
+
+/// A module compiled to a cubin.
+struct CompiledModule {
+  /// The PTX and manifests of what the cubin holds.
+  KernelArtifacts artifacts;
+  target::PtxasResult ptxas;
+  /// Entries left out because they broke the policy, in order.
+  std::vector<DroppedEntry> droppedEntries;
+};
+
+/// translateToPtx and assemblePtx together, except that an entry breaking
+/// the resource policy (a spill, a serialized wgmma pipeline) is left out
+/// and the rest assembled again, as long as its kernel keeps another entry
+/// (a variant with another tile): a variant is a choice, and a kernel must
+/// not fail because one choice does. `module` is not changed.
+mlir::FailureOr<CompiledModule>
+compileModule(mlir::ModuleOp module, llvm::StringRef chip, mlir::Location loc,
+              unsigned timeoutSeconds = 0,
+              llvm::StringRef timeoutOption = "--ptxas-timeout");
+
 } // namespace kiln
 
 #endif // KILN_COMPILER_PIPELINES_BACKEND_H

@@ -277,30 +277,47 @@ PtxasReport parsePtxasReport(std::string_view log) {
   return builder.take();
 }
 
-std::vector<std::string> checkPtxasPolicy(const PtxasReport &report) {
-  std::vector<std::string> violations;
+/// The function an advisory names ("... in the function 'k'"), or "".
+static std::string namedFunction(StringRef message) {
+  size_t at = message.find("in the function '");
+  return at == StringRef::npos ? std::string()
+                               : quoted(message.substr(at)).str();
+}
+
+std::vector<PtxasViolation> findPtxasViolations(const PtxasReport &report) {
+  std::vector<PtxasViolation> violations;
   for (const PtxasFunctionReport &function : report.functions)
     if (function.spillStoreBytes > 0 || function.spillLoadBytes > 0)
       violations.push_back(
-          std::string(function.isEntry ? "kernel '" : "function '") +
-          function.name + "' spills registers: " +
-          std::to_string(function.spillStoreBytes) + " bytes stored, " +
-          std::to_string(function.spillLoadBytes) + " bytes loaded");
+          {function.name,
+           std::string(function.isEntry ? "kernel '" : "function '") +
+               function.name + "' spills registers: " +
+               std::to_string(function.spillStoreBytes) + " bytes stored, " +
+               std::to_string(function.spillLoadBytes) + " bytes loaded"});
   for (const PtxasDiagnostic &diagnostic : report.diagnostics) {
     std::string code =
         diagnostic.code.empty() ? "" : " (" + diagnostic.code + ")";
     StringRef message = diagnostic.message;
+    std::string function = namedFunction(message);
     if (diagnostic.code == "C7508" || message.contains("'setmaxnreg' ignored"))
-      violations.push_back("ptxas ignored setmaxnreg" + code + ": " +
-                           diagnostic.message);
+      violations.push_back({function, "ptxas ignored setmaxnreg" + code +
+                                          ": " + diagnostic.message});
     else if (message.contains("wgmma.mma_async instructions are serialized"))
-      violations.push_back("ptxas serialized the wgmma pipeline" + code + ": " +
-                           diagnostic.message);
+      violations.push_back({function, "ptxas serialized the wgmma pipeline" +
+                                          code + ": " + diagnostic.message});
     else if (diagnostic.severity == PtxasSeverity::Error ||
              diagnostic.severity == PtxasSeverity::Fatal)
-      violations.push_back("ptxas error" + code + ": " + diagnostic.message);
+      violations.push_back(
+          {function, "ptxas error" + code + ": " + diagnostic.message});
   }
   return violations;
+}
+
+std::vector<std::string> checkPtxasPolicy(const PtxasReport &report) {
+  std::vector<std::string> messages;
+  for (PtxasViolation &violation : findPtxasViolations(report))
+    messages.push_back(std::move(violation.message));
+  return messages;
 }
 
 std::optional<std::string> findPtxas() {

@@ -76,10 +76,21 @@ struct PtxasReport {
 /// kept as Info diagnostics so that nothing ptxas says is lost.
 PtxasReport parsePtxasReport(std::string_view log);
 
-/// The project's ptxas policy. Returns one message per violation, empty
-/// when the report is clean: any register spill, any 'setmaxnreg' ignored
+/// One break of the ptxas policy.
+struct PtxasViolation {
+  /// The function it is in, where ptxas says (spills, "... in the function
+  /// 'k'"); empty where it does not (C7508, errors).
+  std::string function;
+  std::string message;
+};
+
+/// The project's ptxas policy. Returns one violation per break, none when
+/// the report is clean: any register spill, any 'setmaxnreg' ignored
 /// advisory (C7508 and its siblings), any "wgmma.mma_async instructions are
 /// serialized" advisory, and any error.
+std::vector<PtxasViolation> findPtxasViolations(const PtxasReport &report);
+
+/// The messages of findPtxasViolations(report).
 std::vector<std::string> checkPtxasPolicy(const PtxasReport &report);
 
 /// Where ptxas is: $KILN_PTXAS if set, else $CUDA_HOME/bin/ptxas,

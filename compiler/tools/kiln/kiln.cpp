@@ -106,6 +106,14 @@ const char *const kStages[] = {"ast", "tile", "cta", "llvm", "ptx", "cubin"};
 
 LogicalResult writeText(StringRef path, StringRef text) {
   std::string error;
+  // `-o k.kiln` (or a manifest path that lands on the source) would replace
+  // the program with its own compilation.
+  if (!path.empty() && path != "-" && inputFile != "-" &&
+      llvm::sys::fs::equivalent(path, inputFile)) {
+    llvm::errs() << "kiln: error: refusing to write " << path
+                 << ": it is the input file\n";
+    return failure();
+  }
   llvm::SmallString<256> directory(path);
   llvm::sys::path::remove_filename(directory);
   if (path != "-" && !directory.empty())
@@ -155,8 +163,9 @@ std::unique_ptr<llvm::MemoryBuffer> readSource(StringRef path,
     if (!read) {
       llvm::errs() << "kiln: error: cannot read '" << path
                    << "': " << llvm::toString(read.takeError()) << "\n";
-      text.clear();
-      break;
+      if (path != "-")
+        fs::closeFile(file);
+      return nullptr;
     }
     if (*read == 0)
       break;
@@ -286,20 +295,27 @@ LogicalResult compile(MLIRContext &ctx, llvm::SourceMgr &sourceMgr) {
     return writeText(outputFile, text);
   }
 
-  FailureOr<kiln::KernelArtifacts> artifacts = kiln::translateToPtx(*module);
-  if (failed(artifacts))
-    return failure();
   if (emit == "ptx") {
+    FailureOr<kiln::KernelArtifacts> artifacts = kiln::translateToPtx(*module);
+    if (failed(artifacts))
+      return failure();
     printReports(artifacts->manifests, nullptr);
     return writeText(outputFile, artifacts->ptx);
   }
 
-  FailureOr<kiln::target::PtxasResult> cubin =
-      kiln::assemblePtx(artifacts->ptx, chip, module->getLoc(), ptxasTimeout);
-  if (failed(cubin)) {
-    printReports(artifacts->manifests, nullptr);
+  FailureOr<kiln::CompiledModule> compiled =
+      kiln::compileModule(*module, chip, module->getLoc(), ptxasTimeout);
+  if (failed(compiled)) {
+    printReports({}, nullptr);
     return failure();
   }
+  for (const kiln::DroppedEntry &dropped : compiled->droppedEntries)
+    emitRemark(module->getLoc())
+        << "left out '" << dropped.entry
+        << "', which breaks the resource policy (" << dropped.reason
+        << "); the kernel's other variants serve every shape";
+  kiln::KernelArtifacts *artifacts = &compiled->artifacts;
+  kiln::target::PtxasResult *cubin = &compiled->ptxas;
   std::string cubinPath = outputFile;
   if (cubinPath.empty())
     cubinPath = llvm::sys::path::stem(inputFile).str() + ".cubin";

@@ -123,6 +123,8 @@ TEST(TargetPtxasReport, Spills) {
   ASSERT_EQ(violations.size(), 1u);
   EXPECT_EQ(violations[0], "kernel 'spill_heavy' spills registers: 556 bytes "
                            "stored, 596 bytes loaded");
+  // A spill names its function, so the driver can drop that variant alone.
+  EXPECT_EQ(findPtxasViolations(report)[0].function, "spill_heavy");
 }
 
 TEST(TargetPtxasReport, SpillWarning) {
@@ -153,6 +155,8 @@ TEST(TargetPtxasReport, SetmaxnregIgnored) {
             "ptxas ignored setmaxnreg (C7508): Potential Performance Loss: "
             "'setmaxnreg' ignored; unable to determine register count at "
             "entry.");
+  // ptxas prints C7508 before the entry it belongs to and names none.
+  EXPECT_EQ(findPtxasViolations(report)[0].function, "");
   // The kernel itself is still reported.
   ASSERT_NE(report.findFunction("split_roles"), nullptr);
   EXPECT_EQ(report.findFunction("split_roles")->registers, 10u);
@@ -176,6 +180,7 @@ TEST(TargetPtxasReport, SerializedWgmma) {
             "Performance Loss: wgmma.mma_async instructions are serialized "
             "due to insufficient register resources for the wgmma pipeline "
             "in the function 'wgmma_serialized'");
+  EXPECT_EQ(findPtxasViolations(report)[0].function, "wgmma_serialized");
   EXPECT_TRUE(checkPtxasPolicy(parseInput("wgmma_pipelined.log")).empty());
 }
 
