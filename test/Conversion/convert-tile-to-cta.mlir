@@ -57,6 +57,22 @@ tile.kernel @matmul(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a", til
   tile.return %0 : tensor<?x?xbf16, #tile.dims<M, N>>
 }
 
+// The primary the kernel above is a variant of.
+tile.kernel @matmul_base(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a", tile.role = "input"},
+                    %b: tensor<?x?xbf16, #tile.dims<N, K>> {tile.name = "b", tile.role = "input"})
+    -> (tensor<?x?xbf16, #tile.dims<M, N>> {tile.name = "c"})
+    {
+  %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>]
+      {schedule = #tile.schedule<tile_m = 128, tile_n = 256, tile_k = 64, stages = 4, cluster_m = 2, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>}
+      -> tensor<?x?xbf16, #tile.dims<M, N>> {
+  ^bb0(%acc: f32):
+    %t = arith.truncf %acc : f32 to bf16
+    tile.yield %t : bf16
+  }
+  tile.return %0 : tensor<?x?xbf16, #tile.dims<M, N>>
+}
+
 // -----
 
 // Constant extents become constants (and get no index argument); an f32

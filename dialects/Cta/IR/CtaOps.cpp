@@ -160,10 +160,29 @@ LogicalResult ProgramOp::verify() {
   if (!getResultTypes().empty())
     return emitOpError() << "returns nothing; outputs are memref arguments";
   for (auto [index, type] : llvm::enumerate(getArgumentTypes())) {
-    if (llvm::isa<MemRefType>(type)) {
+    if (auto memref = llvm::dyn_cast<MemRefType>(type)) {
       if (!getArgAttrOfType<StringAttr>(index, "cta.param"))
         return emitOpError()
                << "tensor argument #" << index << " needs a cta.param name";
+      // The manifest copies the shape; the runtime checks it against the
+      // rank, so a mismatch would only show at launch.
+      if (Attribute attr = getArgAttr(index, "cta.shape")) {
+        auto shape = llvm::dyn_cast<ArrayAttr>(attr);
+        if (!shape || static_cast<int64_t>(shape.size()) != memref.getRank() ||
+            !llvm::all_of(shape, llvm::IsaPred<StringAttr>))
+          return emitOpError()
+                 << "tensor argument #" << index
+                 << ": cta.shape must be one dim expression (a string) per "
+                    "axis of its rank-"
+                 << memref.getRank() << " memref, got " << attr;
+      }
+      for (int64_t extent : memref.getShape())
+        if (!ShapedType::isDynamic(extent) &&
+            extent > target::maxKernelIndex)
+          return emitOpError()
+                 << "tensor argument #" << index << " has extent " << extent
+                 << "; kernels index with 32-bit coordinates (at most "
+                 << target::maxKernelIndex << ")";
     } else if (llvm::isa<IndexType>(type)) {
       if (!getArgAttrOfType<StringAttr>(index, "cta.dim"))
         return emitOpError()
@@ -217,6 +236,34 @@ LogicalResult ProgramOp::verify() {
     if (!llvm::isa<ScheduleAttr>(schedule))
       return emitOpError() << "cta.schedule must be a #cta.schedule, got "
                            << schedule;
+  return success();
+}
+
+LogicalResult
+ProgramOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  // A variant is folded into its primary's manifest and shares its
+  // parameters: the primary must exist in this module.
+  Attribute attr = (*this)->getAttr("cta.variant_of");
+  if (!attr)
+    return success();
+  auto name = llvm::dyn_cast<StringAttr>(attr);
+  if (!name)
+    return emitOpError() << "cta.variant_of must name a program, got "
+                         << attr;
+  auto primary = symbolTable.lookupNearestSymbolFrom<ProgramOp>(
+      *this, FlatSymbolRefAttr::get(name));
+  if (!primary)
+    return emitOpError() << "cta.variant_of names '" << name.getValue()
+                         << "', which is not a cta.program of this module";
+  if (primary == *this || primary->hasAttr("cta.variant_of"))
+    return emitOpError() << "cta.variant_of must name a primary program, "
+                            "not a variant: '"
+                         << name.getValue() << "'";
+  if (primary.getFunctionType() != getFunctionType())
+    return emitOpError() << "is a variant of '" << name.getValue()
+                         << "' but its signature differs: "
+                         << getFunctionType() << " vs "
+                         << primary.getFunctionType();
   return success();
 }
 
@@ -1012,7 +1059,19 @@ void ProduceOp::getAsmBlockArgumentNames(Region &region,
   setNameFn(region.getArgument(1), "slot");
 }
 
+/// A constant negative ring count: the loop would wrap its unsigned trip
+/// count and spin (a hung GPU), so it is refused where it is written.
+static LogicalResult verifyRingCount(Operation *op, Value count) {
+  APInt value;
+  if (matchPattern(count, m_ConstantInt(&value)) && value.isNegative())
+    return op->emitOpError() << "count must not be negative, got "
+                             << value.getSExtValue();
+  return success();
+}
+
 LogicalResult ProduceOp::verify() {
+  if (failed(verifyRingCount(*this, getCount())))
+    return failure();
   Type index = IndexType::get(getContext());
   return verifyBlockArgs(*this, getBody().front(), {index, index}, {});
 }
@@ -1024,6 +1083,8 @@ void ConsumeOp::getAsmBlockArgumentNames(Region &region,
 }
 
 LogicalResult ConsumeOp::verify() {
+  if (failed(verifyRingCount(*this, getCount())))
+    return failure();
   if (getResults().getTypes() != getInits().getTypes())
     return emitOpError() << "results must match the carried values";
   Type index = IndexType::get(getContext());

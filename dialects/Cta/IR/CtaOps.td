@@ -16,7 +16,8 @@ include "mlir/Interfaces/SideEffectInterfaces.td"
 //===----------------------------------------------------------------------===//
 
 def Cta_ProgramOp : Cta_Op<"program", [
-    FunctionOpInterface, IsolatedFromAbove, Symbol, SingleBlock]> {
+    FunctionOpInterface, IsolatedFromAbove, Symbol, SingleBlock,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "one kernel: what each thread block runs";
   let description = [{
     Arguments are global tensors (`memref`, attribute `cta.param` = the

@@ -16,6 +16,7 @@
 #include "llvm/ADT/StringExtras.h"
 
 #include <cmath>
+#include <optional>
 
 using namespace mlir;
 using namespace kiln::tile;
@@ -214,15 +215,39 @@ static LogicalResult verifyScheduleHints(KernelOp op, DictionaryAttr hints) {
   return success();
 }
 
+/// A constant extent of a kernel tensor beyond what the lowering indexes
+/// (32-bit coordinates), or nullopt. The frontend refuses those; IR written
+/// by hand reached the manifest writer with them.
+static std::optional<int64_t> findOversizedExtent(RankedTensorType type) {
+  for (int64_t extent : type.getShape())
+    if (!ShapedType::isDynamic(extent) &&
+        extent > kiln::target::maxKernelIndex)
+      return extent;
+  return std::nullopt;
+}
+
 LogicalResult KernelOp::verify() {
-  for (auto [index, type] : llvm::enumerate(getArgumentTypes()))
-    if (!llvm::isa<RankedTensorType>(type))
+  for (auto [index, type] : llvm::enumerate(getArgumentTypes())) {
+    auto tensor = llvm::dyn_cast<RankedTensorType>(type);
+    if (!tensor)
       return emitOpError() << "argument #" << index
                            << " must be a ranked tensor, got " << type;
-  for (auto [index, type] : llvm::enumerate(getResultTypes()))
-    if (!llvm::isa<RankedTensorType>(type))
+    if (std::optional<int64_t> extent = findOversizedExtent(tensor))
+      return emitOpError() << "argument #" << index << " has extent "
+                           << *extent << "; kernels index with 32-bit "
+                           << "coordinates (at most "
+                           << kiln::target::maxKernelIndex << ")";
+  }
+  for (auto [index, type] : llvm::enumerate(getResultTypes())) {
+    auto tensor = llvm::dyn_cast<RankedTensorType>(type);
+    if (!tensor)
       return emitOpError() << "result #" << index
                            << " must be a ranked tensor, got " << type;
+    if (std::optional<int64_t> extent = findOversizedExtent(tensor))
+      return emitOpError() << "result #" << index << " has extent " << *extent
+                           << "; kernels index with 32-bit coordinates (at "
+                           << "most " << kiln::target::maxKernelIndex << ")";
+  }
   if (getBody().empty())
     return emitOpError() << "must have a body";
 
@@ -255,6 +280,33 @@ LogicalResult KernelOp::verify() {
   }
   if (auto hints = (*this)->getAttrOfType<DictionaryAttr>("tile.schedule"))
     return verifyScheduleHints(*this, hints);
+  return success();
+}
+
+LogicalResult
+KernelOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  // A variant is another compilation of a kernel of the same module: the
+  // manifest folds it into that kernel's, whose parameters it must share.
+  Attribute attr = (*this)->getAttr("tile.variant_of");
+  if (!attr)
+    return success();
+  auto name = llvm::dyn_cast<StringAttr>(attr);
+  if (!name)
+    return emitOpError() << "tile.variant_of must name a kernel, got " << attr;
+  auto primary = symbolTable.lookupNearestSymbolFrom<KernelOp>(
+      *this, FlatSymbolRefAttr::get(name));
+  if (!primary)
+    return emitOpError() << "tile.variant_of names '" << name.getValue()
+                         << "', which is not a tile.kernel of this module";
+  if (primary == *this || primary->hasAttr("tile.variant_of"))
+    return emitOpError() << "tile.variant_of must name a primary kernel, not "
+                            "a variant: '"
+                         << name.getValue() << "'";
+  if (primary.getFunctionType() != getFunctionType())
+    return emitOpError() << "is a variant of '" << name.getValue()
+                         << "' but its signature differs: "
+                         << getFunctionType() << " vs "
+                         << primary.getFunctionType();
   return success();
 }
 

@@ -32,7 +32,8 @@ def Tile_OffsetsTensor : RankedTensorOf<[I32]>;
 //===----------------------------------------------------------------------===//
 
 def Tile_KernelOp : Tile_Op<"kernel", [
-    FunctionOpInterface, IsolatedFromAbove, Symbol, SingleBlock]> {
+    FunctionOpInterface, IsolatedFromAbove, Symbol, SingleBlock,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "a Kiln kernel: tensors in, tensors out";
   let description = [{
     The unit of compilation. Arguments are the kernel's input tensors (a

@@ -2245,3 +2245,84 @@ cta.program @pair_multicast(%b: memref<?x?xbf16> {cta.param = "b"}) {
   cta.load %b[%c0, %c0] -> %sb {cta_pair, multicast = 2 : i64} : memref<?x?xbf16> -> !cta.buffer<64x64xbf16>
   cta.return
 }
+
+// -----
+
+// The manifest copies cta.shape, and the runtime checks it against the rank.
+// expected-error@+1 {{'cta.program' op tensor argument #0: cta.shape must be one dim expression (a string) per axis of its rank-2 memref, got ["M"]}}
+cta.program @p(%a: memref<?x?xbf16> {cta.param = "a", cta.role = "input", cta.shape = ["M"]}) {
+  cta.return
+}
+
+// -----
+
+// expected-error@+1 {{'cta.program' op tensor argument #0: cta.shape must be one dim expression (a string) per axis of its rank-1 memref, got [1]}}
+cta.program @p(%a: memref<?xbf16> {cta.param = "a", cta.role = "input", cta.shape = [1]}) {
+  cta.return
+}
+
+// -----
+
+// expected-error@+1 {{'cta.program' op tensor argument #0 has extent 4294967296; kernels index with 32-bit coordinates (at most 2147483647)}}
+cta.program @p(%a: memref<4294967296xbf16> {cta.param = "a", cta.role = "input"}) {
+  cta.return
+}
+
+// -----
+
+// expected-error@+1 {{'cta.program' op cta.variant_of names 'missing', which is not a cta.program of this module}}
+cta.program @p() attributes {cta.variant_of = "missing"} {
+  cta.return
+}
+
+// -----
+
+// expected-error@+1 {{'cta.program' op cta.variant_of must name a program, got 1 : i64}}
+cta.program @p() attributes {cta.variant_of = 1} {
+  cta.return
+}
+
+// -----
+
+// expected-error@+1 {{'cta.program' op cta.variant_of must name a primary program, not a variant: 'p'}}
+cta.program @p() attributes {cta.variant_of = "p"} {
+  cta.return
+}
+
+// -----
+
+cta.program @p(%m: index {cta.dim = "M"}) {
+  cta.return
+}
+// expected-error@+1 {{'cta.program' op is a variant of 'p' but its signature differs: '() -> ()' vs '(index) -> ()'}}
+cta.program @q() attributes {cta.variant_of = "p"} {
+  cta.return
+}
+
+// -----
+
+// A negative trip count wraps and the loop spins: a hung GPU.
+cta.program @p() {
+  %ring = cta.ring {consumers = 1 : i64} : !cta.ring<2>
+  %c0 = arith.constant 0 : index
+  %neg = arith.constant -1 : index
+  // expected-error@+1 {{'cta.produce' op count must not be negative, got -1}}
+  %n = cta.produce %ring at %c0 count %neg : !cta.ring<2> {
+  ^bb0(%kb: index, %slot: index):
+  }
+  cta.return
+}
+
+// -----
+
+cta.program @p() {
+  %ring = cta.ring {consumers = 1 : i64} : !cta.ring<2>
+  %c0 = arith.constant 0 : index
+  %neg = arith.constant -5 : index
+  // expected-error@+1 {{'cta.consume' op count must not be negative, got -5}}
+  %n = cta.consume %ring at %c0 count %neg : !cta.ring<2> {
+  ^bb0(%kb: index, %slot: index):
+    cta.yield
+  }
+  cta.return
+}

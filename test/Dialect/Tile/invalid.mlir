@@ -1204,3 +1204,51 @@ tile.kernel @f(%a: tensor<?x?xf4E2M1FN, #tile.dims<M, K>>, %b: tensor<?x?xf4E2M1
 
 // expected-error@+1 {{acc_stages must be 1 or 2, got 3}}
 #bad_acc_stages = #tile.schedule<tile_m = 128, tile_n = 256, tile_k = 64, stages = 4, cluster_m = 1, cluster_n = 1, consumers = 1, persistent = true, group_m = 8, acc_stages = 3>
+
+// -----
+
+// Extents reach the manifest, whose kernels index with 32-bit coordinates.
+// expected-error@+1 {{'tile.kernel' op argument #0 has extent 9223372036854775807; kernels index with 32-bit coordinates (at most 2147483647)}}
+tile.kernel @f(%a: tensor<9223372036854775807xf32, #tile.dims<9223372036854775807>>) {
+  tile.return
+}
+
+// -----
+
+// (The kernel is verified before its body, which is not reached.)
+// expected-error@+1 {{'tile.kernel' op result #0 has extent 2147483648; kernels index with 32-bit coordinates (at most 2147483647)}}
+tile.kernel @f() -> tensor<2147483648xf32, #tile.dims<2147483648>> {
+  tile.return
+}
+
+// -----
+
+// A variant is folded into its primary's manifest.
+// expected-error@+1 {{'tile.kernel' op tile.variant_of names 'missing', which is not a tile.kernel of this module}}
+tile.kernel @f() attributes {tile.variant_of = "missing"} {
+  tile.return
+}
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op tile.variant_of must name a kernel, got 3 : i64}}
+tile.kernel @f() attributes {tile.variant_of = 3} {
+  tile.return
+}
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op tile.variant_of must name a primary kernel, not a variant: 'f'}}
+tile.kernel @f() attributes {tile.variant_of = "f"} {
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%a: tensor<?xf32, #tile.dims<M>>) {
+  tile.return
+}
+// expected-error@+1 {{'tile.kernel' op is a variant of 'f' but its signature differs: '() -> ()' vs '(tensor<?xf32, #tile.dims<M>>) -> ()'}}
+tile.kernel @g() attributes {tile.variant_of = "f"} {
+  tile.return
+}
