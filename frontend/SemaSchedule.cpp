@@ -101,6 +101,16 @@ LogicalResult checkTile(const ScheduleItem &item, const ContractionInfo &info,
     return locator.emitError(item.listLocs[1])
            << "tile BN=" << bn << " exceeds " << kMaxTileN
            << ", the widest MMA";
+  // One pipeline stage holds at least the lhs and one rhs tile, BK wide;
+  // BK is bounded first so that the product cannot overflow.
+  int64_t bits = info.any ? getBitWidth(info.narrowest) : 4;
+  int64_t smem = target::largestSmemPerBlockOptIn();
+  if (bk > target::maxKernelIndex ||
+      (bm + bn) * bk * bits / 8 > smem)
+    return locator.emitError(item.listLocs[2])
+           << "tile BK=" << bk << " is too deep: one pipeline stage of a "
+           << bm << "x" << bn << " tile would need more than the " << smem
+           << " bytes of shared memory a CTA has";
   if (!info.any)
     return success();
   int64_t mmaK = kMmaKBytes * 8 / getBitWidth(info.narrowest);

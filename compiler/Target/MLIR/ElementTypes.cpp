@@ -4,6 +4,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 
@@ -59,4 +60,23 @@ kiln::target::getElementType(Type type) {
 
 bool kiln::target::isMmaFp8(mlir::Type type) {
   return llvm::isa<mlir::Float8E4M3FNType, mlir::Float8E5M2Type>(type);
+}
+
+bool kiln::target::isMmaBlockScaled(Type data, Type scale, int64_t block) {
+  bool ue8m0 = llvm::isa<Float8E8M0FNUType>(scale);
+  if (isMmaFp8(data))
+    return ue8m0 && block == 32;
+  if (llvm::isa<Float4E2M1FNType>(data))
+    return (ue8m0 && block == 32) ||
+           (llvm::isa<Float8E4M3FNType>(scale) && block == 16);
+  return false;
+}
+
+std::string kiln::target::getElementTypeName(Type type) {
+  if (std::optional<ElementType> element = getElementType(type))
+    return std::string(elementTypeName(*element));
+  std::string name;
+  llvm::raw_string_ostream os(name);
+  type.print(os);
+  return name;
 }

@@ -14,7 +14,9 @@
 
 #include "mlir/IR/Types.h"
 
+#include <cstdint>
 #include <optional>
+#include <string>
 
 namespace kiln::target {
 
@@ -29,6 +31,17 @@ std::optional<ElementType> getElementType(mlir::Type type);
 /// Whether `type` is an 8-bit float the tensor cores multiply unscaled
 /// (e4m3, e5m2; the two mix in one MMA).
 bool isMmaFp8(mlir::Type type);
+
+/// Whether the tensor cores' block-scaled MMA (sm_100a tcgen05,
+/// kind::mxf8f6f4 and kind::mxf4nvf4) multiplies `data` with one `scale`
+/// per `block` K elements: MXFP8 (e4m3 or e5m2, ue8m0 per 32), MXFP4 (e2m1,
+/// ue8m0 per 32) and NVFP4 (e2m1, e4m3 per 16). Other block scales (f32
+/// per 128, as DeepSeek's fp8 GEMMs use) are applied in software, not by
+/// the MMA.
+bool isMmaBlockScaled(mlir::Type data, mlir::Type scale, int64_t block);
+
+/// The name a .kiln program gives `type` ("e4m3"), or MLIR's if none.
+std::string getElementTypeName(mlir::Type type);
 
 } // namespace kiln::target
 
