@@ -3,8 +3,7 @@
 #include "runtime/ArgCheck.h"
 
 #include "runtime/Format.h"
-
-#include <limits>
+#include "runtime/Limits.h"
 
 namespace kiln {
 
@@ -119,11 +118,11 @@ bool bindDims(const LaunchPlan &plan, const Tensor *args, const bool *known,
         continue;
       int64_t v = args[i].shape[a];
       // Dims reach the kernel as i32 arguments and TMA coordinates are 32-bit.
-      if (v > std::numeric_limits<int32_t>::max()) {
+      if (v > kMaxKernelIndex) {
         error = where(p, a) + ": extent " + std::to_string(v) + " for dim " +
                 plan.dimName(e.dim) +
                 " exceeds the kernel's 32-bit dims (max " +
-                std::to_string(std::numeric_limits<int32_t>::max()) + ")";
+                std::to_string(kMaxKernelIndex) + ")";
         return false;
       }
       out.values[e.dim] = v;

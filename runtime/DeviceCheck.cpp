@@ -2,6 +2,8 @@
 
 #include "runtime/DeviceCheck.h"
 
+#include "runtime/ParseInt.h"
+
 #include <cctype>
 
 namespace kiln {
@@ -20,8 +22,15 @@ bool parseChip(const std::string &chip, int &major, int &minor, char &suffix) {
     suffix = chip[i++];
   if (i != chip.size())
     return false;
+  // At most 3 digits of major version: parsed without std::stoi, which
+  // throws.
+  int64_t value = 0;
+  std::string ignored;
+  if (!parseIntInRange(std::string_view(digits).substr(0, digits.size() - 1), 0,
+                       999, value, ignored))
+    return false;
   minor = digits.back() - '0';
-  major = std::stoi(digits.substr(0, digits.size() - 1));
+  major = static_cast<int>(value);
   return true;
 }
 

@@ -2,9 +2,10 @@
 
 #include "runtime/Grid.h"
 
+#include "runtime/Limits.h"
+
 #include <algorithm>
 #include <cstdio>
-#include <limits>
 
 namespace kiln {
 
@@ -37,13 +38,16 @@ bool computeGrid(const LaunchPlan &plan, const BoundDims &dims, int smCount,
   if (out.empty)
     return true;
 
-  const int64_t maxX = std::numeric_limits<int32_t>::max(), maxYZ = 65535;
+  const int64_t maxX = kMaxGridX, maxYZ = kMaxGridYZ;
   int64_t g[3] = {1, 1, 1};
   if (l.rule == GridRule::Tiles) {
     for (int i = 0; i < out.numTileAxes && i < 3; ++i)
       g[i] = counts[i];
+    // A count beyond the limit is reported below as it is; rounding it up
+    // could overflow.
     for (int d = 0; d < 3; ++d)
-      g[d] = roundUp(g[d], l.cluster[d]);
+      if (g[d] <= maxX)
+        g[d] = roundUp(g[d], l.cluster[d]);
   } else {
     int64_t total = 1;
     for (int i = 0; i < out.numTileAxes; ++i)

@@ -8,15 +8,18 @@
 
 #include "runtime/Manifest.h"
 
+#include "runtime/FileRead.h"
+#include "runtime/Limits.h"
+
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <limits>
 #include <new>
 #include <set>
-#include <sstream>
 
 namespace kiln {
 
@@ -150,13 +153,39 @@ std::string joinNames(const std::vector<std::string> &v) {
   return r.empty() ? "none" : r;
 }
 
+/// A name that stays inside the folder it is looked up in: no '/' (so not
+/// absolute either) and no backslash (a separator on other systems), not "."
+/// or "..", no NUL (which would cut the path short).
+bool isPlainFileName(std::string_view name) {
+  return !name.empty() && name != "." && name != ".." &&
+         name.find_first_of(std::string_view("/\\\0", 3)) ==
+             std::string_view::npos;
+}
+
+/// `s` with control characters (a NUL above all, which would end the message
+/// early in C) written as \xNN.
+std::string printable(std::string_view s) {
+  std::string r;
+  for (char c : s) {
+    if (static_cast<unsigned char>(c) >= 0x20 && c != 0x7f) {
+      r += c;
+      continue;
+    }
+    char hex[8];
+    std::snprintf(hex, sizeof hex, "\\x%02x", static_cast<unsigned char>(c));
+    r += hex;
+  }
+  return r;
+}
+
 bool isChip(std::string_view chip) {
   if (chip.rfind("sm_", 0) != 0)
     return false;
   size_t i = 3, digits = 0;
   while (i < chip.size() && std::isdigit(static_cast<unsigned char>(chip[i])))
     ++i, ++digits;
-  if (digits < 2)
+  // sm_90 .. sm_9999: parseChip (DeviceCheck.h) reads at most 4 digits.
+  if (digits < 2 || digits > 4)
     return false;
   if (i < chip.size() && (chip[i] == 'a' || chip[i] == 'f'))
     ++i;
@@ -195,13 +224,21 @@ std::string paramWhere(const Manifest &m, size_t i) {
 
 bool checkExpr(const Manifest &m, const DimExpr &e, const std::string &where,
                std::string &error) {
-  if (e.kind == DimExpr::Kind::Const) {
-    if (e.value < 0) {
-      error = where + ": negative extent " + std::to_string(e.value);
-      return false;
-    }
-    return true;
+  if (e.kind == DimExpr::Kind::Const && e.value < 0) {
+    error = where + ": negative extent " + std::to_string(e.value);
+    return false;
   }
+  // Constants and operands reach the kernel's 32-bit index arithmetic (the
+  // compiler never writes larger ones); bounding them here also keeps every
+  // product the runtime forms from them far from int64 overflow.
+  if (e.value > kMaxKernelIndex) {
+    error = where + ": '" + e.str() + "': " + std::to_string(e.value) +
+            " exceeds the kernel's 32-bit index limit (" +
+            std::to_string(kMaxKernelIndex) + ")";
+    return false;
+  }
+  if (e.kind == DimExpr::Kind::Const)
+    return true;
   if (m.findDim(e.name) < 0) {
     error = where + ": '" + e.str() + "' uses dim '" + e.name +
             "', which is not in dims (" + joinNames(m.dims) + ")";
@@ -244,9 +281,10 @@ bool checkKernel(const Manifest &m, const std::string &at,
       return false;
     }
     for (size_t a = 0; a < rank; ++a)
-      if (t.box[a] < 1 || t.box[a] > 256) {
+      if (t.box[a] < 1 || t.box[a] > kMaxTmaBoxDim) {
         error = where + ": box[" + std::to_string(a) +
-                "] = " + std::to_string(t.box[a]) + " is outside 1..256";
+                "] = " + std::to_string(t.box[a]) + " is outside 1.." +
+                std::to_string(kMaxTmaBoxDim);
         return false;
       }
     if (!elementFits(param.dtype, t.element)) {
@@ -325,32 +363,47 @@ bool checkKernel(const Manifest &m, const std::string &at,
     }
   }
 
-  // Launch.
-  int64_t threads = 1, ctas = 1;
-  for (int d = 0; d < 3; ++d) {
+  // Launch. No product may overflow: block [2^32, 2^32, 1] would wrap to 0
+  // threads. Block entries are bounded before their product is formed, the
+  // cluster's product is checked.
+  for (int d = 0; d < 3; ++d)
     if (l.block[d] < 1 || l.cluster[d] < 1) {
       error = at + "launch." + (l.block[d] < 1 ? "block" : "cluster") +
               " has a non-positive entry";
       return false;
     }
-    threads *= l.block[d];
-    ctas *= l.cluster[d];
-  }
-  if (threads > 1024 || l.block[2] > 64) {
-    error = at + "launch.block [" + std::to_string(l.block[0]) + ", " +
-            std::to_string(l.block[1]) + ", " + std::to_string(l.block[2]) +
-            "] exceeds CUDA's limits (1024 threads, z <= 64)";
+  auto triple = [](const std::array<int64_t, 3> &v) {
+    return "[" + std::to_string(v[0]) + ", " + std::to_string(v[1]) + ", " +
+           std::to_string(v[2]) + "]";
+  };
+  // x, y <= 1024 follow from the thread count, so the message leaves them
+  // out; they are checked on their own so that the product cannot overflow.
+  if (l.block[0] > kMaxBlockDimXY || l.block[1] > kMaxBlockDimXY ||
+      l.block[2] > kMaxBlockDimZ ||
+      l.block[0] * l.block[1] * l.block[2] > kMaxThreadsPerBlock) {
+    error = at + "launch.block " + triple(l.block) +
+            " exceeds CUDA's limits (" + std::to_string(kMaxThreadsPerBlock) +
+            " threads, z <= " + std::to_string(kMaxBlockDimZ) + ")";
     return false;
   }
-  if (ctas > 16) {
+  int64_t ctas;
+  if (__builtin_mul_overflow(l.cluster[0], l.cluster[1], &ctas) ||
+      __builtin_mul_overflow(ctas, l.cluster[2], &ctas)) {
+    error = at + "launch.cluster " + triple(l.cluster) +
+            " has more than 2^63 CTAs; the hardware maximum is " +
+            std::to_string(kMaxClusterCtas);
+    return false;
+  }
+  if (ctas > kMaxClusterCtas) {
     error = at + "launch.cluster has " + std::to_string(ctas) +
-            " CTAs; the hardware maximum is 16";
+            " CTAs; the hardware maximum is " + std::to_string(kMaxClusterCtas);
     return false;
   }
-  if (l.dynamicSmem < 0 ||
-      l.dynamicSmem > std::numeric_limits<int32_t>::max()) {
+  if (l.dynamicSmem < 0 || l.dynamicSmem > kMaxDynamicSmemBytes) {
     error = at + "launch.dynamic_smem " + std::to_string(l.dynamicSmem) +
-            " is out of range";
+            " is out of range (0.." + std::to_string(kMaxDynamicSmemBytes) +
+            " bytes, the most shared memory one block can opt into on any "
+            "supported chip)";
     return false;
   }
   if (l.rule == GridRule::Tiles && l.tiles.size() > 3) {
@@ -369,9 +422,12 @@ bool checkKernel(const Manifest &m, const std::string &at,
     std::string where = at + "launch.grid.tiles[" + std::to_string(i) + "]";
     if (!checkExpr(m, l.tiles[i].extent, where, error))
       return false;
-    if (l.tiles[i].tile < 1) {
-      error = where + ": tile " + std::to_string(l.tiles[i].tile) +
-              " is not positive";
+    if (l.tiles[i].tile < 1 || l.tiles[i].tile > kMaxKernelIndex) {
+      error =
+          where + ": tile " + std::to_string(l.tiles[i].tile) +
+          (l.tiles[i].tile < 1 ? " is not positive"
+                               : " exceeds the kernel's 32-bit index limit (" +
+                                     std::to_string(kMaxKernelIndex) + ")");
       return false;
     }
   }
@@ -428,6 +484,13 @@ bool validateManifest(const Manifest &m, std::string &error) {
   }
   if (!isChip(m.chip)) {
     error = "chip '" + m.chip + "' is not a chip name like sm_90a or sm_100a";
+    return false;
+  }
+  if (!isPlainFileName(m.cubin)) {
+    error = "cubin '" + printable(m.cubin) +
+            "' is not a plain file name: the cubin is read from the "
+            "manifest's folder, so the name may not contain '/' or '\\', be "
+            "'.' or '..', or be absolute";
     return false;
   }
 
@@ -494,9 +557,11 @@ bool validateManifest(const Manifest &m, std::string &error) {
         return false;
       }
       for (int64_t b : p.block)
-        if (b < 1) {
-          error =
-              where + ": block entry " + std::to_string(b) + " is not positive";
+        if (b < 1 || b > kMaxKernelIndex) {
+          error = where + ": block entry " + std::to_string(b) +
+                  (b < 1 ? " is not positive"
+                         : " exceeds the kernel's 32-bit index limit (" +
+                               std::to_string(kMaxKernelIndex) + ")");
           return false;
         }
     } else if (!p.scaleOf.empty() || !p.block.empty()) {
@@ -582,10 +647,22 @@ public:
   }
 
   bool integer(const Json &j, const std::string &path, int64_t &out) {
+    if (j.is_number_float()) {
+      // nlohmann reads integers beyond 64 bits, and any number written with
+      // a '.' or an exponent, as a double: none of them is taken.
+      double d = j.get<double>();
+      if (std::isfinite(d) && d == std::floor(d)) {
+        char text[40];
+        std::snprintf(text, sizeof text, "%.17g", d);
+        return fail(path, std::string("expected an integer, got ") + text +
+                              " (written as a floating-point number, or "
+                              "beyond 64 bits)");
+      }
+      return fail(path, "expected an integer, got a fraction");
+    }
     if (!j.is_number_integer())
       return fail(path,
-                  std::string("expected an integer, got ") +
-                      (j.is_number_float() ? "a fraction" : j.type_name()));
+                  std::string("expected an integer, got ") + j.type_name());
     if (j.is_number_unsigned() &&
         j.get<uint64_t>() >
             static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
@@ -912,18 +989,10 @@ bool readManifestFile(const std::string &path, Manifest &out,
                       std::string &error) {
   std::string text;
   try {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-      error = path + ": cannot open the manifest";
+    if (!readRegularFile(path, kMaxManifestBytes, text, error)) {
+      error = path + ": cannot read the manifest: " + error;
       return false;
     }
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    if (in.bad()) {
-      error = path + ": read error";
-      return false;
-    }
-    text = ss.str();
   } catch (...) {
     error = path + ": cannot read the manifest";
     return false;

@@ -12,16 +12,16 @@
 #include "runtime/DeviceCheck.h"
 #include "runtime/Format.h"
 #include "runtime/KernelArgs.h"
+#include "runtime/Limits.h"
+#include "runtime/ModuleFiles.h"
 #include "runtime/TensorMapParams.h"
 
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <mutex>
 #include <new>
-#include <sstream>
 
 namespace kiln {
 
@@ -170,23 +170,6 @@ struct ContextState {
   /// Zeroes new workspaces off the caller's stream (created with the first).
   CUstream zeroStream = nullptr;
 };
-
-bool readFile(const std::string &path, std::string &out) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return false;
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad())
-    return false;
-  out = ss.str();
-  return true;
-}
-
-std::string directoryOf(const std::string &path) {
-  size_t slash = path.find_last_of('/');
-  return slash == std::string::npos ? std::string() : path.substr(0, slash + 1);
-}
 
 } // namespace
 
@@ -412,7 +395,7 @@ Status Module::Impl::loadKernel(ContextState &cs, const LaunchPlan &kp,
                            m.entry + "'",
                        r);
   const auto &c = m.launch.cluster;
-  if (c[0] * c[1] * c[2] > 8 &&
+  if (c[0] * c[1] * c[2] > kMaxPortableClusterCtas &&
       (r = cuFuncSetAttribute(
            ks.function, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED,
            1)) != CUDA_SUCCESS)
@@ -585,10 +568,12 @@ Status Module::loadFromMemory(const Manifest &manifest, std::string cubin,
     if (!buildLaunchPlan(manifest, impl->plan, error))
       return Status::error(ErrorCode::Manifest,
                            (name.empty() ? "" : name + ": ") + error);
-    if (cubin.empty())
-      return Status::error(ErrorCode::Io, "the cubin image is empty");
-    impl->cubin = std::move(cubin);
     impl->cubinName = name.empty() ? "cubin '" + manifest.cubin + "'" : name;
+    // Before the driver sees the bytes: cuModuleLoadData would also take
+    // PTX text or a fatbin, and parses whatever it is given.
+    if (!checkCubinImage(cubin, impl->cubinName, error))
+      return Status::error(ErrorCode::Io, error);
+    impl->cubin = std::move(cubin);
     const char *dbg = std::getenv("KILN_DEBUG");
     impl->debug = dbg && *dbg && std::strcmp(dbg, "0") != 0;
     out.reset(new Module(std::move(impl)));
@@ -601,22 +586,12 @@ Status Module::loadFromMemory(const Manifest &manifest, std::string cubin,
 Status Module::load(const std::string &manifestPath,
                     std::unique_ptr<Module> &out) {
   try {
-    std::string text, error;
-    if (!readFile(manifestPath, text))
-      return Status::error(ErrorCode::Io,
-                           manifestPath + ": cannot read the manifest");
+    // Every check of the files and the manifest, before any CUDA call.
     Manifest m;
-    if (!parseManifest(text, m, error))
-      return Status::error(ErrorCode::Manifest, manifestPath + ": " + error);
-    std::string cubinPath =
-        m.cubin.front() == '/' ? m.cubin : directoryOf(manifestPath) + m.cubin;
-    std::string cubin;
-    if (!readFile(cubinPath, cubin))
-      return Status::error(ErrorCode::Io,
-                           cubinPath + ": cannot read the cubin named by " +
-                               manifestPath);
-    if (cubin.empty())
-      return Status::error(ErrorCode::Io, cubinPath + ": the cubin is empty");
+    std::string cubin, cubinPath;
+    Status s = readModuleFiles(manifestPath, m, cubin, cubinPath);
+    if (!s.ok())
+      return s;
     return loadFromMemory(m, std::move(cubin), out, "'" + cubinPath + "'");
   } catch (const std::bad_alloc &) {
     return Status::error(ErrorCode::Internal,

@@ -67,13 +67,15 @@ struct LaunchReport {
 
 class Module {
 public:
-  /// Reads the manifest at `manifestPath` and the cubin it names (relative to
-  /// the manifest's folder). No CUDA call happens here; the cubin is loaded on
-  /// the first launch or prepare().
+  /// Reads the manifest at `manifestPath` and the cubin it names, a plain file
+  /// name in the manifest's folder: both regular files, at most 16 MiB and 256
+  /// MiB, the manifest valid and the cubin an ELF image (docs/runtime.md, "What
+  /// the runtime reads"). No CUDA call happens here; the cubin is loaded on the
+  /// first launch or prepare().
   static Status load(const std::string &manifestPath,
                      std::unique_ptr<Module> &out);
-  /// The same from memory: `cubin` is the image cuModuleLoadData takes; `name`
-  /// labels messages.
+  /// The same from memory: `cubin` is the image cuModuleLoadData takes, which
+  /// must be a non-empty ELF image of at most 256 MiB; `name` labels messages.
   static Status loadFromMemory(const Manifest &manifest, std::string cubin,
                                std::unique_ptr<Module> &out,
                                const std::string &name = "");

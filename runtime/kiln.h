@@ -107,8 +107,11 @@ typedef struct kiln_param_info {
 
 typedef struct kiln_module kiln_module;
 
-/** Reads the manifest and the cubin it names. No CUDA call happens until the
- * first launch (or kiln_module_prepare). On failure *out is NULL. */
+/** Reads the manifest and the cubin it names, a plain file name in the
+ * manifest's folder: both regular files of at most 16 MiB and 256 MiB, the
+ * manifest valid, the cubin an ELF image (KILN_ERROR_IO for the files,
+ * KILN_ERROR_MANIFEST for the manifest's content). No CUDA call happens until
+ * the first launch (or kiln_module_prepare). On failure *out is NULL. */
 KILN_API kiln_status kiln_module_load(const char *manifest_path,
                                       kiln_module **out);
 

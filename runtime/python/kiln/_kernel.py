@@ -82,8 +82,14 @@ class Kernel:
         lib = _lib.library()
         self._lib = lib
         self.path = os.fspath(manifest_path)
+        if isinstance(self.path, bytes):
+            self.path = os.fsdecode(self.path)
+        # A C string ends at the first NUL: the runtime would read another file than named.
+        if "\0" in self.path:
+            raise KilnError("manifest path %r contains a NUL character" % (self.path,),
+                            "KILN_ERROR_INVALID_VALUE")
         handle = ctypes.c_void_p()
-        _lib.check(lib.kiln_module_load(self.path.encode(), ctypes.byref(handle)))
+        _lib.check(lib.kiln_module_load(os.fsencode(self.path), ctypes.byref(handle)))
         self._handle = handle
         self._free = lib.kiln_module_free  # kept for __del__ at interpreter shutdown
         self.name = lib.kiln_module_kernel(handle).decode()

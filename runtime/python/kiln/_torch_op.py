@@ -10,11 +10,11 @@ torch.compile traces it without running it and without a graph break.
 
 import hashlib
 import keyword
-import os
 import re
 import threading
 
 from ._dimexpr import DimExpr
+from ._files import read_kernel_files
 from ._lib import KilnError
 
 NAMESPACE = "kiln"
@@ -39,16 +39,12 @@ def _arg_name(name, used):
 
 
 def content_digest(kernel):
-    """sha256 of the kernel's manifest and cubin: one op per distinct kernel."""
-    import json
+    """sha256 of the kernel's manifest and cubin: one op per distinct kernel. The files are read
+    with the runtime's rules (_files.read_kernel_files), since they may have changed since the
+    kernel was loaded."""
     h = hashlib.sha256()
-    with open(kernel.path, "rb") as f:
-        text = f.read()
-    h.update(text)
-    cubin = json.loads(text).get("cubin", "")
-    cubin_path = os.path.join(os.path.dirname(os.path.abspath(kernel.path)), cubin)
-    with open(cubin_path, "rb") as f:
-        h.update(f.read())
+    for content in read_kernel_files(kernel.path):
+        h.update(content)
     return h.hexdigest()
 
 

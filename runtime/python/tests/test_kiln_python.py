@@ -306,6 +306,127 @@ class KilnPythonTest(unittest.TestCase):
                       ("KILN_ERROR_CUDA", "KILN_ERROR_DEVICE", "KILN_ERROR_ARGUMENT"))
 
 
+class HostileFilesTest(unittest.TestCase):
+    """kiln.load refuses what the runtime refuses (runtime/ModuleFiles.h), before any CUDA call,
+    and the op's content digest reads the files by the same rules."""
+
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="kiln_hostile_")
+        import kiln
+        self.kiln = kiln
+
+    def tearDown(self):
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def manifest(self, manifest, name="k.kiln.json"):
+        path = os.path.join(self.dir, name)
+        with open(path, "w") as f:
+            json.dump(manifest, f)
+        return path
+
+    def cubin(self, data=b"\x7fELF stand-in", name="k.cubin"):
+        with open(os.path.join(self.dir, name), "wb") as f:
+            f.write(data)
+
+    def refused(self, path, status, message):
+        with self.assertRaises(self.kiln.KilnError) as cm:
+            self.kiln.load(path)
+        self.assertEqual(cm.exception.status, status)
+        self.assertIn(message, str(cm.exception))
+
+    def test_cubin_must_be_a_file_name_next_to_the_manifest(self):
+        self.cubin()
+        outside = os.path.join(self.dir, "outside.cubin")
+        with open(outside, "wb") as f:
+            f.write(b"\x7fELF outside")
+        for bad in ["../k.cubin", "/etc/passwd", outside, "/dev/zero", "sub/k.cubin", "..", "."]:
+            path = self.manifest(dict(MATMUL, cubin=bad))
+            self.refused(path, "KILN_ERROR_MANIFEST",
+                         "cubin '%s' is not a plain file name: the cubin is read from the "
+                         "manifest's folder" % bad)
+
+    def test_cubin_must_be_a_regular_file(self):
+        path = self.manifest(MATMUL)
+        os.symlink("/dev/zero", os.path.join(self.dir, "k.cubin"))
+        self.refused(path, "KILN_ERROR_IO", "k.cubin: cannot read the cubin named by %s: it is a "
+                     "character device, not a regular file" % path)
+        os.unlink(os.path.join(self.dir, "k.cubin"))
+        os.mkfifo(os.path.join(self.dir, "k.cubin"))  # a read would block: refused at once
+        self.refused(path, "KILN_ERROR_IO", "it is a FIFO, not a regular file")
+        os.unlink(os.path.join(self.dir, "k.cubin"))
+        os.mkdir(os.path.join(self.dir, "k.cubin"))
+        self.refused(path, "KILN_ERROR_IO", "it is a directory, not a regular file")
+
+    def test_cubin_bytes_must_be_an_elf_file(self):
+        path = self.manifest(MATMUL)
+        self.cubin(b".version 8.7\n.target sm_90a\n")
+        self.refused(path, "KILN_ERROR_IO",
+                     "k.cubin: not a cubin (it does not start with the ELF magic \\x7fELF)")
+        self.cubin(b"")
+        self.refused(path, "KILN_ERROR_IO", "k.cubin: the cubin is empty")
+
+    def test_files_are_read_bounded(self):
+        path = self.manifest(MATMUL)
+        self.cubin()
+        os.truncate(os.path.join(self.dir, "k.cubin"), (256 << 20) + 1)  # sparse: never read
+        self.refused(path, "KILN_ERROR_IO",
+                     "it is 268435457 bytes, more than the limit of 268435456 bytes (256 MiB)")
+        os.truncate(path, (16 << 20) + 1)
+        self.refused(path, "KILN_ERROR_IO", "%s: cannot read the manifest: it is 16777217 bytes, "
+                     "more than the limit of 16777216 bytes (16 MiB)" % path)
+        self.refused("/dev/zero", "KILN_ERROR_IO",
+                     "/dev/zero: cannot read the manifest: it is a character device")
+        self.refused(self.dir, "KILN_ERROR_IO", "it is a directory, not a regular file")
+
+    def test_manifest_numbers_are_bounded(self):
+        self.cubin()
+        huge = dict(MATMUL, launch=dict(MATMUL["launch"], block=[4294967296, 4294967296, 1]))
+        self.refused(self.manifest(huge), "KILN_ERROR_MANIFEST",
+                     "launch.block [4294967296, 4294967296, 1] exceeds CUDA's limits")
+        huge = dict(MATMUL, launch=dict(MATMUL["launch"], cluster=[4294967296, 4294967296, 1]))
+        self.refused(self.manifest(huge), "KILN_ERROR_MANIFEST", "has more than 2^63 CTAs")
+        huge = dict(MATMUL, launch=dict(MATMUL["launch"], dynamic_smem=1 << 40))
+        self.refused(self.manifest(huge), "KILN_ERROR_MANIFEST",
+                     "launch.dynamic_smem 1099511627776 is out of range (0..232448 bytes")
+        with open(os.path.join(self.dir, "k.kiln.json"), "w") as f:
+            f.write(json.dumps(MATMUL).replace('"block": [128,', '"block": [1e300,'))
+        self.refused(os.path.join(self.dir, "k.kiln.json"), "KILN_ERROR_MANIFEST",
+                     "launch.block[0]: expected an integer")
+
+    def test_nul_in_the_manifest_path(self):
+        with self.assertRaises(self.kiln.KilnError) as cm:
+            self.kiln.load(os.path.join(self.dir, "k.kiln.json\0../x"))
+        self.assertEqual(cm.exception.status, "KILN_ERROR_INVALID_VALUE")
+
+    def test_content_digest_reads_by_the_same_rules(self):
+        from kiln._torch_op import content_digest
+        self.cubin()
+        path = self.manifest(MATMUL)
+        k = self.kiln.load(path)
+        digest = content_digest(k)
+        self.assertEqual(len(digest), 64)
+        self.assertEqual(content_digest(k), digest)
+        # The files changed after the load: the digest does not follow the manifest elsewhere.
+        for bad in ["../k.cubin", "/etc/passwd"]:
+            self.manifest(dict(MATMUL, cubin=bad))
+            with self.assertRaises(self.kiln.KilnError) as cm:
+                content_digest(k)
+            self.assertEqual(cm.exception.status, "KILN_ERROR_MANIFEST")
+            self.assertIn("is not a plain file name", str(cm.exception))
+        self.manifest(MATMUL)
+        os.unlink(os.path.join(self.dir, "k.cubin"))
+        os.symlink("/dev/zero", os.path.join(self.dir, "k.cubin"))
+        with self.assertRaises(self.kiln.KilnError) as cm:
+            content_digest(k)
+        self.assertEqual(cm.exception.status, "KILN_ERROR_IO")
+        self.assertIn("it is a character device, not a regular file", str(cm.exception))
+        with open(path, "w") as f:
+            f.write("[1, 2]")
+        with self.assertRaises(self.kiln.KilnError) as cm:
+            content_digest(k)
+        self.assertIn("cubin None is not a plain file name", str(cm.exception))
+
+
 class CApiTest(unittest.TestCase):
     """kiln.h misuse: every call returns a status and sets kiln_last_error, never aborts."""
 
@@ -318,7 +439,7 @@ class CApiTest(unittest.TestCase):
         with open(path, "w") as f:
             json.dump(MATMUL, f)
         with open(os.path.join(self.dir, "k.cubin"), "wb") as f:
-            f.write(b"x")
+            f.write(b"\x7fELF stand-in")
         self.mod = ctypes.c_void_p()
         self.assertEqual(self.lib.kiln_module_load(path.encode(), ctypes.byref(self.mod)), 0)
 
@@ -408,7 +529,7 @@ class CApiVariantsTest(unittest.TestCase):
         with open(path, "w") as f:
             json.dump(MATMUL_VARIANTS, f)
         with open(os.path.join(self.dir, "k.cubin"), "wb") as f:
-            f.write(b"x")
+            f.write(b"\x7fELF stand-in")
         self.mod = ctypes.c_void_p()
         self.assertEqual(self.lib.kiln_module_load(path.encode(), ctypes.byref(self.mod)), 0)
 

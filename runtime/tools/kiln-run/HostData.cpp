@@ -13,6 +13,17 @@ size_t storageBytes(DType t, int64_t count) {
   return static_cast<size_t>((count * dtypeBits(t) + 7) / 8);
 }
 
+bool bufferSize(DType t, const std::vector<int64_t> &shape, int64_t &numel,
+                size_t &bytes) {
+  numel = 1;
+  for (int64_t v : shape)
+    if (v < 0 || __builtin_mul_overflow(numel, v, &numel) ||
+        numel > kMaxBufferElements)
+      return false;
+  bytes = storageBytes(t, numel);
+  return true;
+}
+
 /// A minifloat with `manBits` mantissa bits and exponent bias `bias`
 /// (subnormals at exp 0).
 static double decodeMinifloat(unsigned sign, unsigned exp, unsigned man,

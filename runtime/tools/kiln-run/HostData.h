@@ -19,7 +19,19 @@ namespace kiln {
 namespace tools {
 
 /// Bytes that hold `count` elements of `t` (e2m1 rounds up to whole bytes).
+/// `count` must be at most kMaxBufferElements.
 size_t storageBytes(DType t, int64_t count);
+
+/// The most elements kiln-run allocates for one param: 2^56, so that the
+/// element count and its size in bits (at most 32 per element) stay within
+/// int64. No device holds that much; cuMemAlloc refuses far less.
+inline constexpr int64_t kMaxBufferElements = int64_t(1) << 56;
+
+/// The elements and bytes of a contiguous buffer of `shape` (non-negative
+/// extents). False, with `numel` and `bytes` unspecified, when the element
+/// count overflows or exceeds kMaxBufferElements.
+bool bufferSize(DType t, const std::vector<int64_t> &shape, int64_t &numel,
+                size_t &bytes);
 
 /// The value of element `index` of a buffer of `t` (e2m1: element 2i is the low
 /// nibble of byte i, as in PyTorch's float4_e2m1fn_x2 and CUTLASS). NaN codes

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "HostData.h"
+#include "Options.h"
 #include "Reference.h"
 
 #include "runtime/Runtime.h"
@@ -24,6 +25,7 @@
 #include <cstring>
 #include <map>
 #include <memory>
+#include <new>
 #include <random>
 #include <string>
 #include <vector>
@@ -32,175 +34,6 @@ using namespace kiln;
 using namespace kiln::tools;
 
 namespace {
-
-const char *kUsage =
-    "usage: kiln-run MANIFEST --dims NAME=V[,NAME=V...] [options]\n"
-    "\n"
-    "Loads a Kiln kernel (manifest + cubin), allocates and fills its tensors, "
-    "launches it,\n"
-    "and times it with CUDA events.\n"
-    "\n"
-    "  --dims NAME=V,...     a value for every dim of the manifest (required)\n"
-    "  --iters N             timed launches after the first one (default 20; "
-    "0: no timing)\n"
-    "  --warmup N            untimed launches before timing (default 3)\n"
-    "  --check               compare the first launch's outputs with a host "
-    "reference\n"
-    "  --ref matmul|swiglu   the reference for --check (default: guessed from "
-    "the kernel's\n"
-    "                        name and shapes): matmul c[M,N] = a[M,K] * "
-    "b[N,K]^T,\n"
-    "                        swiglu y = silu(x * w1^T) * (x * w2^T); block "
-    "scales are applied\n"
-    "                        as scale[i / bm][k / bk] on data [i][k]\n"
-    "  --check-work N        reference multiply-adds per GEMM before rows are "
-    "sampled\n"
-    "                        (default 268435456)\n"
-    "  --values NAME=v,...   the values of an i32 input (e.g. MoE offsets); "
-    "otherwise zeros\n"
-    "  --seed N              random seed (default 1)\n"
-    "  --device N            CUDA device ordinal (default 0)\n"
-    "  --verbose             print the grid, every kernel argument and, for "
-    "a kernel with\n"
-    "                        variants, each variant's cost\n";
-
-struct Options {
-  std::string manifest;
-  std::map<std::string, int64_t> dims;
-  std::map<std::string, std::vector<int32_t>> values;
-  int iters = 20;
-  int warmup = 3;
-  bool check = false;
-  std::string ref;
-  int64_t checkWork = int64_t(1) << 28;
-  uint64_t seed = 1;
-  int device = 0;
-  bool verbose = false;
-};
-
-bool parseInt(const std::string &s, int64_t &out) {
-  if (s.empty())
-    return false;
-  char *end = nullptr;
-  long long v = std::strtoll(s.c_str(), &end, 10);
-  if (*end != '\0')
-    return false;
-  out = v;
-  return true;
-}
-
-std::vector<std::string> split(const std::string &s, char sep) {
-  std::vector<std::string> parts;
-  size_t start = 0;
-  for (;;) {
-    size_t p = s.find(sep, start);
-    parts.push_back(s.substr(start, p == std::string::npos ? std::string::npos
-                                                           : p - start));
-    if (p == std::string::npos)
-      return parts;
-    start = p + 1;
-  }
-}
-
-bool parseArgs(int argc, char **argv, Options &o, std::string &error) {
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i], value;
-    size_t eq = arg.find('=');
-    bool inlineValue = arg.rfind("--", 0) == 0 && eq != std::string::npos;
-    if (inlineValue) {
-      value = arg.substr(eq + 1);
-      arg = arg.substr(0, eq);
-    }
-    auto next = [&](std::string &out) {
-      if (inlineValue) {
-        out = value;
-        return true;
-      }
-      if (i + 1 >= argc) {
-        error = arg + " needs a value";
-        return false;
-      }
-      out = argv[++i];
-      return true;
-    };
-    int64_t n;
-    if (arg == "--help" || arg == "-h") {
-      std::fputs(kUsage, stdout);
-      std::exit(0);
-    } else if (arg == "--check") {
-      o.check = true;
-    } else if (arg == "--verbose" || arg == "-v") {
-      o.verbose = true;
-    } else if (arg == "--dims") {
-      if (!next(value))
-        return false;
-      for (const std::string &kv : split(value, ',')) {
-        size_t e = kv.find('=');
-        if (e == std::string::npos || !parseInt(kv.substr(e + 1), n) || n < 0) {
-          error = "--dims: '" + kv + "' is not NAME=non-negative-integer";
-          return false;
-        }
-        o.dims[kv.substr(0, e)] = n;
-      }
-    } else if (arg == "--values") {
-      if (!next(value))
-        return false;
-      size_t e = value.find('=');
-      if (e == std::string::npos) {
-        error = "--values: expected NAME=v0,v1,...";
-        return false;
-      }
-      std::vector<int32_t> vs;
-      for (const std::string &v : split(value.substr(e + 1), ',')) {
-        if (!parseInt(v, n)) {
-          error = "--values: '" + v + "' is not an integer";
-          return false;
-        }
-        vs.push_back(static_cast<int32_t>(n));
-      }
-      o.values[value.substr(0, e)] = vs;
-    } else if (arg == "--iters" || arg == "--warmup" || arg == "--seed" ||
-               arg == "--device" || arg == "--check-work") {
-      if (!next(value))
-        return false;
-      if (!parseInt(value, n) || n < 0) {
-        error = arg + ": '" + value + "' is not a non-negative integer";
-        return false;
-      }
-      if (arg == "--iters")
-        o.iters = static_cast<int>(n);
-      else if (arg == "--warmup")
-        o.warmup = static_cast<int>(n);
-      else if (arg == "--seed")
-        o.seed = static_cast<uint64_t>(n);
-      else if (arg == "--device")
-        o.device = static_cast<int>(n);
-      else
-        o.checkWork = n;
-    } else if (arg == "--ref") {
-      if (!next(o.ref))
-        return false;
-      if (o.ref != "matmul" && o.ref != "swiglu") {
-        error = "--ref: '" + o.ref + "' is not matmul or swiglu";
-        return false;
-      }
-    } else if (!arg.empty() && arg[0] == '-') {
-      error = "unknown option " + arg;
-      return false;
-    } else if (o.manifest.empty()) {
-      o.manifest = arg;
-    } else {
-      error =
-          "more than one manifest given ('" + o.manifest + "', '" + arg + "')";
-      return false;
-    }
-  }
-  if (o.manifest.empty()) {
-    error = "no manifest given";
-    return false;
-  }
-  return true;
-}
 
 #define CK(call)                                                               \
   do {                                                                         \
@@ -278,14 +111,19 @@ bool planReference(const Manifest &m, const std::string &requested,
   return true;
 }
 
-} // namespace
-
-int main(int argc, char **argv) {
+/// All of kiln-run but the last-resort handler in main().
+int run(int argc, char **argv) {
   Options opt;
   std::string error;
-  if (!parseArgs(argc, argv, opt, error)) {
+  switch (parseArgs(argc, argv, opt, error)) {
+  case ParseResult::Help:
+    std::fputs(kUsage, stdout);
+    return 0;
+  case ParseResult::Error:
     std::fprintf(stderr, "kiln-run: %s\n\n%s", error.c_str(), kUsage);
     return 2;
+  case ParseResult::Run:
+    break;
   }
 
   std::unique_ptr<Module> mod;
@@ -321,7 +159,6 @@ int main(int argc, char **argv) {
   for (size_t i = 0; i < m.params.size(); ++i) {
     const Param &p = m.params[i];
     Buffer &b = bufs[i];
-    b.numel = 1;
     for (const DimExpr &e : p.shape) {
       int64_t v = 0;
       int d = e.kind == DimExpr::Kind::Const ? -1 : m.findDim(e.name);
@@ -332,9 +169,19 @@ int main(int argc, char **argv) {
         return 2;
       }
       b.shape.push_back(v);
-      b.numel *= v;
     }
-    b.bytes = storageBytes(p.dtype, b.numel);
+    // The product is checked: a wrapped element count would allocate a
+    // buffer smaller than the kernel writes.
+    if (!bufferSize(p.dtype, b.shape, b.numel, b.bytes)) {
+      std::string shape;
+      for (int64_t v : b.shape)
+        shape += (shape.empty() ? "" : ", ") + std::to_string(v);
+      std::fprintf(stderr,
+                   "kiln-run: param '%s' of shape [%s] has more than 2^56 "
+                   "elements; use smaller --dims\n",
+                   p.name.c_str(), shape.c_str());
+      return 2;
+    }
   }
 
   // Device.
@@ -544,4 +391,17 @@ int main(int argc, char **argv) {
   cuStreamDestroy(stream);
   cuDevicePrimaryCtxRelease(dev);
   return exitCode;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  // Host buffers are as large as the dims make them; running out of host
+  // memory is an error like any other, not an abort.
+  try {
+    return run(argc, argv);
+  } catch (const std::bad_alloc &) {
+    std::fprintf(stderr, "kiln-run: out of host memory\n");
+    return 1;
+  }
 }

@@ -146,15 +146,26 @@ TEST(BindDims, NegativeExpressionsAreErrors) {
                                     "with M = 2 (from param 'a' axis 0)");
 }
 
-TEST(BindDims, OverflowingExpressionsAreErrors) {
+TEST(BindDims, ExpressionsCannotOverflow) {
+  // An operand beyond the kernel's 32-bit index limit is refused with the
+  // manifest, before any launch evaluates it...
   Manifest m = matmulManifest();
   m.params[2].shape[0] =
       DimExpr::make(DimExpr::Kind::Mul, "M", int64_t(1) << 62);
-  LaunchPlan plan = planOf(m);
-  auto args = matmulArgs(4, 256, 512);
+  LaunchPlan plan;
+  std::string error;
+  EXPECT_FALSE(buildLaunchPlan(m, plan, error));
+  EXPECT_EQ(error, "params[2] 'c' shape[0]: 'M*4611686018427387904': "
+                   "4611686018427387904 exceeds the kernel's 32-bit index "
+                   "limit (2147483647)");
+  // ...and the largest operand it takes, times the largest dim, fits int64.
+  m.params[2].shape[0] = DimExpr::make(DimExpr::Kind::Mul, "M", 2147483647);
+  plan = planOf(m);
+  auto args = matmulArgs(2147483647, 256, 512);
+  args[2] = Tensor::contiguous(kBase + 0x20000000, DType::BF16, {4, 256});
   EXPECT_EQ(checkError(plan, args),
-            "param 'c' axis 0: M*4611686018427387904 overflows with M = 4 "
-            "(from param 'a' axis 0)");
+            "param 'c' axis 0: extent 4, expected M*2147483647 = "
+            "4611686014132420609 with M = 2147483647 (from param 'a' axis 0)");
 }
 
 TEST(CheckArguments, PointerRules) {

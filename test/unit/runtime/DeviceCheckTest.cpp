@@ -36,6 +36,13 @@ TEST(DeviceCheck, ParsesChips) {
   EXPECT_EQ(major, 8);
   EXPECT_EQ(minor, 9);
   EXPECT_EQ(suffix, 0);
+  ASSERT_TRUE(parseChip("sm_9999f", major, minor, suffix));
+  EXPECT_EQ(major, 999);
+  EXPECT_EQ(minor, 9);
+  // More digits than any chip has: refused, never converted (std::stoi would
+  // throw past int).
+  EXPECT_FALSE(parseChip("sm_12345", major, minor, suffix));
+  EXPECT_FALSE(parseChip("sm_99999999999999999999a", major, minor, suffix));
   EXPECT_FALSE(parseChip("sm_9", major, minor, suffix));
   EXPECT_FALSE(parseChip("sm_90x", major, minor, suffix));
   EXPECT_FALSE(parseChip("compute_90", major, minor, suffix));

@@ -561,7 +561,7 @@ TEST(ManifestFile, ReadsFilesAndNamesThePathOnErrors) {
   Manifest m;
   std::string error;
   EXPECT_FALSE(readManifestFile("/nonexistent/k.kiln.json", m, error));
-  EXPECT_NE(error.find("/nonexistent/k.kiln.json: cannot open"),
+  EXPECT_NE(error.find("/nonexistent/k.kiln.json: cannot read the manifest: "),
             std::string::npos)
       << error;
 

@@ -273,7 +273,9 @@ TEST(VariantValidate, EachVariantIsCheckedLikeThePrimary) {
       "variants[0].launch.block [2048, 1, 1] exceeds CUDA's limits "
       "(1024 threads, z <= 64)");
   expectInvalid([](Manifest &m) { m.variants[0].launch.dynamicSmem = -1; },
-                "variants[0].launch.dynamic_smem -1 is out of range");
+                "variants[0].launch.dynamic_smem -1 is out of range (0..232448 "
+                "bytes, the most shared memory one block can opt into on any "
+                "supported chip)");
   expectInvalid(
       [](Manifest &m) {
         m.variants[0].launch.cluster = {1, 2, 1};
@@ -405,7 +407,7 @@ TEST(VariantPlan, KernelArgsAndDeviceChecksUseTheVariant) {
                    arg(KernelArgKind::Pointer, -1, "c"),
                    arg(KernelArgKind::Stride, -1, "c", "", 0),
                    arg(KernelArgKind::Dim, -1, "", "N")};
-  kv.launch.dynamicSmem = 300000;
+  kv.launch.dynamicSmem = 230000;
   LaunchPlan plan = planOf(m);
   const LaunchPlan &v = plan.variantPlan(1);
 
@@ -445,13 +447,15 @@ TEST(VariantPlan, KernelArgsAndDeviceChecksUseTheVariant) {
   h200.name = "NVIDIA H200";
   h200.ccMajor = 9;
   h200.smCount = 132;
-  h200.maxSmemPerBlockOptin = 232448;
+  // (A device with less shared memory than the manifest's largest chip, so
+  // that the primary's 214016 bytes fit and the variant's 230000 do not.)
+  h200.maxSmemPerBlockOptin = 220000;
   FunctionInfo fn;
   EXPECT_TRUE(checkFunctionLimits(plan, h200, fn, error)) << error;
   EXPECT_FALSE(checkFunctionLimits(v, h200, fn, error));
-  EXPECT_EQ(error, "kernel 'matmul' (entry 'matmul_nostore') needs 300000 "
+  EXPECT_EQ(error, "kernel 'matmul' (entry 'matmul_nostore') needs 230000 "
                    "bytes of dynamic shared memory per block, but device 0 "
-                   "(NVIDIA H200) allows at most 232448");
+                   "(NVIDIA H200) allows at most 220000");
 }
 
 //===----------------------------------------------------------------------===//
