@@ -213,6 +213,10 @@ LogicalResult kiln::checkSchedule(const Schedule &schedule,
     } else if (item.key == "consumers") {
       result = checkRange(item, 1, kMaxConsumers, locator);
       consumers = &item;
+    } else if (item.key == "acc_stages") {
+      // Tensor-memory accumulator sets (sm_100a): one, or two to overlap
+      // the epilogue with the next tile's MMAs.
+      result = checkRange(item, 1, 2, locator);
     } else if (item.key == "group_m") {
       // It becomes a constant of the kernel's 32-bit grid arithmetic.
       result = checkRange(item, 1, target::maxKernelIndex, locator,

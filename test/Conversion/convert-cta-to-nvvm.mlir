@@ -356,7 +356,7 @@ cta.program @hoisted(%a: memref<?x?xf16, strided<[?, 1]>> {cta.param = "a", cta.
 // CHECK:         llvm.inline_asm has_side_effects asm_dialect = att "", "=f,=f,=f,=f,=f,=f,=f,=f,0,1,2,3,4,5,6,7"
 // CHECK-NOT:     nvvm.setmaxregister
 // CHECK:         llvm.return
-cta.program @unbatched(%M: index {cta.dim = "M"}) attributes {cta.block = array<i64: 256, 1, 1>} {
+cta.program @unbatched(%c: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "c", cta.role = "output", cta.shape = ["M", "M"]}, %M: index {cta.dim = "M"}) attributes {cta.block = array<i64: 256, 1, 1>} {
   %false = arith.constant false
   %sa = cta.alloc : !cta.buffer<64x64xbf16, swizzle = "128B">
   %sb = cta.alloc : !cta.buffer<16x64xbf16, swizzle = "128B">
@@ -949,6 +949,19 @@ cta.program @pair_sm90(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a", c
       %anext = arith.addi %apos, %c1 : index
       cta.yield %r#0, %anext : index, index
     } {group_m = 8 : i64, persistent}
+  }
+  cta.return
+}
+
+// -----
+
+// A dim that no tensor's shape binds could not be given a value at launch
+// (kiln-fuzz-pipeline found this reaching the manifest writer as an
+// internal error).
+// expected-error@+1 {{convert-cta-to-nvvm: the program cannot be launched: dim 'M' is never a plain entry of a param shape, so no launch can bind it}}
+cta.program @unbound(%M: index {cta.dim = "M"}) attributes {cta.block = array<i64: 128, 1, 1>} {
+  cta.tile_loop static (%M, %M) tile [64, 16] {
+  ^bb0(%m0: index, %n0: index):
   }
   cta.return
 }

@@ -108,7 +108,7 @@ LLVM::LLVMFuncOp createKernel(cta::ProgramOp program, const KernelABI &abi,
   Block *entry = func.addEntryBlock(b);
   b.setInsertionPointToStart(entry);
   Emitter e(b, program.getLoc());
-  e.ifThen(e.eq(e.threadId(), e.i32(0)), [&] {
+  e.ifThen(e.isThread(0), [&] {
     for (unsigned i = 0; i < abi.tensorMaps.size(); ++i)
       NVVM::PrefetchOp::create(b, program.getLoc(), /*cacheLevel=*/nullptr,
                                /*evictPriority=*/nullptr, func.getArgument(i),
@@ -146,6 +146,14 @@ LogicalResult lowerProgram(cta::ProgramOp program, StringRef chip) {
   abi->manifest.cubin = program.getSymName().str() + ".cubin";
   if (auto fileLoc = llvm::dyn_cast<FileLineColLoc>(program.getLoc()))
     abi->manifest.source = fileLoc.getFilename().str();
+  // Hand-written cta IR can describe a launch no runtime could make (a dim
+  // that no tensor's shape binds, say): a located error at the program, not
+  // an internal one when the manifest is written.
+  std::string manifestError;
+  if (!validateManifest(abi->manifest, manifestError))
+    return program.emitError()
+           << "convert-cta-to-nvvm: the program cannot be launched: "
+           << manifestError;
 
   auto module = program->getParentOfType<ModuleOp>();
   gpu::GPUModuleOp kernels = getOrCreateKernelModule(module, chip);

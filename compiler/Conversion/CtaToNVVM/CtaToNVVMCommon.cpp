@@ -22,13 +22,17 @@ using namespace kiln;
 
 void Emitter::initBarrierPairs(Value ring, int64_t stages,
                                int64_t fullArrivals, int64_t emptyArrivals) {
-  ifThen(eq(threadId(), i32(0)), [&] {
+  // Each value is named before it is used: C++ leaves the order of a call's
+  // arguments to the compiler, and gcc- and clang-built Kiln must emit the
+  // same IR.
+  ifThen(isThread(0), [&] {
     Value empties = i32(emptyArrivals);
     for (int64_t s = 0; s < stages; ++s) {
-      NVVM::MBarrierInitOp::create(b, loc, barrier(ring, i32(s), stages, false),
-                                   i32(fullArrivals), Value());
-      NVVM::MBarrierInitOp::create(b, loc, barrier(ring, i32(s), stages, true),
-                                   empties, Value());
+      Value fulls = i32(fullArrivals);
+      Value full = barrier(ring, i32(s), stages, false);
+      NVVM::MBarrierInitOp::create(b, loc, full, fulls, Value());
+      Value empty = barrier(ring, i32(s), stages, true);
+      NVVM::MBarrierInitOp::create(b, loc, empty, empties, Value());
     }
     NVVM::FenceMbarrierInitOp::create(b, loc);
   });
@@ -183,14 +187,16 @@ struct WarpSpecializeLowering : public AbiPattern<cta::WarpSpecializeOp> {
     if (resources.acquire)
       resources.acquire(e);
     syncAll();
-    Value warp = e.udiv(e.threadId(), e.i32(target::threadsPerWarp));
+    // (Operands are named before use throughout: see Emitter::isThread.)
+    Value warpThreads = e.i32(target::threadsPerWarp);
+    Value warp = e.udiv(e.threadId(), warpThreads);
     const SmallVector<bool> &stores = abi.roleStores.lookup(op);
     for (unsigned i = 0; i < op.getRoles().size(); ++i) {
       cta::RoleAttr role = op.getRole(i);
       int64_t first = op.getFirstWarp(i);
-      Value inRole = arith::AndIOp::create(
-          rewriter, loc, e.cmp(arith::CmpIPredicate::uge, warp, e.i32(first)),
-          e.ult(warp, e.i32(first + role.getWarps())));
+      Value beforeEnd = e.ult(warp, e.i32(first + role.getWarps()));
+      Value fromBegin = e.cmp(arith::CmpIPredicate::uge, warp, e.i32(first));
+      Value inRole = arith::AndIOp::create(rewriter, loc, fromBegin, beforeEnd);
       auto branch = scf::IfOp::create(rewriter, loc, inRole,
                                       /*withElseRegion=*/false);
       OpBuilder::InsertionGuard guard(rewriter);
@@ -207,7 +213,7 @@ struct WarpSpecializeLowering : public AbiPattern<cta::WarpSpecializeOp> {
           role.getKind() == cta::RoleKind::mma) {
         // One thread issues the role's asynchronous copies or MMAs; in a
         // CTA pair the leader's MMA thread issues them for both CTAs.
-        Value leader = e.eq(e.threadId(), e.i32(first * 32));
+        Value leader = e.isThread(first * 32);
         if (abi.ctaPair && role.getKind() == cta::RoleKind::mma)
           leader = e.andI(leader, isPairLeader(e));
         auto single = scf::IfOp::create(rewriter, loc, leader,
@@ -217,7 +223,8 @@ struct WarpSpecializeLowering : public AbiPattern<cta::WarpSpecializeOp> {
       inlineRegionWithoutTerminator(rewriter, op.getBodies()[i], bodyEnd, {});
       if (i < stores.size() && stores[i]) {
         rewriter.setInsertionPoint(end);
-        e.ifThen(e.eq(e.warpgroupLane(), e.i32(0)), [&] {
+        Value zero = e.i32(0);
+        e.ifThen(e.eq(e.warpgroupLane(), zero), [&] {
           NVVM::CpAsyncBulkWaitGroupOp::create(rewriter, loc, 0,
                                                /*read=*/nullptr);
         });
@@ -257,8 +264,10 @@ struct WarpgroupIndexLowering : public AbiPattern<cta::WarpgroupIndexOp> {
     if (first == abi.roleFirstWarpgroup.end())
       return rewriter.notifyMatchFailure(op, "outside a warp role");
     Emitter e(rewriter, op.getLoc());
-    Value warpgroup = e.udiv(e.threadId(), e.i32(kWarpgroupThreads));
-    rewriter.replaceOp(op, e.toIndex(e.sub(warpgroup, e.i32(first->second))));
+    Value threads = e.i32(kWarpgroupThreads);
+    Value warpgroup = e.udiv(e.threadId(), threads);
+    Value firstOfRole = e.i32(first->second);
+    rewriter.replaceOp(op, e.toIndex(e.sub(warpgroup, firstOfRole)));
     return success();
   }
 };

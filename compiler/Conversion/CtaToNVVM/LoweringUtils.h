@@ -125,12 +125,25 @@ struct Emitter {
   mlir::Value threadId() {
     return mlir::NVVM::ThreadIdXOp::create(b, loc, i32Type());
   }
+  /// Whether this is thread `t` of the CTA. (The operands are made in a
+  /// fixed order: C++ leaves the order of a call's arguments to the
+  /// compiler, and gcc- and clang-built Kiln must emit the same IR.)
+  mlir::Value isThread(int64_t t) {
+    mlir::Value id = i32(t);
+    mlir::Value tid = threadId();
+    return eq(tid, id);
+  }
   /// The thread's lane within its warpgroup.
-  mlir::Value warpgroupLane() { return urem(threadId(), i32(kWarpgroupThreads)); }
+  mlir::Value warpgroupLane() {
+    mlir::Value threads = i32(kWarpgroupThreads);
+    return urem(threadId(), threads);
+  }
   /// The named barrier of the thread's warpgroup: one per warpgroup, 0 being
   /// the CTA-wide barrier.
   mlir::Value warpgroupBarrierId() {
-    return add(udiv(threadId(), i32(kWarpgroupThreads)), i32(1));
+    mlir::Value one = i32(1);
+    mlir::Value threads = i32(kWarpgroupThreads);
+    return add(udiv(threadId(), threads), one);
   }
   /// `map` (a fragment layout of compiler/Target) evaluated on `thread`.
   mlir::Value threadMap(const target::ThreadMap &map, mlir::Value thread) {

@@ -159,8 +159,15 @@ struct TileSelectSchedulePass
     SmallVector<ContractOp> contracts(kernel.getBody().getOps<ContractOp>());
     bool allScheduled = true;
     for (ContractOp contract : contracts) {
-      if (contract.getSchedule())
+      if (ScheduleAttr existing = contract.getScheduleAttr()) {
+        // Kept as it is, once it is known to lower on this chip.
+        std::string error;
+        if (failed(planSchedule(contract, budget, std::nullopt,
+                                scheduleAsHints(existing), error)))
+          return contract.emitError()
+                 << "schedule for " << budget.name << ": " << error;
         continue;
+      }
       allScheduled = false;
       if (failed(checkBlockScales(contract)))
         return failure();
@@ -304,13 +311,46 @@ struct TileSelectSchedulePass
                             : Twine(""));
   }
 
+  /// The kernel's `@schedule(...)` hints, if any.
+  static DictionaryAttr kernelHints(ContractOp contract) {
+    auto kernel = contract->getParentOfType<KernelOp>();
+    return kernel ? kernel->getAttrOfType<DictionaryAttr>("tile.schedule")
+                  : DictionaryAttr();
+  }
+
+  /// A schedule already on the contraction (IR printed by --emit=tile and
+  /// read back, or written by hand) as hints pinning all of it, so that it
+  /// meets the same rules as one this pass chooses.
+  static DictionaryAttr scheduleAsHints(ScheduleAttr schedule) {
+    Builder b(schedule.getContext());
+    SmallVector<NamedAttribute> hints = {
+        b.getNamedAttr("tile", b.getDenseI64ArrayAttr({schedule.getTileM(),
+                                                       schedule.getTileN(),
+                                                       schedule.getTileK()})),
+        b.getNamedAttr("stages", b.getI64IntegerAttr(schedule.getStages())),
+        b.getNamedAttr("cluster",
+                       b.getDenseI64ArrayAttr(
+                           {schedule.getClusterM(), schedule.getClusterN()})),
+        b.getNamedAttr("consumers",
+                       b.getI64IntegerAttr(schedule.getConsumers())),
+        b.getNamedAttr("persistent", b.getBoolAttr(schedule.getPersistent())),
+        b.getNamedAttr("group_m", b.getI64IntegerAttr(schedule.getGroupM())),
+        b.getNamedAttr("stream_k", b.getBoolAttr(schedule.getStreamK())),
+        b.getNamedAttr("acc_stages",
+                       b.getI64IntegerAttr(schedule.getAccStages()))};
+    return b.getDictionaryAttr(hints);
+  }
+
   FailureOr<Plan> planSchedule(ContractOp contract, const ChipInfo &budget,
                                std::optional<TileVariant> variant,
                                std::string &error) {
-    auto kernel = contract->getParentOfType<KernelOp>();
-    DictionaryAttr hints =
-        kernel ? kernel->getAttrOfType<DictionaryAttr>("tile.schedule")
-               : DictionaryAttr();
+    return planSchedule(contract, budget, variant, kernelHints(contract),
+                        error);
+  }
+
+  FailureOr<Plan> planSchedule(ContractOp contract, const ChipInfo &budget,
+                               std::optional<TileVariant> variant,
+                               DictionaryAttr hints, std::string &error) {
 
     Type operandType =
         llvm::cast<RankedTensorType>(contract.getInputs()[0].getType())

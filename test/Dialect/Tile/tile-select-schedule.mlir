@@ -137,15 +137,15 @@ tile.kernel @dual(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #
 
 // -----
 
-// A contraction that already has a schedule is left alone: no remark, no
-// variant.
+// A contraction that already has a schedule is left alone (no remark, no
+// variant) once it is known to lower on the chip.
 // CHECK-LABEL: tile.kernel @scheduled(
 // CHECK-NOT:     tile.tile_cost
-// CHECK:         {schedule = #tile.schedule<tile_m = 64, tile_n = 64, tile_k = 32, stages = 2, cluster_m = 1, cluster_n = 1, consumers = 1, persistent = false, group_m = 1>}
+// CHECK:         {schedule = #tile.schedule<tile_m = 128, tile_n = 64, tile_k = 64, stages = 2, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = false, group_m = 1>}
 // CHECK-NOT:     tile.kernel
 tile.kernel @scheduled(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> {
   %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
-      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] {schedule = #tile.schedule<tile_m = 64, tile_n = 64, tile_k = 32, stages = 2, cluster_m = 1, cluster_n = 1, consumers = 1, persistent = false, group_m = 1>} -> tensor<?x?xbf16, #tile.dims<M, N>> {
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] {schedule = #tile.schedule<tile_m = 128, tile_n = 64, tile_k = 64, stages = 2, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = false, group_m = 1>} -> tensor<?x?xbf16, #tile.dims<M, N>> {
   ^bb0(%acc0: f32):
     %t = arith.truncf %acc0 : f32 to bf16
     tile.yield %t : bf16
@@ -529,6 +529,21 @@ tile.kernel @fp8_f32_scales(%a: tensor<?x?xf8E4M3FN, #tile.dims<M, K>>, %as: ten
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true, lhs_scale = 2, rhs_scale = 3, scale_block = 128>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
   ^bb0(%acc: f32):
     %t = arith.truncf %acc : f32 to bf16
+    tile.yield %t : bf16
+  }
+  tile.return %0 : tensor<?x?xbf16, #tile.dims<M, N>>
+}
+
+// -----
+
+// An existing schedule meets the rules a chosen one does (kiln-fuzz-pipeline
+// found a tile_n of 127 reaching cta.mma's verifier).
+tile.kernel @bad_existing(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> {
+  // expected-error@+1 {{schedule for sm_90a: tile_n = 127}}
+  %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] {schedule = #tile.schedule<tile_m = 128, tile_n = 127, tile_k = 64, stages = 2, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = false, group_m = 1>} -> tensor<?x?xbf16, #tile.dims<M, N>> {
+  ^bb0(%acc0: f32):
+    %t = arith.truncf %acc0 : f32 to bf16
     tile.yield %t : bf16
   }
   tile.return %0 : tensor<?x?xbf16, #tile.dims<M, N>>
