@@ -7,8 +7,8 @@
 #
 #   scripts/test.sh [ctest arguments...]     e.g. -R target, -L ..., -V
 #
-# BUILD and JOBS as for scripts/build.sh; FUZZ_BUILD (default: $BUILD-fuzz) is the fuzz +
-# UBSan build, KILN_FUZZ=0 skips it. The last line printed is ctest's
+# BUILD and JOBS as for scripts/build.sh; SAN_BUILD (default: $BUILD-san) is the sanitizer
+# build, KILN_SANITIZE=0 skips it. The last line printed is ctest's
 # summary ("N% tests passed, N tests failed out of N"), and the exit status is
 # ctest's.
 set -euo pipefail
@@ -16,19 +16,20 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-$ROOT/build}
 export BUILD
 
-# The fuzz + UBSan build (test/fuzz, docs/testing.md): Kiln's code with UBSan and the
-# libFuzzer targets, built with clang in a folder of its own; the main build's ctest runs its
-# tests as one entry, `fuzz-ubsan`. KILN_FUZZ=0 leaves it out.
-FUZZ_BUILD=${FUZZ_BUILD:-$BUILD-fuzz}
+# The sanitizer build (docs/testing.md): Kiln's code with ASan and UBSan, its tools, unit tests
+# and the libFuzzer targets, built with clang in a folder of its own; the main build's ctest runs
+# its whole ctest (lit suite, unit tests, fuzz smoke runs) as one entry, `sanitizers`.
+# KILN_SANITIZE=0 leaves it out.
+SAN_BUILD=${SAN_BUILD:-$BUILD-san}
 main_args=${CMAKE_ARGS:-}
-if [ "${KILN_FUZZ:-1}" != 0 ]; then
+if [ "${KILN_SANITIZE:-1}" != 0 ]; then
   CLANG=${KILN_CLANG:-clang-22}
-  BUILD=$FUZZ_BUILD BUILD_TYPE=Release \
-    CMAKE_ARGS="-DCMAKE_C_COMPILER=$CLANG -DCMAKE_CXX_COMPILER=${CLANG/clang/clang++} -DKILN_FUZZ=ON -DKILN_BUILD_TESTS=OFF" \
-    "$ROOT/scripts/build.sh" kiln-fuzz-frontend kiln-fuzz-ir KilnFrontendTestsUBSan
-  main_args="$main_args -DKILN_FUZZ_BUILD_DIR=$FUZZ_BUILD"
+  BUILD=$SAN_BUILD BUILD_TYPE=Release \
+    CMAKE_ARGS="-DCMAKE_C_COMPILER=$CLANG -DCMAKE_CXX_COMPILER=${CLANG/clang/clang++} -DKILN_SANITIZE=ON" \
+    "$ROOT/scripts/build.sh"
+  main_args="$main_args -DKILN_SANITIZE_BUILD_DIR=$SAN_BUILD"
 else
-  main_args="$main_args -DKILN_FUZZ_BUILD_DIR="
+  main_args="$main_args -DKILN_SANITIZE_BUILD_DIR="
 fi
 CMAKE_ARGS=$main_args "$ROOT/scripts/build.sh"
 

@@ -4,7 +4,8 @@
 // parse, Sema, MLIRGen and the tile verifier. Diagnostics are expected and
 // dropped; a crash, a sanitizer report, a hang or an op that fails the
 // verifier after Sema accepted the program (a frontend bug) is a finding.
-// docs/testing.md says how to run it.
+// Its mutator is structure-aware (Mutators.h); kiln-fuzz-compile takes the
+// same inputs on to PTX. docs/testing.md says how to run it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,6 +24,12 @@
 #include <cstdlib>
 
 #include "test/fuzz/LastInput.h"
+#include "test/fuzz/Mutators.h"
+
+extern "C" size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size,
+                                          size_t maxSize, unsigned seed) {
+  return kiln::fuzz::mutateKiln(data, size, maxSize, seed);
+}
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   kiln::fuzz::saveLastInput(data, size);

@@ -3,10 +3,10 @@
 #
 #   test/fuzz/run-fuzzer.sh FUZZER WORKDIR SECONDS EXT SOURCE... [-- LIBFUZZER-ARGS...]
 #
-# Every *.EXT file under the SOURCE folders becomes seeds: a test file split at its
+# Every *.EXT file under the SOURCE folders (or a SOURCE file itself) becomes seeds: a test file split at its
 # `// -----` lines gives one seed per case. New inputs go to WORKDIR/corpus (kept between
 # runs, so a nightly run continues where the last stopped), findings to WORKDIR/crash-*.
-# Each seed runs once first (under UBSan in a KILN_FUZZ build), then libFuzzer mutates for
+# Each seed runs once first (under the sanitizers of a KILN_SANITIZE build), then libFuzzer mutates for
 # SECONDS. The exit status is the fuzzer's: 0 when nothing was found. The last line gives
 # the executions, e.g. "fuzz: kiln-fuzz-frontend: 812345 executions in 3600 s, no finding".
 set -euo pipefail
@@ -22,7 +22,9 @@ import pathlib, sys
 out, ext, roots = pathlib.Path(sys.argv[1]), sys.argv[2], sys.argv[3:]
 n = 0
 for root in roots:
-    for path in sorted(pathlib.Path(root).rglob("*." + ext)):
+    root = pathlib.Path(root)
+    paths = [root] if root.is_file() else sorted(root.rglob("*." + ext))
+    for path in paths:
         for case in path.read_bytes().split(b"\n// -----\n"):
             (out / f"{n:05d}.{ext}").write_bytes(case)
             n += 1

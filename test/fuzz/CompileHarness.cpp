@@ -1,0 +1,144 @@
+//===- CompileHarness.cpp - What the code-generation fuzzers share --------===//
+
+#include "test/fuzz/CompileHarness.h"
+
+#include "compiler/InitAll.h"
+#include "compiler/Pipelines/Backend.h"
+#include "compiler/Pipelines/Pipelines.h"
+#include "compiler/tools/IndexDenseArray.h"
+#include "dialects/Cta/IR/CtaOps.h"
+#include "frontend/ImportKiln.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+using namespace mlir;
+
+namespace kiln::fuzz {
+
+const DialectRegistry &compileRegistry() {
+  static DialectRegistry *registry = [] {
+    auto *r = new DialectRegistry;
+    registerAllDialects(*r);
+    registerAllPasses();
+    return r;
+  }();
+  return *registry;
+}
+
+FindingWatch::FindingWatch(MLIRContext &ctx) : ctx(ctx) {
+  handler = ctx.getDiagEngine().registerHandler([this](Diagnostic &diag) {
+    if (diag.getSeverity() != DiagnosticSeverity::Error || !finding.empty())
+      return success();
+    std::string message = diag.str();
+    llvm::StringRef text(message);
+    if ((text.starts_with("'") && text.contains("' op ")) ||
+        text.contains("internal error") || text.contains("failed to legalize"))
+      finding = message;
+    return success();
+  });
+}
+
+FindingWatch::~FindingWatch() { ctx.getDiagEngine().eraseHandler(handler); }
+
+void FindingWatch::check() const {
+  if (finding.empty())
+    return;
+  std::fprintf(stderr, "kiln-fuzz: finding: %s\n", finding.c_str());
+  std::abort();
+}
+
+bool compileToPtx(ModuleOp module, llvm::StringRef chip) {
+  PassManager pm(module.getContext());
+  if (!module.getOps<cta::ProgramOp>().empty())
+    buildKilnNVVMPipeline(pm, chip);
+  else
+    buildKilnCompilePipeline(pm, chip, Stage::Llvm);
+  if (failed(pm.run(module)))
+    return false;
+  return succeeded(translateToPtx(module));
+}
+
+bool frontendAccepts(llvm::StringRef source) {
+  MLIRContext ctx(compileRegistry(), MLIRContext::Threading::DISABLED);
+  ScopedDiagnosticHandler quiet(&ctx, [](Diagnostic &) { return success(); });
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(source, "mutant.kiln"),
+      llvm::SMLoc());
+  return static_cast<bool>(importKiln(sourceMgr, &ctx));
+}
+
+bool verifierAccepts(llvm::StringRef ir) {
+  if (mayHaveIndexDenseArray(ir))
+    return false;
+  MLIRContext ctx(compileRegistry(), MLIRContext::Threading::DISABLED);
+  ctx.allowUnregisteredDialects(false);
+  ScopedDiagnosticHandler quiet(&ctx, [](Diagnostic &) { return success(); });
+  ParserConfig config(&ctx);
+  return static_cast<bool>(
+      parseSourceString<ModuleOp>(ir.str(), config, "mutant.mlir"));
+}
+
+size_t mutateUntilAccepted(uint8_t *data, size_t size, size_t maxSize,
+                           unsigned seed, unsigned attempts,
+                           size_t (*mutate)(uint8_t *, size_t, size_t,
+                                            unsigned),
+                           bool (*accepts)(llvm::StringRef)) {
+  std::vector<uint8_t> original(data, data + size);
+  size_t result = size;
+  for (unsigned attempt = 0; attempt < attempts; ++attempt) {
+    std::memcpy(data, original.data(), original.size());
+    result = mutate(data, original.size(), maxSize, seed + attempt * 7919u);
+    if (accepts(llvm::StringRef(reinterpret_cast<const char *>(data), result)))
+      break;
+  }
+  return result;
+}
+
+llvm::StringRef chipFor(const uint8_t *data, size_t size) {
+  uint32_t hash = 2166136261u; // FNV-1a
+  for (size_t i = 0; i < size; ++i)
+    hash = (hash ^ data[i]) * 16777619u;
+  // Block-scaled operands lower on sm_100a only: those inputs go there three
+  // times in four (the fourth checks sm_90a's refusal).
+  llvm::StringRef text(reinterpret_cast<const char *>(data), size);
+  bool blockScaled = text.contains("nvfp4") || text.contains("mxfp") ||
+                     text.contains("scaled(") || text.contains("f8E8M0FNU") ||
+                     text.contains("f4E2M1FN");
+  if (blockScaled)
+    return hash % 4 ? "sm_100a" : "sm_90a";
+  return hash & 1 ? "sm_100a" : "sm_90a";
+}
+
+static void printReach() {
+  const Reach &r = reach();
+  std::fprintf(stderr,
+               "kiln-fuzz: %llu inputs, %llu accepted, %llu reached PTX "
+               "(%.1f%%)\n",
+               static_cast<unsigned long long>(r.inputs),
+               static_cast<unsigned long long>(r.accepted),
+               static_cast<unsigned long long>(r.ptx),
+               r.inputs ? 100.0 * static_cast<double>(r.ptx) /
+                              static_cast<double>(r.inputs)
+                        : 0.0);
+}
+
+Reach &reach() {
+  static Reach *counters = [] {
+    std::atexit(printReach);
+    return new Reach;
+  }();
+  return *counters;
+}
+
+} // namespace kiln::fuzz

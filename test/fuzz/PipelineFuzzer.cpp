@@ -1,0 +1,75 @@
+//===- PipelineFuzzer.cpp - libFuzzer entry from tile/cta IR to PTX -------===//
+//
+// kiln-fuzz-pipeline: each input is MLIR text of tile IR (as `kiln compile
+// --emit=tile` or `kiln-translate --import-kiln` print it) or of pipelined
+// cta IR (`--emit=cta`). An input that parses and verifies runs through the
+// rest of the pipeline to PTX, as `kiln compile x.mlir --emit=ptx` does: the
+// passes must turn every verifier-valid input into PTX or a located error.
+// The mutator changes numbers, element types, enum keywords and flags of the
+// IR (Mutators.h), so most inputs still parse. CompileHarness.h lists what
+// is a finding; docs/testing.md says how to run it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "test/fuzz/CompileHarness.h"
+#include "test/fuzz/LastInput.h"
+#include "test/fuzz/Mutators.h"
+
+#include "compiler/tools/IndexDenseArray.h"
+#include "compiler/tools/LargeStack.h"
+#include "dialects/Cta/IR/CtaOps.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+
+#include <string>
+
+extern "C" size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size,
+                                          size_t maxSize, unsigned seed) {
+  // (What the front door refuses is kiln-fuzz-frontend's and kiln-fuzz-ir's
+  // to explore; a mutation that it accepts is kept.)
+  return kiln::fuzz::mutateUntilAccepted(data, size, maxSize, seed,
+                                         /*attempts=*/6, kiln::fuzz::mutateMlir,
+                                         kiln::fuzz::verifierAccepts);
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  kiln::fuzz::saveLastInput(data, size);
+  llvm::StringRef input(reinterpret_cast<const char *>(data), size);
+  // MLIR's own parser crashes on a dense array of index (IRFuzzer.cpp).
+  if (kiln::mayHaveIndexDenseArray(input))
+    return 0;
+  kiln::fuzz::Reach &reach = kiln::fuzz::reach();
+  ++reach.inputs;
+  kiln::runWithLargeStack([&] {
+    mlir::MLIRContext ctx(kiln::fuzz::compileRegistry(),
+                          mlir::MLIRContext::Threading::DISABLED);
+    ctx.allowUnregisteredDialects(false);
+    mlir::ParserConfig config(&ctx);
+    // The input's own verifier errors are expected: watch only what the
+    // passes say about IR that verified.
+    std::string text(input);
+    mlir::OwningOpRef<mlir::ModuleOp> module;
+    {
+      mlir::ScopedDiagnosticHandler quiet(
+          &ctx, [](mlir::Diagnostic &) { return mlir::success(); });
+      module = mlir::parseSourceString<mlir::ModuleOp>(text, config,
+                                                       "fuzz.mlir");
+    }
+    if (!module)
+      return 0;
+    ++reach.accepted;
+    // A cta program names its chip; tile IR gets one by the input's bytes.
+    llvm::StringRef chip = kiln::fuzz::chipFor(data, size);
+    for (kiln::cta::ProgramOp program : module->getOps<kiln::cta::ProgramOp>())
+      if (auto named = program->getAttrOfType<mlir::StringAttr>("cta.chip"))
+        chip = named.getValue() == "sm_100a" ? "sm_100a" : "sm_90a";
+    kiln::fuzz::FindingWatch watch(ctx);
+    bool ptx = kiln::fuzz::compileToPtx(*module, chip);
+    watch.check();
+    reach.ptx += ptx;
+    return 0;
+  });
+  return 0;
+}
