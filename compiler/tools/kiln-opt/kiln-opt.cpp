@@ -1,6 +1,7 @@
 //===- kiln-opt.cpp - run Kiln passes on MLIR -----------------------------===//
 
 #include "compiler/InitAll.h"
+#include "compiler/tools/ForeignOptions.h"
 #include "compiler/tools/IndexDenseArray.h"
 #include "compiler/tools/LargeStack.h"
 
@@ -14,6 +15,8 @@
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  // --help shows kiln-opt's options, MLIR's and the passes.
+  kiln::hideForeignOptions();
   mlir::DialectRegistry registry;
   kiln::registerAllDialects(registry);
   kiln::registerAllPasses();

@@ -1,6 +1,7 @@
 //===- kiln-translate.cpp - .kiln to tile IR, MLIR to LLVM IR -------------===//
 
 #include "compiler/InitAll.h"
+#include "compiler/tools/ForeignOptions.h"
 #include "compiler/tools/IndexDenseArray.h"
 #include "compiler/tools/LargeStack.h"
 #include "frontend/ImportKiln.h"
@@ -14,6 +15,8 @@
 #include "llvm/IR/Module.h"
 
 int main(int argc, char **argv) {
+  // --help shows the translations and MLIR's options.
+  kiln::hideForeignOptions();
   kiln::registerImportKilnTranslation();
   // Parses the text itself (rather than through a FromMLIR registration)
   // so that it can refuse what crashes MLIR's parser first

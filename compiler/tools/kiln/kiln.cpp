@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "compiler/tools/ForeignOptions.h"
 #include "compiler/tools/IndexDenseArray.h"
 #include "compiler/tools/LargeStack.h"
 #include "compiler/InitAll.h"
@@ -44,7 +45,9 @@
 using namespace mlir;
 namespace cl = llvm::cl;
 
-static cl::OptionCategory kilnCategory("kiln compile options");
+static cl::OptionCategory kilnCategory("Kiln options");
+static cl::OptionCategory mlirCategory(
+    "MLIR options (inspecting the compiler: IR after each pass, timing)");
 static cl::opt<std::string> inputFile(cl::Positional,
                                       cl::desc("<input .kiln file, or .mlir of tile or cta IR>"),
                                       cl::Required, cl::cat(kilnCategory));
@@ -369,6 +372,8 @@ static int kilnMain(int argc, char **argv) {
                ? 0
                : 1;
   }
+  // --help shows Kiln's options and MLIR's, not those of every LLVM target.
+  kiln::hideForeignOptions({&kilnCategory});
   // Passes are registered so that --mlir-print-ir-after=<pass> and friends
   // can name them.
   kiln::registerAllPasses();
@@ -376,8 +381,10 @@ static int kilnMain(int argc, char **argv) {
   registerMLIRContextCLOptions();
   registerPassManagerCLOptions();
   registerDefaultTimingManagerCLOptions();
-  // `kiln compile ...`: parse what follows the subcommand.
-  std::vector<const char *> args = {argv[0]};
+  kiln::groupMlirOptions(mlirCategory);
+  // `kiln compile ...`: parse what follows the subcommand (named so in
+  // --help's usage line).
+  std::vector<const char *> args = {"kiln compile"};
   args.insert(args.end(), argv + 2, argv + argc);
   cl::ParseCommandLineOptions(static_cast<int>(args.size()), args.data(),
                               "Kiln: compile .kiln tile kernels to cubins\n");
