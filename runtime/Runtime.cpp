@@ -1,14 +1,16 @@
 //===- Runtime.cpp - Load and launch Kiln kernels -------------------------===//
 //
-// Everything that talks to the driver lives here; what can be decided without
-// it (validation, dims, grid, tensor-map arguments, kernel-arg packing) comes
-// from KilnRuntimeCore.
+// Everything that talks to the driver lives here, calling it through the table
+// of CudaDriver.h, which loads libcuda.so.1 at the first launch or prepare();
+// what can be decided without it (validation, dims, grid, tensor-map
+// arguments, kernel-arg packing) comes from KilnRuntimeCore.
 //
 //===----------------------------------------------------------------------===//
 
 #include "runtime/Runtime.h"
 
 #include "runtime/ArgCheck.h"
+#include "runtime/CudaDriver.h"
 #include "runtime/DeviceCheck.h"
 #include "runtime/Format.h"
 #include "runtime/KernelArgs.h"
@@ -67,10 +69,24 @@ static_assert(static_cast<uint32_t>(OobFill::NaN) ==
 static_assert(sizeof(TensorMapBytes) == sizeof(CUtensorMap), "");
 static_assert(alignof(TensorMapBytes) == alignof(CUtensorMap), "");
 
+namespace {
+
+/// The driver's entry points. Only for code that runs after initDriver()
+/// succeeded: every path to a CUDA call starts in Module::Impl::acquire, and a
+/// module holds contexts (which its destructor releases) only after one did.
+const driver::CudaDriver &cu() { return *driver::loadedCudaDriver(); }
+
+} // namespace
+
 std::string cudaErrorText(CUresult r) {
   const char *name = nullptr, *text = nullptr;
-  cuGetErrorName(r, &name);
-  cuGetErrorString(r, &text);
+  // Callers may have a CUresult from their own driver calls; without a driver
+  // here the code is all there is to say.
+  const driver::CudaDriver *d = nullptr;
+  if (driver::cudaDriver(d).ok()) {
+    d->cuGetErrorName(r, &name);
+    d->cuGetErrorString(r, &text);
+  }
   std::string s =
       name ? name : "CUDA error " + std::to_string(static_cast<int>(r));
   if (text)
@@ -84,13 +100,20 @@ Status cudaFailure(const std::string &what, CUresult r) {
   return Status::error(ErrorCode::Cuda, what + ": " + cudaErrorText(r));
 }
 
-/// cuInit once per process; its result is remembered so every call reports the
-/// same failure.
-CUresult initDriver() {
+/// Loads the driver and runs cuInit, once per process; both outcomes are
+/// remembered, so every call reports the same failure.
+Status initDriver() {
+  const driver::CudaDriver *d = nullptr;
+  Status s = driver::cudaDriver(d);
+  if (!s.ok())
+    return s;
   static std::once_flag once;
   static CUresult result = CUDA_SUCCESS;
-  std::call_once(once, [] { result = cuInit(0); });
-  return result;
+  std::call_once(once, [d] { result = d->cuInit(0); });
+  if (result != CUDA_SUCCESS)
+    return cudaFailure("cuInit failed (is there a GPU and an NVIDIA driver?)",
+                       result);
+  return Status();
 }
 
 /// Pushes a context for the duration of a launch when it is not the current
@@ -103,15 +126,15 @@ public:
   ~ContextScope() {
     if (pushed) {
       CUcontext ignored;
-      cuCtxPopCurrent(&ignored);
+      cu().cuCtxPopCurrent(&ignored);
     }
   }
   CUresult enter(CUcontext ctx) {
     CUcontext current = nullptr;
-    cuCtxGetCurrent(&current);
+    cu().cuCtxGetCurrent(&current);
     if (current == ctx)
       return CUDA_SUCCESS;
-    CUresult r = cuCtxPushCurrent(ctx);
+    CUresult r = cu().cuCtxPushCurrent(ctx);
     pushed = r == CUDA_SUCCESS;
     return r;
   }
@@ -207,36 +230,36 @@ Module::Impl::~Impl() {
       continue;
     // Unloading needs the module's context; errors (a destroyed context, a
     // driver shutting down at exit) leave nothing to clean up.
-    if (cuCtxPushCurrent(cs->ctx) == CUDA_SUCCESS) {
+    if (cu().cuCtxPushCurrent(cs->ctx) == CUDA_SUCCESS) {
       for (const Workspace &w : cs->workspaces)
-        cuMemFree(w.pointer);
+        cu().cuMemFree(w.pointer);
       if (cs->zeroStream)
-        cuStreamDestroy(cs->zeroStream);
-      cuModuleUnload(cs->module);
+        cu().cuStreamDestroy(cs->zeroStream);
+      cu().cuModuleUnload(cs->module);
       CUcontext ignored;
-      cuCtxPopCurrent(&ignored);
+      cu().cuCtxPopCurrent(&ignored);
     }
   }
   for (CUdevice d : retainedPrimary)
-    cuDevicePrimaryCtxRelease(d);
+    cu().cuDevicePrimaryCtxRelease(d);
 }
 
 Status Module::Impl::acquire(CUstream stream, const Tensor *args, size_t count,
                              ContextScope &scope, ContextState *&out) {
-  CUresult r = initDriver();
-  if (r != CUDA_SUCCESS)
-    return cudaFailure("cuInit failed (is there a GPU and an NVIDIA driver?)",
-                       r);
+  Status s = initDriver();
+  if (!s.ok())
+    return s;
 
+  CUresult r;
   CUcontext ctx = nullptr;
   if (stream != nullptr && stream != CU_STREAM_LEGACY &&
       stream != CU_STREAM_PER_THREAD) {
-    if ((r = cuStreamGetCtx(stream, &ctx)) != CUDA_SUCCESS)
+    if ((r = cu().cuStreamGetCtx(stream, &ctx)) != CUDA_SUCCESS)
       return cudaFailure("cannot find the context of the stream", r);
     if ((r = scope.enter(ctx)) != CUDA_SUCCESS)
       return cudaFailure("cannot make the stream's context current", r);
   } else {
-    if ((r = cuCtxGetCurrent(&ctx)) != CUDA_SUCCESS)
+    if ((r = cu().cuCtxGetCurrent(&ctx)) != CUDA_SUCCESS)
       return cudaFailure("cuCtxGetCurrent", r);
     if (!ctx) {
       // No context on this thread: use the primary context of the device that
@@ -246,27 +269,27 @@ Status Module::Impl::acquire(CUstream stream, const Tensor *args, size_t count,
       for (size_t i = 0; i < count; ++i) {
         int ordinal = -1;
         if (args[i].data && args[i].numel() > 0 &&
-            cuPointerGetAttribute(&ordinal, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL,
-                                  static_cast<CUdeviceptr>(args[i].data)) ==
-                CUDA_SUCCESS &&
+            cu().cuPointerGetAttribute(
+                &ordinal, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL,
+                static_cast<CUdeviceptr>(args[i].data)) == CUDA_SUCCESS &&
             ordinal >= 0) {
           dev = ordinal;
           break;
         }
       }
       std::lock_guard<std::mutex> lock(mutex);
-      if ((r = cuDevicePrimaryCtxRetain(&ctx, dev)) != CUDA_SUCCESS)
+      if ((r = cu().cuDevicePrimaryCtxRetain(&ctx, dev)) != CUDA_SUCCESS)
         return cudaFailure("cannot retain the primary context of device " +
                                std::to_string(dev),
                            r);
       bool known = false;
       for (CUdevice d : retainedPrimary)
         known |= d == dev;
-      if (known)
-        cuDevicePrimaryCtxRelease(dev); // one reference per device is enough
+      if (known) // one reference per device is enough
+        cu().cuDevicePrimaryCtxRelease(dev);
       else
         retainedPrimary.push_back(dev);
-      if ((r = cuCtxSetCurrent(ctx)) != CUDA_SUCCESS)
+      if ((r = cu().cuCtxSetCurrent(ctx)) != CUDA_SUCCESS)
         return cudaFailure("cannot make the primary context current", r);
     }
   }
@@ -285,7 +308,7 @@ Status Module::Impl::stateFor(CUcontext ctx, ContextState *&out) {
   Status s = loadInto(*cs);
   if (!s.ok()) {
     if (cs->module)
-      cuModuleUnload(cs->module);
+      cu().cuModuleUnload(cs->module);
     return s;
   }
   cs->checkedPointers.assign(plan.params.size(), 0);
@@ -296,17 +319,17 @@ Status Module::Impl::stateFor(CUcontext ctx, ContextState *&out) {
 
 Status Module::Impl::loadInto(ContextState &cs) {
   CUdevice dev;
-  CUresult r = cuCtxGetDevice(&dev);
+  CUresult r = cu().cuCtxGetDevice(&dev);
   if (r != CUDA_SUCCESS)
     return cudaFailure("cuCtxGetDevice", r);
   DeviceInfo &info = cs.device;
   info.ordinal = static_cast<int>(dev);
   char name[256] = {};
-  if (cuDeviceGetName(name, sizeof name - 1, dev) == CUDA_SUCCESS)
+  if (cu().cuDeviceGetName(name, sizeof name - 1, dev) == CUDA_SUCCESS)
     info.name = name;
   int v = 0;
   auto attr = [&](CUdevice_attribute a, const char *what, int &out) -> Status {
-    CUresult rr = cuDeviceGetAttribute(&out, a, dev);
+    CUresult rr = cu().cuDeviceGetAttribute(&out, a, dev);
     return rr == CUDA_SUCCESS
                ? Status()
                : cudaFailure(std::string("querying ") + what, rr);
@@ -327,7 +350,7 @@ Status Module::Impl::loadInto(ContextState &cs) {
   if (!checkChip(plan, info, error))
     return Status::error(ErrorCode::Device, error);
 
-  if ((r = cuModuleLoadData(&cs.module, cubin.data())) != CUDA_SUCCESS) {
+  if ((r = cu().cuModuleLoadData(&cs.module, cubin.data())) != CUDA_SUCCESS) {
     cs.module = nullptr;
     return cudaFailure(
         "cannot load " + cubinName + " on device " + std::to_string(dev), r);
@@ -349,8 +372,8 @@ Status Module::Impl::loadKernel(ContextState &cs, const LaunchPlan &kp,
   std::string error;
   int v = 0;
   CUresult r;
-  if ((r = cuModuleGetFunction(&ks.function, cs.module, m.entry.c_str())) !=
-      CUDA_SUCCESS)
+  if ((r = cu().cuModuleGetFunction(&ks.function, cs.module,
+                                    m.entry.c_str())) != CUDA_SUCCESS)
     return Status::error(ErrorCode::Manifest, cubinName + " has no entry '" +
                                                   m.entry + "' (" +
                                                   cudaErrorText(r) + ")");
@@ -365,7 +388,7 @@ Status Module::Impl::loadKernel(ContextState &cs, const LaunchPlan &kp,
   bool tableKnown = true;
   for (size_t i = 0; i < kp.args.size(); ++i) {
     size_t offset = 0, size = 0;
-    CUresult pr = cuFuncGetParamInfo(ks.function, i, &offset, &size);
+    CUresult pr = cu().cuFuncGetParamInfo(ks.function, i, &offset, &size);
     if (pr == CUDA_ERROR_INVALID_VALUE) // the entry has only i parameters
       break;
     if (pr != CUDA_SUCCESS) {
@@ -378,16 +401,16 @@ Status Module::Impl::loadKernel(ContextState &cs, const LaunchPlan &kp,
     return Status::error(ErrorCode::Manifest, cubinName + ": " + error);
 
   FunctionInfo &fn = ks.functionInfo;
-  if ((r = cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
-                              ks.function)) == CUDA_SUCCESS)
+  if ((r = cu().cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
+                                   ks.function)) == CUDA_SUCCESS)
     fn.staticSmem = v;
-  if ((r = cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
-                              ks.function)) == CUDA_SUCCESS)
+  if ((r = cu().cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+                                   ks.function)) == CUDA_SUCCESS)
     fn.maxThreadsPerBlock = v;
   if (!checkFunctionLimits(kp, info, fn, error))
     return Status::error(ErrorCode::Device, error);
 
-  if ((r = cuFuncSetAttribute(
+  if ((r = cu().cuFuncSetAttribute(
            ks.function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
            static_cast<int>(m.launch.dynamicSmem))) != CUDA_SUCCESS)
     return cudaFailure("cannot allow " + std::to_string(m.launch.dynamicSmem) +
@@ -396,7 +419,7 @@ Status Module::Impl::loadKernel(ContextState &cs, const LaunchPlan &kp,
                        r);
   const auto &c = m.launch.cluster;
   if (c[0] * c[1] * c[2] > kMaxPortableClusterCtas &&
-      (r = cuFuncSetAttribute(
+      (r = cu().cuFuncSetAttribute(
            ks.function, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED,
            1)) != CUDA_SUCCESS)
     return cudaFailure("cannot allow a non-portable cluster of " +
@@ -426,7 +449,7 @@ Status Module::Impl::loadKernel(ContextState &cs, const LaunchPlan &kp,
     cfg.attrs = &attr;
     cfg.numAttrs = 1;
     int clusters = 0;
-    if (cuOccupancyMaxActiveClusters(&clusters, ks.function, &cfg) ==
+    if (cu().cuOccupancyMaxActiveClusters(&clusters, ks.function, &cfg) ==
             CUDA_SUCCESS &&
         clusters > 0)
       ks.residentClusters = clusters;
@@ -453,8 +476,8 @@ Status Module::Impl::checkPointers(ContextState &cs, const Tensor *args,
     const std::string &name = plan.params[i].name;
     CUdeviceptr devPtr = 0;
     CUresult r =
-        cuPointerGetAttribute(&devPtr, CU_POINTER_ATTRIBUTE_DEVICE_POINTER,
-                              static_cast<CUdeviceptr>(t.data));
+        cu().cuPointerGetAttribute(&devPtr, CU_POINTER_ATTRIBUTE_DEVICE_POINTER,
+                                   static_cast<CUdeviceptr>(t.data));
     if (r != CUDA_SUCCESS)
       return Status::error(
           ErrorCode::Argument,
@@ -462,12 +485,12 @@ Status Module::Impl::checkPointers(ContextState &cs, const Tensor *args,
               " cannot be accessed by the device (a host pointer?): " +
               cudaErrorText(r));
     int ordinal = -1, managed = 0;
-    if (cuPointerGetAttribute(&ordinal, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL,
-                              static_cast<CUdeviceptr>(t.data)) ==
-            CUDA_SUCCESS &&
+    if (cu().cuPointerGetAttribute(
+            &ordinal, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL,
+            static_cast<CUdeviceptr>(t.data)) == CUDA_SUCCESS &&
         ordinal >= 0 && ordinal != cs.device.ordinal) {
-      cuPointerGetAttribute(&managed, CU_POINTER_ATTRIBUTE_IS_MANAGED,
-                            static_cast<CUdeviceptr>(t.data));
+      cu().cuPointerGetAttribute(&managed, CU_POINTER_ATTRIBUTE_IS_MANAGED,
+                                 static_cast<CUdeviceptr>(t.data));
       if (!managed)
         return Status::error(
             ErrorCode::Argument,
@@ -518,7 +541,7 @@ Status Module::Impl::encodeMaps(ContextState &cs, const LaunchPlan &kp,
       if (a + 1 < e.rank)
         strides[a] = e.strides[a];
     }
-    CUresult r = cuTensorMapEncodeTiled(
+    CUresult r = cu().cuTensorMapEncodeTiled(
         reinterpret_cast<CUtensorMap *>(&pack.maps[i]),
         static_cast<CUtensorMapDataType>(e.dataType), e.rank,
         reinterpret_cast<void *>(static_cast<uintptr_t>(e.address)), dims,
@@ -626,24 +649,25 @@ Status Module::Impl::workspaceFor(ContextState &cs, CUstream stream,
   // allowed in relaxed capture mode (the allocation is not part of the
   // graph); the zeroing runs on a stream of our own and is waited for here.
   CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
-  cuThreadExchangeStreamCaptureMode(&mode);
+  cu().cuThreadExchangeStreamCaptureMode(&mode);
   CUdeviceptr p = 0;
   CUresult r = CUDA_SUCCESS;
   std::string what;
   if (!cs.zeroStream &&
-      (r = cuStreamCreate(&cs.zeroStream, CU_STREAM_NON_BLOCKING)) !=
+      (r = cu().cuStreamCreate(&cs.zeroStream, CU_STREAM_NON_BLOCKING)) !=
           CUDA_SUCCESS)
     what = "cuStreamCreate for zeroing the stream-K workspace";
-  else if ((r = cuMemAlloc(&p, size)) != CUDA_SUCCESS)
+  else if ((r = cu().cuMemAlloc(&p, size)) != CUDA_SUCCESS)
     what = "cuMemAlloc of a " + std::to_string(size) +
            "-byte stream-K workspace";
-  else if ((r = cuMemsetD8Async(p, 0, size, cs.zeroStream)) != CUDA_SUCCESS ||
-           (r = cuStreamSynchronize(cs.zeroStream)) != CUDA_SUCCESS)
+  else if ((r = cu().cuMemsetD8Async(p, 0, size, cs.zeroStream)) !=
+               CUDA_SUCCESS ||
+           (r = cu().cuStreamSynchronize(cs.zeroStream)) != CUDA_SUCCESS)
     what = "zeroing the stream-K workspace";
-  cuThreadExchangeStreamCaptureMode(&mode);
+  cu().cuThreadExchangeStreamCaptureMode(&mode);
   if (r != CUDA_SUCCESS) {
     if (p)
-      cuMemFree(p);
+      cu().cuMemFree(p);
     return cudaFailure(what, r);
   }
   cs.workspaces.push_back(Workspace{stream, p, size});
@@ -768,7 +792,7 @@ Status Module::launch(const Tensor *args, size_t count, CUstream stream,
       }
     }
     CUresult r =
-        cuLaunchKernelEx(&cfg, ks.function, pack.params.data(), nullptr);
+        cu().cuLaunchKernelEx(&cfg, ks.function, pack.params.data(), nullptr);
     if (r != CUDA_SUCCESS)
       return cudaFailure(
           "cuLaunchKernelEx failed for kernel '" + plan.manifest.kernel +

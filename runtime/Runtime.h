@@ -21,6 +21,11 @@
 // each context the first time a launch needs it and stays loaded until the
 // Module is destroyed. Launches from several threads are safe.
 //
+// The driver (libcuda.so.1) is not linked: the first prepare() or launch() of
+// the process loads it (CudaDriver.h). Without one, loading modules and the
+// queries still work, and those calls return ErrorCode::Device with a message
+// that says the driver could not be loaded.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef KILN_RUNTIME_RUNTIME_H
@@ -132,7 +137,8 @@ private:
   std::unique_ptr<Impl> impl;
 };
 
-/// "CUDA_ERROR_INVALID_VALUE (invalid argument)" for a driver result.
+/// "CUDA_ERROR_INVALID_VALUE (invalid argument)" for a driver result; the
+/// driver supplies the words, so without one it is "CUDA error 1".
 std::string cudaErrorText(CUresult r);
 
 } // namespace kiln

@@ -17,10 +17,13 @@
  *   kiln_status s = kiln_launch(m, args, 3, stream);
  *   kiln_module_free(m);
  *
- * Link with -lkiln_runtime (libkiln_runtime.so). The library needs only the
- * CUDA driver (libcuda.so.1). Launches run in the stream's context; on the
- * default stream (NULL) in the current context or, if none, in the primary
- * context of the tensors' device.
+ * Link with -lkiln_runtime (libkiln_runtime.so). The library loads the CUDA
+ * driver (libcuda.so.1) itself at the first call that needs it (a launch or
+ * kiln_module_prepare), so it loads, reads manifests and answers queries on a
+ * machine without one; there those calls fail with KILN_ERROR_DEVICE and a
+ * message that says so. Launches run in the stream's context; on the default
+ * stream (NULL) in the current context or, if none, in the primary context of
+ * the tensors' device.
  *
  *===----------------------------------------------------------------------===*/
 

@@ -12,7 +12,9 @@
 Block-scaled inputs are tuples: `k((a, a_scale), (b, b_scale))`. Errors raise kiln.KilnError
 with the runtime's message; compiler failures raise kiln.CompileError with the compiler's. The
 package is a thin ctypes layer over libkiln_runtime.so (see kiln._lib for where it is looked
-for; set KILN_RUNTIME_LIB to choose one). Compiling needs no PyTorch; launching does.
+for; set KILN_RUNTIME_LIB to choose one). Compiling and loading need no PyTorch, GPU or NVIDIA
+driver (kiln.compile(..., chip="sm_90a") on any machine); launching needs all three, and
+without the driver a launch raises KilnError saying so.
 
 `kiln.quantize_nvfp4(x)` / `kiln.quantize_mxfp8(x)` and their dequantize partners build block-scaled
 operands on the host in the kernels' byte layout (kiln._blockscale; no torch needed).

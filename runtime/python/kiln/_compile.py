@@ -152,7 +152,8 @@ def current_chip():
         name = torch.cuda.get_device_name(index)
     else:
         try:
-            cuda = ctypes.CDLL("libcuda.so.1")
+            # The driver the runtime library would load for a launch.
+            cuda = ctypes.CDLL(os.environ.get("KILN_LIBCUDA") or "libcuda.so.1")
         except OSError as e:
             raise KilnError("chip=None takes the chip from the current CUDA device, but the CUDA "
                             "driver cannot be loaded (%s)%s" % (e, hint), "KILN_ERROR_DEVICE")
@@ -283,8 +284,10 @@ def compile(path_or_source, chip=None, *, load=True, cache=True, **options):  # 
     path_or_source: a .kiln file's path (str or os.PathLike), or Kiln source text (a str with a
     `{` or a newline). chip: "sm_90a" or "sm_100a"; None takes it from the current CUDA device.
     options: compiler flags, `name=value` -> `--name=value` (e.g. load_pass_plugin="fusion.so",
-    explain=True). load=False returns the manifest path instead of loading the kernel (needs no
-    CUDA driver). A source with several kernels gives a dict {kernel name: Kernel or path}.
+    explain=True). load=False returns the manifest path instead of loading the kernel (the
+    runtime library is not needed then). A source with several kernels gives a dict {kernel
+    name: Kernel or path}. Neither compiling nor loading needs a GPU or its driver (given a
+    chip); launching the kernel does.
     cache=False compiles even if the cache has the result (and refreshes it).
 
     The result is cached (see kiln.cache_dir()); the same source, chip, options and compiler

@@ -5,6 +5,10 @@ The shared library is found, in order, at:
   2. next to this package (kiln/libkiln_runtime.so);
   3. <repo>/build*/lib/libkiln_runtime.so (the newest one), for a source checkout;
   4. the system library path.
+
+Loading it needs no GPU and no NVIDIA driver: the library loads the driver (libcuda.so.1, or
+$KILN_LIBCUDA) itself at the first call that needs it, a launch, and without one that call fails
+with a KilnError (KILN_ERROR_DEVICE) that says so.
 """
 
 import ctypes
@@ -140,16 +144,27 @@ def library():
     with _lock:
         if _lib is not None:
             return _lib
-        tried = []
+        tried, failed = [], []
         for path in candidate_paths():
             if not os.path.exists(path) and os.sep in path:
                 tried.append(path + " (missing)")
                 continue
+            # Here the file exists (a bare name comes from find_library, which found it), so a
+            # failure is not that it is missing.
             try:
                 _lib = _declare(ctypes.CDLL(path))
                 return _lib
             except OSError as e:
-                tried.append("%s (%s)" % (path, e))
+                failed.append("%s (%s)" % (path, e))
+            except AttributeError as e:  # loaded, but without a function this package calls
+                failed.append("%s (%s: a libkiln_runtime.so of another Kiln version?)" % (path, e))
+        if failed:
+            # Building it again would not help: say what the loader said.
+            raise KilnError(
+                "the Kiln runtime library %s was found but cannot be loaded:\n  %s"
+                % (LIB_NAME, "\n  ".join(failed)),
+                "KILN_ERROR_IO",
+            )
         raise KilnError(
             "cannot load the Kiln runtime library %s; tried:\n  %s\n"
             "Build it (cmake -S runtime -B build-rt -G Ninja && ninja -C build-rt kiln_runtime) "

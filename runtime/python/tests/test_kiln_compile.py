@@ -20,7 +20,7 @@ sys.path.insert(0, os.path.join(HERE, ".."))
 sys.path.insert(0, HERE)
 
 import fake_torch  # noqa: E402
-from test_kiln_python import MATMUL, NVFP4, setUpModule  # noqa: E402,F401
+from test_kiln_python import MATMUL, NVFP4, check_launch_failed  # noqa: E402
 
 FAKE_COMPILER = r'''#!{python}
 import json, os, sys
@@ -101,6 +101,27 @@ class CompileTest(unittest.TestCase):
         self.assertEqual(key["chip"], "sm_90a")
         self.assertEqual(key["source_path"], path)
         self.assertTrue(key["compiler_version"].startswith("kiln 9.9.9"))
+
+    def test_compiled_kernel_loads_and_launches_need_the_driver(self):
+        # The issue this guards: compiling for a chip works on a machine without a GPU or its
+        # driver, and returns a kernel (manifest read and checked); only launching needs them.
+        k = self.kiln.compile(SOURCE, chip="sm_90a")
+        self.assertIsInstance(k, self.kiln.Kernel)
+        self.assertEqual((k.chip, k.entries), ("sm_90a", ["matmul"]))
+        self.assertEqual(self.kiln.load(k.path).signature, k.signature)
+        saved = sys.modules.get("torch")
+        sys.modules["torch"] = fake_torch
+        try:
+            a = fake_torch.Tensor((256, 512), fake_torch.bfloat16)
+            b = fake_torch.Tensor((384, 512), fake_torch.bfloat16)
+            with self.assertRaises(self.kiln.KilnError) as cm:
+                k(a, b)
+            check_launch_failed(self, cm.exception)
+        finally:
+            if saved is None:
+                sys.modules.pop("torch", None)
+            else:
+                sys.modules["torch"] = saved
 
     def test_key_covers_source_chip_options_and_compiler(self):
         path = self.write_source()

@@ -1,20 +1,21 @@
-"""Tests of the kiln Python package without PyTorch or a GPU.
+"""Tests of the kiln Python package without PyTorch, a GPU or an NVIDIA driver.
 
-A fake torch (fake_torch.py) stands in for PyTorch, and if no CUDA driver is installed the CUDA
-toolkit's stub libcuda.so satisfies libkiln_runtime.so's dependency (its calls fail with
-CUDA_ERROR_STUB_LIBRARY). Everything up to the launch runs for real: manifest queries, argument
-grouping, dtype and device checks, shape inference and output allocation, and the runtime's
-validation messages. Launches fail (fake addresses), and the tests check that they fail as a
-KilnError rather than crashing. Real launches are tested in test/gpu.
+A fake torch (fake_torch.py) stands in for PyTorch. libkiln_runtime.so loads the NVIDIA driver
+itself at the first launch, so without one everything up to the launch runs for real: loading,
+manifest queries, argument grouping, dtype and device checks, shape inference and output
+allocation, and the runtime's validation messages. Launches fail: without a driver with the
+runtime's message that says so (checked word for word), with one because the addresses are fake;
+either way as a KilnError rather than a crash. Real launches are tested in test/gpu.
 """
 
 import ctypes
-import glob
 import json
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
+import textwrap
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -23,24 +24,43 @@ sys.path.insert(0, HERE)
 
 import fake_torch  # noqa: E402
 
-SKIP_MARKER = "KILN_PYTHON_TESTS_SKIPPED"
+# How the runtime's message for a missing driver ends (runtime/CudaDriver.cpp).
+NO_DRIVER_TAIL = (": launching a Kiln kernel needs an NVIDIA GPU and its driver; compiling one "
+                  "does not (kiln compile --chip sm_90a, or kiln.compile(..., chip=\"sm_90a\") in "
+                  "Python)")
 
 
-def setUpModule():
-    # libkiln_runtime.so needs libcuda.so.1; without a driver, preload the toolkit's stub under
-    # that name (the loader matches the stub's SONAME).
+def driver_library():
+    """The driver library the runtime loads at the first launch, as its messages name it."""
+    env = os.environ.get("KILN_LIBCUDA")
+    return (env, env + ", from KILN_LIBCUDA") if env else ("libcuda.so.1", "libcuda.so.1")
+
+
+def driver_installed():
+    """Whether that library loads here (then launches with fake addresses fail in CUDA)."""
     try:
-        ctypes.CDLL("libcuda.so.1", mode=ctypes.RTLD_GLOBAL)
-        return
+        ctypes.CDLL(driver_library()[0])
+        return True
     except OSError:
-        pass
-    homes = [os.environ.get("CUDA_HOME", ""), os.environ.get("CUDA_PATH", ""), "/usr/local/cuda"]
-    for home in homes:
-        for stub in glob.glob(os.path.join(home, "lib64", "stubs", "libcuda.so")):
-            ctypes.CDLL(stub, mode=ctypes.RTLD_GLOBAL)
-            return
-    print(SKIP_MARKER + ": no libcuda.so.1 and no CUDA toolkit stub to stand in for it")
-    raise unittest.SkipTest("no libcuda.so.1 and no CUDA toolkit stub")
+        return False
+
+
+def no_driver_prefix(library=None, label=None):
+    if library is None:
+        library, label = driver_library()
+    return "the NVIDIA driver (%s) could not be loaded (%s: " % (label, library)
+
+
+def check_launch_failed(test, error):
+    """`error` (a KilnError from a launch with fake addresses) is the runtime's: without a driver,
+    the message that says so; with one, whatever CUDA made of the addresses."""
+    if driver_installed():
+        test.assertIn(error.status, ("KILN_ERROR_CUDA", "KILN_ERROR_DEVICE", "KILN_ERROR_ARGUMENT"))
+        test.assertTrue(str(error))
+        return
+    test.assertEqual(error.status, "KILN_ERROR_DEVICE", str(error))
+    test.assertTrue(str(error).startswith(no_driver_prefix()), str(error))
+    test.assertTrue(str(error).endswith(NO_DRIVER_TAIL), str(error))
 
 
 MATMUL = {
@@ -173,10 +193,8 @@ class KilnPythonTest(unittest.TestCase):
         self.assertEqual(len(torch.allocations), 1)
         self.assertEqual(torch.allocations[0].shape, (256, 384))
         self.assertIs(torch.allocations[0].dtype, torch.bfloat16)
-        # Fake addresses or a stub driver: the launch fails in CUDA, not in Python.
-        self.assertIn(cm.exception.status,
-                      ("KILN_ERROR_CUDA", "KILN_ERROR_DEVICE", "KILN_ERROR_ARGUMENT"))
-        self.assertTrue(str(cm.exception))
+        # No driver, or fake addresses: the launch fails in the runtime, not in Python.
+        check_launch_failed(self, cm.exception)
 
     def test_out_is_used_instead_of_allocating(self):
         torch = fake_torch
@@ -187,6 +205,7 @@ class KilnPythonTest(unittest.TestCase):
             k(a, b, out=c)
         self.assertEqual(torch.allocations, [])
         self.assertNotIn("out=", str(cm.exception))
+        check_launch_failed(self, cm.exception)
         with self.assertRaises(self.kiln.KilnError) as cm:
             k(a, b, out=self.T((256, 383), torch.bfloat16))
         self.assertEqual(cm.exception.status, "KILN_ERROR_ARGUMENT")
@@ -234,6 +253,7 @@ class KilnPythonTest(unittest.TestCase):
         with self.assertRaises(self.kiln.KilnError) as cm:
             k((a, sa), (b, sb))
         self.assertNotEqual(cm.exception.status, "KILN_ERROR_ARGUMENT", str(cm.exception))
+        check_launch_failed(self, cm.exception)
         # Two outputs: f16 c [M, N] and packed e2m1 q, allocated as uint8 [M, N / 2].
         shapes = [(t.shape, t.dtype) for t in fake_torch.allocations]
         self.assertEqual(shapes, [((M, N), torch.float16), ((M, N // 2), torch.uint8)])
@@ -262,8 +282,9 @@ class KilnPythonTest(unittest.TestCase):
         self.assertEqual(k.entries, ["matmul", "matmul_64x64"])
         self.assertIsNone(k.last_entry)
         a, b = self.T((1024, 512), torch.bfloat16), self.T((1024, 512), torch.bfloat16)
-        with self.assertRaises(self.kiln.KilnError):
+        with self.assertRaises(self.kiln.KilnError) as cm:
             k(a, b)  # fails before the choice (no GPU): still no entry ran
+        check_launch_failed(self, cm.exception)
         self.assertIsNone(k.last_entry)
 
     def test_entry_for_applies_the_cost_rule(self):
@@ -302,8 +323,7 @@ class KilnPythonTest(unittest.TestCase):
             k.launch([a, b])
         with self.assertRaises(self.kiln.KilnError) as cm:
             k.launch([a, b, self.T((256, 384), torch.bfloat16)])
-        self.assertIn(cm.exception.status,
-                      ("KILN_ERROR_CUDA", "KILN_ERROR_DEVICE", "KILN_ERROR_ARGUMENT"))
+        check_launch_failed(self, cm.exception)
 
 
 class HostileFilesTest(unittest.TestCase):
@@ -583,6 +603,85 @@ class CApiVariantsTest(unittest.TestCase):
                          "chooseVariant: SM count 0 is not positive")
 
 
+# Run in a fresh interpreter (the runtime loads the driver once per process): load a kernel with
+# the C API and prepare it, the first call that needs the driver; prints the status and message.
+PREPARE_SCRIPT = textwrap.dedent("""
+    import ctypes, sys
+    sys.path.insert(0, sys.argv[1])
+    from kiln import _lib
+    lib = _lib.library()
+    mod = ctypes.c_void_p()
+    if lib.kiln_module_load(sys.argv[2].encode(), ctypes.byref(mod)) != 0:
+        sys.exit("load: " + lib.kiln_last_error().decode())
+    status = lib.kiln_module_prepare(mod, None)
+    print(status)
+    print(lib.kiln_last_error().decode() if status else "")
+    lib.kiln_module_free(mod)
+""")
+
+
+class DriverTest(unittest.TestCase):
+    """Loading needs no driver; the first call that does reports a missing one clearly. The
+    KILN_LIBCUDA cases run in a fresh process, so they hold on every machine."""
+
+    def setUp(self):
+        from kiln import _lib
+        self.L = _lib
+        self.lib = _lib.library()
+        self.dir = tempfile.mkdtemp(prefix="kiln_driver_")
+        self.path = os.path.join(self.dir, "k.kiln.json")
+        with open(self.path, "w") as f:
+            json.dump(MATMUL, f)
+        with open(os.path.join(self.dir, "k.cubin"), "wb") as f:
+            f.write(b"\x7fELF stand-in")
+
+    def tearDown(self):
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def prepare_in_new_process(self, libcuda):
+        env = dict(os.environ, KILN_LIBCUDA=libcuda)
+        r = subprocess.run([sys.executable, "-c", PREPARE_SCRIPT, os.path.join(HERE, ".."),
+                            self.path], env=env, capture_output=True, text=True, timeout=120)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        status, message = r.stdout.split("\n", 1)
+        return int(status), message.rstrip("\n")
+
+    def test_a_missing_driver_file(self):
+        status, message = self.prepare_in_new_process("/nonexistent/libcuda.so.1")
+        self.assertEqual(status, 5)  # KILN_ERROR_DEVICE
+        self.assertEqual(message, no_driver_prefix("/nonexistent/libcuda.so.1",
+                                                   "/nonexistent/libcuda.so.1, from KILN_LIBCUDA")
+                         + "cannot open shared object file: No such file or directory)"
+                         + NO_DRIVER_TAIL)
+
+    def test_a_driver_file_that_is_not_a_library(self):
+        fake = os.path.join(self.dir, "libcuda.so.1")
+        with open(fake, "w") as f:
+            f.write("not a shared library\n" * 8)  # longer than an ELF header
+        status, message = self.prepare_in_new_process(fake)
+        self.assertEqual(status, 5)
+        self.assertTrue(message.startswith(no_driver_prefix(fake, fake + ", from KILN_LIBCUDA")),
+                        message)
+        self.assertIn("invalid ELF header", message)
+        self.assertTrue(message.endswith(NO_DRIVER_TAIL), message)
+
+    def test_without_a_driver_prepare_says_so(self):
+        if driver_installed():
+            self.skipTest("an NVIDIA driver is installed")
+        mod = ctypes.c_void_p()
+        self.assertEqual(self.lib.kiln_module_load(self.path.encode(), ctypes.byref(mod)), 0)
+        try:
+            for _ in range(2):  # the same answer every time
+                self.assertEqual(self.lib.kiln_module_prepare(mod, None), 5)
+                message = self.lib.kiln_last_error().decode()
+                self.assertTrue(message.startswith(no_driver_prefix()), message)
+                self.assertTrue(message.endswith(NO_DRIVER_TAIL), message)
+            # Queries still work.
+            self.assertEqual(self.lib.kiln_module_kernel(mod), b"matmul")
+        finally:
+            self.lib.kiln_module_free(mod)
+
+
 class LibraryDiscoveryTest(unittest.TestCase):
     def test_missing_library_is_a_kiln_error(self):
         from kiln import _lib
@@ -595,8 +694,37 @@ class LibraryDiscoveryTest(unittest.TestCase):
             self.assertEqual(cm.exception.status, "KILN_ERROR_IO")
             self.assertIn("/nonexistent/libkiln_runtime.so (missing)", str(cm.exception))
             self.assertIn("KILN_RUNTIME_LIB", str(cm.exception))
+            self.assertIn("Build it", str(cm.exception))
         finally:
             _lib._lib = saved_lib
+            if saved_env is None:
+                os.environ.pop("KILN_RUNTIME_LIB", None)
+            else:
+                os.environ["KILN_RUNTIME_LIB"] = saved_env
+
+    def test_a_library_that_does_not_load_says_why(self):
+        # Found, but the loader refuses it: its reason, and no advice to build what is there.
+        from kiln import _lib
+        saved_lib, saved_env = _lib._lib, os.environ.get("KILN_RUNTIME_LIB")
+        folder = tempfile.mkdtemp(prefix="kiln_lib_")
+        try:
+            bad = os.path.join(folder, "libkiln_runtime.so")
+            with open(bad, "w") as f:
+                f.write("not a shared library\n" * 8)  # longer than an ELF header
+            _lib._lib = None
+            os.environ["KILN_RUNTIME_LIB"] = bad
+            with self.assertRaises(_lib.KilnError) as cm:
+                _lib.library()
+            message = str(cm.exception)
+            self.assertEqual(cm.exception.status, "KILN_ERROR_IO")
+            self.assertTrue(message.startswith("the Kiln runtime library libkiln_runtime.so was "
+                                               "found but cannot be loaded:\n  " + bad + " ("),
+                            message)
+            self.assertIn("invalid ELF header", message)
+            self.assertNotIn("Build it", message)
+        finally:
+            _lib._lib = saved_lib
+            shutil.rmtree(folder, ignore_errors=True)
             if saved_env is None:
                 os.environ.pop("KILN_RUNTIME_LIB", None)
             else:

@@ -16,6 +16,7 @@
 #include "Options.h"
 #include "Reference.h"
 
+#include "runtime/CudaDriver.h"
 #include "runtime/Runtime.h"
 
 #include <cuda.h>
@@ -35,9 +36,11 @@ using namespace kiln::tools;
 
 namespace {
 
+/// Calls `call` (a driver function and its arguments, `cuInit(0)`) through the
+/// driver table `cu` in scope and exits on failure, naming the call.
 #define CK(call)                                                               \
   do {                                                                         \
-    CUresult r_ = (call);                                                      \
+    CUresult r_ = cu->call;                                                    \
     if (r_ != CUDA_SUCCESS) {                                                  \
       std::fprintf(stderr, "kiln-run: %s failed: %s\n", #call,                 \
                    cudaErrorText(r_).c_str());                                 \
@@ -184,7 +187,39 @@ int run(int argc, char **argv) {
     }
   }
 
-  // Device.
+  // The rest of what the options say about this kernel, so that usage errors
+  // come before the device too.
+  for (const auto &kv : opt.values) {
+    int i = m.findParam(kv.first);
+    if (i < 0) {
+      std::fprintf(stderr, "kiln-run: --values: kernel '%s' has no param %s\n",
+                   m.kernel.c_str(), kv.first.c_str());
+      return 2;
+    }
+    const Param &p = m.params[i];
+    if (p.role != ParamRole::Output && p.dtype == DType::I32 &&
+        static_cast<int64_t>(kv.second.size()) != bufs[i].numel) {
+      std::fprintf(stderr,
+                   "kiln-run: --values %s has %zu values; the param has %lld\n",
+                   p.name.c_str(), kv.second.size(),
+                   static_cast<long long>(bufs[i].numel));
+      return 2;
+    }
+  }
+  RefPlan rp;
+  if (opt.check && !planReference(m, opt.ref, rp, error)) {
+    std::fprintf(stderr, "kiln-run: --check: %s\n", error.c_str());
+    return 2;
+  }
+
+  // Device. The driver is looked for only now, so --help, usage errors and a
+  // refused manifest need none.
+  const driver::CudaDriver *cu = nullptr;
+  if (!(s = driver::cudaDriver(cu)).ok() ||
+      !(s = driver::checkToolFunctions(*cu)).ok()) {
+    std::fprintf(stderr, "kiln-run: %s\n", s.message().c_str());
+    return 1;
+  }
   CK(cuInit(0));
   CUdevice dev;
   CK(cuDeviceGet(&dev, opt.device));
@@ -192,7 +227,7 @@ int run(int argc, char **argv) {
   CK(cuDevicePrimaryCtxRetain(&ctx, dev));
   CK(cuCtxSetCurrent(ctx));
   char devName[256] = {};
-  cuDeviceGetName(devName, sizeof devName - 1, dev);
+  cu->cuDeviceGetName(devName, sizeof devName - 1, dev);
   CUstream stream;
   CK(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
   s = mod->prepare(stream);
@@ -217,15 +252,7 @@ int run(int argc, char **argv) {
       b.host.assign(b.bytes, 0);
       auto it = opt.values.find(p.name);
       if (it != opt.values.end()) {
-        if (static_cast<int64_t>(it->second.size()) != b.numel) {
-          std::fprintf(
-              stderr,
-              "kiln-run: --values %s has %zu values; the param has %lld\n",
-              p.name.c_str(), it->second.size(),
-              static_cast<long long>(b.numel));
-          return 2;
-        }
-        std::memcpy(b.host.data(), it->second.data(), b.bytes);
+        std::memcpy(b.host.data(), it->second.data(), b.bytes); // count checked
       } else {
         std::printf(
             "note: i32 input '%s' is all zeros (set it with --values %s=...)\n",
@@ -239,12 +266,6 @@ int run(int argc, char **argv) {
       CK(cuMemcpyHtoD(b.ptr, b.host.data(), b.bytes));
     args.push_back(Tensor::contiguous(b.ptr, p.dtype, b.shape));
   }
-  for (const auto &kv : opt.values)
-    if (m.findParam(kv.first) < 0) {
-      std::fprintf(stderr, "kiln-run: --values: kernel '%s' has no param %s\n",
-                   m.kernel.c_str(), kv.first.c_str());
-      return 2;
-    }
 
   // First launch.
   LaunchReport report;
@@ -253,7 +274,7 @@ int run(int argc, char **argv) {
     std::fprintf(stderr, "kiln-run: %s\n", s.message().c_str());
     return 1;
   }
-  CUresult sync = cuStreamSynchronize(stream);
+  CUresult sync = cu->cuStreamSynchronize(stream);
   if (sync != CUDA_SUCCESS) {
     std::fprintf(stderr, "kiln-run: the kernel failed: %s\n",
                  cudaErrorText(sync).c_str());
@@ -268,7 +289,8 @@ int run(int argc, char **argv) {
   std::printf("\n");
   if (!m.variants.empty()) {
     int sms = 0;
-    cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev);
+    cu->cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+                             dev);
     std::printf("variant %d of %zu: entry %s\n", report.variant,
                 mod->numVariants(), report.entry.c_str());
     if (opt.verbose) {
@@ -295,12 +317,7 @@ int run(int argc, char **argv) {
     std::printf("kernel args:\n%s", report.kernelArgs.c_str());
 
   int exitCode = 0;
-  RefPlan rp;
   if (opt.check) {
-    if (!planReference(m, opt.ref, rp, error)) {
-      std::fprintf(stderr, "kiln-run: --check: %s\n", error.c_str());
-      return 2;
-    }
     // Dequantize inputs (with their scales), read the output back.
     std::vector<Operand> ops;
     for (int i : rp.inputs) {
@@ -380,16 +397,16 @@ int run(int argc, char **argv) {
       std::printf(", %.1f TFLOP/s", flops / (us * 1e-6) / 1e12);
     }
     std::printf("\n");
-    cuEventDestroy(start);
-    cuEventDestroy(stop);
+    cu->cuEventDestroy(start);
+    cu->cuEventDestroy(stop);
   }
 
   for (Buffer &b : bufs)
     if (b.ptr)
-      cuMemFree(b.ptr);
+      cu->cuMemFree(b.ptr);
   mod.reset();
-  cuStreamDestroy(stream);
-  cuDevicePrimaryCtxRelease(dev);
+  cu->cuStreamDestroy(stream);
+  cu->cuDevicePrimaryCtxRelease(dev);
   return exitCode;
 }
 
