@@ -220,6 +220,11 @@ Token Lexer::lex() {
       return error(start, "a number must start with a digit; write '0" +
                               llvm::StringRef(start, cur - start) + "'");
     }
+    // numpy's and torch's transpose, `b.T`.
+    if (cur != end && *cur == 'T' &&
+        (cur + 1 == end || !(llvm::isAlnum(cur[1]) || cur[1] == '_')))
+      return error(start, "unexpected character '.'; write 'b^T' to "
+                          "transpose (not 'b.T')");
     return error(start, "unexpected character '.'");
   default:
     return lexStrayCharacter(start);

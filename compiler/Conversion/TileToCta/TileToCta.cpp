@@ -19,7 +19,9 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -76,24 +78,75 @@ InFlightDiagnostic notImplemented(Operation *op, const Twine &what) {
 
 } // namespace
 
+/// Whether `value` is computed, through any chain of ops in the kernel, from
+/// a result of `op`.
+static bool dependsOn(Value value, Operation *op) {
+  SmallVector<Value> work = {value};
+  llvm::SmallPtrSet<Operation *, 16> seen;
+  while (!work.empty()) {
+    Operation *def = work.pop_back_val().getDefiningOp();
+    if (!def || !seen.insert(def).second)
+      continue;
+    if (def == op)
+      return true;
+    llvm::append_range(work, def->getOperands());
+  }
+  return false;
+}
+
+/// Whether `op` (a softmax, mask or score modifier) is part of attention:
+/// its result reaches a matmul.
+static bool feedsMatmul(Operation *op) {
+  SmallVector<Operation *> work = {op};
+  llvm::SmallPtrSet<Operation *, 16> seen;
+  while (!work.empty()) {
+    Operation *current = work.pop_back_val();
+    if (!seen.insert(current).second)
+      continue;
+    if (current != op &&
+        llvm::isa<tile::MatmulOp, tile::ContractOp, tile::ScaledMatmulOp>(
+            current))
+      return true;
+    llvm::append_range(work, current->getUsers());
+  }
+  return false;
+}
+
 LogicalResult kiln::checkTileToCtaSupport(tile::KernelOp kernel,
                                           StringRef chip) {
   tile::ContractOp contract;
   for (Operation &op : kernel.getBody().front()) {
     if (auto candidate = llvm::dyn_cast<tile::ContractOp>(op)) {
+      if (contract &&
+          llvm::any_of(candidate.getInputs(),
+                       [&](Value in) { return dependsOn(in, contract); }))
+        return notImplemented(
+            &op, "a contraction of another contraction's result in one "
+                 "kernel (a chained MLP such as relu(x @ w1^T) @ w2^T); "
+                 "write one kernel per contraction");
       if (contract)
         return notImplemented(
             &op, "several contractions in one kernel that tile-fuse-siblings "
-                 "could not fuse (see its remarks)");
+                 "did not fuse (it fuses contractions that read the same lhs "
+                 "over the same K, as SwiGLU's two do; --explain shows why "
+                 "it left a pair apart, where it tried)");
       contract = candidate;
       continue;
     }
     // Constants canonicalization hoisted out of an epilogue move back in.
     if (llvm::isa<tile::ReturnOp>(op) || op.hasTrait<OpTrait::ConstantLike>())
       continue;
-    if (llvm::isa<tile::SoftmaxOp, tile::MaskOp, tile::ScoreModOp>(op))
-      return notImplemented(&op, "attention ('" + op.getName().getStringRef() +
-                                     "') is not lowered to the cta dialect");
+    if (llvm::isa<tile::SoftmaxOp, tile::MaskOp, tile::ScoreModOp>(op)) {
+      if (feedsMatmul(&op))
+        return notImplemented(&op, "attention ('" +
+                                       op.getName().getStringRef() +
+                                       "' feeding a matmul)");
+      return notImplemented(
+          &op, "'" + op.getName().getStringRef() +
+                   "' outside attention: today only kernels built around "
+                   "one contraction (a matmul or a dual GEMM with its "
+                   "epilogue) lower");
+    }
     if (llvm::isa<tile::GroupedMatmulOp>(op))
       return notImplemented(&op, "grouped (mixture-of-experts) matmul");
     if (llvm::isa<tile::ScaledMatmulOp>(op))
