@@ -32,9 +32,6 @@ constexpr int64_t kMmaM = 64;
 constexpr int64_t kMmaN = 16;
 /// One MMA reads 32 bytes of K per row.
 constexpr int64_t kMmaKBytes = 32;
-constexpr int64_t kMaxStages = 8;
-constexpr int64_t kMaxClusterSize = target::maxClusterSizeNonPortable;
-constexpr int64_t kMaxConsumers = 4;
 
 enum class HintKind { Int, Bool, List };
 
@@ -131,22 +128,18 @@ LogicalResult checkCluster(const ScheduleItem &item,
   if (item.list.size() != 2)
     return locator.emitError(item.valueLoc)
            << "'cluster' takes 2 extents [CM, CN], got " << item.list.size();
-  for (unsigned i = 0; i < 2; ++i) {
-    if (item.list[i] < 1 || !llvm::isPowerOf2_64(item.list[i]))
-      return locator.emitError(item.listLocs[i])
-             << "cluster extent " << item.list[i]
-             << " is not a power of two (1, 2, 4, ...)";
-    // Each extent first, so that the product below cannot overflow.
-    if (item.list[i] > kMaxClusterSize)
-      return locator.emitError(item.listLocs[i])
-             << "cluster extent " << item.list[i] << " exceeds "
-             << kMaxClusterSize << ", the most CTAs a cluster holds";
-  }
-  int64_t size = item.list[0] * item.list[1];
-  if (size > kMaxClusterSize)
-    return locator.emitError(item.valueLoc)
-           << "cluster [" << item.list[0] << ", " << item.list[1] << "] has "
-           << size << " CTAs; a cluster holds at most " << kMaxClusterSize;
+  // The CTAs of a cluster multicast one rhs tile: they share tile columns
+  // and stack along M.
+  int64_t cm = item.list[0], cn = item.list[1];
+  if (cm < 1 || !llvm::isPowerOf2_64(cm) || cm > target::maxClusterM)
+    return locator.emitError(item.listLocs[0])
+           << "cluster CM=" << cm << " must be 1, 2 or " << target::maxClusterM
+           << " (the CTAs along M that share one multicast rhs tile)";
+  if (cn != 1)
+    return locator.emitError(item.listLocs[1])
+           << "cluster CN=" << cn
+           << " must be 1: the CTAs of a cluster share tile columns (write ["
+           << cm << ", 1])";
   return success();
 }
 
@@ -209,9 +202,14 @@ LogicalResult kiln::checkSchedule(const Schedule &schedule,
     } else if (item.key == "cluster") {
       result = checkCluster(item, locator);
     } else if (item.key == "stages") {
-      result = checkRange(item, 1, kMaxStages, locator);
+      result = checkRange(item, target::minPipelineStages,
+                          target::maxPipelineStages, locator,
+                          " (a pipeline fills one stage while the MMAs read "
+                          "another)");
     } else if (item.key == "consumers") {
-      result = checkRange(item, 1, kMaxConsumers, locator);
+      result = checkRange(item, 1, target::maxConsumerWarpgroups, locator,
+                          " (sm_90a runs 2 math warpgroups; sm_100a 1 or 2 "
+                          "epilogue warpgroups)");
       consumers = &item;
     } else if (item.key == "acc_stages") {
       // Tensor-memory accumulator sets (sm_100a): one, or two to overlap

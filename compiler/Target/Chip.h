@@ -37,6 +37,16 @@ constexpr unsigned maxClusterSizeNonPortable = 16;
 /// multiplier and schedule number that reaches that arithmetic (group_m) is
 /// at most this, so that none is truncated.
 constexpr int64_t maxKernelIndex = 2147483647; // INT32_MAX
+/// Stages of a kernel's operand ring: at least two (one being filled while
+/// another is read), at most eight (more never paid on any shape measured,
+/// and each stage's mbarriers and phase bits are unrolled state).
+constexpr int64_t minPipelineStages = 2;
+constexpr int64_t maxPipelineStages = 8;
+/// Math (sm_90a) or epilogue (sm_100a) warpgroups a schedule may have.
+constexpr int64_t maxConsumerWarpgroups = 2;
+/// CTAs along M of a cluster that multicasts the rhs tile; CTAs of a cluster
+/// share tile columns, so a cluster is [1, 1], [2, 1] or [4, 1].
+constexpr int64_t maxClusterM = 4;
 /// A stream-K walk splits the last tiles' K steps only when the partial
 /// last wave would be at most this percentage of a wave: joining a split
 /// tile costs about a quarter of a tile's time (its 128 KB of f32 partial

@@ -37,7 +37,7 @@ namespace {
 using kiln::target::ChipInfo;
 
 /// Stage-ring depths a schedule may use.
-constexpr int64_t kMaxStages = 8;
+constexpr int64_t kMaxStages = kiln::target::maxPipelineStages;
 
 int64_t bytesOf(Type type) { return (type.getIntOrFloatBitWidth() + 7) / 8; }
 
@@ -487,7 +487,7 @@ struct TileSelectSchedulePass
 
     // Shapes the MMA and the epilogue can run.
     int64_t atomK = kiln::target::maxSwizzleSpanBytes * 8 / operandBits;
-    if (s.consumers < 1 || s.consumers > 2)
+    if (s.consumers < 1 || s.consumers > kiln::target::maxConsumerWarpgroups)
       return fail("consumers must be 1 or 2, got " + Twine(s.consumers));
     // With a single math warpgroup ptxas serializes the wgmma pipeline
     // (C7514) in the code we generate today; refuse rather than run slowly.
@@ -515,7 +515,8 @@ struct TileSelectSchedulePass
       return fail("cluster = [" + Twine(s.clusterM) + ", " + Twine(s.clusterN) +
                   "] is not supported: CTAs of a cluster must share tile "
                   "columns (use [n, 1])");
-    if (s.clusterM != 1 && s.clusterM != 2 && s.clusterM != 4)
+    if (s.clusterM < 1 || !llvm::isPowerOf2_64(s.clusterM) ||
+        s.clusterM > kiln::target::maxClusterM)
       return fail("cluster = [" + Twine(s.clusterM) +
                   ", 1]: the cluster size must be 1, 2 or 4");
     if (s.clusterM > 1 && (s.tileN / s.clusterM) % 8 != 0)
@@ -599,7 +600,12 @@ struct TileSelectSchedulePass
                    perStage);
     if (!pinned.contains("stages"))
       s.stages = std::min(fit, kMaxStages);
-    if (s.stages < 2 || s.stages > kMaxStages || s.stages > fit)
+    if (pinned.contains("stages") &&
+        (s.stages < kiln::target::minPipelineStages || s.stages > kMaxStages))
+      return fail("stages = " + Twine(s.stages) + ": a pipeline needs " +
+                  Twine(kiln::target::minPipelineStages) + " to " +
+                  Twine(kMaxStages) + " stages");
+    if (s.stages < kiln::target::minPipelineStages || s.stages > fit)
       return fail(
           Twine(s.stages) + " stages of " + kib(stageBytes) + " plus " +
           kib(stagingBytes) + " of epilogue staging need " +
