@@ -17,10 +17,10 @@ BUILD=${BUILD:-$ROOT/build}
 # KILN_PTXAS, KILN_CUDA_ROOT: the toolkit setup.sh found (or empty).
 . "$BUILD/.kiln-setup.env"
 
-# Configure on every call: it is a no-op-cheap check when nothing changed, and
-# it picks up a CUDA toolkit installed since the last run. An empty KILN_PTXAS
-# turns the ptxas tests off instead of letting CMake pick a toolkit setup.sh
-# rejected (too old for the PTX Kiln emits).
+# Configure when the arguments change (below): a CUDA toolkit installed since the
+# last run changes KILN_PTXAS. An empty KILN_PTXAS turns the ptxas tests off
+# instead of letting CMake pick a toolkit setup.sh rejected (too old for the PTX
+# Kiln emits).
 cmake_args=(-S "$ROOT" -B "$BUILD" -DKILN_PTXAS="$KILN_PTXAS")
 if [ ! -f "$BUILD/CMakeCache.txt" ]; then
   cmake_args+=(-G Ninja -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-Release}")
@@ -36,13 +36,25 @@ fi
 # shellcheck disable=SC2206  # CMAKE_ARGS is a list of words on purpose
 cmake_args+=(${CMAKE_ARGS:-})
 
-echo "build: cmake ${cmake_args[*]}"
-cmake "${cmake_args[@]}" > "$BUILD/.kiln-configure.log" 2>&1 || {
-  cat "$BUILD/.kiln-configure.log"
-  echo "build: configuring $BUILD failed" >&2
-  exit 1
-}
-grep -E '^-- (ptxas|Kiln runtime)' "$BUILD/.kiln-configure.log" | sed 's/^-- /build: /' || true
+# Configuring again is only needed when these arguments change (a new
+# toolkit, other CMAKE_ARGS): ninja re-runs CMake itself when a CMakeLists.txt
+# changes. Skipping it keeps a rebuild of an up-to-date tree at ninja's
+# no-op cost.
+args_file=$BUILD/.kiln-configure.args
+if [ -f "$BUILD/CMakeCache.txt" ] && [ -f "$args_file" ] &&
+   [ "$(cat "$args_file")" = "${cmake_args[*]}" ]; then
+  echo "build: configured as before (cmake ${cmake_args[*]})"
+else
+  echo "build: cmake ${cmake_args[*]}"
+  cmake "${cmake_args[@]}" > "$BUILD/.kiln-configure.log" 2>&1 || {
+    cat "$BUILD/.kiln-configure.log"
+    rm -f "$args_file"
+    echo "build: configuring $BUILD failed" >&2
+    exit 1
+  }
+  printf '%s' "${cmake_args[*]}" > "$args_file"
+  grep -E '^-- (ptxas|Kiln runtime)' "$BUILD/.kiln-configure.log" | sed 's/^-- /build: /' || true
+fi
 
 ninja_args=(-C "$BUILD")
 [ -n "${JOBS:-}" ] && ninja_args+=(-j "$JOBS")
