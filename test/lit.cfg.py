@@ -38,3 +38,7 @@ else:
     # As on a machine without CUDA: a test that needs ptxas but does not say
     # `REQUIRES: ptxas` fails here too, instead of finding /usr/local/cuda.
     config.environment["KILN_PTXAS"] = os.path.join(config.kiln_obj_root, "ptxas-not-configured")
+
+# `REQUIRES: nvdisasm` (kiln compile --emit=sass): the toolkit's disassembler next to ptxas.
+if config.ptxas and os.path.exists(os.path.join(os.path.dirname(config.ptxas), "nvdisasm")):
+    config.available_features.add("nvdisasm")

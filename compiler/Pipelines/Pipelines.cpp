@@ -7,13 +7,14 @@
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
 
 void kiln::buildKilnCompilePipeline(OpPassManager &pm, StringRef chip,
-                                    Stage stage) {
+                                    Stage stage, bool lineInfo) {
   // tile: fuse elementwise code into contractions and contractions that
   // share a K loop into one, then choose schedules. Fusion plugins
   // (--load-pass-plugin) see the frontend's IR before Kiln's fusions and the
@@ -32,11 +33,11 @@ void kiln::buildKilnCompilePipeline(OpPassManager &pm, StringRef chip,
       {tile::FusionStage::AfterBuiltinFusions}));
   pm.addPass(tile::createTileSelectSchedule({chip.str()}));
   if (stage != Stage::Tile)
-    buildKilnLoweringPipeline(pm, chip, stage);
+    buildKilnLoweringPipeline(pm, chip, stage, lineInfo);
 }
 
 void kiln::buildKilnLoweringPipeline(OpPassManager &pm, StringRef chip,
-                                     Stage stage) {
+                                     Stage stage, bool lineInfo) {
   // cta: tile onto thread blocks, lay out shared memory, pipeline.
   pm.addPass(createConvertTileToCta({chip.str()}));
   pm.addPass(cta::createCtaAssignLayouts());
@@ -44,10 +45,11 @@ void kiln::buildKilnLoweringPipeline(OpPassManager &pm, StringRef chip,
   pm.addPass(createCanonicalizerPass());
   if (stage == Stage::Cta)
     return;
-  buildKilnNVVMPipeline(pm, chip);
+  buildKilnNVVMPipeline(pm, chip, lineInfo);
 }
 
-void kiln::buildKilnNVVMPipeline(OpPassManager &pm, StringRef chip) {
+void kiln::buildKilnNVVMPipeline(OpPassManager &pm, StringRef chip,
+                                 bool lineInfo) {
   // NVVM: the target-specific lowering, then the standard dialects to LLVM.
   pm.addPass(createConvertCtaToNVVM({chip.str()}));
   pm.addPass(createSCFToControlFlowPass());
@@ -64,6 +66,13 @@ void kiln::buildKilnNVVMPipeline(OpPassManager &pm, StringRef chip) {
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  // Line tables from the .kiln locations every op carries: the PTX gets
+  // .file/.loc directives and nothing else of debug info (no `.target ...,
+  // debug`, which ptxas refuses at -O3), and ptxas keeps the lines in the
+  // cubin for Nsight Compute's source view. The SASS is the same.
+  if (lineInfo)
+    pm.addPass(LLVM::createDIScopeForLLVMFuncOpPass(
+        {LLVM::DIEmissionKind::DebugDirectivesOnly}));
 }
 
 void kiln::registerKilnPipelines() {
@@ -83,7 +92,7 @@ void kiln::registerKilnPipelines() {
         if (stopAfter != "tile" && stopAfter != "cta" && stopAfter != "llvm")
           return errorHandler("kiln-compile: unknown stop-after '" + stopAfter +
                               "'; expected tile, cta or llvm");
-        buildKilnCompilePipeline(pm, options.chip, stage);
+        buildKilnCompilePipeline(pm, options.chip, stage, options.lineInfo);
         return success();
       },
       [](function_ref<void(const detail::PassOptions &)> optionsHandler) {

@@ -27,23 +27,31 @@ struct KilnCompileOptions
           "last stage: tile (fused and scheduled), cta (pipelined), llvm "
           "(NVVM + LLVM dialects)"),
       llvm::cl::init("llvm")};
+  Option<bool> lineInfo{
+      *this, "line-info",
+      llvm::cl::desc("emit .file/.loc line info in the PTX (the .kiln line of "
+                     "each instruction; no effect on the code)"),
+      llvm::cl::init(true)};
 };
 
 /// tile IR -> (fusion, scheduling) -> cta IR -> (layouts, pipelining) ->
 /// NVVM/LLVM dialects in a gpu.module, stopping after `stage`.
+/// `lineInfo`: the PTX carries each instruction's .kiln line (.file/.loc),
+/// which ptxas keeps in the cubin for profilers; it changes no code.
 void buildKilnCompilePipeline(mlir::OpPassManager &pm, llvm::StringRef chip,
-                              Stage stage);
+                              Stage stage, bool lineInfo = true);
 
 /// The passes after the tile stage, up to `stage` (Cta or Llvm): what
 /// buildKilnCompilePipeline adds once schedules are chosen. The driver runs
 /// the two halves separately when it reports on the tile stage.
 void buildKilnLoweringPipeline(mlir::OpPassManager &pm, llvm::StringRef chip,
-                               Stage stage);
+                               Stage stage, bool lineInfo = true);
 
 /// The passes from pipelined `cta` IR to the llvm stage: what
 /// buildKilnLoweringPipeline ends with, and what `kiln compile` runs on a
 /// `.mlir` file of `cta.program`s.
-void buildKilnNVVMPipeline(mlir::OpPassManager &pm, llvm::StringRef chip);
+void buildKilnNVVMPipeline(mlir::OpPassManager &pm, llvm::StringRef chip,
+                           bool lineInfo = true);
 
 /// Registers `kiln-compile{chip=... stop-after=...}`.
 void registerKilnPipelines();

@@ -544,14 +544,18 @@ struct KernelToProgram : public OpRewritePattern<tile::KernelOp> {
                                 rewriter.getF32Type())
             : Type(accType));
 
+    // The tile walk, K loop, copies, MMAs and stores are the contraction's:
+    // they carry its location, so the PTX's line info (and a profiler's
+    // source view) puts them on the line of its `@`.
+    Location contractLoc = contract.getLoc();
     // A stream-K walk hands each tile part a K range [kBegin, kEnd); the K
     // loop runs over that range.
     bool streamK = schedule.getStreamK();
     auto loop =
-        streamK ? cta::TileLoopOp::create(rewriter, loc, cta::WalkKind::stream_k,
+        streamK ? cta::TileLoopOp::create(rewriter, contractLoc, cta::WalkKind::stream_k,
                                           ValueRange{m, n, k}, {tm, tn, tk},
                                           ValueRange{})
-                : cta::TileLoopOp::create(rewriter, loc, cta::WalkKind::static_,
+                : cta::TileLoopOp::create(rewriter, contractLoc, cta::WalkKind::static_,
                                           ValueRange{m, n}, {tm, tn},
                                           ValueRange{});
     loop.setPersistent(schedule.getPersistent());
@@ -568,40 +572,40 @@ struct KernelToProgram : public OpRewritePattern<tile::KernelOp> {
     }
     SmallVector<Value> zeros;
     for (Type type : carried)
-      zeros.push_back(cta::AccZeroOp::create(rewriter, loc,
+      zeros.push_back(cta::AccZeroOp::create(rewriter, contractLoc,
                                              llvm::cast<cta::AccType>(type)));
     // The rows of the rhs tiles this CTA loads: the pair's odd CTA loads
     // the second half.
     Value rhsRow0 = n0;
     if (pair) {
-      Value rank = cta::ClusterRankOp::create(rewriter, loc,
+      Value rank = cta::ClusterRankOp::create(rewriter, contractLoc,
                                               rewriter.getIndexType());
       rhsRow0 = arith::AddIOp::create(
-          rewriter, loc, n0,
+          rewriter, contractLoc, n0,
           arith::MulIOp::create(
-              rewriter, loc, rank,
-              arith::ConstantIndexOp::create(rewriter, loc, rhsRows)));
+              rewriter, contractLoc, rank,
+              arith::ConstantIndexOp::create(rewriter, contractLoc, rhsRows)));
     }
     Value kSpan =
-        streamK ? arith::SubIOp::create(rewriter, loc, kEnd, kBegin).getResult()
+        streamK ? arith::SubIOp::create(rewriter, contractLoc, kEnd, kBegin).getResult()
                 : k;
     auto mainloop =
-        cta::MainloopOp::create(rewriter, loc, carried, kSpan, tk, zeros);
+        cta::MainloopOp::create(rewriter, contractLoc, carried, kSpan, tk, zeros);
     Block *kBody = rewriter.createBlock(&mainloop.getBody());
     Value k0 = kBody->addArgument(rewriter.getIndexType(), loc);
     SmallVector<Value> accs;
     for (Type type : carried)
       accs.push_back(kBody->addArgument(type, loc));
     if (streamK)
-      k0 = arith::AddIOp::create(rewriter, loc, kBegin, k0);
+      k0 = arith::AddIOp::create(rewriter, contractLoc, kBegin, k0);
     for (auto [lhs, sa] : lhsBuffers)
-      cta::LoadOp::create(rewriter, loc, programArg(lhs), ValueRange{m0, k0},
+      cta::LoadOp::create(rewriter, contractLoc, programArg(lhs), ValueRange{m0, k0},
                           sa, Value(), Value(), 1, nullptr, pair);
     // The CTAs of a cluster share n0, so they share the rhs tiles: a
     // multicast copy, or in a CTA pair one half per CTA.
     for (auto [index, entry] : llvm::enumerate(rhsBuffers)) {
       auto load = cta::LoadOp::create(
-          rewriter, loc, programArg(entry.first), ValueRange{rhsRow0, k0},
+          rewriter, contractLoc, programArg(entry.first), ValueRange{rhsRow0, k0},
           entry.second, Value(), Value(), pair ? 1 : schedule.getClusterM(),
           nullptr, pair);
       if (packed)
@@ -612,27 +616,27 @@ struct KernelToProgram : public OpRewritePattern<tile::KernelOp> {
     if (scaleBlock) {
       // Atom (rowAtom, kAtom) of a scale tensor into `rows` atom rows of
       // `buffer` starting at atom `firstAtom`.
-      Value c0 = arith::ConstantIndexOp::create(rewriter, loc, 0);
+      Value c0 = arith::ConstantIndexOp::create(rewriter, contractLoc, 0);
       Value kAtom0 = arith::DivUIOp::create(
-          rewriter, loc, k0,
+          rewriter, contractLoc, k0,
           arith::ConstantIndexOp::create(
-              rewriter, loc, target::scaleFactorAtomKBlocks * scaleBlock));
+              rewriter, contractLoc, target::scaleFactorAtomKBlocks * scaleBlock));
       auto loadAtoms = [&](Value scale, Value buffer, Value origin,
                            int64_t rows, int64_t firstRowAtom) {
         Value rowAtom0 = arith::DivUIOp::create(
-            rewriter, loc, origin,
-            arith::ConstantIndexOp::create(rewriter, loc, atomRows));
+            rewriter, contractLoc, origin,
+            arith::ConstantIndexOp::create(rewriter, contractLoc, atomRows));
         for (int64_t ra = 0, e = static_cast<int64_t>(llvm::divideCeil(rows, atomRows));
              ra < e; ++ra)
           for (int64_t ka = 0; ka < kAtoms; ++ka) {
             Value row = arith::AddIOp::create(
-                rewriter, loc, rowAtom0,
-                arith::ConstantIndexOp::create(rewriter, loc, ra));
+                rewriter, contractLoc, rowAtom0,
+                arith::ConstantIndexOp::create(rewriter, contractLoc, ra));
             Value col = arith::AddIOp::create(
-                rewriter, loc, kAtom0,
-                arith::ConstantIndexOp::create(rewriter, loc, ka));
+                rewriter, contractLoc, kAtom0,
+                arith::ConstantIndexOp::create(rewriter, contractLoc, ka));
             int64_t atom = (firstRowAtom + ra) * kAtoms + ka;
-            auto load = cta::LoadOp::create(rewriter, loc, programArg(scale),
+            auto load = cta::LoadOp::create(rewriter, contractLoc, programArg(scale),
                                             ValueRange{row, col, c0, c0},
                                             buffer, Value(), Value(), 1,
                                             nullptr);
@@ -658,14 +662,14 @@ struct KernelToProgram : public OpRewritePattern<tile::KernelOp> {
       }
       products.push_back(
           cta::MmaOp::create(
-              rewriter, loc, carried[i], lhsBuffers.lookup(lhs), Value(),
+              rewriter, contractLoc, carried[i], lhsBuffers.lookup(lhs), Value(),
               Value(), rhsBuffers.lookup(rhs), Value(), accs[i], Value(),
               lhsScale, rhsScale, Value(), Value(), /*transpose_b=*/true,
               scaleBlock ? rewriter.getI64IntegerAttr(scaleBlock) : nullptr,
               /*cta_pair=*/pair)
               .getResult());
     }
-    cta::YieldOp::create(rewriter, loc, products);
+    cta::YieldOp::create(rewriter, contractLoc, products);
     rewriter.setInsertionPointAfter(mainloop);
     SmallVector<Value> results(mainloop.getResults());
     // A tile part that does not finish its tile hands its sums over and
@@ -673,16 +677,16 @@ struct KernelToProgram : public OpRewritePattern<tile::KernelOp> {
     scf::IfOp complete;
     if (streamK) {
       auto join = cta::StreamKJoinOp::create(
-          rewriter, loc, carried, rewriter.getI1Type(), results, partial,
+          rewriter, contractLoc, carried, rewriter.getI1Type(), results, partial,
           kBegin, kEnd, k);
       results = llvm::to_vector_of<Value>(join.getSums());
-      complete = scf::IfOp::create(rewriter, loc, join.getComplete(),
+      complete = scf::IfOp::create(rewriter, contractLoc, join.getComplete(),
                                    /*withElseRegion=*/false);
       rewriter.setInsertionPointToStart(complete.thenBlock());
     }
     if (packed)
       results = llvm::to_vector_of<Value>(
-          cta::SplitColsOp::create(rewriter, loc,
+          cta::SplitColsOp::create(rewriter, contractLoc,
                                    SmallVector<Type>(numAccs, accType),
                                    results[0])
               .getParts());
@@ -725,7 +729,7 @@ struct KernelToProgram : public OpRewritePattern<tile::KernelOp> {
       Type outType =
           llvm::cast<RankedTensorType>(output.getType()).getElementType();
       auto store = cta::StoreOp::create(
-          rewriter, loc, values, inputs, rewriter.getArrayAttr(kinds),
+          rewriter, contractLoc, values, inputs, rewriter.getArrayAttr(kinds),
           entry->getArgument(kernel.getNumArguments() + result),
           ValueRange{m0, n0}, /*row_limit=*/Value(), staging.lookup(outType),
           /*staging_slot=*/Value());

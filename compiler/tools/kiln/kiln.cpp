@@ -1,7 +1,7 @@
 //===- kiln.cpp - the Kiln compiler driver --------------------------------===//
 //
 //   kiln compile k.kiln|k.mlir [--chip sm_90a|sm_100a]
-//                       [--emit=ast|tile|cta|llvm|ptx|cubin] [-o PATH]
+//                       [--emit=ast|tile|cta|llvm|ptx|cubin|sass] [-o PATH]
 //                       [--load-pass-plugin=PATH]...
 //                       [--report [--dims M=..,N=..,K=..]...]
 //   kiln --version
@@ -20,6 +20,7 @@
 #include "compiler/Pipelines/Backend.h"
 #include "compiler/Pipelines/Pipelines.h"
 #include "compiler/Pipelines/Report.h"
+#include "compiler/Target/Disassemble.h"
 #include "compiler/Target/Ptxas.h"
 #include "dialects/Cta/IR/CtaOps.h"
 #include "frontend/DiagnosticPrinter.h"
@@ -56,13 +57,20 @@ static cl::opt<std::string> chip("chip",
                                  cl::init("sm_90a"), cl::cat(kilnCategory));
 static cl::opt<std::string>
     emit("emit",
-         cl::desc("What to produce: ast, tile, cta, llvm, ptx or cubin"),
+         cl::desc("What to produce: ast, tile, cta, llvm, ptx, cubin or sass "
+                  "(the cubin's machine code, by the toolkit's nvdisasm)"),
          cl::init("cubin"), cl::cat(kilnCategory));
 static cl::opt<std::string> outputFile(
     "o",
     cl::desc(
         "Output path (default: stdout for text, <input stem>.cubin for cubin)"),
     cl::value_desc("path"), cl::cat(kilnCategory));
+static cl::opt<bool> lineInfo(
+    "line-info",
+    cl::desc("Put the .kiln line of each instruction into the PTX and cubin "
+             "(for Nsight Compute's source view; the code is the same). "
+             "--line-info=false leaves it out"),
+    cl::init(true), cl::cat(kilnCategory));
 static cl::opt<bool>
     explain("explain",
             cl::desc("Show the compiler's remarks (e.g. why it chose a "
@@ -105,7 +113,8 @@ static cl::list<std::string>
 
 namespace {
 
-const char *const kStages[] = {"ast", "tile", "cta", "llvm", "ptx", "cubin"};
+const char *const kStages[] = {"ast", "tile", "cta",  "llvm",
+                               "ptx", "cubin", "sass"};
 
 LogicalResult writeText(StringRef path, StringRef text) {
   std::string error;
@@ -278,12 +287,12 @@ LogicalResult compile(MLIRContext &ctx, llvm::SourceMgr &sourceMgr) {
   };
   if (failed(runPipeline([&](PassManager &pm) {
         if (fromCta) {
-          kiln::buildKilnNVVMPipeline(pm, chip);
+          kiln::buildKilnNVVMPipeline(pm, chip, lineInfo);
         } else if (report) {
           if (stage != kiln::Stage::Tile)
-            kiln::buildKilnLoweringPipeline(pm, chip, stage);
+            kiln::buildKilnLoweringPipeline(pm, chip, stage, lineInfo);
         } else {
-          kiln::buildKilnCompilePipeline(pm, chip, stage);
+          kiln::buildKilnCompilePipeline(pm, chip, stage, lineInfo);
         }
       }))) {
     // What is known before lowering still helps (the floor, the schedule).
@@ -319,6 +328,16 @@ LogicalResult compile(MLIRContext &ctx, llvm::SourceMgr &sourceMgr) {
         << "); the kernel's other variants serve every shape";
   kiln::KernelArtifacts *artifacts = &compiled->artifacts;
   kiln::target::PtxasResult *cubin = &compiled->ptxas;
+  if (emit == "sass") {
+    kiln::target::ValueOrError<std::string> sass =
+        kiln::target::disassembleCubin(cubin->cubin, ptxasTimeout);
+    if (!sass) {
+      llvm::errs() << "kiln: error: " << sass.error() << "\n";
+      return failure();
+    }
+    printReports(artifacts->manifests, &cubin->report);
+    return writeText(outputFile, *sass);
+  }
   std::string cubinPath = outputFile;
   if (cubinPath.empty())
     cubinPath = llvm::sys::path::stem(inputFile).str() + ".cubin";
@@ -364,7 +383,7 @@ static int kilnMain(int argc, char **argv) {
   }
   if (argc < 2 || llvm::StringRef(argv[1]) != "compile") {
     llvm::errs() << "usage: kiln compile <file.kiln> [--chip sm_90a|sm_100a] "
-                    "[--emit=ast|tile|cta|llvm|ptx|cubin] [-o PATH]\n"
+                    "[--emit=ast|tile|cta|llvm|ptx|cubin|sass] [-o PATH]\n"
                     "       kiln compile --help\n"
                     "       kiln --version\n";
     return argc >= 2 && (llvm::StringRef(argv[1]) == "--help" ||
@@ -390,7 +409,7 @@ static int kilnMain(int argc, char **argv) {
                               "Kiln: compile .kiln tile kernels to cubins\n");
   if (!llvm::is_contained(kStages, emit)) {
     llvm::errs() << "kiln: error: unknown --emit=" << emit
-                 << "; expected ast, tile, cta, llvm, ptx or cubin\n";
+                 << "; expected ast, tile, cta, llvm, ptx, cubin or sass\n";
     return 1;
   }
   if (chip != "sm_90a" && chip != "sm_100a") {
