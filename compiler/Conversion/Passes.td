@@ -12,11 +12,15 @@ def ConvertTileToCta : Pass<"convert-tile-to-cta", "::mlir::ModuleOp"> {
     into a `cta.program`: global tensors become memref arguments, symbolic
     dims become index arguments, and the contraction becomes a
     `cta.tile_loop` over output tiles with a `cta.mainloop` of `cta.load`s
-    and `cta.mma`s and a `cta.store` carrying the epilogue region.
+    and `cta.mma`s (one per accumulator: a dual GEMM has two; block-scaled
+    operands on sm_100a bring their scale buffers) and one `cta.store` per
+    output carrying the epilogue region (epilogue inputs are read there).
+    With `stream_k` the walk splits the last wave's K steps and joins them
+    (`cta.stream_k_join`).
 
-    Kernels this version cannot tile (attention, grouped and block-scaled
-    contractions, several outputs) are reported as not implemented yet, at
-    the op that needs it.
+    Kernels this version cannot tile (attention, grouped GEMM, batched
+    matmul, block scales other than MXFP8/NVFP4, a contraction of another's
+    result) are reported as not implemented yet, at the op that needs it.
   }];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
@@ -41,7 +45,13 @@ def ConvertCtaToNVVM : Pass<"convert-cta-to-nvvm", "::mlir::ModuleOp"> {
     an `#nvvm.target` (`+ptx88`), and records its launch ABI as the
     `kiln.manifest` attribute (JSON, docs/manifest.md).
 
-    `chip=sm_100a` (tcgen05 + TMEM) is not implemented yet and says so.
+    For `chip=sm_100a`: accumulators live in tensor memory (`tcgen05.alloc`),
+    `cta.mma` becomes `tcgen05.mma` issued by one thread of a dedicated MMA
+    warp (block-scaled kinds `mxf8f6f4` and `mxf4nvf4` with scales copied
+    to tensor memory by `tcgen05.cp`; `cta_group::2` for a CTA pair), and
+    the epilogue warpgroup reads accumulators with `tcgen05.ld` from a ring
+    of accumulator sets (`cta.acc_ring`). These kernels are checked by
+    ptxas and FileCheck; no Blackwell GPU has run them.
   }];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
