@@ -32,7 +32,7 @@ from ._lib import KilnError
 CHIPS = {(9, 0): "sm_90a", (10, 0): "sm_100a"}
 
 # Options that kiln.compile sets itself.
-_RESERVED = {"o", "emit", "chip"}
+_RESERVED = {"o", "emit", "chip", "dump_dir", "dump-dir"}
 
 
 class CompileError(KilnError):
@@ -48,7 +48,17 @@ class CompileError(KilnError):
 
 
 class CompileWarning(UserWarning):
-    """The compiler succeeded and printed something (warnings, remarks with explain=True)."""
+    """The compiler succeeded and printed something (warnings, remarks with explain=True). A
+    long print (IR dumps from mlir_print_ir_after_all=True, say) is not the warning's text: the
+    warning says where it was written instead."""
+
+
+# Compiler messages longer than this become a file the warning names, not the warning itself.
+_MAX_WARNING_CHARS = 16 * 1024
+
+# What a dump folder holds, by --emit stage: kiln.compile(dump_dir=...) or $KILN_DUMP_DIR.
+_DUMP_STAGES = (("tile", "kernel.tile.mlir"), ("cta", "kernel.cta.mlir"),
+                ("llvm", "kernel.llvm.mlir"), ("ptx", "kernel.ptx"))
 
 
 def cache_dir():
@@ -278,7 +288,43 @@ def _result(folder, load):
     return {k.name: k for k in kernels}
 
 
-def compile(path_or_source, chip=None, *, load=True, cache=True, **options):  # noqa: A001
+def _dump(folder, compiler, cmd_source, source, path, chip, flags, log, compiled):
+    """Writes every stage of one compilation into `folder` (the IR of each --emit stage, the
+    PTX, the cubin and manifests, the source and the compiler's messages), as Triton's kernel
+    dump does. The stages are compiled again without the IR-printing flags, whose output is
+    the compile.log."""
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, "source.kiln"), "w") as f:
+        f.write(source)
+    with open(os.path.join(folder, "compile.log"), "w") as f:
+        f.write(log)
+    quiet = [flag for flag in flags if not flag.startswith("--mlir-")]
+    for stage, name in _DUMP_STAGES:
+        cmd = [compiler, "compile", cmd_source, "--chip", chip, "--emit=" + stage,
+               "-o", os.path.join(folder, name)] + quiet
+        r = subprocess.run(cmd, input=None if path is not None else source,
+                           capture_output=True, text=True)
+        if r.returncode != 0:
+            with open(os.path.join(folder, name + ".error"), "w") as f:
+                f.write(r.stderr)
+    for name in os.listdir(compiled):
+        if name.endswith(".cubin") or name.endswith(".kiln.json"):
+            shutil.copy(os.path.join(compiled, name), os.path.join(folder, name))
+
+
+def _warn_log(log, where):
+    text = log.strip()
+    if not text:
+        return
+    if len(text) > _MAX_WARNING_CHARS:
+        text = ("kiln compile printed %d lines (%.1f MB); they are in %s. kiln.compile(..., "
+                "dump_dir=FOLDER) or $KILN_DUMP_DIR also keeps each stage's IR in a folder"
+                % (text.count("\n") + 1, len(text) / 1e6, where))
+    warnings.warn(text, CompileWarning, stacklevel=3)
+
+
+def compile(path_or_source, chip=None, *, load=True, cache=True, dump_dir=None,  # noqa: A001
+            **options):
     """Compiles a Kiln kernel with the installed compiler and returns it loaded (a kiln.Kernel).
 
     path_or_source: a .kiln file's path (str or os.PathLike), or Kiln source text (a str with a
@@ -289,12 +335,20 @@ def compile(path_or_source, chip=None, *, load=True, cache=True, **options):  # 
     name: Kernel or path}. Neither compiling nor loading needs a GPU or its driver (given a
     chip); launching the kernel does.
     cache=False compiles even if the cache has the result (and refreshes it).
+    dump_dir (or $KILN_DUMP_DIR): a folder that gets one subfolder per compilation with the
+    source, the IR after each stage (kernel.tile.mlir, kernel.cta.mlir, kernel.llvm.mlir), the
+    PTX, the cubin and manifests, and the compiler's messages (compile.log, where IR dumps such
+    as mlir_print_ir_after_all=True go); it compiles even when the cache has the kernel.
 
     The result is cached (see kiln.cache_dir()); the same source, chip, options and compiler
     give the cached cubin without running the compiler. Raises CompileError with the compiler's
     messages when it fails, KilnError when the compiler or (for chip=None) a device is missing.
     """
     source, path = _read_source(path_or_source)
+    if dump_dir is None:
+        dump_dir = os.environ.get("KILN_DUMP_DIR") or None
+    if dump_dir is not None:
+        cache = False  # a dump is of a compilation, so there must be one
     if chip is None:
         chip = current_chip()
     if not isinstance(chip, str):
@@ -353,8 +407,14 @@ def compile(path_or_source, chip=None, *, load=True, cache=True, **options):  # 
             json.dump(dict(key_material, source_path=path), f, indent=1, sort_keys=True)
         with open(os.path.join(tmp, "compile.log"), "w") as f:
             f.write(log)
-        if log.strip():
-            warnings.warn(log.strip(), CompileWarning, stacklevel=2)
+        where = os.path.join(entry, "compile.log")
+        if dump_dir is not None:
+            stem = os.path.splitext(os.path.basename(path))[0] if path else "source"
+            folder = os.path.join(os.path.abspath(os.fspath(dump_dir)),
+                                  "%s-%s-%s" % (stem, chip, key[:8]))
+            _dump(folder, compiler, cmd[2], source, path, chip, flags, log, tmp)
+            where = os.path.join(folder, "compile.log")
+        _warn_log(log, where)
         if os.path.isdir(entry):
             shutil.rmtree(entry, ignore_errors=True)  # cache=False, or a damaged entry
         try:

@@ -39,7 +39,13 @@ if "error_here" in text:
     sys.exit(1)
 if "warn_here" in text:
     sys.stderr.write("kiln: warning: something to say\n")
+if "--mlir-print-ir-after-all" in args:
+    sys.stderr.write("// -----// IR Dump After Pass //----- //\nmodule {{}}\n" * 5000)
 out = args[args.index("-o") + 1]
+emit = [a for a in args if a.startswith("--emit=")]
+if emit:
+    open(out, "w").write("// " + emit[0][len("--emit="):] + " of " + src + "\n")
+    sys.exit(0)
 manifest = dict({manifest}, chip=args[args.index("--chip") + 1], cubin=os.path.basename(out))
 open(out, "wb").write(b"\x7fELF stand-in")
 open(out[:-len(".cubin")] + ".kiln.json", "w").write(json.dumps(manifest))
@@ -173,6 +179,54 @@ class CompileTest(unittest.TestCase):
             self.kiln.compile(SOURCE.replace("}", "// warn_here\n}"), chip="sm_90a")
         self.assertEqual([str(w.message) for w in caught], ["kiln: warning: something to say"])
         self.assertTrue(issubclass(caught[0].category, self.kiln.CompileWarning))
+
+    def test_long_compiler_output_goes_to_a_file(self):
+        # IR dumps are megabytes: the warning names the file that holds them.
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            self.kiln.compile(SOURCE, chip="sm_90a", mlir_print_ir_after_all=True)
+        self.assertEqual(len(caught), 1)
+        message = str(caught[0].message)
+        self.assertRegex(message, r"^kiln compile printed 10000 lines \(0\.\d MB\); they are in "
+                                  r".*compile\.log\. kiln\.compile\(\.\.\., dump_dir=FOLDER\)")
+        log = message.split("they are in ", 1)[1].split(". kiln.compile", 1)[0]
+        with open(log) as f:
+            self.assertEqual(f.read().count("IR Dump After Pass"), 5000)
+
+    def test_dump_dir(self):
+        dump = os.path.join(self.dir, "dump")
+        path = self.write_source()
+        self.kiln.compile(path, chip="sm_90a")  # cached
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            self.kiln.compile(path, chip="sm_90a", dump_dir=dump,
+                              mlir_print_ir_after_all=True)
+        (folder,) = os.listdir(dump)
+        self.assertRegex(folder, r"^mm-sm_90a-[0-9a-f]{8}$")
+        files = sorted(os.listdir(os.path.join(dump, folder)))
+        self.assertEqual(files, ["compile.log", "kernel.cta.mlir", "kernel.cubin",
+                                 "kernel.kiln.json", "kernel.llvm.mlir", "kernel.ptx",
+                                 "kernel.tile.mlir", "source.kiln"])
+        with open(os.path.join(dump, folder, "kernel.cta.mlir")) as f:
+            self.assertEqual(f.read(), "// cta of " + path + "\n")
+        with open(os.path.join(dump, folder, "compile.log")) as f:
+            self.assertIn("IR Dump After Pass", f.read())
+        # The dump compiled although the cache had the kernel; the stages ran without the
+        # IR-printing flag, and the warning points into the dump.
+        compiles = [c for c in self.calls() if not any(a.startswith("--emit") for a in c)]
+        self.assertEqual(len(compiles), 2)
+        stages = [c for c in self.calls() if any(a.startswith("--emit") for a in c)]
+        self.assertEqual(len(stages), 4)
+        self.assertFalse(any("--mlir-print-ir-after-all" in c for c in stages))
+        self.assertIn(os.path.join(dump, folder, "compile.log"), str(caught[0].message))
+        # $KILN_DUMP_DIR does the same.
+        os.environ["KILN_DUMP_DIR"] = os.path.join(self.dir, "dump2")
+        try:
+            self.kiln.compile(SOURCE, chip="sm_100a")
+        finally:
+            del os.environ["KILN_DUMP_DIR"]
+        (folder2,) = os.listdir(os.path.join(self.dir, "dump2"))
+        self.assertRegex(folder2, r"^source-sm_100a-[0-9a-f]{8}$")
 
     def test_errors(self):
         os.environ["KILN_COMPILER"] = os.path.join(self.dir, "no-such-kiln")
