@@ -81,7 +81,7 @@ private:
 
   // Kernels and tensors.
   void genKernel(const Kernel &kernel);
-  DictionaryAttr getScheduleAttr(const Schedule &schedule);
+  tile::HintsAttr getHintsAttr(const Schedule &schedule);
   Value genStmtValue(const Stmt &stmt);
   Value genTensor(const Expr &expr);
   Value genMatmul(const BinaryExpr &expr);
@@ -151,24 +151,38 @@ OwningOpRef<ModuleOp> Generator::gen(const Module &module) {
   return result;
 }
 
-DictionaryAttr Generator::getScheduleAttr(const Schedule &schedule) {
-  llvm::SmallVector<NamedAttribute> hints;
+tile::HintsAttr Generator::getHintsAttr(const Schedule &schedule) {
+  // Sema checked each hint's kind and range.
+  llvm::SmallVector<int64_t> tileSizes, cluster;
+  std::optional<int64_t> stages, consumers, groupM, accStages;
+  std::optional<bool> persistent, streamK;
   for (const ScheduleItem &item : schedule.items) {
-    Attribute value;
-    switch (item.kind) {
-    case ScheduleItem::Kind::Int:
-      value = builder.getI64IntegerAttr(item.intValue);
-      break;
-    case ScheduleItem::Kind::Bool:
-      value = builder.getBoolAttr(item.boolValue);
-      break;
-    case ScheduleItem::Kind::List:
-      value = builder.getDenseI64ArrayAttr(item.list);
-      break;
-    }
-    hints.push_back(builder.getNamedAttr(item.key, value));
+    if (item.key == "tile")
+      tileSizes.assign(item.list.begin(), item.list.end());
+    else if (item.key == "cluster")
+      cluster.assign(item.list.begin(), item.list.end());
+    else if (item.key == "stages")
+      stages = item.intValue;
+    else if (item.key == "consumers")
+      consumers = item.intValue;
+    else if (item.key == "group_m")
+      groupM = item.intValue;
+    else if (item.key == "acc_stages")
+      accStages = item.intValue;
+    else if (item.key == "persistent")
+      persistent = item.boolValue;
+    else if (item.key == "stream_k")
+      streamK = item.boolValue;
   }
-  return builder.getDictionaryAttr(hints);
+  return tile::HintsAttr::get(ctx, tileSizes, stages, cluster, consumers,
+                              persistent, groupM, streamK, accStages);
+}
+
+/// A kernel tensor's attribute dictionary: its #tile.param.
+static DictionaryAttr paramAttrs(tile::ParamAttr param) {
+  Builder b(param.getContext());
+  return b.getDictionaryAttr(
+      {b.getNamedAttr(tile::KernelOp::kParamAttrName, param)});
 }
 
 void Generator::genKernel(const Kernel &kernel) {
@@ -182,9 +196,8 @@ void Generator::genKernel(const Kernel &kernel) {
   for (const TensorDecl &param : kernel.params) {
     argTypes.push_back(getTensorType(param.type.dtype, param.type.shape));
     argLocs.push_back(loc(param.loc));
-    argAttrs.push_back(builder.getDictionaryAttr(
-        {builder.getNamedAttr("tile.name", builder.getStringAttr(param.name)),
-         builder.getNamedAttr("tile.role", builder.getStringAttr("input"))}));
+    argAttrs.push_back(paramAttrs(
+        tile::ParamAttr::get(ctx, param.name, tile::ParamKind::input)));
     if (!param.type.scale)
       continue;
     const BlockScale &scale = *param.type.scale;
@@ -195,29 +208,27 @@ void Generator::genKernel(const Kernel &kernel) {
     argTypes.push_back(getTensorType(scale.dtype, shape));
     argLocs.push_back(
         loc(param.spec.scale ? param.spec.scale->loc : param.spec.dtypeLoc));
-    argAttrs.push_back(builder.getDictionaryAttr(
-        {builder.getNamedAttr("tile.name",
-                              builder.getStringAttr(param.name + ".scale")),
-         builder.getNamedAttr("tile.role", builder.getStringAttr("scale")),
-         builder.getNamedAttr("tile.scale_of",
-                              builder.getStringAttr(param.name)),
-         builder.getNamedAttr("tile.block", builder.getDenseI64ArrayAttr(
-                                                {scale.rows, scale.cols}))}));
+    argAttrs.push_back(paramAttrs(tile::ParamAttr::get(
+        ctx, builder.getStringAttr(param.name + ".scale"),
+        tile::ParamKind::scale, builder.getStringAttr(param.name),
+        {scale.rows, scale.cols})));
   }
   llvm::SmallVector<Type> resultTypes;
   llvm::SmallVector<Attribute> resultAttrs;
   for (const TensorDecl &output : kernel.outputs) {
     resultTypes.push_back(getTensorType(output.type.dtype, output.type.shape));
-    resultAttrs.push_back(builder.getDictionaryAttr({builder.getNamedAttr(
-        "tile.name", builder.getStringAttr(output.name))}));
+    resultAttrs.push_back(paramAttrs(
+        tile::ParamAttr::get(ctx, output.name, tile::ParamKind::output)));
   }
 
   auto op = tile::KernelOp::create(
       builder, loc(kernel.loc), kernel.name,
       builder.getFunctionType(argTypes, resultTypes),
-      builder.getArrayAttr(argAttrs), builder.getArrayAttr(resultAttrs));
+      builder.getArrayAttr(argAttrs), builder.getArrayAttr(resultAttrs),
+      /*hints=*/tile::HintsAttr(), /*tile_cost=*/FloatAttr(),
+      /*variant_of=*/FlatSymbolRefAttr(), /*tmem_columns=*/IntegerAttr());
   if (kernel.schedule)
-    op->setAttr("tile.schedule", getScheduleAttr(*kernel.schedule));
+    op.setHintsAttr(getHintsAttr(*kernel.schedule));
   Block *body = builder.createBlock(&op.getBody(), {}, argTypes, argLocs);
 
   unsigned arg = 0;

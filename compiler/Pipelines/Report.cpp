@@ -224,8 +224,8 @@ kiln::collectKernelReports(ModuleOp module, StringRef chip,
       report.accumulators = contract.getContractions().size();
       report.accStages = schedule->getAccStages();
     });
-    if (auto columns = kernel->getAttrOfType<IntegerAttr>("tile.tmem_columns"))
-      report.tmemColumns = columns.getInt();
+    if (std::optional<int64_t> columns = kernel.getTmemColumns())
+      report.tmemColumns = *columns;
     report.precision = precisionOf(kernel);
     for (const DimValues &dims : shapes)
       report.work.push_back({spell(dims), measure(kernel, dims)});

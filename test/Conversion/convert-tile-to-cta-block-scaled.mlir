@@ -22,11 +22,11 @@
 // CHECK:           cta.load %[[BS]][%{{.*}}] -> %[[SFB]] {dst_rows = array<i64: 128, 160>}
 // CHECK:           cta.mma %[[SA]], %[[SB]], %{{.*}} scales(%[[SFA]], %[[SFB]]) {scale_block = 16 : i64, transpose_b}
 // SM90: error: convert-tile-to-cta: block-scaled products (NVFP4, MXFP8) need sm_100a
-tile.kernel @nvfp4(%a: tensor<?x?xf4E2M1FN, #tile.dims<M, K>> {tile.name = "a", tile.role = "input"},
-                   %as: tensor<?x?xf8E4M3FN, #tile.dims<M, cdiv(K, 16)>> {tile.block = array<i64: 1, 16>, tile.name = "a.scale", tile.role = "scale", tile.scale_of = "a"},
-                   %b: tensor<?x?xf4E2M1FN, #tile.dims<N, K>> {tile.name = "b", tile.role = "input"},
-                   %bs: tensor<?x?xf8E4M3FN, #tile.dims<N, cdiv(K, 16)>> {tile.block = array<i64: 1, 16>, tile.name = "b.scale", tile.role = "scale", tile.scale_of = "b"})
-    -> (tensor<?x?xf16, #tile.dims<M, N>> {tile.name = "c"}) {
+tile.kernel @nvfp4(%a: tensor<?x?xf4E2M1FN, #tile.dims<M, K>> {tile.param = #tile.param<"a", input>},
+                   %as: tensor<?x?xf8E4M3FN, #tile.dims<M, cdiv(K, 16)>> {tile.param = #tile.param<"a.scale", scale, of = "a", block = [1, 16]>},
+                   %b: tensor<?x?xf4E2M1FN, #tile.dims<N, K>> {tile.param = #tile.param<"b", input>},
+                   %bs: tensor<?x?xf8E4M3FN, #tile.dims<N, cdiv(K, 16)>> {tile.param = #tile.param<"b.scale", scale, of = "b", block = [1, 16]>})
+    -> (tensor<?x?xf16, #tile.dims<M, N>> {tile.param = #tile.param<"c", output>}) {
   %0 = tile.contract(%a, %b, %as, %bs : tensor<?x?xf4E2M1FN, #tile.dims<M, K>>, tensor<?x?xf4E2M1FN, #tile.dims<N, K>>, tensor<?x?xf8E4M3FN, #tile.dims<M, cdiv(K, 16)>>, tensor<?x?xf8E4M3FN, #tile.dims<N, cdiv(K, 16)>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true, lhs_scale = 2, rhs_scale = 3, scale_block = 16>] {schedule = #tile.schedule<tile_m = 128, tile_n = 256, tile_k = 256, stages = 3, cluster_m = 1, cluster_n = 1, consumers = 1, persistent = true, group_m = 8>} -> tensor<?x?xf16, #tile.dims<M, N>> {
   ^bb0(%acc: f32):

@@ -11,8 +11,8 @@
 // CHECK-NEXT:    ^bb0(%{{.*}}: f32):
 // CHECK-NEXT:      %[[Z:.*]] = arith.constant 0.000000e+00 : bf16
 // CHECK-NEXT:      cta.yield %[[Z]] : bf16
-tile.kernel @zeros(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a"}, %b: tensor<?x?xbf16, #tile.dims<N, K>> {tile.name = "b"})
-    -> (tensor<?x?xbf16, #tile.dims<M, N>> {tile.name = "z"}) {
+tile.kernel @zeros(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.param = #tile.param<"a", input>}, %b: tensor<?x?xbf16, #tile.dims<N, K>> {tile.param = #tile.param<"b", input>})
+    -> (tensor<?x?xbf16, #tile.dims<M, N>> {tile.param = #tile.param<"z", output>}) {
   %zero = arith.constant 0.0 : bf16
   %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>]

@@ -40,9 +40,9 @@
 // CHECK-NEXT:        cta.yield %[[T]] : bf16
 // CHECK-NEXT:      }
 // CHECK-NEXT:    } {cluster = array<i64: 2, 1>, group_m = 8 : i64, persistent}
-tile.kernel @swiglu(%x: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "x"}, %w1: tensor<?x?xbf16, #tile.dims<N, K>> {tile.name = "w1"},
-                    %w2: tensor<?x?xbf16, #tile.dims<N, K>> {tile.name = "w2"})
-    -> (tensor<?x?xbf16, #tile.dims<M, N>> {tile.name = "y"}) {
+tile.kernel @swiglu(%x: tensor<?x?xbf16, #tile.dims<M, K>> {tile.param = #tile.param<"x", input>}, %w1: tensor<?x?xbf16, #tile.dims<N, K>> {tile.param = #tile.param<"w1", input>},
+                    %w2: tensor<?x?xbf16, #tile.dims<N, K>> {tile.param = #tile.param<"w2", input>})
+    -> (tensor<?x?xbf16, #tile.dims<M, N>> {tile.param = #tile.param<"y", output>}) {
   %0 = tile.contract(%x, %w1, %w2 : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>, #tile.mma<lhs = 0, rhs = 2, transpose_a = false, transpose_b = true>]
       {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 64, stages = 4, cluster_m = 2, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>}
@@ -69,9 +69,9 @@ tile.kernel @swiglu(%x: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "x"}, %w
 // CHECK-NEXT:      cta.mma %{{.*}}, %[[SW]], %{{.*}} {transpose_b} : !cta.buffer<128x64xbf16>, <192x64xbf16>, <128x192xf32>
 // CHECK:         %[[PARTS:.*]]:3 = cta.split_cols %{{.*}} : <128x192xf32> -> !cta.acc<128x64xf32>, !cta.acc<128x64xf32>, !cta.acc<128x64xf32>
 // CHECK-NEXT:    cta.store %[[PARTS]]#0, %[[PARTS]]#1, %[[PARTS]]#2 ->
-tile.kernel @three_narrow(%x: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "x"}, %w1: tensor<?x?xbf16, #tile.dims<N, K>> {tile.name = "w1"},
-                          %w2: tensor<?x?xbf16, #tile.dims<N, K>> {tile.name = "w2"}, %w3: tensor<?x?xbf16, #tile.dims<N, K>> {tile.name = "w3"})
-    -> (tensor<?x?xbf16, #tile.dims<M, N>> {tile.name = "y"}) {
+tile.kernel @three_narrow(%x: tensor<?x?xbf16, #tile.dims<M, K>> {tile.param = #tile.param<"x", input>}, %w1: tensor<?x?xbf16, #tile.dims<N, K>> {tile.param = #tile.param<"w1", input>},
+                          %w2: tensor<?x?xbf16, #tile.dims<N, K>> {tile.param = #tile.param<"w2", input>}, %w3: tensor<?x?xbf16, #tile.dims<N, K>> {tile.param = #tile.param<"w3", input>})
+    -> (tensor<?x?xbf16, #tile.dims<M, N>> {tile.param = #tile.param<"y", output>}) {
   %0 = tile.contract(%x, %w1, %w2, %w3 : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>, tensor<?x?xbf16, #tile.dims<N, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>, #tile.mma<lhs = 0, rhs = 2, transpose_a = false, transpose_b = true>,
        #tile.mma<lhs = 0, rhs = 3, transpose_a = false, transpose_b = true>]
@@ -115,9 +115,9 @@ tile.kernel @three_narrow(%x: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "x
 // CHECK-NEXT:      }
 // CHECK-NEXT:      cta.store %[[ACC]]#0, %[[ACC]]#1 -> %[[Y]][%[[M0]], %[[N0]]] staging %[[SY]] : !cta.acc<128x192xf32>, !cta.acc<128x192xf32> -> memref<?x?xbf16, strided<[?, 1]>>, !cta.buffer<128x128xbf16> {
 // CHECK-NOT:     cta.split_cols
-tile.kernel @wide(%x: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "x"}, %w1: tensor<?x?xbf16, #tile.dims<N, K>> {tile.name = "w1"},
-                  %w2: tensor<?x?xbf16, #tile.dims<N, K>> {tile.name = "w2"})
-    -> (tensor<?x?xbf16, #tile.dims<M, N>> {tile.name = "y"}) {
+tile.kernel @wide(%x: tensor<?x?xbf16, #tile.dims<M, K>> {tile.param = #tile.param<"x", input>}, %w1: tensor<?x?xbf16, #tile.dims<N, K>> {tile.param = #tile.param<"w1", input>},
+                  %w2: tensor<?x?xbf16, #tile.dims<N, K>> {tile.param = #tile.param<"w2", input>})
+    -> (tensor<?x?xbf16, #tile.dims<M, N>> {tile.param = #tile.param<"y", output>}) {
   %0 = tile.contract(%x, %w1, %w2 : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>, #tile.mma<lhs = 0, rhs = 2, transpose_a = false, transpose_b = true>]
       {schedule = #tile.schedule<tile_m = 128, tile_n = 192, tile_k = 64, stages = 3, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>}
@@ -147,9 +147,9 @@ tile.kernel @wide(%x: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "x"}, %w1:
 // CHECK-NEXT:      cta.mma %[[SX]], %[[S3]], %[[A3]]
 // CHECK:         cta.store %[[ACC]]#0, %[[ACC]]#1, %[[ACC]]#2 ->
 // CHECK-NOT:     cta.split_cols
-tile.kernel @three(%x: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "x"}, %w1: tensor<?x?xbf16, #tile.dims<N, K>> {tile.name = "w1"},
-                   %w2: tensor<?x?xbf16, #tile.dims<N, K>> {tile.name = "w2"}, %w3: tensor<?x?xbf16, #tile.dims<N, K>> {tile.name = "w3"})
-    -> (tensor<?x?xbf16, #tile.dims<M, N>> {tile.name = "y"}) {
+tile.kernel @three(%x: tensor<?x?xbf16, #tile.dims<M, K>> {tile.param = #tile.param<"x", input>}, %w1: tensor<?x?xbf16, #tile.dims<N, K>> {tile.param = #tile.param<"w1", input>},
+                   %w2: tensor<?x?xbf16, #tile.dims<N, K>> {tile.param = #tile.param<"w2", input>}, %w3: tensor<?x?xbf16, #tile.dims<N, K>> {tile.param = #tile.param<"w3", input>})
+    -> (tensor<?x?xbf16, #tile.dims<M, N>> {tile.param = #tile.param<"y", output>}) {
   %0 = tile.contract(%x, %w1, %w2, %w3 : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>, tensor<?x?xbf16, #tile.dims<N, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>, #tile.mma<lhs = 0, rhs = 2, transpose_a = false, transpose_b = true>,
        #tile.mma<lhs = 0, rhs = 3, transpose_a = false, transpose_b = true>]
@@ -183,9 +183,9 @@ tile.kernel @three(%x: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "x"}, %w1
 // CHECK-NEXT:        cta.mma %[[SX]], %[[SW]], %[[A1]]
 // CHECK-NEXT:        cta.mma %[[SZ]], %[[SW]], %[[A2]]
 // CHECK-NOT:     cta.split_cols
-tile.kernel @shared_rhs(%x: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "x"}, %z: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "z"},
-                        %w: tensor<?x?xbf16, #tile.dims<N, K>> {tile.name = "w"})
-    -> (tensor<?x?xbf16, #tile.dims<M, N>> {tile.name = "y"}) {
+tile.kernel @shared_rhs(%x: tensor<?x?xbf16, #tile.dims<M, K>> {tile.param = #tile.param<"x", input>}, %z: tensor<?x?xbf16, #tile.dims<M, K>> {tile.param = #tile.param<"z", input>},
+                        %w: tensor<?x?xbf16, #tile.dims<N, K>> {tile.param = #tile.param<"w", input>})
+    -> (tensor<?x?xbf16, #tile.dims<M, N>> {tile.param = #tile.param<"y", output>}) {
   %0 = tile.contract(%x, %z, %w : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 2, transpose_a = false, transpose_b = true>, #tile.mma<lhs = 1, rhs = 2, transpose_a = false, transpose_b = true>]
       {schedule = #tile.schedule<tile_m = 128, tile_n = 64, tile_k = 64, stages = 3, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>}

@@ -29,10 +29,10 @@
 // CHECK-NEXT:      %[[T:.*]] = arith.truncf %[[W]] : f32 to bf16
 // CHECK-NEXT:      cta.yield %[[T]] : bf16
 // CHECK-NEXT:    }
-tile.kernel @each_kind(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a"}, %b: tensor<?x?xbf16, #tile.dims<N, K>> {tile.name = "b"},
-                       %bias: tensor<?xbf16, #tile.dims<N>> {tile.name = "bias"}, %scale: tensor<?x1xf32, #tile.dims<M, 1>> {tile.name = "scale"},
-                       %res: tensor<?x?xbf16, #tile.dims<M, N>> {tile.name = "res"}, %alpha: tensor<1xf32, #tile.dims<1>> {tile.name = "alpha"})
-    -> (tensor<?x?xbf16, #tile.dims<M, N>> {tile.name = "c"}) {
+tile.kernel @each_kind(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.param = #tile.param<"a", input>}, %b: tensor<?x?xbf16, #tile.dims<N, K>> {tile.param = #tile.param<"b", input>},
+                       %bias: tensor<?xbf16, #tile.dims<N>> {tile.param = #tile.param<"bias", input>}, %scale: tensor<?x1xf32, #tile.dims<M, 1>> {tile.param = #tile.param<"scale", input>},
+                       %res: tensor<?x?xbf16, #tile.dims<M, N>> {tile.param = #tile.param<"res", input>}, %alpha: tensor<1xf32, #tile.dims<1>> {tile.param = #tile.param<"alpha", input>})
+    -> (tensor<?x?xbf16, #tile.dims<M, N>> {tile.param = #tile.param<"c", output>}) {
   %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       epilogue_inputs(%bias, %scale, %res, %alpha : tensor<?xbf16, #tile.dims<N>>, tensor<?x1xf32, #tile.dims<M, 1>>, tensor<?x?xbf16, #tile.dims<M, N>>, tensor<1xf32, #tile.dims<1>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>]
@@ -66,10 +66,10 @@ tile.kernel @each_kind(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a"},
 // CHECK-NEXT:      %[[X:.*]] = arith.addf %[[E]], %[[R]] : f32
 // CHECK-NEXT:      %[[Y:.*]] = arith.mulf %[[X]], %[[S]] : f32
 // CHECK-NEXT:      cta.yield %[[Y]] : f32
-tile.kernel @broadcast_2d(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a"}, %b: tensor<?x?xbf16, #tile.dims<N, K>> {tile.name = "b"},
-                          %row: tensor<1x?xf32, #tile.dims<1, N>> {tile.name = "row"}, %one: tensor<1x1xf32, #tile.dims<1, 1>> {tile.name = "one"},
-                          %unused: tensor<?x?xf32, #tile.dims<M, N>> {tile.name = "unused"})
-    -> (tensor<?x?xf32, #tile.dims<M, N>> {tile.name = "c"}) {
+tile.kernel @broadcast_2d(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.param = #tile.param<"a", input>}, %b: tensor<?x?xbf16, #tile.dims<N, K>> {tile.param = #tile.param<"b", input>},
+                          %row: tensor<1x?xf32, #tile.dims<1, N>> {tile.param = #tile.param<"row", input>}, %one: tensor<1x1xf32, #tile.dims<1, 1>> {tile.param = #tile.param<"one", input>},
+                          %unused: tensor<?x?xf32, #tile.dims<M, N>> {tile.param = #tile.param<"unused", input>})
+    -> (tensor<?x?xf32, #tile.dims<M, N>> {tile.param = #tile.param<"c", output>}) {
   %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       epilogue_inputs(%unused, %one, %row : tensor<?x?xf32, #tile.dims<M, N>>, tensor<1x1xf32, #tile.dims<1, 1>>, tensor<1x?xf32, #tile.dims<1, N>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>]
@@ -94,9 +94,9 @@ tile.kernel @broadcast_2d(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a
 // CHECK-NEXT:    ^bb0(%[[G:.*]]: f32, %[[U:.*]]: f32, %[[B:.*]]: f32):
 // CHECK-NEXT:      %[[GB:.*]] = arith.addf %[[G]], %[[B]] : f32
 // CHECK-NEXT:      arith.mulf %[[GB]], %[[U]] : f32
-tile.kernel @swiglu_bias(%x: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "x"}, %w1: tensor<?x?xbf16, #tile.dims<N, K>> {tile.name = "w1"},
-                         %w2: tensor<?x?xbf16, #tile.dims<N, K>> {tile.name = "w2"}, %bias: tensor<?xf32, #tile.dims<N>> {tile.name = "bias"})
-    -> (tensor<?x?xbf16, #tile.dims<M, N>> {tile.name = "y"}) {
+tile.kernel @swiglu_bias(%x: tensor<?x?xbf16, #tile.dims<M, K>> {tile.param = #tile.param<"x", input>}, %w1: tensor<?x?xbf16, #tile.dims<N, K>> {tile.param = #tile.param<"w1", input>},
+                         %w2: tensor<?x?xbf16, #tile.dims<N, K>> {tile.param = #tile.param<"w2", input>}, %bias: tensor<?xf32, #tile.dims<N>> {tile.param = #tile.param<"bias", input>})
+    -> (tensor<?x?xbf16, #tile.dims<M, N>> {tile.param = #tile.param<"y", output>}) {
   %0 = tile.contract(%x, %w1, %w2 : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       epilogue_inputs(%bias : tensor<?xf32, #tile.dims<N>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>, #tile.mma<lhs = 0, rhs = 2, transpose_a = false, transpose_b = true>]

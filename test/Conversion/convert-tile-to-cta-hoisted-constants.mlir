@@ -10,8 +10,8 @@
 // CHECK-NEXT:    ^bb0(%[[E:.*]]: f32):
 // CHECK:           %[[H:.*]] = arith.constant 5.000000e-01 : f32
 // CHECK:           arith.mulf %[[E]], %[[H]] : f32
-tile.kernel @hoisted(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a"}, %b: tensor<?x?xbf16, #tile.dims<N, K>> {tile.name = "b"})
-    -> (tensor<?x?xbf16, #tile.dims<M, N>> {tile.name = "c"}) {
+tile.kernel @hoisted(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.param = #tile.param<"a", input>}, %b: tensor<?x?xbf16, #tile.dims<N, K>> {tile.param = #tile.param<"b", input>})
+    -> (tensor<?x?xbf16, #tile.dims<M, N>> {tile.param = #tile.param<"c", output>}) {
   %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>]
       {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 64, stages = 4, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>}
@@ -37,9 +37,9 @@ tile.kernel @hoisted(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a"}, %
 // CHECK-NEXT:    ^bb0(%[[E:.*]]: f32):
 // CHECK:           %[[T2:.*]] = arith.constant 2.000000e+00 : f32
 // CHECK:           arith.mulf %[[E]], %[[T2]] : f32
-tile.kernel @hoisted_two_outputs(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a"}, %b: tensor<?x?xbf16, #tile.dims<N, K>> {tile.name = "b"},
-                                 %r: tensor<?x?xbf16, #tile.dims<M, N>> {tile.name = "r"})
-    -> (tensor<?x?xbf16, #tile.dims<M, N>> {tile.name = "c"}, tensor<?x?xbf16, #tile.dims<M, N>> {tile.name = "d"}) {
+tile.kernel @hoisted_two_outputs(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.param = #tile.param<"a", input>}, %b: tensor<?x?xbf16, #tile.dims<N, K>> {tile.param = #tile.param<"b", input>},
+                                 %r: tensor<?x?xbf16, #tile.dims<M, N>> {tile.param = #tile.param<"r", input>})
+    -> (tensor<?x?xbf16, #tile.dims<M, N>> {tile.param = #tile.param<"c", output>}, tensor<?x?xbf16, #tile.dims<M, N>> {tile.param = #tile.param<"d", output>}) {
   %0:2 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       epilogue_inputs(%r : tensor<?x?xbf16, #tile.dims<M, N>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>]

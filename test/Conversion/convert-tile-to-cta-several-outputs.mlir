@@ -38,10 +38,10 @@
 // CHECK-NEXT:        cta.yield %[[GT]] : bf16
 // CHECK-NEXT:      }
 // CHECK-NEXT:    } {cluster
-tile.kernel @three_outputs(%x: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "x"}, %w1: tensor<?x?xbf16, #tile.dims<N, K>> {tile.name = "w1"},
-                           %w2: tensor<?x?xbf16, #tile.dims<N, K>> {tile.name = "w2"}, %bias: tensor<?xf32, #tile.dims<N>> {tile.name = "bias"})
-    -> (tensor<?x?xbf16, #tile.dims<M, N>> {tile.name = "y"}, tensor<?x?xf32, #tile.dims<M, N>> {tile.name = "u"},
-        tensor<?x?xbf16, #tile.dims<M, N>> {tile.name = "g"}) {
+tile.kernel @three_outputs(%x: tensor<?x?xbf16, #tile.dims<M, K>> {tile.param = #tile.param<"x", input>}, %w1: tensor<?x?xbf16, #tile.dims<N, K>> {tile.param = #tile.param<"w1", input>},
+                           %w2: tensor<?x?xbf16, #tile.dims<N, K>> {tile.param = #tile.param<"w2", input>}, %bias: tensor<?xf32, #tile.dims<N>> {tile.param = #tile.param<"bias", input>})
+    -> (tensor<?x?xbf16, #tile.dims<M, N>> {tile.param = #tile.param<"y", output>}, tensor<?x?xf32, #tile.dims<M, N>> {tile.param = #tile.param<"u", output>},
+        tensor<?x?xbf16, #tile.dims<M, N>> {tile.param = #tile.param<"g", output>}) {
   %0:3 = tile.contract(%x, %w1, %w2 : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       epilogue_inputs(%bias : tensor<?xf32, #tile.dims<N>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>, #tile.mma<lhs = 0, rhs = 2, transpose_a = false, transpose_b = true>]
@@ -84,9 +84,9 @@ tile.kernel @three_outputs(%x: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "
 // CHECK-NEXT:      %[[ET:.*]] = arith.truncf %[[E2]] : f32 to bf16
 // CHECK-NEXT:      cta.yield %[[ET]] : bf16
 // CHECK-NEXT:    }
-tile.kernel @input_only(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a"}, %b: tensor<?x?xbf16, #tile.dims<N, K>> {tile.name = "b"},
-                        %r: tensor<?x?xbf16, #tile.dims<M, N>> {tile.name = "r"})
-    -> (tensor<?x?xbf16, #tile.dims<M, N>> {tile.name = "c"}, tensor<?x?xbf16, #tile.dims<M, N>> {tile.name = "d"}) {
+tile.kernel @input_only(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.param = #tile.param<"a", input>}, %b: tensor<?x?xbf16, #tile.dims<N, K>> {tile.param = #tile.param<"b", input>},
+                        %r: tensor<?x?xbf16, #tile.dims<M, N>> {tile.param = #tile.param<"r", input>})
+    -> (tensor<?x?xbf16, #tile.dims<M, N>> {tile.param = #tile.param<"c", output>}, tensor<?x?xbf16, #tile.dims<M, N>> {tile.param = #tile.param<"d", output>}) {
   %0:2 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       epilogue_inputs(%r : tensor<?x?xbf16, #tile.dims<M, N>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>]
@@ -116,8 +116,8 @@ tile.kernel @input_only(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a"}
 // CHECK:         %[[ACC:.*]] = cta.mainloop
 // CHECK:         cta.store %[[ACC]] -> %[[C]][%{{.*}}] staging %[[SC]]
 // CHECK:         cta.store %[[ACC]] -> %[[D]][%{{.*}}] staging %[[SC]]
-tile.kernel @twice(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a"}, %b: tensor<?x?xbf16, #tile.dims<N, K>> {tile.name = "b"})
-    -> (tensor<?x?xf32, #tile.dims<M, N>> {tile.name = "c"}, tensor<?x?xf32, #tile.dims<M, N>> {tile.name = "d"}) {
+tile.kernel @twice(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.param = #tile.param<"a", input>}, %b: tensor<?x?xbf16, #tile.dims<N, K>> {tile.param = #tile.param<"b", input>})
+    -> (tensor<?x?xf32, #tile.dims<M, N>> {tile.param = #tile.param<"c", output>}, tensor<?x?xf32, #tile.dims<M, N>> {tile.param = #tile.param<"d", output>}) {
   %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>]
       {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 64, stages = 4, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>}

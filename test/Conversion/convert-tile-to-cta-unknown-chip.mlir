@@ -8,8 +8,8 @@
 // expected sm_90a or sm_100a"; this pass should too.
 
 // CHECK: error: {{.*}}unknown chip 'sm_80'; expected sm_90a or sm_100a
-tile.kernel @k(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a"}, %b: tensor<?x?xbf16, #tile.dims<N, K>> {tile.name = "b"})
-    -> (tensor<?x?xf32, #tile.dims<M, N>> {tile.name = "c"}) {
+tile.kernel @k(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.param = #tile.param<"a", input>}, %b: tensor<?x?xbf16, #tile.dims<N, K>> {tile.param = #tile.param<"b", input>})
+    -> (tensor<?x?xf32, #tile.dims<M, N>> {tile.param = #tile.param<"c", output>}) {
   %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>]
       {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 64, stages = 4, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>}

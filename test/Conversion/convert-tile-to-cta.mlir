@@ -42,10 +42,10 @@
 // CHECK-NEXT:    } {cluster = array<i64: 2, 1>, group_m = 8 : i64, persistent}
 // CHECK-NEXT:    cta.return
 // CHECK-NOT:   tile.
-tile.kernel @matmul(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a", tile.role = "input"},
-                    %b: tensor<?x?xbf16, #tile.dims<N, K>> {tile.name = "b", tile.role = "input"})
-    -> (tensor<?x?xbf16, #tile.dims<M, N>> {tile.name = "c"})
-    attributes {tile.tile_cost = 3.0e4 : f64, tile.variant_of = "matmul_base"} {
+tile.kernel @matmul(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.param = #tile.param<"a", input>},
+                    %b: tensor<?x?xbf16, #tile.dims<N, K>> {tile.param = #tile.param<"b", input>})
+    -> (tensor<?x?xbf16, #tile.dims<M, N>> {tile.param = #tile.param<"c", output>})
+    attributes {tile_cost = 3.0e4 : f64, variant_of = @matmul_base} {
   %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>]
       {schedule = #tile.schedule<tile_m = 128, tile_n = 256, tile_k = 64, stages = 4, cluster_m = 2, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>}
@@ -58,9 +58,9 @@ tile.kernel @matmul(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a", til
 }
 
 // The primary the kernel above is a variant of.
-tile.kernel @matmul_base(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a", tile.role = "input"},
-                    %b: tensor<?x?xbf16, #tile.dims<N, K>> {tile.name = "b", tile.role = "input"})
-    -> (tensor<?x?xbf16, #tile.dims<M, N>> {tile.name = "c"})
+tile.kernel @matmul_base(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.param = #tile.param<"a", input>},
+                    %b: tensor<?x?xbf16, #tile.dims<N, K>> {tile.param = #tile.param<"b", input>})
+    -> (tensor<?x?xbf16, #tile.dims<M, N>> {tile.param = #tile.param<"c", output>})
     {
   %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>]
@@ -100,9 +100,9 @@ tile.kernel @matmul_base(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a"
 // CHECK-NEXT:        cta.yield %[[Y]] : f32
 // CHECK-NEXT:      }
 // CHECK-NEXT:    } {cluster = array<i64: 1, 1>, group_m = 4 : i64}
-tile.kernel @constants(%b: tensor<?x256xf16, #tile.dims<N, 256>> {tile.name = "b"},
-                       %a: tensor<?x256xf16, #tile.dims<M, 256>> {tile.name = "a"})
-    -> (tensor<?x?xf32, #tile.dims<M, N>> {tile.name = "c"}) {
+tile.kernel @constants(%b: tensor<?x256xf16, #tile.dims<N, 256>> {tile.param = #tile.param<"b", input>},
+                       %a: tensor<?x256xf16, #tile.dims<M, 256>> {tile.param = #tile.param<"a", input>})
+    -> (tensor<?x?xf32, #tile.dims<M, N>> {tile.param = #tile.param<"c", output>}) {
   %0 = tile.contract(%b, %a : tensor<?x256xf16, #tile.dims<N, 256>>, tensor<?x256xf16, #tile.dims<M, 256>>)
       [#tile.mma<lhs = 1, rhs = 0, transpose_a = false, transpose_b = true>]
       {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 64, stages = 4, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = false, group_m = 4>}
@@ -120,10 +120,10 @@ tile.kernel @constants(%b: tensor<?x256xf16, #tile.dims<N, 256>> {tile.name = "b
 // Scale attributes of a parameter carry over; the chip option is recorded.
 // CHECK-LABEL: cta.program @scale_attrs(
 // CHECK-SAME:    {cta.block = array<i64: 1, 128>, cta.param = "a.scale", cta.role = "scale", cta.scale_of = "a", cta.shape = ["M", "cdiv(K,128)"]}
-tile.kernel @scale_attrs(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a"},
-                         %s: tensor<?x?xf32, #tile.dims<M, cdiv(K, 128)>> {tile.name = "a.scale", tile.role = "scale", tile.scale_of = "a", tile.block = array<i64: 1, 128>},
-                         %b: tensor<?x?xbf16, #tile.dims<N, K>> {tile.name = "b"})
-    -> (tensor<?x?xbf16, #tile.dims<M, N>> {tile.name = "c"}) {
+tile.kernel @scale_attrs(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.param = #tile.param<"a", input>},
+                         %s: tensor<?x?xf32, #tile.dims<M, cdiv(K, 128)>> {tile.param = #tile.param<"a.scale", scale, of = "a", block = [1, 128]>},
+                         %b: tensor<?x?xbf16, #tile.dims<N, K>> {tile.param = #tile.param<"b", input>})
+    -> (tensor<?x?xbf16, #tile.dims<M, N>> {tile.param = #tile.param<"c", output>}) {
   %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>]
       {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 64, stages = 4, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>}
@@ -147,8 +147,8 @@ tile.kernel @scale_attrs(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a"
 // CHECK-NEXT:      %[[X:.*]] = arith.mulf %[[E]], %[[H]] : f32
 // CHECK-NEXT:      %[[T:.*]] = arith.truncf %[[X]] : f32 to bf16
 // CHECK-NEXT:      cta.yield %[[T]] : bf16
-tile.kernel @epilogue_constant(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a"}, %b: tensor<?x?xbf16, #tile.dims<N, K>> {tile.name = "b"})
-    -> (tensor<?x?xbf16, #tile.dims<M, N>> {tile.name = "c"}) {
+tile.kernel @epilogue_constant(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.param = #tile.param<"a", input>}, %b: tensor<?x?xbf16, #tile.dims<N, K>> {tile.param = #tile.param<"b", input>})
+    -> (tensor<?x?xbf16, #tile.dims<M, N>> {tile.param = #tile.param<"c", output>}) {
   %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>]
       {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 64, stages = 4, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>}
@@ -164,12 +164,13 @@ tile.kernel @epilogue_constant(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name
 
 // -----
 
-// Tensors without a tile.name are named for their position, since every
+// Tensors without a tile.param are named for their position (argN for the
+// Nth argument, outN for the Nth result), since every
 // memref argument needs a cta.param (regression: this produced invalid IR).
 // CHECK-LABEL: cta.program @unnamed(
 // CHECK-SAME:    {cta.param = "arg0", cta.role = "input", cta.shape = ["M", "K"]}
 // CHECK-SAME:    {cta.param = "arg1", cta.role = "input", cta.shape = ["N", "K"]}
-// CHECK-SAME:    {cta.param = "out2", cta.role = "output", cta.shape = ["M", "N"]}
+// CHECK-SAME:    {cta.param = "out0", cta.role = "output", cta.shape = ["M", "N"]}
 tile.kernel @unnamed(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>)
     -> tensor<?x?xbf16, #tile.dims<M, N>> {
   %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
@@ -191,8 +192,8 @@ tile.kernel @unnamed(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16
 
 // Two contractions left unfused (the second reads the first's result, so
 // tile-fuse-siblings cannot make them one K loop).
-tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a"}, %b: tensor<?x?xbf16, #tile.dims<N, K>> {tile.name = "b"})
-    -> (tensor<?x?xbf16, #tile.dims<M, N>> {tile.name = "c"}) {
+tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.param = #tile.param<"a", input>}, %b: tensor<?x?xbf16, #tile.dims<N, K>> {tile.param = #tile.param<"b", input>})
+    -> (tensor<?x?xbf16, #tile.dims<M, N>> {tile.param = #tile.param<"c", output>}) {
   %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>]
       {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 64, stages = 4, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>}
@@ -217,8 +218,8 @@ tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a"}, %b: ten
 // -----
 
 // A contraction of another's result (a chained MLP) says so.
-tile.kernel @chained(%x: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "x"}, %w1: tensor<?x?xbf16, #tile.dims<H, K>> {tile.name = "w1"}, %w2: tensor<?x?xbf16, #tile.dims<N, H>> {tile.name = "w2"})
-    -> (tensor<?x?xbf16, #tile.dims<M, N>> {tile.name = "y"}) {
+tile.kernel @chained(%x: tensor<?x?xbf16, #tile.dims<M, K>> {tile.param = #tile.param<"x", input>}, %w1: tensor<?x?xbf16, #tile.dims<H, K>> {tile.param = #tile.param<"w1", input>}, %w2: tensor<?x?xbf16, #tile.dims<N, H>> {tile.param = #tile.param<"w2", input>})
+    -> (tensor<?x?xbf16, #tile.dims<M, N>> {tile.param = #tile.param<"y", output>}) {
   %0 = tile.contract(%x, %w1 : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<H, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>]
       {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 64, stages = 4, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>}
@@ -242,7 +243,7 @@ tile.kernel @chained(%x: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "x"}, %
 // -----
 
 // A softmax that feeds a matmul is attention.
-tile.kernel @attention(%s: tensor<?x?xbf16, #tile.dims<S, T>> {tile.name = "s"}, %v: tensor<?x?xbf16, #tile.dims<T, D>> {tile.name = "v"}) -> (tensor<?x?xf32, #tile.dims<S, D>> {tile.name = "o"}) {
+tile.kernel @attention(%s: tensor<?x?xbf16, #tile.dims<S, T>> {tile.param = #tile.param<"s", input>}, %v: tensor<?x?xbf16, #tile.dims<T, D>> {tile.param = #tile.param<"v", input>}) -> (tensor<?x?xf32, #tile.dims<S, D>> {tile.param = #tile.param<"o", output>}) {
   // expected-error@+1 {{convert-tile-to-cta: not implemented yet: attention ('tile.softmax' feeding a matmul)}}
   %0 = tile.softmax %s : tensor<?x?xbf16, #tile.dims<S, T>>
   %1 = tile.matmul %0, %v : tensor<?x?xbf16, #tile.dims<S, T>>, tensor<?x?xbf16, #tile.dims<T, D>> -> tensor<?x?xf32, #tile.dims<S, D>>
@@ -251,7 +252,7 @@ tile.kernel @attention(%s: tensor<?x?xbf16, #tile.dims<S, T>> {tile.name = "s"},
 
 // -----
 
-tile.kernel @f(%s: tensor<?x?xf32, #tile.dims<S, T>> {tile.name = "s"}) -> (tensor<?x?xf32, #tile.dims<S, T>> {tile.name = "o"}) {
+tile.kernel @f(%s: tensor<?x?xf32, #tile.dims<S, T>> {tile.param = #tile.param<"s", input>}) -> (tensor<?x?xf32, #tile.dims<S, T>> {tile.param = #tile.param<"o", output>}) {
   // expected-error@+1 {{convert-tile-to-cta: not implemented yet: 'tile.mask' outside attention: today only kernels built around one contraction (a matmul or a dual GEMM with its epilogue) lower}}
   %0 = tile.mask %s causal : tensor<?x?xf32, #tile.dims<S, T>> {}
   %1 = tile.softmax %0 : tensor<?x?xf32, #tile.dims<S, T>>
@@ -260,7 +261,7 @@ tile.kernel @f(%s: tensor<?x?xf32, #tile.dims<S, T>> {tile.name = "s"}) -> (tens
 
 // -----
 
-tile.kernel @f(%s: tensor<?x?xf32, #tile.dims<S, T>> {tile.name = "s"}) -> (tensor<?x?xf32, #tile.dims<S, T>> {tile.name = "o"}) {
+tile.kernel @f(%s: tensor<?x?xf32, #tile.dims<S, T>> {tile.param = #tile.param<"s", input>}) -> (tensor<?x?xf32, #tile.dims<S, T>> {tile.param = #tile.param<"o", output>}) {
   // expected-error@+1 {{convert-tile-to-cta: not implemented yet: 'tile.softmax' outside attention: today only kernels built around one contraction (a matmul or a dual GEMM with its epilogue) lower}}
   %0 = tile.softmax %s : tensor<?x?xf32, #tile.dims<S, T>>
   tile.return %0 : tensor<?x?xf32, #tile.dims<S, T>>
@@ -268,7 +269,7 @@ tile.kernel @f(%s: tensor<?x?xf32, #tile.dims<S, T>> {tile.name = "s"}) -> (tens
 
 // -----
 
-tile.kernel @f(%s: tensor<?x?xf32, #tile.dims<S, T>> {tile.name = "s"}) -> (tensor<?x?xf32, #tile.dims<S, T>> {tile.name = "o"}) {
+tile.kernel @f(%s: tensor<?x?xf32, #tile.dims<S, T>> {tile.param = #tile.param<"s", input>}) -> (tensor<?x?xf32, #tile.dims<S, T>> {tile.param = #tile.param<"o", output>}) {
   // expected-error@+1 {{convert-tile-to-cta: not implemented yet: 'tile.score_mod' outside attention: today only kernels built around one contraction (a matmul or a dual GEMM with its epilogue) lower}}
   %0 = tile.score_mod %s : tensor<?x?xf32, #tile.dims<S, T>> {
   ^bb0(%x: f32, %i: index, %j: index):
@@ -279,8 +280,8 @@ tile.kernel @f(%s: tensor<?x?xf32, #tile.dims<S, T>> {tile.name = "s"}) -> (tens
 
 // -----
 
-tile.kernel @f(%x: tensor<?x?xbf16, #tile.dims<T, K>> {tile.name = "x"}, %w: tensor<?x?x?xbf16, #tile.dims<E, N, K>> {tile.name = "w"},
-               %o: tensor<?xi32, #tile.dims<E+1>> {tile.name = "offsets"}) -> (tensor<?x?xf32, #tile.dims<T, N>> {tile.name = "y"}) {
+tile.kernel @f(%x: tensor<?x?xbf16, #tile.dims<T, K>> {tile.param = #tile.param<"x", input>}, %w: tensor<?x?x?xbf16, #tile.dims<E, N, K>> {tile.param = #tile.param<"w", input>},
+               %o: tensor<?xi32, #tile.dims<E+1>> {tile.param = #tile.param<"offsets", input>}) -> (tensor<?x?xf32, #tile.dims<T, N>> {tile.param = #tile.param<"y", output>}) {
   // expected-error@+1 {{convert-tile-to-cta: not implemented yet: grouped (mixture-of-experts) matmul}}
   %0 = tile.grouped_matmul %x, %w, %o {transpose_b} : tensor<?x?xbf16, #tile.dims<T, K>>, tensor<?x?x?xbf16, #tile.dims<E, N, K>>, tensor<?xi32, #tile.dims<E+1>> -> tensor<?x?xf32, #tile.dims<T, N>>
   tile.return %0 : tensor<?x?xf32, #tile.dims<T, N>>
@@ -288,9 +289,9 @@ tile.kernel @f(%x: tensor<?x?xbf16, #tile.dims<T, K>> {tile.name = "x"}, %w: ten
 
 // -----
 
-tile.kernel @f(%a: tensor<?x?xf8E4M3FN, #tile.dims<M, K>> {tile.name = "a"}, %as: tensor<?x?xf32, #tile.dims<M, K>> {tile.name = "a.scale", tile.role = "scale", tile.scale_of = "a", tile.block = array<i64: 1, 1>},
-               %b: tensor<?x?xf8E4M3FN, #tile.dims<N, K>> {tile.name = "b"}, %bs: tensor<?x?xf32, #tile.dims<N, K>> {tile.name = "b.scale", tile.role = "scale", tile.scale_of = "b", tile.block = array<i64: 1, 1>})
-    -> (tensor<?x?xf32, #tile.dims<M, N>> {tile.name = "c"}) {
+tile.kernel @f(%a: tensor<?x?xf8E4M3FN, #tile.dims<M, K>> {tile.param = #tile.param<"a", input>}, %as: tensor<?x?xf32, #tile.dims<M, K>> {tile.param = #tile.param<"a.scale", scale, of = "a", block = [1, 1]>},
+               %b: tensor<?x?xf8E4M3FN, #tile.dims<N, K>> {tile.param = #tile.param<"b", input>}, %bs: tensor<?x?xf32, #tile.dims<N, K>> {tile.param = #tile.param<"b.scale", scale, of = "b", block = [1, 1]>})
+    -> (tensor<?x?xf32, #tile.dims<M, N>> {tile.param = #tile.param<"c", output>}) {
   // expected-error@+1 {{convert-tile-to-cta: not implemented yet: block-scaled matmul}}
   %0 = tile.scaled_matmul %a, %as, %b, %bs {lhs_block = array<i64: 1, 1>, rhs_block = array<i64: 1, 1>, transpose_b}
       : tensor<?x?xf8E4M3FN, #tile.dims<M, K>>, tensor<?x?xf32, #tile.dims<M, K>>, tensor<?x?xf8E4M3FN, #tile.dims<N, K>>, tensor<?x?xf32, #tile.dims<N, K>>
@@ -300,8 +301,8 @@ tile.kernel @f(%a: tensor<?x?xf8E4M3FN, #tile.dims<M, K>> {tile.name = "a"}, %as
 
 // -----
 
-tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a"}, %b: tensor<?x?xbf16, #tile.dims<N, K>> {tile.name = "b"})
-    -> (tensor<?x?xf32, #tile.dims<M, N>> {tile.name = "c"}) {
+tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.param = #tile.param<"a", input>}, %b: tensor<?x?xbf16, #tile.dims<N, K>> {tile.param = #tile.param<"b", input>})
+    -> (tensor<?x?xf32, #tile.dims<M, N>> {tile.param = #tile.param<"c", output>}) {
   // expected-error@+1 {{convert-tile-to-cta: not implemented yet: batched matmul (rank > 2), or a matmul not fused by tile-fuse-epilogues}}
   %0 = tile.matmul %a, %b {transpose_b} : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>> -> tensor<?x?xf32, #tile.dims<M, N>>
   tile.return %0 : tensor<?x?xf32, #tile.dims<M, N>>
@@ -309,7 +310,7 @@ tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a"}, %b: ten
 
 // -----
 
-tile.kernel @f(%x: tensor<?x?xf32, #tile.dims<M, N>> {tile.name = "x"}) -> (tensor<?xf32, #tile.dims<M>> {tile.name = "y"}) {
+tile.kernel @f(%x: tensor<?x?xf32, #tile.dims<M, N>> {tile.param = #tile.param<"x", input>}) -> (tensor<?xf32, #tile.dims<M>> {tile.param = #tile.param<"y", output>}) {
   // expected-error@+1 {{convert-tile-to-cta: not implemented yet: 'tile.reduce' outside a contraction epilogue}}
   %0 = tile.reduce %x {kind = "sum", axis = 1 : i64} : tensor<?x?xf32, #tile.dims<M, N>> -> tensor<?xf32, #tile.dims<M>>
   tile.return %0 : tensor<?xf32, #tile.dims<M>>
@@ -318,8 +319,8 @@ tile.kernel @f(%x: tensor<?x?xf32, #tile.dims<M, N>> {tile.name = "x"}) -> (tens
 // -----
 
 // An elementwise op before the contraction (on an operand) is not fused.
-tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a"}, %b: tensor<?x?xbf16, #tile.dims<N, K>> {tile.name = "b"})
-    -> (tensor<?x?xf32, #tile.dims<M, N>> {tile.name = "c"}) {
+tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.param = #tile.param<"a", input>}, %b: tensor<?x?xbf16, #tile.dims<N, K>> {tile.param = #tile.param<"b", input>})
+    -> (tensor<?x?xf32, #tile.dims<M, N>> {tile.param = #tile.param<"c", output>}) {
   // expected-error@+1 {{convert-tile-to-cta: not implemented yet: 'tile.map' outside a contraction epilogue}}
   %n = tile.map %a : tensor<?x?xbf16, #tile.dims<M, K>> -> tensor<?x?xbf16, #tile.dims<M, K>> {
   ^bb0(%x: bf16):
@@ -339,15 +340,15 @@ tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a"}, %b: ten
 // -----
 
 // expected-error@+1 {{convert-tile-to-cta: not implemented yet: a kernel without a contraction}}
-tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a"}) -> (tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "c"}) {
+tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.param = #tile.param<"a", input>}) -> (tensor<?x?xbf16, #tile.dims<M, K>> {tile.param = #tile.param<"c", output>}) {
   tile.return %a : tensor<?x?xbf16, #tile.dims<M, K>>
 }
 
 // -----
 
-tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a"}, %b: tensor<?x?xbf16, #tile.dims<N, K>> {tile.name = "b"},
-               %r: tensor<?x?xf32, #tile.dims<M, N>> {tile.name = "r"})
-    -> (tensor<?x?xf32, #tile.dims<M, N>> {tile.name = "c"}) {
+tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.param = #tile.param<"a", input>}, %b: tensor<?x?xbf16, #tile.dims<N, K>> {tile.param = #tile.param<"b", input>},
+               %r: tensor<?x?xf32, #tile.dims<M, N>> {tile.param = #tile.param<"r", input>})
+    -> (tensor<?x?xf32, #tile.dims<M, N>> {tile.param = #tile.param<"c", output>}) {
   %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>]
       {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 64, stages = 4, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>}
@@ -361,8 +362,8 @@ tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a"}, %b: ten
 
 // -----
 
-tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a"}, %b: tensor<?x?xbf16, #tile.dims<N, K>> {tile.name = "b"})
-    -> (tensor<?x?xf32, #tile.dims<M, N>> {tile.name = "c"}) {
+tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.param = #tile.param<"a", input>}, %b: tensor<?x?xbf16, #tile.dims<N, K>> {tile.param = #tile.param<"b", input>})
+    -> (tensor<?x?xf32, #tile.dims<M, N>> {tile.param = #tile.param<"c", output>}) {
   // expected-error@+1 {{convert-tile-to-cta: the contraction has no schedule; run tile-select-schedule first}}
   %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>]
@@ -375,8 +376,8 @@ tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a"}, %b: ten
 
 // -----
 
-tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<K, M>> {tile.name = "a"}, %b: tensor<?x?xbf16, #tile.dims<N, K>> {tile.name = "b"})
-    -> (tensor<?x?xf32, #tile.dims<M, N>> {tile.name = "c"}) {
+tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<K, M>> {tile.param = #tile.param<"a", input>}, %b: tensor<?x?xbf16, #tile.dims<N, K>> {tile.param = #tile.param<"b", input>})
+    -> (tensor<?x?xf32, #tile.dims<M, N>> {tile.param = #tile.param<"c", output>}) {
   // expected-error@+1 {{convert-tile-to-cta: not implemented yet: a transposed lhs (stored [K, M])}}
   %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<K, M>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = true, transpose_b = true>]
@@ -390,8 +391,8 @@ tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<K, M>> {tile.name = "a"}, %b: ten
 
 // -----
 
-tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a"}, %b: tensor<?x?xbf16, #tile.dims<K, N>> {tile.name = "b"})
-    -> (tensor<?x?xf32, #tile.dims<M, N>> {tile.name = "c"}) {
+tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.param = #tile.param<"a", input>}, %b: tensor<?x?xbf16, #tile.dims<K, N>> {tile.param = #tile.param<"b", input>})
+    -> (tensor<?x?xf32, #tile.dims<M, N>> {tile.param = #tile.param<"c", output>}) {
   // expected-error@+1 {{convert-tile-to-cta: not implemented yet: an rhs stored [K, N]; store it [N, K] and write b^T}}
   %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<K, N>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = false>]
@@ -411,8 +412,8 @@ tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a"}, %b: ten
 // CHECK:         cta.alloc : <128x128xf8E4M3FN>
 // CHECK:         cta.alloc : <128x128xf8E5M2>
 // CHECK:         cta.mma {{.*}} : !cta.buffer<128x128xf8E4M3FN>, <128x128xf8E5M2>, <128x128xf32>
-tile.kernel @fp8(%a: tensor<?x?xf8E4M3FN, #tile.dims<M, K>> {tile.name = "a"}, %b: tensor<?x?xf8E5M2, #tile.dims<N, K>> {tile.name = "b"})
-    -> (tensor<?x?xbf16, #tile.dims<M, N>> {tile.name = "c"}) {
+tile.kernel @fp8(%a: tensor<?x?xf8E4M3FN, #tile.dims<M, K>> {tile.param = #tile.param<"a", input>}, %b: tensor<?x?xf8E5M2, #tile.dims<N, K>> {tile.param = #tile.param<"b", input>})
+    -> (tensor<?x?xbf16, #tile.dims<M, N>> {tile.param = #tile.param<"c", output>}) {
   %0 = tile.contract(%a, %b : tensor<?x?xf8E4M3FN, #tile.dims<M, K>>, tensor<?x?xf8E5M2, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>]
       {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 128, stages = 4, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>}
@@ -426,8 +427,8 @@ tile.kernel @fp8(%a: tensor<?x?xf8E4M3FN, #tile.dims<M, K>> {tile.name = "a"}, %
 
 // -----
 
-tile.kernel @f(%a: tensor<?x?xf32, #tile.dims<M, K>> {tile.name = "a"}, %b: tensor<?x?xf32, #tile.dims<N, K>> {tile.name = "b"})
-    -> (tensor<?x?xf32, #tile.dims<M, N>> {tile.name = "c"}) {
+tile.kernel @f(%a: tensor<?x?xf32, #tile.dims<M, K>> {tile.param = #tile.param<"a", input>}, %b: tensor<?x?xf32, #tile.dims<N, K>> {tile.param = #tile.param<"b", input>})
+    -> (tensor<?x?xf32, #tile.dims<M, N>> {tile.param = #tile.param<"c", output>}) {
   // expected-error@+1 {{convert-tile-to-cta: not implemented yet: operands of type f32 (bf16, f16, e4m3 and e5m2 are supported)}}
   %0 = tile.contract(%a, %b : tensor<?x?xf32, #tile.dims<M, K>>, tensor<?x?xf32, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>]
@@ -441,8 +442,8 @@ tile.kernel @f(%a: tensor<?x?xf32, #tile.dims<M, K>> {tile.name = "a"}, %b: tens
 
 // -----
 
-tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a"}, %b: tensor<?x?xbf16, #tile.dims<N, K>> {tile.name = "b"})
-    -> (tensor<?x?xf8E4M3FN, #tile.dims<M, N>> {tile.name = "c"}) {
+tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.param = #tile.param<"a", input>}, %b: tensor<?x?xbf16, #tile.dims<N, K>> {tile.param = #tile.param<"b", input>})
+    -> (tensor<?x?xf8E4M3FN, #tile.dims<M, N>> {tile.param = #tile.param<"c", output>}) {
   // expected-error@+1 {{convert-tile-to-cta: not implemented yet: an output of type f8E4M3FN}}
   %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>]
@@ -457,8 +458,8 @@ tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a"}, %b: ten
 
 // -----
 
-tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M*2, K>> {tile.name = "a"}, %b: tensor<?x?xbf16, #tile.dims<N, K>> {tile.name = "b"})
-    -> (tensor<?x?xf32, #tile.dims<M*2, N>> {tile.name = "c"}) {
+tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M*2, K>> {tile.param = #tile.param<"a", input>}, %b: tensor<?x?xbf16, #tile.dims<N, K>> {tile.param = #tile.param<"b", input>})
+    -> (tensor<?x?xf32, #tile.dims<M*2, N>> {tile.param = #tile.param<"c", output>}) {
   // expected-error@+1 {{convert-tile-to-cta: not implemented yet: a contraction extent given by the expression 'M*2'}}
   %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M*2, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>]
@@ -475,8 +476,8 @@ tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M*2, K>> {tile.name = "a"}, %b: t
 // A constant operand (tile IR may hold one: the kernel body keeps
 // constants for the epilogue) is not a kernel parameter, so it has no tensor
 // map to be copied through.
-tile.kernel @f(%a: tensor<?x64xbf16, #tile.dims<M, 64>> {tile.name = "a"})
-    -> (tensor<?x64xf32, #tile.dims<M, 64>> {tile.name = "c"}) {
+tile.kernel @f(%a: tensor<?x64xbf16, #tile.dims<M, 64>> {tile.param = #tile.param<"a", input>})
+    -> (tensor<?x64xf32, #tile.dims<M, 64>> {tile.param = #tile.param<"c", output>}) {
   %b = arith.constant dense<1.0> : tensor<64x64xbf16, #tile.dims<64, 64>>
   // expected-error@+1 {{convert-tile-to-cta: not implemented yet: contraction operands computed inside the kernel}}
   %0 = tile.contract(%a, %b : tensor<?x64xbf16, #tile.dims<M, 64>>, tensor<64x64xbf16, #tile.dims<64, 64>>)
@@ -492,8 +493,8 @@ tile.kernel @f(%a: tensor<?x64xbf16, #tile.dims<M, 64>> {tile.name = "a"})
 // -----
 
 // Likewise a constant epilogue input: epilogue inputs are read from memory.
-tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a"}, %b: tensor<?x?xbf16, #tile.dims<N, K>> {tile.name = "b"})
-    -> (tensor<?x?xf32, #tile.dims<M, N>> {tile.name = "c"}) {
+tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.param = #tile.param<"a", input>}, %b: tensor<?x?xbf16, #tile.dims<N, K>> {tile.param = #tile.param<"b", input>})
+    -> (tensor<?x?xf32, #tile.dims<M, N>> {tile.param = #tile.param<"c", output>}) {
   %s = arith.constant dense<2.0> : tensor<1xf32, #tile.dims<1>>
   // expected-error@+1 {{convert-tile-to-cta: not implemented yet: epilogue inputs computed inside the kernel (only kernel parameters)}}
   %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
@@ -512,11 +513,11 @@ tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a"}, %b: ten
 
 // Every kernel is checked before any is converted, so one run reports all.
 // expected-error@+1 {{convert-tile-to-cta: not implemented yet: a kernel without a contraction}}
-tile.kernel @first(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a"}) -> (tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "c"}) {
+tile.kernel @first(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.param = #tile.param<"a", input>}) -> (tensor<?x?xbf16, #tile.dims<M, K>> {tile.param = #tile.param<"c", output>}) {
   tile.return %a : tensor<?x?xbf16, #tile.dims<M, K>>
 }
 // expected-error@+1 {{convert-tile-to-cta: not implemented yet: a kernel without a contraction}}
-tile.kernel @second(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a"}) -> (tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "c"}) {
+tile.kernel @second(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.param = #tile.param<"a", input>}) -> (tensor<?x?xbf16, #tile.dims<M, K>> {tile.param = #tile.param<"c", output>}) {
   tile.return %a : tensor<?x?xbf16, #tile.dims<M, K>>
 }
 
@@ -539,8 +540,8 @@ tile.kernel @second(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a"}) ->
 // CHECK-NEXT:      scf.if %complete {
 // CHECK-NEXT:        cta.store %sums -> %{{.*}}[%m0, %n0]
 // CHECK:         } {cluster = array<i64: 1, 1>, group_m = 8 : i64, persistent}
-tile.kernel @stream_k(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a"}, %b: tensor<?x?xbf16, #tile.dims<N, K>> {tile.name = "b"})
-    -> (tensor<?x?xbf16, #tile.dims<M, N>> {tile.name = "c"}) {
+tile.kernel @stream_k(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.param = #tile.param<"a", input>}, %b: tensor<?x?xbf16, #tile.dims<N, K>> {tile.param = #tile.param<"b", input>})
+    -> (tensor<?x?xbf16, #tile.dims<M, N>> {tile.param = #tile.param<"c", output>}) {
   %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>]
       {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 64, stages = 4, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 8, stream_k = true>}

@@ -27,14 +27,14 @@
 // examples/matmul.kiln, stopped after each stage.
 
 // TILE-LABEL: tile.kernel @matmul(
-// TILE-SAME:    attributes {tile.tile_cost =
+// TILE-SAME:    attributes {tile_cost =
 // TILE-NOT:     tile.matmul
 // TILE-NOT:     tile.map
 // TILE:         %[[C:.*]] = tile.contract(%{{.*}}, %{{.*}} : {{.*}}) [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] {schedule = #tile.schedule<tile_m = 128, tile_n = 256, tile_k = 64, stages = 4, cluster_m = 2, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>} -> tensor<?x?xbf16, #tile.dims<M, N>> {
 // TILE:           arith.truncf
 // TILE:         tile.return %[[C]]
 // TILE-LABEL: tile.kernel @matmul_128x64(
-// TILE-SAME:    tile.variant_of = "matmul"
+// TILE-SAME:    variant_of = @matmul
 // TILE:         {schedule = #tile.schedule<tile_m = 128, tile_n = 64, tile_k = 64, stages = 8, cluster_m = 1,
 
 // CTA-NOT:     tile.
@@ -80,9 +80,9 @@
 
 // REMARK: remark: schedule for sm_90a: tile 128x64x64, 8 stages of 24 KiB + 16 KiB epilogue staging = 208 KiB of 227 KiB shared memory
 
-tile.kernel @matmul(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a", tile.role = "input"},
-                    %b: tensor<?x?xbf16, #tile.dims<N, K>> {tile.name = "b", tile.role = "input"})
-    -> (tensor<?x?xbf16, #tile.dims<M, N>> {tile.name = "c"}) {
+tile.kernel @matmul(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.param = #tile.param<"a", input>},
+                    %b: tensor<?x?xbf16, #tile.dims<N, K>> {tile.param = #tile.param<"b", input>})
+    -> (tensor<?x?xbf16, #tile.dims<M, N>> {tile.param = #tile.param<"c", output>}) {
   %0 = tile.matmul %a, %b {transpose_b} : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>> -> tensor<?x?xf32, #tile.dims<M, N>>
   %1 = tile.map %0 : tensor<?x?xf32, #tile.dims<M, N>> -> tensor<?x?xbf16, #tile.dims<M, N>> {
   ^bb0(%x: f32):

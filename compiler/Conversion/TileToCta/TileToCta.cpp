@@ -319,9 +319,9 @@ struct KernelToProgram : public OpRewritePattern<tile::KernelOp> {
             scaleTensorShape(dims[0], dims[1], mma.getScaleBlock());
       }
     }
-    auto addTensor = [&](RankedTensorType type, DictionaryAttr sourceAttrs,
-                         StringRef role,
+    auto addTensor = [&](RankedTensorType type, tile::ParamAttr param,
                          ArrayRef<std::string> layout = {}) {
+      StringRef role = tile::stringifyParamKind(param.getKind());
       SmallVector<std::string> dimExprs = tile::getDimExprs(type);
       if (!layout.empty())
         dimExprs.assign(layout.begin(), layout.end());
@@ -339,34 +339,22 @@ struct KernelToProgram : public OpRewritePattern<tile::KernelOp> {
         collectDimNames(llvm::cast<StringAttr>(shapeAttr.back()).getValue(),
                         dims);
       }
-      // Every tensor needs a name in the manifest; unnamed ones (possible in
-      // hand-written tile IR) get their position.
-      attrs.set("cta.param",
-                StringAttr::get(ctx, (role == "output" ? "out" : "arg") +
-                                         Twine(argTypes.size() - 1)));
-      if (sourceAttrs)
-        for (NamedAttribute attr : sourceAttrs) {
-          StringRef name = attr.getName().getValue();
-          if (name == "tile.name")
-            attrs.set("cta.param", attr.getValue());
-          else if (name == "tile.scale_of")
-            attrs.set("cta.scale_of", attr.getValue());
-          else if (name == "tile.block")
-            attrs.set("cta.block", attr.getValue());
-        }
+      attrs.set("cta.param", param.getName());
+      if (param.getScaleOf())
+        attrs.set("cta.scale_of", param.getScaleOf());
+      if (!param.getBlock().empty())
+        attrs.set("cta.block", rewriter.getDenseI64ArrayAttr(param.getBlock()));
       attrs.set("cta.role", StringAttr::get(ctx, role));
       attrs.set("cta.shape", ArrayAttr::get(ctx, shapeAttr));
       argAttrs.push_back(attrs);
     };
-    for (unsigned i = 0; i < kernel.getNumArguments(); ++i) {
-      auto role = kernel.getArgAttrOfType<StringAttr>(i, "tile.role");
+    for (unsigned i = 0; i < kernel.getNumArguments(); ++i)
       addTensor(llvm::cast<RankedTensorType>(kernel.getArgumentTypes()[i]),
-                kernel.getArgAttrDict(i), role ? role.getValue() : "input",
+                kernel.getArgParam(i),
                 scaleShapes.lookup(kernel.getArgument(i)));
-    }
     for (unsigned i = 0; i < kernel.getNumResults(); ++i)
       addTensor(llvm::cast<RankedTensorType>(kernel.getResultTypes()[i]),
-                kernel.getResultAttrDict(i), "output");
+                kernel.getResultParam(i));
     unsigned numTensors = argTypes.size();
     for (auto &entry : dims) {
       argTypes.push_back(rewriter.getIndexType());
@@ -386,9 +374,9 @@ struct KernelToProgram : public OpRewritePattern<tile::KernelOp> {
     program.setAllArgAttrs(argDicts);
     program->setAttr("cta.chip", rewriter.getStringAttr(chip));
     // Variants of one kernel (tile-select-schedule) launch as one manifest.
-    if (auto of = kernel->getAttrOfType<StringAttr>("tile.variant_of"))
-      program->setAttr("cta.variant_of", of);
-    if (auto cost = kernel->getAttrOfType<FloatAttr>("tile.tile_cost"))
+    if (FlatSymbolRefAttr of = kernel.getVariantOfAttr())
+      program->setAttr("cta.variant_of", of.getAttr());
+    if (FloatAttr cost = kernel.getTileCostAttr())
       program->setAttr("cta.tile_cost", cost);
     program->setAttr("cta.schedule",
                      cta::ScheduleAttr::get(ctx, schedule.getStages(),

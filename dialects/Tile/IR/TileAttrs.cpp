@@ -8,10 +8,13 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 using namespace kiln::tile;
+
+#include "dialects/Tile/IR/TileEnums.cpp.inc"
 
 #define GET_ATTRDEF_CLASSES
 #include "dialects/Tile/IR/TileAttrs.cpp.inc"
@@ -243,5 +246,267 @@ LogicalResult ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "stream_k needs persistent = true";
   if (accStages < 1 || accStages > 2)
     return emitError() << "acc_stages must be 1 or 2, got " << accStages;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ParamAttr: #tile.param<"a.scale", scale, of = "a", block = [1, 16]>
+//===----------------------------------------------------------------------===//
+
+ParseResult kiln::tile::parseParamKind(AsmParser &parser, ParamKind &kind) {
+  SMLoc loc = parser.getCurrentLocation();
+  StringRef word;
+  if (parser.parseKeyword(&word))
+    return failure();
+  std::optional<ParamKind> parsed = symbolizeParamKind(word);
+  if (!parsed)
+    return parser.emitError(loc) << "expected input, output or scale, got '"
+                                 << word << "'";
+  kind = *parsed;
+  return success();
+}
+
+ParseResult kiln::tile::parseParamTail(AsmParser &parser, StringAttr &scaleOf,
+                                       SmallVectorImpl<int64_t> &block) {
+  while (succeeded(parser.parseOptionalComma())) {
+    SMLoc loc = parser.getCurrentLocation();
+    StringRef key;
+    if (parser.parseKeyword(&key) || parser.parseEqual())
+      return failure();
+    if (key == "of") {
+      std::string name;
+      if (parser.parseString(&name))
+        return failure();
+      scaleOf = parser.getBuilder().getStringAttr(name);
+    } else if (key == "block") {
+      if (parser.parseCommaSeparatedList(
+              AsmParser::Delimiter::Square, [&]() -> ParseResult {
+                int64_t value;
+                if (parser.parseInteger(value))
+                  return failure();
+                block.push_back(value);
+                return success();
+              }))
+        return failure();
+    } else {
+      return parser.emitError(loc)
+             << "unknown field '" << key << "'; expected of or block";
+    }
+  }
+  return success();
+}
+
+void kiln::tile::printParamTail(AsmPrinter &printer, StringAttr scaleOf,
+                                ArrayRef<int64_t> block) {
+  if (scaleOf)
+    printer << ", of = " << scaleOf;
+  if (!block.empty()) {
+    printer << ", block = [";
+    llvm::interleaveComma(block, printer);
+    printer << "]";
+  }
+}
+
+Attribute ParamAttr::parse(AsmParser &parser, Type) {
+  std::string name;
+  ParamKind kind;
+  StringAttr scaleOf;
+  SmallVector<int64_t> block;
+  if (parser.parseLess() || parser.parseString(&name) || parser.parseComma() ||
+      parseParamKind(parser, kind) || parseParamTail(parser, scaleOf, block) ||
+      parser.parseGreater())
+    return {};
+  return parser.getChecked<ParamAttr>(
+      parser.getContext(), parser.getBuilder().getStringAttr(name), kind,
+      scaleOf, block);
+}
+
+void ParamAttr::print(AsmPrinter &printer) const {
+  printer << "<" << getName() << ", " << stringifyParamKind(getKind());
+  printParamTail(printer, getScaleOf(), getBlock());
+  printer << ">";
+}
+
+LogicalResult ParamAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                StringAttr name, ParamKind kind,
+                                StringAttr scaleOf, ArrayRef<int64_t> block) {
+  if (!name || name.getValue().empty())
+    return emitError() << "a kernel tensor needs a name";
+  bool scale = kind == ParamKind::scale;
+  if (scale != static_cast<bool>(scaleOf) || scale != !block.empty())
+    return emitError() << "a scale tensor, and only one, names the tensor it "
+                          "scales (of = ...) and its block (block = [rows, K])";
+  if (scale && (block.size() != 2 ||
+                llvm::any_of(block, [](int64_t b) { return b < 1; })))
+    return emitError() << "a scale block is two positive extents [rows, K]";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// HintsAttr: #tile.hints<tile = [128, 128, 64], stages = 3>
+//===----------------------------------------------------------------------===//
+
+Attribute HintsAttr::parse(AsmParser &parser, Type) {
+  SmallVector<int64_t> tile, cluster;
+  std::optional<int64_t> stages, consumers, groupM, accStages;
+  std::optional<bool> persistent, streamK;
+  llvm::StringSet<> seen;
+  auto parseList = [&](SmallVector<int64_t> &out) -> ParseResult {
+    return parser.parseCommaSeparatedList(
+        AsmParser::Delimiter::Square, [&]() -> ParseResult {
+          int64_t value;
+          if (parser.parseInteger(value))
+            return failure();
+          out.push_back(value);
+          return success();
+        });
+  };
+  auto parseFlag = [&](std::optional<bool> &out) -> ParseResult {
+    StringRef word;
+    if (parser.parseKeyword(&word))
+      return failure();
+    if (word != "true" && word != "false")
+      return parser.emitError(parser.getCurrentLocation(),
+                              "expected true or false");
+    out = word == "true";
+    return success();
+  };
+  auto parseInt = [&](std::optional<int64_t> &out) -> ParseResult {
+    int64_t value;
+    if (parser.parseInteger(value))
+      return failure();
+    out = value;
+    return success();
+  };
+  if (parser.parseLess())
+    return {};
+  if (failed(parser.parseOptionalGreater())) {
+    do {
+      SMLoc loc = parser.getCurrentLocation();
+      StringRef key;
+      if (parser.parseKeyword(&key) || parser.parseEqual())
+        return {};
+      if (!seen.insert(key).second) {
+        parser.emitError(loc) << "hint '" << key << "' given twice";
+        return {};
+      }
+      ParseResult result = failure();
+      if (key == "tile")
+        result = parseList(tile);
+      else if (key == "cluster")
+        result = parseList(cluster);
+      else if (key == "stages")
+        result = parseInt(stages);
+      else if (key == "consumers")
+        result = parseInt(consumers);
+      else if (key == "group_m")
+        result = parseInt(groupM);
+      else if (key == "acc_stages")
+        result = parseInt(accStages);
+      else if (key == "persistent")
+        result = parseFlag(persistent);
+      else if (key == "stream_k")
+        result = parseFlag(streamK);
+      else
+        parser.emitError(loc)
+            << "unknown schedule hint '" << key
+            << "'; expected tile, stages, cluster, consumers, persistent, "
+               "group_m, stream_k or acc_stages";
+      if (failed(result))
+        return {};
+    } while (succeeded(parser.parseOptionalComma()));
+    if (parser.parseGreater())
+      return {};
+  }
+  return parser.getChecked<HintsAttr>(parser.getContext(), tile, stages,
+                                      cluster, consumers, persistent, groupM,
+                                      streamK, accStages);
+}
+
+void HintsAttr::print(AsmPrinter &printer) const {
+  SmallVector<std::string> items;
+  auto list = [](ArrayRef<int64_t> values) {
+    std::string text = "[";
+    for (auto [index, value] : llvm::enumerate(values))
+      text += (index ? ", " : "") + std::to_string(value);
+    return text + "]";
+  };
+  if (!getTile().empty())
+    items.push_back("tile = " + list(getTile()));
+  if (getStages())
+    items.push_back("stages = " + std::to_string(*getStages()));
+  if (!getCluster().empty())
+    items.push_back("cluster = " + list(getCluster()));
+  if (getConsumers())
+    items.push_back("consumers = " + std::to_string(*getConsumers()));
+  if (getPersistent())
+    items.push_back(std::string("persistent = ") +
+                    (*getPersistent() ? "true" : "false"));
+  if (getGroupM())
+    items.push_back("group_m = " + std::to_string(*getGroupM()));
+  if (getStreamK())
+    items.push_back(std::string("stream_k = ") +
+                    (*getStreamK() ? "true" : "false"));
+  if (getAccStages())
+    items.push_back("acc_stages = " + std::to_string(*getAccStages()));
+  printer << "<" << llvm::join(items, ", ") << ">";
+}
+
+SmallVector<StringRef> HintsAttr::getGivenNames() const {
+  SmallVector<StringRef> names;
+  if (!getTile().empty())
+    names.push_back("tile");
+  if (getStages())
+    names.push_back("stages");
+  if (!getCluster().empty())
+    names.push_back("cluster");
+  if (getConsumers())
+    names.push_back("consumers");
+  if (getPersistent())
+    names.push_back("persistent");
+  if (getGroupM())
+    names.push_back("group_m");
+  if (getStreamK())
+    names.push_back("stream_k");
+  if (getAccStages())
+    names.push_back("acc_stages");
+  return names;
+}
+
+LogicalResult HintsAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                ArrayRef<int64_t> tile,
+                                std::optional<int64_t> stages,
+                                ArrayRef<int64_t> cluster,
+                                std::optional<int64_t> consumers,
+                                std::optional<bool> persistent,
+                                std::optional<int64_t> groupM,
+                                std::optional<bool> streamK,
+                                std::optional<int64_t> accStages) {
+  // Every number must also fit the lowering's 32-bit tile arithmetic, or
+  // tile-select-schedule would copy it into a #tile.schedule it truncates.
+  auto inRange = [](int64_t v) {
+    return v > 0 && v <= kiln::target::maxKernelIndex;
+  };
+  auto badList = [&](StringRef key, ArrayRef<int64_t> values, size_t minSize,
+                     size_t maxSize) {
+    return !values.empty() &&
+           (values.size() < minSize || values.size() > maxSize ||
+            !llvm::all_of(values, inRange));
+  };
+  if (badList("tile", tile, 2, 3))
+    return emitError() << "schedule hint 'tile' takes 2 or 3 extents in [1, "
+                       << kiln::target::maxKernelIndex << "]";
+  if (badList("cluster", cluster, 1, 2))
+    return emitError() << "schedule hint 'cluster' takes 1 or 2 extents in [1, "
+                       << kiln::target::maxKernelIndex << "]";
+  for (auto [key, value] :
+       {std::pair<StringRef, std::optional<int64_t>>{"stages", stages},
+        {"consumers", consumers},
+        {"group_m", groupM},
+        {"acc_stages", accStages}})
+    if (value && !inRange(*value))
+      return emitError() << "schedule hint '" << key << "' must be in [1, "
+                         << kiln::target::maxKernelIndex << "], got "
+                         << *value;
   return success();
 }

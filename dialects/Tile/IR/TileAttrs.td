@@ -4,6 +4,7 @@
 #define KILN_TILE_ATTRS_TD
 
 include "dialects/Tile/IR/TileDialect.td"
+include "mlir/IR/EnumAttr.td"
 include "mlir/IR/TensorEncoding.td"
 
 def Tile_DimExprAttr : Tile_Attr<"DimExpr", "dim"> {
@@ -52,6 +53,79 @@ def Tile_DimsAttr : Tile_Attr<"Dims", "dims",
   }];
   let parameters = (ins ArrayRefParameter<"DimExprAttr", "dim expressions">:$dims);
   let hasCustomAssemblyFormat = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// The kernel boundary
+//===----------------------------------------------------------------------===//
+
+def Tile_ParamInput : I32EnumAttrCase<"input", 0>;
+def Tile_ParamOutput : I32EnumAttrCase<"output", 1>;
+def Tile_ParamScale : I32EnumAttrCase<"scale", 2>;
+
+// Shared with the cta dialect's #cta.param and the manifest's param roles.
+def Tile_ParamKind : I32EnumAttr<"ParamKind",
+    "what a kernel tensor is to its caller",
+    [Tile_ParamInput, Tile_ParamOutput, Tile_ParamScale]> {
+  let cppNamespace = "::kiln::tile";
+  let genSpecializedAttr = 0;
+}
+
+def Tile_ParamAttr : Tile_Attr<"Param", "param"> {
+  let summary = "a kernel tensor as the caller sees it";
+  let description = [{
+    On each argument and result of a `tile.kernel` (attribute `tile.param`):
+    the tensor's source name and whether it is an input, an output or the
+    block-scale tensor of an input (`of` names that input, `block` is the
+    `rows x K` block one scale covers).
+
+    ```mlir
+    #tile.param<"a", input>
+    #tile.param<"a.scale", scale, of = "a", block = [1, 16]>
+    #tile.param<"c", output>
+    ```
+  }];
+  let parameters = (ins "::mlir::StringAttr":$name,
+                        EnumParameter<Tile_ParamKind>:$kind,
+                        OptionalParameter<"::mlir::StringAttr">:$scale_of,
+                        OptionalArrayRefParameter<"int64_t">:$block);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let builders = [
+    AttrBuilder<(ins "::llvm::StringRef":$name, "ParamKind":$kind), [{
+      return $_get($_ctxt, ::mlir::StringAttr::get($_ctxt, name), kind,
+                   ::mlir::StringAttr(), ::llvm::ArrayRef<int64_t>());
+    }]>
+  ];
+}
+
+def Tile_HintsAttr : Tile_Attr<"Hints", "hints"> {
+  let summary = "the user's @schedule(...) hints";
+  let description = [{
+    What `@schedule(...)` pinned, on a `tile.kernel` (its `hints`);
+    `tile-select-schedule` chooses the rest. Each field is optional and
+    checked as the frontend checks the hint: `tile = [BM, BN]` or
+    `[BM, BN, BK]`, `cluster = [CM, CN]`, `stages`, `consumers`, `group_m`
+    and `acc_stages` positive, `persistent` and `stream_k` flags.
+
+    ```mlir
+    #tile.hints<tile = [128, 128, 64], stages = 3, persistent = false>
+    ```
+  }];
+  let parameters = (ins OptionalArrayRefParameter<"int64_t">:$tile,
+                        OptionalParameter<"std::optional<int64_t>">:$stages,
+                        OptionalArrayRefParameter<"int64_t">:$cluster,
+                        OptionalParameter<"std::optional<int64_t>">:$consumers,
+                        OptionalParameter<"std::optional<bool>">:$persistent,
+                        OptionalParameter<"std::optional<int64_t>">:$group_m,
+                        OptionalParameter<"std::optional<bool>">:$stream_k,
+                        OptionalParameter<"std::optional<int64_t>">:$acc_stages);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The names of the hints given, in the language's spelling.
+    ::llvm::SmallVector<::llvm::StringRef> getGivenNames() const;
+  }];
 }
 
 def Tile_ScheduleAttr : Tile_Attr<"Schedule", "schedule"> {

@@ -29,6 +29,10 @@ def Tile_Dialect : Dialect {
     naming each extent: `tensor<?x?xbf16, #tile.dims<M, K>>`.
   }];
   let useDefaultAttributePrinterParser = 1;
+  // `tile.param` on a kernel's arguments and results is a #tile.param, and
+  // no other `tile.*` attribute exists there.
+  let hasRegionArgAttrVerify = 1;
+  let hasRegionResultAttrVerify = 1;
   let extraClassDeclaration = [{
     /// Registers the attributes (defined next to their storage in TileAttrs.cpp).
     void registerAttributes();

@@ -148,10 +148,16 @@ ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
                       function_interface_impl::VariadicFlag, std::string &) {
     return builder.getFunctionType(args, results);
   };
-  return function_interface_impl::parseFunctionOp(
-      parser, result, /*allowVariadic=*/false,
-      getFunctionTypeAttrName(result.name), buildType,
-      getArgAttrsAttrName(result.name), getResAttrsAttrName(result.name));
+  SMLoc loc = parser.getCurrentLocation();
+  if (function_interface_impl::parseFunctionOp(
+          parser, result, /*allowVariadic=*/false,
+          getFunctionTypeAttrName(result.name), buildType,
+          getArgAttrsAttrName(result.name), getResAttrsAttrName(result.name)))
+    return failure();
+  // Inherent attributes of the wrong kind (`variant_of = 3`) are errors here,
+  // as in a generated parser; they would otherwise be dropped silently.
+  return verifyInherentAttrs(result.name, result.attributes,
+                             [&]() { return parser.emitError(loc); });
 }
 
 void KernelOp::print(OpAsmPrinter &p) {
@@ -160,59 +166,28 @@ void KernelOp::print(OpAsmPrinter &p) {
       getArgAttrsAttrName(), getResAttrsAttrName());
 }
 
+// A tensor without a `tile.param` (hand-written IR) is an input or an output
+// named by its position, as the manifest needs a name for every tensor.
+ParamAttr KernelOp::getArgParam(unsigned i) {
+  if (auto param = getArgAttrOfType<ParamAttr>(i, kParamAttrName))
+    return param;
+  return ParamAttr::get(getContext(), "arg" + std::to_string(i),
+                        ParamKind::input);
+}
+
+ParamAttr KernelOp::getResultParam(unsigned i) {
+  if (auto param = getResultAttrOfType<ParamAttr>(i, kParamAttrName))
+    return param;
+  return ParamAttr::get(getContext(), "out" + std::to_string(i),
+                        ParamKind::output);
+}
+
 StringRef KernelOp::getArgName(unsigned i) {
-  if (auto name = getArgAttrOfType<StringAttr>(i, "tile.name"))
-    return name.getValue();
-  return "";
+  return getArgParam(i).getName().getValue();
 }
 
 StringRef KernelOp::getResultName(unsigned i) {
-  if (auto name = getResultAttrOfType<StringAttr>(i, "tile.name"))
-    return name.getValue();
-  return "";
-}
-
-/// Keys allowed in a kernel's `tile.schedule` hint dictionary.
-static LogicalResult verifyScheduleHints(KernelOp op, DictionaryAttr hints) {
-  // Every number must also fit the lowering's 32-bit tile arithmetic, or
-  // tile-select-schedule would copy it into a #tile.schedule it truncates.
-  auto inRange = [](int64_t v) {
-    return v > 0 && v <= kiln::target::maxKernelIndex;
-  };
-  for (NamedAttribute hint : hints) {
-    StringRef key = hint.getName().getValue();
-    Attribute value = hint.getValue();
-    auto isArrayOf = [&](size_t minSize, size_t maxSize) {
-      auto array = llvm::dyn_cast<DenseI64ArrayAttr>(value);
-      return array && static_cast<size_t>(array.size()) >= minSize &&
-             static_cast<size_t>(array.size()) <= maxSize &&
-             llvm::all_of(array.asArrayRef(), inRange);
-    };
-    auto isPositiveInt = [&] {
-      auto integer = llvm::dyn_cast<IntegerAttr>(value);
-      return integer && integer.getValue().getBitWidth() <= 64 &&
-             inRange(integer.getValue().getSExtValue());
-    };
-    bool ok;
-    if (key == "tile")
-      ok = isArrayOf(2, 3);
-    else if (key == "cluster")
-      ok = isArrayOf(1, 2);
-    else if (key == "stages" || key == "consumers" || key == "group_m" ||
-             key == "acc_stages")
-      ok = isPositiveInt();
-    else if (key == "persistent" || key == "stream_k")
-      ok = llvm::isa<BoolAttr>(value);
-    else
-      return op.emitOpError()
-             << "unknown schedule hint '" << key
-             << "'; expected tile, stages, cluster, consumers, "
-                "persistent, group_m, stream_k or acc_stages";
-    if (!ok)
-      return op.emitOpError()
-             << "schedule hint '" << key << "' has an invalid value " << value;
-  }
-  return success();
+  return getResultParam(i).getName().getValue();
 }
 
 /// A constant extent of a kernel tensor beyond what the lowering indexes
@@ -251,35 +226,34 @@ LogicalResult KernelOp::verify() {
   if (getBody().empty())
     return emitOpError() << "must have a body";
 
-  // Scale tensors must follow the data they scale and say how.
+  // Every tensor says what it is to the caller; scale tensors follow the
+  // data they scale.
   for (unsigned i = 0, e = getNumArguments(); i < e; ++i) {
-    auto role = getArgAttrOfType<StringAttr>(i, "tile.role");
-    if (!role || role.getValue() != "scale")
+    ParamAttr param = getArgParam(i);
+    if (param.getKind() == ParamKind::output)
+      return emitOpError() << "argument #" << i
+                           << " is an input or a scale, not an output";
+    if (param.getKind() != ParamKind::scale)
       continue;
-    auto of = getArgAttrOfType<StringAttr>(i, "tile.scale_of");
-    auto block = getArgAttrOfType<DenseI64ArrayAttr>(i, "tile.block");
-    if (!of || !block || block.size() != 2)
-      return emitOpError() << "scale argument #" << i
-                           << " needs tile.scale_of and a 2-element tile.block";
     bool found = false;
     for (unsigned j = 0; j < i; ++j)
-      found |= getArgName(j) == of.getValue();
+      found |= getArgName(j) == param.getScaleOf().getValue() &&
+               getArgParam(j).getKind() == ParamKind::input;
     if (!found)
       return emitOpError() << "scale argument #" << i << " scales '"
-                           << of.getValue()
-                           << "', which is not an earlier argument";
+                           << param.getScaleOf().getValue()
+                           << "', which is not an earlier input";
   }
-  if (Attribute attr = (*this)->getAttr("tile.tile_cost")) {
+  for (unsigned i = 0, e = getNumResults(); i < e; ++i)
+    if (getResultParam(i).getKind() != ParamKind::output)
+      return emitOpError() << "result #" << i << " is an output, not an "
+                           << stringifyParamKind(getResultParam(i).getKind());
+  if (FloatAttr cost = getTileCostAttr())
     // Variants are ranked by it; NaN compares false both ways.
-    auto cost = llvm::dyn_cast<FloatAttr>(attr);
-    if (!cost || !std::isfinite(cost.getValueAsDouble()) ||
+    if (!std::isfinite(cost.getValueAsDouble()) ||
         cost.getValueAsDouble() <= 0)
-      return emitOpError() << "tile.tile_cost must be a positive finite "
-                              "float, got "
-                           << attr;
-  }
-  if (auto hints = (*this)->getAttrOfType<DictionaryAttr>("tile.schedule"))
-    return verifyScheduleHints(*this, hints);
+      return emitOpError() << "tile_cost must be a positive finite float, got "
+                           << cost;
   return success();
 }
 
@@ -287,19 +261,15 @@ LogicalResult
 KernelOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   // A variant is another compilation of a kernel of the same module: the
   // manifest folds it into that kernel's, whose parameters it must share.
-  Attribute attr = (*this)->getAttr("tile.variant_of");
-  if (!attr)
-    return success();
-  auto name = llvm::dyn_cast<StringAttr>(attr);
+  FlatSymbolRefAttr name = getVariantOfAttr();
   if (!name)
-    return emitOpError() << "tile.variant_of must name a kernel, got " << attr;
-  auto primary = symbolTable.lookupNearestSymbolFrom<KernelOp>(
-      *this, FlatSymbolRefAttr::get(name));
+    return success();
+  auto primary = symbolTable.lookupNearestSymbolFrom<KernelOp>(*this, name);
   if (!primary)
-    return emitOpError() << "tile.variant_of names '" << name.getValue()
+    return emitOpError() << "variant_of names '" << name.getValue()
                          << "', which is not a tile.kernel of this module";
-  if (primary == *this || primary->hasAttr("tile.variant_of"))
-    return emitOpError() << "tile.variant_of must name a primary kernel, not "
+  if (primary == *this || primary.getVariantOfAttr())
+    return emitOpError() << "variant_of must name a primary kernel, not "
                             "a variant: '"
                          << name.getValue() << "'";
   if (primary.getFunctionType() != getFunctionType())

@@ -38,15 +38,23 @@ def Tile_KernelOp : Tile_Op<"kernel", [
   let description = [{
     The unit of compilation. Arguments are the kernel's input tensors (a
     block-scaled input contributes its data tensor and then its scale tensor);
-    results are its outputs. Argument and result attributes carry the source
-    names (`tile.name`) and, for scale tensors, `tile.role = "scale"`,
-    `tile.scale_of` and `tile.block`. `tile.schedule` holds the user's
-    `@schedule(...)` hints as a dictionary.
+    results are its outputs. Each argument and result carries a `tile.param`
+    (`#tile.param`: its source name and kind; without one, an argument is an
+    input named `arg<i>` and a result an output `out<i>`). The kernel's own
+    attributes:
+
+    - `hints`: the user's `@schedule(...)` hints (`#tile.hints`);
+    - `tile_cost`: the relative time one CTA takes for one tile, set by
+      `tile-select-schedule`; the runtime ranks a kernel's variants by it;
+    - `variant_of`: the kernel this one is another compilation of (a variant
+      with another tile), which must be a kernel of the module with the same
+      signature;
+    - `tmem_columns`: tensor-memory columns the schedule uses (sm_100a).
 
     ```mlir
-    tile.kernel @matmul(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a"},
-                        %b: tensor<?x?xbf16, #tile.dims<N, K>> {tile.name = "b"})
-        -> (tensor<?x?xbf16, #tile.dims<M, N>> {tile.name = "c"}) {
+    tile.kernel @matmul(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.param = #tile.param<"a", input>},
+                        %b: tensor<?x?xbf16, #tile.dims<N, K>> {tile.param = #tile.param<"b", input>})
+        -> (tensor<?x?xbf16, #tile.dims<M, N>> {tile.param = #tile.param<"c", output>}) {
       %0 = tile.matmul %a, %b {transpose_b} : tensor<?x?xbf16, #tile.dims<M, K>>,
           tensor<?x?xbf16, #tile.dims<N, K>> -> tensor<?x?xf32, #tile.dims<M, N>>
       ...
@@ -57,7 +65,11 @@ def Tile_KernelOp : Tile_Op<"kernel", [
   let arguments = (ins SymbolNameAttr:$sym_name,
                        TypeAttrOf<FunctionType>:$function_type,
                        OptionalAttr<DictArrayAttr>:$arg_attrs,
-                       OptionalAttr<DictArrayAttr>:$res_attrs);
+                       OptionalAttr<DictArrayAttr>:$res_attrs,
+                       OptionalAttr<Tile_HintsAttr>:$hints,
+                       OptionalAttr<F64Attr>:$tile_cost,
+                       OptionalAttr<FlatSymbolRefAttr>:$variant_of,
+                       OptionalAttr<I64Attr>:$tmem_columns);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
@@ -66,10 +78,17 @@ def Tile_KernelOp : Tile_Op<"kernel", [
     ::llvm::ArrayRef<::mlir::Type> getArgumentTypes() { return getFunctionType().getInputs(); }
     ::llvm::ArrayRef<::mlir::Type> getResultTypes() { return getFunctionType().getResults(); }
     ::mlir::Region *getCallableRegion() { return &getBody(); }
-    /// The source name of argument `i` (its `tile.name`), or "" if absent.
+    /// The `tile.param` of argument `i`; without one, an input named
+    /// `arg<i>` (hand-written IR may leave it out).
+    ParamAttr getArgParam(unsigned i);
+    /// The `tile.param` of result `i`; without one, an output `out<i>`.
+    ParamAttr getResultParam(unsigned i);
+    /// The source name of argument `i`.
     ::llvm::StringRef getArgName(unsigned i);
-    /// The source name of result `i`, or "" if absent.
+    /// The source name of result `i`.
     ::llvm::StringRef getResultName(unsigned i);
+    /// The attribute name of a kernel tensor's `#tile.param`.
+    static constexpr ::llvm::StringLiteral kParamAttrName = "tile.param";
   }];
 }
 

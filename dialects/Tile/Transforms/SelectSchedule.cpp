@@ -59,40 +59,28 @@ struct Schedule {
 };
 
 /// Applies the kernel's `@schedule(...)` hints; returns the hinted keys.
-llvm::SmallSet<StringRef, 8> applyHints(DictionaryAttr hints, Schedule &s) {
+llvm::SmallSet<StringRef, 8> applyHints(HintsAttr hints, Schedule &s) {
   llvm::SmallSet<StringRef, 8> pinned;
   if (!hints)
     return pinned;
-  for (NamedAttribute hint : hints) {
-    StringRef key = hint.getName().getValue();
-    pinned.insert(key);
-    if (auto array = llvm::dyn_cast<DenseI64ArrayAttr>(hint.getValue())) {
-      if (key == "tile") {
-        s.tileM = array[0];
-        s.tileN = array[1];
-        if (array.size() > 2)
-          s.tileK = array[2];
-      } else if (key == "cluster") {
-        s.clusterM = array[0];
-        s.clusterN = array.size() > 1 ? array[1] : 1;
-      }
-    } else if (auto flag = llvm::dyn_cast<BoolAttr>(hint.getValue())) {
-      // (BoolAttr is an i1 IntegerAttr: test it first.)
-      if (key == "persistent")
-        s.persistent = flag.getValue();
-      else if (key == "stream_k")
-        s.streamK = flag.getValue();
-    } else if (auto integer = llvm::dyn_cast<IntegerAttr>(hint.getValue())) {
-      if (key == "stages")
-        s.stages = integer.getInt();
-      else if (key == "consumers")
-        s.consumers = integer.getInt();
-      else if (key == "group_m")
-        s.groupM = integer.getInt();
-      else if (key == "acc_stages")
-        s.accStages = integer.getInt();
-    }
+  for (StringRef name : hints.getGivenNames())
+    pinned.insert(name);
+  if (ArrayRef<int64_t> tile = hints.getTile(); !tile.empty()) {
+    s.tileM = tile[0];
+    s.tileN = tile[1];
+    if (tile.size() > 2)
+      s.tileK = tile[2];
   }
+  if (ArrayRef<int64_t> cluster = hints.getCluster(); !cluster.empty()) {
+    s.clusterM = cluster[0];
+    s.clusterN = cluster.size() > 1 ? cluster[1] : 1;
+  }
+  s.persistent = hints.getPersistent().value_or(s.persistent);
+  s.streamK = hints.getStreamK().value_or(s.streamK);
+  s.stages = hints.getStages().value_or(s.stages);
+  s.consumers = hints.getConsumers().value_or(s.consumers);
+  s.groupM = hints.getGroupM().value_or(s.groupM);
+  s.accStages = hints.getAccStages().value_or(s.accStages);
   return pinned;
 }
 
@@ -179,15 +167,14 @@ struct TileSelectSchedulePass
                << "schedule for " << budget.name << ": " << error;
       apply(contract, budget, *plan);
     }
-    if (allScheduled || contracts.size() != 1 ||
-        kernel->hasAttr("tile.variant_of"))
+    if (allScheduled || contracts.size() != 1 || kernel.getVariantOfAttr())
       return success();
 
     // Unless the user pinned the tile, also build variants of the kernel with
     // narrower tiles; the runtime picks, per launch, the one that finishes
     // sooner.
-    auto hints = kernel->getAttrOfType<DictionaryAttr>("tile.schedule");
-    if (budget.name != "sm_90a" || (hints && hints.contains("tile")))
+    HintsAttr hints = kernel.getHintsAttr();
+    if (budget.name != "sm_90a" || (hints && !hints.getTile().empty()))
       return success();
     int64_t defaultTileN = contracts[0].getSchedule()->getTileN();
     OpBuilder builder(kernel);
@@ -242,7 +229,7 @@ struct TileSelectSchedulePass
   }
 
   /// A clone of `kernel` with `plan`'s schedule, named after its tile and
-  /// marked `tile.variant_of` the kernel; `builder` inserts it (and moves
+  /// marked a variant of the kernel; `builder` inserts it (and moves
   /// past it, so variants follow the kernel in the order they are made).
   void addVariant(KernelOp kernel, OpBuilder &builder, const ChipInfo &budget,
                   const Plan &plan) {
@@ -258,8 +245,7 @@ struct TileSelectSchedulePass
          ++suffix)
       unique = name + "_" + std::to_string(suffix);
     variant.setSymName(unique);
-    variant->setAttr("tile.variant_of",
-                     builder.getStringAttr(kernel.getSymName()));
+    variant.setVariantOfAttr(FlatSymbolRefAttr::get(kernel.getSymNameAttr()));
     apply(*variant.getBody().getOps<ContractOp>().begin(), budget, plan);
   }
 
@@ -276,12 +262,9 @@ struct TileSelectSchedulePass
                           s.clusterN, s.consumers, s.persistent, s.groupM,
                           s.streamK, std::max<int64_t>(s.accStages, 1)));
     if (auto kernel = contract->getParentOfType<KernelOp>()) {
-      kernel->setAttr("tile.tile_cost",
-                      FloatAttr::get(Float64Type::get(ctx), plan.tileCost));
+      kernel.setTileCostAttr(FloatAttr::get(Float64Type::get(ctx), plan.tileCost));
       if (plan.tmemColumns)
-        kernel->setAttr("tile.tmem_columns",
-                        IntegerAttr::get(IntegerType::get(ctx, 64),
-                                         plan.tmemColumns));
+        kernel.setTmemColumnsAttr(IntegerAttr::get(IntegerType::get(ctx, 64), plan.tmemColumns));
     }
     contract.emitRemark()
         << "schedule for " << budget.name << ": tile " << s.tileM << "x"
@@ -312,33 +295,21 @@ struct TileSelectSchedulePass
   }
 
   /// The kernel's `@schedule(...)` hints, if any.
-  static DictionaryAttr kernelHints(ContractOp contract) {
+  static HintsAttr kernelHints(ContractOp contract) {
     auto kernel = contract->getParentOfType<KernelOp>();
-    return kernel ? kernel->getAttrOfType<DictionaryAttr>("tile.schedule")
-                  : DictionaryAttr();
+    return kernel ? kernel.getHintsAttr() : HintsAttr();
   }
 
   /// A schedule already on the contraction (IR printed by --emit=tile and
   /// read back, or written by hand) as hints pinning all of it, so that it
   /// meets the same rules as one this pass chooses.
-  static DictionaryAttr scheduleAsHints(ScheduleAttr schedule) {
-    Builder b(schedule.getContext());
-    SmallVector<NamedAttribute> hints = {
-        b.getNamedAttr("tile", b.getDenseI64ArrayAttr({schedule.getTileM(),
-                                                       schedule.getTileN(),
-                                                       schedule.getTileK()})),
-        b.getNamedAttr("stages", b.getI64IntegerAttr(schedule.getStages())),
-        b.getNamedAttr("cluster",
-                       b.getDenseI64ArrayAttr(
-                           {schedule.getClusterM(), schedule.getClusterN()})),
-        b.getNamedAttr("consumers",
-                       b.getI64IntegerAttr(schedule.getConsumers())),
-        b.getNamedAttr("persistent", b.getBoolAttr(schedule.getPersistent())),
-        b.getNamedAttr("group_m", b.getI64IntegerAttr(schedule.getGroupM())),
-        b.getNamedAttr("stream_k", b.getBoolAttr(schedule.getStreamK())),
-        b.getNamedAttr("acc_stages",
-                       b.getI64IntegerAttr(schedule.getAccStages()))};
-    return b.getDictionaryAttr(hints);
+  static HintsAttr scheduleAsHints(ScheduleAttr schedule) {
+    return HintsAttr::get(
+        schedule.getContext(),
+        {schedule.getTileM(), schedule.getTileN(), schedule.getTileK()},
+        schedule.getStages(), {schedule.getClusterM(), schedule.getClusterN()},
+        schedule.getConsumers(), schedule.getPersistent(),
+        schedule.getGroupM(), schedule.getStreamK(), schedule.getAccStages());
   }
 
   FailureOr<Plan> planSchedule(ContractOp contract, const ChipInfo &budget,
@@ -350,7 +321,7 @@ struct TileSelectSchedulePass
 
   FailureOr<Plan> planSchedule(ContractOp contract, const ChipInfo &budget,
                                std::optional<TileVariant> variant,
-                               DictionaryAttr hints, std::string &error) {
+                               HintsAttr hints, std::string &error) {
 
     Type operandType =
         llvm::cast<RankedTensorType>(contract.getInputs()[0].getType())

@@ -201,142 +201,203 @@ tile.kernel @f(%a: tensor<4xf32>)
 
 // -----
 
-// expected-error@+1 {{'tile.kernel' op scale argument #1 needs tile.scale_of and a 2-element tile.block}}
-tile.kernel @f(%a: tensor<?x?xf8E4M3FN, #tile.dims<M, K>> {tile.name = "a"},
-               %s: tensor<?x?xf32, #tile.dims<M, cdiv(K, 128)>> {tile.role = "scale", tile.block = array<i64: 1, 128>}) {
+// A scale tensor names what it scales and its block.
+tile.kernel @f(%a: tensor<?x?xf8E4M3FN, #tile.dims<M, K>> {tile.param = #tile.param<"a", input>},
+               // expected-error@+1 {{a scale tensor, and only one, names the tensor it scales (of = ...) and its block (block = [rows, K])}}
+               %s: tensor<?x?xf32, #tile.dims<M, cdiv(K, 128)>> {tile.param = #tile.param<"s", scale, block = [1, 128]>}) {
   tile.return
 }
 
 // -----
 
-// expected-error@+1 {{'tile.kernel' op scale argument #1 needs tile.scale_of and a 2-element tile.block}}
-tile.kernel @f(%a: tensor<?x?xf8E4M3FN, #tile.dims<M, K>> {tile.name = "a"},
-               %s: tensor<?x?xf32, #tile.dims<M, cdiv(K, 128)>> {tile.role = "scale", tile.scale_of = "a"}) {
+tile.kernel @f(%a: tensor<?x?xf8E4M3FN, #tile.dims<M, K>> {tile.param = #tile.param<"a", input>},
+               // expected-error@+1 {{a scale tensor, and only one, names the tensor it scales (of = ...) and its block (block = [rows, K])}}
+               %s: tensor<?x?xf32, #tile.dims<M, cdiv(K, 128)>> {tile.param = #tile.param<"s", input, of = "a">}) {
   tile.return
 }
 
 // -----
 
-// expected-error@+1 {{'tile.kernel' op scale argument #1 needs tile.scale_of and a 2-element tile.block}}
-tile.kernel @f(%a: tensor<?x?xf8E4M3FN, #tile.dims<M, K>> {tile.name = "a"},
-               %s: tensor<?x?xf32, #tile.dims<M, cdiv(K, 128)>> {tile.role = "scale", tile.scale_of = "a", tile.block = array<i64: 128>}) {
+tile.kernel @f(%a: tensor<?x?xf8E4M3FN, #tile.dims<M, K>> {tile.param = #tile.param<"a", input>},
+               // expected-error@+1 {{a scale block is two positive extents [rows, K]}}
+               %s: tensor<?x?xf32, #tile.dims<M, cdiv(K, 128)>> {tile.param = #tile.param<"s", scale, of = "a", block = [128]>}) {
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%a: tensor<?x?xf8E4M3FN, #tile.dims<M, K>> {tile.param = #tile.param<"a", input>},
+               // expected-error@+1 {{a scale block is two positive extents [rows, K]}}
+               %s: tensor<?x?xf32, #tile.dims<M, cdiv(K, 128)>> {tile.param = #tile.param<"s", scale, of = "a", block = [1, 0]>}) {
   tile.return
 }
 
 // -----
 
 // The data must come before its scale.
-// expected-error@+1 {{'tile.kernel' op scale argument #0 scales 'a', which is not an earlier argument}}
-tile.kernel @f(%s: tensor<?x?xf32, #tile.dims<M, cdiv(K, 128)>> {tile.role = "scale", tile.scale_of = "a", tile.block = array<i64: 1, 128>},
-               %a: tensor<?x?xf8E4M3FN, #tile.dims<M, K>> {tile.name = "a"}) {
+// expected-error@+1 {{'tile.kernel' op scale argument #0 scales 'a', which is not an earlier input}}
+tile.kernel @f(%s: tensor<?x?xf32, #tile.dims<M, cdiv(K, 128)>> {tile.param = #tile.param<"a.scale", scale, of = "a", block = [1, 128]>},
+               %a: tensor<?x?xf8E4M3FN, #tile.dims<M, K>> {tile.param = #tile.param<"a", input>}) {
   tile.return
 }
 
 // -----
 
-// expected-error@+1 {{'tile.kernel' op scale argument #1 scales 'b', which is not an earlier argument}}
-tile.kernel @f(%a: tensor<?x?xf8E4M3FN, #tile.dims<M, K>> {tile.name = "a"},
-               %s: tensor<?x?xf32, #tile.dims<M, cdiv(K, 128)>> {tile.role = "scale", tile.scale_of = "b", tile.block = array<i64: 1, 128>}) {
+// expected-error@+1 {{'tile.kernel' op scale argument #1 scales 'b', which is not an earlier input}}
+tile.kernel @f(%a: tensor<?x?xf8E4M3FN, #tile.dims<M, K>> {tile.param = #tile.param<"a", input>},
+               %s: tensor<?x?xf32, #tile.dims<M, cdiv(K, 128)>> {tile.param = #tile.param<"b.scale", scale, of = "b", block = [1, 128]>}) {
   tile.return
 }
 
 // -----
 
-// expected-error@+1 {{'tile.kernel' op unknown schedule hint 'warps'; expected tile, stages, cluster, consumers, persistent, group_m, stream_k or acc_stages}}
-tile.kernel @f(%a: tensor<4xf32>) attributes {tile.schedule = {warps = 8}} {
+// Inputs and outputs are where they belong.
+// expected-error@+1 {{'tile.kernel' op argument #0 is an input or a scale, not an output}}
+tile.kernel @f(%a: tensor<4xf32> {tile.param = #tile.param<"a", output>}) {
   tile.return
 }
 
 // -----
 
-// expected-error@+1 {{'tile.kernel' op schedule hint 'tile' has an invalid value array<i64: 128>}}
-tile.kernel @f(%a: tensor<4xf32>) attributes {tile.schedule = {tile = array<i64: 128>}} {
+// expected-error@+1 {{'tile.kernel' op result #0 is an output, not an input}}
+tile.kernel @f(%a: tensor<4xf32>) -> (tensor<4xf32> {tile.param = #tile.param<"c", input>}) {
+  tile.return %a : tensor<4xf32>
+}
+
+// -----
+
+// expected-error@+1 {{expected input, output or scale, got 'inpu'}}
+tile.kernel @f(%a: tensor<4xf32> {tile.param = #tile.param<"a", inpu>}) {
   tile.return
 }
 
 // -----
 
-// expected-error@+1 {{'tile.kernel' op schedule hint 'tile' has an invalid value array<i64: 128, 128, 64, 1>}}
-tile.kernel @f(%a: tensor<4xf32>) attributes {tile.schedule = {tile = array<i64: 128, 128, 64, 1>}} {
+// expected-error@+1 {{a kernel tensor needs a name}}
+tile.kernel @f(%a: tensor<4xf32> {tile.param = #tile.param<"", input>}) {
   tile.return
 }
 
 // -----
 
-// expected-error@+1 {{'tile.kernel' op schedule hint 'tile' has an invalid value array<i64: 128, -64>}}
-tile.kernel @f(%a: tensor<4xf32>) attributes {tile.schedule = {tile = array<i64: 128, -64>}} {
+// Only tile.param, a #tile.param, exists on a kernel tensor.
+// expected-error@+1 {{'tile.kernel' op unknown tile attribute 'tile.name' on a kernel tensor; expected tile.param}}
+tile.kernel @f(%a: tensor<4xf32> {tile.name = "a"}) {
+  tile.return
+}
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op tile.param must be a #tile.param, got "a"}}
+tile.kernel @f(%a: tensor<4xf32> {tile.param = "a"}) {
+  tile.return
+}
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op tile.param must be a #tile.param, got "c"}}
+tile.kernel @f(%a: tensor<4xf32>) -> (tensor<4xf32> {tile.param = "c"}) {
+  tile.return %a : tensor<4xf32>
+}
+
+// -----
+
+// Schedule hints: the keys and values @schedule(...) takes.
+// expected-error@+1 {{unknown schedule hint 'warps'; expected tile, stages, cluster, consumers, persistent, group_m, stream_k or acc_stages}}
+tile.kernel @f(%a: tensor<4xf32>) attributes {hints = #tile.hints<warps = 4>} {
+  tile.return
+}
+
+// -----
+
+// expected-error@+1 {{hint 'stages' given twice}}
+tile.kernel @f(%a: tensor<4xf32>) attributes {hints = #tile.hints<stages = 3, stages = 4>} {
+  tile.return
+}
+
+// -----
+
+// expected-error@+1 {{schedule hint 'tile' takes 2 or 3 extents in [1, 2147483647]}}
+tile.kernel @f(%a: tensor<4xf32>) attributes {hints = #tile.hints<tile = [128]>} {
+  tile.return
+}
+
+// -----
+
+// expected-error@+1 {{schedule hint 'tile' takes 2 or 3 extents in [1, 2147483647]}}
+tile.kernel @f(%a: tensor<4xf32>) attributes {hints = #tile.hints<tile = [128, 128, 64, 1]>} {
+  tile.return
+}
+
+// -----
+
+// expected-error@+1 {{schedule hint 'tile' takes 2 or 3 extents in [1, 2147483647]}}
+tile.kernel @f(%a: tensor<4xf32>) attributes {hints = #tile.hints<tile = [128, -64]>} {
   tile.return
 }
 
 // -----
 
 // Hints are copied into #tile.schedule; they must fit its 32-bit arithmetic.
-// expected-error@+1 {{'tile.kernel' op schedule hint 'group_m' has an invalid value 4294967296 : i64}}
-tile.kernel @f(%a: tensor<4xf32>) attributes {tile.schedule = {group_m = 4294967296 : i64}} {
+// expected-error@+1 {{schedule hint 'group_m' must be in [1, 2147483647], got 4294967296}}
+tile.kernel @f(%a: tensor<4xf32>) attributes {hints = #tile.hints<group_m = 4294967296>} {
   tile.return
 }
 
 // -----
 
-// expected-error@+1 {{'tile.kernel' op schedule hint 'cluster' has an invalid value array<i64: 4294967296, 4294967296>}}
-tile.kernel @f(%a: tensor<4xf32>) attributes {tile.schedule = {cluster = array<i64: 4294967296, 4294967296>}} {
+// expected-error@+1 {{schedule hint 'cluster' takes 1 or 2 extents in [1, 2147483647]}}
+tile.kernel @f(%a: tensor<4xf32>) attributes {hints = #tile.hints<cluster = [4294967296, 4294967296]>} {
+  tile.return
+}
+
+// -----
+
+// expected-error@+1 {{schedule hint 'cluster' takes 1 or 2 extents in [1, 2147483647]}}
+tile.kernel @f(%a: tensor<4xf32>) attributes {hints = #tile.hints<cluster = [2, 1, 1]>} {
+  tile.return
+}
+
+// -----
+
+// expected-error@+1 {{schedule hint 'cluster' takes 1 or 2 extents in [1, 2147483647]}}
+tile.kernel @f(%a: tensor<4xf32>) attributes {hints = #tile.hints<cluster = [0, 1]>} {
+  tile.return
+}
+
+// -----
+
+// expected-error@+1 {{schedule hint 'stages' must be in [1, 2147483647], got 0}}
+tile.kernel @f(%a: tensor<4xf32>) attributes {hints = #tile.hints<stages = 0>} {
+  tile.return
+}
+
+// -----
+
+// expected-error@+1 {{schedule hint 'group_m' must be in [1, 2147483647], got -8}}
+tile.kernel @f(%a: tensor<4xf32>) attributes {hints = #tile.hints<group_m = -8>} {
+  tile.return
+}
+
+// -----
+
+// expected-error@+1 {{expected integer value}}
+tile.kernel @f(%a: tensor<4xf32>) attributes {hints = #tile.hints<consumers = "two">} {
+  tile.return
+}
+
+// -----
+
+// expected-error@+1 {{expected true or false}}
+tile.kernel @f(%a: tensor<4xf32>) attributes {hints = #tile.hints<persistent = yes>} {
   tile.return
 }
 
 // -----
 
 // Variants are ranked by their tile cost; NaN compares false both ways.
-// expected-error@+1 {{'tile.kernel' op tile.tile_cost must be a positive finite float, got 0x7FF8000000000000 : f64}}
-tile.kernel @f(%a: tensor<4xf32>) attributes {tile.tile_cost = 0x7FF8000000000000 : f64} {
-  tile.return
-}
-
-// -----
-
-// expected-error@+1 {{'tile.kernel' op schedule hint 'tile' has an invalid value [128, 128]}}
-tile.kernel @f(%a: tensor<4xf32>) attributes {tile.schedule = {tile = [128, 128]}} {
-  tile.return
-}
-
-// -----
-
-// expected-error@+1 {{'tile.kernel' op schedule hint 'cluster' has an invalid value array<i64: 2, 1, 1>}}
-tile.kernel @f(%a: tensor<4xf32>) attributes {tile.schedule = {cluster = array<i64: 2, 1, 1>}} {
-  tile.return
-}
-
-// -----
-
-// expected-error@+1 {{'tile.kernel' op schedule hint 'cluster' has an invalid value array<i64: 0, 1>}}
-tile.kernel @f(%a: tensor<4xf32>) attributes {tile.schedule = {cluster = array<i64: 0, 1>}} {
-  tile.return
-}
-
-// -----
-
-// expected-error@+1 {{'tile.kernel' op schedule hint 'stages' has an invalid value 0 : i64}}
-tile.kernel @f(%a: tensor<4xf32>) attributes {tile.schedule = {stages = 0}} {
-  tile.return
-}
-
-// -----
-
-// expected-error@+1 {{'tile.kernel' op schedule hint 'consumers' has an invalid value "two"}}
-tile.kernel @f(%a: tensor<4xf32>) attributes {tile.schedule = {consumers = "two"}} {
-  tile.return
-}
-
-// -----
-
-// expected-error@+1 {{'tile.kernel' op schedule hint 'group_m' has an invalid value -8 : i64}}
-tile.kernel @f(%a: tensor<4xf32>) attributes {tile.schedule = {group_m = -8}} {
-  tile.return
-}
-
-// -----
-
-// expected-error@+1 {{'tile.kernel' op schedule hint 'persistent' has an invalid value 1 : i64}}
-tile.kernel @f(%a: tensor<4xf32>) attributes {tile.schedule = {persistent = 1}} {
+// expected-error@+1 {{'tile.kernel' op tile_cost must be a positive finite float, got 0x7FF8000000000000 : f64}}
+tile.kernel @f(%a: tensor<4xf32>) attributes {tile_cost = 0x7FF8000000000000 : f64} {
   tile.return
 }
 
@@ -1224,22 +1285,22 @@ tile.kernel @f() -> tensor<2147483648xf32, #tile.dims<2147483648>> {
 // -----
 
 // A variant is folded into its primary's manifest.
-// expected-error@+1 {{'tile.kernel' op tile.variant_of names 'missing', which is not a tile.kernel of this module}}
-tile.kernel @f() attributes {tile.variant_of = "missing"} {
+// expected-error@+1 {{'tile.kernel' op variant_of names 'missing', which is not a tile.kernel of this module}}
+tile.kernel @f() attributes {variant_of = @missing} {
   tile.return
 }
 
 // -----
 
-// expected-error@+1 {{'tile.kernel' op tile.variant_of must name a kernel, got 3 : i64}}
-tile.kernel @f() attributes {tile.variant_of = 3} {
+// expected-error@+1 {{attribute 'variant_of' failed to satisfy constraint: flat symbol reference attribute}}
+tile.kernel @f() attributes {variant_of = 3} {
   tile.return
 }
 
 // -----
 
-// expected-error@+1 {{'tile.kernel' op tile.variant_of must name a primary kernel, not a variant: 'f'}}
-tile.kernel @f() attributes {tile.variant_of = "f"} {
+// expected-error@+1 {{'tile.kernel' op variant_of must name a primary kernel, not a variant: 'f'}}
+tile.kernel @f() attributes {variant_of = @f} {
   tile.return
 }
 
@@ -1249,6 +1310,6 @@ tile.kernel @f(%a: tensor<?xf32, #tile.dims<M>>) {
   tile.return
 }
 // expected-error@+1 {{'tile.kernel' op is a variant of 'f' but its signature differs: '() -> ()' vs '(tensor<?xf32, #tile.dims<M>>) -> ()'}}
-tile.kernel @g() attributes {tile.variant_of = "f"} {
+tile.kernel @g() attributes {variant_of = @f} {
   tile.return
 }

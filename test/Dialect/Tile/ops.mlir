@@ -9,7 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 // CHECK-LABEL: tile.kernel @dims(
-// CHECK-SAME:    tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a"}
+// CHECK-SAME:    tensor<?x?xbf16, #tile.dims<M, K>> {tile.param = #tile.param<"a", input>}
 // CHECK-SAME:    tensor<?x?xf32, #tile.dims<M, cdiv(K, 128)>>
 // CHECK-SAME:    tensor<?xi32, #tile.dims<E+1>>
 // CHECK-SAME:    tensor<?x4xf32, #tile.dims<H*2, 4>>
@@ -17,7 +17,7 @@
 // CHECK-SAME:    tensor<?xf32, #tile.dims<_seq_len2>>
 // CHECK-SAME:    tensor<128x64xbf16>
 // CHECK-SAME:    -> tensor<?x?xbf16, #tile.dims<M, K>>
-tile.kernel @dims(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.name = "a"},
+tile.kernel @dims(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.param = #tile.param<"a", input>},
                   %s: tensor<?x?xf32, #tile.dims<M, cdiv( K , 128 )>>,
                   %o: tensor<?xi32, #tile.dims<E + 1>>,
                   %h: tensor<?x4xf32, #tile.dims<H * 2, 4>>,
@@ -50,25 +50,24 @@ tile.kernel @no_outputs(%a: tensor<?x?xf32>) {
 //===----------------------------------------------------------------------===//
 
 // CHECK-LABEL: tile.kernel @scaled_args(
-// CHECK-SAME:    {tile.name = "a", tile.role = "input"}
-// CHECK-SAME:    {tile.block = array<i64: 1, 128>, tile.name = "a.scale", tile.role = "scale", tile.scale_of = "a"}
-// CHECK-SAME:    -> (tensor<?x?xbf16, #tile.dims<M, N>> {tile.name = "c"})
-// CHECK-SAME:    attributes {tile.schedule = {cluster = array<i64: 2, 1>, consumers = 2 : i64, group_m = 4 : i64, persistent = false, stages = 3 : i64, tile = array<i64: 128, 256, 64>}}
+// CHECK-SAME:    {tile.param = #tile.param<"a", input>}
+// CHECK-SAME:    {tile.param = #tile.param<"a.scale", scale, of = "a", block = [1, 128]>}
+// CHECK-SAME:    -> (tensor<?x?xbf16, #tile.dims<M, N>> {tile.param = #tile.param<"c", output>})
+// CHECK-SAME:    attributes {hints = #tile.hints<tile = [128, 256, 64], stages = 3, cluster = [2, 1], consumers = 2, persistent = false, group_m = 4>}
 tile.kernel @scaled_args(
-    %a: tensor<?x?xf8E4M3FN, #tile.dims<M, K>> {tile.name = "a", tile.role = "input"},
-    %as: tensor<?x?xf32, #tile.dims<M, cdiv(K, 128)>> {tile.name = "a.scale", tile.role = "scale", tile.scale_of = "a", tile.block = array<i64: 1, 128>},
+    %a: tensor<?x?xf8E4M3FN, #tile.dims<M, K>> {tile.param = #tile.param<"a", input>},
+    %as: tensor<?x?xf32, #tile.dims<M, cdiv(K, 128)>> {tile.param = #tile.param<"a.scale", scale, of = "a", block = [1, 128]>},
     %c: tensor<?x?xbf16, #tile.dims<M, N>>)
-    -> (tensor<?x?xbf16, #tile.dims<M, N>> {tile.name = "c"})
-    attributes {tile.schedule = {tile = array<i64: 128, 256, 64>, stages = 3, cluster = array<i64: 2, 1>,
-                                 consumers = 2, persistent = false, group_m = 4}} {
+    -> (tensor<?x?xbf16, #tile.dims<M, N>> {tile.param = #tile.param<"c", output>})
+    attributes {hints = #tile.hints<tile = [128, 256, 64], stages = 3, cluster = [2, 1], consumers = 2, persistent = false, group_m = 4>} {
   tile.return %c : tensor<?x?xbf16, #tile.dims<M, N>>
 }
 
 // Two-element tile and one-element cluster hints are accepted too.
 // CHECK-LABEL: tile.kernel @short_hints(
-// CHECK-SAME:    attributes {tile.schedule = {cluster = array<i64: 1>, tile = array<i64: 64, 64>}}
+// CHECK-SAME:    attributes {hints = #tile.hints<tile = [64, 64], cluster = [1]>}
 tile.kernel @short_hints(%a: tensor<?xf32, #tile.dims<M>>) -> tensor<?xf32, #tile.dims<M>>
-    attributes {tile.schedule = {tile = array<i64: 64, 64>, cluster = array<i64: 1>}} {
+    attributes {hints = #tile.hints<tile = [64, 64], cluster = [1]>} {
   tile.return %a : tensor<?xf32, #tile.dims<M>>
 }
 

@@ -47,7 +47,7 @@ tile.kernel @dual(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #
 // 256-column accumulators (no acc_stages in the schedule: 1 is the default).
 // CHECK-LABEL: tile.kernel @dual_one_set(
 // CHECK:         {schedule = #tile.schedule<tile_m = 128, tile_n = 256, tile_k = 64, stages = 2, cluster_m = 1, cluster_n = 1, consumers = 1, persistent = true, group_m = 8>}
-tile.kernel @dual_one_set(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>, %b1: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {tile.schedule = {acc_stages = 1 : i64}} {
+tile.kernel @dual_one_set(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>, %b1: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {hints = #tile.hints<acc_stages = 1>} {
   // expected-remark@+1 {{schedule for sm_100a: tile 128x256x64, 2 stages of 80 KiB + 32 KiB epilogue staging = 192 KiB of 227 KiB shared memory; MMA warp + 1 epilogue warpgroup(s) x 128 rows (512 tensor-memory columns); cluster 1x1; persistent, group_m 8}}
   %0 = tile.contract(%a, %b, %b1 : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>, #tile.mma<lhs = 0, rhs = 2, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
@@ -63,7 +63,7 @@ tile.kernel @dual_one_set(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?
 // A pinned tile whose accumulators fit once gets one set.
 // CHECK-LABEL: tile.kernel @dual_wide(
 // CHECK:         {schedule = #tile.schedule<tile_m = 128, tile_n = 256, tile_k = 64, stages = 2, cluster_m = 1, cluster_n = 1, consumers = 1, persistent = true, group_m = 8>}
-tile.kernel @dual_wide(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>, %b1: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {tile.schedule = {tile = array<i64: 128, 256>}} {
+tile.kernel @dual_wide(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>, %b1: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {hints = #tile.hints<tile = [128, 256]>} {
   // expected-remark@+1 {{schedule for sm_100a: tile 128x256x64}}
   %0 = tile.contract(%a, %b, %b1 : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>, #tile.mma<lhs = 0, rhs = 2, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
@@ -77,7 +77,7 @@ tile.kernel @dual_wide(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf
 // -----
 
 // Two sets of a pinned tile that fits once are an error.
-tile.kernel @dual_wide_two_sets(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>, %b1: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {tile.schedule = {tile = array<i64: 128, 256>, acc_stages = 2 : i64}} {
+tile.kernel @dual_wide_two_sets(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>, %b1: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {hints = #tile.hints<tile = [128, 256], acc_stages = 2>} {
   // expected-error@+1 {{schedule for sm_100a: 2 accumulator sets of 512 columns need 1024 tensor-memory columns; 512 exist}}
   %0 = tile.contract(%a, %b, %b1 : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>, #tile.mma<lhs = 0, rhs = 2, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
@@ -105,7 +105,7 @@ tile.kernel @tmem_default(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?
 
 // -----
 
-tile.kernel @tmem(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>, %b1: tensor<?x?xbf16, #tile.dims<N, K>>, %b2: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {tile.schedule = {tile = array<i64: 128, 256>}} {
+tile.kernel @tmem(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>, %b1: tensor<?x?xbf16, #tile.dims<N, K>>, %b2: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {hints = #tile.hints<tile = [128, 256]>} {
   // expected-error@+1 {{schedule for sm_100a: accumulators need 768 tensor-memory columns; 512 exist}}
   %0 = tile.contract(%a, %b, %b1, %b2 : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>, tensor<?x?xbf16, #tile.dims<N, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>, #tile.mma<lhs = 0, rhs = 2, transpose_a = false, transpose_b = true>, #tile.mma<lhs = 0, rhs = 3, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
@@ -118,7 +118,7 @@ tile.kernel @tmem(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #
 
 // -----
 
-tile.kernel @tile_m(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {tile.schedule = {tile = array<i64: 64, 128>}} {
+tile.kernel @tile_m(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {hints = #tile.hints<tile = [64, 128]>} {
   // expected-error@+1 {{schedule for sm_100a: tile_m = 64 must be a multiple of 128 (1 consumer warpgroups x 128-row MMAs)}}
   %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
@@ -131,7 +131,7 @@ tile.kernel @tile_m(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16,
 
 // -----
 
-tile.kernel @consumers(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {tile.schedule = {consumers = 2}} {
+tile.kernel @consumers(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {hints = #tile.hints<consumers = 2>} {
   // expected-error@+1 {{schedule for sm_100a: each CTA's 128 rows of the CTA pair's tile_m = 256 must be a multiple of 256 (2 consumer warpgroups x 128-row MMAs)}}
   %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
@@ -147,7 +147,7 @@ tile.kernel @consumers(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf
 // A pinned 256-row tile is a CTA pair in a 2x1 cluster.
 // CHECK-LABEL: tile.kernel @rows256(
 // CHECK:         {schedule = #tile.schedule<tile_m = 256, tile_n = 128, tile_k = 64, stages = 8, cluster_m = 2, cluster_n = 1, consumers = 1, persistent = true, group_m = 8, acc_stages = 2>}
-tile.kernel @rows256(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {tile.schedule = {tile = array<i64: 256, 128, 64>}} {
+tile.kernel @rows256(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {hints = #tile.hints<tile = [256, 128, 64]>} {
   // expected-remark@+1 {{schedule for sm_100a: tile 256x128x64, 8 stages of 24 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory; MMA warp + 1 epilogue warpgroup(s) x 128 rows (256 tensor-memory columns); cluster 2x1 (CTA pair: one 256-row MMA, each CTA holds half of the rhs tile)}}
   %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
@@ -163,7 +163,7 @@ tile.kernel @rows256(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16
 // A pinned 128-row tile is one CTA's: no pair, no cluster.
 // CHECK-LABEL: tile.kernel @rows128(
 // CHECK:         {schedule = #tile.schedule<tile_m = 128, tile_n = 256, tile_k = 64, stages = 4, cluster_m = 1, cluster_n = 1, consumers = 1, persistent = true, group_m = 8, acc_stages = 2>}
-tile.kernel @rows128(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {tile.schedule = {tile = array<i64: 128, 256, 64>}} {
+tile.kernel @rows128(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {hints = #tile.hints<tile = [128, 256, 64]>} {
   // expected-remark@+1 {{cluster 1x1; persistent}}
   %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
@@ -176,7 +176,7 @@ tile.kernel @rows128(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16
 
 // -----
 
-tile.kernel @pair_cluster(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {tile.schedule = {tile = array<i64: 256, 256, 64>, cluster = array<i64: 1, 1>}} {
+tile.kernel @pair_cluster(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {hints = #tile.hints<tile = [256, 256, 64], cluster = [1, 1]>} {
   // expected-error@+1 {{schedule for sm_100a: a CTA pair (tile_m = 256) runs in clusters of [2, 1], not [1, 1]}}
   %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
@@ -189,7 +189,7 @@ tile.kernel @pair_cluster(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?
 
 // -----
 
-tile.kernel @pair_tile_n(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {tile.schedule = {tile = array<i64: 256, 48, 64>}} {
+tile.kernel @pair_tile_n(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {hints = #tile.hints<tile = [256, 48, 64]>} {
   // expected-error@+1 {{schedule for sm_100a: tile_n = 48 must be a multiple of 32 for a CTA pair (each CTA holds half of the rhs rows, a multiple of 16)}}
   %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
@@ -227,7 +227,7 @@ tile.kernel @nvfp4_dual(%a: tensor<?x?xf4E2M1FN, #tile.dims<M, K>>, %as: tensor<
 // A pinned 256-column dual GEMM leaves no columns for the scales.
 tile.kernel @nvfp4_dual_wide(%a: tensor<?x?xf4E2M1FN, #tile.dims<M, K>>, %as: tensor<?x?xf8E4M3FN, #tile.dims<M, cdiv(K, 16)>>,
                              %b1: tensor<?x?xf4E2M1FN, #tile.dims<N, K>>, %b1s: tensor<?x?xf8E4M3FN, #tile.dims<N, cdiv(K, 16)>>,
-                             %b2: tensor<?x?xf4E2M1FN, #tile.dims<N, K>>, %b2s: tensor<?x?xf8E4M3FN, #tile.dims<N, cdiv(K, 16)>>) -> tensor<?x?xf16, #tile.dims<M, N>> attributes {tile.schedule = {tile = array<i64: 128, 256>}} {
+                             %b2: tensor<?x?xf4E2M1FN, #tile.dims<N, K>>, %b2s: tensor<?x?xf8E4M3FN, #tile.dims<N, cdiv(K, 16)>>) -> tensor<?x?xf16, #tile.dims<M, N>> attributes {hints = #tile.hints<tile = [128, 256]>} {
   // expected-error@+1 {{schedule for sm_100a: accumulators and 2 stages of block scales need 672 tensor-memory columns; 512 exist}}
   %0 = tile.contract(%a, %b1, %as, %b1s, %b2, %b2s : tensor<?x?xf4E2M1FN, #tile.dims<M, K>>, tensor<?x?xf4E2M1FN, #tile.dims<N, K>>, tensor<?x?xf8E4M3FN, #tile.dims<M, cdiv(K, 16)>>, tensor<?x?xf8E4M3FN, #tile.dims<N, cdiv(K, 16)>>, tensor<?x?xf4E2M1FN, #tile.dims<N, K>>, tensor<?x?xf8E4M3FN, #tile.dims<N, cdiv(K, 16)>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true, lhs_scale = 2, rhs_scale = 3, scale_block = 16>, #tile.mma<lhs = 0, rhs = 4, transpose_a = false, transpose_b = true, lhs_scale = 2, rhs_scale = 5, scale_block = 16>] -> tensor<?x?xf16, #tile.dims<M, N>> {
@@ -245,7 +245,7 @@ tile.kernel @nvfp4_dual_wide(%a: tensor<?x?xf4E2M1FN, #tile.dims<M, K>>, %as: te
 // scales.
 tile.kernel @nvfp4_two_sets(%a: tensor<?x?xf4E2M1FN, #tile.dims<M, K>>, %as: tensor<?x?xf8E4M3FN, #tile.dims<M, cdiv(K, 16)>>,
                             %b1: tensor<?x?xf4E2M1FN, #tile.dims<N, K>>, %b1s: tensor<?x?xf8E4M3FN, #tile.dims<N, cdiv(K, 16)>>,
-                            %b2: tensor<?x?xf4E2M1FN, #tile.dims<N, K>>, %b2s: tensor<?x?xf8E4M3FN, #tile.dims<N, cdiv(K, 16)>>) -> tensor<?x?xf16, #tile.dims<M, N>> attributes {tile.schedule = {tile = array<i64: 128, 128>, acc_stages = 2 : i64}} {
+                            %b2: tensor<?x?xf4E2M1FN, #tile.dims<N, K>>, %b2s: tensor<?x?xf8E4M3FN, #tile.dims<N, cdiv(K, 16)>>) -> tensor<?x?xf16, #tile.dims<M, N>> attributes {hints = #tile.hints<tile = [128, 128], acc_stages = 2>} {
   // expected-error@+1 {{schedule for sm_100a: 2 accumulator sets of 256 columns plus 144 columns of block scales need 656 tensor-memory columns; 512 exist}}
   %0 = tile.contract(%a, %b1, %as, %b1s, %b2, %b2s : tensor<?x?xf4E2M1FN, #tile.dims<M, K>>, tensor<?x?xf4E2M1FN, #tile.dims<N, K>>, tensor<?x?xf8E4M3FN, #tile.dims<M, cdiv(K, 16)>>, tensor<?x?xf8E4M3FN, #tile.dims<N, cdiv(K, 16)>>, tensor<?x?xf4E2M1FN, #tile.dims<N, K>>, tensor<?x?xf8E4M3FN, #tile.dims<N, cdiv(K, 16)>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true, lhs_scale = 2, rhs_scale = 3, scale_block = 16>, #tile.mma<lhs = 0, rhs = 4, transpose_a = false, transpose_b = true, lhs_scale = 2, rhs_scale = 5, scale_block = 16>] -> tensor<?x?xf16, #tile.dims<M, N>> {
@@ -260,7 +260,7 @@ tile.kernel @nvfp4_two_sets(%a: tensor<?x?xf4E2M1FN, #tile.dims<M, K>>, %as: ten
 // -----
 
 tile.kernel @nvfp4_pair(%a: tensor<?x?xf4E2M1FN, #tile.dims<M, K>>, %as: tensor<?x?xf8E4M3FN, #tile.dims<M, cdiv(K, 16)>>,
-                        %b1: tensor<?x?xf4E2M1FN, #tile.dims<N, K>>, %b1s: tensor<?x?xf8E4M3FN, #tile.dims<N, cdiv(K, 16)>>) -> tensor<?x?xf16, #tile.dims<M, N>> attributes {tile.schedule = {tile = array<i64: 256, 128>}} {
+                        %b1: tensor<?x?xf4E2M1FN, #tile.dims<N, K>>, %b1s: tensor<?x?xf8E4M3FN, #tile.dims<N, cdiv(K, 16)>>) -> tensor<?x?xf16, #tile.dims<M, N>> attributes {hints = #tile.hints<tile = [256, 128]>} {
   // expected-error@+1 {{schedule for sm_100a: CTA pairs (tile_m = 256) with block-scaled operands are not implemented yet}}
   %0 = tile.contract(%a, %b1, %as, %b1s : tensor<?x?xf4E2M1FN, #tile.dims<M, K>>, tensor<?x?xf4E2M1FN, #tile.dims<N, K>>, tensor<?x?xf8E4M3FN, #tile.dims<M, cdiv(K, 16)>>, tensor<?x?xf8E4M3FN, #tile.dims<N, cdiv(K, 16)>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true, lhs_scale = 2, rhs_scale = 3, scale_block = 16>] -> tensor<?x?xf16, #tile.dims<M, N>> {
@@ -273,7 +273,7 @@ tile.kernel @nvfp4_pair(%a: tensor<?x?xf4E2M1FN, #tile.dims<M, K>>, %as: tensor<
 
 // -----
 
-tile.kernel @three_sets(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {tile.schedule = {tile = array<i64: 128, 64>, acc_stages = 3 : i64}} {
+tile.kernel @three_sets(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {hints = #tile.hints<tile = [128, 64], acc_stages = 3>} {
   // expected-error@+1 {{schedule for sm_100a: acc_stages = 3 must be 1 or 2}}
   %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
@@ -288,7 +288,7 @@ tile.kernel @three_sets(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xb
 
 // Stream-K tails are not implemented for tensor-memory accumulators: the
 // default leaves them off, a hint is an error.
-tile.kernel @stream_k(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {tile.schedule = {stream_k = true}} {
+tile.kernel @stream_k(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {hints = #tile.hints<stream_k = true>} {
   // expected-error@+1 {{schedule for sm_100a: stream_k is not implemented yet on sm_100a (partial tiles of tensor-memory accumulators)}}
   %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {

@@ -13,10 +13,10 @@
 // multicasting the rhs tile, persistent with group_m 8. An unpinned kernel
 // also gets a 128x64 variant without a cluster; each carries its tile cost.
 // CHECK-LABEL: tile.kernel @matmul(
-// CHECK-SAME:    attributes {tile.tile_cost = 3.276800e+04 : f64}
+// CHECK-SAME:    attributes {tile_cost = 3.276800e+04 : f64}
 // CHECK:         tile.contract({{.*}}) [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] {schedule = #tile.schedule<tile_m = 128, tile_n = 256, tile_k = 64, stages = 4, cluster_m = 2, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>}
 // CHECK-LABEL: tile.kernel @matmul_128x64(
-// CHECK-SAME:    attributes {tile.tile_cost = 12226.{{[0-9]+}} : f64, tile.variant_of = "matmul"}
+// CHECK-SAME:    attributes {tile_cost = 12226.{{[0-9]+}} : f64, variant_of = @matmul}
 // CHECK:         tile.contract({{.*}}) [{{.*}}] {schedule = #tile.schedule<tile_m = 128, tile_n = 64, tile_k = 64, stages = 8, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>}
 // CHECK-NOT:     tile.kernel
 tile.kernel @matmul(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> {
@@ -37,7 +37,7 @@ tile.kernel @matmul(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16,
 // CHECK-LABEL: tile.kernel @pinned(
 // CHECK:         {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 64, stages = 3, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = false, group_m = 4>}
 // CHECK-NOT:     tile.variant_of
-tile.kernel @pinned(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {tile.schedule = {tile = array<i64: 128, 128, 64>, stages = 3, cluster = array<i64: 1>, persistent = false, group_m = 4}} {
+tile.kernel @pinned(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {hints = #tile.hints<tile = [128, 128, 64], stages = 3, cluster = [1], persistent = false, group_m = 4>} {
   // expected-remark@+1 {{schedule for sm_90a: tile 128x128x64, 3 stages of 32 KiB + 32 KiB epilogue staging = 128 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (64 accumulator registers/thread); cluster 1x1; one CTA per tile, group_m 4}}
   %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
@@ -54,7 +54,7 @@ tile.kernel @pinned(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16,
 // columns (two 128-byte blocks) per consumer.
 // CHECK-LABEL: tile.kernel @f32_output(
 // CHECK:         {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 64, stages = 6, cluster_m = 2, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>}
-tile.kernel @f32_output(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xf32, #tile.dims<M, N>> attributes {tile.schedule = {tile = array<i64: 128, 128>}} {
+tile.kernel @f32_output(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xf32, #tile.dims<M, N>> attributes {hints = #tile.hints<tile = [128, 128]>} {
   // expected-remark@+1 {{schedule for sm_90a: tile 128x128x64, 6 stages of 32 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (64 accumulator registers/thread); cluster 2x1 (rhs tile multicast); persistent, group_m 8}}
   %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xf32, #tile.dims<M, N>> {
@@ -106,7 +106,7 @@ tile.kernel @f32_operands(%a: tensor<?x?xf32, #tile.dims<M, K>>, %b: tensor<?x?x
 // CHECK:         cluster_m = 4, cluster_n = 1
 // CHECK-LABEL: tile.kernel @cluster4_128x64(
 // CHECK:         tile_n = 64, {{.*}}cluster_m = 4, cluster_n = 1
-tile.kernel @cluster4(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {tile.schedule = {cluster = array<i64: 4>}} {
+tile.kernel @cluster4(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {hints = #tile.hints<cluster = [4]>} {
   // expected-remark@+2 {{tile 128x256x64, 4 stages of 48 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (128 accumulator registers/thread); cluster 4x1 (rhs tile multicast); persistent, group_m 8}}
   // expected-remark@+1 {{tile 128x64x64, 8 stages of 24 KiB + 16 KiB epilogue staging = 208 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (32 accumulator registers/thread); cluster 4x1 (rhs tile multicast); persistent, group_m 8}}
   %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
@@ -124,7 +124,7 @@ tile.kernel @cluster4(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf1
 // A kernel with several contractions gets no variant.
 // CHECK-LABEL: tile.kernel @dual(
 // CHECK:         {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 64, stages = 4,
-tile.kernel @dual(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>, %b1: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {tile.schedule = {tile = array<i64: 128, 128>}} {
+tile.kernel @dual(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>, %b1: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {hints = #tile.hints<tile = [128, 128]>} {
   // expected-remark@+1 {{schedule for sm_90a: tile 128x128x64, 4 stages of 48 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (128 accumulator registers/thread)}}
   %0 = tile.contract(%a, %b, %b1 : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>, #tile.mma<lhs = 0, rhs = 2, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
@@ -161,9 +161,9 @@ tile.kernel @scheduled(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf
 // CHECK-NOT:     tile.variant_of
 // CHECK-LABEL: tile.kernel @m(
 // CHECK-LABEL: tile.kernel @m_128x64_1(
-// CHECK-SAME:    tile.variant_of = "m"
+// CHECK-SAME:    variant_of = @m
 tile.kernel @m_128x64(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>)
-    -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {tile.schedule = {tile = array<i64: 128, 128>}} {
+    -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {hints = #tile.hints<tile = [128, 128]>} {
   // expected-remark@+1 {{schedule for sm_90a: tile 128x128x64, 6 stages}}
   %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
@@ -190,7 +190,7 @@ tile.kernel @m(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #til
 
 // Hints that break a shape rule or a budget are errors on the contraction
 // that say which rule, with the numbers.
-tile.kernel @consumers_3(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {tile.schedule = {consumers = 3}} {
+tile.kernel @consumers_3(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {hints = #tile.hints<consumers = 3>} {
   // expected-error@+1 {{schedule for sm_90a: consumers must be 1 or 2, got 3}}
   %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
@@ -203,7 +203,7 @@ tile.kernel @consumers_3(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?x
 
 // -----
 
-tile.kernel @consumers_1(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {tile.schedule = {consumers = 1}} {
+tile.kernel @consumers_1(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {hints = #tile.hints<consumers = 1>} {
   // expected-error@+1 {{schedule for sm_90a: consumers = 1 is not supported on sm_90a yet (use 2 math warpgroups)}}
   %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
@@ -216,7 +216,7 @@ tile.kernel @consumers_1(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?x
 
 // -----
 
-tile.kernel @tile_m(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {tile.schedule = {tile = array<i64: 96, 128>}} {
+tile.kernel @tile_m(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {hints = #tile.hints<tile = [96, 128]>} {
   // expected-error@+1 {{schedule for sm_90a: tile_m = 96 must be a multiple of 128 (2 consumer warpgroups x 64-row MMAs)}}
   %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
@@ -229,7 +229,7 @@ tile.kernel @tile_m(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16,
 
 // -----
 
-tile.kernel @tile_n_large(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {tile.schedule = {tile = array<i64: 128, 320>}} {
+tile.kernel @tile_n_large(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {hints = #tile.hints<tile = [128, 320]>} {
   // expected-error@+1 {{schedule for sm_90a: tile_n = 320 must be a multiple of 16 no larger than 256 (the MMA's N limit)}}
   %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
@@ -242,7 +242,7 @@ tile.kernel @tile_n_large(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?
 
 // -----
 
-tile.kernel @tile_n_odd(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {tile.schedule = {tile = array<i64: 128, 72>}} {
+tile.kernel @tile_n_odd(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {hints = #tile.hints<tile = [128, 72]>} {
   // expected-error@+1 {{schedule for sm_90a: tile_n = 72 must be a multiple of 16 no larger than 256 (the MMA's N limit)}}
   %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
@@ -258,7 +258,7 @@ tile.kernel @tile_n_odd(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xb
 // A tile wider than the staging block of its output type must be a whole
 // number of blocks: 96 columns of f32 do not stream through 64-column blocks
 // (96 columns of bf16 fit one 96-column block).
-tile.kernel @tile_n_staging(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xf32, #tile.dims<M, N>> attributes {tile.schedule = {tile = array<i64: 128, 96>}} {
+tile.kernel @tile_n_staging(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xf32, #tile.dims<M, N>> attributes {hints = #tile.hints<tile = [128, 96]>} {
   // expected-error@+1 {{schedule for sm_90a: tile_n = 96 does not stream through the epilogue's staging blocks of 64 columns of 32-bit outputs (use a multiple of 64, or at most 64)}}
   %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xf32, #tile.dims<M, N>> {
@@ -273,7 +273,7 @@ tile.kernel @tile_n_staging(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?
 // 96 columns of bf16: one 96-column staging block (32B swizzle, chosen later).
 // CHECK-LABEL: tile.kernel @tile_n_96(
 // CHECK:         {schedule = #tile.schedule<tile_m = 128, tile_n = 96, tile_k = 64,
-tile.kernel @tile_n_96(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {tile.schedule = {tile = array<i64: 128, 96>}} {
+tile.kernel @tile_n_96(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {hints = #tile.hints<tile = [128, 96]>} {
   // expected-remark@+1 {{schedule for sm_90a: tile 128x96x64, 7 stages of 28 KiB + 24 KiB epilogue staging}}
   %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
@@ -286,7 +286,7 @@ tile.kernel @tile_n_96(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf
 
 // -----
 
-tile.kernel @tile_k(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {tile.schedule = {tile = array<i64: 128, 128, 48>}} {
+tile.kernel @tile_k(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {hints = #tile.hints<tile = [128, 128, 48]>} {
   // expected-error@+1 {{schedule for sm_90a: tile_k = 48 must be a multiple of 64 (one 128-byte swizzle row of 16-bit elements)}}
   %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
@@ -299,7 +299,7 @@ tile.kernel @tile_k(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16,
 
 // -----
 
-tile.kernel @tile_k_fp8(%a: tensor<?x?xf8E5M2, #tile.dims<M, K>>, %b: tensor<?x?xf8E5M2, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {tile.schedule = {tile = array<i64: 128, 128, 64>}} {
+tile.kernel @tile_k_fp8(%a: tensor<?x?xf8E5M2, #tile.dims<M, K>>, %b: tensor<?x?xf8E5M2, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {hints = #tile.hints<tile = [128, 128, 64]>} {
   // expected-error@+1 {{schedule for sm_90a: tile_k = 64 must be a multiple of 128 (one 128-byte swizzle row of 8-bit elements)}}
   %0 = tile.contract(%a, %b : tensor<?x?xf8E5M2, #tile.dims<M, K>>, tensor<?x?xf8E5M2, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
@@ -312,7 +312,7 @@ tile.kernel @tile_k_fp8(%a: tensor<?x?xf8E5M2, #tile.dims<M, K>>, %b: tensor<?x?
 
 // -----
 
-tile.kernel @cluster_n(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {tile.schedule = {cluster = array<i64: 1, 2>}} {
+tile.kernel @cluster_n(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {hints = #tile.hints<cluster = [1, 2]>} {
   // expected-error@+1 {{schedule for sm_90a: cluster = [1, 2] is not supported: CTAs of a cluster must share tile columns (use [n, 1])}}
   %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
@@ -325,7 +325,7 @@ tile.kernel @cluster_n(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf
 
 // -----
 
-tile.kernel @cluster_3(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {tile.schedule = {cluster = array<i64: 3, 1>}} {
+tile.kernel @cluster_3(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {hints = #tile.hints<cluster = [3, 1]>} {
   // expected-error@+1 {{schedule for sm_90a: cluster = [3, 1]: the cluster size must be 1, 2 or 4}}
   %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
@@ -338,7 +338,7 @@ tile.kernel @cluster_3(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf
 
 // -----
 
-tile.kernel @registers(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {tile.schedule = {tile = array<i64: 256, 256>}} {
+tile.kernel @registers(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {hints = #tile.hints<tile = [256, 256]>} {
   // expected-error@+1 {{schedule for sm_90a: a 128x256 accumulator per warpgroup needs 256 registers per thread; at most 168 fit}}
   %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
@@ -351,7 +351,7 @@ tile.kernel @registers(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf
 
 // -----
 
-tile.kernel @stages_8(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {tile.schedule = {stages = 8}} {
+tile.kernel @stages_8(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {hints = #tile.hints<stages = 8>} {
   // expected-error@+1 {{schedule for sm_90a: 8 stages of 48 KiB plus 32 KiB of epilogue staging need 417 KiB; 227 KiB exist, so 4 stages fit (a pipeline needs 2 to 8)}}
   %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
@@ -364,7 +364,7 @@ tile.kernel @stages_8(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf1
 
 // -----
 
-tile.kernel @stages_1(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {tile.schedule = {stages = 1}} {
+tile.kernel @stages_1(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {hints = #tile.hints<stages = 1>} {
   // expected-error@+1 {{schedule for sm_90a: stages = 1: a pipeline needs 2 to 8 stages}}
   %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
@@ -377,7 +377,7 @@ tile.kernel @stages_1(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf1
 
 // -----
 
-tile.kernel @stages_6(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {tile.schedule = {stages = 6}} {
+tile.kernel @stages_6(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {hints = #tile.hints<stages = 6>} {
   // expected-error@+1 {{schedule for sm_90a: 6 stages of 48 KiB plus 32 KiB of epilogue staging need 321 KiB; 227 KiB exist, so 4 stages fit (a pipeline needs 2 to 8)}}
   %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
@@ -390,7 +390,7 @@ tile.kernel @stages_6(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf1
 
 // -----
 
-tile.kernel @stages_9(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {tile.schedule = {stages = 9, tile = array<i64: 128, 64>}} {
+tile.kernel @stages_9(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {hints = #tile.hints<tile = [128, 64], stages = 9>} {
   // expected-error@+1 {{schedule for sm_90a: stages = 9: a pipeline needs 2 to 8 stages}}
   %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
@@ -403,7 +403,7 @@ tile.kernel @stages_9(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf1
 
 // -----
 
-tile.kernel @deep_k(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {tile.schedule = {tile = array<i64: 128, 256, 256>}} {
+tile.kernel @deep_k(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {hints = #tile.hints<tile = [128, 256, 256]>} {
   // expected-error@+1 {{schedule for sm_90a: 1 stages of 192 KiB plus 32 KiB of epilogue staging need 225 KiB; 227 KiB exist, so 1 stages fit (a pipeline needs 2 to 8)}}
   %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
@@ -422,13 +422,13 @@ tile.kernel @deep_k(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16,
 // whose 128x128 tiles fill just over a whole number of waves).
 // The widest tile also gets a stream-K tail, the variants do not.
 // CHECK-LABEL: tile.kernel @dual_default(
-// CHECK-SAME:    tile.tile_cost = 3.2768{{0*}}e+04 : f64
+// CHECK-SAME:    tile_cost = 3.2768{{0*}}e+04 : f64
 // CHECK:         tile_m = 128, tile_n = 128, {{.*}}, group_m = 8, stream_k = true>}
 // CHECK-LABEL: tile.kernel @dual_default_128x64(
-// CHECK-SAME:    tile.variant_of = "dual_default"
+// CHECK-SAME:    variant_of = @dual_default
 // CHECK:         tile_m = 128, tile_n = 64, tile_k = 64, stages = 6, cluster_m = 1, {{.*}}, group_m = 8>}
 // CHECK-LABEL: tile.kernel @dual_default_128x112(
-// CHECK-SAME:    tile.tile_cost = 31857.{{[0-9]+}} : f64, tile.variant_of = "dual_default"
+// CHECK-SAME:    tile_cost = 31857.{{[0-9]+}} : f64, variant_of = @dual_default
 // CHECK:         tile_m = 128, tile_n = 112, tile_k = 64, stages = 4, cluster_m = 2, {{.*}}, group_m = 8>}
 tile.kernel @dual_default(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>, %b1: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> {
   // expected-remark@+3 {{schedule for sm_90a: tile 128x128x64, 4 stages of 48 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (128 accumulator registers/thread); cluster 2x1 (rhs tile multicast); persistent, group_m 8, stream-K tail}}
@@ -446,7 +446,7 @@ tile.kernel @dual_default(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?
 // -----
 
 // Two accumulators of 256 columns (a pinned tile) need twice the registers.
-tile.kernel @dual_registers(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>, %b1: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {tile.schedule = {tile = array<i64: 128, 256>}} {
+tile.kernel @dual_registers(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>, %b1: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {hints = #tile.hints<tile = [128, 256]>} {
   // expected-error@+1 {{schedule for sm_90a: a 64x256 accumulator x2 per warpgroup needs 256 registers per thread; at most 168 fit}}
   %0 = tile.contract(%a, %b, %b1 : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>, #tile.mma<lhs = 0, rhs = 2, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
@@ -460,7 +460,7 @@ tile.kernel @dual_registers(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?
 // -----
 
 // Outputs of two element types each get an epilogue staging buffer.
-tile.kernel @two_output_types(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> (tensor<?x?xbf16, #tile.dims<M, N>>, tensor<?x?xf32, #tile.dims<M, N>>) attributes {tile.schedule = {tile = array<i64: 128, 128>, cluster = array<i64: 1, 1>}} {
+tile.kernel @two_output_types(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> (tensor<?x?xbf16, #tile.dims<M, N>>, tensor<?x?xf32, #tile.dims<M, N>>) attributes {hints = #tile.hints<tile = [128, 128], cluster = [1, 1]>} {
   // expected-remark@+1 {{schedule for sm_90a: tile 128x128x64, 5 stages of 32 KiB + 64 KiB epilogue staging = 224 KiB of 227 KiB shared memory}}
   %0:2 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>>, tensor<?x?xf32, #tile.dims<M, N>> {
@@ -493,7 +493,7 @@ tile.kernel @nvfp4(%a: tensor<?x?xf4E2M1FN, #tile.dims<M, K>>, %as: tensor<?x?xf
 // tile cannot.
 // CHECK-LABEL: tile.kernel @no_stream_k(
 // CHECK:         {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 64, stages = 4, cluster_m = 2, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>}
-tile.kernel @no_stream_k(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>, %b1: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {tile.schedule = {tile = array<i64: 128, 128>, stream_k = false}} {
+tile.kernel @no_stream_k(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>, %b1: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {hints = #tile.hints<tile = [128, 128], stream_k = false>} {
   // expected-remark@+1 {{cluster 2x1 (rhs tile multicast); persistent, group_m 8}}
   %0 = tile.contract(%a, %b, %b1 : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>, #tile.mma<lhs = 0, rhs = 2, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
@@ -506,7 +506,7 @@ tile.kernel @no_stream_k(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?x
 
 // -----
 
-tile.kernel @stream_k_one_cta_per_tile(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {tile.schedule = {tile = array<i64: 128, 128>, persistent = false, stream_k = true}} {
+tile.kernel @stream_k_one_cta_per_tile(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {hints = #tile.hints<tile = [128, 128], persistent = false, stream_k = true>} {
   // expected-error@+1 {{schedule for sm_90a: stream_k needs a persistent schedule: the clusters that share a tile must run at the same time}}
   %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
@@ -520,7 +520,7 @@ tile.kernel @stream_k_one_cta_per_tile(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %
 // -----
 
 // Accumulator sets are a tensor-memory (sm_100a) schedule.
-tile.kernel @acc_stages_sm90(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {tile.schedule = {tile = array<i64: 128, 128>, acc_stages = 2 : i64}} {
+tile.kernel @acc_stages_sm90(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {hints = #tile.hints<tile = [128, 128], acc_stages = 2>} {
   // expected-error@+1 {{schedule for sm_90a: acc_stages = 2 needs tensor-memory accumulators (sm_100a); sm_90a keeps accumulators in registers}}
   %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
