@@ -11,6 +11,7 @@ namespace kiln::target {
 namespace {
 
 constexpr ChipInfo sm90a{
+    /*id=*/Chip::Sm90a,
     /*name=*/"sm_90a",
     /*smemPerBlockOptIn=*/232448,
     /*smemReserve=*/1024,
@@ -28,9 +29,13 @@ constexpr ChipInfo sm90a{
     /*mmaNMultiple=*/8,
     /*maxClusterSize=*/8,
     /*producerRegisters=*/40,
+    /*blockScaledMma=*/false,
+    /*tileVariants=*/true,
+    /*streamK=*/true,
 };
 
 constexpr ChipInfo sm100a{
+    /*id=*/Chip::Sm100a,
     /*name=*/"sm_100a",
     /*smemPerBlockOptIn=*/232448,
     /*smemReserve=*/1024,
@@ -48,6 +53,9 @@ constexpr ChipInfo sm100a{
     /*mmaNMultiple=*/16,
     /*maxClusterSize=*/8,
     /*producerRegisters=*/40,
+    /*blockScaledMma=*/true,
+    /*tileVariants=*/false,
+    /*streamK=*/false,
 };
 
 constexpr const ChipInfo *chips[] = {&sm90a, &sm100a};
@@ -64,6 +72,18 @@ const ChipInfo *lookupChip(std::string_view name) {
       return chip;
   return nullptr;
 }
+
+const ChipInfo &getChipInfo(Chip chip) {
+  return chip == Chip::Sm90a ? sm90a : sm100a;
+}
+
+std::optional<Chip> parseChip(std::string_view name) {
+  if (const ChipInfo *info = lookupChip(name))
+    return info->id;
+  return std::nullopt;
+}
+
+std::string_view chipName(Chip chip) { return getChipInfo(chip).name; }
 
 unsigned largestSmemPerBlockOptIn() {
   unsigned largest = 0;

@@ -16,6 +16,7 @@
 #define KILN_COMPILER_TARGET_CHIP_H
 
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 namespace kiln::target {
@@ -54,10 +55,15 @@ constexpr int64_t maxClusterM = 4;
 /// saves. Measured on an H100 (docs/performance.md, "Stream-K tail").
 constexpr int64_t streamKMaxTailPercent = 33;
 
+/// The chips Kiln targets. The IR names one with `#cta.chip<sm_90a>`; what
+/// a chip can do is its ChipInfo, never a test of its name.
+enum class Chip : uint8_t { Sm90a, Sm100a };
+
 /// The hardware facts of one target that bound a kernel's schedule and
 /// register split. Each comment says whether a field counts per SM, per CTA
 /// or per thread.
 struct ChipInfo {
+  Chip id;
   /// The ptxas architecture name: "sm_90a" or "sm_100a".
   std::string_view name;
   /// Dynamic shared memory one CTA may opt into, in bytes (227 KiB on both
@@ -101,7 +107,29 @@ struct ChipInfo {
   /// Registers a TMA producer warpgroup keeps after setmaxnreg.dec: it only
   /// computes addresses and issues copies.
   unsigned producerRegisters;
+  /// Whether the tensor cores multiply block-scaled operands (NVFP4, MXFP8:
+  /// tcgen05.mma's block_scale kinds).
+  bool blockScaledMma;
+  /// Whether a kernel also ships narrower-tile variants that the runtime
+  /// picks per launch (measured on this chip: docs/performance.md).
+  bool tileVariants;
+  /// Whether a persistent walk may split its last wave's K steps (stream-K:
+  /// lowered for this chip).
+  bool streamK;
+
+  /// Whether accumulators live in tensor memory (tcgen05) rather than in
+  /// registers (wgmma).
+  bool hasTensorMemory() const { return tensorMemoryColumns != 0; }
 };
+
+/// The description of `chip`.
+const ChipInfo &getChipInfo(Chip chip);
+
+/// The chip named `name` ("sm_90a", "sm_100a"), if Kiln targets it.
+std::optional<Chip> parseChip(std::string_view name);
+
+/// The ptxas name of `chip`.
+std::string_view chipName(Chip chip);
 
 /// The description of `name` ("sm_90a", "sm_100a"), or nullptr when Kiln
 /// does not target that chip.

@@ -50,12 +50,12 @@
 // CHECK-NEXT:    llvm.insertvalue %[[R127]], %{{.*}}[63] : !llvm.struct<(f32, {{.*}})>
 // CHECK:         arith.mulf
 // CHECK:         nvvm.cp.async.bulk.tensor.global.shared.cta %[[MAP_Y]]
-cta.program @swiglu(%x: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "x", cta.role = "input", cta.shape = ["M", "K"]},
-                    %w1: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "w1", cta.role = "input", cta.shape = ["N", "K"]},
-                    %w2: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "w2", cta.role = "input", cta.shape = ["N", "K"]},
-                    %y: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "y", cta.role = "output", cta.shape = ["M", "N"]},
-                    %M: index {cta.dim = "M"}, %K: index {cta.dim = "K"}, %N: index {cta.dim = "N"})
-    attributes {cta.block = array<i64: 384, 1, 1>, cta.chip = "sm_90a", cta.cluster = array<i64: 1, 1>, cta.schedule = #cta.schedule<stages = 4, math_warpgroups = 2>} {
+cta.program @swiglu(%x: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"x", input, [M, K]>},
+                    %w1: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"w1", input, [N, K]>},
+                    %w2: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"w2", input, [N, K]>},
+                    %y: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"y", output, [M, N]>},
+                    %M: index {cta.dim = #cta.dim<M>}, %K: index {cta.dim = #cta.dim<K>}, %N: index {cta.dim = #cta.dim<N>})
+    attributes {block = array<i64: 384, 1, 1>, chip = #cta.chip<sm_90a>, cluster = array<i64: 1, 1>, schedule = #cta.schedule<stages = 4, math_warpgroups = 2>} {
   %c64 = arith.constant 64 : index
   %c0 = arith.constant 0 : index
   %sx = cta.alloc : !cta.buffer<128x64xbf16, stages = 4, swizzle = "128B">
@@ -121,9 +121,9 @@ cta.program @swiglu(%x: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "x", cta.
 // CHECK:         %[[LOCAL:.*]] = llvm.getelementptr %[[BAND]][%[[SLICE]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
 // CHECK:         %[[DST:.*]] = llvm.addrspacecast %[[LOCAL]] : !llvm.ptr<3> to !llvm.ptr<7>
 // CHECK:         nvvm.cp.async.bulk.tensor.shared.cluster.global %[[DST]], %[[MAP_W]], %{{.*}}, box[%{{.*}}, %[[ROW]]] multicast_mask = %c3_i16 : !llvm.ptr<7>, !llvm.ptr
-cta.program @band_multicast(%w: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "w", cta.role = "input", cta.shape = ["N", "K"]},
-                            %N: index {cta.dim = "N"}, %K: index {cta.dim = "K"})
-    attributes {cta.block = array<i64: 256, 1, 1>, cta.cluster = array<i64: 2, 1>} {
+cta.program @band_multicast(%w: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"w", input, [N, K]>},
+                            %N: index {cta.dim = #cta.dim<N>}, %K: index {cta.dim = #cta.dim<K>})
+    attributes {block = array<i64: 256, 1, 1>, cluster = array<i64: 2, 1>} {
   %c64 = arith.constant 64 : index
   %c0 = arith.constant 0 : index
   %sw = cta.alloc : !cta.buffer<256x64xbf16, stages = 2, swizzle = "128B">
@@ -163,12 +163,12 @@ cta.program @band_multicast(%w: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "
 // CHECK:         nvvm.wgmma.wait.group.sync.aligned 0
 // CHECK-NOT:     nvvm.wgmma.mma_async
 // CHECK:         arith.mulf
-cta.program @wide(%x: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "x", cta.role = "input", cta.shape = ["M", "K"]},
-                  %w1: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "w1", cta.role = "input", cta.shape = ["N", "K"]},
-                  %w2: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "w2", cta.role = "input", cta.shape = ["N", "K"]},
-                  %y: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "y", cta.role = "output", cta.shape = ["M", "N"]},
-                  %M: index {cta.dim = "M"}, %K: index {cta.dim = "K"}, %N: index {cta.dim = "N"})
-    attributes {cta.block = array<i64: 384, 1, 1>} {
+cta.program @wide(%x: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"x", input, [M, K]>},
+                  %w1: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"w1", input, [N, K]>},
+                  %w2: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"w2", input, [N, K]>},
+                  %y: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"y", output, [M, N]>},
+                  %M: index {cta.dim = #cta.dim<M>}, %K: index {cta.dim = #cta.dim<K>}, %N: index {cta.dim = #cta.dim<N>})
+    attributes {block = array<i64: 384, 1, 1>} {
   %c64 = arith.constant 64 : index
   %c0 = arith.constant 0 : index
   %sx = cta.alloc : !cta.buffer<128x64xbf16, stages = 3, swizzle = "128B">

@@ -75,13 +75,13 @@
 // The output still goes through its tensor map (or plain stores).
 // CHECK:         nvvm.cp.async.bulk.tensor.global.shared.cta %[[MAP_C]]
 // CHECK:         llvm.getelementptr %[[PTR_C]]
-cta.program @each_kind(%bias: memref<?xbf16, strided<[1]>> {cta.param = "bias", cta.role = "input", cta.shape = ["N"]},
-                       %scale: memref<?x?xf32, strided<[?, 1]>> {cta.param = "scale", cta.role = "input", cta.shape = ["M", "1"]},
-                       %res: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "res", cta.role = "input", cta.shape = ["M", "N"]},
-                       %alpha: memref<?xf32, strided<[1]>> {cta.param = "alpha", cta.role = "input", cta.shape = ["1"]},
-                       %c: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "c", cta.role = "output", cta.shape = ["M", "N"]},
-                       %M: index {cta.dim = "M"}, %N: index {cta.dim = "N"})
-    attributes {cta.block = array<i64: 128, 1, 1>} {
+cta.program @each_kind(%bias: memref<?xbf16, strided<[1]>> {cta.param = #cta.param<"bias", input, [N]>},
+                       %scale: memref<?x?xf32, strided<[?, 1]>> {cta.param = #cta.param<"scale", input, [M, 1]>},
+                       %res: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"res", input, [M, N]>},
+                       %alpha: memref<?xf32, strided<[1]>> {cta.param = #cta.param<"alpha", input, [1]>},
+                       %c: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"c", output, [M, N]>},
+                       %M: index {cta.dim = #cta.dim<M>}, %N: index {cta.dim = #cta.dim<N>})
+    attributes {block = array<i64: 128, 1, 1>} {
   %sc = cta.alloc : !cta.buffer<64x128xbf16, swizzle = "128B">
   cta.warp_specialize
     #cta.role<math, warps = 4, regs = 232> {
@@ -133,13 +133,13 @@ cta.program @each_kind(%bias: memref<?xbf16, strided<[1]>> {cta.param = "bias", 
 // CHECK:         nvvm.cp.async.bulk.tensor.global.shared.cta %[[MAP_C]]
 // CHECK:         llvm.getelementptr %[[PTR_A]]
 // CHECK:         nvvm.cp.async.bulk.tensor.global.shared.cta %[[MAP_D]]
-cta.program @broadcast_2d(%a: memref<?x?xf16, strided<[?, 1]>> {cta.param = "a", cta.role = "input", cta.shape = ["M", "64"]},
-                          %row: memref<?x?xf32, strided<[?, 1]>> {cta.param = "row", cta.role = "input", cta.shape = ["1", "N"]},
-                          %one: memref<?x?xf32, strided<[?, 1]>> {cta.param = "one", cta.role = "input", cta.shape = ["1", "1"]},
-                          %c: memref<?x?xf32, strided<[?, 1]>> {cta.param = "c", cta.role = "output", cta.shape = ["M", "N"]},
-                          %d: memref<?x?xf16, strided<[?, 1]>> {cta.param = "d", cta.role = "output", cta.shape = ["M", "N"]},
-                          %M: index {cta.dim = "M"}, %N: index {cta.dim = "N"})
-    attributes {cta.block = array<i64: 256, 1, 1>} {
+cta.program @broadcast_2d(%a: memref<?x?xf16, strided<[?, 1]>> {cta.param = #cta.param<"a", input, [M, 64]>},
+                          %row: memref<?x?xf32, strided<[?, 1]>> {cta.param = #cta.param<"row", input, [1, N]>},
+                          %one: memref<?x?xf32, strided<[?, 1]>> {cta.param = #cta.param<"one", input, [1, 1]>},
+                          %c: memref<?x?xf32, strided<[?, 1]>> {cta.param = #cta.param<"c", output, [M, N]>},
+                          %d: memref<?x?xf16, strided<[?, 1]>> {cta.param = #cta.param<"d", output, [M, N]>},
+                          %M: index {cta.dim = #cta.dim<M>}, %N: index {cta.dim = #cta.dim<N>})
+    attributes {block = array<i64: 256, 1, 1>} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %sa = cta.alloc : !cta.buffer<64x64xf16, stages = 2, swizzle = "128B">
@@ -190,8 +190,8 @@ cta.program @broadcast_2d(%a: memref<?x?xf16, strided<[?, 1]>> {cta.param = "a",
 
 // -----
 
-cta.program @f(%c: memref<?x?xf32> {cta.param = "c", cta.role = "output", cta.shape = ["M", "M"]}, %M: index {cta.dim = "M"})
-    attributes {cta.block = array<i64: 128, 1, 1>} {
+cta.program @f(%c: memref<?x?xf32> {cta.param = #cta.param<"c", output, [M, M]>}, %M: index {cta.dim = #cta.dim<M>})
+    attributes {block = array<i64: 128, 1, 1>} {
   %sc = cta.alloc : !cta.buffer<64x32xf32, swizzle = "128B">
   %bias = memref.alloc(%M) : memref<?xf32>
   cta.warp_specialize

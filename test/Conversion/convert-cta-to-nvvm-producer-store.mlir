@@ -6,8 +6,8 @@
 // (the kernel would hang). checkLoweredOnSm90 checks the role the store runs
 // in, not only that it is inside a cta.warp_specialize.
 
-cta.program @f(%c: memref<?x?xf32> {cta.param = "c", cta.role = "output", cta.shape = ["M", "M"]}, %M: index {cta.dim = "M"})
-    attributes {cta.block = array<i64: 256, 1, 1>} {
+cta.program @f(%c: memref<?x?xf32> {cta.param = #cta.param<"c", output, [M, M]>}, %M: index {cta.dim = #cta.dim<M>})
+    attributes {block = array<i64: 256, 1, 1>} {
   %sc = cta.alloc : !cta.buffer<64x32xf32, swizzle = "128B">
   cta.warp_specialize
     #cta.role<producer, warps = 4, regs = 40> {

@@ -55,13 +55,13 @@
 // CHECK:         nvvm.cp.async.bulk.wait_group 0
 // CHECK-NEXT:    }
 // CHECK:         llvm.return
-cta.program @three_stores(%a: memref<?x?xf16, strided<[?, 1]>> {cta.param = "a", cta.role = "input", cta.shape = ["M", "K"]},
-                          %bias: memref<?xf32, strided<[1]>> {cta.param = "bias", cta.role = "input", cta.shape = ["N"]},
-                          %y: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "y", cta.role = "output", cta.shape = ["M", "N"]},
-                          %u: memref<?x?xf32, strided<[?, 1]>> {cta.param = "u", cta.role = "output", cta.shape = ["M", "N"]},
-                          %g: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "g", cta.role = "output", cta.shape = ["M", "N"]},
-                          %M: index {cta.dim = "M"}, %K: index {cta.dim = "K"}, %N: index {cta.dim = "N"})
-    attributes {cta.block = array<i64: 256, 1, 1>} {
+cta.program @three_stores(%a: memref<?x?xf16, strided<[?, 1]>> {cta.param = #cta.param<"a", input, [M, K]>},
+                          %bias: memref<?xf32, strided<[1]>> {cta.param = #cta.param<"bias", input, [N]>},
+                          %y: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"y", output, [M, N]>},
+                          %u: memref<?x?xf32, strided<[?, 1]>> {cta.param = #cta.param<"u", output, [M, N]>},
+                          %g: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"g", output, [M, N]>},
+                          %M: index {cta.dim = #cta.dim<M>}, %K: index {cta.dim = #cta.dim<K>}, %N: index {cta.dim = #cta.dim<N>})
+    attributes {block = array<i64: 256, 1, 1>} {
   %c0 = arith.constant 0 : index
   %c64 = arith.constant 64 : index
   %sa = cta.alloc : !cta.buffer<64x64xf16, stages = 2, swizzle = "128B">

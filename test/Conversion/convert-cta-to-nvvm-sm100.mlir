@@ -81,7 +81,7 @@
 // CHECK:         scf.if
 // CHECK-NEXT:      nvvm.tcgen05.fence <after>
 // CHECK:           nvvm.tcgen05.dealloc %{{.*}}, %[[COLS2:.*]] : !llvm.ptr<6>, i32
-cta.program @matmul(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a", cta.role = "input", cta.shape = ["M", "K"]}, %b: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "b", cta.role = "input", cta.shape = ["N", "K"]}, %c: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "c", cta.role = "output", cta.shape = ["M", "N"]}, %M: index {cta.dim = "M"}, %K: index {cta.dim = "K"}, %N: index {cta.dim = "N"}) attributes {cta.block = array<i64: 256, 1, 1>, cta.chip = "sm_100a", cta.cluster = array<i64: 1, 1>, cta.schedule = #cta.schedule<stages = 2, math_warpgroups = 1>} {
+cta.program @matmul(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"a", input, [M, K]>}, %b: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"b", input, [N, K]>}, %c: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"c", output, [M, N]>}, %M: index {cta.dim = #cta.dim<M>}, %K: index {cta.dim = #cta.dim<K>}, %N: index {cta.dim = #cta.dim<N>}) attributes {block = array<i64: 256, 1, 1>, chip = #cta.chip<sm_100a>, cluster = array<i64: 1, 1>, schedule = #cta.schedule<stages = 2, math_warpgroups = 1>} {
   %c64 = arith.constant 64 : index
   %c0 = arith.constant 0 : index
   %sa = cta.alloc : <128x64xbf16, stages = 2, swizzle = "128B">
@@ -185,7 +185,7 @@ cta.program @matmul(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a", cta.
 // CHECK:         nvvm.tcgen05.fence <before>
 // CHECK-NEXT:    nvvm.barrier0
 // CHECK:         nvvm.tcgen05.dealloc %{{.*}}, %{{.*}} : !llvm.ptr<6>, i32
-cta.program @mma_warp(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a", cta.role = "input", cta.shape = ["M", "K"]}, %b: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "b", cta.role = "input", cta.shape = ["N", "K"]}, %c: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "c", cta.role = "output", cta.shape = ["M", "N"]}, %M: index {cta.dim = "M"}, %K: index {cta.dim = "K"}, %N: index {cta.dim = "N"}) attributes {cta.block = array<i64: 192, 1, 1>, cta.chip = "sm_100a", cta.cluster = array<i64: 1, 1>, cta.schedule = #cta.schedule<stages = 2, math_warpgroups = 1, acc_stages = 2>} {
+cta.program @mma_warp(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"a", input, [M, K]>}, %b: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"b", input, [N, K]>}, %c: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"c", output, [M, N]>}, %M: index {cta.dim = #cta.dim<M>}, %K: index {cta.dim = #cta.dim<K>}, %N: index {cta.dim = #cta.dim<N>}) attributes {block = array<i64: 192, 1, 1>, chip = #cta.chip<sm_100a>, cluster = array<i64: 1, 1>, schedule = #cta.schedule<stages = 2, math_warpgroups = 1, acc_stages = 2>} {
   %c64 = arith.constant 64 : index
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -246,7 +246,7 @@ cta.program @mma_warp(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a", ct
 
 // A program in clusters whose ring counts the releases of one CTA: every
 // CTA's commit arrives in each CTA of the cluster, so the counts disagree.
-cta.program @matmul(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a", cta.role = "input", cta.shape = ["M", "K"]}, %b: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "b", cta.role = "input", cta.shape = ["N", "K"]}, %c: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "c", cta.role = "output", cta.shape = ["M", "N"]}, %M: index {cta.dim = "M"}, %K: index {cta.dim = "K"}, %N: index {cta.dim = "N"}) attributes {cta.block = array<i64: 256, 1, 1>, cta.chip = "sm_100a", cta.cluster = array<i64: 2, 1>, cta.schedule = #cta.schedule<stages = 2, math_warpgroups = 1>} {
+cta.program @matmul(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"a", input, [M, K]>}, %b: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"b", input, [N, K]>}, %c: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"c", output, [M, N]>}, %M: index {cta.dim = #cta.dim<M>}, %K: index {cta.dim = #cta.dim<K>}, %N: index {cta.dim = #cta.dim<N>}) attributes {block = array<i64: 256, 1, 1>, chip = #cta.chip<sm_100a>, cluster = array<i64: 2, 1>, schedule = #cta.schedule<stages = 2, math_warpgroups = 1>} {
   %c64 = arith.constant 64 : index
   %c0 = arith.constant 0 : index
   %sa = cta.alloc : <128x64xbf16, stages = 2, swizzle = "128B">
@@ -291,7 +291,7 @@ cta.program @matmul(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a", cta.
 
 // -----
 
-cta.program @matmul(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a", cta.role = "input", cta.shape = ["M", "K"]}, %b: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "b", cta.role = "input", cta.shape = ["N", "K"]}, %c: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "c", cta.role = "output", cta.shape = ["M", "N"]}, %M: index {cta.dim = "M"}, %K: index {cta.dim = "K"}, %N: index {cta.dim = "N"}) attributes {cta.block = array<i64: 256, 1, 1>, cta.chip = "sm_100a", cta.cluster = array<i64: 1, 1>, cta.schedule = #cta.schedule<stages = 2, math_warpgroups = 1>} {
+cta.program @matmul(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"a", input, [M, K]>}, %b: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"b", input, [N, K]>}, %c: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"c", output, [M, N]>}, %M: index {cta.dim = #cta.dim<M>}, %K: index {cta.dim = #cta.dim<K>}, %N: index {cta.dim = #cta.dim<N>}) attributes {block = array<i64: 256, 1, 1>, chip = #cta.chip<sm_100a>, cluster = array<i64: 1, 1>, schedule = #cta.schedule<stages = 2, math_warpgroups = 1>} {
   %c64 = arith.constant 64 : index
   %c0 = arith.constant 0 : index
   %sa = cta.alloc : <128x64xbf16, stages = 2, swizzle = "128B">
@@ -338,7 +338,7 @@ cta.program @matmul(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a", cta.
 
 // Accumulators fill the 128 lanes (one per row); M = 64 would use another
 // data-path layout.
-cta.program @matmul(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a", cta.role = "input", cta.shape = ["M", "K"]}, %b: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "b", cta.role = "input", cta.shape = ["N", "K"]}, %c: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "c", cta.role = "output", cta.shape = ["M", "N"]}, %M: index {cta.dim = "M"}, %K: index {cta.dim = "K"}, %N: index {cta.dim = "N"}) attributes {cta.block = array<i64: 256, 1, 1>, cta.chip = "sm_100a", cta.cluster = array<i64: 1, 1>, cta.schedule = #cta.schedule<stages = 2, math_warpgroups = 1>} {
+cta.program @matmul(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"a", input, [M, K]>}, %b: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"b", input, [N, K]>}, %c: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"c", output, [M, N]>}, %M: index {cta.dim = #cta.dim<M>}, %K: index {cta.dim = #cta.dim<K>}, %N: index {cta.dim = #cta.dim<N>}) attributes {block = array<i64: 256, 1, 1>, chip = #cta.chip<sm_100a>, cluster = array<i64: 1, 1>, schedule = #cta.schedule<stages = 2, math_warpgroups = 1>} {
   %c64 = arith.constant 64 : index
   %c0 = arith.constant 0 : index
   %sa = cta.alloc : <128x64xbf16, stages = 2, swizzle = "128B">
@@ -387,7 +387,7 @@ cta.program @matmul(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a", cta.
 
 // Every accumulator gets its own columns; 512 exist.
 // expected-error@+1 {{convert-cta-to-nvvm: the accumulators and block scales need 768 tensor-memory columns; 512 exist}}
-cta.program @matmul(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a", cta.role = "input", cta.shape = ["M", "K"]}, %b: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "b", cta.role = "input", cta.shape = ["N", "K"]}, %c: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "c", cta.role = "output", cta.shape = ["M", "N"]}, %M: index {cta.dim = "M"}, %K: index {cta.dim = "K"}, %N: index {cta.dim = "N"}) attributes {cta.block = array<i64: 256, 1, 1>, cta.chip = "sm_100a", cta.cluster = array<i64: 1, 1>, cta.schedule = #cta.schedule<stages = 2, math_warpgroups = 1>} {
+cta.program @matmul(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"a", input, [M, K]>}, %b: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"b", input, [N, K]>}, %c: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"c", output, [M, N]>}, %M: index {cta.dim = #cta.dim<M>}, %K: index {cta.dim = #cta.dim<K>}, %N: index {cta.dim = #cta.dim<N>}) attributes {block = array<i64: 256, 1, 1>, chip = #cta.chip<sm_100a>, cluster = array<i64: 1, 1>, schedule = #cta.schedule<stages = 2, math_warpgroups = 1>} {
   %c64 = arith.constant 64 : index
   %c0 = arith.constant 0 : index
   %sa = cta.alloc : <128x64xbf16, stages = 2, swizzle = "128B">
@@ -433,7 +433,7 @@ cta.program @matmul(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a", cta.
 
 // -----
 
-cta.program @matmul(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a", cta.role = "input", cta.shape = ["M", "K"]}, %b: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "b", cta.role = "input", cta.shape = ["N", "K"]}, %c: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "c", cta.role = "output", cta.shape = ["M", "N"]}, %M: index {cta.dim = "M"}, %K: index {cta.dim = "K"}, %N: index {cta.dim = "N"}) attributes {cta.block = array<i64: 384, 1, 1>, cta.chip = "sm_100a", cta.cluster = array<i64: 1, 1>, cta.schedule = #cta.schedule<stages = 2, math_warpgroups = 1>} {
+cta.program @matmul(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"a", input, [M, K]>}, %b: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"b", input, [N, K]>}, %c: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"c", output, [M, N]>}, %M: index {cta.dim = #cta.dim<M>}, %K: index {cta.dim = #cta.dim<K>}, %N: index {cta.dim = #cta.dim<N>}) attributes {block = array<i64: 384, 1, 1>, chip = #cta.chip<sm_100a>, cluster = array<i64: 1, 1>, schedule = #cta.schedule<stages = 2, math_warpgroups = 1>} {
   %c64 = arith.constant 64 : index
   %c0 = arith.constant 0 : index
   %sa = cta.alloc : <128x64xbf16, stages = 2, swizzle = "128B">
@@ -480,7 +480,7 @@ cta.program @matmul(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a", cta.
 
 // A stream-K walk's join of partial tiles needs registers; tensor-memory
 // accumulators cannot take part yet.
-cta.program @stream_k(%arg0: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a", cta.role = "input", cta.shape = ["M", "K"]}, %arg1: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "b", cta.role = "input", cta.shape = ["N", "K"]}, %arg2: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "c", cta.role = "output", cta.shape = ["M", "N"]}, %arg3: index {cta.dim = "M"}, %arg4: index {cta.dim = "K"}, %arg5: index {cta.dim = "N"}) attributes {cta.block = array<i64: 256, 1, 1>, cta.chip = "sm_100a", cta.cluster = array<i64: 1, 1>, cta.schedule = #cta.schedule<stages = 4, math_warpgroups = 1>} {
+cta.program @stream_k(%arg0: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"a", input, [M, K]>}, %arg1: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"b", input, [N, K]>}, %arg2: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"c", output, [M, N]>}, %arg3: index {cta.dim = #cta.dim<M>}, %arg4: index {cta.dim = #cta.dim<K>}, %arg5: index {cta.dim = #cta.dim<N>}) attributes {block = array<i64: 256, 1, 1>, chip = #cta.chip<sm_100a>, cluster = array<i64: 1, 1>, schedule = #cta.schedule<stages = 4, math_warpgroups = 1>} {
   %0 = cta.alloc : <128x64xbf16, stages = 4, swizzle = "128B">
   %1 = cta.alloc : <128x64xbf16, stages = 4, swizzle = "128B">
   %2 = cta.alloc : <128x128xbf16, swizzle = "128B">
@@ -539,7 +539,7 @@ cta.program @stream_k(%arg0: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a",
 
 // The hand-off's ops run in their roles: sets are taken and committed by
 // the MMA warp, waited for and released by the epilogue warpgroup.
-cta.program @mma_warp(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a", cta.role = "input", cta.shape = ["M", "K"]}, %b: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "b", cta.role = "input", cta.shape = ["N", "K"]}, %c: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "c", cta.role = "output", cta.shape = ["M", "N"]}, %M: index {cta.dim = "M"}, %K: index {cta.dim = "K"}, %N: index {cta.dim = "N"}) attributes {cta.block = array<i64: 192, 1, 1>, cta.chip = "sm_100a", cta.cluster = array<i64: 1, 1>, cta.schedule = #cta.schedule<stages = 2, math_warpgroups = 1, acc_stages = 2>} {
+cta.program @mma_warp(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"a", input, [M, K]>}, %b: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"b", input, [N, K]>}, %c: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"c", output, [M, N]>}, %M: index {cta.dim = #cta.dim<M>}, %K: index {cta.dim = #cta.dim<K>}, %N: index {cta.dim = #cta.dim<N>}) attributes {block = array<i64: 192, 1, 1>, chip = #cta.chip<sm_100a>, cluster = array<i64: 1, 1>, schedule = #cta.schedule<stages = 2, math_warpgroups = 1, acc_stages = 2>} {
   %c64 = arith.constant 64 : index
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -600,7 +600,7 @@ cta.program @mma_warp(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a", ct
 
 // -----
 
-cta.program @mma_warp(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a", cta.role = "input", cta.shape = ["M", "K"]}, %b: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "b", cta.role = "input", cta.shape = ["N", "K"]}, %c: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "c", cta.role = "output", cta.shape = ["M", "N"]}, %M: index {cta.dim = "M"}, %K: index {cta.dim = "K"}, %N: index {cta.dim = "N"}) attributes {cta.block = array<i64: 192, 1, 1>, cta.chip = "sm_100a", cta.cluster = array<i64: 1, 1>, cta.schedule = #cta.schedule<stages = 2, math_warpgroups = 1, acc_stages = 2>} {
+cta.program @mma_warp(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"a", input, [M, K]>}, %b: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"b", input, [N, K]>}, %c: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"c", output, [M, N]>}, %M: index {cta.dim = #cta.dim<M>}, %K: index {cta.dim = #cta.dim<K>}, %N: index {cta.dim = #cta.dim<N>}) attributes {block = array<i64: 192, 1, 1>, chip = #cta.chip<sm_100a>, cluster = array<i64: 1, 1>, schedule = #cta.schedule<stages = 2, math_warpgroups = 1, acc_stages = 2>} {
   %c64 = arith.constant 64 : index
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -661,7 +661,7 @@ cta.program @mma_warp(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a", ct
 
 // -----
 
-cta.program @mma_warp(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a", cta.role = "input", cta.shape = ["M", "K"]}, %b: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "b", cta.role = "input", cta.shape = ["N", "K"]}, %c: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "c", cta.role = "output", cta.shape = ["M", "N"]}, %M: index {cta.dim = "M"}, %K: index {cta.dim = "K"}, %N: index {cta.dim = "N"}) attributes {cta.block = array<i64: 192, 1, 1>, cta.chip = "sm_100a", cta.cluster = array<i64: 1, 1>, cta.schedule = #cta.schedule<stages = 2, math_warpgroups = 1, acc_stages = 2>} {
+cta.program @mma_warp(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"a", input, [M, K]>}, %b: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"b", input, [N, K]>}, %c: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"c", output, [M, N]>}, %M: index {cta.dim = #cta.dim<M>}, %K: index {cta.dim = #cta.dim<K>}, %N: index {cta.dim = #cta.dim<N>}) attributes {block = array<i64: 192, 1, 1>, chip = #cta.chip<sm_100a>, cluster = array<i64: 1, 1>, schedule = #cta.schedule<stages = 2, math_warpgroups = 1, acc_stages = 2>} {
   %c64 = arith.constant 64 : index
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -721,7 +721,7 @@ cta.program @mma_warp(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a", ct
 
 // -----
 
-cta.program @mma_warp(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a", cta.role = "input", cta.shape = ["M", "K"]}, %b: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "b", cta.role = "input", cta.shape = ["N", "K"]}, %c: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "c", cta.role = "output", cta.shape = ["M", "N"]}, %M: index {cta.dim = "M"}, %K: index {cta.dim = "K"}, %N: index {cta.dim = "N"}) attributes {cta.block = array<i64: 192, 1, 1>, cta.chip = "sm_100a", cta.cluster = array<i64: 1, 1>, cta.schedule = #cta.schedule<stages = 2, math_warpgroups = 1, acc_stages = 2>} {
+cta.program @mma_warp(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"a", input, [M, K]>}, %b: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"b", input, [N, K]>}, %c: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"c", output, [M, N]>}, %M: index {cta.dim = #cta.dim<M>}, %K: index {cta.dim = #cta.dim<K>}, %N: index {cta.dim = #cta.dim<N>}) attributes {block = array<i64: 192, 1, 1>, chip = #cta.chip<sm_100a>, cluster = array<i64: 1, 1>, schedule = #cta.schedule<stages = 2, math_warpgroups = 1, acc_stages = 2>} {
   %c64 = arith.constant 64 : index
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -784,7 +784,7 @@ cta.program @mma_warp(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a", ct
 
 // A CTA pair's MMA needs every copy to be the pair's: the copies complete
 // on the leader's barrier, which counts both CTAs' bytes.
-cta.program @pair(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a", cta.role = "input", cta.shape = ["M", "K"]}, %b: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "b", cta.role = "input", cta.shape = ["N", "K"]}, %c: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "c", cta.role = "output", cta.shape = ["M", "N"]}, %M: index {cta.dim = "M"}, %K: index {cta.dim = "K"}, %N: index {cta.dim = "N"}) attributes {cta.block = array<i64: 192, 1, 1>, cta.chip = "sm_100a", cta.cluster = array<i64: 2, 1>, cta.schedule = #cta.schedule<stages = 2, math_warpgroups = 1, acc_stages = 2>} {
+cta.program @pair(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"a", input, [M, K]>}, %b: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"b", input, [N, K]>}, %c: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"c", output, [M, N]>}, %M: index {cta.dim = #cta.dim<M>}, %K: index {cta.dim = #cta.dim<K>}, %N: index {cta.dim = #cta.dim<N>}) attributes {block = array<i64: 192, 1, 1>, chip = #cta.chip<sm_100a>, cluster = array<i64: 2, 1>, schedule = #cta.schedule<stages = 2, math_warpgroups = 1, acc_stages = 2>} {
   %c64 = arith.constant 64 : index
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -845,7 +845,7 @@ cta.program @pair(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a", cta.ro
 // -----
 
 // A CTA pair is a 2x1 cluster.
-cta.program @pair(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a", cta.role = "input", cta.shape = ["M", "K"]}, %b: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "b", cta.role = "input", cta.shape = ["N", "K"]}, %c: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "c", cta.role = "output", cta.shape = ["M", "N"]}, %M: index {cta.dim = "M"}, %K: index {cta.dim = "K"}, %N: index {cta.dim = "N"}) attributes {cta.block = array<i64: 192, 1, 1>, cta.chip = "sm_100a", cta.cluster = array<i64: 1, 1>, cta.schedule = #cta.schedule<stages = 2, math_warpgroups = 1, acc_stages = 2>} {
+cta.program @pair(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"a", input, [M, K]>}, %b: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"b", input, [N, K]>}, %c: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"c", output, [M, N]>}, %M: index {cta.dim = #cta.dim<M>}, %K: index {cta.dim = #cta.dim<K>}, %N: index {cta.dim = #cta.dim<N>}) attributes {block = array<i64: 192, 1, 1>, chip = #cta.chip<sm_100a>, cluster = array<i64: 1, 1>, schedule = #cta.schedule<stages = 2, math_warpgroups = 1, acc_stages = 2>} {
   %c64 = arith.constant 64 : index
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

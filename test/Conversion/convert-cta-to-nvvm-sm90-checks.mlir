@@ -7,7 +7,7 @@
 // that clip edge tiles.
 
 // An MMA whose N no wgmma has.
-cta.program @n12(%M: index {cta.dim = "M"}) attributes {cta.block = array<i64: 384, 1, 1>} {
+cta.program @n12(%M: index {cta.dim = #cta.dim<M>}) attributes {block = array<i64: 384, 1, 1>} {
   %sa = cta.alloc : !cta.buffer<64x64xbf16, swizzle = "128B">
   %sb = cta.alloc : !cta.buffer<12x64xbf16, swizzle = "128B">
   cta.tile_loop static (%M, %M) tile [64, 64] {
@@ -23,7 +23,7 @@ cta.program @n12(%M: index {cta.dim = "M"}) attributes {cta.block = array<i64: 3
 
 // Accumulators are whole 64-row fragments (regression: 32 rows lowered to no
 // wgmma at all, 96 rows to 64).
-cta.program @rows32(%M: index {cta.dim = "M"}) attributes {cta.block = array<i64: 384, 1, 1>} {
+cta.program @rows32(%M: index {cta.dim = #cta.dim<M>}) attributes {block = array<i64: 384, 1, 1>} {
   %c0 = arith.constant 0 : index
   %sa = cta.alloc : !cta.buffer<64x64xbf16, swizzle = "128B">
   %sb = cta.alloc : !cta.buffer<16x64xbf16, swizzle = "128B">
@@ -40,7 +40,7 @@ cta.program @rows32(%M: index {cta.dim = "M"}) attributes {cta.block = array<i64
 // -----
 
 // K must be whole wgmma K steps (16 for bf16).
-cta.program @k8(%M: index {cta.dim = "M"}) attributes {cta.block = array<i64: 384, 1, 1>} {
+cta.program @k8(%M: index {cta.dim = #cta.dim<M>}) attributes {block = array<i64: 384, 1, 1>} {
   %sa = cta.alloc : !cta.buffer<64x8xbf16>
   %sb = cta.alloc : !cta.buffer<64x8xbf16>
   cta.tile_loop static (%M, %M) tile [64, 64] {
@@ -56,8 +56,8 @@ cta.program @k8(%M: index {cta.dim = "M"}) attributes {cta.block = array<i64: 38
 
 // A tile that is not whole staging blocks (64 columns of bf16 per 128-byte
 // block) would lose columns (regression: a 64x96 tile stored 64).
-cta.program @partial_block(%c: memref<?x?xbf16> {cta.param = "c", cta.role = "output", cta.shape = ["M", "M"]}, %M: index {cta.dim = "M"})
-    attributes {cta.block = array<i64: 256, 1, 1>} {
+cta.program @partial_block(%c: memref<?x?xbf16> {cta.param = #cta.param<"c", output, [M, M]>}, %M: index {cta.dim = #cta.dim<M>})
+    attributes {block = array<i64: 256, 1, 1>} {
   %sc = cta.alloc : !cta.buffer<64x64xbf16, swizzle = "128B">
   cta.warp_specialize #cta.role<producer, warps = 4, regs = 40> {
   } #cta.role<math, warps = 4, regs = 232> {
@@ -79,8 +79,8 @@ cta.program @partial_block(%c: memref<?x?xbf16> {cta.param = "c", cta.role = "ou
 
 // Edge tiles are clipped to the destination's extents, which must be known
 // (a destination without cta.shape).
-cta.program @no_shape(%c: memref<?x?xf32> {cta.param = "c", cta.role = "output"}, %M: index {cta.dim = "M"})
-    attributes {cta.block = array<i64: 128, 1, 1>} {
+cta.program @no_shape(%c: memref<?x?xf32> {cta.param = #cta.param<"c", output, [M, K]>}, %M: index {cta.dim = #cta.dim<M>})
+    attributes {block = array<i64: 128, 1, 1>} {
   %sc = cta.alloc : !cta.buffer<64x32xf32, swizzle = "128B">
   cta.warp_specialize #cta.role<math, warps = 4> {
     cta.tile_loop static (%M, %M) tile [64, 64] {
@@ -99,8 +99,8 @@ cta.program @no_shape(%c: memref<?x?xf32> {cta.param = "c", cta.role = "output"}
 // -----
 
 // An extent given by an expression (E+1) cannot clip a store yet.
-cta.program @expr_shape(%c: memref<?x?xf32> {cta.param = "c", cta.role = "output", cta.shape = ["E+1", "M"]}, %M: index {cta.dim = "M"}, %E: index {cta.dim = "E"})
-    attributes {cta.block = array<i64: 128, 1, 1>} {
+cta.program @expr_shape(%c: memref<?x?xf32> {cta.param = #cta.param<"c", output, [E+1, M]>}, %M: index {cta.dim = #cta.dim<M>}, %E: index {cta.dim = #cta.dim<E>})
+    attributes {block = array<i64: 128, 1, 1>} {
   %sc = cta.alloc : !cta.buffer<64x32xf32, swizzle = "128B">
   cta.warp_specialize #cta.role<math, warps = 4> {
     cta.tile_loop static (%M, %M) tile [64, 64] {
@@ -119,8 +119,8 @@ cta.program @expr_shape(%c: memref<?x?xf32> {cta.param = "c", cta.role = "output
 // -----
 
 // A store needs a staging buffer.
-cta.program @no_staging(%c: memref<?x?xf32> {cta.param = "c", cta.role = "output", cta.shape = ["M", "M"]}, %M: index {cta.dim = "M"})
-    attributes {cta.block = array<i64: 128, 1, 1>} {
+cta.program @no_staging(%c: memref<?x?xf32> {cta.param = #cta.param<"c", output, [M, M]>}, %M: index {cta.dim = #cta.dim<M>})
+    attributes {block = array<i64: 128, 1, 1>} {
   cta.warp_specialize #cta.role<math, warps = 4> {
     cta.tile_loop static (%M, %M) tile [64, 64] {
     ^bb0(%m0: index, %n0: index):

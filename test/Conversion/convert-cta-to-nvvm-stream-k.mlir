@@ -32,7 +32,7 @@
 // The second to arrive adds the other part's 16 float4s, clears the counter.
 // CHECK-COUNT-16: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
 // CHECK:         llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : i32, !llvm.ptr<1>
-cta.program @stream_k(%arg0: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a", cta.role = "input", cta.shape = ["M", "K"]}, %arg1: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "b", cta.role = "input", cta.shape = ["N", "K"]}, %arg2: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "c", cta.role = "output", cta.shape = ["M", "N"]}, %arg3: index {cta.dim = "M"}, %arg4: index {cta.dim = "K"}, %arg5: index {cta.dim = "N"}) attributes {cta.block = array<i64: 384, 1, 1>, cta.chip = "sm_90a", cta.cluster = array<i64: 1, 1>, cta.schedule = #cta.schedule<stages = 4, math_warpgroups = 2>} {
+cta.program @stream_k(%arg0: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"a", input, [M, K]>}, %arg1: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"b", input, [N, K]>}, %arg2: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"c", output, [M, N]>}, %arg3: index {cta.dim = #cta.dim<M>}, %arg4: index {cta.dim = #cta.dim<K>}, %arg5: index {cta.dim = #cta.dim<N>}) attributes {block = array<i64: 384, 1, 1>, chip = #cta.chip<sm_90a>, cluster = array<i64: 1, 1>, schedule = #cta.schedule<stages = 4, math_warpgroups = 2>} {
   %0 = cta.alloc : <128x64xbf16, stages = 4, swizzle = "128B">
   %1 = cta.alloc : <128x64xbf16, stages = 4, swizzle = "128B">
   %2 = cta.alloc : <64x128xbf16, stages = 2, swizzle = "128B">

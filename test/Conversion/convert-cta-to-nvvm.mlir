@@ -160,11 +160,11 @@
 // CHECK-NEXT:      nvvm.cluster.wait
 // CHECK-NEXT:      llvm.return
 // CHECK-NOT:     cta.
-cta.program @matmul(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a", cta.role = "input", cta.shape = ["M", "K"]},
-                    %b: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "b", cta.role = "input", cta.shape = ["N", "K"]},
-                    %c: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "c", cta.role = "output", cta.shape = ["M", "N"]},
-                    %M: index {cta.dim = "M"}, %K: index {cta.dim = "K"}, %N: index {cta.dim = "N"})
-    attributes {cta.block = array<i64: 384, 1, 1>, cta.chip = "sm_90a", cta.cluster = array<i64: 2, 1>} {
+cta.program @matmul(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"a", input, [M, K]>},
+                    %b: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"b", input, [N, K]>},
+                    %c: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"c", output, [M, N]>},
+                    %M: index {cta.dim = #cta.dim<M>}, %K: index {cta.dim = #cta.dim<K>}, %N: index {cta.dim = #cta.dim<N>})
+    attributes {block = array<i64: 384, 1, 1>, chip = #cta.chip<sm_90a>, cluster = array<i64: 2, 1>} {
   %c64 = arith.constant 64 : index
   %c0 = arith.constant 0 : index
   %sa = cta.alloc : !cta.buffer<128x64xbf16, stages = 4, swizzle = "128B">
@@ -249,7 +249,7 @@ cta.program @matmul(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a", cta.
 // CHECK:         llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<1>
 // CHECK-NOT:     nvvm.cluster
 // CHECK:         llvm.return
-cta.program @small(%arg0: memref<?x?xf16, strided<[?, 1]>> {cta.param = "a", cta.role = "input", cta.shape = ["M", "64"]}, %arg1: memref<?x?xf32, strided<[?, 1]>> {cta.param = "c", cta.role = "output", cta.shape = ["M", "M"]}, %arg2: index {cta.dim = "M"}) attributes {cta.block = array<i64: 256, 1, 1>} {
+cta.program @small(%arg0: memref<?x?xf16, strided<[?, 1]>> {cta.param = #cta.param<"a", input, [M, 64]>}, %arg1: memref<?x?xf32, strided<[?, 1]>> {cta.param = #cta.param<"c", output, [M, M]>}, %arg2: index {cta.dim = #cta.dim<M>}) attributes {block = array<i64: 256, 1, 1>} {
   %c1 = arith.constant 1 : index
   %c0 = arith.constant 0 : index
   %c64 = arith.constant 64 : index
@@ -297,7 +297,7 @@ cta.program @small(%arg0: memref<?x?xf16, strided<[?, 1]>> {cta.param = "a", cta
 // CHECK-LABEL: llvm.func @hoisted(
 // CHECK:         %[[HALF:.*]] = arith.constant 5.000000e-01 : f32
 // CHECK:         arith.mulf %{{.*}}, %[[HALF]] : f32
-cta.program @hoisted(%a: memref<?x?xf16, strided<[?, 1]>> {cta.param = "a", cta.role = "input", cta.shape = ["M", "64"]}, %arg1: memref<?x?xf32, strided<[?, 1]>> {cta.param = "c", cta.role = "output", cta.shape = ["M", "M"]}, %arg2: index {cta.dim = "M"}) attributes {cta.block = array<i64: 256, 1, 1>} {
+cta.program @hoisted(%a: memref<?x?xf16, strided<[?, 1]>> {cta.param = #cta.param<"a", input, [M, 64]>}, %arg1: memref<?x?xf32, strided<[?, 1]>> {cta.param = #cta.param<"c", output, [M, M]>}, %arg2: index {cta.dim = #cta.dim<M>}) attributes {block = array<i64: 256, 1, 1>} {
   %half = arith.constant 5.000000e-01 : f32
   %c1 = arith.constant 1 : index
   %c0 = arith.constant 0 : index
@@ -356,7 +356,7 @@ cta.program @hoisted(%a: memref<?x?xf16, strided<[?, 1]>> {cta.param = "a", cta.
 // CHECK:         llvm.inline_asm has_side_effects asm_dialect = att "", "=f,=f,=f,=f,=f,=f,=f,=f,0,1,2,3,4,5,6,7"
 // CHECK-NOT:     nvvm.setmaxregister
 // CHECK:         llvm.return
-cta.program @unbatched(%c: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "c", cta.role = "output", cta.shape = ["M", "M"]}, %M: index {cta.dim = "M"}) attributes {cta.block = array<i64: 256, 1, 1>} {
+cta.program @unbatched(%c: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"c", output, [M, M]>}, %M: index {cta.dim = #cta.dim<M>}) attributes {block = array<i64: 256, 1, 1>} {
   %false = arith.constant false
   %sa = cta.alloc : !cta.buffer<64x64xbf16, swizzle = "128B">
   %sb = cta.alloc : !cta.buffer<16x64xbf16, swizzle = "128B">
@@ -378,7 +378,7 @@ cta.program @unbatched(%c: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "c", c
 //===----------------------------------------------------------------------===//
 
 // expected-error@+1 {{convert-cta-to-nvvm: the program was scheduled for sm_100a, not sm_90a}}
-cta.program @f(%a: memref<?x?xbf16> {cta.param = "a", cta.shape = ["M", "M"]}, %c: memref<?x?xbf16> {cta.param = "c", cta.role = "output", cta.shape = ["M", "M"]}, %M: index {cta.dim = "M"}) attributes {cta.chip = "sm_100a", cta.block = array<i64: 384, 1, 1>} {
+cta.program @f(%a: memref<?x?xbf16> {cta.param = #cta.param<"a", input, [M, M]>}, %c: memref<?x?xbf16> {cta.param = #cta.param<"c", output, [M, M]>}, %M: index {cta.dim = #cta.dim<M>}) attributes {chip = #cta.chip<sm_100a>, block = array<i64: 384, 1, 1>} {
   cta.tile_loop static (%M, %M) tile [64, 64] {
   ^bb0(%m0: index, %n0: index):
   }
@@ -387,8 +387,8 @@ cta.program @f(%a: memref<?x?xbf16> {cta.param = "a", cta.shape = ["M", "M"]}, %
 
 // -----
 
-// expected-error@+1 {{convert-cta-to-nvvm: the program has no cta.block; run cta-pipeline first}}
-cta.program @f(%a: memref<?x?xbf16> {cta.param = "a", cta.shape = ["M", "M"]}, %c: memref<?x?xbf16> {cta.param = "c", cta.role = "output", cta.shape = ["M", "M"]}, %M: index {cta.dim = "M"}) {
+// expected-error@+1 {{convert-cta-to-nvvm: the program has no block size; run cta-pipeline first}}
+cta.program @f(%a: memref<?x?xbf16> {cta.param = #cta.param<"a", input, [M, M]>}, %c: memref<?x?xbf16> {cta.param = #cta.param<"c", output, [M, M]>}, %M: index {cta.dim = #cta.dim<M>}) {
   cta.tile_loop static (%M, %M) tile [64, 64] {
   ^bb0(%m0: index, %n0: index):
   }
@@ -398,17 +398,7 @@ cta.program @f(%a: memref<?x?xbf16> {cta.param = "a", cta.shape = ["M", "M"]}, %
 // -----
 
 // expected-error@+1 {{convert-cta-to-nvvm: no manifest dtype for 'i8'}}
-cta.program @f(%a: memref<?x?xi8> {cta.param = "a"}, %M: index {cta.dim = "M"}) attributes {cta.block = array<i64: 384, 1, 1>} {
-  cta.tile_loop static (%M, %M) tile [64, 64] {
-  ^bb0(%m0: index, %n0: index):
-  }
-  cta.return
-}
-
-// -----
-
-// expected-error@+1 {{convert-cta-to-nvvm: invalid dim expression '2M': not an integer that fits 64 bits (expected N, NAME, NAME+N, NAME-N, NAME*N or cdiv(NAME,N))}}
-cta.program @f(%a: memref<?x?xbf16> {cta.param = "a", cta.shape = ["2M", "K"]}, %M: index {cta.dim = "M"}) attributes {cta.block = array<i64: 384, 1, 1>} {
+cta.program @f(%a: memref<?x?xi8> {cta.param = #cta.param<"a", input, [M, K]>}, %M: index {cta.dim = #cta.dim<M>}) attributes {block = array<i64: 384, 1, 1>} {
   cta.tile_loop static (%M, %M) tile [64, 64] {
   ^bb0(%m0: index, %n0: index):
   }
@@ -418,13 +408,13 @@ cta.program @f(%a: memref<?x?xbf16> {cta.param = "a", cta.shape = ["2M", "K"]}, 
 // -----
 
 // expected-error@+1 {{convert-cta-to-nvvm: the program walks no tiles}}
-cta.program @f(%a: memref<?x?xbf16> {cta.param = "a", cta.shape = ["M", "M"]}, %c: memref<?x?xbf16> {cta.param = "c", cta.role = "output", cta.shape = ["M", "M"]}, %M: index {cta.dim = "M"}) attributes {cta.block = array<i64: 384, 1, 1>} {
+cta.program @f(%a: memref<?x?xbf16> {cta.param = #cta.param<"a", input, [M, M]>}, %c: memref<?x?xbf16> {cta.param = #cta.param<"c", output, [M, M]>}, %M: index {cta.dim = #cta.dim<M>}) attributes {block = array<i64: 384, 1, 1>} {
   cta.return
 }
 
 // -----
 
-cta.program @f(%a: memref<?x?xbf16> {cta.param = "a", cta.shape = ["M", "M"]}, %c: memref<?x?xbf16> {cta.param = "c", cta.role = "output", cta.shape = ["M", "M"]}, %M: index {cta.dim = "M"}) attributes {cta.block = array<i64: 384, 1, 1>} {
+cta.program @f(%a: memref<?x?xbf16> {cta.param = #cta.param<"a", input, [M, M]>}, %c: memref<?x?xbf16> {cta.param = #cta.param<"c", output, [M, M]>}, %M: index {cta.dim = #cta.dim<M>}) attributes {block = array<i64: 384, 1, 1>} {
   %e = arith.addi %M, %M : index
   // expected-error@+1 {{convert-cta-to-nvvm: tile extents must be dims or constants}}
   cta.tile_loop static (%e, %M) tile [64, 64] {
@@ -435,7 +425,7 @@ cta.program @f(%a: memref<?x?xbf16> {cta.param = "a", cta.shape = ["M", "M"]}, %
 
 // -----
 
-cta.program @f(%B: index {cta.dim = "B"}, %M: index {cta.dim = "M"}) attributes {cta.block = array<i64: 384, 1, 1>} {
+cta.program @f(%B: index {cta.dim = #cta.dim<B>}, %M: index {cta.dim = #cta.dim<M>}) attributes {block = array<i64: 384, 1, 1>} {
   // expected-error@+1 {{convert-cta-to-nvvm: not implemented yet on sm_90a: a batched tile walk}}
   cta.tile_loop batched (%B, %M, %M) tile [1, 64, 64] {
   ^bb0(%b: index, %m0: index, %n0: index):
@@ -445,8 +435,8 @@ cta.program @f(%B: index {cta.dim = "B"}, %M: index {cta.dim = "M"}) attributes 
 
 // -----
 
-cta.program @f(%offsets: memref<?xi32> {cta.param = "offsets", cta.shape = ["E+1"]}, %E: index {cta.dim = "E"}, %T: index {cta.dim = "T"})
-    attributes {cta.block = array<i64: 384, 1, 1>} {
+cta.program @f(%offsets: memref<?xi32> {cta.param = #cta.param<"offsets", input, [E+1]>}, %E: index {cta.dim = #cta.dim<E>}, %T: index {cta.dim = #cta.dim<T>})
+    attributes {block = array<i64: 384, 1, 1>} {
   // expected-error@+1 {{convert-cta-to-nvvm: not implemented yet on sm_90a: a grouped tile walk}}
   cta.tile_loop grouped offsets(%offsets : memref<?xi32>, %E) (%T, %T) tile [64, 64] {
   ^bb0(%e: index, %m0: index, %n0: index, %m_end: index):
@@ -456,7 +446,7 @@ cta.program @f(%offsets: memref<?xi32> {cta.param = "offsets", cta.shape = ["E+1
 
 // -----
 
-cta.program @f(%a: memref<?x?xbf16> {cta.param = "a", cta.shape = ["M", "M"]}, %c: memref<?x?xbf16> {cta.param = "c", cta.role = "output", cta.shape = ["M", "M"]}, %M: index {cta.dim = "M"}) attributes {cta.block = array<i64: 384, 1, 1>} {
+cta.program @f(%a: memref<?x?xbf16> {cta.param = #cta.param<"a", input, [M, M]>}, %c: memref<?x?xbf16> {cta.param = #cta.param<"c", output, [M, M]>}, %M: index {cta.dim = #cta.dim<M>}) attributes {block = array<i64: 384, 1, 1>} {
   // expected-error@+1 {{convert-cta-to-nvvm: cta.warpgroup_index outside a warp role}}
   %w = cta.warpgroup_index : index
   cta.tile_loop static (%M, %M) tile [64, 64] {
@@ -469,8 +459,8 @@ cta.program @f(%a: memref<?x?xbf16> {cta.param = "a", cta.shape = ["M", "M"]}, %
 
 // Copies are TMA copies: their source must be a parameter (it has a tensor
 // map).
-cta.program @f(%a: memref<?x?xbf16> {cta.param = "a", cta.shape = ["M", "M"]}, %M: index {cta.dim = "M"})
-    attributes {cta.block = array<i64: 384, 1, 1>} {
+cta.program @f(%a: memref<?x?xbf16> {cta.param = #cta.param<"a", input, [M, M]>}, %M: index {cta.dim = #cta.dim<M>})
+    attributes {block = array<i64: 384, 1, 1>} {
   %sa = cta.alloc : !cta.buffer<64x64xbf16, swizzle = "128B">
   %ring = cta.ring {consumers = 1 : i64} : !cta.ring<1>
   %v = memref.alloc(%M, %M) : memref<?x?xbf16>
@@ -484,8 +474,8 @@ cta.program @f(%a: memref<?x?xbf16> {cta.param = "a", cta.shape = ["M", "M"]}, %
 
 // -----
 
-cta.program @f(%a: memref<?x?xbf16> {cta.param = "a", cta.shape = ["M", "M"]}, %M: index {cta.dim = "M"})
-    attributes {cta.block = array<i64: 384, 1, 1>} {
+cta.program @f(%a: memref<?x?xbf16> {cta.param = #cta.param<"a", input, [M, M]>}, %M: index {cta.dim = #cta.dim<M>})
+    attributes {block = array<i64: 384, 1, 1>} {
   %sa = cta.alloc : !cta.buffer<512x64xbf16, swizzle = "128B">
   %ring = cta.ring {consumers = 1 : i64} : !cta.ring<1>
   cta.tile_loop static (%M, %M) tile [64, 64] {
@@ -498,8 +488,8 @@ cta.program @f(%a: memref<?x?xbf16> {cta.param = "a", cta.shape = ["M", "M"]}, %
 
 // -----
 
-cta.program @f(%a: memref<?x?xbf16> {cta.param = "a", cta.shape = ["M", "M"]}, %M: index {cta.dim = "M"})
-    attributes {cta.block = array<i64: 384, 1, 1>} {
+cta.program @f(%a: memref<?x?xbf16> {cta.param = #cta.param<"a", input, [M, M]>}, %M: index {cta.dim = #cta.dim<M>})
+    attributes {block = array<i64: 384, 1, 1>} {
   %sa = cta.alloc : !cta.buffer<64x48xbf16, swizzle = "64B">
   %ring = cta.ring {consumers = 1 : i64} : !cta.ring<1>
   cta.tile_loop static (%M, %M) tile [64, 64] {
@@ -513,8 +503,8 @@ cta.program @f(%a: memref<?x?xbf16> {cta.param = "a", cta.shape = ["M", "M"]}, %
 // -----
 
 // The staging buffer is the box of the output's tensor map: the same rules.
-cta.program @f(%c: memref<?x?xbf16> {cta.param = "c", cta.role = "output", cta.shape = ["M", "M"]}, %M: index {cta.dim = "M"})
-    attributes {cta.block = array<i64: 256, 1, 1>} {
+cta.program @f(%c: memref<?x?xbf16> {cta.param = #cta.param<"c", output, [M, M]>}, %M: index {cta.dim = #cta.dim<M>})
+    attributes {block = array<i64: 256, 1, 1>} {
   %sc = cta.alloc : !cta.buffer<64x32xbf16, swizzle = "128B">
   cta.warp_specialize #cta.role<producer, warps = 4, regs = 40> {
   } #cta.role<math, warps = 4, regs = 232> {
@@ -534,8 +524,8 @@ cta.program @f(%c: memref<?x?xbf16> {cta.param = "c", cta.role = "output", cta.s
 
 // -----
 
-cta.program @f(%a: memref<?x?xbf16> {cta.param = "a", cta.shape = ["M", "M"]}, %M: index {cta.dim = "M"})
-    attributes {cta.block = array<i64: 384, 1, 1>} {
+cta.program @f(%a: memref<?x?xbf16> {cta.param = #cta.param<"a", input, [M, M]>}, %M: index {cta.dim = #cta.dim<M>})
+    attributes {block = array<i64: 384, 1, 1>} {
   %sa = cta.alloc : !cta.buffer<64x64xbf16, swizzle = "128B">
   cta.tile_loop static (%M, %M) tile [64, 64] {
   ^bb0(%m0: index, %n0: index):
@@ -547,8 +537,8 @@ cta.program @f(%a: memref<?x?xbf16> {cta.param = "a", cta.shape = ["M", "M"]}, %
 
 // -----
 
-cta.program @f(%a: memref<?x?xbf16> {cta.param = "a", cta.shape = ["M", "M"]}, %M: index {cta.dim = "M"})
-    attributes {cta.block = array<i64: 384, 1, 1>} {
+cta.program @f(%a: memref<?x?xbf16> {cta.param = #cta.param<"a", input, [M, M]>}, %M: index {cta.dim = #cta.dim<M>})
+    attributes {block = array<i64: 384, 1, 1>} {
   %sa = cta.alloc : !cta.buffer<64x64xbf16, swizzle = "128B">
   cta.tile_loop static (%M, %M) tile [64, 64] {
   ^bb0(%m0: index, %n0: index):
@@ -565,8 +555,8 @@ cta.program @f(%a: memref<?x?xbf16> {cta.param = "a", cta.shape = ["M", "M"]}, %
 
 // -----
 
-cta.program @f(%a: memref<?x?xbf16> {cta.param = "a", cta.shape = ["M", "M"]}, %M: index {cta.dim = "M"})
-    attributes {cta.block = array<i64: 384, 1, 1>} {
+cta.program @f(%a: memref<?x?xbf16> {cta.param = #cta.param<"a", input, [M, M]>}, %M: index {cta.dim = #cta.dim<M>})
+    attributes {block = array<i64: 384, 1, 1>} {
   %c0 = arith.constant 0 : index
   // expected-error@+1 {{convert-cta-to-nvvm: global tensors are only read by cta.load and cta.store}}
   %d = memref.dim %a, %c0 : memref<?x?xbf16>
@@ -579,8 +569,8 @@ cta.program @f(%a: memref<?x?xbf16> {cta.param = "a", cta.shape = ["M", "M"]}, %
 // -----
 
 // The same inside an epilogue, which computes on elements.
-cta.program @f(%c: memref<?x?xf32> {cta.param = "c", cta.role = "output", cta.shape = ["M", "M"]}, %M: index {cta.dim = "M"})
-    attributes {cta.block = array<i64: 256, 1, 1>} {
+cta.program @f(%c: memref<?x?xf32> {cta.param = #cta.param<"c", output, [M, M]>}, %M: index {cta.dim = #cta.dim<M>})
+    attributes {block = array<i64: 256, 1, 1>} {
   %sc = cta.alloc : !cta.buffer<64x32xf32, swizzle = "128B">
   cta.warp_specialize #cta.role<producer, warps = 4, regs = 40> {
   } #cta.role<math, warps = 4, regs = 232> {
@@ -606,7 +596,7 @@ cta.program @f(%c: memref<?x?xf32> {cta.param = "c", cta.role = "output", cta.sh
 
 // MMAs: smem operands of 16-bit types, a K-major rhs, a constant accumulate
 // flag. Every unsupported op of a program is reported, not just the first.
-cta.program @f(%M: index {cta.dim = "M"}) attributes {cta.block = array<i64: 384, 1, 1>} {
+cta.program @f(%M: index {cta.dim = #cta.dim<M>}) attributes {block = array<i64: 384, 1, 1>} {
   %sa = cta.alloc : !cta.buffer<64x64xbf16, swizzle = "128B">
   cta.tile_loop static (%M, %M) tile [64, 64] {
   ^bb0(%m0: index, %n0: index):
@@ -621,7 +611,7 @@ cta.program @f(%M: index {cta.dim = "M"}) attributes {cta.block = array<i64: 384
 
 // -----
 
-cta.program @f(%M: index {cta.dim = "M"}) attributes {cta.block = array<i64: 384, 1, 1>} {
+cta.program @f(%M: index {cta.dim = #cta.dim<M>}) attributes {block = array<i64: 384, 1, 1>} {
   %sa = cta.alloc : !cta.buffer<64x128xf8E4M3FN, swizzle = "128B">
   %sb = cta.alloc : !cta.buffer<64x128xbf16, swizzle = "128B">
   cta.tile_loop static (%M, %M) tile [64, 64] {
@@ -635,7 +625,7 @@ cta.program @f(%M: index {cta.dim = "M"}) attributes {cta.block = array<i64: 384
 
 // -----
 
-cta.program @f(%M: index {cta.dim = "M"}) attributes {cta.block = array<i64: 384, 1, 1>} {
+cta.program @f(%M: index {cta.dim = #cta.dim<M>}) attributes {block = array<i64: 384, 1, 1>} {
   %sa = cta.alloc : !cta.buffer<64x64xbf16, swizzle = "128B">
   cta.tile_loop static (%M, %M) tile [64, 64] {
   ^bb0(%m0: index, %n0: index):
@@ -648,7 +638,7 @@ cta.program @f(%M: index {cta.dim = "M"}) attributes {cta.block = array<i64: 384
 
 // -----
 
-cta.program @f(%M: index {cta.dim = "M"}) attributes {cta.block = array<i64: 384, 1, 1>} {
+cta.program @f(%M: index {cta.dim = #cta.dim<M>}) attributes {block = array<i64: 384, 1, 1>} {
   %sa = cta.alloc : !cta.buffer<64x64xbf16, swizzle = "128B">
   cta.tile_loop static (%M, %M) tile [64, 64] {
   ^bb0(%m0: index, %n0: index):
@@ -663,7 +653,7 @@ cta.program @f(%M: index {cta.dim = "M"}) attributes {cta.block = array<i64: 384
 // -----
 
 // Register fragments are not lowered on sm_90a yet.
-cta.program @f(%M: index {cta.dim = "M"}) attributes {cta.block = array<i64: 384, 1, 1>} {
+cta.program @f(%M: index {cta.dim = #cta.dim<M>}) attributes {block = array<i64: 384, 1, 1>} {
   cta.tile_loop static (%M, %M) tile [64, 64] {
   ^bb0(%m0: index, %n0: index):
     %z = cta.acc_zero : !cta.acc<64x64xf32>
@@ -683,8 +673,8 @@ cta.program @f(%M: index {cta.dim = "M"}) attributes {cta.block = array<i64: 384
 
 // Stores: in a math role, of accumulators, through a staging buffer, into
 // rank-2 parameters, unbounded.
-cta.program @f(%c: memref<?x?xf32> {cta.param = "c", cta.role = "output", cta.shape = ["M", "M"]}, %M: index {cta.dim = "M"})
-    attributes {cta.block = array<i64: 384, 1, 1>} {
+cta.program @f(%c: memref<?x?xf32> {cta.param = #cta.param<"c", output, [M, M]>}, %M: index {cta.dim = #cta.dim<M>})
+    attributes {block = array<i64: 384, 1, 1>} {
   %sc = cta.alloc : !cta.buffer<64x32xf32, swizzle = "128B">
   cta.tile_loop static (%M, %M) tile [64, 64] {
   ^bb0(%m0: index, %n0: index):
@@ -700,8 +690,8 @@ cta.program @f(%c: memref<?x?xf32> {cta.param = "c", cta.role = "output", cta.sh
 
 // -----
 
-cta.program @f(%c: memref<?x?xf32> {cta.param = "c", cta.role = "output", cta.shape = ["M", "M"]}, %M: index {cta.dim = "M"})
-    attributes {cta.block = array<i64: 256, 1, 1>} {
+cta.program @f(%c: memref<?x?xf32> {cta.param = #cta.param<"c", output, [M, M]>}, %M: index {cta.dim = #cta.dim<M>})
+    attributes {block = array<i64: 256, 1, 1>} {
   %sc = cta.alloc : !cta.buffer<64x32xf32, swizzle = "128B">
   cta.warp_specialize #cta.role<producer, warps = 4, regs = 40> {
   } #cta.role<math, warps = 4, regs = 232> {
@@ -722,8 +712,8 @@ cta.program @f(%c: memref<?x?xf32> {cta.param = "c", cta.role = "output", cta.sh
 
 // -----
 
-cta.program @f(%c: memref<?x?xf32> {cta.param = "c", cta.role = "output", cta.shape = ["M", "M"]}, %M: index {cta.dim = "M"})
-    attributes {cta.block = array<i64: 256, 1, 1>} {
+cta.program @f(%c: memref<?x?xf32> {cta.param = #cta.param<"c", output, [M, M]>}, %M: index {cta.dim = #cta.dim<M>})
+    attributes {block = array<i64: 256, 1, 1>} {
   %sc = cta.alloc : !cta.buffer<64x32xf32, swizzle = "128B">
   cta.warp_specialize #cta.role<producer, warps = 4, regs = 40> {
   } #cta.role<math, warps = 4, regs = 232> {
@@ -742,8 +732,8 @@ cta.program @f(%c: memref<?x?xf32> {cta.param = "c", cta.role = "output", cta.sh
 
 // -----
 
-cta.program @f(%c: memref<?x?xbf16> {cta.param = "c", cta.role = "output", cta.shape = ["M", "M"]}, %M: index {cta.dim = "M"})
-    attributes {cta.block = array<i64: 256, 1, 1>} {
+cta.program @f(%c: memref<?x?xbf16> {cta.param = #cta.param<"c", output, [M, M]>}, %M: index {cta.dim = #cta.dim<M>})
+    attributes {block = array<i64: 256, 1, 1>} {
   %sc = cta.alloc : !cta.buffer<64x8xbf16>
   cta.warp_specialize #cta.role<producer, warps = 4, regs = 40> {
   } #cta.role<math, warps = 4, regs = 232> {
@@ -763,8 +753,8 @@ cta.program @f(%c: memref<?x?xbf16> {cta.param = "c", cta.role = "output", cta.s
 
 // -----
 
-cta.program @f(%c: memref<?x?xf32> {cta.param = "c", cta.role = "output", cta.shape = ["M", "M"]}, %M: index {cta.dim = "M"})
-    attributes {cta.block = array<i64: 256, 1, 1>} {
+cta.program @f(%c: memref<?x?xf32> {cta.param = #cta.param<"c", output, [M, M]>}, %M: index {cta.dim = #cta.dim<M>})
+    attributes {block = array<i64: 256, 1, 1>} {
   cta.warp_specialize #cta.role<producer, warps = 4, regs = 40> {
   } #cta.role<math, warps = 4, regs = 232> {
     cta.tile_loop static (%M, %M) tile [64, 64] {
@@ -782,7 +772,7 @@ cta.program @f(%c: memref<?x?xf32> {cta.param = "c", cta.role = "output", cta.sh
 
 // -----
 
-cta.program @f(%M: index {cta.dim = "M"}) attributes {cta.block = array<i64: 256, 1, 1>} {
+cta.program @f(%M: index {cta.dim = #cta.dim<M>}) attributes {block = array<i64: 256, 1, 1>} {
   %sc = cta.alloc : !cta.buffer<64x32xf32, swizzle = "128B">
   %d = memref.alloc(%M, %M) : memref<?x?xf32>
   cta.warp_specialize #cta.role<producer, warps = 4, regs = 40> {
@@ -802,8 +792,8 @@ cta.program @f(%M: index {cta.dim = "M"}) attributes {cta.block = array<i64: 256
 
 // -----
 
-cta.program @f(%c: memref<?x?x?xf32> {cta.param = "c", cta.role = "output", cta.shape = ["B", "M", "M"]}, %B: index {cta.dim = "B"}, %M: index {cta.dim = "M"})
-    attributes {cta.block = array<i64: 256, 1, 1>} {
+cta.program @f(%c: memref<?x?x?xf32> {cta.param = #cta.param<"c", output, [B, M, M]>}, %B: index {cta.dim = #cta.dim<B>}, %M: index {cta.dim = #cta.dim<M>})
+    attributes {block = array<i64: 256, 1, 1>} {
   %c0 = arith.constant 0 : index
   %sc = cta.alloc : !cta.buffer<64x32xf32, swizzle = "128B">
   cta.warp_specialize #cta.role<producer, warps = 4, regs = 40> {
@@ -824,7 +814,7 @@ cta.program @f(%c: memref<?x?x?xf32> {cta.param = "c", cta.role = "output", cta.
 // -----
 
 // The accumulator hand-off of sm_100a's MMA warp has no sm_90a form.
-cta.program @mma_warp_sm90(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a", cta.role = "input", cta.shape = ["M", "K"]}, %b: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "b", cta.role = "input", cta.shape = ["N", "K"]}, %c: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "c", cta.role = "output", cta.shape = ["M", "N"]}, %M: index {cta.dim = "M"}, %K: index {cta.dim = "K"}, %N: index {cta.dim = "N"}) attributes {cta.block = array<i64: 192, 1, 1>, cta.chip = "sm_90a", cta.cluster = array<i64: 1, 1>, cta.schedule = #cta.schedule<stages = 2, math_warpgroups = 1, acc_stages = 2>} {
+cta.program @mma_warp_sm90(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"a", input, [M, K]>}, %b: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"b", input, [N, K]>}, %c: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"c", output, [M, N]>}, %M: index {cta.dim = #cta.dim<M>}, %K: index {cta.dim = #cta.dim<K>}, %N: index {cta.dim = #cta.dim<N>}) attributes {block = array<i64: 192, 1, 1>, chip = #cta.chip<sm_90a>, cluster = array<i64: 1, 1>, schedule = #cta.schedule<stages = 2, math_warpgroups = 1, acc_stages = 2>} {
   %c64 = arith.constant 64 : index
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -889,7 +879,7 @@ cta.program @mma_warp_sm90(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a
 // -----
 
 // CTA pairs are sm_100a's.
-cta.program @pair_sm90(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a", cta.role = "input", cta.shape = ["M", "K"]}, %b: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "b", cta.role = "input", cta.shape = ["N", "K"]}, %c: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "c", cta.role = "output", cta.shape = ["M", "N"]}, %M: index {cta.dim = "M"}, %K: index {cta.dim = "K"}, %N: index {cta.dim = "N"}) attributes {cta.block = array<i64: 192, 1, 1>, cta.chip = "sm_90a", cta.cluster = array<i64: 2, 1>, cta.schedule = #cta.schedule<stages = 2, math_warpgroups = 1, acc_stages = 2>} {
+cta.program @pair_sm90(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"a", input, [M, K]>}, %b: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"b", input, [N, K]>}, %c: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"c", output, [M, N]>}, %M: index {cta.dim = #cta.dim<M>}, %K: index {cta.dim = #cta.dim<K>}, %N: index {cta.dim = #cta.dim<N>}) attributes {block = array<i64: 192, 1, 1>, chip = #cta.chip<sm_90a>, cluster = array<i64: 2, 1>, schedule = #cta.schedule<stages = 2, math_warpgroups = 1, acc_stages = 2>} {
   %c64 = arith.constant 64 : index
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -959,7 +949,7 @@ cta.program @pair_sm90(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a", c
 // (kiln-fuzz-pipeline found this reaching the manifest writer as an
 // internal error).
 // expected-error@+1 {{convert-cta-to-nvvm: the program cannot be launched: dim 'M' is never a plain entry of a param shape, so no launch can bind it}}
-cta.program @unbound(%M: index {cta.dim = "M"}) attributes {cta.block = array<i64: 128, 1, 1>} {
+cta.program @unbound(%M: index {cta.dim = #cta.dim<M>}) attributes {block = array<i64: 128, 1, 1>} {
   cta.tile_loop static (%M, %M) tile [64, 16] {
   ^bb0(%m0: index, %n0: index):
   }

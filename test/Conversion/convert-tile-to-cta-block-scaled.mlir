@@ -7,8 +7,8 @@
 // 32x16-byte atom per copy, 4 per 128 rows and 256 K) into a scale buffer,
 // and the MMA names them.
 // CHECK-LABEL: cta.program @nvfp4(
-// CHECK-SAME:    %[[AS:arg1]]: memref<?x?x?x?xf8E4M3FN, strided<[?, ?, ?, 1]>> {cta.block = array<i64: 1, 16>, cta.param = "a.scale", cta.role = "scale", cta.scale_of = "a", cta.shape = ["cdiv(M,128)", "cdiv(K,64)", "32", "16"]}
-// CHECK-SAME:    %[[BS:arg3]]: memref<?x?x?x?xf8E4M3FN, strided<[?, ?, ?, 1]>> {cta.block = array<i64: 1, 16>, cta.param = "b.scale", cta.role = "scale", cta.scale_of = "b", cta.shape = ["cdiv(N,128)", "cdiv(K,64)", "32", "16"]}
+// CHECK-SAME:    %[[AS:arg1]]: memref<?x?x?x?xf8E4M3FN, strided<[?, ?, ?, 1]>> {cta.param = #cta.param<"a.scale", scale, [cdiv(M, 128), cdiv(K, 64), 32, 16], of = "a", block = [1, 16]>}
+// CHECK-SAME:    %[[BS:arg3]]: memref<?x?x?x?xf8E4M3FN, strided<[?, ?, ?, 1]>> {cta.param = #cta.param<"b.scale", scale, [cdiv(N, 128), cdiv(K, 64), 32, 16], of = "b", block = [1, 16]>}
 // CHECK:         %[[SA:.*]] = cta.alloc : <128x256xf4E2M1FN>
 // CHECK:         %[[SB:.*]] = cta.alloc : <256x256xf4E2M1FN>
 // CHECK:         %[[SFA:.*]] = cta.alloc : <128x16xf8E4M3FN>

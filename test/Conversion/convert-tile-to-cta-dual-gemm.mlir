@@ -12,12 +12,12 @@
 // multicast across the cluster), one 128x256 accumulator runs one MMA per K
 // step, and its two 128-column halves reach the epilogue as the two products.
 // CHECK-LABEL: cta.program @swiglu(
-// CHECK-SAME:    %[[X:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "x"
-// CHECK-SAME:    %[[W1:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "w1"
-// CHECK-SAME:    %[[W2:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "w2"
-// CHECK-SAME:    %[[Y:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "y"
-// CHECK-SAME:    %[[K:[^:]*]]: index {cta.dim = "K"}
-// CHECK-SAME:    cta.schedule = #cta.schedule<stages = 4, math_warpgroups = 2>
+// CHECK-SAME:    %[[X:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"x",
+// CHECK-SAME:    %[[W1:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"w1",
+// CHECK-SAME:    %[[W2:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"w2",
+// CHECK-SAME:    %[[Y:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"y",
+// CHECK-SAME:    %[[K:[^:]*]]: index {cta.dim = #cta.dim<K>}
+// CHECK-SAME:    schedule = #cta.schedule<stages = 4, math_warpgroups = 2>
 // CHECK-NEXT:    %[[SX:.*]] = cta.alloc : <128x64xbf16>
 // CHECK-NEXT:    %[[SW:.*]] = cta.alloc : <256x64xbf16>
 // CHECK-NEXT:    %[[SY:.*]] = cta.alloc : <128x128xbf16>
@@ -92,10 +92,10 @@ tile.kernel @three_narrow(%x: tensor<?x?xbf16, #tile.dims<M, K>> {tile.param = #
 // accumulator, the K loop carries both and runs two MMAs on the one lhs
 // buffer; the store takes both accumulators as they are (no split).
 // CHECK-LABEL: cta.program @wide(
-// CHECK-SAME:    %[[X:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "x"
-// CHECK-SAME:    %[[W1:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "w1"
-// CHECK-SAME:    %[[W2:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "w2"
-// CHECK-SAME:    %[[Y:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "y"
+// CHECK-SAME:    %[[X:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"x",
+// CHECK-SAME:    %[[W1:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"w1",
+// CHECK-SAME:    %[[W2:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"w2",
+// CHECK-SAME:    %[[Y:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"y",
 // CHECK-NEXT:    %[[SX:.*]] = cta.alloc : <128x64xbf16>
 // CHECK-NEXT:    %[[S1:.*]] = cta.alloc : <192x64xbf16>
 // CHECK-NEXT:    %[[S2:.*]] = cta.alloc : <192x64xbf16>
@@ -169,9 +169,9 @@ tile.kernel @three(%x: tensor<?x?xbf16, #tile.dims<M, K>> {tile.param = #tile.pa
 // Two lhs sharing one rhs are not packed (packing needs one lhs): two lhs
 // buffers loaded at the tile's rows, the rhs buffer loaded once, two MMAs.
 // CHECK-LABEL: cta.program @shared_rhs(
-// CHECK-SAME:    %[[X:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "x"
-// CHECK-SAME:    %[[Z:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "z"
-// CHECK-SAME:    %[[W:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "w"
+// CHECK-SAME:    %[[X:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"x",
+// CHECK-SAME:    %[[Z:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"z",
+// CHECK-SAME:    %[[W:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"w",
 // CHECK-NEXT:    %[[SX:.*]] = cta.alloc : <128x64xbf16>
 // CHECK-NEXT:    %[[SW:.*]] = cta.alloc : <64x64xbf16>
 // CHECK-NEXT:    %[[SZ:.*]] = cta.alloc : <128x64xbf16>

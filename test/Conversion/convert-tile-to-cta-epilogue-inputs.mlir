@@ -11,11 +11,11 @@
 // the store in the epilogue's argument order, after the accumulator; the
 // epilogue is copied op for op.
 // CHECK-LABEL: cta.program @each_kind(
-// CHECK-SAME:    %[[BIAS:[^:]*]]: memref<?xbf16, strided<[1]>> {cta.param = "bias", cta.role = "input", cta.shape = ["N"]}
-// CHECK-SAME:    %[[SCALE:[^:]*]]: memref<?x?xf32, strided<[?, 1]>> {cta.param = "scale", cta.role = "input", cta.shape = ["M", "1"]}
-// CHECK-SAME:    %[[RES:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "res", cta.role = "input", cta.shape = ["M", "N"]}
-// CHECK-SAME:    %[[ALPHA:[^:]*]]: memref<?xf32, strided<[1]>> {cta.param = "alpha", cta.role = "input", cta.shape = ["1"]}
-// CHECK-SAME:    %[[C:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "c", cta.role = "output", cta.shape = ["M", "N"]}
+// CHECK-SAME:    %[[BIAS:[^:]*]]: memref<?xbf16, strided<[1]>> {cta.param = #cta.param<"bias", input, [N]>}
+// CHECK-SAME:    %[[SCALE:[^:]*]]: memref<?x?xf32, strided<[?, 1]>> {cta.param = #cta.param<"scale", input, [M, 1]>}
+// CHECK-SAME:    %[[RES:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"res", input, [M, N]>}
+// CHECK-SAME:    %[[ALPHA:[^:]*]]: memref<?xf32, strided<[1]>> {cta.param = #cta.param<"alpha", input, [1]>}
+// CHECK-SAME:    %[[C:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"c", output, [M, N]>}
 // CHECK:         cta.mainloop
 // CHECK:         cta.store %{{[^ ]*}} inputs(%[[BIAS]] per_col, %[[SCALE]] per_row, %[[RES]] tile, %[[ALPHA]] scalar : memref<?xbf16, strided<[1]>>, memref<?x?xf32, strided<[?, 1]>>, memref<?x?xbf16, strided<[?, 1]>>, memref<?xf32, strided<[1]>>)
 // CHECK-SAME:      -> %[[C]][%{{.*}}, %{{.*}}] staging %{{.*}} : !cta.acc<128x128xf32> -> memref<?x?xbf16, strided<[?, 1]>>, !cta.buffer<128x128xbf16> {
@@ -58,9 +58,9 @@ tile.kernel @each_kind(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.param = #til
 // passed to the store; the store's inputs follow the epilogue's argument
 // order, not the order the epilogue uses them in.
 // CHECK-LABEL: cta.program @broadcast_2d(
-// CHECK-SAME:    %[[ROW:[^:]*]]: memref<?x?xf32, strided<[?, 1]>> {cta.param = "row", cta.role = "input", cta.shape = ["1", "N"]}
-// CHECK-SAME:    %[[ONE:[^:]*]]: memref<?x?xf32, strided<[?, 1]>> {cta.param = "one", cta.role = "input", cta.shape = ["1", "1"]}
-// CHECK-SAME:    %[[UNUSED:[^:]*]]: memref<?x?xf32, strided<[?, 1]>> {cta.param = "unused", cta.role = "input", cta.shape = ["M", "N"]}
+// CHECK-SAME:    %[[ROW:[^:]*]]: memref<?x?xf32, strided<[?, 1]>> {cta.param = #cta.param<"row", input, [1, N]>}
+// CHECK-SAME:    %[[ONE:[^:]*]]: memref<?x?xf32, strided<[?, 1]>> {cta.param = #cta.param<"one", input, [1, 1]>}
+// CHECK-SAME:    %[[UNUSED:[^:]*]]: memref<?x?xf32, strided<[?, 1]>> {cta.param = #cta.param<"unused", input, [M, N]>}
 // CHECK:         cta.store %{{[^ ]*}} inputs(%[[ONE]] scalar, %[[ROW]] per_col : memref<?x?xf32, strided<[?, 1]>>, memref<?x?xf32, strided<[?, 1]>>) ->
 // CHECK-NEXT:    ^bb0(%[[E:.*]]: f32, %[[S:.*]]: f32, %[[R:.*]]: f32):
 // CHECK-NEXT:      %[[X:.*]] = arith.addf %[[E]], %[[R]] : f32
@@ -88,7 +88,7 @@ tile.kernel @broadcast_2d(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.param = #
 // A dual GEMM with a bias on one product: the store takes both parts of the
 // packed accumulator, then the input.
 // CHECK-LABEL: cta.program @swiglu_bias(
-// CHECK-SAME:    %[[BIAS:[^:]*]]: memref<?xf32, strided<[1]>> {cta.param = "bias"
+// CHECK-SAME:    %[[BIAS:[^:]*]]: memref<?xf32, strided<[1]>> {cta.param = #cta.param<"bias",
 // CHECK:         %[[PARTS:.*]]:2 = cta.split_cols
 // CHECK-NEXT:    cta.store %[[PARTS]]#0, %[[PARTS]]#1 inputs(%[[BIAS]] per_col : memref<?xf32, strided<[1]>>) ->
 // CHECK-NEXT:    ^bb0(%[[G:.*]]: f32, %[[U:.*]]: f32, %[[B:.*]]: f32):

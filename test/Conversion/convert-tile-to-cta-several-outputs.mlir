@@ -10,10 +10,10 @@
 // the bias; u only the second product (an f32 output, with its own 64-column
 // staging buffer); g only the first (bf16, sharing y's staging buffer).
 // CHECK-LABEL: cta.program @three_outputs(
-// CHECK-SAME:    %[[BIAS:[^:]*]]: memref<?xf32, strided<[1]>> {cta.param = "bias", cta.role = "input", cta.shape = ["N"]}
-// CHECK-SAME:    %[[Y:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "y", cta.role = "output", cta.shape = ["M", "N"]}
-// CHECK-SAME:    %[[U:[^:]*]]: memref<?x?xf32, strided<[?, 1]>> {cta.param = "u", cta.role = "output", cta.shape = ["M", "N"]}
-// CHECK-SAME:    %[[G:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "g", cta.role = "output", cta.shape = ["M", "N"]}
+// CHECK-SAME:    %[[BIAS:[^:]*]]: memref<?xf32, strided<[1]>> {cta.param = #cta.param<"bias", input, [N]>}
+// CHECK-SAME:    %[[Y:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"y", output, [M, N]>}
+// CHECK-SAME:    %[[U:[^:]*]]: memref<?x?xf32, strided<[?, 1]>> {cta.param = #cta.param<"u", output, [M, N]>}
+// CHECK-SAME:    %[[G:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"g", output, [M, N]>}
 // CHECK-NEXT:    cta.alloc : <128x64xbf16>
 // CHECK-NEXT:    cta.alloc : <256x64xbf16>
 // CHECK-NEXT:    %[[S16:.*]] = cta.alloc : <128x128xbf16>
@@ -65,9 +65,9 @@ tile.kernel @three_outputs(%x: tensor<?x?xbf16, #tile.dims<M, K>> {tile.param = 
 // accumulator, which gives the store its tile; a constant both slices use is
 // copied into each.
 // CHECK-LABEL: cta.program @input_only(
-// CHECK-SAME:    %[[R:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "r"
-// CHECK-SAME:    %[[C:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "c", cta.role = "output"
-// CHECK-SAME:    %[[D:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "d", cta.role = "output"
+// CHECK-SAME:    %[[R:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"r",
+// CHECK-SAME:    %[[C:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"c", output,
+// CHECK-SAME:    %[[D:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"d", output,
 // CHECK:         %[[ACC:.*]] = cta.mainloop
 // CHECK:         cta.store %[[ACC]] inputs(%[[R]] tile : memref<?x?xbf16, strided<[?, 1]>>) -> %[[C]]
 // CHECK-NEXT:    ^bb0(%{{.*}}: f32, %[[V:.*]]: bf16):
@@ -109,8 +109,8 @@ tile.kernel @input_only(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.param = #ti
 // One result returned as two outputs is stored twice, to each output, through
 // the one staging buffer of their element type.
 // CHECK-LABEL: cta.program @twice(
-// CHECK-SAME:    %[[C:[^:]*]]: memref<?x?xf32, strided<[?, 1]>> {cta.param = "c", cta.role = "output"
-// CHECK-SAME:    %[[D:[^:]*]]: memref<?x?xf32, strided<[?, 1]>> {cta.param = "d", cta.role = "output"
+// CHECK-SAME:    %[[C:[^:]*]]: memref<?x?xf32, strided<[?, 1]>> {cta.param = #cta.param<"c", output,
+// CHECK-SAME:    %[[D:[^:]*]]: memref<?x?xf32, strided<[?, 1]>> {cta.param = #cta.param<"d", output,
 // CHECK:         %[[SC:.*]] = cta.alloc : <128x64xf32>
 // CHECK-NOT:     cta.alloc
 // CHECK:         %[[ACC:.*]] = cta.mainloop

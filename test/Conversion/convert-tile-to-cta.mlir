@@ -14,13 +14,13 @@
 // tile_k, B: tile_n x tile_k, the staging tile: two 128-byte column blocks),
 // the tile walk and the multicast of the rhs tile across the cluster.
 // CHECK-LABEL: cta.program @matmul(
-// CHECK-SAME:    %[[A:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a", cta.role = "input", cta.shape = ["M", "K"]}
-// CHECK-SAME:    %[[B:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "b", cta.role = "input", cta.shape = ["N", "K"]}
-// CHECK-SAME:    %[[C:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "c", cta.role = "output", cta.shape = ["M", "N"]}
-// CHECK-SAME:    %[[M:[^:]*]]: index {cta.dim = "M"}
-// CHECK-SAME:    %[[K:[^:]*]]: index {cta.dim = "K"}
-// CHECK-SAME:    %[[N:[^:]*]]: index {cta.dim = "N"})
-// CHECK-SAME:    attributes {cta.chip = "sm_90a", cta.cluster = array<i64: 2, 1>, cta.schedule = #cta.schedule<stages = 4, math_warpgroups = 2>, cta.tile_cost = 3.000000e+04 : f64, cta.variant_of = "matmul_base"}
+// CHECK-SAME:    %[[A:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"a", input, [M, K]>}
+// CHECK-SAME:    %[[B:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"b", input, [N, K]>}
+// CHECK-SAME:    %[[C:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"c", output, [M, N]>}
+// CHECK-SAME:    %[[M:[^:]*]]: index {cta.dim = #cta.dim<M>}
+// CHECK-SAME:    %[[K:[^:]*]]: index {cta.dim = #cta.dim<K>}
+// CHECK-SAME:    %[[N:[^:]*]]: index {cta.dim = #cta.dim<N>})
+// CHECK-SAME:    attributes {chip = #cta.chip<sm_90a>, cluster = array<i64: 2, 1>, schedule = #cta.schedule<stages = 4, math_warpgroups = 2>, tile_cost = 3.000000e+04 : f64, variant_of = @matmul_base}
 // CHECK-NEXT:    %[[SA:.*]] = cta.alloc : <128x64xbf16>
 // CHECK-NEXT:    %[[SB:.*]] = cta.alloc : <256x64xbf16>
 // CHECK-NEXT:    %[[SC:.*]] = cta.alloc : <128x128xbf16>
@@ -79,12 +79,12 @@ tile.kernel @matmul_base(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.param = #t
 // output stages 64 columns; a non-persistent walk without a cluster; the
 // epilogue is copied op for op; operands in another order than (lhs, rhs).
 // CHECK-LABEL: cta.program @constants(
-// CHECK-SAME:    %[[B:[^:]*]]: memref<?x?xf16, strided<[?, 1]>> {cta.param = "b", cta.role = "input", cta.shape = ["N", "256"]}
-// CHECK-SAME:    %[[A:[^:]*]]: memref<?x?xf16, strided<[?, 1]>> {cta.param = "a", cta.role = "input", cta.shape = ["M", "256"]}
-// CHECK-SAME:    %[[C:[^:]*]]: memref<?x?xf32, strided<[?, 1]>> {cta.param = "c", cta.role = "output", cta.shape = ["M", "N"]}
-// CHECK-SAME:    %[[N:[^:]*]]: index {cta.dim = "N"}
-// CHECK-SAME:    %[[M:[^:]*]]: index {cta.dim = "M"})
-// CHECK-SAME:    cta.cluster = array<i64: 1, 1>
+// CHECK-SAME:    %[[B:[^:]*]]: memref<?x?xf16, strided<[?, 1]>> {cta.param = #cta.param<"b", input, [N, 256]>}
+// CHECK-SAME:    %[[A:[^:]*]]: memref<?x?xf16, strided<[?, 1]>> {cta.param = #cta.param<"a", input, [M, 256]>}
+// CHECK-SAME:    %[[C:[^:]*]]: memref<?x?xf32, strided<[?, 1]>> {cta.param = #cta.param<"c", output, [M, N]>}
+// CHECK-SAME:    %[[N:[^:]*]]: index {cta.dim = #cta.dim<N>}
+// CHECK-SAME:    %[[M:[^:]*]]: index {cta.dim = #cta.dim<M>})
+// CHECK-SAME:    cluster = array<i64: 1, 1>
 // CHECK-NEXT:    %[[K:.*]] = arith.constant 256 : index
 // CHECK-NEXT:    %[[SA:.*]] = cta.alloc : <128x64xf16>
 // CHECK-NEXT:    %[[SB:.*]] = cta.alloc : <128x64xf16>
@@ -119,7 +119,7 @@ tile.kernel @constants(%b: tensor<?x256xf16, #tile.dims<N, 256>> {tile.param = #
 
 // Scale attributes of a parameter carry over; the chip option is recorded.
 // CHECK-LABEL: cta.program @scale_attrs(
-// CHECK-SAME:    {cta.block = array<i64: 1, 128>, cta.param = "a.scale", cta.role = "scale", cta.scale_of = "a", cta.shape = ["M", "cdiv(K,128)"]}
+// CHECK-SAME:    {cta.param = #cta.param<"a.scale", scale, [M, cdiv(K, 128)], of = "a", block = [1, 128]>}
 tile.kernel @scale_attrs(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.param = #tile.param<"a", input>},
                          %s: tensor<?x?xf32, #tile.dims<M, cdiv(K, 128)>> {tile.param = #tile.param<"a.scale", scale, of = "a", block = [1, 128]>},
                          %b: tensor<?x?xbf16, #tile.dims<N, K>> {tile.param = #tile.param<"b", input>})
@@ -168,9 +168,9 @@ tile.kernel @epilogue_constant(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.para
 // Nth argument, outN for the Nth result), since every
 // memref argument needs a cta.param (regression: this produced invalid IR).
 // CHECK-LABEL: cta.program @unnamed(
-// CHECK-SAME:    {cta.param = "arg0", cta.role = "input", cta.shape = ["M", "K"]}
-// CHECK-SAME:    {cta.param = "arg1", cta.role = "input", cta.shape = ["N", "K"]}
-// CHECK-SAME:    {cta.param = "out0", cta.role = "output", cta.shape = ["M", "N"]}
+// CHECK-SAME:    {cta.param = #cta.param<"arg0", input, [M, K]>}
+// CHECK-SAME:    {cta.param = #cta.param<"arg1", input, [N, K]>}
+// CHECK-SAME:    {cta.param = #cta.param<"out0", output, [M, N]>}
 tile.kernel @unnamed(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>)
     -> tensor<?x?xbf16, #tile.dims<M, N>> {
   %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
@@ -527,7 +527,7 @@ tile.kernel @second(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.param = #tile.p
 // range and partial-sum slot; the K loop runs over that range, the join
 // says whether this part completes its tile, and only then is it stored.
 // CHECK-LABEL: cta.program @stream_k(
-// CHECK-SAME:    %[[M:[^:]*]]: index {cta.dim = "M"}, %[[K:[^:]*]]: index {cta.dim = "K"}, %[[N:[^:]*]]: index {cta.dim = "N"})
+// CHECK-SAME:    %[[M:[^:]*]]: index {cta.dim = #cta.dim<M>}, %[[K:[^:]*]]: index {cta.dim = #cta.dim<K>}, %[[N:[^:]*]]: index {cta.dim = #cta.dim<N>})
 // CHECK:         cta.tile_loop stream_k (%[[M]], %[[N]], %[[K]]) tile [128, 128, 64] {
 // CHECK-NEXT:    ^bb0(%m0: index, %n0: index, %k_begin: index, %k_end: index, %partial: index):
 // CHECK:           %[[SPAN:.*]] = arith.subi %k_end, %k_begin : index

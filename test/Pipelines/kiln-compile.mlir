@@ -39,7 +39,7 @@
 
 // CTA-NOT:     tile.
 // CTA-LABEL: cta.program @matmul(
-// CTA-SAME:    cta.block = array<i64: 384, 1, 1>, cta.chip = "sm_90a", cta.cluster = array<i64: 2, 1>, cta.schedule = #cta.schedule<stages = 4, math_warpgroups = 2>
+// CTA-SAME:    block = array<i64: 384, 1, 1>, chip = #cta.chip<sm_90a>, cluster = array<i64: 2, 1>, schedule = #cta.schedule<stages = 4, math_warpgroups = 2>
 // CTA-DAG:     cta.alloc : <128x64xbf16, stages = 4, swizzle = "128B">
 // CTA-DAG:     cta.alloc : <256x64xbf16, stages = 4, swizzle = "128B">
 // CTA-DAG:     cta.alloc : <64x128xbf16, stages = 2, swizzle = "128B">
@@ -52,7 +52,7 @@
 // CTA:           cta.store
 // CTA-NOT:     cta.mainloop
 // CTA-LABEL: cta.program @matmul_128x64(
-// CTA-SAME:    cta.variant_of = "matmul"
+// CTA-SAME:    variant_of = @matmul
 // CTA:         cta.warp_specialize
 
 // LLVM:        module attributes {gpu.container_module} {

@@ -63,8 +63,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     // A cta program names its chip; tile IR gets one by the input's bytes.
     llvm::StringRef chip = kiln::fuzz::chipFor(data, size);
     for (kiln::cta::ProgramOp program : module->getOps<kiln::cta::ProgramOp>())
-      if (auto named = program->getAttrOfType<mlir::StringAttr>("cta.chip"))
-        chip = named.getValue() == "sm_100a" ? "sm_100a" : "sm_90a";
+      if (kiln::cta::ChipAttr named = program.getChipAttr())
+        chip = kiln::target::chipName(named.getChip());
     kiln::fuzz::FindingWatch watch(ctx);
     bool ptx = kiln::fuzz::compileToPtx(*module, chip);
     watch.check();

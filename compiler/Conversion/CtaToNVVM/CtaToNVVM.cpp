@@ -119,15 +119,14 @@ LLVM::LLVMFuncOp createKernel(cta::ProgramOp program, const KernelABI &abi,
   return func;
 }
 
-LogicalResult lowerProgram(cta::ProgramOp program, StringRef chip) {
-  bool sm100 = chip == "sm_100a";
-  if (chip != "sm_90a" && !sm100)
-    return program.emitError() << "convert-cta-to-nvvm: unknown chip '" << chip
-                               << "'; expected sm_90a or sm_100a";
-  if (!program.getChip().empty() && program.getChip() != chip)
+LogicalResult lowerProgram(cta::ProgramOp program, target::Chip chip) {
+  if (cta::ChipAttr scheduled = program.getChipAttr();
+      scheduled && scheduled.getChip() != chip)
     return program.emitError()
            << "convert-cta-to-nvvm: the program was scheduled for "
-           << program.getChip() << ", not " << chip;
+           << target::chipName(scheduled.getChip()) << ", not "
+           << target::chipName(chip);
+  bool sm100 = target::getChipInfo(chip).hasTensorMemory();
   // Everything the patterns cannot lower is reported here, at its op.
   bool supported = true;
   program.walk([&](Operation *op) {
@@ -141,7 +140,7 @@ LogicalResult lowerProgram(cta::ProgramOp program, StringRef chip) {
     return failure();
   if (sm100 && failed(planTensorMemory(program, *abi)))
     return failure();
-  abi->manifest.chip = chip.str();
+  abi->manifest.chip = std::string(target::chipName(chip));
   // Placeholders until the driver knows where it writes the cubin.
   abi->manifest.cubin = program.getSymName().str() + ".cubin";
   if (auto fileLoc = llvm::dyn_cast<FileLineColLoc>(program.getLoc()))
@@ -156,7 +155,8 @@ LogicalResult lowerProgram(cta::ProgramOp program, StringRef chip) {
            << manifestError;
 
   auto module = program->getParentOfType<ModuleOp>();
-  gpu::GPUModuleOp kernels = getOrCreateKernelModule(module, chip);
+  gpu::GPUModuleOp kernels =
+      getOrCreateKernelModule(module, target::chipName(chip));
   LLVM::LLVMFuncOp kernel = createKernel(program, *abi, kernels);
 
   MLIRContext *ctx = program.getContext();
@@ -195,10 +195,18 @@ struct ConvertCtaToNVVMPass
 
 } // namespace
 
-LogicalResult kiln::lowerCtaProgramsToNVVM(ModuleOp module, StringRef chip) {
+LogicalResult kiln::lowerCtaProgramsToNVVM(ModuleOp module, StringRef chipName) {
   SmallVector<cta::ProgramOp> programs(module.getOps<cta::ProgramOp>());
+  std::optional<target::Chip> chip = target::parseChip(chipName);
+  if (!chip) {
+    // Reported at each program it would have lowered.
+    for (cta::ProgramOp program : programs)
+      program.emitError() << "convert-cta-to-nvvm: unknown chip '" << chipName
+                          << "'; expected " << target::knownChipNames();
+    return failure();
+  }
   bool ok = true;
   for (cta::ProgramOp program : programs)
-    ok &= succeeded(lowerProgram(program, chip));
+    ok &= succeeded(lowerProgram(program, *chip));
   return success(ok);
 }

@@ -51,9 +51,8 @@ Swizzle toManifestSwizzle(target::SwizzleMode mode) {
 /// The manifest spelling of an extent: a dim argument's name or a constant.
 FailureOr<DimExpr> extentExpr(cta::ProgramOp program, Value extent) {
   if (auto arg = llvm::dyn_cast<BlockArgument>(extent))
-    if (auto name =
-            program.getArgAttrOfType<StringAttr>(arg.getArgNumber(), "cta.dim"))
-      return DimExpr::dim(name.str());
+    if (cta::DimAttr dim = program.getDim(arg.getArgNumber()))
+      return DimExpr::dim(dim.getName().str());
   if (auto constant = extent.getDefiningOp<arith::ConstantIndexOp>())
     return DimExpr::constant(constant.value());
   return failure();
@@ -61,17 +60,12 @@ FailureOr<DimExpr> extentExpr(cta::ProgramOp program, Value extent) {
 
 } // namespace
 
-ExtentSource kiln::findExtent(cta::ProgramOp program, StringRef dim) {
+ExtentSource kiln::findExtent(cta::ProgramOp program, tile::DimExprAttr dim) {
   ExtentSource source;
-  int64_t constant;
-  if (!dim.getAsInteger(10, constant)) {
-    source.constant = constant;
-    return source;
-  }
-  for (unsigned i = 0; i < program.getNumArguments(); ++i)
-    if (auto name = program.getArgAttrOfType<StringAttr>(i, "cta.dim"))
-      if (name.getValue() == dim)
-        source.dimArgument = i;
+  if (std::optional<int64_t> constant = dim.getConstant())
+    source.constant = *constant;
+  else if (dim.getKind() == DimExpr::Kind::Name)
+    source.dimArgument = program.findDimArgument(dim.getName().getValue());
   return source;
 }
 
@@ -80,16 +74,17 @@ FailureOr<KernelABI> kiln::planKernelABI(cta::ProgramOp program) {
   MLIRContext *ctx = program.getContext();
   Manifest &manifest = abi.manifest;
   manifest.kernel = program.getSymName().str();
-  if (auto of = program->getAttrOfType<StringAttr>("cta.variant_of"))
-    manifest.kernel = of.str();
+  if (FlatSymbolRefAttr of = program.getVariantOfAttr())
+    manifest.kernel = of.getValue().str();
   manifest.entry = program.getSymName().str();
-  manifest.chip = program.getChip().str();
+  if (cta::ChipAttr chip = program.getChipAttr())
+    manifest.chip = std::string(target::chipName(chip.getChip()));
   abi.clusterSize =
       program.getClusterShape().first * program.getClusterShape().second;
-  auto block = program->getAttrOfType<DenseI64ArrayAttr>("cta.block");
+  DenseI64ArrayAttr block = program.getBlockAttr();
   if (!block || block.size() != 3)
     return program.emitError(
-        "convert-cta-to-nvvm: the program has no cta.block; run "
+        "convert-cta-to-nvvm: the program has no block size; run "
         "cta-pipeline first");
   abi.blockThreads = block[0] * block[1] * block[2];
 
@@ -99,44 +94,30 @@ FailureOr<KernelABI> kiln::planKernelABI(cta::ProgramOp program) {
     auto memref = llvm::dyn_cast<MemRefType>(program.getArgumentTypes()[i]);
     if (!memref)
       continue;
+    cta::ParamAttr attr = program.getParam(i);
     Param param;
-    param.name = program.getArgAttrOfType<StringAttr>(i, "cta.param").str();
-    StringRef role = "input";
-    if (auto attr = program.getArgAttrOfType<StringAttr>(i, "cta.role"))
-      role = attr.getValue();
-    param.role = role == "output"  ? ParamRole::Output
-                 : role == "scale" ? ParamRole::Scale
-                                   : ParamRole::Input;
+    param.name = attr.getName().str();
+    param.role = attr.getKind() == tile::ParamKind::output ? ParamRole::Output
+                 : attr.getKind() == tile::ParamKind::scale
+                     ? ParamRole::Scale
+                     : ParamRole::Input;
     std::optional<DType> dtype = toDType(memref.getElementType());
     if (!dtype)
       return program.emitError()
              << "convert-cta-to-nvvm: no manifest dtype for "
              << memref.getElementType();
     param.dtype = *dtype;
-    if (auto shape = program.getArgAttrOfType<ArrayAttr>(i, "cta.shape")) {
-      for (Attribute dim : shape) {
-        DimExpr expr;
-        std::string error;
-        if (!DimExpr::parse(llvm::cast<StringAttr>(dim).getValue(), expr,
-                            error))
-          return program.emitError() << "convert-cta-to-nvvm: " << error;
-        param.shape.push_back(expr);
-      }
-    }
-    if (auto of = program.getArgAttrOfType<StringAttr>(i, "cta.scale_of"))
-      param.scaleOf = of.str();
-    if (auto scaleBlock =
-            program.getArgAttrOfType<DenseI64ArrayAttr>(i, "cta.block"))
-      param.block.assign(scaleBlock.asArrayRef().begin(),
-                         scaleBlock.asArrayRef().end());
+    for (tile::DimExprAttr dim : attr.getShape())
+      param.shape.push_back(dim.getExpr());
+    if (attr.getScaleOf())
+      param.scaleOf = attr.getScaleOf().str();
+    param.block.assign(attr.getBlock().begin(), attr.getBlock().end());
     // Set below from how the kernel reads it: 16 for TMA operands.
     param.align = (dtypeBits(param.dtype) + 7) / 8;
     manifest.params.push_back(param);
   }
   auto paramIndex = [&](unsigned programArg) {
-    StringRef name =
-        program.getArgAttrOfType<StringAttr>(programArg, "cta.param")
-            .getValue();
+    StringRef name = program.getParam(programArg).getName().getValue();
     for (auto [index, param] : llvm::enumerate(manifest.params))
       if (param.name == name)
         return index;
@@ -313,13 +294,14 @@ FailureOr<KernelABI> kiln::planKernelABI(cta::ProgramOp program) {
     }
   }
   for (unsigned i = 0; i < program.getNumArguments(); ++i) {
-    auto dim = program.getArgAttrOfType<StringAttr>(i, "cta.dim");
+    cta::DimAttr dim = program.getDim(i);
     if (!dim)
       continue;
     abi.dimArgs[i] = abi.entryTypes.size();
     abi.entryTypes.push_back(i32);
-    manifest.dims.push_back(dim.str());
-    manifest.kernelArgs.push_back({KernelArgKind::Dim, -1, "", dim.str(), -1});
+    manifest.dims.push_back(dim.getName().str());
+    manifest.kernelArgs.push_back(
+        {KernelArgKind::Dim, -1, "", dim.getName().str(), -1});
   }
   // The stream-K workspace: one region per CTA of the grid.
   if (!abi.streamKJoins.empty()) {
@@ -345,13 +327,12 @@ FailureOr<KernelABI> kiln::planKernelABI(cta::ProgramOp program) {
   }
   // Every tensor's extents, for the bounds of plain loads and stores.
   for (unsigned i = 0; i < program.getNumArguments(); ++i) {
-    auto shape = program.getArgAttrOfType<ArrayAttr>(i, "cta.shape");
-    if (!shape)
+    cta::ParamAttr param = program.getParam(i);
+    if (!param)
       continue;
     SmallVector<ExtentArg, 4> &extents = abi.extents[i];
-    for (Attribute attr : shape) {
-      ExtentSource source =
-          findExtent(program, llvm::cast<StringAttr>(attr).getValue());
+    for (tile::DimExprAttr dim : param.getShape()) {
+      ExtentSource source = findExtent(program, dim);
       ExtentArg extent;
       extent.constant = source.constant;
       if (source.dimArgument)
@@ -389,7 +370,7 @@ FailureOr<KernelABI> kiln::planKernelABI(cta::ProgramOp program) {
   launch.cluster = {program.getClusterShape().first,
                     program.getClusterShape().second, 1};
   launch.dynamicSmem = abi.smemBytes;
-  if (auto cost = program->getAttrOfType<FloatAttr>("cta.tile_cost"))
+  if (FloatAttr cost = program.getTileCostAttr())
     launch.tileCost = cost.getValueAsDouble();
   cta::TileLoopOp loop;
   program.walk([&](cta::TileLoopOp op) {

@@ -143,7 +143,7 @@ struct KernelABI {
 /// Decides the ABI of `program`; reports unsupported shapes at the op.
 mlir::FailureOr<KernelABI> planKernelABI(cta::ProgramOp program);
 
-/// Where `program` gets extent `dim` (an entry of a tensor's `cta.shape`):
+/// Where `program` gets extent `dim` (an axis of a tensor's `#cta.param`):
 /// its constant value, or the index of the program argument (`cta.dim`) that
 /// carries it; neither for an expression such as `E+1`.
 struct ExtentSource {
@@ -151,7 +151,7 @@ struct ExtentSource {
   std::optional<unsigned> dimArgument;
   bool known() const { return constant || dimArgument; }
 };
-ExtentSource findExtent(cta::ProgramOp program, llvm::StringRef dim);
+ExtentSource findExtent(cta::ProgramOp program, tile::DimExprAttr dim);
 
 
 } // namespace kiln

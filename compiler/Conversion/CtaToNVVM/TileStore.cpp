@@ -43,18 +43,16 @@ LogicalResult kiln::checkStoreStaging(cta::StoreOp store) {
   // Edge tiles are clipped to the destination's extents.
   auto dest = llvm::dyn_cast<BlockArgument>(store.getDest());
   auto program = store->getParentOfType<cta::ProgramOp>();
-  ArrayAttr shape = dest && program ? program.getArgAttrOfType<ArrayAttr>(
-                                          dest.getArgNumber(), "cta.shape")
-                                    : ArrayAttr();
-  auto known = [&](Attribute attr) {
-    return findExtent(program, llvm::cast<StringAttr>(attr).getValue())
-        .known();
-  };
   // (Other destinations are reported by the ABI analysis.)
   bool planned = dest && program &&
                  dest.getOwner() == &program.getBody().front() &&
                  llvm::cast<MemRefType>(dest.getType()).getRank() == 2;
-  if (planned && (!shape || shape.size() != 2 || !llvm::all_of(shape, known)))
+  cta::ParamAttr param =
+      planned ? program.getParam(dest.getArgNumber()) : cta::ParamAttr();
+  auto known = [&](tile::DimExprAttr dim) {
+    return findExtent(program, dim).known();
+  };
+  if (planned && (!param || !llvm::all_of(param.getShape(), known)))
     return store.emitError("convert-cta-to-nvvm: the destination's extents "
                            "are unknown (each must be a dim or a constant)");
   return success();

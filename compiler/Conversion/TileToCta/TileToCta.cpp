@@ -43,32 +43,23 @@ bool isSupportedResult(Type type) {
   return type.isBF16() || type.isF16() || type.isF32();
 }
 
-/// The names that dim expressions refer to, in order of first appearance.
-void collectDimNames(StringRef expr, llvm::MapVector<StringRef, Value> &names) {
-  StringRef name = expr;
-  name.consume_front("cdiv(");
-  name = name.take_while([](char c) { return llvm::isAlnum(c) || c == '_'; });
-  if (!name.empty() && !llvm::isDigit(name[0]))
-    names.insert({name, Value()});
-}
-
 /// The extents of the [row atoms, K atoms, 32, 16] scale-factor tensor of a
 /// block-scaled operand with rows `rows` and K `k` (names or constants) and
 /// `block` K elements per scale: one 512-byte atom per 128 rows and
 /// 4 * block K elements (the layout tcgen05 reads; runtime/BlockScale.h).
-SmallVector<std::string> scaleTensorShape(StringRef rows, StringRef k,
-                                          int64_t block) {
-  auto atoms = [](StringRef dim, int64_t per) -> std::string {
-    if (std::optional<int64_t> constant = tile::getConstantDim(dim))
-      return std::to_string((*constant + per - 1) / per);
-    return ("cdiv(" + dim + "," + Twine(per) + ")").str();
+SmallVector<tile::DimExprAttr> scaleTensorShape(tile::DimExprAttr rows,
+                                                tile::DimExprAttr k,
+                                                int64_t block) {
+  MLIRContext *ctx = rows.getContext();
+  auto constant = [&](int64_t value) {
+    return tile::DimExprAttr::get(ctx, DimExpr::constant(value));
   };
   int64_t atomBytes = target::scaleFactorAtomBytes;
   int64_t atomRows = target::scaleFactorAtomRows;
   // An atom is 32 rows of 16 bytes: row m % 32, byte 4 (m / 32) + kb.
-  return {atoms(rows, atomRows),
-          atoms(k, target::scaleFactorAtomKBlocks * block), "32",
-          std::to_string(atomBytes / 32)};
+  return {tile::getCeilDivDim(rows, atomRows),
+          tile::getCeilDivDim(k, target::scaleFactorAtomKBlocks * block),
+          constant(32), constant(atomBytes / 32)};
 }
 
 InFlightDiagnostic notImplemented(Operation *op, const Twine &what) {
@@ -113,7 +104,7 @@ static bool feedsMatmul(Operation *op) {
 }
 
 LogicalResult kiln::checkTileToCtaSupport(tile::KernelOp kernel,
-                                          StringRef chip) {
+                                          target::Chip chip) {
   tile::ContractOp contract;
   for (Operation &op : kernel.getBody().front()) {
     if (auto candidate = llvm::dyn_cast<tile::ContractOp>(op)) {
@@ -172,9 +163,6 @@ LogicalResult kiln::checkTileToCtaSupport(tile::KernelOp kernel,
     return contract.emitError(
         "convert-tile-to-cta: the contraction has no schedule; run "
         "tile-select-schedule first");
-  if (chip != "sm_90a" && chip != "sm_100a")
-    return contract.emitError() << "convert-tile-to-cta: unknown chip '" << chip
-                                << "'; expected sm_90a or sm_100a";
   for (Attribute attr : contract.getContractions()) {
     auto mma = llvm::cast<tile::MmaAttr>(attr);
     if (mma.getTransposeA())
@@ -185,7 +173,7 @@ LogicalResult kiln::checkTileToCtaSupport(tile::KernelOp kernel,
   }
   bool scaled =
       llvm::cast<tile::MmaAttr>(contract.getContractions()[0]).isBlockScaled();
-  if (scaled && chip != "sm_100a")
+  if (scaled && !target::getChipInfo(chip).blockScaledMma)
     return contract.emitError("convert-tile-to-cta: block-scaled products "
                               "(NVFP4, MXFP8) need sm_100a");
   for (Value input : contract.getInputs()) {
@@ -288,8 +276,8 @@ void collectSlice(Block &block, Value value, llvm::SetVector<Operation *> &ops,
 }
 
 struct KernelToProgram : public OpRewritePattern<tile::KernelOp> {
-  KernelToProgram(MLIRContext *ctx, StringRef chip)
-      : OpRewritePattern(ctx), chip(chip.str()) {}
+  KernelToProgram(MLIRContext *ctx, target::Chip chip)
+      : OpRewritePattern(ctx), chip(chip) {}
 
   LogicalResult matchAndRewrite(tile::KernelOp kernel,
                                 PatternRewriter &rewriter) const override {
@@ -305,7 +293,7 @@ struct KernelToProgram : public OpRewritePattern<tile::KernelOp> {
     llvm::MapVector<StringRef, Value> dims;
     // Block-scale tensors of scaled products: their kernel-argument layout
     // (scaleTensorShape), keyed by kernel argument.
-    llvm::DenseMap<Value, SmallVector<std::string>> scaleShapes;
+    llvm::DenseMap<Value, SmallVector<tile::DimExprAttr>> scaleShapes;
     for (Attribute attr : contract.getContractions()) {
       auto mma = llvm::cast<tile::MmaAttr>(attr);
       if (!mma.isBlockScaled())
@@ -313,39 +301,34 @@ struct KernelToProgram : public OpRewritePattern<tile::KernelOp> {
       for (auto [data, scale] : {std::pair<unsigned, int64_t>{mma.getLhs(),
                                                               mma.getLhsScale()},
                                  {mma.getRhs(), mma.getRhsScale()}}) {
-        SmallVector<std::string> dims = tile::getDimExprs(
+        SmallVector<tile::DimExprAttr> dims = tile::getDimAttrs(
             llvm::cast<RankedTensorType>(contract.getInputs()[data].getType()));
         scaleShapes[contract.getInputs()[scale]] =
             scaleTensorShape(dims[0], dims[1], mma.getScaleBlock());
       }
     }
     auto addTensor = [&](RankedTensorType type, tile::ParamAttr param,
-                         ArrayRef<std::string> layout = {}) {
-      StringRef role = tile::stringifyParamKind(param.getKind());
-      SmallVector<std::string> dimExprs = tile::getDimExprs(type);
+                         ArrayRef<tile::DimExprAttr> layout = {}) {
+      SmallVector<tile::DimExprAttr> shapeDims = tile::getDimAttrs(type);
       if (!layout.empty())
-        dimExprs.assign(layout.begin(), layout.end());
-      int64_t rank = dimExprs.size();
+        shapeDims.assign(layout.begin(), layout.end());
+      int64_t rank = shapeDims.size();
       SmallVector<int64_t> shape(rank, ShapedType::kDynamic);
       SmallVector<int64_t> strides(rank, ShapedType::kDynamic);
       strides.back() = 1;
       argTypes.push_back(
           MemRefType::get(shape, type.getElementType(),
                           StridedLayoutAttr::get(ctx, 0, strides)));
+      // Each dim a shape names becomes an index argument, in order of first
+      // appearance.
+      for (tile::DimExprAttr dim : shapeDims)
+        if (dim.getKind() != DimExpr::Kind::Const)
+          dims.insert({dim.getName().getValue(), Value()});
       NamedAttrList attrs;
-      SmallVector<Attribute> shapeAttr;
-      for (const std::string &dim : dimExprs) {
-        shapeAttr.push_back(StringAttr::get(ctx, dim));
-        collectDimNames(llvm::cast<StringAttr>(shapeAttr.back()).getValue(),
-                        dims);
-      }
-      attrs.set("cta.param", param.getName());
-      if (param.getScaleOf())
-        attrs.set("cta.scale_of", param.getScaleOf());
-      if (!param.getBlock().empty())
-        attrs.set("cta.block", rewriter.getDenseI64ArrayAttr(param.getBlock()));
-      attrs.set("cta.role", StringAttr::get(ctx, role));
-      attrs.set("cta.shape", ArrayAttr::get(ctx, shapeAttr));
+      attrs.set(cta::ProgramOp::kParamAttrName,
+                cta::ParamAttr::get(ctx, param.getName(), param.getKind(),
+                                    shapeDims, param.getScaleOf(),
+                                    param.getBlock()));
       argAttrs.push_back(attrs);
     };
     for (unsigned i = 0; i < kernel.getNumArguments(); ++i)
@@ -359,32 +342,28 @@ struct KernelToProgram : public OpRewritePattern<tile::KernelOp> {
     for (auto &entry : dims) {
       argTypes.push_back(rewriter.getIndexType());
       NamedAttrList attrs;
-      attrs.set("cta.dim", StringAttr::get(ctx, entry.first));
+      attrs.set(cta::ProgramOp::kDimAttrName,
+                cta::DimAttr::get(ctx, StringAttr::get(ctx, entry.first)));
       argAttrs.push_back(attrs);
     }
 
     rewriter.setInsertionPoint(kernel);
     auto program =
         cta::ProgramOp::create(rewriter, loc, kernel.getSymName(),
-                               rewriter.getFunctionType(argTypes, {}),
-                               /*arg_attrs=*/nullptr, /*res_attrs=*/nullptr);
+                               rewriter.getFunctionType(argTypes, {}));
     SmallVector<DictionaryAttr> argDicts;
     for (NamedAttrList &attrs : argAttrs)
       argDicts.push_back(attrs.getDictionary(ctx));
     program.setAllArgAttrs(argDicts);
-    program->setAttr("cta.chip", rewriter.getStringAttr(chip));
+    program.setChipAttr(cta::ChipAttr::get(ctx, chip));
     // Variants of one kernel (tile-select-schedule) launch as one manifest.
-    if (FlatSymbolRefAttr of = kernel.getVariantOfAttr())
-      program->setAttr("cta.variant_of", of.getAttr());
-    if (FloatAttr cost = kernel.getTileCostAttr())
-      program->setAttr("cta.tile_cost", cost);
-    program->setAttr("cta.schedule",
-                     cta::ScheduleAttr::get(ctx, schedule.getStages(),
-                                            schedule.getConsumers(),
-                                            schedule.getAccStages()));
-    program->setAttr("cta.cluster",
-                     rewriter.getDenseI64ArrayAttr(
-                         {schedule.getClusterM(), schedule.getClusterN()}));
+    program.setVariantOfAttr(kernel.getVariantOfAttr());
+    program.setTileCostAttr(kernel.getTileCostAttr());
+    program.setScheduleAttr(cta::ScheduleAttr::get(ctx, schedule.getStages(),
+                                                   schedule.getConsumers(),
+                                                   schedule.getAccStages()));
+    program.setClusterAttr(rewriter.getDenseI64ArrayAttr(
+        {schedule.getClusterM(), schedule.getClusterN()}));
     Block *entry = rewriter.createBlock(&program.getBody());
     for (Type type : argTypes)
       entry->addArgument(type, loc);
@@ -430,7 +409,7 @@ struct KernelToProgram : public OpRewritePattern<tile::KernelOp> {
     // GEMM with 128-column tiles instead of two m64n128 chains: the lhs is
     // read from shared memory once per K step instead of once per product,
     // and the MMA has the shape the plain matmul runs at).
-    const target::ChipInfo *chipInfo = target::lookupChip(chip);
+    const target::ChipInfo *chipInfo = &target::getChipInfo(chip);
     // A CTA pair (sm_100a, tile_m = 256): each CTA of the 2x1 cluster owns
     // 128 rows of the tile and holds half of each rhs tile (the even CTA the
     // first half); one MMA of the pair's 256 rows reads both CTAs' halves.
@@ -759,22 +738,29 @@ struct KernelToProgram : public OpRewritePattern<tile::KernelOp> {
     return success();
   }
 
-  std::string chip;
+  target::Chip chip;
 };
 
 struct ConvertTileToCtaPass
     : public kiln::impl::ConvertTileToCtaBase<ConvertTileToCtaPass> {
   using Base::Base;
   void runOnOperation() override {
+    std::optional<target::Chip> target = target::parseChip(chip);
+    if (!target) {
+      getOperation().emitError()
+          << "convert-tile-to-cta: unknown chip '" << chip << "'; expected "
+          << target::knownChipNames();
+      return signalPassFailure();
+    }
     bool ok = true;
     for (tile::KernelOp kernel : getOperation().getOps<tile::KernelOp>())
-      ok &= succeeded(checkTileToCtaSupport(kernel, chip));
+      ok &= succeeded(checkTileToCtaSupport(kernel, *target));
     if (!ok)
       return signalPassFailure();
     // Applied once per kernel, without the greedy driver: its folding would
     // first hoist constants out of the epilogue regions being moved.
     RewritePatternSet patterns(&getContext());
-    populateTileToCtaConversionPatterns(patterns, chip);
+    populateTileToCtaConversionPatterns(patterns, *target);
     FrozenRewritePatternSet frozen(std::move(patterns));
     SmallVector<tile::KernelOp> kernels(
         getOperation().getOps<tile::KernelOp>());
@@ -792,6 +778,6 @@ struct ConvertTileToCtaPass
 } // namespace
 
 void kiln::populateTileToCtaConversionPatterns(RewritePatternSet &patterns,
-                                               StringRef chip) {
+                                               target::Chip chip) {
   patterns.add<KernelToProgram>(patterns.getContext(), chip);
 }

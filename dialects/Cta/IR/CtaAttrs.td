@@ -131,6 +131,69 @@ def Cta_ReduceKind : I32EnumAttr<"ReduceKind", "a row reduction",
 }
 
 //===----------------------------------------------------------------------===//
+// The program boundary
+//===----------------------------------------------------------------------===//
+
+// The value is compiler/Target's Chip itself, whose ChipInfo says what the
+// chip can do: the IR names the chip, the lowering asks the description.
+def Cta_ChipAttr : Cta_Attr<"Chip", "chip"> {
+  let summary = "the chip a program is lowered for";
+  let description = [{
+    ```mlir
+    #cta.chip<sm_90a>
+    #cta.chip<sm_100a>
+    ```
+  }];
+  let parameters = (ins AttrParameter<"::kiln::target::Chip",
+                          "sm_90a or sm_100a">:$chip);
+  let assemblyFormat = "`<` custom<ChipName>($chip) `>`";
+  let extraClassDeclaration = [{
+    /// What the chip can do (compiler/Target/Chip.h).
+    const ::kiln::target::ChipInfo &getInfo() const {
+      return ::kiln::target::getChipInfo(getChip());
+    }
+  }];
+}
+
+def Cta_ParamAttr : Cta_Attr<"Param", "param"> {
+  let summary = "a global tensor of the program, as the manifest describes it";
+  let description = [{
+    On each memref argument of a `cta.program` (attribute `cta.param`): the
+    tensor's source name, its kind (`input`, `output`, `scale`, as
+    `#tile.param`), one dim expression per axis (the manifest's shape: names
+    bound at launch, constants, `E+1`, `cdiv(K,16)`), and for a scale tensor
+    the tensor it scales and its block.
+
+    ```mlir
+    #cta.param<"a", input, [M, K]>
+    #cta.param<"a.scale", scale, [cdiv(M, 128), cdiv(K, 64), 32, 16], of = "a", block = [1, 16]>
+    ```
+  }];
+  let parameters = (ins "::mlir::StringAttr":$name,
+                        "::kiln::tile::ParamKind":$kind,
+                        ArrayRefParameter<"::kiln::tile::DimExprAttr">:$shape,
+                        OptionalParameter<"::mlir::StringAttr">:$scale_of,
+                        OptionalArrayRefParameter<"int64_t">:$block);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+}
+
+def Cta_DimAttr : Cta_Attr<"Dim", "dim"> {
+  let summary = "a symbolic extent the program takes as an index argument";
+  let description = [{
+    On each `index` argument of a `cta.program` (attribute `cta.dim`): the
+    dim's name, which the tensors' shapes use and the launch binds.
+
+    ```mlir
+    %M: index {cta.dim = #cta.dim<M>}
+    ```
+  }];
+  let parameters = (ins "::mlir::StringAttr":$name);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // The program's schedule
 //===----------------------------------------------------------------------===//
 

@@ -3,7 +3,9 @@
 #ifndef KILN_DIALECTS_CTA_IR_CTADIALECT_H
 #define KILN_DIALECTS_CTA_IR_CTADIALECT_H
 
+#include "compiler/Target/Chip.h"
 #include "compiler/Target/Swizzle.h"
+#include "dialects/Tile/IR/TileDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -20,6 +22,9 @@ namespace kiln::cta {
 mlir::ParseResult parseSwizzleMode(mlir::AsmParser &parser,
                                    target::SwizzleMode &mode);
 void printSwizzleMode(mlir::AsmPrinter &printer, target::SwizzleMode mode);
+/// `#cta.chip<sm_90a>`: compiler/Target's chip names, bare.
+mlir::ParseResult parseChipName(mlir::AsmParser &parser, target::Chip &chip);
+void printChipName(mlir::AsmPrinter &printer, target::Chip chip);
 } // namespace kiln::cta
 
 #define GET_ATTRDEF_CLASSES

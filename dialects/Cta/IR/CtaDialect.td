@@ -32,12 +32,17 @@ def Cta_Dialect : Dialect {
   }];
   let useDefaultTypePrinterParser = 1;
   let useDefaultAttributePrinterParser = 1;
+  // `cta.param` on a program's memref arguments and `cta.dim` on its index
+  // arguments are typed; no other `cta.*` argument attribute exists.
+  let hasRegionArgAttrVerify = 1;
   let extraClassDeclaration = [{
     /// Registers the types and attributes (defined next to their storage).
     void registerTypes();
     void registerAttributes();
   }];
-  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
+  // #cta.param's shapes are #tile.dim expressions.
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",
+                           "::kiln::tile::TileDialect"];
 }
 
 class Cta_Op<string mnemonic, list<Trait> traits = []>

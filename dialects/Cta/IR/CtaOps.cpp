@@ -6,6 +6,7 @@
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/StringSet.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/FunctionImplementation.h"
@@ -127,10 +128,16 @@ ParseResult ProgramOp::parse(OpAsmParser &parser, OperationState &result) {
                       function_interface_impl::VariadicFlag, std::string &) {
     return builder.getFunctionType(args, results);
   };
-  return function_interface_impl::parseFunctionOp(
-      parser, result, /*allowVariadic=*/false,
-      getFunctionTypeAttrName(result.name), buildType,
-      getArgAttrsAttrName(result.name), getResAttrsAttrName(result.name));
+  SMLoc loc = parser.getCurrentLocation();
+  if (function_interface_impl::parseFunctionOp(
+          parser, result, /*allowVariadic=*/false,
+          getFunctionTypeAttrName(result.name), buildType,
+          getArgAttrsAttrName(result.name), getResAttrsAttrName(result.name)))
+    return failure();
+  // Inherent attributes of the wrong kind (`chip = "sm_90a"`) are errors
+  // here, as in a generated parser; they would otherwise be dropped.
+  return verifyInherentAttrs(result.name, result.attributes,
+                             [&]() { return parser.emitError(loc); });
 }
 
 void ProgramOp::print(OpAsmPrinter &p) {
@@ -139,43 +146,45 @@ void ProgramOp::print(OpAsmPrinter &p) {
       getArgAttrsAttrName(), getResAttrsAttrName());
 }
 
-StringRef ProgramOp::getChip() {
-  if (auto chip = (*this)->getAttrOfType<StringAttr>("cta.chip"))
-    return chip.getValue();
-  return "";
-}
-
 std::pair<int64_t, int64_t> ProgramOp::getClusterShape() {
-  if (auto cluster = (*this)->getAttrOfType<DenseI64ArrayAttr>("cta.cluster"))
+  if (DenseI64ArrayAttr cluster = getClusterAttr())
     if (cluster.size() == 2)
       return {cluster[0], cluster[1]};
   return {1, 1};
 }
 
-ScheduleAttr ProgramOp::getSchedule() {
-  return (*this)->getAttrOfType<ScheduleAttr>("cta.schedule");
+ParamAttr ProgramOp::getParam(unsigned i) {
+  return getArgAttrOfType<ParamAttr>(i, kParamAttrName);
+}
+
+DimAttr ProgramOp::getDim(unsigned i) {
+  return getArgAttrOfType<DimAttr>(i, kDimAttrName);
+}
+
+std::optional<unsigned> ProgramOp::findDimArgument(StringRef name) {
+  for (unsigned i = 0, e = getNumArguments(); i < e; ++i)
+    if (DimAttr dim = getDim(i); dim && dim.getName().getValue() == name)
+      return i;
+  return std::nullopt;
 }
 
 LogicalResult ProgramOp::verify() {
   if (!getResultTypes().empty())
     return emitOpError() << "returns nothing; outputs are memref arguments";
+  llvm::StringSet<> dimNames;
   for (auto [index, type] : llvm::enumerate(getArgumentTypes())) {
     if (auto memref = llvm::dyn_cast<MemRefType>(type)) {
-      if (!getArgAttrOfType<StringAttr>(index, "cta.param"))
+      ParamAttr param = getParam(index);
+      if (!param)
         return emitOpError()
-               << "tensor argument #" << index << " needs a cta.param name";
+               << "tensor argument #" << index << " needs a cta.param";
       // The manifest copies the shape; the runtime checks it against the
       // rank, so a mismatch would only show at launch.
-      if (Attribute attr = getArgAttr(index, "cta.shape")) {
-        auto shape = llvm::dyn_cast<ArrayAttr>(attr);
-        if (!shape || static_cast<int64_t>(shape.size()) != memref.getRank() ||
-            !llvm::all_of(shape, llvm::IsaPred<StringAttr>))
-          return emitOpError()
-                 << "tensor argument #" << index
-                 << ": cta.shape must be one dim expression (a string) per "
-                    "axis of its rank-"
-                 << memref.getRank() << " memref, got " << attr;
-      }
+      if (static_cast<int64_t>(param.getShape().size()) != memref.getRank())
+        return emitOpError()
+               << "tensor argument #" << index << ": its cta.param has "
+               << param.getShape().size() << " dim expressions but its memref "
+               << "has rank " << memref.getRank();
       for (int64_t extent : memref.getShape())
         if (!ShapedType::isDynamic(extent) &&
             extent > target::maxKernelIndex)
@@ -184,58 +193,46 @@ LogicalResult ProgramOp::verify() {
                  << "; kernels index with 32-bit coordinates (at most "
                  << target::maxKernelIndex << ")";
     } else if (llvm::isa<IndexType>(type)) {
-      if (!getArgAttrOfType<StringAttr>(index, "cta.dim"))
+      DimAttr dim = getDim(index);
+      if (!dim)
         return emitOpError()
-               << "index argument #" << index << " needs a cta.dim name";
+               << "index argument #" << index << " needs a cta.dim";
+      if (!dimNames.insert(dim.getName().getValue()).second)
+        return emitOpError() << "index argument #" << index << ": dim '"
+                             << dim.getName().getValue()
+                             << "' is already an argument";
     } else {
       return emitOpError() << "argument #" << index
                            << " must be a memref or an index, got " << type;
     }
   }
-  for (unsigned index = 0; index < getNumArguments(); ++index)
-    if (Attribute role = getArgAttr(index, "cta.role")) {
-      auto name = llvm::dyn_cast<StringAttr>(role);
-      if (!name || !llvm::is_contained({"input", "output", "scale"},
-                                       name.getValue()))
-        return emitOpError() << "argument #" << index
-                             << ": cta.role must be \"input\", \"output\" "
-                                "or \"scale\", got "
-                             << role;
-    }
   // Bounds of the launch: each factor before the product, so that it cannot
   // overflow.
   const int64_t maxCluster = target::maxClusterSizeNonPortable;
-  if (auto cluster = (*this)->getAttrOfType<DenseI64ArrayAttr>("cta.cluster"))
+  if (DenseI64ArrayAttr cluster = getClusterAttr())
     if (cluster.size() != 2 || cluster[0] < 1 || cluster[1] < 1 ||
         cluster[0] > maxCluster || cluster[1] > maxCluster ||
         cluster[0] * cluster[1] > maxCluster)
-      return emitOpError() << "cta.cluster must be two positive extents of at "
+      return emitOpError() << "cluster must be two positive extents of at "
                               "most "
                            << maxCluster << " CTAs in all";
-  if (Attribute attr = (*this)->getAttr("cta.block")) {
-    auto block = llvm::dyn_cast<DenseI64ArrayAttr>(attr);
+  if (DenseI64ArrayAttr block = getBlockAttr()) {
     const int64_t maxThreads = target::maxThreadsPerBlock;
-    if (!block || block.size() != 3 ||
+    if (block.size() != 3 ||
         llvm::any_of(block.asArrayRef(),
                      [&](int64_t n) { return n < 1 || n > maxThreads; }) ||
         block[0] * block[1] * block[2] > maxThreads)
-      return emitOpError() << "cta.block must be three positive extents of at "
+      return emitOpError() << "block must be three positive extents of at "
                               "most "
-                           << maxThreads << " threads in all, got " << attr;
+                           << maxThreads << " threads in all, got " << block;
   }
-  if (Attribute attr = (*this)->getAttr("cta.tile_cost")) {
+  if (FloatAttr cost = getTileCostAttr())
     // The runtime compares variants by it; NaN compares false both ways.
-    auto cost = llvm::dyn_cast<FloatAttr>(attr);
-    if (!cost || !std::isfinite(cost.getValueAsDouble()) ||
+    if (!std::isfinite(cost.getValueAsDouble()) ||
         cost.getValueAsDouble() <= 0)
-      return emitOpError() << "cta.tile_cost must be a positive finite float, "
+      return emitOpError() << "tile_cost must be a positive finite float, "
                               "got "
-                           << attr;
-  }
-  if (Attribute schedule = (*this)->getAttr("cta.schedule"))
-    if (!llvm::isa<ScheduleAttr>(schedule))
-      return emitOpError() << "cta.schedule must be a #cta.schedule, got "
-                           << schedule;
+                           << cost;
   return success();
 }
 
@@ -243,20 +240,15 @@ LogicalResult
 ProgramOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   // A variant is folded into its primary's manifest and shares its
   // parameters: the primary must exist in this module.
-  Attribute attr = (*this)->getAttr("cta.variant_of");
-  if (!attr)
-    return success();
-  auto name = llvm::dyn_cast<StringAttr>(attr);
+  FlatSymbolRefAttr name = getVariantOfAttr();
   if (!name)
-    return emitOpError() << "cta.variant_of must name a program, got "
-                         << attr;
-  auto primary = symbolTable.lookupNearestSymbolFrom<ProgramOp>(
-      *this, FlatSymbolRefAttr::get(name));
+    return success();
+  auto primary = symbolTable.lookupNearestSymbolFrom<ProgramOp>(*this, name);
   if (!primary)
-    return emitOpError() << "cta.variant_of names '" << name.getValue()
+    return emitOpError() << "variant_of names '" << name.getValue()
                          << "', which is not a cta.program of this module";
-  if (primary == *this || primary->hasAttr("cta.variant_of"))
-    return emitOpError() << "cta.variant_of must name a primary program, "
+  if (primary == *this || primary.getVariantOfAttr())
+    return emitOpError() << "variant_of must name a primary program, "
                             "not a variant: '"
                          << name.getValue() << "'";
   if (primary.getFunctionType() != getFunctionType())

@@ -20,18 +20,24 @@ def Cta_ProgramOp : Cta_Op<"program", [
     DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "one kernel: what each thread block runs";
   let description = [{
-    Arguments are global tensors (`memref`, attribute `cta.param` = the
-    source name, `cta.role` = `input`/`output`/`scale`) and symbolic dims
-    (`index`, attribute `cta.dim`). Program attributes:
+    Arguments are global tensors (`memref`, with a `cta.param =
+    #cta.param<...>`: the source name, kind and shape the manifest records)
+    and symbolic dims (`index`, with a `cta.dim = #cta.dim<M>`). The
+    program's own attributes:
 
-    - `cta.chip`: the target (`sm_90a`, `sm_100a`);
-    - `cta.schedule`: a `#cta.schedule` (ring depth, math warpgroups);
-    - `cta.cluster`: CTAs per cluster (`array<i64: 2, 1>`), default 1x1;
-    - `cta.block`: threads per CTA, set by `cta-pipeline`.
+    - `chip`: the target (`#cta.chip<sm_90a>`, `#cta.chip<sm_100a>`);
+    - `schedule`: a `#cta.schedule` (ring depth, math warpgroups);
+    - `cluster`: CTAs per cluster (`array<i64: 2, 1>`), default 1x1;
+    - `block`: threads per CTA, set by `cta-pipeline`;
+    - `tile_cost`: the relative time of one tile, by which the runtime ranks
+      a kernel's variants;
+    - `variant_of`: the program this one is another compilation of (its
+      manifest holds this one as a variant).
 
     ```mlir
-    cta.program @matmul(%a: memref<?x?xbf16> {cta.param = "a", cta.role = "input"},
-                        %M: index {cta.dim = "M"}) attributes {cta.chip = "sm_90a"} {
+    cta.program @matmul(%a: memref<?x?xbf16> {cta.param = #cta.param<"a", input, [M, K]>},
+                        %M: index {cta.dim = #cta.dim<M>})
+        attributes {chip = #cta.chip<sm_90a>} {
       ...
       cta.return
     }
@@ -40,20 +46,40 @@ def Cta_ProgramOp : Cta_Op<"program", [
   let arguments = (ins SymbolNameAttr:$sym_name,
                        TypeAttrOf<FunctionType>:$function_type,
                        OptionalAttr<DictArrayAttr>:$arg_attrs,
-                       OptionalAttr<DictArrayAttr>:$res_attrs);
+                       OptionalAttr<DictArrayAttr>:$res_attrs,
+                       OptionalAttr<Cta_ChipAttr>:$chip,
+                       OptionalAttr<DenseI64ArrayAttr>:$cluster,
+                       OptionalAttr<DenseI64ArrayAttr>:$block,
+                       OptionalAttr<Cta_ScheduleAttr>:$schedule,
+                       OptionalAttr<F64Attr>:$tile_cost,
+                       OptionalAttr<FlatSymbolRefAttr>:$variant_of);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
+  let builders = [
+    OpBuilder<(ins "::llvm::StringRef":$name, "::mlir::FunctionType":$type), [{
+      $_state.addAttribute(getSymNameAttrName($_state.name),
+                           $_builder.getStringAttr(name));
+      $_state.addAttribute(getFunctionTypeAttrName($_state.name),
+                           ::mlir::TypeAttr::get(type));
+      $_state.addRegion();
+    }]>
+  ];
   let extraClassDeclaration = [{
     ::llvm::ArrayRef<::mlir::Type> getArgumentTypes() { return getFunctionType().getInputs(); }
     ::llvm::ArrayRef<::mlir::Type> getResultTypes() { return getFunctionType().getResults(); }
     ::mlir::Region *getCallableRegion() { return &getBody(); }
-    /// The target chip (`cta.chip`), or "" if unset.
-    ::llvm::StringRef getChip();
     /// CTAs per cluster along (M, N); {1, 1} when unset.
     std::pair<int64_t, int64_t> getClusterShape();
-    /// The program's `cta.schedule`, or null.
-    ::kiln::cta::ScheduleAttr getSchedule();
+    /// The `cta.param` of argument `i`, or null (an index argument).
+    ParamAttr getParam(unsigned i);
+    /// The `cta.dim` of argument `i`, or null (a memref argument).
+    DimAttr getDim(unsigned i);
+    /// The index argument that carries dim `name`, if any.
+    std::optional<unsigned> findDimArgument(::llvm::StringRef name);
+    /// The attribute names of a program argument's #cta.param and #cta.dim.
+    static constexpr ::llvm::StringLiteral kParamAttrName = "cta.param";
+    static constexpr ::llvm::StringLiteral kDimAttrName = "cta.dim";
   }];
 }
 

@@ -57,18 +57,8 @@ void kiln::cta::printSwizzleMode(AsmPrinter &printer,
   printer << "\"" << target::swizzleName(mode) << "\"";
 }
 
-#define GET_ATTRDEF_CLASSES
-#include "dialects/Cta/IR/CtaAttrs.cpp.inc"
-
 #define GET_TYPEDEF_CLASSES
 #include "dialects/Cta/IR/CtaTypes.cpp.inc"
-
-void CtaDialect::registerAttributes() {
-  addAttributes<
-#define GET_ATTRDEF_LIST
-#include "dialects/Cta/IR/CtaAttrs.cpp.inc"
-      >();
-}
 
 void CtaDialect::registerTypes() {
   addTypes<

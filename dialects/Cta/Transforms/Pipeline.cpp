@@ -392,15 +392,12 @@ LogicalResult pipeline(ProgramOp program) {
   if (!*matched)
     return success(); // Nothing sequential to pipeline.
   TileBody &body = **matched;
-  ScheduleAttr schedule = program.getSchedule();
+  ScheduleAttr schedule = program.getScheduleAttr();
   if (!schedule)
-    return program.emitError("cta-pipeline: the program has no cta.schedule");
-  const kiln::target::ChipInfo *chip =
-      kiln::target::lookupChip(program.getChip());
-  if (!chip)
-    return program.emitError()
-           << "cta-pipeline: unknown chip '" << program.getChip()
-           << "' (cta.chip); expected " << kiln::target::knownChipNames();
+    return program.emitError("cta-pipeline: the program has no schedule");
+  if (!program.getChipAttr())
+    return program.emitError("cta-pipeline: the program names no chip");
+  const kiln::target::ChipInfo *chip = &program.getChipAttr().getInfo();
   int64_t stages = schedule.getStages();
   int64_t consumers = schedule.getMathWarpgroups();
   int64_t clusterSize =
@@ -512,7 +509,7 @@ LogicalResult pipeline(ProgramOp program) {
   }
 
   body.loop.erase();
-  program->setAttr("cta.block", builder.getDenseI64ArrayAttr({threads, 1, 1}));
+  program.setBlockAttr(builder.getDenseI64ArrayAttr({threads, 1, 1}));
   return success();
 }
 

@@ -139,8 +139,9 @@ static ParseResult parseDimTokens(AsmParser &parser, std::string &out) {
   return success();
 }
 
-Attribute DimsAttr::parse(AsmParser &parser, Type) {
-  SmallVector<DimExprAttr> dims;
+ParseResult kiln::tile::parseDimList(AsmParser &parser,
+                                     AsmParser::Delimiter delimiter,
+                                     SmallVectorImpl<DimExprAttr> &dims) {
   auto parseOne = [&]() -> ParseResult {
     SMLoc loc = parser.getCurrentLocation();
     std::string text;
@@ -152,15 +153,11 @@ Attribute DimsAttr::parse(AsmParser &parser, Type) {
     dims.push_back(dim);
     return success();
   };
-  if (parser.parseCommaSeparatedList(AsmParser::Delimiter::LessGreater,
-                                     parseOne))
-    return {};
-  return DimsAttr::get(parser.getContext(), dims);
+  return parser.parseCommaSeparatedList(delimiter, parseOne);
 }
 
-void DimsAttr::print(AsmPrinter &printer) const {
-  printer << "<";
-  llvm::interleaveComma(getDims(), printer, [&](DimExprAttr dim) {
+void kiln::tile::printDimList(AsmPrinter &printer, ArrayRef<DimExprAttr> dims) {
+  llvm::interleaveComma(dims, printer, [&](DimExprAttr dim) {
     // cdiv(X,N) prints with a space after the comma so that it re-parses as
     // one call; everything else prints in the canonical spelling.
     if (dim.getKind() == kiln::DimExpr::Kind::CeilDiv)
@@ -169,6 +166,18 @@ void DimsAttr::print(AsmPrinter &printer) const {
     else
       printer << dim.str();
   });
+}
+
+Attribute DimsAttr::parse(AsmParser &parser, Type) {
+  SmallVector<DimExprAttr> dims;
+  if (parseDimList(parser, AsmParser::Delimiter::LessGreater, dims))
+    return {};
+  return DimsAttr::get(parser.getContext(), dims);
+}
+
+void DimsAttr::print(AsmPrinter &printer) const {
+  printer << "<";
+  printDimList(printer, getDims());
   printer << ">";
 }
 

@@ -34,4 +34,15 @@ void printParamTail(mlir::AsmPrinter &printer, mlir::StringAttr scaleOf,
 #define GET_ATTRDEF_CLASSES
 #include "dialects/Tile/IR/TileAttrs.h.inc"
 
+namespace kiln::tile {
+/// A list of dim expressions as #tile.dims writes them (`M, K+1,
+/// cdiv(K, 16)`), between `delimiter`s; `#cta.param`'s shape shares it.
+mlir::ParseResult parseDimList(mlir::AsmParser &parser,
+                               mlir::AsmParser::Delimiter delimiter,
+                               llvm::SmallVectorImpl<DimExprAttr> &dims);
+void printDimList(mlir::AsmPrinter &printer, llvm::ArrayRef<DimExprAttr> dims);
+} // namespace kiln::tile
+
+
+
 #endif // KILN_DIALECTS_TILE_IR_TILEDIALECT_H

@@ -73,6 +73,15 @@ def Tile_KernelOp : Tile_Op<"kernel", [
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
+  let builders = [
+    OpBuilder<(ins "::llvm::StringRef":$name, "::mlir::FunctionType":$type), [{
+      $_state.addAttribute(getSymNameAttrName($_state.name),
+                           $_builder.getStringAttr(name));
+      $_state.addAttribute(getFunctionTypeAttrName($_state.name),
+                           ::mlir::TypeAttr::get(type));
+      $_state.addRegion();
+    }]>
+  ];
   let extraClassDeclaration = [{
     /// FunctionOpInterface hooks.
     ::llvm::ArrayRef<::mlir::Type> getArgumentTypes() { return getFunctionType().getInputs(); }

@@ -32,6 +32,37 @@ SmallVector<std::string> getDimExprs(RankedTensorType type) {
   return dims;
 }
 
+SmallVector<DimExprAttr> getDimAttrs(RankedTensorType type) {
+  SmallVector<DimExprAttr> dims;
+  auto encoding = llvm::dyn_cast_or_null<DimsAttr>(type.getEncoding());
+  for (auto [axis, size] : llvm::enumerate(type.getShape())) {
+    if (encoding && axis < encoding.getDims().size())
+      dims.push_back(encoding.getDims()[axis]);
+    else if (!ShapedType::isDynamic(size))
+      dims.push_back(
+          DimExprAttr::get(type.getContext(), kiln::DimExpr::constant(size)));
+    else
+      dims.push_back(DimExprAttr());
+  }
+  return dims;
+}
+
+DimExprAttr getCeilDivDim(DimExprAttr dim, int64_t per) {
+  if (!dim || per < 1)
+    return {};
+  MLIRContext *ctx = dim.getContext();
+  if (std::optional<int64_t> value = dim.getConstant())
+    return DimExprAttr::get(ctx,
+                            kiln::DimExpr::constant((*value + per - 1) / per));
+  if (per == 1)
+    return dim;
+  if (dim.getKind() != kiln::DimExpr::Kind::Name)
+    return {};
+  return DimExprAttr::get(
+      ctx, kiln::DimExpr::make(kiln::DimExpr::Kind::CeilDiv,
+                               dim.getName().str(), per));
+}
+
 bool dimsAgree(StringRef a, StringRef b) {
   return a == kUnknownDim || b == kUnknownDim || a == b;
 }

@@ -12,6 +12,8 @@
 #ifndef KILN_DIALECTS_TILE_IR_TILESHAPES_H
 #define KILN_DIALECTS_TILE_IR_TILESHAPES_H
 
+#include "dialects/Tile/IR/TileDialect.h"
+
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/SmallVector.h"
 #include <optional>
@@ -37,6 +39,15 @@ bool dimsAgree(llvm::StringRef a, llvm::StringRef b);
 /// The extent of a block-scale tensor axis covering `dim` in blocks of
 /// `block`: `dim` itself for blocks of 1, a folded constant, or cdiv(dim,N).
 std::string getScaleDim(llvm::StringRef dim, int64_t block);
+
+/// The dim expression of each axis of `type` as attributes: its #tile.dims
+/// entry, else its static size; null for a dynamic axis without one.
+llvm::SmallVector<DimExprAttr> getDimAttrs(mlir::RankedTensorType type);
+
+/// `ceil(dim / per)` as a dim expression: a folded constant, or
+/// `cdiv(dim,per)` of a name (nullptr for an expression, which has no
+/// ceiling-divided form).
+DimExprAttr getCeilDivDim(DimExprAttr dim, int64_t per);
 
 /// "[M, K]" for diagnostics.
 std::string formatDims(llvm::ArrayRef<std::string> dims);

@@ -54,8 +54,8 @@ cta.program @widths() {
 // CHECK:         cta.mma %[[SA]], %[[SW]], %{{.*}} {transpose_b} : !cta.buffer<128x64xbf16, swizzle = "128B">, <256x64xbf16, swizzle = "128B">, <128x256xf32>
 // CHECK:         cta.split_cols
 // CHECK:         cta.store {{.*}} staging %[[SC]] : !cta.acc<128x128xf32>, !cta.acc<128x128xf32> -> memref<?x?xbf16>, !cta.buffer<128x32xbf16, swizzle = "64B">
-cta.program @uses(%a: memref<?x?xbf16> {cta.param = "a"}, %c: memref<?x?xbf16> {cta.param = "c"},
-                  %k: index {cta.dim = "K"}) {
+cta.program @uses(%a: memref<?x?xbf16> {cta.param = #cta.param<"a", input, [M, K]>}, %c: memref<?x?xbf16> {cta.param = #cta.param<"c", input, [M, K]>},
+                  %k: index {cta.dim = #cta.dim<K>}) {
   %sa = cta.alloc : !cta.buffer<128x64xbf16>
   %sw = cta.alloc : !cta.buffer<256x64xbf16>
   %sc = cta.alloc : !cta.buffer<128x32xbf16>
@@ -83,7 +83,7 @@ cta.program @uses(%a: memref<?x?xbf16> {cta.param = "a"}, %c: memref<?x?xbf16> {
 // CHECK:         %[[SA:.*]] = cta.alloc : <64x64xf16, stages = 3, swizzle = "128B">
 // CHECK:         #cta.role<producer, warps = 4>
 // CHECK:           cta.load %{{.*}} -> %[[SA]][%{{.*}}] signal %{{.*}} : memref<?x?xf16> -> <64x64xf16, stages = 3, swizzle = "128B">, !cta.ring<3>
-cta.program @ring_stages(%a: memref<?x?xf16> {cta.param = "a"}, %k: index {cta.dim = "K"}) {
+cta.program @ring_stages(%a: memref<?x?xf16> {cta.param = #cta.param<"a", input, [M, K]>}, %k: index {cta.dim = #cta.dim<K>}) {
   %sa = cta.alloc : !cta.buffer<64x64xf16, stages = 3>
   %ring = cta.ring {consumers = 1 : i64} : !cta.ring<3>
   cta.warp_specialize

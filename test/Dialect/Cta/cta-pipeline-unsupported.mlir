@@ -9,7 +9,7 @@
 // CHECK-NOT: cta.program
 
 // ERR: error: cta-pipeline: expected one cta.tile_loop, found several
-cta.program @several_tile_loops(%M: index {cta.dim = "M"}) {
+cta.program @several_tile_loops(%M: index {cta.dim = #cta.dim<M>}) {
   cta.tile_loop static (%M, %M) tile [64, 64] {
   ^bb0(%m0: index, %n0: index):
   }
@@ -22,7 +22,7 @@ cta.program @several_tile_loops(%M: index {cta.dim = "M"}) {
 // -----
 
 // ERR: error: cta-pipeline: one cta.mainloop per tile is supported
-cta.program @several_mainloops(%M: index {cta.dim = "M"}) {
+cta.program @several_mainloops(%M: index {cta.dim = #cta.dim<M>}) {
   cta.tile_loop static (%M, %M) tile [64, 64] {
   ^bb0(%m0: index, %n0: index):
     %zero = cta.acc_zero : !cta.acc<64x64xf32>
@@ -41,7 +41,7 @@ cta.program @several_mainloops(%M: index {cta.dim = "M"}) {
 // -----
 
 // ERR: error: cta-pipeline: copies and MMAs must be inside the cta.mainloop
-cta.program @load_outside_mainloop(%a: memref<?x?xf16> {cta.param = "a"}, %M: index {cta.dim = "M"}) {
+cta.program @load_outside_mainloop(%a: memref<?x?xf16> {cta.param = #cta.param<"a", input, [M, K]>}, %M: index {cta.dim = #cta.dim<M>}) {
   %sa = cta.alloc : !cta.buffer<64x64xf16>
   cta.tile_loop static (%M, %M) tile [64, 64] {
   ^bb0(%m0: index, %n0: index):
@@ -53,8 +53,8 @@ cta.program @load_outside_mainloop(%a: memref<?x?xf16> {cta.param = "a"}, %M: in
 // -----
 
 // ERR: error: cta-pipeline: not implemented yet: a batched tile walk
-cta.program @batched_walk(%B: index {cta.dim = "B"}, %S: index {cta.dim = "S"})
-    attributes {cta.chip = "sm_90a", cta.schedule = #cta.schedule<stages = 2, math_warpgroups = 2>} {
+cta.program @batched_walk(%B: index {cta.dim = #cta.dim<B>}, %S: index {cta.dim = #cta.dim<S>})
+    attributes {chip = #cta.chip<sm_90a>, schedule = #cta.schedule<stages = 2, math_warpgroups = 2>} {
   cta.tile_loop batched (%B, %S, %S) tile [1, 128, 128] {
   ^bb0(%b: index, %m0: index, %n0: index):
     %zero = cta.acc_zero : !cta.acc<128x128xf32>
@@ -69,8 +69,8 @@ cta.program @batched_walk(%B: index {cta.dim = "B"}, %S: index {cta.dim = "S"})
 // -----
 
 // ERR: error: cta-pipeline: not implemented yet: a grouped tile walk
-cta.program @grouped_walk(%offsets: memref<?xi32> {cta.param = "offsets"}, %E: index {cta.dim = "E"}, %T: index {cta.dim = "T"})
-    attributes {cta.chip = "sm_90a", cta.schedule = #cta.schedule<stages = 2, math_warpgroups = 2>} {
+cta.program @grouped_walk(%offsets: memref<?xi32> {cta.param = #cta.param<"offsets", input, [D0]>}, %E: index {cta.dim = #cta.dim<E>}, %T: index {cta.dim = #cta.dim<T>})
+    attributes {chip = #cta.chip<sm_90a>, schedule = #cta.schedule<stages = 2, math_warpgroups = 2>} {
   cta.tile_loop grouped offsets(%offsets : memref<?xi32>, %E) (%T, %T) tile [128, 128] {
   ^bb0(%e: index, %m0: index, %n0: index, %m_end: index):
     %zero = cta.acc_zero : !cta.acc<128x128xf32>
@@ -84,8 +84,8 @@ cta.program @grouped_walk(%offsets: memref<?xi32> {cta.param = "offsets"}, %E: i
 
 // -----
 
-// ERR: error: cta-pipeline: the program has no cta.schedule
-cta.program @no_schedule(%M: index {cta.dim = "M"}) attributes {cta.chip = "sm_90a"} {
+// ERR: error: cta-pipeline: the program has no schedule
+cta.program @no_schedule(%M: index {cta.dim = #cta.dim<M>}) attributes {chip = #cta.chip<sm_90a>} {
   cta.tile_loop static (%M, %M) tile [64, 64] {
   ^bb0(%m0: index, %n0: index):
     %zero = cta.acc_zero : !cta.acc<64x64xf32>
@@ -99,9 +99,9 @@ cta.program @no_schedule(%M: index {cta.dim = "M"}) attributes {cta.chip = "sm_9
 
 // -----
 
-// ERR: error: cta-pipeline: unknown chip 'sm_80' (cta.chip); expected sm_90a or sm_100a
-cta.program @unknown_chip(%M: index {cta.dim = "M"})
-    attributes {cta.chip = "sm_80", cta.schedule = #cta.schedule<stages = 2, math_warpgroups = 1>} {
+// ERR: error: cta-pipeline: the program names no chip
+cta.program @unknown_chip(%M: index {cta.dim = #cta.dim<M>})
+    attributes { schedule = #cta.schedule<stages = 2, math_warpgroups = 1>} {
   cta.tile_loop static (%M, %M) tile [64, 64] {
   ^bb0(%m0: index, %n0: index):
     %zero = cta.acc_zero : !cta.acc<64x64xf32>
@@ -116,8 +116,8 @@ cta.program @unknown_chip(%M: index {cta.dim = "M"})
 // -----
 
 // ERR: error: cta-pipeline: staging rows do not split across consumers
-cta.program @staging_rows(%c: memref<?x?xf32> {cta.param = "c"}, %M: index {cta.dim = "M"})
-    attributes {cta.chip = "sm_90a", cta.schedule = #cta.schedule<stages = 3, math_warpgroups = 2>} {
+cta.program @staging_rows(%c: memref<?x?xf32> {cta.param = #cta.param<"c", input, [M, K]>}, %M: index {cta.dim = #cta.dim<M>})
+    attributes {chip = #cta.chip<sm_90a>, schedule = #cta.schedule<stages = 3, math_warpgroups = 2>} {
   %sc = cta.alloc : !cta.buffer<63x64xf32>
   cta.tile_loop static (%M, %M) tile [128, 64] {
   ^bb0(%m0: index, %n0: index):

@@ -17,10 +17,10 @@
 // CHECK-SAME:    %[[A:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>>
 // CHECK-SAME:    %[[B:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>>
 // CHECK-SAME:    %[[C:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>>
-// CHECK-SAME:    %[[M:[^:]*]]: index {cta.dim = "M"}
-// CHECK-SAME:    %[[K:[^:]*]]: index {cta.dim = "K"}
-// CHECK-SAME:    %[[N:[^:]*]]: index {cta.dim = "N"})
-// CHECK-SAME:    attributes {cta.block = array<i64: 384, 1, 1>, cta.chip = "sm_90a", cta.cluster = array<i64: 2, 1>, cta.schedule = #cta.schedule<stages = 4, math_warpgroups = 2>}
+// CHECK-SAME:    %[[M:[^:]*]]: index {cta.dim = #cta.dim<M>}
+// CHECK-SAME:    %[[K:[^:]*]]: index {cta.dim = #cta.dim<K>}
+// CHECK-SAME:    %[[N:[^:]*]]: index {cta.dim = #cta.dim<N>})
+// CHECK-SAME:    attributes {block = array<i64: 384, 1, 1>, chip = #cta.chip<sm_90a>, cluster = array<i64: 2, 1>, schedule = #cta.schedule<stages = 4, math_warpgroups = 2>}
 // CHECK-NEXT:    %[[SA:.*]] = cta.alloc : <128x64xbf16, stages = 4, swizzle = "128B">
 // CHECK-NEXT:    %[[SB:.*]] = cta.alloc : <256x64xbf16, stages = 4, swizzle = "128B">
 // CHECK-NEXT:    %[[SC:.*]] = cta.alloc : <64x128xbf16, stages = 2, swizzle = "128B">
@@ -65,12 +65,12 @@
 // CHECK-NEXT:    }
 // CHECK-NEXT:    cta.return
 // CHECK-NOT:     cta.mainloop
-cta.program @matmul(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a", cta.role = "input", cta.shape = ["M", "K"]},
-                    %b: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "b", cta.role = "input", cta.shape = ["N", "K"]},
-                    %c: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "c", cta.role = "output", cta.shape = ["M", "N"]},
-                    %M: index {cta.dim = "M"}, %K: index {cta.dim = "K"}, %N: index {cta.dim = "N"})
-    attributes {cta.chip = "sm_90a", cta.cluster = array<i64: 2, 1>,
-                cta.schedule = #cta.schedule<stages = 4, math_warpgroups = 2>} {
+cta.program @matmul(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"a", input, [M, K]>},
+                    %b: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"b", input, [N, K]>},
+                    %c: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"c", output, [M, N]>},
+                    %M: index {cta.dim = #cta.dim<M>}, %K: index {cta.dim = #cta.dim<K>}, %N: index {cta.dim = #cta.dim<N>})
+    attributes {chip = #cta.chip<sm_90a>, cluster = array<i64: 2, 1>,
+                schedule = #cta.schedule<stages = 4, math_warpgroups = 2>} {
   %sa = cta.alloc : !cta.buffer<128x64xbf16, swizzle = "128B">
   %sb = cta.alloc : !cta.buffer<256x64xbf16, swizzle = "128B">
   %sc = cta.alloc : !cta.buffer<128x128xbf16, swizzle = "128B">
@@ -100,7 +100,7 @@ cta.program @matmul(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a", cta.
 // warpgroups and the math role gets 240 registers (the most setmaxnreg
 // gives out here). Index arithmetic of the tile body runs in both roles.
 // CHECK-LABEL: cta.program @one_consumer(
-// CHECK-SAME:    attributes {cta.block = array<i64: 256, 1, 1>
+// CHECK-SAME:    attributes {block = array<i64: 256, 1, 1>
 // CHECK:         %[[SC:.*]] = cta.alloc : <64x64xf32, swizzle = "128B">
 // CHECK:         cta.ring {consumers = 1 : i64} : <3>
 // CHECK:         cta.warp_specialize
@@ -117,9 +117,9 @@ cta.program @matmul(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a", cta.
 // CHECK:             cta.consume
 // CHECK:               cta.mma %{{.*}}[%{{.*}}] rows %{{.*}}, %{{.*}}[%{{.*}}], %{{.*}} {transpose_b} : !cta.buffer<64x64xf16, stages = 3, swizzle = "128B">, <64x64xf16, stages = 3, swizzle = "128B">, <64x64xf32>
 // CHECK:             cta.store %{{.*}}#1 -> %{{.*}}[%{{.*}}, %{{.*}}] staging %[[SC]] : !cta.acc<64x64xf32> -> memref<?x?xf32>, !cta.buffer<64x64xf32, swizzle = "128B"> {
-cta.program @one_consumer(%a: memref<?x?xf16> {cta.param = "a"}, %c: memref<?x?xf32> {cta.param = "c"},
-                          %M: index {cta.dim = "M"})
-    attributes {cta.chip = "sm_90a", cta.schedule = #cta.schedule<stages = 3, math_warpgroups = 1>} {
+cta.program @one_consumer(%a: memref<?x?xf16> {cta.param = #cta.param<"a", input, [M, K]>}, %c: memref<?x?xf32> {cta.param = #cta.param<"c", input, [M, K]>},
+                          %M: index {cta.dim = #cta.dim<M>})
+    attributes {chip = #cta.chip<sm_90a>, schedule = #cta.schedule<stages = 3, math_warpgroups = 1>} {
   %sa = cta.alloc : !cta.buffer<64x64xf16, swizzle = "128B">
   %sc = cta.alloc : !cta.buffer<64x64xf32, swizzle = "128B">
   cta.tile_loop static (%M, %M) tile [64, 64] {
@@ -146,7 +146,7 @@ cta.program @one_consumer(%a: memref<?x?xf16> {cta.param = "a"}, %c: memref<?x?x
 // what the producer leaves of the register file: 152 registers each; the
 // block has 4 warpgroups.
 // CHECK-LABEL: cta.program @three_consumers(
-// CHECK-SAME:    attributes {cta.block = array<i64: 512, 1, 1>
+// CHECK-SAME:    attributes {block = array<i64: 512, 1, 1>
 // CHECK:         cta.ring {consumers = 3 : i64} : <2>
 // CHECK:         #cta.role<producer, warps = 4, regs = 40>
 // CHECK:         #cta.role<math, warps = 12, regs = 152>
@@ -155,8 +155,8 @@ cta.program @one_consumer(%a: memref<?x?xf16> {cta.param = "a"}, %c: memref<?x?x
 // CHECK-NEXT:      %[[ROW:.*]] = arith.muli %[[WG]], %[[ROWS]] : index
 // CHECK-NEXT:      cta.acc_zero : <64x128xf32>
 // CHECK:           cta.mma %{{.*}}[%{{.*}}] rows %[[ROW]], {{.*}} : !cta.buffer<192x64xbf16, stages = 2>, <128x64xbf16, stages = 2>, <64x128xf32>
-cta.program @three_consumers(%a: memref<?x?xbf16> {cta.param = "a"}, %b: memref<?x?xbf16> {cta.param = "b"}, %M: index {cta.dim = "M"})
-    attributes {cta.chip = "sm_90a", cta.schedule = #cta.schedule<stages = 2, math_warpgroups = 3>} {
+cta.program @three_consumers(%a: memref<?x?xbf16> {cta.param = #cta.param<"a", input, [M, K]>}, %b: memref<?x?xbf16> {cta.param = #cta.param<"b", input, [M, K]>}, %M: index {cta.dim = #cta.dim<M>})
+    attributes {chip = #cta.chip<sm_90a>, schedule = #cta.schedule<stages = 2, math_warpgroups = 3>} {
   %sa = cta.alloc : !cta.buffer<192x64xbf16>
   %sb = cta.alloc : !cta.buffer<128x64xbf16>
   cta.tile_loop static (%M, %M) tile [192, 128] {
@@ -182,13 +182,13 @@ cta.program @three_consumers(%a: memref<?x?xbf16> {cta.param = "a"}, %b: memref<
 // share one staging buffer (split into warpgroup slices once), the f32 store
 // keeps its own.
 // CHECK-LABEL: cta.program @dual_gemm(
-// CHECK-SAME:    %[[X:[^:]*]]: memref<?x?xbf16> {cta.param = "x"}
-// CHECK-SAME:    %[[W1:[^:]*]]: memref<?x?xbf16> {cta.param = "w1"}
-// CHECK-SAME:    %[[W2:[^:]*]]: memref<?x?xbf16> {cta.param = "w2"}
-// CHECK-SAME:    %[[BIAS:[^:]*]]: memref<?xbf16> {cta.param = "bias"}
-// CHECK-SAME:    %[[Y:[^:]*]]: memref<?x?xbf16> {cta.param = "y"}
-// CHECK-SAME:    %[[G:[^:]*]]: memref<?x?xbf16> {cta.param = "g"}
-// CHECK-SAME:    %[[Z:[^:]*]]: memref<?x?xf32> {cta.param = "z"}
+// CHECK-SAME:    %[[X:[^:]*]]: memref<?x?xbf16> {cta.param = #cta.param<"x", input, [M, K]>}
+// CHECK-SAME:    %[[W1:[^:]*]]: memref<?x?xbf16> {cta.param = #cta.param<"w1", input, [M, K]>}
+// CHECK-SAME:    %[[W2:[^:]*]]: memref<?x?xbf16> {cta.param = #cta.param<"w2", input, [M, K]>}
+// CHECK-SAME:    %[[BIAS:[^:]*]]: memref<?xbf16> {cta.param = #cta.param<"bias", input, [D0]>}
+// CHECK-SAME:    %[[Y:[^:]*]]: memref<?x?xbf16> {cta.param = #cta.param<"y", input, [M, K]>}
+// CHECK-SAME:    %[[G:[^:]*]]: memref<?x?xbf16> {cta.param = #cta.param<"g", input, [M, K]>}
+// CHECK-SAME:    %[[Z:[^:]*]]: memref<?x?xf32> {cta.param = #cta.param<"z", input, [M, K]>}
 // CHECK-NEXT:    %[[SX:.*]] = cta.alloc : <128x64xbf16, stages = 3, swizzle = "128B">
 // CHECK-NEXT:    %[[SW:.*]] = cta.alloc : <256x64xbf16, stages = 3, swizzle = "128B">
 // CHECK-NEXT:    %[[SY:.*]] = cta.alloc : <64x128xbf16, stages = 2, swizzle = "128B">
@@ -215,10 +215,10 @@ cta.program @three_consumers(%a: memref<?x?xbf16> {cta.param = "a"}, %b: memref<
 // CHECK-NEXT:      cta.store %[[PARTS]]#0 -> %[[G]][%[[R1]], %[[N0]]] staging %[[SY]][%[[WG]]] : !cta.acc<64x128xf32> -> memref<?x?xbf16>, !cta.buffer<64x128xbf16, stages = 2, swizzle = "128B"> {
 // CHECK:           %[[R2:.*]] = arith.addi %[[M0]], %[[ROW]] : index
 // CHECK-NEXT:      cta.store %[[PARTS]]#1 -> %[[Z]][%[[R2]], %[[N0]]] staging %[[SZ]][%[[WG]]] : !cta.acc<64x128xf32> -> memref<?x?xf32>, !cta.buffer<64x32xf32, stages = 2, swizzle = "128B"> {
-cta.program @dual_gemm(%x: memref<?x?xbf16> {cta.param = "x"}, %w1: memref<?x?xbf16> {cta.param = "w1"}, %w2: memref<?x?xbf16> {cta.param = "w2"},
-                       %bias: memref<?xbf16> {cta.param = "bias"}, %y: memref<?x?xbf16> {cta.param = "y"}, %g: memref<?x?xbf16> {cta.param = "g"},
-                       %z: memref<?x?xf32> {cta.param = "z"}, %M: index {cta.dim = "M"}, %K: index {cta.dim = "K"}, %N: index {cta.dim = "N"})
-    attributes {cta.chip = "sm_90a", cta.schedule = #cta.schedule<stages = 3, math_warpgroups = 2>} {
+cta.program @dual_gemm(%x: memref<?x?xbf16> {cta.param = #cta.param<"x", input, [M, K]>}, %w1: memref<?x?xbf16> {cta.param = #cta.param<"w1", input, [M, K]>}, %w2: memref<?x?xbf16> {cta.param = #cta.param<"w2", input, [M, K]>},
+                       %bias: memref<?xbf16> {cta.param = #cta.param<"bias", input, [D0]>}, %y: memref<?x?xbf16> {cta.param = #cta.param<"y", input, [M, K]>}, %g: memref<?x?xbf16> {cta.param = #cta.param<"g", input, [M, K]>},
+                       %z: memref<?x?xf32> {cta.param = #cta.param<"z", input, [M, K]>}, %M: index {cta.dim = #cta.dim<M>}, %K: index {cta.dim = #cta.dim<K>}, %N: index {cta.dim = #cta.dim<N>})
+    attributes {chip = #cta.chip<sm_90a>, schedule = #cta.schedule<stages = 3, math_warpgroups = 2>} {
   %sx = cta.alloc : !cta.buffer<128x64xbf16, swizzle = "128B">
   %sw = cta.alloc : !cta.buffer<256x64xbf16, swizzle = "128B">
   %sy = cta.alloc : !cta.buffer<128x128xbf16, swizzle = "128B">
@@ -266,7 +266,7 @@ cta.program @dual_gemm(%x: memref<?x?xbf16> {cta.param = "x"}, %w1: memref<?x?xb
 // column vector, which keeps its 192 columns, and a frag_map reading the
 // consume's results) follow the consume in order.
 // CHECK-LABEL: cta.program @two_accumulators(
-// CHECK-SAME:    cta.block = array<i64: 384, 1, 1>, cta.chip = "sm_90a"
+// CHECK-SAME:    block = array<i64: 384, 1, 1>, chip = #cta.chip<sm_90a>
 // CHECK:         %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
 // CHECK-NEXT:    %[[SA:.*]] = cta.alloc : <128x64xbf16, stages = 2>
 // CHECK-NEXT:    %[[S1:.*]] = cta.alloc : <192x64xbf16, stages = 2>
@@ -290,9 +290,9 @@ cta.program @dual_gemm(%x: memref<?x?xbf16> {cta.param = "x"}, %w1: memref<?x?xb
 // CHECK:             }
 // CHECK-NEXT:        %[[R0:.*]] = arith.addi %[[M0]], %[[ROW]] : index
 // CHECK-NEXT:        cta.store %[[H]], %[[RES]]#2 -> %{{.*}}[%[[R0]], %[[N0]]] : !cta.frag<64x192xf32, acc>, !cta.acc<64x192xf32> -> memref<?x?xf32> {
-cta.program @two_accumulators(%a: memref<?x?xbf16> {cta.param = "a"}, %b1: memref<?x?xbf16> {cta.param = "b1"}, %b2: memref<?x?xbf16> {cta.param = "b2"},
-                              %c: memref<?x?xf32> {cta.param = "c"}, %M: index {cta.dim = "M"}, %K: index {cta.dim = "K"})
-    attributes {cta.chip = "sm_90a", cta.schedule = #cta.schedule<stages = 2, math_warpgroups = 2>} {
+cta.program @two_accumulators(%a: memref<?x?xbf16> {cta.param = #cta.param<"a", input, [M, K]>}, %b1: memref<?x?xbf16> {cta.param = #cta.param<"b1", input, [M, K]>}, %b2: memref<?x?xbf16> {cta.param = #cta.param<"b2", input, [M, K]>},
+                              %c: memref<?x?xf32> {cta.param = #cta.param<"c", input, [M, K]>}, %M: index {cta.dim = #cta.dim<M>}, %K: index {cta.dim = #cta.dim<K>})
+    attributes {chip = #cta.chip<sm_90a>, schedule = #cta.schedule<stages = 2, math_warpgroups = 2>} {
   %one = arith.constant 1.0 : f32
   %sa = cta.alloc : !cta.buffer<128x64xbf16>
   %s1 = cta.alloc : !cta.buffer<192x64xbf16>
@@ -340,7 +340,7 @@ cta.program @no_tiles() {
 // CHECK-LABEL: cta.program @no_mainloop(
 // CHECK-NOT:     cta.warp_specialize
 // CHECK:         cta.tile_loop static
-cta.program @no_mainloop(%m: index {cta.dim = "M"}) {
+cta.program @no_mainloop(%m: index {cta.dim = #cta.dim<M>}) {
   cta.tile_loop static (%m, %m) tile [128, 128] {
   ^bb0(%m0: index, %n0: index):
   }
@@ -352,7 +352,7 @@ cta.program @no_mainloop(%m: index {cta.dim = "M"}) {
 // Already pipelined: nothing sequential is left to pipeline.
 // CHECK-LABEL: cta.program @pipelined(
 // CHECK-COUNT-1: cta.warp_specialize
-cta.program @pipelined(%m: index {cta.dim = "M"}) attributes {cta.block = array<i64: 384, 1, 1>} {
+cta.program @pipelined(%m: index {cta.dim = #cta.dim<M>}) attributes {block = array<i64: 384, 1, 1>} {
   %ring = cta.ring {consumers = 2 : i64} : !cta.ring<2>
   cta.warp_specialize
     #cta.role<producer, warps = 4, regs = 40> {
@@ -364,8 +364,8 @@ cta.program @pipelined(%m: index {cta.dim = "M"}) attributes {cta.block = array<
 
 // -----
 
-// expected-error@+1 {{cta-pipeline: the program has no cta.schedule}}
-cta.program @f(%M: index {cta.dim = "M"}) attributes {cta.chip = "sm_90a"} {
+// expected-error@+1 {{cta-pipeline: the program has no schedule}}
+cta.program @f(%M: index {cta.dim = #cta.dim<M>}) attributes {chip = #cta.chip<sm_90a>} {
   cta.tile_loop static (%M, %M) tile [64, 64] {
   ^bb0(%m0: index, %n0: index):
     %zero = cta.acc_zero : !cta.acc<64x64xf32>
@@ -380,8 +380,8 @@ cta.program @f(%M: index {cta.dim = "M"}) attributes {cta.chip = "sm_90a"} {
 // -----
 
 // The register budgets come from the chip: a program must name a known one.
-// expected-error@+1 {{cta-pipeline: unknown chip '' (cta.chip); expected sm_90a or sm_100a}}
-cta.program @f(%M: index {cta.dim = "M"}) attributes {cta.schedule = #cta.schedule<stages = 2, math_warpgroups = 1>} {
+// expected-error@+1 {{cta-pipeline: the program names no chip}}
+cta.program @f(%M: index {cta.dim = #cta.dim<M>}) attributes {schedule = #cta.schedule<stages = 2, math_warpgroups = 1>} {
   cta.tile_loop static (%M, %M) tile [64, 64] {
   ^bb0(%m0: index, %n0: index):
     %zero = cta.acc_zero : !cta.acc<64x64xf32>
@@ -395,23 +395,8 @@ cta.program @f(%M: index {cta.dim = "M"}) attributes {cta.schedule = #cta.schedu
 
 // -----
 
-// expected-error@+1 {{cta-pipeline: unknown chip 'sm_80' (cta.chip); expected sm_90a or sm_100a}}
-cta.program @f(%M: index {cta.dim = "M"}) attributes {cta.chip = "sm_80", cta.schedule = #cta.schedule<stages = 2, math_warpgroups = 1>} {
-  cta.tile_loop static (%M, %M) tile [64, 64] {
-  ^bb0(%m0: index, %n0: index):
-    %zero = cta.acc_zero : !cta.acc<64x64xf32>
-    %acc = cta.mainloop %M step 64 iter_args(%zero : !cta.acc<64x64xf32>) -> !cta.acc<64x64xf32> {
-    ^bb0(%k0: index, %acc: !cta.acc<64x64xf32>):
-      cta.yield %acc : !cta.acc<64x64xf32>
-    }
-  }
-  cta.return
-}
-
-// -----
-
-cta.program @f(%c: memref<?x?xf32> {cta.param = "c"}, %M: index {cta.dim = "M"})
-    attributes {cta.chip = "sm_90a", cta.schedule = #cta.schedule<stages = 3, math_warpgroups = 2>} {
+cta.program @f(%c: memref<?x?xf32> {cta.param = #cta.param<"c", input, [M, K]>}, %M: index {cta.dim = #cta.dim<M>})
+    attributes {chip = #cta.chip<sm_90a>, schedule = #cta.schedule<stages = 3, math_warpgroups = 2>} {
   %sc = cta.alloc : !cta.buffer<63x64xf32>
   cta.tile_loop static (%M, %M) tile [128, 64] {
   ^bb0(%m0: index, %n0: index):
@@ -435,7 +420,7 @@ cta.program @f(%c: memref<?x?xf32> {cta.param = "c"}, %M: index {cta.dim = "M"})
 // that they fail the pass).
 
 // expected-error@+1 {{cta-pipeline: expected one cta.tile_loop, found several}}
-cta.program @f(%M: index {cta.dim = "M"}) {
+cta.program @f(%M: index {cta.dim = #cta.dim<M>}) {
   cta.tile_loop static (%M, %M) tile [64, 64] {
   ^bb0(%m0: index, %n0: index):
   }
@@ -449,8 +434,8 @@ cta.program @f(%M: index {cta.dim = "M"}) {
 
 // Only static walks are pipelined so far: attention's batched walk and a
 // grouped GEMM's walk are refused.
-cta.program @f(%q: memref<?x?x?xbf16> {cta.param = "q"}, %B: index {cta.dim = "B"}, %S: index {cta.dim = "S"})
-    attributes {cta.chip = "sm_90a", cta.schedule = #cta.schedule<stages = 2, math_warpgroups = 2>} {
+cta.program @f(%q: memref<?x?x?xbf16> {cta.param = #cta.param<"q", input, [D0, D1, D2]>}, %B: index {cta.dim = #cta.dim<B>}, %S: index {cta.dim = #cta.dim<S>})
+    attributes {chip = #cta.chip<sm_90a>, schedule = #cta.schedule<stages = 2, math_warpgroups = 2>} {
   %sq = cta.alloc : !cta.buffer<128x64xbf16>
   // expected-error@+1 {{cta-pipeline: not implemented yet: a batched tile walk}}
   cta.tile_loop batched (%B, %S, %S) tile [1, 128, 128] {
@@ -467,9 +452,9 @@ cta.program @f(%q: memref<?x?x?xbf16> {cta.param = "q"}, %B: index {cta.dim = "B
 
 // -----
 
-cta.program @f(%x: memref<?x?xbf16> {cta.param = "x"}, %offsets: memref<?xi32> {cta.param = "offsets"},
-               %E: index {cta.dim = "E"}, %T: index {cta.dim = "T"}, %K: index {cta.dim = "K"})
-    attributes {cta.chip = "sm_90a", cta.schedule = #cta.schedule<stages = 2, math_warpgroups = 2>} {
+cta.program @f(%x: memref<?x?xbf16> {cta.param = #cta.param<"x", input, [M, K]>}, %offsets: memref<?xi32> {cta.param = #cta.param<"offsets", input, [D0]>},
+               %E: index {cta.dim = #cta.dim<E>}, %T: index {cta.dim = #cta.dim<T>}, %K: index {cta.dim = #cta.dim<K>})
+    attributes {chip = #cta.chip<sm_90a>, schedule = #cta.schedule<stages = 2, math_warpgroups = 2>} {
   %sx = cta.alloc : !cta.buffer<128x64xbf16>
   // expected-error@+1 {{cta-pipeline: not implemented yet: a grouped tile walk}}
   cta.tile_loop grouped offsets(%offsets : memref<?xi32>, %E) (%T, %T) tile [128, 128] {
@@ -486,7 +471,7 @@ cta.program @f(%x: memref<?x?xbf16> {cta.param = "x"}, %offsets: memref<?xi32> {
 
 // -----
 
-cta.program @f(%M: index {cta.dim = "M"}) {
+cta.program @f(%M: index {cta.dim = #cta.dim<M>}) {
   cta.tile_loop static (%M, %M) tile [64, 64] {
   ^bb0(%m0: index, %n0: index):
     %zero = cta.acc_zero : !cta.acc<64x64xf32>
@@ -505,7 +490,7 @@ cta.program @f(%M: index {cta.dim = "M"}) {
 
 // -----
 
-cta.program @f(%a: memref<?x?xf16> {cta.param = "a"}, %M: index {cta.dim = "M"}) {
+cta.program @f(%a: memref<?x?xf16> {cta.param = #cta.param<"a", input, [M, K]>}, %M: index {cta.dim = #cta.dim<M>}) {
   %sa = cta.alloc : !cta.buffer<64x64xf16>
   cta.tile_loop static (%M, %M) tile [64, 64] {
   ^bb0(%m0: index, %n0: index):
@@ -517,7 +502,7 @@ cta.program @f(%a: memref<?x?xf16> {cta.param = "a"}, %M: index {cta.dim = "M"})
 
 // -----
 
-cta.program @f(%M: index {cta.dim = "M"}) {
+cta.program @f(%M: index {cta.dim = #cta.dim<M>}) {
   %sa = cta.alloc : !cta.buffer<64x64xf16>
   cta.tile_loop static (%M, %M) tile [64, 64] {
   ^bb0(%m0: index, %n0: index):
@@ -545,8 +530,8 @@ cta.program @f(%M: index {cta.dim = "M"}) {
 // CHECK:             cta.reduce_rows max
 // CHECK:           }
 // CHECK-NEXT:      %{{.*}} = arith.addi %[[RES]]#3, %[[RES]]#3 : index
-cta.program @register_math_in_k_loop(%a: memref<?x?xbf16> {cta.param = "a"}, %M: index {cta.dim = "M"})
-    attributes {cta.chip = "sm_90a", cta.schedule = #cta.schedule<stages = 2, math_warpgroups = 1>} {
+cta.program @register_math_in_k_loop(%a: memref<?x?xbf16> {cta.param = #cta.param<"a", input, [M, K]>}, %M: index {cta.dim = #cta.dim<M>})
+    attributes {chip = #cta.chip<sm_90a>, schedule = #cta.schedule<stages = 2, math_warpgroups = 1>} {
   %c0 = arith.constant 0 : index
   %sa = cta.alloc : !cta.buffer<64x64xbf16>
   cta.tile_loop static (%M, %M) tile [64, 64] {
@@ -572,8 +557,8 @@ cta.program @register_math_in_k_loop(%a: memref<?x?xbf16> {cta.param = "a"}, %M:
 // Tile rows that do not split evenly across the math warpgroups would leave
 // rows uncomputed (regression: 128 rows over 3 warpgroups gave 42-row
 // slices).
-cta.program @uneven_rows(%a: memref<?x?xbf16> {cta.param = "a"}, %M: index {cta.dim = "M"})
-    attributes {cta.chip = "sm_90a", cta.schedule = #cta.schedule<stages = 2, math_warpgroups = 3>} {
+cta.program @uneven_rows(%a: memref<?x?xbf16> {cta.param = #cta.param<"a", input, [M, K]>}, %M: index {cta.dim = #cta.dim<M>})
+    attributes {chip = #cta.chip<sm_90a>, schedule = #cta.schedule<stages = 2, math_warpgroups = 3>} {
   %sa = cta.alloc : !cta.buffer<128x64xbf16>
   // expected-error@+1 {{cta-pipeline: 128 tile rows do not split across 3 math warpgroups}}
   cta.tile_loop static (%M, %M) tile [128, 64] {
@@ -598,7 +583,7 @@ cta.program @uneven_rows(%a: memref<?x?xbf16> {cta.param = "a"}, %M: index {cta.
 // the tile had K steps), stores it and frees it (cta.acc_release). Each role
 // carries its own ring positions; acc_stages = 2 makes two sets.
 // CHECK-LABEL: cta.program @tmem_roles(
-// CHECK-SAME:    cta.block = array<i64: 192, 1, 1>
+// CHECK-SAME:    block = array<i64: 192, 1, 1>
 // CHECK:         %[[RING:.*]] = cta.ring {consumers = 1 : i64} : <4>
 // CHECK-NEXT:    %[[C0:.*]] = arith.constant 0 : index
 // CHECK:         %[[C1:.*]] = arith.constant 1 : index
@@ -626,10 +611,10 @@ cta.program @uneven_rows(%a: memref<?x?xbf16> {cta.param = "a"}, %M: index {cta.
 // CHECK:             cta.acc_commit %[[ACCS]] at %[[APOS]], %[[RES]]#1 : <2, [<128x256xf32>]>, !cta.acc<128x256xf32>
 // CHECK-NEXT:        %[[ANEXT:.*]] = arith.addi %[[APOS]], %[[C1]] : index
 // CHECK-NEXT:        cta.yield %[[RES]]#0, %[[ANEXT]] : index, index
-cta.program @tmem_roles(%a: memref<?x?xbf16> {cta.param = "a"}, %b: memref<?x?xbf16> {cta.param = "b"},
-                        %c: memref<?x?xbf16> {cta.param = "c", cta.role = "output"},
-                        %M: index {cta.dim = "M"}, %K: index {cta.dim = "K"})
-    attributes {cta.chip = "sm_100a", cta.schedule = #cta.schedule<stages = 4, math_warpgroups = 1, acc_stages = 2>} {
+cta.program @tmem_roles(%a: memref<?x?xbf16> {cta.param = #cta.param<"a", input, [M, K]>}, %b: memref<?x?xbf16> {cta.param = #cta.param<"b", input, [M, K]>},
+                        %c: memref<?x?xbf16> {cta.param = #cta.param<"c", output, [M, K]>},
+                        %M: index {cta.dim = #cta.dim<M>}, %K: index {cta.dim = #cta.dim<K>})
+    attributes {chip = #cta.chip<sm_100a>, schedule = #cta.schedule<stages = 4, math_warpgroups = 1, acc_stages = 2>} {
   %sa = cta.alloc : !cta.buffer<128x64xbf16, swizzle = "128B">
   %sb = cta.alloc : !cta.buffer<256x64xbf16, swizzle = "128B">
   %sc = cta.alloc : !cta.buffer<128x128xbf16, swizzle = "128B">
@@ -656,8 +641,8 @@ cta.program @tmem_roles(%a: memref<?x?xbf16> {cta.param = "a"}, %b: memref<?x?xb
 
 // Tensor-memory accumulators are read by one epilogue warpgroup.
 // expected-error@+1 {{cta-pipeline: sm_100a reads a tile's tensor-memory accumulators with one epilogue warpgroup; the schedule has math_warpgroups = 2}}
-cta.program @tmem_two_warpgroups(%a: memref<?x?xbf16> {cta.param = "a"}, %M: index {cta.dim = "M"})
-    attributes {cta.chip = "sm_100a", cta.schedule = #cta.schedule<stages = 2, math_warpgroups = 2>} {
+cta.program @tmem_two_warpgroups(%a: memref<?x?xbf16> {cta.param = #cta.param<"a", input, [M, K]>}, %M: index {cta.dim = #cta.dim<M>})
+    attributes {chip = #cta.chip<sm_100a>, schedule = #cta.schedule<stages = 2, math_warpgroups = 2>} {
   %sa = cta.alloc : !cta.buffer<256x64xbf16>
   cta.tile_loop static (%M, %M) tile [256, 128] {
   ^bb0(%m0: index, %n0: index):
@@ -675,8 +660,8 @@ cta.program @tmem_two_warpgroups(%a: memref<?x?xbf16> {cta.param = "a"}, %M: ind
 
 // Only accumulators zeroed per tile travel from the MMA warp to the
 // epilogue.
-cta.program @tmem_row_vector(%a: memref<?x?xbf16> {cta.param = "a"}, %M: index {cta.dim = "M"})
-    attributes {cta.chip = "sm_100a", cta.schedule = #cta.schedule<stages = 2, math_warpgroups = 1>} {
+cta.program @tmem_row_vector(%a: memref<?x?xbf16> {cta.param = #cta.param<"a", input, [M, K]>}, %M: index {cta.dim = #cta.dim<M>})
+    attributes {chip = #cta.chip<sm_100a>, schedule = #cta.schedule<stages = 2, math_warpgroups = 1>} {
   %one = arith.constant 1.0 : f32
   %sa = cta.alloc : !cta.buffer<128x64xbf16>
   cta.tile_loop static (%M, %M) tile [128, 128] {
@@ -697,8 +682,8 @@ cta.program @tmem_row_vector(%a: memref<?x?xbf16> {cta.param = "a"}, %M: index {
 
 // Accumulator sets are a tensor-memory schedule.
 // expected-error@+1 {{cta-pipeline: acc_stages = 2 needs tensor-memory accumulators; sm_90a keeps them in registers}}
-cta.program @acc_stages_sm90(%a: memref<?x?xbf16> {cta.param = "a"}, %M: index {cta.dim = "M"})
-    attributes {cta.chip = "sm_90a", cta.schedule = #cta.schedule<stages = 2, math_warpgroups = 2, acc_stages = 2>} {
+cta.program @acc_stages_sm90(%a: memref<?x?xbf16> {cta.param = #cta.param<"a", input, [M, K]>}, %M: index {cta.dim = #cta.dim<M>})
+    attributes {chip = #cta.chip<sm_90a>, schedule = #cta.schedule<stages = 2, math_warpgroups = 2, acc_stages = 2>} {
   %sa = cta.alloc : !cta.buffer<128x64xbf16>
   cta.tile_loop static (%M, %M) tile [128, 128] {
   ^bb0(%m0: index, %n0: index):
@@ -725,11 +710,11 @@ cta.program @acc_stages_sm90(%a: memref<?x?xbf16> {cta.param = "a"}, %M: index {
 // CHECK:         cta.consume
 // CHECK-NEXT:    ^bb0(%{{.*}}: index, %[[SLOT:.*]]: index,
 // CHECK:           cta.mma %{{.*}}[%[[SLOT]]], %{{.*}}[%[[SLOT]]], %{{.*}} scales(%[[SFA]], %[[SFB]]) scale_slots(%[[SLOT]], %[[SLOT]]) {scale_block = 16 : i64, transpose_b}
-cta.program @nvfp4(%a: memref<?x?xf4E2M1FN, strided<[?, 1]>> {cta.param = "a"},
-                   %as: memref<?x?x?x?xf8E4M3FN, strided<[?, ?, ?, 1]>> {cta.param = "a.scale"},
-                   %c: memref<?x?xf16, strided<[?, 1]>> {cta.param = "c", cta.role = "output"},
-                   %M: index {cta.dim = "M"})
-    attributes {cta.chip = "sm_100a", cta.schedule = #cta.schedule<stages = 3, math_warpgroups = 1>} {
+cta.program @nvfp4(%a: memref<?x?xf4E2M1FN, strided<[?, 1]>> {cta.param = #cta.param<"a", input, [M, K]>},
+                   %as: memref<?x?x?x?xf8E4M3FN, strided<[?, ?, ?, 1]>> {cta.param = #cta.param<"a.scale", input, [D0, D1, D2, D3]>},
+                   %c: memref<?x?xf16, strided<[?, 1]>> {cta.param = #cta.param<"c", output, [M, K]>},
+                   %M: index {cta.dim = #cta.dim<M>})
+    attributes {chip = #cta.chip<sm_100a>, schedule = #cta.schedule<stages = 3, math_warpgroups = 1>} {
   %c0 = arith.constant 0 : index
   %sa = cta.alloc : !cta.buffer<128x256xf4E2M1FN, swizzle = "128B">
   %sfa = cta.alloc : !cta.buffer<128x16xf8E4M3FN>
@@ -778,7 +763,7 @@ cta.program @nvfp4(%a: memref<?x?xf4E2M1FN, strided<[?, 1]>> {cta.param = "a"},
 // CHECK-NEXT:      scf.if %complete {
 // CHECK-NEXT:        %[[M:.*]] = arith.addi %m0, %[[ROW]] : index
 // CHECK-NEXT:        cta.store %sums -> %{{.*}}[%[[M]], %n0] staging %{{.*}}[%[[WG]]] : !cta.acc<64x128xf32>
-cta.program @stream_k(%arg0: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a", cta.role = "input", cta.shape = ["M", "K"]}, %arg1: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "b", cta.role = "input", cta.shape = ["N", "K"]}, %arg2: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "c", cta.role = "output", cta.shape = ["M", "N"]}, %arg3: index {cta.dim = "M"}, %arg4: index {cta.dim = "K"}, %arg5: index {cta.dim = "N"}) attributes {cta.chip = "sm_90a", cta.cluster = array<i64: 1, 1>, cta.schedule = #cta.schedule<stages = 4, math_warpgroups = 2>} {
+cta.program @stream_k(%arg0: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"a", input, [M, K]>}, %arg1: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"b", input, [N, K]>}, %arg2: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"c", output, [M, N]>}, %arg3: index {cta.dim = #cta.dim<M>}, %arg4: index {cta.dim = #cta.dim<K>}, %arg5: index {cta.dim = #cta.dim<N>}) attributes {chip = #cta.chip<sm_90a>, cluster = array<i64: 1, 1>, schedule = #cta.schedule<stages = 4, math_warpgroups = 2>} {
   %0 = cta.alloc : <128x64xbf16, swizzle = "128B">
   %1 = cta.alloc : <128x64xbf16, swizzle = "128B">
   %2 = cta.alloc : <128x128xbf16, swizzle = "128B">

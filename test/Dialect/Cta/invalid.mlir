@@ -321,15 +321,15 @@ cta.program @p() -> index {
 
 // -----
 
-// expected-error@+1 {{'cta.program' op tensor argument #0 needs a cta.param name}}
+// expected-error@+1 {{'cta.program' op tensor argument #0 needs a cta.param}}
 cta.program @p(%a: memref<?x?xbf16>) {
   cta.return
 }
 
 // -----
 
-// expected-error@+1 {{'cta.program' op index argument #1 needs a cta.dim name}}
-cta.program @p(%a: memref<?x?xbf16> {cta.param = "a"}, %m: index) {
+// expected-error@+1 {{'cta.program' op index argument #1 needs a cta.dim}}
+cta.program @p(%a: memref<?x?xbf16> {cta.param = #cta.param<"a", input, [M, K]>}, %m: index) {
   cta.return
 }
 
@@ -342,66 +342,66 @@ cta.program @p(%x: f32) {
 
 // -----
 
-// expected-error@+1 {{'cta.program' op cta.cluster must be two positive extents}}
-cta.program @p() attributes {cta.cluster = array<i64: 2>} {
+// expected-error@+1 {{'cta.program' op cluster must be two positive extents}}
+cta.program @p() attributes {cluster = array<i64: 2>} {
   cta.return
 }
 
 // -----
 
-// expected-error@+1 {{'cta.program' op cta.cluster must be two positive extents}}
-cta.program @p() attributes {cta.cluster = array<i64: 0, 1>} {
+// expected-error@+1 {{'cta.program' op cluster must be two positive extents}}
+cta.program @p() attributes {cluster = array<i64: 0, 1>} {
   cta.return
 }
 
 // -----
 
 // Each extent is bounded before the product, which would wrap to 0.
-// expected-error@+1 {{'cta.program' op cta.cluster must be two positive extents of at most 16 CTAs in all}}
-cta.program @p() attributes {cta.cluster = array<i64: 4294967296, 4294967296>} {
+// expected-error@+1 {{'cta.program' op cluster must be two positive extents of at most 16 CTAs in all}}
+cta.program @p() attributes {cluster = array<i64: 4294967296, 4294967296>} {
   cta.return
 }
 
 // -----
 
-// expected-error@+1 {{'cta.program' op cta.block must be three positive extents of at most 1024 threads in all, got array<i64: 0, 1, 1>}}
-cta.program @p() attributes {cta.block = array<i64: 0, 1, 1>} {
+// expected-error@+1 {{'cta.program' op block must be three positive extents of at most 1024 threads in all, got array<i64: 0, 1, 1>}}
+cta.program @p() attributes {block = array<i64: 0, 1, 1>} {
   cta.return
 }
 
 // -----
 
-// expected-error@+1 {{'cta.program' op cta.block must be three positive extents of at most 1024 threads in all}}
-cta.program @p() attributes {cta.block = array<i64: 512, 4, 1>} {
+// expected-error@+1 {{'cta.program' op block must be three positive extents of at most 1024 threads in all}}
+cta.program @p() attributes {block = array<i64: 512, 4, 1>} {
   cta.return
 }
 
 // -----
 
-// expected-error@+1 {{'cta.program' op cta.block must be three positive extents}}
-cta.program @p() attributes {cta.block = array<i64: 128, 1>} {
+// expected-error@+1 {{'cta.program' op block must be three positive extents}}
+cta.program @p() attributes {block = array<i64: 128, 1>} {
   cta.return
 }
 
 // -----
 
-// expected-error@+1 {{'cta.program' op argument #0: cta.role must be "input", "output" or "scale", got "bogus"}}
-cta.program @p(%a: memref<?x?xbf16> {cta.param = "a", cta.role = "bogus"}) {
+// expected-error@+1 {{expected input, output or scale, got 'bogus'}}
+cta.program @p(%a: memref<?x?xbf16> {cta.param = #cta.param<"a", bogus, [M, K]>}) {
   cta.return
 }
 
 // -----
 
 // The runtime ranks variants by tile cost; NaN compares false both ways.
-// expected-error@+1 {{'cta.program' op cta.tile_cost must be a positive finite float, got 0x7FF8000000000000 : f64}}
-cta.program @p() attributes {cta.tile_cost = 0x7FF8000000000000 : f64} {
+// expected-error@+1 {{'cta.program' op tile_cost must be a positive finite float, got 0x7FF8000000000000 : f64}}
+cta.program @p() attributes {tile_cost = 0x7FF8000000000000 : f64} {
   cta.return
 }
 
 // -----
 
-// expected-error@+1 {{'cta.program' op cta.tile_cost must be a positive finite float, got -1.000000e+00 : f64}}
-cta.program @p() attributes {cta.tile_cost = -1.0 : f64} {
+// expected-error@+1 {{'cta.program' op tile_cost must be a positive finite float, got -1.000000e+00 : f64}}
+cta.program @p() attributes {tile_cost = -1.0 : f64} {
   cta.return
 }
 
@@ -409,15 +409,15 @@ cta.program @p() attributes {cta.tile_cost = -1.0 : f64} {
 
 // The cta passes read only #cta.schedule (a #tile.schedule left over from
 // convert-tile-to-cta's input is rejected too).
-// expected-error@+1 {{'cta.program' op cta.schedule must be a #cta.schedule, got 4 : i64}}
-cta.program @p() attributes {cta.schedule = 4 : i64} {
+// expected-error@+1 {{attribute 'schedule' failed to satisfy constraint: how the program overlaps copies and math}}
+cta.program @p() attributes {schedule = 4 : i64} {
   cta.return
 }
 
 // -----
 
-// expected-error@+1 {{'cta.program' op cta.schedule must be a #cta.schedule, got #tile.schedule<}}
-cta.program @p() attributes {cta.schedule = #tile.schedule<tile_m = 128, tile_n = 256, tile_k = 64, stages = 4, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>} {
+// expected-error@+1 {{attribute 'schedule' failed to satisfy constraint: how the program overlaps copies and math}}
+cta.program @p() attributes {schedule = #tile.schedule<tile_m = 128, tile_n = 256, tile_k = 64, stages = 4, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>} {
   cta.return
 }
 
@@ -429,7 +429,7 @@ cta.program @p()
 // -----
 
 // Buffers and rings live for the whole program.
-cta.program @p(%m: index {cta.dim = "M"}) {
+cta.program @p(%m: index {cta.dim = #cta.dim<M>}) {
   cta.tile_loop static (%m, %m) tile [64, 64] {
   ^bb0(%m0: index, %n0: index):
     // expected-error@+1 {{'cta.alloc' op expects parent op 'cta.program'}}
@@ -440,7 +440,7 @@ cta.program @p(%m: index {cta.dim = "M"}) {
 
 // -----
 
-cta.program @p(%m: index {cta.dim = "M"}) {
+cta.program @p(%m: index {cta.dim = #cta.dim<M>}) {
   cta.tile_loop static (%m, %m) tile [64, 64] {
   ^bb0(%m0: index, %n0: index):
     // expected-error@+1 {{'cta.ring' op expects parent op 'cta.program'}}
@@ -463,7 +463,7 @@ cta.program @p() {
 // cta.tile_loop
 //===----------------------------------------------------------------------===//
 
-cta.program @p(%m: index {cta.dim = "M"}) {
+cta.program @p(%m: index {cta.dim = #cta.dim<M>}) {
   // expected-error@+1 {{expected the tile walk: static, batched, grouped or stream_k}}
   cta.tile_loop (%m, %m) tile [128, 128] {
   ^bb0(%m0: index, %n0: index):
@@ -473,7 +473,7 @@ cta.program @p(%m: index {cta.dim = "M"}) {
 
 // -----
 
-cta.program @p(%m: index {cta.dim = "M"}) {
+cta.program @p(%m: index {cta.dim = #cta.dim<M>}) {
   // expected-error@+1 {{'cta.tile_loop' op needs one tile size per extent, got 1 for 2}}
   cta.tile_loop static (%m, %m) tile [128] {
   ^bb0(%m0: index, %n0: index):
@@ -483,7 +483,7 @@ cta.program @p(%m: index {cta.dim = "M"}) {
 
 // -----
 
-cta.program @p(%m: index {cta.dim = "M"}) {
+cta.program @p(%m: index {cta.dim = #cta.dim<M>}) {
   // expected-error@+1 {{'cta.tile_loop' op tile sizes must be positive}}
   cta.tile_loop static (%m, %m) tile [128, 0] {
   ^bb0(%m0: index, %n0: index):
@@ -493,7 +493,7 @@ cta.program @p(%m: index {cta.dim = "M"}) {
 
 // -----
 
-cta.program @p(%m: index {cta.dim = "M"}) {
+cta.program @p(%m: index {cta.dim = #cta.dim<M>}) {
   // expected-error@+1 {{'cta.tile_loop' op a static walk tiles 2 axes, got 3}}
   cta.tile_loop static (%m, %m, %m) tile [1, 128, 128] {
   ^bb0(%b: index, %m0: index, %n0: index):
@@ -505,7 +505,7 @@ cta.program @p(%m: index {cta.dim = "M"}) {
 
 // Batched walks have at least one batch axis before the tile's rows and
 // columns.
-cta.program @p(%m: index {cta.dim = "M"}) {
+cta.program @p(%m: index {cta.dim = #cta.dim<M>}) {
   // expected-error@+1 {{'cta.tile_loop' op a batched walk has leading batch axes: needs at least 3 extents, got 2}}
   cta.tile_loop batched (%m, %m) tile [128, 128] {
   ^bb0(%m0: index, %n0: index):
@@ -515,7 +515,7 @@ cta.program @p(%m: index {cta.dim = "M"}) {
 
 // -----
 
-cta.program @p(%m: index {cta.dim = "M"}) {
+cta.program @p(%m: index {cta.dim = #cta.dim<M>}) {
   // expected-error@+1 {{'cta.tile_loop' op a grouped walk needs offsets and a group count}}
   cta.tile_loop grouped (%m, %m) tile [128, 128] {
   ^bb0(%g: index, %m0: index, %n0: index, %m_end: index):
@@ -525,7 +525,7 @@ cta.program @p(%m: index {cta.dim = "M"}) {
 
 // -----
 
-cta.program @p(%o: memref<?xi32> {cta.param = "offsets"}, %m: index {cta.dim = "M"}) {
+cta.program @p(%o: memref<?xi32> {cta.param = #cta.param<"offsets", input, [D0]>}, %m: index {cta.dim = #cta.dim<M>}) {
   // expected-error@+1 {{'cta.tile_loop' op only a grouped walk takes offsets}}
   cta.tile_loop static offsets(%o : memref<?xi32>, %m) (%m, %m) tile [128, 128] {
   ^bb0(%m0: index, %n0: index):
@@ -535,7 +535,7 @@ cta.program @p(%o: memref<?xi32> {cta.param = "offsets"}, %m: index {cta.dim = "
 
 // -----
 
-cta.program @p(%m: index {cta.dim = "M"}) {
+cta.program @p(%m: index {cta.dim = #cta.dim<M>}) {
   // expected-error@+1 {{'cta.tile_loop' op a stream_k walk tiles M, N and K: needs 3 extents, got 2}}
   cta.tile_loop stream_k (%m, %m) tile [128, 128] {
   ^bb0(%m0: index, %n0: index, %kb: index, %ke: index):
@@ -545,7 +545,7 @@ cta.program @p(%m: index {cta.dim = "M"}) {
 
 // -----
 
-cta.program @p(%m: index {cta.dim = "M"}) {
+cta.program @p(%m: index {cta.dim = #cta.dim<M>}) {
   // expected-error@+1 {{'cta.tile_loop' op a stream_k walk is persistent: its clusters share tiles, so all must run at once}}
   cta.tile_loop stream_k (%m, %m, %m) tile [128, 128, 64] {
   ^bb0(%m0: index, %n0: index, %kb: index, %ke: index, %p: index):
@@ -555,7 +555,7 @@ cta.program @p(%m: index {cta.dim = "M"}) {
 
 // -----
 
-cta.program @p(%m: index {cta.dim = "M"}) {
+cta.program @p(%m: index {cta.dim = #cta.dim<M>}) {
   // expected-error@+1 {{'cta.tile_loop' op body arguments must be ('index', 'index', 'index', 'index', 'index')}}
   cta.tile_loop stream_k (%m, %m, %m) tile [128, 128, 64] {
   ^bb0(%m0: index, %n0: index):
@@ -565,7 +565,7 @@ cta.program @p(%m: index {cta.dim = "M"}) {
 
 // -----
 
-cta.program @p(%m: index {cta.dim = "M"}) {
+cta.program @p(%m: index {cta.dim = #cta.dim<M>}) {
   cta.tile_loop static (%m, %m) tile [128, 128] {
   ^bb0(%m0: index, %n0: index):
     %acc = cta.acc_zero : <64x128xf32>
@@ -577,7 +577,7 @@ cta.program @p(%m: index {cta.dim = "M"}) {
 
 // -----
 
-cta.program @p(%c: memref<?x?xbf16> {cta.param = "c"}, %m: index {cta.dim = "M"}) {
+cta.program @p(%c: memref<?x?xbf16> {cta.param = #cta.param<"c", input, [M, K]>}, %m: index {cta.dim = #cta.dim<M>}) {
   %buf = cta.alloc : <64x128xbf16>
   cta.tile_loop stream_k (%m, %m, %m) tile [128, 128, 64] {
   ^bb0(%m0: index, %n0: index, %kb: index, %ke: index, %p: index):
@@ -595,7 +595,7 @@ cta.program @p(%c: memref<?x?xbf16> {cta.param = "c"}, %m: index {cta.dim = "M"}
 
 // -----
 
-cta.program @p(%c: memref<?x?xbf16> {cta.param = "c"}, %m: index {cta.dim = "M"}) {
+cta.program @p(%c: memref<?x?xbf16> {cta.param = #cta.param<"c", input, [M, K]>}, %m: index {cta.dim = #cta.dim<M>}) {
   %buf = cta.alloc : <64x128xbf16>
   cta.tile_loop stream_k (%m, %m, %m) tile [128, 128, 64] {
   ^bb0(%m0: index, %n0: index, %kb: index, %ke: index, %p: index):
@@ -615,7 +615,7 @@ cta.program @p(%c: memref<?x?xbf16> {cta.param = "c"}, %m: index {cta.dim = "M"}
 
 // -----
 
-cta.program @p(%m: index {cta.dim = "M"}) {
+cta.program @p(%m: index {cta.dim = #cta.dim<M>}) {
   cta.tile_loop stream_k (%m, %m, %m) tile [128, 128, 64] {
   ^bb0(%m0: index, %n0: index, %kb: index, %ke: index, %p: index):
     %acc = cta.acc_zero : <64x128xf32>
@@ -627,7 +627,7 @@ cta.program @p(%m: index {cta.dim = "M"}) {
 
 // -----
 
-cta.program @p(%m: index {cta.dim = "M"}) {
+cta.program @p(%m: index {cta.dim = #cta.dim<M>}) {
   cta.tile_loop stream_k (%m, %m, %m) tile [128, 128, 64] {
   ^bb0(%m0: index, %n0: index, %kb: index, %ke: index, %p: index):
     // expected-error@+1 {{'cta.stream_k_join' op needs at least one accumulator}}
@@ -638,7 +638,7 @@ cta.program @p(%m: index {cta.dim = "M"}) {
 
 // -----
 
-cta.program @p(%o: memref<?xi32> {cta.param = "offsets"}, %m: index {cta.dim = "M"}) {
+cta.program @p(%o: memref<?xi32> {cta.param = #cta.param<"offsets", input, [D0]>}, %m: index {cta.dim = #cta.dim<M>}) {
   // expected-error@+1 {{'cta.tile_loop' op a grouped walk tiles 2 axes, got 3}}
   cta.tile_loop grouped offsets(%o : memref<?xi32>, %m) (%m, %m, %m) tile [1, 128, 128] {
   ^bb0(%g: index, %b: index, %m0: index, %n0: index, %m_end: index):
@@ -648,7 +648,7 @@ cta.program @p(%o: memref<?xi32> {cta.param = "offsets"}, %m: index {cta.dim = "
 
 // -----
 
-cta.program @p(%o: memref<?xi64> {cta.param = "offsets"}, %m: index {cta.dim = "M"}) {
+cta.program @p(%o: memref<?xi64> {cta.param = #cta.param<"offsets", input, [D0]>}, %m: index {cta.dim = #cta.dim<M>}) {
   // expected-error@+1 {{'cta.tile_loop' op offsets must be a rank-1 i32 tensor, got 'memref<?xi64>'}}
   cta.tile_loop grouped offsets(%o : memref<?xi64>, %m) (%m, %m) tile [128, 128] {
   ^bb0(%g: index, %m0: index, %n0: index, %m_end: index):
@@ -658,7 +658,7 @@ cta.program @p(%o: memref<?xi64> {cta.param = "offsets"}, %m: index {cta.dim = "
 
 // -----
 
-cta.program @p(%o: memref<?x?xi32> {cta.param = "offsets"}, %m: index {cta.dim = "M"}) {
+cta.program @p(%o: memref<?x?xi32> {cta.param = #cta.param<"offsets", input, [M, K]>}, %m: index {cta.dim = #cta.dim<M>}) {
   // expected-error@+1 {{'cta.tile_loop' op offsets must be a rank-1 i32 tensor, got 'memref<?x?xi32>'}}
   cta.tile_loop grouped offsets(%o : memref<?x?xi32>, %m) (%m, %m) tile [128, 128] {
   ^bb0(%g: index, %m0: index, %n0: index, %m_end: index):
@@ -668,7 +668,7 @@ cta.program @p(%o: memref<?x?xi32> {cta.param = "offsets"}, %m: index {cta.dim =
 
 // -----
 
-cta.program @p(%m: index {cta.dim = "M"}) {
+cta.program @p(%m: index {cta.dim = #cta.dim<M>}) {
   // expected-error@+1 {{'cta.tile_loop' op group_m must be at least 1}}
   cta.tile_loop static (%m, %m) tile [128, 128] {
   ^bb0(%m0: index, %n0: index):
@@ -679,7 +679,7 @@ cta.program @p(%m: index {cta.dim = "M"}) {
 // -----
 
 // The generated getter is unsigned: -1 read as 2^64 - 1 passed a "< 1" check.
-cta.program @p(%m: index {cta.dim = "M"}) {
+cta.program @p(%m: index {cta.dim = #cta.dim<M>}) {
   // expected-error@+1 {{'cta.tile_loop' op group_m must be at least 1 and at most 2147483647 (the lowering's tile arithmetic is 32-bit), got -1}}
   cta.tile_loop static (%m, %m) tile [128, 128] {
   ^bb0(%m0: index, %n0: index):
@@ -689,7 +689,7 @@ cta.program @p(%m: index {cta.dim = "M"}) {
 
 // -----
 
-cta.program @p(%m: index {cta.dim = "M"}) {
+cta.program @p(%m: index {cta.dim = #cta.dim<M>}) {
   // expected-error@+1 {{'cta.tile_loop' op group_m must be at least 1 and at most 2147483647 (the lowering's tile arithmetic is 32-bit), got 4294967296}}
   cta.tile_loop static (%m, %m) tile [128, 128] {
   ^bb0(%m0: index, %n0: index):
@@ -699,7 +699,7 @@ cta.program @p(%m: index {cta.dim = "M"}) {
 
 // -----
 
-cta.program @p(%m: index {cta.dim = "M"}) {
+cta.program @p(%m: index {cta.dim = #cta.dim<M>}) {
   // expected-error@+1 {{'cta.tile_loop' op cluster must be [n, 1]: CTAs of a cluster share tile columns}}
   cta.tile_loop static (%m, %m) tile [128, 128] {
   ^bb0(%m0: index, %n0: index):
@@ -709,7 +709,7 @@ cta.program @p(%m: index {cta.dim = "M"}) {
 
 // -----
 
-cta.program @p(%m: index {cta.dim = "M"}) {
+cta.program @p(%m: index {cta.dim = #cta.dim<M>}) {
   // expected-error@+1 {{'cta.tile_loop' op cluster must be [n, 1]: CTAs of a cluster share tile columns}}
   cta.tile_loop static (%m, %m) tile [128, 128] {
   ^bb0(%m0: index, %n0: index):
@@ -719,7 +719,7 @@ cta.program @p(%m: index {cta.dim = "M"}) {
 
 // -----
 
-cta.program @p(%m: index {cta.dim = "M"}) {
+cta.program @p(%m: index {cta.dim = #cta.dim<M>}) {
   // expected-error@+1 {{'cta.tile_loop' op cluster must be [n, 1]: CTAs of a cluster share tile columns}}
   cta.tile_loop static (%m, %m) tile [128, 128] {
   ^bb0(%m0: index, %n0: index):
@@ -729,7 +729,7 @@ cta.program @p(%m: index {cta.dim = "M"}) {
 
 // -----
 
-cta.program @p(%m: index {cta.dim = "M"}) {
+cta.program @p(%m: index {cta.dim = #cta.dim<M>}) {
   // expected-error@+1 {{'cta.tile_loop' op results must match the carried values}}
   %r = cta.tile_loop static (%m, %m) tile [128, 128] iter_args(%m : index) -> (i32) {
   ^bb0(%m0: index, %n0: index, %x: index):
@@ -740,7 +740,7 @@ cta.program @p(%m: index {cta.dim = "M"}) {
 
 // -----
 
-cta.program @p(%m: index {cta.dim = "M"}) {
+cta.program @p(%m: index {cta.dim = #cta.dim<M>}) {
   // expected-error@+1 {{'cta.tile_loop' op body arguments must be ('index', 'index', 'index')}}
   %r = cta.tile_loop static (%m, %m) tile [128, 128] iter_args(%m : index) -> (index) {
   ^bb0(%m0: index, %n0: index):
@@ -752,7 +752,7 @@ cta.program @p(%m: index {cta.dim = "M"}) {
 // -----
 
 // A batched walk's body takes one coordinate per axis.
-cta.program @p(%m: index {cta.dim = "M"}) {
+cta.program @p(%m: index {cta.dim = #cta.dim<M>}) {
   // expected-error@+1 {{'cta.tile_loop' op body arguments must be ('index', 'index', 'index')}}
   cta.tile_loop batched (%m, %m, %m) tile [1, 128, 128] {
   ^bb0(%m0: index, %n0: index):
@@ -764,7 +764,7 @@ cta.program @p(%m: index {cta.dim = "M"}) {
 
 // A grouped walk's body takes the group and the group's end row around the
 // tile origin.
-cta.program @p(%o: memref<?xi32> {cta.param = "offsets"}, %m: index {cta.dim = "M"}) {
+cta.program @p(%o: memref<?xi32> {cta.param = #cta.param<"offsets", input, [D0]>}, %m: index {cta.dim = #cta.dim<M>}) {
   // expected-error@+1 {{'cta.tile_loop' op body arguments must be ('index', 'index', 'index', 'index')}}
   cta.tile_loop grouped offsets(%o : memref<?xi32>, %m) (%m, %m) tile [128, 128] {
   ^bb0(%m0: index, %n0: index):
@@ -774,7 +774,7 @@ cta.program @p(%o: memref<?xi32> {cta.param = "offsets"}, %m: index {cta.dim = "
 
 // -----
 
-cta.program @p(%m: index {cta.dim = "M"}) {
+cta.program @p(%m: index {cta.dim = #cta.dim<M>}) {
   %c = arith.constant 0 : i32
   // expected-error@+1 {{'cta.tile_loop' op body yields 1 values that do not match the carried types}}
   %r = cta.tile_loop static (%m, %m) tile [128, 128] iter_args(%m : index) -> (index) {
@@ -786,7 +786,7 @@ cta.program @p(%m: index {cta.dim = "M"}) {
 
 // -----
 
-cta.program @p(%m: index {cta.dim = "M"}) {
+cta.program @p(%m: index {cta.dim = #cta.dim<M>}) {
   // expected-error@+1 {{'cta.tile_loop' op body must end in cta.yield}}
   cta.tile_loop static (%m, %m) tile [128, 128] {
   ^bb0(%m0: index, %n0: index):
@@ -801,7 +801,7 @@ cta.program @p(%m: index {cta.dim = "M"}) {
 // cta.mainloop
 //===----------------------------------------------------------------------===//
 
-cta.program @p(%k: index {cta.dim = "K"}) {
+cta.program @p(%k: index {cta.dim = #cta.dim<K>}) {
   %z = cta.acc_zero : !cta.acc<64x64xf32>
   // expected-error@+1 {{'cta.mainloop' op step must be positive and at most 2147483647, got 0}}
   %r = cta.mainloop %k step 0 iter_args(%z : !cta.acc<64x64xf32>) -> !cta.acc<64x64xf32> {
@@ -813,7 +813,7 @@ cta.program @p(%k: index {cta.dim = "K"}) {
 
 // -----
 
-cta.program @p(%k: index {cta.dim = "K"}) {
+cta.program @p(%k: index {cta.dim = #cta.dim<K>}) {
   %z = cta.acc_zero : !cta.acc<64x64xf32>
   // expected-error@+1 {{'cta.mainloop' op results must match the carried values}}
   %r = cta.mainloop %k step 64 iter_args(%z : !cta.acc<64x64xf32>) -> !cta.acc<64x128xf32> {
@@ -825,7 +825,7 @@ cta.program @p(%k: index {cta.dim = "K"}) {
 
 // -----
 
-cta.program @p(%k: index {cta.dim = "K"}) {
+cta.program @p(%k: index {cta.dim = #cta.dim<K>}) {
   %z = cta.acc_zero : !cta.acc<64x64xf32>
   // expected-error@+1 {{'cta.mainloop' op body arguments must be ('index', '!cta.acc<64x64xf32>')}}
   %r = cta.mainloop %k step 64 iter_args(%z : !cta.acc<64x64xf32>) -> !cta.acc<64x64xf32> {
@@ -839,7 +839,7 @@ cta.program @p(%k: index {cta.dim = "K"}) {
 
 // Register fragments are carried like accumulators (attention's running row
 // maxima); the body takes them in order.
-cta.program @p(%k: index {cta.dim = "K"}) {
+cta.program @p(%k: index {cta.dim = #cta.dim<K>}) {
   %x = arith.constant 0.0 : f32
   %z = cta.acc_zero : !cta.acc<64x64xf32>
   %m = cta.splat %x : f32 -> !cta.frag<64xf32, rows>
@@ -853,7 +853,7 @@ cta.program @p(%k: index {cta.dim = "K"}) {
 
 // -----
 
-cta.program @p(%k: index {cta.dim = "K"}) {
+cta.program @p(%k: index {cta.dim = #cta.dim<K>}) {
   %z = cta.acc_zero : !cta.acc<64x64xf32>
   // expected-error@+1 {{'cta.mainloop' op body must end in cta.yield}}
   %r = cta.mainloop %k step 64 iter_args(%z : !cta.acc<64x64xf32>) -> !cta.acc<64x64xf32> {
@@ -866,7 +866,7 @@ cta.program @p(%k: index {cta.dim = "K"}) {
 // -----
 
 // Regression: an empty body crashed the verifier.
-cta.program @p(%k: index {cta.dim = "K"}) {
+cta.program @p(%k: index {cta.dim = #cta.dim<K>}) {
   %z = cta.acc_zero : !cta.acc<64x64xf32>
   // expected-error@+1 {{'cta.mainloop' op body must end in cta.yield}}
   %r = cta.mainloop %k step 64 iter_args(%z : !cta.acc<64x64xf32>) -> !cta.acc<64x64xf32> {
@@ -877,7 +877,7 @@ cta.program @p(%k: index {cta.dim = "K"}) {
 
 // -----
 
-cta.program @p(%k: index {cta.dim = "K"}) {
+cta.program @p(%k: index {cta.dim = #cta.dim<K>}) {
   %z = cta.acc_zero : !cta.acc<64x64xf32>
   // expected-error@+1 {{'cta.mainloop' op body yields 2 values that do not match the carried types}}
   %r = cta.mainloop %k step 64 iter_args(%z : !cta.acc<64x64xf32>) -> !cta.acc<64x64xf32> {
@@ -893,7 +893,7 @@ cta.program @p(%k: index {cta.dim = "K"}) {
 // cta.load
 //===----------------------------------------------------------------------===//
 
-cta.program @p(%a: memref<?x?xbf16> {cta.param = "a"}, %i: index {cta.dim = "M"}) {
+cta.program @p(%a: memref<?x?xbf16> {cta.param = #cta.param<"a", input, [M, K]>}, %i: index {cta.dim = #cta.dim<M>}) {
   %s = cta.alloc : !cta.buffer<64x64xbf16>
   // expected-error@+1 {{'cta.load' op needs 2 indices, got 1}}
   cta.load %a[%i] -> %s : memref<?x?xbf16> -> !cta.buffer<64x64xbf16>
@@ -902,7 +902,7 @@ cta.program @p(%a: memref<?x?xbf16> {cta.param = "a"}, %i: index {cta.dim = "M"}
 
 // -----
 
-cta.program @p(%a: memref<?xbf16> {cta.param = "a"}, %i: index {cta.dim = "M"}) {
+cta.program @p(%a: memref<?xbf16> {cta.param = #cta.param<"a", input, [D0]>}, %i: index {cta.dim = #cta.dim<M>}) {
   %s = cta.alloc : !cta.buffer<64x64xbf16>
   // expected-error@+1 {{'cta.load' op copies 2-D tiles of a source of rank 2 to 5, got rank 1}}
   cta.load %a[%i] -> %s : memref<?xbf16> -> !cta.buffer<64x64xbf16>
@@ -911,7 +911,7 @@ cta.program @p(%a: memref<?xbf16> {cta.param = "a"}, %i: index {cta.dim = "M"}) 
 
 // -----
 
-cta.program @p(%a: memref<?x?x?x?x?x?xbf16> {cta.param = "a"}, %i: index {cta.dim = "M"}) {
+cta.program @p(%a: memref<?x?x?x?x?x?xbf16> {cta.param = #cta.param<"a", input, [D0, D1, D2, D3, D4, D5]>}, %i: index {cta.dim = #cta.dim<M>}) {
   %s = cta.alloc : !cta.buffer<64x64xbf16>
   // expected-error@+1 {{'cta.load' op copies 2-D tiles of a source of rank 2 to 5, got rank 6}}
   cta.load %a[%i, %i, %i, %i, %i, %i] -> %s : memref<?x?x?x?x?x?xbf16> -> !cta.buffer<64x64xbf16>
@@ -920,7 +920,7 @@ cta.program @p(%a: memref<?x?x?x?x?x?xbf16> {cta.param = "a"}, %i: index {cta.di
 
 // -----
 
-cta.program @p(%a: memref<?x?xf16> {cta.param = "a"}, %i: index {cta.dim = "M"}) {
+cta.program @p(%a: memref<?x?xf16> {cta.param = #cta.param<"a", input, [M, K]>}, %i: index {cta.dim = #cta.dim<M>}) {
   %s = cta.alloc : !cta.buffer<64x64xbf16>
   // expected-error@+1 {{'cta.load' op source elements 'f16' differ from buffer elements 'bf16'}}
   cta.load %a[%i, %i] -> %s : memref<?x?xf16> -> !cta.buffer<64x64xbf16>
@@ -929,7 +929,7 @@ cta.program @p(%a: memref<?x?xf16> {cta.param = "a"}, %i: index {cta.dim = "M"})
 
 // -----
 
-cta.program @p(%a: memref<?x?xbf16> {cta.param = "a"}, %i: index {cta.dim = "M"}) {
+cta.program @p(%a: memref<?x?xbf16> {cta.param = #cta.param<"a", input, [M, K]>}, %i: index {cta.dim = #cta.dim<M>}) {
   %s = cta.alloc : !cta.buffer<64x64xbf16>
   // expected-error@+1 {{'cta.load' op multicast must be 1 to 16, got 0}}
   cta.load %a[%i, %i] -> %s {multicast = 0 : i64} : memref<?x?xbf16> -> !cta.buffer<64x64xbf16>
@@ -938,7 +938,7 @@ cta.program @p(%a: memref<?x?xbf16> {cta.param = "a"}, %i: index {cta.dim = "M"}
 
 // -----
 
-cta.program @p(%a: memref<?x?xbf16> {cta.param = "a"}, %i: index {cta.dim = "M"}) {
+cta.program @p(%a: memref<?x?xbf16> {cta.param = #cta.param<"a", input, [M, K]>}, %i: index {cta.dim = #cta.dim<M>}) {
   %s = cta.alloc : !cta.buffer<64x64xbf16>
   // expected-error@+1 {{'cta.load' op multicast must be 1 to 16, got 32}}
   cta.load %a[%i, %i] -> %s {multicast = 32 : i64} : memref<?x?xbf16> -> !cta.buffer<64x64xbf16>
@@ -949,7 +949,7 @@ cta.program @p(%a: memref<?x?xbf16> {cta.param = "a"}, %i: index {cta.dim = "M"}
 
 // The lowering builds the multicast mask as (1 << multicast) - 1: 64 would
 // shift past the width.
-cta.program @p(%a: memref<?x?xbf16> {cta.param = "a"}, %i: index {cta.dim = "M"}) {
+cta.program @p(%a: memref<?x?xbf16> {cta.param = #cta.param<"a", input, [M, K]>}, %i: index {cta.dim = #cta.dim<M>}) {
   %s = cta.alloc : !cta.buffer<64x64xbf16>
   // expected-error@+1 {{'cta.load' op multicast must be 1 to 16, got 64}}
   cta.load %a[%i, %i] -> %s {multicast = 64 : i64} : memref<?x?xbf16> -> !cta.buffer<64x64xbf16>
@@ -958,7 +958,7 @@ cta.program @p(%a: memref<?x?xbf16> {cta.param = "a"}, %i: index {cta.dim = "M"}
 
 // -----
 
-cta.program @p(%a: memref<?x?xbf16> {cta.param = "a"}, %i: index {cta.dim = "M"}) {
+cta.program @p(%a: memref<?x?xbf16> {cta.param = #cta.param<"a", input, [M, K]>}, %i: index {cta.dim = #cta.dim<M>}) {
   %s = cta.alloc : !cta.buffer<64x64xbf16>
   // expected-error@+1 {{'cta.load' op multicast must be 1 to 16, got -1}}
   cta.load %a[%i, %i] -> %s {multicast = -1 : i64} : memref<?x?xbf16> -> !cta.buffer<64x64xbf16>
@@ -967,7 +967,7 @@ cta.program @p(%a: memref<?x?xbf16> {cta.param = "a"}, %i: index {cta.dim = "M"}
 
 // -----
 
-cta.program @p(%a: memref<?x?xbf16> {cta.param = "a"}, %i: index {cta.dim = "M"}) {
+cta.program @p(%a: memref<?x?xbf16> {cta.param = #cta.param<"a", input, [M, K]>}, %i: index {cta.dim = #cta.dim<M>}) {
   %s = cta.alloc : !cta.buffer<256x64xbf16>
   // expected-error@+1 {{'cta.load' op dst_rows must be [begin, end] within the 256 buffer rows}}
   cta.load %a[%i, %i] -> %s {dst_rows = array<i64: 128, 384>} : memref<?x?xbf16> -> !cta.buffer<256x64xbf16>
@@ -976,7 +976,7 @@ cta.program @p(%a: memref<?x?xbf16> {cta.param = "a"}, %i: index {cta.dim = "M"}
 
 // -----
 
-cta.program @p(%a: memref<?x?xbf16> {cta.param = "a"}, %i: index {cta.dim = "M"}) {
+cta.program @p(%a: memref<?x?xbf16> {cta.param = #cta.param<"a", input, [M, K]>}, %i: index {cta.dim = #cta.dim<M>}) {
   %s = cta.alloc : !cta.buffer<256x64xbf16>
   // expected-error@+1 {{'cta.load' op dst_rows must be [begin, end] within the 256 buffer rows}}
   cta.load %a[%i, %i] -> %s {dst_rows = array<i64: 128, 128>} : memref<?x?xbf16> -> !cta.buffer<256x64xbf16>
@@ -985,7 +985,7 @@ cta.program @p(%a: memref<?x?xbf16> {cta.param = "a"}, %i: index {cta.dim = "M"}
 
 // -----
 
-cta.program @p(%a: memref<?x?xbf16> {cta.param = "a"}, %i: index {cta.dim = "M"}) {
+cta.program @p(%a: memref<?x?xbf16> {cta.param = #cta.param<"a", input, [M, K]>}, %i: index {cta.dim = #cta.dim<M>}) {
   %s = cta.alloc : !cta.buffer<256x64xbf16>
   // expected-error@+1 {{'cta.load' op dst_rows must be [begin, end] within the 256 buffer rows}}
   cta.load %a[%i, %i] -> %s {dst_rows = array<i64: 0, 64, 128>} : memref<?x?xbf16> -> !cta.buffer<256x64xbf16>
@@ -995,7 +995,7 @@ cta.program @p(%a: memref<?x?xbf16> {cta.param = "a"}, %i: index {cta.dim = "M"}
 // -----
 
 // Each CTA of a multicast copies an equal share of the rows it fills.
-cta.program @p(%a: memref<?x?xbf16> {cta.param = "a"}, %i: index {cta.dim = "M"}) {
+cta.program @p(%a: memref<?x?xbf16> {cta.param = #cta.param<"a", input, [M, K]>}, %i: index {cta.dim = #cta.dim<M>}) {
   %s = cta.alloc : !cta.buffer<64x64xbf16>
   // expected-error@+1 {{'cta.load' op multicast 3 does not divide the 64 rows copied}}
   cta.load %a[%i, %i] -> %s {multicast = 3 : i64} : memref<?x?xbf16> -> !cta.buffer<64x64xbf16>
@@ -1004,7 +1004,7 @@ cta.program @p(%a: memref<?x?xbf16> {cta.param = "a"}, %i: index {cta.dim = "M"}
 
 // -----
 
-cta.program @p(%a: memref<?x?xbf16> {cta.param = "a"}, %i: index {cta.dim = "M"}) {
+cta.program @p(%a: memref<?x?xbf16> {cta.param = #cta.param<"a", input, [M, K]>}, %i: index {cta.dim = #cta.dim<M>}) {
   %s = cta.alloc : !cta.buffer<256x64xbf16>
   // expected-error@+1 {{'cta.load' op multicast 3 does not divide the 8 rows copied}}
   cta.load %a[%i, %i] -> %s {dst_rows = array<i64: 120, 128>, multicast = 3 : i64} : memref<?x?xbf16> -> !cta.buffer<256x64xbf16>
@@ -1013,7 +1013,7 @@ cta.program @p(%a: memref<?x?xbf16> {cta.param = "a"}, %i: index {cta.dim = "M"}
 
 // -----
 
-cta.program @p(%a: memref<?x?xbf16> {cta.param = "a"}, %i: index {cta.dim = "M"}) {
+cta.program @p(%a: memref<?x?xbf16> {cta.param = #cta.param<"a", input, [M, K]>}, %i: index {cta.dim = #cta.dim<M>}) {
   %s = cta.alloc : !cta.buffer<64x64xbf16, stages = 4>
   // expected-error@+1 {{'cta.load' op buffer has several stages and needs a [slot]}}
   cta.load %a[%i, %i] -> %s : memref<?x?xbf16> -> !cta.buffer<64x64xbf16, stages = 4>
@@ -1022,7 +1022,7 @@ cta.program @p(%a: memref<?x?xbf16> {cta.param = "a"}, %i: index {cta.dim = "M"}
 
 // -----
 
-cta.program @p(%a: memref<?x?xbf16> {cta.param = "a"}, %i: index {cta.dim = "M"}) {
+cta.program @p(%a: memref<?x?xbf16> {cta.param = #cta.param<"a", input, [M, K]>}, %i: index {cta.dim = #cta.dim<M>}) {
   %s = cta.alloc : !cta.buffer<64x64xbf16>
   // expected-error@+1 {{'cta.load' op buffer has one stage and takes no slot}}
   cta.load %a[%i, %i] -> %s[%i] : memref<?x?xbf16> -> !cta.buffer<64x64xbf16>
@@ -1036,7 +1036,7 @@ cta.program @p(%a: memref<?x?xbf16> {cta.param = "a"}, %i: index {cta.dim = "M"}
 // per 128 rows and 256 K)
 //===----------------------------------------------------------------------===//
 
-cta.program @p(%i: index {cta.dim = "M"}) {
+cta.program @p(%i: index {cta.dim = #cta.dim<M>}) {
   %a = cta.alloc : !cta.buffer<128x256xf4E2M1FN>
   %b = cta.alloc : !cta.buffer<128x256xf4E2M1FN>
   %sa = cta.alloc : !cta.buffer<128x16xf8E4M3FN>
@@ -1049,7 +1049,7 @@ cta.program @p(%i: index {cta.dim = "M"}) {
 
 // -----
 
-cta.program @p(%i: index {cta.dim = "M"}) {
+cta.program @p(%i: index {cta.dim = #cta.dim<M>}) {
   %a = cta.alloc : !cta.buffer<128x256xf4E2M1FN>
   %b = cta.alloc : !cta.buffer<128x256xf4E2M1FN>
   %sa = cta.alloc : !cta.buffer<128x16xf8E4M3FN>
@@ -1062,7 +1062,7 @@ cta.program @p(%i: index {cta.dim = "M"}) {
 
 // -----
 
-cta.program @p(%i: index {cta.dim = "M"}) {
+cta.program @p(%i: index {cta.dim = #cta.dim<M>}) {
   %a = cta.alloc : !cta.buffer<128x256xf4E2M1FN>
   %b = cta.alloc : !cta.buffer<128x256xf4E2M1FN>
   %sa = cta.alloc : !cta.buffer<128x16xf8E4M3FN>
@@ -1075,7 +1075,7 @@ cta.program @p(%i: index {cta.dim = "M"}) {
 
 // -----
 
-cta.program @p(%i: index {cta.dim = "M"}) {
+cta.program @p(%i: index {cta.dim = #cta.dim<M>}) {
   %a = cta.alloc : !cta.buffer<128x256xf4E2M1FN>
   %b = cta.alloc : !cta.buffer<256x128xf4E2M1FN>
   %sa = cta.alloc : !cta.buffer<128x16xf8E4M3FN>
@@ -1088,7 +1088,7 @@ cta.program @p(%i: index {cta.dim = "M"}) {
 
 // -----
 
-cta.program @p(%i: index {cta.dim = "M"}) {
+cta.program @p(%i: index {cta.dim = #cta.dim<M>}) {
   %a = cta.alloc : !cta.buffer<128x256xf4E2M1FN>
   %b = cta.alloc : !cta.buffer<128x256xf4E2M1FN>
   %sa = cta.alloc : !cta.buffer<64x16xf8E4M3FN>
@@ -1101,7 +1101,7 @@ cta.program @p(%i: index {cta.dim = "M"}) {
 
 // -----
 
-cta.program @p(%i: index {cta.dim = "M"}) {
+cta.program @p(%i: index {cta.dim = #cta.dim<M>}) {
   %a = cta.alloc : !cta.buffer<128x256xf4E2M1FN>
   %b = cta.alloc : !cta.buffer<128x256xf4E2M1FN>
   %sa = cta.alloc : !cta.buffer<128x16xf8E4M3FN>
@@ -1114,7 +1114,7 @@ cta.program @p(%i: index {cta.dim = "M"}) {
 
 // -----
 
-cta.program @p(%i: index {cta.dim = "M"}) {
+cta.program @p(%i: index {cta.dim = #cta.dim<M>}) {
   %a = cta.alloc : !cta.buffer<128x256xf4E2M1FN>
   %b = cta.alloc : !cta.buffer<128x256xf4E2M1FN>
   %sa = cta.alloc : !cta.buffer<128x16xf8E4M3FN, stages = 2>
@@ -1131,7 +1131,7 @@ cta.program @p(%i: index {cta.dim = "M"}) {
 // cta.mma
 //===----------------------------------------------------------------------===//
 
-cta.program @p(%i: index {cta.dim = "M"}) {
+cta.program @p(%i: index {cta.dim = #cta.dim<M>}) {
   %a = cta.alloc : !cta.buffer<64x64xbf16, stages = 2>
   %b = cta.alloc : !cta.buffer<64x64xbf16>
   %z = cta.acc_zero : !cta.acc<64x64xf32>
@@ -1142,7 +1142,7 @@ cta.program @p(%i: index {cta.dim = "M"}) {
 
 // -----
 
-cta.program @p(%i: index {cta.dim = "M"}) {
+cta.program @p(%i: index {cta.dim = #cta.dim<M>}) {
   %a = cta.alloc : !cta.buffer<64x64xbf16>
   %b = cta.alloc : !cta.buffer<64x64xbf16>
   %z = cta.acc_zero : !cta.acc<64x64xf32>
@@ -1246,7 +1246,7 @@ cta.program @p() {
 
 // -----
 
-cta.program @p(%i: index {cta.dim = "M"}) {
+cta.program @p(%i: index {cta.dim = #cta.dim<M>}) {
   %x = arith.constant 0.0 : bf16
   %p = cta.splat %x : bf16 -> !cta.frag<64x64xbf16, lhs>
   %b = cta.alloc : !cta.buffer<64x64xbf16>
@@ -1258,7 +1258,7 @@ cta.program @p(%i: index {cta.dim = "M"}) {
 
 // -----
 
-cta.program @p(%i: index {cta.dim = "M"}) {
+cta.program @p(%i: index {cta.dim = #cta.dim<M>}) {
   %x = arith.constant 0.0 : bf16
   %p = cta.splat %x : bf16 -> !cta.frag<64x64xbf16, lhs>
   %b = cta.alloc : !cta.buffer<64x64xbf16>
@@ -1319,7 +1319,7 @@ cta.program @p() {
 // -----
 
 // `accumulate` is an i1 flag.
-cta.program @p(%i: index {cta.dim = "M"}) {
+cta.program @p(%i: index {cta.dim = #cta.dim<M>}) {
   %a = cta.alloc : !cta.buffer<64x64xbf16>
   %z = cta.acc_zero : !cta.acc<64x64xf32>
   // expected-error@+1 {{'cta.mma' op operand #3 must be 1-bit signless integer, but got 'index'}}
@@ -1386,7 +1386,7 @@ cta.program @p() {
 // cta.store
 //===----------------------------------------------------------------------===//
 
-cta.program @p(%c: memref<?x?xf32> {cta.param = "c"}, %i: index {cta.dim = "M"}) {
+cta.program @p(%c: memref<?x?xf32> {cta.param = #cta.param<"c", input, [M, K]>}, %i: index {cta.dim = #cta.dim<M>}) {
   // expected-error@+1 {{'cta.store' op needs at least one value to store}}
   "cta.store"(%c, %i, %i) <{operandSegmentSizes = array<i32: 0, 0, 1, 2, 0, 0, 0>}> ({
   ^bb0:
@@ -1398,7 +1398,7 @@ cta.program @p(%c: memref<?x?xf32> {cta.param = "c"}, %i: index {cta.dim = "M"})
 
 // -----
 
-cta.program @p(%c: memref<?x?xf32> {cta.param = "c"}, %i: index {cta.dim = "M"}) {
+cta.program @p(%c: memref<?x?xf32> {cta.param = #cta.param<"c", input, [M, K]>}, %i: index {cta.dim = #cta.dim<M>}) {
   %z = cta.acc_zero : !cta.acc<64x64xf32>
   // expected-error@+1 {{'cta.store' op stores 2-D tiles with one index per axis of a destination of rank 2 or more}}
   cta.store %z -> %c[%i] : !cta.acc<64x64xf32> -> memref<?x?xf32> {
@@ -1410,7 +1410,7 @@ cta.program @p(%c: memref<?x?xf32> {cta.param = "c"}, %i: index {cta.dim = "M"})
 
 // -----
 
-cta.program @p(%c: memref<?xf32> {cta.param = "c"}, %i: index {cta.dim = "M"}) {
+cta.program @p(%c: memref<?xf32> {cta.param = #cta.param<"c", input, [D0]>}, %i: index {cta.dim = #cta.dim<M>}) {
   %z = cta.acc_zero : !cta.acc<64x64xf32>
   // expected-error@+1 {{'cta.store' op stores 2-D tiles with one index per axis of a destination of rank 2 or more}}
   cta.store %z -> %c[%i] : !cta.acc<64x64xf32> -> memref<?xf32> {
@@ -1422,7 +1422,7 @@ cta.program @p(%c: memref<?xf32> {cta.param = "c"}, %i: index {cta.dim = "M"}) {
 
 // -----
 
-cta.program @p(%c: memref<?x?x?xf32> {cta.param = "c"}, %i: index {cta.dim = "M"}) {
+cta.program @p(%c: memref<?x?x?xf32> {cta.param = #cta.param<"c", input, [D0, D1, D2]>}, %i: index {cta.dim = #cta.dim<M>}) {
   %z = cta.acc_zero : !cta.acc<64x64xf32>
   // expected-error@+1 {{'cta.store' op stores 2-D tiles with one index per axis of a destination of rank 2 or more}}
   cta.store %z -> %c[%i, %i] : !cta.acc<64x64xf32> -> memref<?x?x?xf32> {
@@ -1435,7 +1435,7 @@ cta.program @p(%c: memref<?x?x?xf32> {cta.param = "c"}, %i: index {cta.dim = "M"
 // -----
 
 // Row vectors and lhs fragments are not tiles to store.
-cta.program @p(%c: memref<?x?xf32> {cta.param = "c"}, %i: index {cta.dim = "M"}) {
+cta.program @p(%c: memref<?x?xf32> {cta.param = #cta.param<"c", input, [M, K]>}, %i: index {cta.dim = #cta.dim<M>}) {
   %x = arith.constant 0.0 : f32
   %r = cta.splat %x : f32 -> !cta.frag<64xf32, rows>
   // expected-error@+1 {{'cta.store' op stores accumulators or acc fragments, got '!cta.frag<64xf32, rows>'}}
@@ -1448,7 +1448,7 @@ cta.program @p(%c: memref<?x?xf32> {cta.param = "c"}, %i: index {cta.dim = "M"})
 
 // -----
 
-cta.program @p(%c: memref<?x?xbf16> {cta.param = "c"}, %i: index {cta.dim = "M"}) {
+cta.program @p(%c: memref<?x?xbf16> {cta.param = #cta.param<"c", input, [M, K]>}, %i: index {cta.dim = #cta.dim<M>}) {
   %x = arith.constant 0.0 : bf16
   %p = cta.splat %x : bf16 -> !cta.frag<64x64xbf16, lhs>
   // expected-error@+1 {{'cta.store' op stores accumulators or acc fragments, got '!cta.frag<64x64xbf16, lhs>'}}
@@ -1461,7 +1461,7 @@ cta.program @p(%c: memref<?x?xbf16> {cta.param = "c"}, %i: index {cta.dim = "M"}
 
 // -----
 
-cta.program @p(%c: memref<?x?xf32> {cta.param = "c"}, %i: index {cta.dim = "M"}) {
+cta.program @p(%c: memref<?x?xf32> {cta.param = #cta.param<"c", input, [M, K]>}, %i: index {cta.dim = #cta.dim<M>}) {
   %z = cta.acc_zero : !cta.acc<64x64xf32>
   %y = cta.acc_zero : !cta.acc<64x128xf32>
   // expected-error@+1 {{'cta.store' op stored values must have one 2-D shape}}
@@ -1476,7 +1476,7 @@ cta.program @p(%c: memref<?x?xf32> {cta.param = "c"}, %i: index {cta.dim = "M"})
 
 // An accumulator and an acc fragment of one shape may be stored together,
 // but not of different shapes.
-cta.program @p(%c: memref<?x?xf32> {cta.param = "c"}, %i: index {cta.dim = "M"}) {
+cta.program @p(%c: memref<?x?xf32> {cta.param = #cta.param<"c", input, [M, K]>}, %i: index {cta.dim = #cta.dim<M>}) {
   %x = arith.constant 0.0 : f32
   %z = cta.acc_zero : !cta.acc<64x64xf32>
   %f = cta.splat %x : f32 -> !cta.frag<128x64xf32, acc>
@@ -1490,7 +1490,7 @@ cta.program @p(%c: memref<?x?xf32> {cta.param = "c"}, %i: index {cta.dim = "M"})
 
 // -----
 
-cta.program @p(%b: memref<?xf32> {cta.param = "b"}, %c: memref<?x?xf32> {cta.param = "c"}, %i: index {cta.dim = "M"}) {
+cta.program @p(%b: memref<?xf32> {cta.param = #cta.param<"b", input, [D0]>}, %c: memref<?x?xf32> {cta.param = #cta.param<"c", input, [M, K]>}, %i: index {cta.dim = #cta.dim<M>}) {
   %z = cta.acc_zero : !cta.acc<64x64xf32>
   // expected-error@+1 {{'cta.store' op needs one kind per epilogue input, got 0 for 1}}
   "cta.store"(%z, %b, %c, %i, %i) <{input_kinds = [], operandSegmentSizes = array<i32: 1, 1, 1, 2, 0, 0, 0>}> ({
@@ -1503,7 +1503,7 @@ cta.program @p(%b: memref<?xf32> {cta.param = "b"}, %c: memref<?x?xf32> {cta.par
 // -----
 
 // Each epilogue input names the kind it is read as.
-cta.program @p(%b: memref<?xf32> {cta.param = "b"}, %c: memref<?x?xf32> {cta.param = "c"}, %i: index {cta.dim = "M"}) {
+cta.program @p(%b: memref<?xf32> {cta.param = #cta.param<"b", input, [D0]>}, %c: memref<?x?xf32> {cta.param = #cta.param<"c", input, [M, K]>}, %i: index {cta.dim = #cta.dim<M>}) {
   %z = cta.acc_zero : !cta.acc<64x64xf32>
   // expected-error@+1 {{custom op 'cta.store' unknown epilogue input kind 'per_column'; expected scalar, per_row, per_col or tile}}
   cta.store %z inputs(%b per_column : memref<?xf32>) -> %c[%i, %i] : !cta.acc<64x64xf32> -> memref<?x?xf32> {
@@ -1517,7 +1517,7 @@ cta.program @p(%b: memref<?xf32> {cta.param = "b"}, %c: memref<?x?xf32> {cta.par
 
 // A rank-1 input is a bias along the columns or a scalar; a per-row scale
 // is [M, 1].
-cta.program @p(%b: memref<?xf32> {cta.param = "b"}, %c: memref<?x?xf32> {cta.param = "c"}, %i: index {cta.dim = "M"}) {
+cta.program @p(%b: memref<?xf32> {cta.param = #cta.param<"b", input, [D0]>}, %c: memref<?x?xf32> {cta.param = #cta.param<"c", input, [M, K]>}, %i: index {cta.dim = #cta.dim<M>}) {
   %z = cta.acc_zero : !cta.acc<64x64xf32>
   // expected-error@+1 {{'cta.store' op epilogue input #0 of rank 1 cannot be read per_row}}
   cta.store %z inputs(%b per_row : memref<?xf32>) -> %c[%i, %i] : !cta.acc<64x64xf32> -> memref<?x?xf32> {
@@ -1529,7 +1529,7 @@ cta.program @p(%b: memref<?xf32> {cta.param = "b"}, %c: memref<?x?xf32> {cta.par
 
 // -----
 
-cta.program @p(%b: memref<?xf32> {cta.param = "b"}, %r: memref<?x?x?xf32> {cta.param = "r"}, %c: memref<?x?xf32> {cta.param = "c"}, %i: index {cta.dim = "M"}) {
+cta.program @p(%b: memref<?xf32> {cta.param = #cta.param<"b", input, [D0]>}, %r: memref<?x?x?xf32> {cta.param = #cta.param<"r", input, [D0, D1, D2]>}, %c: memref<?x?xf32> {cta.param = #cta.param<"c", input, [M, K]>}, %i: index {cta.dim = #cta.dim<M>}) {
   %z = cta.acc_zero : !cta.acc<64x64xf32>
   // expected-error@+1 {{'cta.store' op epilogue input #1 of rank 3 cannot be read tile}}
   cta.store %z inputs(%b per_col, %r tile : memref<?xf32>, memref<?x?x?xf32>) -> %c[%i, %i] : !cta.acc<64x64xf32> -> memref<?x?xf32> {
@@ -1542,7 +1542,7 @@ cta.program @p(%b: memref<?xf32> {cta.param = "b"}, %r: memref<?x?x?xf32> {cta.p
 // -----
 
 // In the generic form, input kinds are InputKind values (0 to 3).
-cta.program @p(%b: memref<?xf32> {cta.param = "b"}, %c: memref<?x?xf32> {cta.param = "c"}, %i: index {cta.dim = "M"}) {
+cta.program @p(%b: memref<?xf32> {cta.param = #cta.param<"b", input, [D0]>}, %c: memref<?x?xf32> {cta.param = #cta.param<"c", input, [M, K]>}, %i: index {cta.dim = #cta.dim<M>}) {
   %z = cta.acc_zero : !cta.acc<64x64xf32>
   // expected-error@+1 {{'cta.store' op attribute 'input_kinds' failed to satisfy constraint: epilogue input kinds}}
   "cta.store"(%z, %b, %c, %i, %i) <{input_kinds = [7 : i32], operandSegmentSizes = array<i32: 1, 1, 1, 2, 0, 0, 0>}> ({
@@ -1554,7 +1554,7 @@ cta.program @p(%b: memref<?xf32> {cta.param = "b"}, %c: memref<?x?xf32> {cta.par
 
 // -----
 
-cta.program @p(%c: memref<?x?xbf16> {cta.param = "c"}, %i: index {cta.dim = "M"}) {
+cta.program @p(%c: memref<?x?xbf16> {cta.param = #cta.param<"c", input, [M, K]>}, %i: index {cta.dim = #cta.dim<M>}) {
   %s = cta.alloc : !cta.buffer<64x64xf32>
   %z = cta.acc_zero : !cta.acc<64x64xf32>
   // expected-error@+1 {{'cta.store' op staging elements 'f32' differ from destination elements 'bf16'}}
@@ -1568,7 +1568,7 @@ cta.program @p(%c: memref<?x?xbf16> {cta.param = "c"}, %i: index {cta.dim = "M"}
 
 // -----
 
-cta.program @p(%c: memref<?x?xbf16> {cta.param = "c"}, %i: index {cta.dim = "M"}) {
+cta.program @p(%c: memref<?x?xbf16> {cta.param = #cta.param<"c", input, [M, K]>}, %i: index {cta.dim = #cta.dim<M>}) {
   %s = cta.alloc : !cta.buffer<64x64xbf16, stages = 2>
   %z = cta.acc_zero : !cta.acc<64x64xf32>
   // expected-error@+1 {{'cta.store' op staging has several stages and needs a [slot]}}
@@ -1582,7 +1582,7 @@ cta.program @p(%c: memref<?x?xbf16> {cta.param = "c"}, %i: index {cta.dim = "M"}
 
 // -----
 
-cta.program @p(%c: memref<?x?xbf16> {cta.param = "c"}, %i: index {cta.dim = "M"}) {
+cta.program @p(%c: memref<?x?xbf16> {cta.param = #cta.param<"c", input, [M, K]>}, %i: index {cta.dim = #cta.dim<M>}) {
   %s = cta.alloc : !cta.buffer<64x64xbf16, stages = 2>
   %z = cta.acc_zero : !cta.acc<64x64xf32>
   %slot = arith.constant 2 : index
@@ -1597,7 +1597,7 @@ cta.program @p(%c: memref<?x?xbf16> {cta.param = "c"}, %i: index {cta.dim = "M"}
 
 // -----
 
-cta.program @p(%c: memref<?x?xbf16> {cta.param = "c"}, %i: index {cta.dim = "M"}) {
+cta.program @p(%c: memref<?x?xbf16> {cta.param = #cta.param<"c", input, [M, K]>}, %i: index {cta.dim = #cta.dim<M>}) {
   %s = cta.alloc : !cta.buffer<64x64xbf16, stages = 2>
   %z = cta.acc_zero : !cta.acc<64x64xf32>
   %slot = arith.constant -1 : index
@@ -1612,7 +1612,7 @@ cta.program @p(%c: memref<?x?xbf16> {cta.param = "c"}, %i: index {cta.dim = "M"}
 
 // -----
 
-cta.program @p(%c: memref<?x?xbf16> {cta.param = "c"}, %i: index {cta.dim = "M"}) {
+cta.program @p(%c: memref<?x?xbf16> {cta.param = #cta.param<"c", input, [M, K]>}, %i: index {cta.dim = #cta.dim<M>}) {
   %s = cta.alloc : !cta.buffer<64x64xbf16>
   %z = cta.acc_zero : !cta.acc<64x64xf32>
   // expected-error@+1 {{'cta.store' op staging has one stage and takes no slot}}
@@ -1626,7 +1626,7 @@ cta.program @p(%c: memref<?x?xbf16> {cta.param = "c"}, %i: index {cta.dim = "M"}
 
 // -----
 
-cta.program @p(%c: memref<?x?xf32> {cta.param = "c"}, %i: index {cta.dim = "M"}) {
+cta.program @p(%c: memref<?x?xf32> {cta.param = #cta.param<"c", input, [M, K]>}, %i: index {cta.dim = #cta.dim<M>}) {
   %z = cta.acc_zero : !cta.acc<64x64xf32>
   // expected-error@+1 {{'cta.store' op epilogue takes one element per stored value, then one per epilogue input}}
   cta.store %z, %z -> %c[%i, %i] : !cta.acc<64x64xf32>, !cta.acc<64x64xf32> -> memref<?x?xf32> {
@@ -1640,7 +1640,7 @@ cta.program @p(%c: memref<?x?xf32> {cta.param = "c"}, %i: index {cta.dim = "M"})
 
 // The epilogue reads each input in its own element type, after the stored
 // values.
-cta.program @p(%b: memref<?xbf16> {cta.param = "b"}, %c: memref<?x?xf32> {cta.param = "c"}, %i: index {cta.dim = "M"}) {
+cta.program @p(%b: memref<?xbf16> {cta.param = #cta.param<"b", input, [D0]>}, %c: memref<?x?xf32> {cta.param = #cta.param<"c", input, [M, K]>}, %i: index {cta.dim = #cta.dim<M>}) {
   %z = cta.acc_zero : !cta.acc<64x64xf32>
   // expected-error@+1 {{'cta.store' op epilogue takes one element per stored value, then one per epilogue input}}
   cta.store %z inputs(%b per_col : memref<?xbf16>) -> %c[%i, %i] : !cta.acc<64x64xf32> -> memref<?x?xf32> {
@@ -1652,7 +1652,7 @@ cta.program @p(%b: memref<?xbf16> {cta.param = "b"}, %c: memref<?x?xf32> {cta.pa
 
 // -----
 
-cta.program @p(%c: memref<?x?xbf16> {cta.param = "c"}, %i: index {cta.dim = "M"}) {
+cta.program @p(%c: memref<?x?xbf16> {cta.param = #cta.param<"c", input, [M, K]>}, %i: index {cta.dim = #cta.dim<M>}) {
   %z = cta.acc_zero : !cta.acc<64x64xf32>
   // expected-error@+1 {{'cta.store' op body yields 1 values that do not match the carried types}}
   cta.store %z -> %c[%i, %i] : !cta.acc<64x64xf32> -> memref<?x?xbf16> {
@@ -1664,7 +1664,7 @@ cta.program @p(%c: memref<?x?xbf16> {cta.param = "c"}, %i: index {cta.dim = "M"}
 
 // -----
 
-cta.program @p(%c: memref<?x?xf32> {cta.param = "c"}, %i: index {cta.dim = "M"}) {
+cta.program @p(%c: memref<?x?xf32> {cta.param = #cta.param<"c", input, [M, K]>}, %i: index {cta.dim = #cta.dim<M>}) {
   %z = cta.acc_zero : !cta.acc<64x64xf32>
   // expected-error@+1 {{'cta.store' op body must end in cta.yield}}
   cta.store %z -> %c[%i, %i] : !cta.acc<64x64xf32> -> memref<?x?xf32> {
@@ -2053,7 +2053,7 @@ cta.program @p() {
 // cta.produce and cta.consume
 //===----------------------------------------------------------------------===//
 
-cta.program @p(%n: index {cta.dim = "N"}) {
+cta.program @p(%n: index {cta.dim = #cta.dim<N>}) {
   %ring = cta.ring {consumers = 1 : i64} : !cta.ring<2>
   // expected-error@+1 {{'cta.produce' op body arguments must be ('index', 'index')}}
   %next = cta.produce %ring at %n count %n : !cta.ring<2> {
@@ -2064,7 +2064,7 @@ cta.program @p(%n: index {cta.dim = "N"}) {
 
 // -----
 
-cta.program @p(%n: index {cta.dim = "N"}) {
+cta.program @p(%n: index {cta.dim = #cta.dim<N>}) {
   %ring = cta.ring {consumers = 1 : i64} : !cta.ring<2>
   %z = cta.acc_zero : !cta.acc<64x64xf32>
   // expected-error@+1 {{'cta.consume' op results must match the carried values}}
@@ -2077,7 +2077,7 @@ cta.program @p(%n: index {cta.dim = "N"}) {
 
 // -----
 
-cta.program @p(%n: index {cta.dim = "N"}) {
+cta.program @p(%n: index {cta.dim = #cta.dim<N>}) {
   %ring = cta.ring {consumers = 1 : i64} : !cta.ring<2>
   %z = cta.acc_zero : !cta.acc<64x64xf32>
   // expected-error@+1 {{'cta.consume' op body arguments must be ('index', 'index', '!cta.acc<64x64xf32>')}}
@@ -2090,7 +2090,7 @@ cta.program @p(%n: index {cta.dim = "N"}) {
 
 // -----
 
-cta.program @p(%n: index {cta.dim = "N"}) {
+cta.program @p(%n: index {cta.dim = #cta.dim<N>}) {
   %ring = cta.ring {consumers = 1 : i64} : !cta.ring<2>
   %z = cta.acc_zero : !cta.acc<64x64xf32>
   // expected-error@+1 {{'cta.consume' op body yields 0 values that do not match the carried types}}
@@ -2103,7 +2103,7 @@ cta.program @p(%n: index {cta.dim = "N"}) {
 
 // -----
 
-cta.program @p(%n: index {cta.dim = "N"}) {
+cta.program @p(%n: index {cta.dim = #cta.dim<N>}) {
   %ring = cta.ring {consumers = 1 : i64} : !cta.ring<2>
   %z = cta.acc_zero : !cta.acc<64x64xf32>
   // expected-error@+1 {{'cta.consume' op body must end in cta.yield}}
@@ -2117,7 +2117,7 @@ cta.program @p(%n: index {cta.dim = "N"}) {
 // -----
 
 // Regression: an empty body crashed the verifier.
-cta.program @p(%n: index {cta.dim = "N"}) {
+cta.program @p(%n: index {cta.dim = #cta.dim<N>}) {
   %ring = cta.ring {consumers = 1 : i64} : !cta.ring<2>
   %z = cta.acc_zero : !cta.acc<64x64xf32>
   // expected-error@+1 {{'cta.consume' op body must end in cta.yield}}
@@ -2137,7 +2137,7 @@ cta.program @p(%n: index {cta.dim = "N"}) {
 
 // -----
 
-cta.program @vector_map_mixed(%M: index {cta.dim = "M"}) {
+cta.program @vector_map_mixed(%M: index {cta.dim = #cta.dim<M>}) {
   %one = arith.constant 1.0 : f32
   %r = cta.splat %one : f32 -> !cta.frag<64xf32, rows>
   %c = cta.splat %one : f32 -> !cta.frag<64xf32, cols>
@@ -2210,7 +2210,7 @@ cta.program @acc_wait_types() {
 // -----
 
 // expected-error@+1 {{acc_stages must be 1 or 2, got 3}}
-cta.program @acc_stages() attributes {cta.schedule = #cta.schedule<stages = 4, math_warpgroups = 1, acc_stages = 3>} {
+cta.program @acc_stages() attributes {schedule = #cta.schedule<stages = 4, math_warpgroups = 1, acc_stages = 3>} {
   cta.return
 }
 
@@ -2238,7 +2238,7 @@ cta.program @pair_k_major() {
 
 // -----
 
-cta.program @pair_multicast(%b: memref<?x?xbf16> {cta.param = "b"}) {
+cta.program @pair_multicast(%b: memref<?x?xbf16> {cta.param = #cta.param<"b", input, [M, K]>}) {
   %c0 = arith.constant 0 : index
   %sb = cta.alloc : !cta.buffer<64x64xbf16>
   // expected-error@+1 {{'cta.load' op a CTA pair's copy lands in its own CTA only; it cannot also be multicast}}
@@ -2248,54 +2248,54 @@ cta.program @pair_multicast(%b: memref<?x?xbf16> {cta.param = "b"}) {
 
 // -----
 
-// The manifest copies cta.shape, and the runtime checks it against the rank.
-// expected-error@+1 {{'cta.program' op tensor argument #0: cta.shape must be one dim expression (a string) per axis of its rank-2 memref, got ["M"]}}
-cta.program @p(%a: memref<?x?xbf16> {cta.param = "a", cta.role = "input", cta.shape = ["M"]}) {
+// The manifest copies the shape, and the runtime checks it against the rank.
+// expected-error@+1 {{'cta.program' op tensor argument #0: its cta.param has 1 dim expressions but its memref has rank 2}}
+cta.program @p(%a: memref<?x?xbf16> {cta.param = #cta.param<"a", input, [M]>}) {
   cta.return
 }
 
 // -----
 
-// expected-error@+1 {{'cta.program' op tensor argument #0: cta.shape must be one dim expression (a string) per axis of its rank-1 memref, got [1]}}
-cta.program @p(%a: memref<?xbf16> {cta.param = "a", cta.role = "input", cta.shape = [1]}) {
+// expected-error@+1 {{'cta.program' op tensor argument #0: its cta.param has 2 dim expressions but its memref has rank 1}}
+cta.program @p(%a: memref<?xbf16> {cta.param = #cta.param<"a", input, [M, 1]>}) {
   cta.return
 }
 
 // -----
 
 // expected-error@+1 {{'cta.program' op tensor argument #0 has extent 4294967296; kernels index with 32-bit coordinates (at most 2147483647)}}
-cta.program @p(%a: memref<4294967296xbf16> {cta.param = "a", cta.role = "input"}) {
+cta.program @p(%a: memref<4294967296xbf16> {cta.param = #cta.param<"a", input, [4294967296]>}) {
   cta.return
 }
 
 // -----
 
-// expected-error@+1 {{'cta.program' op cta.variant_of names 'missing', which is not a cta.program of this module}}
-cta.program @p() attributes {cta.variant_of = "missing"} {
+// expected-error@+1 {{'cta.program' op variant_of names 'missing', which is not a cta.program of this module}}
+cta.program @p() attributes {variant_of = @missing} {
   cta.return
 }
 
 // -----
 
-// expected-error@+1 {{'cta.program' op cta.variant_of must name a program, got 1 : i64}}
-cta.program @p() attributes {cta.variant_of = 1} {
+// expected-error@+1 {{attribute 'variant_of' failed to satisfy constraint: flat symbol reference attribute}}
+cta.program @p() attributes {variant_of = 1} {
   cta.return
 }
 
 // -----
 
-// expected-error@+1 {{'cta.program' op cta.variant_of must name a primary program, not a variant: 'p'}}
-cta.program @p() attributes {cta.variant_of = "p"} {
+// expected-error@+1 {{'cta.program' op variant_of must name a primary program, not a variant: 'p'}}
+cta.program @p() attributes {variant_of = @p} {
   cta.return
 }
 
 // -----
 
-cta.program @p(%m: index {cta.dim = "M"}) {
+cta.program @p(%m: index {cta.dim = #cta.dim<M>}) {
   cta.return
 }
 // expected-error@+1 {{'cta.program' op is a variant of 'p' but its signature differs: '() -> ()' vs '(index) -> ()'}}
-cta.program @q() attributes {cta.variant_of = "p"} {
+cta.program @q() attributes {variant_of = @p} {
   cta.return
 }
 
@@ -2324,5 +2324,70 @@ cta.program @p() {
   ^bb0(%kb: index, %slot: index):
     cta.yield
   }
+  cta.return
+}
+
+// -----
+
+// The program boundary's attributes are typed: a chip Kiln knows, a dim
+// expression per axis, a dim name, and nothing else in cta.* on an argument.
+// expected-error@+1 {{unknown chip 'sm_80'; expected sm_90a or sm_100a}}
+cta.program @p() attributes {chip = #cta.chip<sm_80>} {
+  cta.return
+}
+
+// -----
+
+// expected-error@+1 {{attribute 'chip' failed to satisfy constraint: the chip a program is lowered for}}
+cta.program @p() attributes {chip = "sm_90a"} {
+  cta.return
+}
+
+// -----
+
+// expected-error@+1 {{expected ']'}}
+cta.program @p(%a: memref<?x?xbf16> {cta.param = #cta.param<"a", input, [2M, K]>}) {
+  cta.return
+}
+
+// -----
+
+// expected-error@+1 {{'3M' is not a dim name (a letter or '_', then letters, digits and '_')}}
+cta.program @p(%m: index {cta.dim = #cta.dim<"3M">}) {
+  cta.return
+}
+
+// -----
+
+// expected-error@+1 {{'cta.program' op argument #0: unknown cta attribute 'cta.role'; expected cta.param or cta.dim}}
+cta.program @p(%a: memref<?x?xbf16> {cta.role = "input"}) {
+  cta.return
+}
+
+// -----
+
+// expected-error@+1 {{'cta.program' op argument #0: cta.param must be a #cta.param, got "a"}}
+cta.program @p(%a: memref<?x?xbf16> {cta.param = "a"}) {
+  cta.return
+}
+
+// -----
+
+// expected-error@+1 {{'cta.program' op argument #0: cta.dim must be a #cta.dim, got "M"}}
+cta.program @p(%m: index {cta.dim = "M"}) {
+  cta.return
+}
+
+// -----
+
+// expected-error@+1 {{'cta.program' op index argument #1: dim 'M' is already an argument}}
+cta.program @p(%m: index {cta.dim = #cta.dim<M>}, %n: index {cta.dim = #cta.dim<M>}) {
+  cta.return
+}
+
+// -----
+
+// expected-error@+1 {{a scale tensor, and only one, names the tensor it scales (of = ...) and its block (block = [rows, K])}}
+cta.program @p(%a: memref<?x?xbf16> {cta.param = #cta.param<"a.scale", scale, [M, K]>}) {
   cta.return
 }

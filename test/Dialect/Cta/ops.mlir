@@ -96,12 +96,12 @@ cta.program @swizzle_attrs() attributes {s128 = #cta.swizzle<"128B">, s32 = #cta
 // batch coordinates before it, a grouped walk's group and end row around it,
 // then the carried values.
 // CHECK-LABEL: cta.program @walks(
-// CHECK-SAME:    %[[OFF:[^:]*]]: memref<?xi32> {cta.param = "offsets"}
-// CHECK-SAME:    %[[B:[^:]*]]: index {cta.dim = "B"}
-// CHECK-SAME:    %[[H:[^:]*]]: index {cta.dim = "H"}
-// CHECK-SAME:    %[[E:[^:]*]]: index {cta.dim = "E"}
-// CHECK-SAME:    %[[M:[^:]*]]: index {cta.dim = "M"}
-// CHECK-SAME:    %[[N:[^:]*]]: index {cta.dim = "N"})
+// CHECK-SAME:    %[[OFF:[^:]*]]: memref<?xi32> {cta.param = #cta.param<"offsets", input, [D0]>}
+// CHECK-SAME:    %[[B:[^:]*]]: index {cta.dim = #cta.dim<B>}
+// CHECK-SAME:    %[[H:[^:]*]]: index {cta.dim = #cta.dim<H>}
+// CHECK-SAME:    %[[E:[^:]*]]: index {cta.dim = #cta.dim<E>}
+// CHECK-SAME:    %[[M:[^:]*]]: index {cta.dim = #cta.dim<M>}
+// CHECK-SAME:    %[[N:[^:]*]]: index {cta.dim = #cta.dim<N>})
 // CHECK:         %[[C0:.*]] = arith.constant 0 : index
 // CHECK-NEXT:    cta.tile_loop static (%[[M]], %[[N]]) tile [128, 256] {
 // CHECK-NEXT:    ^bb0(%m0: index, %n0: index):
@@ -113,8 +113,8 @@ cta.program @swizzle_attrs() attributes {s128 = #cta.swizzle<"128B">, s32 = #cta
 // CHECK-NEXT:    ^bb0(%group: index, %m0: index, %n0: index, %m_end: index, %carried: index):
 // CHECK-NEXT:      cta.yield %carried : index
 // CHECK-NEXT:    } {persistent}
-cta.program @walks(%offsets: memref<?xi32> {cta.param = "offsets"}, %B: index {cta.dim = "B"}, %H: index {cta.dim = "H"},
-                   %E: index {cta.dim = "E"}, %M: index {cta.dim = "M"}, %N: index {cta.dim = "N"}) {
+cta.program @walks(%offsets: memref<?xi32> {cta.param = #cta.param<"offsets", input, [D0]>}, %B: index {cta.dim = #cta.dim<B>}, %H: index {cta.dim = #cta.dim<H>},
+                   %E: index {cta.dim = #cta.dim<E>}, %M: index {cta.dim = #cta.dim<M>}, %N: index {cta.dim = #cta.dim<N>}) {
   %c0 = arith.constant 0 : index
   cta.tile_loop static (%M, %N) tile [128, 256] {
   ^bb0(%m0: index, %n0: index):
@@ -137,7 +137,7 @@ cta.program @walks(%offsets: memref<?xi32> {cta.param = "offsets"}, %B: index {c
 // CHECK-NEXT:      %[[ACC:.*]] = cta.acc_zero : <64x256xf32>
 // CHECK-NEXT:      %sums, %complete = cta.stream_k_join %[[ACC]] partial %partial k[%k_begin, %k_end) of %{{.*}} : !cta.acc<64x256xf32> -> !cta.acc<64x256xf32>
 // CHECK:         } {group_m = 8 : i64, persistent}
-cta.program @stream_k(%M: index {cta.dim = "M"}, %N: index {cta.dim = "N"}, %K: index {cta.dim = "K"}) {
+cta.program @stream_k(%M: index {cta.dim = #cta.dim<M>}, %N: index {cta.dim = #cta.dim<N>}, %K: index {cta.dim = #cta.dim<K>}) {
   %c0 = arith.constant 0 : index
   %end = cta.tile_loop stream_k (%M, %N, %K) tile [128, 256, 64] iter_args(%c0 : index) -> (index) {
   ^bb0(%m0: index, %n0: index, %kb: index, %ke: index, %slot: index, %pos: index):
@@ -155,13 +155,13 @@ cta.program @stream_k(%M: index {cta.dim = "M"}, %N: index {cta.dim = "N"}, %K: 
 // A GEMM: a static walk, a K loop of two loads (one multicast) and one MMA,
 // a staged store.
 // CHECK-LABEL: cta.program @sequential(
-// CHECK-SAME:    %[[A:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a", cta.role = "input", cta.shape = ["M", "K"]}
-// CHECK-SAME:    %[[B:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "b", cta.role = "input", cta.shape = ["N", "K"]}
-// CHECK-SAME:    %[[C:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "c", cta.role = "output", cta.shape = ["M", "N"]}
-// CHECK-SAME:    %[[M:[^:]*]]: index {cta.dim = "M"}
-// CHECK-SAME:    %[[K:[^:]*]]: index {cta.dim = "K"}
-// CHECK-SAME:    %[[N:[^:]*]]: index {cta.dim = "N"})
-// CHECK-SAME:    attributes {cta.chip = "sm_90a", cta.cluster = array<i64: 2, 1>, cta.schedule = #cta.schedule<stages = 4, math_warpgroups = 2>}
+// CHECK-SAME:    %[[A:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"a", input, [M, K]>}
+// CHECK-SAME:    %[[B:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"b", input, [N, K]>}
+// CHECK-SAME:    %[[C:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"c", output, [M, N]>}
+// CHECK-SAME:    %[[M:[^:]*]]: index {cta.dim = #cta.dim<M>}
+// CHECK-SAME:    %[[K:[^:]*]]: index {cta.dim = #cta.dim<K>}
+// CHECK-SAME:    %[[N:[^:]*]]: index {cta.dim = #cta.dim<N>})
+// CHECK-SAME:    attributes {chip = #cta.chip<sm_90a>, cluster = array<i64: 2, 1>, schedule = #cta.schedule<stages = 4, math_warpgroups = 2>}
 // CHECK:         %[[SA:.*]] = cta.alloc : <128x64xbf16>
 // CHECK:         %[[SB:.*]] = cta.alloc : <256x64xbf16>
 // CHECK:         %[[SC:.*]] = cta.alloc : <128x128xbf16>
@@ -182,11 +182,11 @@ cta.program @stream_k(%M: index {cta.dim = "M"}, %N: index {cta.dim = "N"}, %K: 
 // CHECK-NEXT:      }
 // CHECK-NEXT:    } {cluster = array<i64: 2, 1>, group_m = 8 : i64, persistent}
 // CHECK-NEXT:    cta.return
-cta.program @sequential(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a", cta.role = "input", cta.shape = ["M", "K"]},
-                        %b: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "b", cta.role = "input", cta.shape = ["N", "K"]},
-                        %c: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "c", cta.role = "output", cta.shape = ["M", "N"]},
-                        %M: index {cta.dim = "M"}, %K: index {cta.dim = "K"}, %N: index {cta.dim = "N"})
-    attributes {cta.chip = "sm_90a", cta.cluster = array<i64: 2, 1>, cta.schedule = #cta.schedule<stages = 4, math_warpgroups = 2>} {
+cta.program @sequential(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"a", input, [M, K]>},
+                        %b: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"b", input, [N, K]>},
+                        %c: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"c", output, [M, N]>},
+                        %M: index {cta.dim = #cta.dim<M>}, %K: index {cta.dim = #cta.dim<K>}, %N: index {cta.dim = #cta.dim<N>})
+    attributes {chip = #cta.chip<sm_90a>, cluster = array<i64: 2, 1>, schedule = #cta.schedule<stages = 4, math_warpgroups = 2>} {
   %sa = cta.alloc : !cta.buffer<128x64xbf16>
   %sb = cta.alloc : !cta.buffer<256x64xbf16>
   %sc = cta.alloc : !cta.buffer<128x128xbf16>
@@ -215,7 +215,7 @@ cta.program @sequential(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a", 
 // CHECK-LABEL: cta.program @variants(
 // CHECK-SAME:    %[[A:[^:]*]]: memref<?x?xf16>
 // CHECK-SAME:    %[[C:[^:]*]]: memref<?x?xf32>
-// CHECK-SAME:    %[[M:[^:]*]]: index {cta.dim = "M"}
+// CHECK-SAME:    %[[M:[^:]*]]: index {cta.dim = #cta.dim<M>}
 // CHECK:         %[[C0:.*]] = arith.constant 0 : index
 // CHECK:         %[[SA:.*]] = cta.alloc : <64x64xf16>
 // CHECK:         %[[SB:.*]] = cta.alloc : <64x32xf16>
@@ -234,8 +234,8 @@ cta.program @sequential(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a", 
 // CHECK-NEXT:      }
 // CHECK:           cta.yield %[[L]]#2 : index
 // CHECK-NEXT:    }{{$}}
-cta.program @variants(%a: memref<?x?xf16> {cta.param = "a"}, %c: memref<?x?xf32> {cta.param = "c"},
-                      %M: index {cta.dim = "M"}) {
+cta.program @variants(%a: memref<?x?xf16> {cta.param = #cta.param<"a", input, [M, K]>}, %c: memref<?x?xf32> {cta.param = #cta.param<"c", input, [M, K]>},
+                      %M: index {cta.dim = #cta.dim<M>}) {
   %c0 = arith.constant 0 : index
   %sa = cta.alloc : !cta.buffer<64x64xf16>
   %sb = cta.alloc : !cta.buffer<64x32xf16>
@@ -266,15 +266,15 @@ cta.program @variants(%a: memref<?x?xf16> {cta.param = "a"}, %c: memref<?x?xf32>
 // accumulator); P is converted to an lhs fragment and multiplies V from
 // registers; the epilogue stores an acc fragment.
 // CHECK-LABEL: cta.program @attention(
-// CHECK-SAME:    %[[Q:[^:]*]]: memref<?x?x?x?xbf16> {cta.param = "q"
-// CHECK-SAME:    %[[K:[^:]*]]: memref<?x?x?x?xbf16> {cta.param = "k"
-// CHECK-SAME:    %[[V:[^:]*]]: memref<?x?x?x?xbf16> {cta.param = "v"
-// CHECK-SAME:    %[[O:[^:]*]]: memref<?x?x?x?xbf16> {cta.param = "o"
-// CHECK-SAME:    %[[B:[^:]*]]: index {cta.dim = "B"}
-// CHECK-SAME:    %[[H:[^:]*]]: index {cta.dim = "H"}
-// CHECK-SAME:    %[[S:[^:]*]]: index {cta.dim = "S"}
-// CHECK-SAME:    %[[D:[^:]*]]: index {cta.dim = "D"})
-// CHECK-SAME:    cta.schedule = #cta.schedule<stages = 2, math_warpgroups = 2>
+// CHECK-SAME:    %[[Q:[^:]*]]: memref<?x?x?x?xbf16> {cta.param = #cta.param<"q",
+// CHECK-SAME:    %[[K:[^:]*]]: memref<?x?x?x?xbf16> {cta.param = #cta.param<"k",
+// CHECK-SAME:    %[[V:[^:]*]]: memref<?x?x?x?xbf16> {cta.param = #cta.param<"v",
+// CHECK-SAME:    %[[O:[^:]*]]: memref<?x?x?x?xbf16> {cta.param = #cta.param<"o",
+// CHECK-SAME:    %[[B:[^:]*]]: index {cta.dim = #cta.dim<B>}
+// CHECK-SAME:    %[[H:[^:]*]]: index {cta.dim = #cta.dim<H>}
+// CHECK-SAME:    %[[S:[^:]*]]: index {cta.dim = #cta.dim<S>}
+// CHECK-SAME:    %[[D:[^:]*]]: index {cta.dim = #cta.dim<D>})
+// CHECK-SAME:    schedule = #cta.schedule<stages = 2, math_warpgroups = 2>
 // CHECK:         %[[C0:.*]] = arith.constant 0 : index
 // CHECK-NEXT:    %[[FALSE:.*]] = arith.constant false
 // CHECK-NEXT:    %[[NINF:.*]] = arith.constant 0xFF800000 : f32
@@ -317,12 +317,12 @@ cta.program @variants(%a: memref<?x?xf16> {cta.param = "a"}, %c: memref<?x?xf32>
 // CHECK-NEXT:      %[[OUT:.*]] = cta.frag_map %[[RES]]#0, %[[RES]]#2 : !cta.acc<128x128xf32>, !cta.frag<128xf32, rows> -> !cta.frag<128x128xf32, acc> {
 // CHECK:           }
 // CHECK-NEXT:      cta.store %[[OUT]] -> %[[O]][%[[BI]], %[[HI]], %[[M0]], %[[N0]]] staging %[[SO]] : !cta.frag<128x128xf32, acc> -> memref<?x?x?x?xbf16>, !cta.buffer<128x128xbf16> {
-cta.program @attention(%q: memref<?x?x?x?xbf16> {cta.param = "q", cta.role = "input", cta.shape = ["B", "H", "S", "D"]},
-                       %k: memref<?x?x?x?xbf16> {cta.param = "k", cta.role = "input", cta.shape = ["B", "H", "S", "D"]},
-                       %v: memref<?x?x?x?xbf16> {cta.param = "v", cta.role = "input", cta.shape = ["B", "H", "S", "D"]},
-                       %o: memref<?x?x?x?xbf16> {cta.param = "o", cta.role = "output", cta.shape = ["B", "H", "S", "D"]},
-                       %B: index {cta.dim = "B"}, %H: index {cta.dim = "H"}, %S: index {cta.dim = "S"}, %D: index {cta.dim = "D"})
-    attributes {cta.chip = "sm_90a", cta.schedule = #cta.schedule<stages = 2, math_warpgroups = 2>} {
+cta.program @attention(%q: memref<?x?x?x?xbf16> {cta.param = #cta.param<"q", input, [B, H, S, D]>},
+                       %k: memref<?x?x?x?xbf16> {cta.param = #cta.param<"k", input, [B, H, S, D]>},
+                       %v: memref<?x?x?x?xbf16> {cta.param = #cta.param<"v", input, [B, H, S, D]>},
+                       %o: memref<?x?x?x?xbf16> {cta.param = #cta.param<"o", output, [B, H, S, D]>},
+                       %B: index {cta.dim = #cta.dim<B>}, %H: index {cta.dim = #cta.dim<H>}, %S: index {cta.dim = #cta.dim<S>}, %D: index {cta.dim = #cta.dim<D>})
+    attributes {chip = #cta.chip<sm_90a>, schedule = #cta.schedule<stages = 2, math_warpgroups = 2>} {
   %c0 = arith.constant 0 : index
   %false = arith.constant false
   %ninf = arith.constant 0xFF800000 : f32
@@ -400,14 +400,14 @@ cta.program @attention(%q: memref<?x?x?x?xbf16> {cta.param = "q", cta.role = "in
 // of `offsets`, each expert's weights a rank-3 source indexed by the group,
 // and a store that stops at the group's end row.
 // CHECK-LABEL: cta.program @grouped_gemm(
-// CHECK-SAME:    %[[X:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "x"
-// CHECK-SAME:    %[[W:[^:]*]]: memref<?x?x?xbf16, strided<[?, ?, 1]>> {cta.param = "w"
-// CHECK-SAME:    %[[OFF:[^:]*]]: memref<?xi32> {cta.param = "offsets"
-// CHECK-SAME:    %[[Y:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "y"
-// CHECK-SAME:    %[[E:[^:]*]]: index {cta.dim = "E"}
-// CHECK-SAME:    %[[T:[^:]*]]: index {cta.dim = "T"}
-// CHECK-SAME:    %[[K:[^:]*]]: index {cta.dim = "K"}
-// CHECK-SAME:    %[[N:[^:]*]]: index {cta.dim = "N"})
+// CHECK-SAME:    %[[X:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"x",
+// CHECK-SAME:    %[[W:[^:]*]]: memref<?x?x?xbf16, strided<[?, ?, 1]>> {cta.param = #cta.param<"w",
+// CHECK-SAME:    %[[OFF:[^:]*]]: memref<?xi32> {cta.param = #cta.param<"offsets",
+// CHECK-SAME:    %[[Y:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"y",
+// CHECK-SAME:    %[[E:[^:]*]]: index {cta.dim = #cta.dim<E>}
+// CHECK-SAME:    %[[T:[^:]*]]: index {cta.dim = #cta.dim<T>}
+// CHECK-SAME:    %[[K:[^:]*]]: index {cta.dim = #cta.dim<K>}
+// CHECK-SAME:    %[[N:[^:]*]]: index {cta.dim = #cta.dim<N>})
 // CHECK:         %[[SX:.*]] = cta.alloc : <128x64xbf16>
 // CHECK-NEXT:    %[[SW:.*]] = cta.alloc : <128x64xbf16>
 // CHECK-NEXT:    %[[SY:.*]] = cta.alloc : <128x128xbf16>
@@ -423,12 +423,12 @@ cta.program @attention(%q: memref<?x?x?x?xbf16> {cta.param = "q", cta.role = "in
 // CHECK-NEXT:      }
 // CHECK-NEXT:      cta.store %[[ACC]] -> %[[Y]][%[[M0]], %[[N0]]] row_limit %[[MEND]] staging %[[SY]] : !cta.acc<128x128xf32> -> memref<?x?xbf16, strided<[?, 1]>>, !cta.buffer<128x128xbf16> {
 // CHECK:         } {persistent}
-cta.program @grouped_gemm(%x: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "x", cta.role = "input", cta.shape = ["T", "K"]},
-                          %w: memref<?x?x?xbf16, strided<[?, ?, 1]>> {cta.param = "w", cta.role = "input", cta.shape = ["E", "N", "K"]},
-                          %offsets: memref<?xi32> {cta.param = "offsets", cta.role = "input", cta.shape = ["G"]},
-                          %y: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "y", cta.role = "output", cta.shape = ["T", "N"]},
-                          %E: index {cta.dim = "E"}, %T: index {cta.dim = "T"}, %K: index {cta.dim = "K"}, %N: index {cta.dim = "N"})
-    attributes {cta.chip = "sm_90a", cta.schedule = #cta.schedule<stages = 4, math_warpgroups = 2>} {
+cta.program @grouped_gemm(%x: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"x", input, [T, K]>},
+                          %w: memref<?x?x?xbf16, strided<[?, ?, 1]>> {cta.param = #cta.param<"w", input, [E, N, K]>},
+                          %offsets: memref<?xi32> {cta.param = #cta.param<"offsets", input, [G]>},
+                          %y: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"y", output, [T, N]>},
+                          %E: index {cta.dim = #cta.dim<E>}, %T: index {cta.dim = #cta.dim<T>}, %K: index {cta.dim = #cta.dim<K>}, %N: index {cta.dim = #cta.dim<N>})
+    attributes {chip = #cta.chip<sm_90a>, schedule = #cta.schedule<stages = 4, math_warpgroups = 2>} {
   %sx = cta.alloc : !cta.buffer<128x64xbf16>
   %sw = cta.alloc : !cta.buffer<128x64xbf16>
   %sy = cta.alloc : !cta.buffer<128x128xbf16>
@@ -456,14 +456,14 @@ cta.program @grouped_gemm(%x: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "x"
 // store reads them with one epilogue input of each kind (the region takes
 // the stored values, then the inputs, in order).
 // CHECK-LABEL: cta.program @dual_gemm(
-// CHECK-SAME:    %[[X:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "x"
-// CHECK-SAME:    %[[W1:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "w1"
-// CHECK-SAME:    %[[W2:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "w2"
-// CHECK-SAME:    %[[BIAS:[^:]*]]: memref<?xbf16, strided<[1]>> {cta.param = "bias"
-// CHECK-SAME:    %[[SCALE:[^:]*]]: memref<?x?xf32, strided<[?, 1]>> {cta.param = "scale"
-// CHECK-SAME:    %[[RES:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "res"
-// CHECK-SAME:    %[[ALPHA:[^:]*]]: memref<?xf32, strided<[1]>> {cta.param = "alpha"
-// CHECK-SAME:    %[[Y:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "y"
+// CHECK-SAME:    %[[X:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"x",
+// CHECK-SAME:    %[[W1:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"w1",
+// CHECK-SAME:    %[[W2:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"w2",
+// CHECK-SAME:    %[[BIAS:[^:]*]]: memref<?xbf16, strided<[1]>> {cta.param = #cta.param<"bias",
+// CHECK-SAME:    %[[SCALE:[^:]*]]: memref<?x?xf32, strided<[?, 1]>> {cta.param = #cta.param<"scale",
+// CHECK-SAME:    %[[RES:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"res",
+// CHECK-SAME:    %[[ALPHA:[^:]*]]: memref<?xf32, strided<[1]>> {cta.param = #cta.param<"alpha",
+// CHECK-SAME:    %[[Y:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"y",
 // CHECK:         %[[SX:.*]] = cta.alloc : <128x64xbf16>
 // CHECK-NEXT:    %[[SW:.*]] = cta.alloc : <256x64xbf16>
 // CHECK-NEXT:    %[[SY:.*]] = cta.alloc : <128x128xbf16>
@@ -491,16 +491,16 @@ cta.program @grouped_gemm(%x: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "x"
 // CHECK-NEXT:        %[[TR:.*]] = arith.truncf %[[OUT]] : f32 to bf16
 // CHECK-NEXT:        cta.yield %[[TR]] : bf16
 // CHECK-NEXT:      }
-cta.program @dual_gemm(%x: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "x", cta.role = "input", cta.shape = ["M", "K"]},
-                       %w1: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "w1", cta.role = "input", cta.shape = ["N", "K"]},
-                       %w2: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "w2", cta.role = "input", cta.shape = ["N", "K"]},
-                       %bias: memref<?xbf16, strided<[1]>> {cta.param = "bias", cta.role = "input", cta.shape = ["N"]},
-                       %scale: memref<?x?xf32, strided<[?, 1]>> {cta.param = "scale", cta.role = "input", cta.shape = ["M", "1"]},
-                       %res: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "res", cta.role = "input", cta.shape = ["M", "N"]},
-                       %alpha: memref<?xf32, strided<[1]>> {cta.param = "alpha", cta.role = "input", cta.shape = ["1"]},
-                       %y: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "y", cta.role = "output", cta.shape = ["M", "N"]},
-                       %M: index {cta.dim = "M"}, %K: index {cta.dim = "K"}, %N: index {cta.dim = "N"})
-    attributes {cta.chip = "sm_90a", cta.schedule = #cta.schedule<stages = 4, math_warpgroups = 2>} {
+cta.program @dual_gemm(%x: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"x", input, [M, K]>},
+                       %w1: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"w1", input, [N, K]>},
+                       %w2: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"w2", input, [N, K]>},
+                       %bias: memref<?xbf16, strided<[1]>> {cta.param = #cta.param<"bias", input, [N]>},
+                       %scale: memref<?x?xf32, strided<[?, 1]>> {cta.param = #cta.param<"scale", input, [M, 1]>},
+                       %res: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"res", input, [M, N]>},
+                       %alpha: memref<?xf32, strided<[1]>> {cta.param = #cta.param<"alpha", input, [1]>},
+                       %y: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"y", output, [M, N]>},
+                       %M: index {cta.dim = #cta.dim<M>}, %K: index {cta.dim = #cta.dim<K>}, %N: index {cta.dim = #cta.dim<N>})
+    attributes {chip = #cta.chip<sm_90a>, schedule = #cta.schedule<stages = 4, math_warpgroups = 2>} {
   %sx = cta.alloc : !cta.buffer<128x64xbf16>
   %sw = cta.alloc : !cta.buffer<256x64xbf16>
   %sy = cta.alloc : !cta.buffer<128x128xbf16>
@@ -539,8 +539,8 @@ cta.program @dual_gemm(%x: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "x", c
 // accumulate flag, a split into three parts, and a store of accumulators next
 // to an acc fragment with a row limit.
 // CHECK-LABEL: cta.program @fragments(
-// CHECK-SAME:    %[[C:[^:]*]]: memref<?x?xf32> {cta.param = "c"}
-// CHECK-SAME:    %[[M:[^:]*]]: index {cta.dim = "M"})
+// CHECK-SAME:    %[[C:[^:]*]]: memref<?x?xf32> {cta.param = #cta.param<"c", input, [M, K]>}
+// CHECK-SAME:    %[[M:[^:]*]]: index {cta.dim = #cta.dim<M>})
 // CHECK:         %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
 // CHECK-NEXT:    %[[TRUE:.*]] = arith.constant true
 // CHECK-NEXT:    %[[ACC:.*]] = cta.acc_zero : <64x192xf32>
@@ -562,7 +562,7 @@ cta.program @dual_gemm(%x: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "x", c
 // CHECK-NEXT:    %[[G:.*]] = cta.splat %[[ONE]] : f32 -> <64x64xf32, acc>
 // CHECK-NEXT:    cta.store %[[P]]#2, %[[G]], %[[R]] -> %[[C]][%[[M]], %[[M]]] row_limit %[[M]] : !cta.acc<64x64xf32>, !cta.frag<64x64xf32, acc>, !cta.acc<64x64xf32> -> memref<?x?xf32> {
 // CHECK-NEXT:    ^bb0(%{{.*}}: f32, %{{.*}}: f32, %{{.*}}: f32):
-cta.program @fragments(%c: memref<?x?xf32> {cta.param = "c"}, %M: index {cta.dim = "M"}) {
+cta.program @fragments(%c: memref<?x?xf32> {cta.param = #cta.param<"c", input, [M, K]>}, %M: index {cta.dim = #cta.dim<M>}) {
   %one = arith.constant 1.0 : f32
   %true = arith.constant true
   %acc = cta.acc_zero : !cta.acc<64x192xf32>
@@ -603,10 +603,10 @@ cta.program @fragments(%c: memref<?x?xf32> {cta.param = "c"}, %M: index {cta.dim
 // CHECK-SAME:    %[[A:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>>
 // CHECK-SAME:    %[[B:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>>
 // CHECK-SAME:    %[[C:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>>
-// CHECK-SAME:    %[[M:[^:]*]]: index {cta.dim = "M"}
-// CHECK-SAME:    %[[K:[^:]*]]: index {cta.dim = "K"}
-// CHECK-SAME:    %[[N:[^:]*]]: index {cta.dim = "N"})
-// CHECK-SAME:    attributes {cta.block = array<i64: 384, 1, 1>, cta.chip = "sm_90a", cta.schedule = #cta.schedule<stages = 4, math_warpgroups = 2>}
+// CHECK-SAME:    %[[M:[^:]*]]: index {cta.dim = #cta.dim<M>}
+// CHECK-SAME:    %[[K:[^:]*]]: index {cta.dim = #cta.dim<K>}
+// CHECK-SAME:    %[[N:[^:]*]]: index {cta.dim = #cta.dim<N>})
+// CHECK-SAME:    attributes {block = array<i64: 384, 1, 1>, chip = #cta.chip<sm_90a>, schedule = #cta.schedule<stages = 4, math_warpgroups = 2>}
 // CHECK:         %[[C0:.*]] = arith.constant 0 : index
 // CHECK-NEXT:    %[[C64:.*]] = arith.constant 64 : index
 // CHECK-NEXT:    %[[SA:.*]] = cta.alloc : <128x64xbf16, stages = 4, swizzle = "128B">
@@ -649,11 +649,11 @@ cta.program @fragments(%c: memref<?x?xf32> {cta.param = "c"}, %M: index {cta.dim
 // CHECK-NEXT:      } {cluster = array<i64: 2, 1>, persistent}
 // CHECK-NEXT:    }
 // CHECK-NEXT:    cta.return
-cta.program @pipelined(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a", cta.role = "input", cta.shape = ["M", "K"]},
-                       %b: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "b", cta.role = "input", cta.shape = ["N", "K"]},
-                       %c: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "c", cta.role = "output", cta.shape = ["M", "N"]},
-                       %M: index {cta.dim = "M"}, %K: index {cta.dim = "K"}, %N: index {cta.dim = "N"})
-    attributes {cta.chip = "sm_90a", cta.block = array<i64: 384, 1, 1>, cta.schedule = #cta.schedule<stages = 4, math_warpgroups = 2>} {
+cta.program @pipelined(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"a", input, [M, K]>},
+                       %b: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"b", input, [N, K]>},
+                       %c: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"c", output, [M, N]>},
+                       %M: index {cta.dim = #cta.dim<M>}, %K: index {cta.dim = #cta.dim<K>}, %N: index {cta.dim = #cta.dim<N>})
+    attributes {chip = #cta.chip<sm_90a>, block = array<i64: 384, 1, 1>, schedule = #cta.schedule<stages = 4, math_warpgroups = 2>} {
   %c0 = arith.constant 0 : index
   %c64 = arith.constant 64 : index
   %sa = cta.alloc : !cta.buffer<128x64xbf16, stages = 4, swizzle = "128B">
@@ -729,8 +729,8 @@ cta.program @pipelined(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = "a", c
 // CHECK-NEXT:        cta.yield %[[O]], %[[MNEW]] : !cta.acc<64x128xf32>, !cta.frag<64xf32, rows>
 // CHECK-NEXT:      }
 // CHECK-NEXT:    }
-cta.program @pipelined_attention(%q: memref<?x?x?x?xbf16> {cta.param = "q"}, %S: index {cta.dim = "S"})
-    attributes {cta.chip = "sm_90a", cta.block = array<i64: 384, 1, 1>} {
+cta.program @pipelined_attention(%q: memref<?x?x?x?xbf16> {cta.param = #cta.param<"q", input, [D0, D1, D2, D3]>}, %S: index {cta.dim = #cta.dim<S>})
+    attributes {chip = #cta.chip<sm_90a>, block = array<i64: 384, 1, 1>} {
   %c0 = arith.constant 0 : index
   %false = arith.constant false
   %ninf = arith.constant 0xFF800000 : f32
@@ -770,7 +770,7 @@ cta.program @pipelined_attention(%q: memref<?x?x?x?xbf16> {cta.param = "q"}, %S:
 // producer warp and MMA warp); a role that keeps its registers prints no
 // count; an empty role region prints empty.
 // CHECK-LABEL: cta.program @roles(
-// CHECK-SAME:    %[[K:[^:]*]]: index {cta.dim = "K"})
+// CHECK-SAME:    %[[K:[^:]*]]: index {cta.dim = #cta.dim<K>})
 // CHECK:         %[[RING:.*]] = cta.ring {consumers = 1 : i64} : <4>
 // CHECK-NEXT:    cta.warp_specialize
 // CHECK-NEXT:      #cta.role<epilogue, warps = 8, regs = 232> {
@@ -785,7 +785,7 @@ cta.program @pipelined_attention(%q: memref<?x?x?x?xbf16> {cta.param = "q"}, %S:
 // CHECK-NEXT:      #cta.role<mma, warps = 1> {
 // CHECK-NEXT:    }
 // CHECK-NEXT:    cta.return
-cta.program @roles(%k: index {cta.dim = "K"}) attributes {cta.chip = "sm_100a"} {
+cta.program @roles(%k: index {cta.dim = #cta.dim<K>}) attributes {chip = #cta.chip<sm_100a>} {
   %ring = cta.ring {consumers = 1 : i64} : !cta.ring<4>
   cta.warp_specialize
     #cta.role<epilogue, warps = 8, regs = 232> {
@@ -805,7 +805,7 @@ cta.program @roles(%k: index {cta.dim = "K"}) attributes {cta.chip = "sm_100a"} 
 
 // K loops and consumers without carried values print no result types.
 // CHECK-LABEL: cta.program @no_accumulators(
-// CHECK-SAME:    %[[K:[^:]*]]: index {cta.dim = "K"})
+// CHECK-SAME:    %[[K:[^:]*]]: index {cta.dim = #cta.dim<K>})
 // CHECK:         cta.mainloop %[[K]] step 64 {
 // CHECK-NEXT:    ^bb0(%k0: index):
 // CHECK-NEXT:      cta.yield
@@ -815,7 +815,7 @@ cta.program @roles(%k: index {cta.dim = "K"}) attributes {cta.chip = "sm_100a"} 
 // CHECK-NEXT:    ^bb0(%kb: index, %slot: index):
 // CHECK-NEXT:      cta.yield
 // CHECK-NEXT:    }
-cta.program @no_accumulators(%k: index {cta.dim = "K"}) {
+cta.program @no_accumulators(%k: index {cta.dim = #cta.dim<K>}) {
   cta.mainloop %k step 64 {
   ^bb0(%k0: index):
     cta.yield
@@ -837,7 +837,7 @@ cta.program @no_accumulators(%k: index {cta.dim = "K"}) {
 // CHECK:         cta.frag_map %{{.*}}, %{{.*}} : !cta.frag<64xf32, rows>, !cta.frag<64xf32, rows> -> !cta.frag<64xf32, rows> {
 // CHECK:         cta.warp_specialize
 // CHECK:         } attributes {tag}
-cta.program @vector_map(%M: index {cta.dim = "M"}) {
+cta.program @vector_map(%M: index {cta.dim = #cta.dim<M>}) {
   %one = arith.constant 1.0 : f32
   %a = cta.splat %one : f32 -> !cta.frag<64xf32, rows>
   %m = cta.frag_map %a, %a : !cta.frag<64xf32, rows>, !cta.frag<64xf32, rows> -> !cta.frag<64xf32, rows> {
@@ -873,7 +873,7 @@ cta.program @fp8_mixed() {
 // CHECK:         #cta.role<mma, warps = 1> {
 // CHECK:           %[[Z:.*]]:2 = cta.acc_acquire %[[R]] at %{{.*}} : <2, [<128x128xf32>, <128x64xf32>]> -> !cta.acc<128x128xf32>, !cta.acc<128x64xf32>
 // CHECK:           cta.acc_commit %[[R]] at %{{.*}}, %[[Z]]#0, %[[Z]]#1 : <2, [<128x128xf32>, <128x64xf32>]>, !cta.acc<128x128xf32>, !cta.acc<128x64xf32>
-cta.program @acc_ring() attributes {cta.schedule = #cta.schedule<stages = 4, math_warpgroups = 1, acc_stages = 2>} {
+cta.program @acc_ring() attributes {schedule = #cta.schedule<stages = 4, math_warpgroups = 1, acc_stages = 2>} {
   %c0 = arith.constant 0 : index
   %true = arith.constant true
   %r = cta.acc_ring {consumers = 1} : !cta.acc_ring<2, [!cta.acc<128x128xf32>, !cta.acc<128x64xf32>]>
@@ -895,7 +895,7 @@ cta.program @acc_ring() attributes {cta.schedule = #cta.schedule<stages = 4, mat
 // CHECK:         %[[RANK:.*]] = cta.cluster_rank : index
 // CHECK:         cta.load %{{.*}}[%{{.*}}, %{{.*}}] -> %{{.*}} {cta_pair} : memref<?x?xbf16> -> <64x64xbf16>
 // CHECK:         cta.mma %{{.*}}, %{{.*}}, %{{.*}} {cta_pair, transpose_b} : !cta.buffer<128x64xbf16>, <64x64xbf16>, <128x128xf32>
-cta.program @cta_pair(%b: memref<?x?xbf16> {cta.param = "b"}) {
+cta.program @cta_pair(%b: memref<?x?xbf16> {cta.param = #cta.param<"b", input, [M, K]>}) {
   %c64 = arith.constant 64 : index
   %rank = cta.cluster_rank : index
   %row = arith.muli %rank, %c64 : index

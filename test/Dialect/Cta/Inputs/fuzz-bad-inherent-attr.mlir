@@ -1,5 +1,5 @@
 
-cta.program @p(%m: index {cta.dim = "M"}) {
+cta.program @p(%m: index {cta.dim = #cta.dim<M>}) {
    cta.tile_loop static (%m, %m) tile [129, 128] {
 
   } {group_m = array<i64: 0, 1>}

@@ -1,4 +1,4 @@
-cta.program @p(%M: index {cta.dim = "M"}) {
+cta.program @p(%M: index {cta.dim = #cta.dim<M>}) {
   %c0 = arith.constant 0 : index
   cta.warp_specialize
     #cta.role<producer, warps = 4> {
