@@ -600,10 +600,10 @@ void kiln::populateCtaToNVVMCommonPatterns(TypeConverter &converter,
            ClusterRankLowering>(converter, ctx);
 }
 
-LogicalResult kiln::checkLoweredAlike(Operation *op, StringRef chip) {
+LogicalResult kiln::checkLoweredAlike(Operation *op, target::Chip chip) {
   auto notYet = [&](const Twine &what) {
     return op->emitError() << "convert-cta-to-nvvm: not implemented yet on "
-                           << chip << ": " << what;
+                           << target::chipName(chip) << ": " << what;
   };
   // The CTAs a ring's releases and a multicast copy reach are the
   // program's cluster: the lowering arrives on (or copies into) every CTA of
@@ -642,7 +642,7 @@ LogicalResult kiln::checkLoweredAlike(Operation *op, StringRef chip) {
         return op->emitError()
                << "convert-cta-to-nvvm: '" << op->getName()
                << "' hands tensor-memory accumulators between warp roles; "
-               << chip << " has no tensor memory (sm_100a has)";
+               << target::chipName(chip) << " has no tensor memory (sm_100a has)";
       })
       .Case([&](cta::MainloopOp) -> LogicalResult {
         return op->emitError("convert-cta-to-nvvm: the K loop is not "

@@ -751,7 +751,7 @@ void kiln::addSm100TypeConversions(TypeConverter &converter) {
 }
 
 LogicalResult kiln::planTensorMemory(cta::ProgramOp program, KernelABI &abi) {
-  const target::ChipInfo *chip = target::lookupChip("sm_100a");
+  const target::ChipInfo *chip = &target::getChipInfo(target::Chip::Sm100a);
   int64_t columns = 0;
   program.walk([&](cta::AccZeroOp zero) {
     abi.tmem.accColumn[zero] = columns;
@@ -923,7 +923,7 @@ LogicalResult kiln::checkLoweredOnSm100(Operation *op) {
   if (llvm::isa<cta::AccRingOp, cta::AccAcquireOp, cta::AccCommitOp,
                 cta::AccWaitOp, cta::AccReleaseOp>(op))
     return checkAccRingOp(op);
-  if (failed(checkLoweredAlike(op, "sm_100a")))
+  if (failed(checkLoweredAlike(op, target::Chip::Sm100a)))
     return failure();
   auto notYet = [&](const Twine &what) {
     return op->emitError() << "convert-cta-to-nvvm: not implemented yet on "

@@ -742,7 +742,7 @@ static LogicalResult checkAccumulator(Operation *op, cta::AccType acc) {
 }
 
 LogicalResult kiln::checkLoweredOnSm90(Operation *op) {
-  if (failed(checkLoweredAlike(op, "sm_90a")))
+  if (failed(checkLoweredAlike(op, target::Chip::Sm90a)))
     return failure();
   auto notYet = [&](const Twine &what) {
     return op->emitError() << "convert-cta-to-nvvm: not implemented yet on "

@@ -259,7 +259,7 @@ void populateCtaToNVVMCommonPatterns(mlir::TypeConverter &converter,
 /// stores, and no cta op the patterns do not know. checkLoweredOnSm90/Sm100
 /// run it first and add their own.
 mlir::LogicalResult checkLoweredAlike(mlir::Operation *op,
-                                      llvm::StringRef chip);
+                                      target::Chip chip);
 
 /// sm_90a: accumulators and fragments in registers, wgmma, the consumer side
 /// of rings (wgmma batches release stages), and stmatrix + TMA-store

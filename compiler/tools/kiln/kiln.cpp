@@ -412,9 +412,9 @@ static int kilnMain(int argc, char **argv) {
                  << "; expected ast, tile, cta, llvm, ptx, cubin or sass\n";
     return 1;
   }
-  if (chip != "sm_90a" && chip != "sm_100a") {
-    llvm::errs() << "kiln: error: unknown --chip " << chip
-                 << "; expected sm_90a or sm_100a\n";
+  if (!kiln::target::parseChip(chip)) {
+    llvm::errs() << "kiln: error: unknown --chip " << chip << "; expected "
+                 << kiln::target::knownChipNames() << "\n";
     return 1;
   }
 

@@ -174,7 +174,7 @@ struct TileSelectSchedulePass
     // narrower tiles; the runtime picks, per launch, the one that finishes
     // sooner.
     HintsAttr hints = kernel.getHintsAttr();
-    if (budget.name != "sm_90a" || (hints && !hints.getTile().empty()))
+    if (!budget.tileVariants || (hints && !hints.getTile().empty()))
       return success();
     int64_t defaultTileN = contracts[0].getSchedule()->getTileN();
     OpBuilder builder(kernel);
@@ -354,7 +354,7 @@ struct TileSelectSchedulePass
     // join costs nearly what the split saves; a hint turns it on anywhere
     // persistent. Tensor-memory accumulators cannot take part yet.
     if (!pinned.contains("stream_k"))
-      s.streamK = s.persistent && !budget.tensorMemoryColumns && !variant &&
+      s.streamK = s.persistent && budget.streamK && !variant &&
                   contract.getContractions().size() > 1;
     auto fail = [&](const Twine &message) -> FailureOr<Plan> {
       error = message.str();
@@ -499,7 +499,7 @@ struct TileSelectSchedulePass
     if (s.streamK && !s.persistent)
       return fail("stream_k needs a persistent schedule: the clusters that "
                   "share a tile must run at the same time");
-    if (s.streamK && budget.tensorMemoryColumns)
+    if (s.streamK && !budget.streamK)
       return fail("stream_k is not implemented yet on " + Twine(budget.name) +
                   " (partial tiles of tensor-memory accumulators)");
 
