@@ -13,6 +13,19 @@
 
 using namespace mlir;
 
+namespace {
+
+/// Decides each program's shared memory, tensor memory and role facts in the
+/// IR (per program, so programs allocate in parallel).
+void addResourceAllocation(OpPassManager &pm) {
+  pm.addNestedPass<kiln::cta::ProgramOp>(kiln::cta::createCtaAllocateResources());
+}
+
+/// cta programs with their resources decided, to NVVM/LLVM kernels.
+void addCtaToNVVMPasses(OpPassManager &pm, StringRef chip, bool lineInfo);
+
+} // namespace
+
 void kiln::buildKilnCompilePipeline(OpPassManager &pm, StringRef chip,
                                     Stage stage, bool lineInfo) {
   // tile: fuse elementwise code into contractions and contractions that
@@ -43,21 +56,31 @@ void kiln::buildKilnLoweringPipeline(OpPassManager &pm, StringRef chip,
   pm.addPass(cta::createCtaAssignLayouts());
   pm.addPass(cta::createCtaPipeline());
   pm.addPass(createCanonicalizerPass());
+  addResourceAllocation(pm);
   if (stage == Stage::Cta)
     return;
-  buildKilnNVVMPipeline(pm, chip, lineInfo);
+  addCtaToNVVMPasses(pm, chip, lineInfo);
 }
 
 void kiln::buildKilnNVVMPipeline(OpPassManager &pm, StringRef chip,
                                  bool lineInfo) {
+  // cta IR from a file: its allocation is decided again (edited IR keeps no
+  // stale offsets).
+  addResourceAllocation(pm);
+  addCtaToNVVMPasses(pm, chip, lineInfo);
+}
+
+namespace {
+
+void addCtaToNVVMPasses(OpPassManager &pm, StringRef chip, bool lineInfo) {
   // NVVM: the target-specific lowering, then the standard dialects to LLVM.
-  pm.addPass(createConvertCtaToNVVM({chip.str()}));
+  pm.addPass(kiln::createConvertCtaToNVVM({chip.str()}));
   pm.addPass(createSCFToControlFlowPass());
   // arith, math, index and cf to LLVM inside the kernel module; math
   // functions become libdevice calls (NVPTX has no exp or tanh libcalls).
   // First, the math functions whose hardware approximation is accurate
   // enough become that one instruction instead of an inlined expansion.
-  pm.addNestedPass<gpu::GPUModuleOp>(createConvertMathToNVVMApprox());
+  pm.addNestedPass<gpu::GPUModuleOp>(kiln::createConvertMathToNVVMApprox());
   ConvertGpuOpsToNVVMOpsOptions toNVVM;
   toNVVM.useBarePtrCallConv = true;
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps(toNVVM));
@@ -74,6 +97,8 @@ void kiln::buildKilnNVVMPipeline(OpPassManager &pm, StringRef chip,
     pm.addPass(LLVM::createDIScopeForLLVMFuncOpPass(
         {LLVM::DIEmissionKind::DebugDirectivesOnly}));
 }
+
+} // namespace
 
 void kiln::registerKilnPipelines() {
   registerPassPipeline(

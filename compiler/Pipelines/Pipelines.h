@@ -47,8 +47,9 @@ void buildKilnCompilePipeline(mlir::OpPassManager &pm, llvm::StringRef chip,
 void buildKilnLoweringPipeline(mlir::OpPassManager &pm, llvm::StringRef chip,
                                Stage stage, bool lineInfo = true);
 
-/// The passes from pipelined `cta` IR to the llvm stage: what
-/// buildKilnLoweringPipeline ends with, and what `kiln compile` runs on a
+/// The passes from pipelined `cta` IR to the llvm stage: resource
+/// allocation (again, for IR that may have been edited) and what
+/// buildKilnLoweringPipeline ends with; what `kiln compile` runs on a
 /// `.mlir` file of `cta.program`s.
 void buildKilnNVVMPipeline(mlir::OpPassManager &pm, llvm::StringRef chip,
                            bool lineInfo = true);

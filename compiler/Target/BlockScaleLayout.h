@@ -33,6 +33,9 @@ constexpr uint32_t scaleFactorAtomRows = 128;
 constexpr uint32_t scaleFactorAtomKBlocks = 4;
 /// Bytes of one atom: 128 rows x 4 one-byte scales.
 constexpr uint32_t scaleFactorAtomBytes = 512;
+/// Rows of a block-scale buffer in shared memory per atom: the atom's 512
+/// bytes as 32 rows of 16 bytes (tcgen05.cp's 32x128b shape).
+constexpr uint32_t scaleFactorAtomBufferRows = 32;
 /// TMEM columns one atom occupies after tcgen05.cp.32x128b.warpx4.
 constexpr uint32_t scaleFactorAtomTmemColumns = 4;
 

@@ -1,4 +1,4 @@
-// RUN: kiln-opt %s -split-input-file -verify-diagnostics --convert-cta-to-nvvm | FileCheck %s
+// RUN: kiln-opt %s -split-input-file -verify-diagnostics --cta-allocate-resources --convert-cta-to-nvvm | FileCheck %s
 
 // convert-cta-to-nvvm on dual GEMMs: copies that fill a band of buffer rows
 // (dst_rows), one wide wgmma chain whose accumulator is split by columns,

@@ -1,4 +1,4 @@
-// RUN: kiln-opt %s -split-input-file -verify-diagnostics --convert-cta-to-nvvm | FileCheck %s
+// RUN: kiln-opt %s -split-input-file -verify-diagnostics --cta-allocate-resources --convert-cta-to-nvvm | FileCheck %s
 
 // convert-cta-to-nvvm on stores whose epilogue reads other tensors. Epilogue
 // inputs are read with plain loads, so each gets a pointer parameter (and a

@@ -1,4 +1,4 @@
-// RUN: kiln-opt %s -verify-diagnostics --convert-cta-to-nvvm
+// RUN: kiln-opt %s -verify-diagnostics --cta-allocate-resources --convert-cta-to-nvvm
 
 // Regression test: a store in the producer role must be the same error as a
 // store outside any role. The producer runs on one elected thread, yet a store

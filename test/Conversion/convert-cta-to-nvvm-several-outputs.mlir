@@ -1,4 +1,4 @@
-// RUN: kiln-opt %s -split-input-file -verify-diagnostics --convert-cta-to-nvvm | FileCheck %s
+// RUN: kiln-opt %s -split-input-file -verify-diagnostics --cta-allocate-resources --convert-cta-to-nvvm | FileCheck %s
 
 // convert-cta-to-nvvm on tiles with several stores (a contraction with
 // several outputs): each store has its own tensor map and tma_ok flag, its

@@ -1,4 +1,4 @@
-// RUN: kiln-opt %s -split-input-file -verify-diagnostics --convert-cta-to-nvvm=chip=sm_100a | FileCheck %s
+// RUN: kiln-opt %s -split-input-file -verify-diagnostics --cta-allocate-resources --convert-cta-to-nvvm=chip=sm_100a | FileCheck %s
 
 // convert-cta-to-nvvm on sm_100a (populateCtaToSm100Patterns): the same cta
 // IR as on sm_90a, with accumulators in tensor memory, tcgen05.mma issued by
@@ -373,54 +373,6 @@ cta.program @matmul(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.para
       }
       // expected-error@+1 {{convert-cta-to-nvvm: a 64-row accumulator; on sm_100a an accumulator fills the 128 lanes of tensor memory}}
       cta.store %r#1 -> %c[%m0, %n0] staging %sc : !cta.acc<64x128xf32> -> memref<?x?xbf16, strided<[?, 1]>>, !cta.buffer<64x64xbf16, swizzle = "128B"> {
-      ^bb0(%v: f32):
-        %t = arith.truncf %v : f32 to bf16
-        cta.yield %t : bf16
-      }
-      cta.yield %r#0 : index
-    } {group_m = 8 : i64, persistent}
-  }
-  cta.return
-}
-
-// -----
-
-// Every accumulator gets its own columns; 512 exist.
-// expected-error@+1 {{convert-cta-to-nvvm: the accumulators and block scales need 768 tensor-memory columns; 512 exist}}
-cta.program @matmul(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"a", input, [M, K]>}, %b: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"b", input, [N, K]>}, %c: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"c", output, [M, N]>}, %M: index {cta.dim = #cta.dim<M>}, %K: index {cta.dim = #cta.dim<K>}, %N: index {cta.dim = #cta.dim<N>}) attributes {block = array<i64: 256, 1, 1>, chip = #cta.chip<sm_100a>, cluster = array<i64: 1, 1>, schedule = #cta.schedule<stages = 2, math_warpgroups = 1>} {
-  %c64 = arith.constant 64 : index
-  %c0 = arith.constant 0 : index
-  %sa = cta.alloc : <128x64xbf16, stages = 2, swizzle = "128B">
-  %sb = cta.alloc : <256x64xbf16, stages = 2, swizzle = "128B">
-  %sc = cta.alloc : <128x64xbf16, swizzle = "128B">
-  %ring = cta.ring {consumers = 1 : i64} : <2>
-  cta.warp_specialize
-    #cta.role<producer, warps = 4, regs = 40> {
-    %p = cta.tile_loop static (%M, %N) tile [128, 256] iter_args(%c0 : index) -> (index) {
-    ^bb0(%m0: index, %n0: index, %pos: index):
-      %kt = arith.ceildivui %K, %c64 : index
-      %next = cta.produce %ring at %pos count %kt : <2> {
-      ^bb0(%kb: index, %slot: index):
-        %k0 = arith.muli %kb, %c64 : index
-        cta.load %a[%m0, %k0] -> %sa[%slot] signal %ring : memref<?x?xbf16, strided<[?, 1]>> -> <128x64xbf16, stages = 2, swizzle = "128B">, !cta.ring<2>
-        cta.load %b[%n0, %k0] -> %sb[%slot] signal %ring : memref<?x?xbf16, strided<[?, 1]>> -> <256x64xbf16, stages = 2, swizzle = "128B">, !cta.ring<2>
-      }
-      cta.yield %next : index
-    } {group_m = 8 : i64, persistent}
-  }
-    #cta.role<math, warps = 4, regs = 240> {
-    %p = cta.tile_loop static (%M, %N) tile [128, 256] iter_args(%c0 : index) -> (index) {
-    ^bb0(%m0: index, %n0: index, %pos: index):
-      %kt = arith.ceildivui %K, %c64 : index
-      %zero = cta.acc_zero : <128x256xf32>
-      %unused1 = cta.acc_zero : <128x256xf32>
-      %unused2 = cta.acc_zero : <128x256xf32>
-      %r:2 = cta.consume %ring at %pos count %kt iter_args(%zero : !cta.acc<128x256xf32>) : <2> -> !cta.acc<128x256xf32> {
-      ^bb0(%kb: index, %slot: index, %acc: !cta.acc<128x256xf32>):
-        %d = cta.mma %sa[%slot], %sb[%slot], %acc {transpose_b} : !cta.buffer<128x64xbf16, stages = 2, swizzle = "128B">, <256x64xbf16, stages = 2, swizzle = "128B">, <128x256xf32>
-        cta.yield %d : !cta.acc<128x256xf32>
-      }
-      cta.store %r#1 -> %c[%m0, %n0] staging %sc : !cta.acc<128x256xf32> -> memref<?x?xbf16, strided<[?, 1]>>, !cta.buffer<128x64xbf16, swizzle = "128B"> {
       ^bb0(%v: f32):
         %t = arith.truncf %v : f32 to bf16
         cta.yield %t : bf16
@@ -898,6 +850,52 @@ cta.program @pair(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<
       cta.acc_commit %accs at %apos, %r#1 : <2, [<128x128xf32>]>, !cta.acc<128x128xf32>
       %anext = arith.addi %apos, %c1 : index
       cta.yield %r#0, %anext : index, index
+    } {group_m = 8 : i64, persistent}
+  }
+  cta.return
+}
+
+// -----
+
+// Allocated for no chip (so without tensor memory), then lowered for sm_100a.
+cta.program @allocated_without_chip(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"a", input, [M, K]>}, %b: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"b", input, [N, K]>}, %c: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"c", output, [M, N]>}, %M: index {cta.dim = #cta.dim<M>}, %K: index {cta.dim = #cta.dim<K>}, %N: index {cta.dim = #cta.dim<N>}) attributes {block = array<i64: 256, 1, 1>, cluster = array<i64: 1, 1>, schedule = #cta.schedule<stages = 2, math_warpgroups = 1>} {
+  %c64 = arith.constant 64 : index
+  %c0 = arith.constant 0 : index
+  %sa = cta.alloc : <128x64xbf16, stages = 2, swizzle = "128B">
+  %sb = cta.alloc : <128x64xbf16, stages = 2, swizzle = "128B">
+  %sc = cta.alloc : <128x64xbf16, swizzle = "128B">
+  %ring = cta.ring {consumers = 1 : i64} : <2>
+  cta.warp_specialize
+    #cta.role<producer, warps = 4, regs = 40> {
+    %p = cta.tile_loop static (%M, %N) tile [128, 128] iter_args(%c0 : index) -> (index) {
+    ^bb0(%m0: index, %n0: index, %pos: index):
+      %kt = arith.ceildivui %K, %c64 : index
+      %next = cta.produce %ring at %pos count %kt : <2> {
+      ^bb0(%kb: index, %slot: index):
+        %k0 = arith.muli %kb, %c64 : index
+        cta.load %a[%m0, %k0] -> %sa[%slot] signal %ring : memref<?x?xbf16, strided<[?, 1]>> -> <128x64xbf16, stages = 2, swizzle = "128B">, !cta.ring<2>
+        cta.load %b[%n0, %k0] -> %sb[%slot] signal %ring : memref<?x?xbf16, strided<[?, 1]>> -> <128x64xbf16, stages = 2, swizzle = "128B">, !cta.ring<2>
+      }
+      cta.yield %next : index
+    } {group_m = 8 : i64, persistent}
+  }
+    #cta.role<math, warps = 4, regs = 240> {
+    %p = cta.tile_loop static (%M, %N) tile [128, 128] iter_args(%c0 : index) -> (index) {
+    ^bb0(%m0: index, %n0: index, %pos: index):
+      %kt = arith.ceildivui %K, %c64 : index
+      // expected-error@+1 {{convert-cta-to-nvvm: no tensor memory allocated; run cta-allocate-resources (on a program whose chip is the target's) first}}
+      %zero = cta.acc_zero : <128x128xf32>
+      %r:2 = cta.consume %ring at %pos count %kt iter_args(%zero : !cta.acc<128x128xf32>) : <2> -> !cta.acc<128x128xf32> {
+      ^bb0(%kb: index, %slot: index, %acc: !cta.acc<128x128xf32>):
+        %d = cta.mma %sa[%slot], %sb[%slot], %acc {transpose_b} : !cta.buffer<128x64xbf16, stages = 2, swizzle = "128B">, <128x64xbf16, stages = 2, swizzle = "128B">, <128x128xf32>
+        cta.yield %d : !cta.acc<128x128xf32>
+      }
+      cta.store %r#1 -> %c[%m0, %n0] staging %sc : !cta.acc<128x128xf32> -> memref<?x?xbf16, strided<[?, 1]>>, !cta.buffer<128x64xbf16, swizzle = "128B"> {
+      ^bb0(%v: f32):
+        %t = arith.truncf %v : f32 to bf16
+        cta.yield %t : bf16
+      }
+      cta.yield %r#0 : index
     } {group_m = 8 : i64, persistent}
   }
   cta.return

@@ -1,4 +1,4 @@
-// RUN: kiln-opt %s -split-input-file -verify-diagnostics --convert-cta-to-nvvm
+// RUN: kiln-opt %s -split-input-file -verify-diagnostics --cta-allocate-resources --convert-cta-to-nvvm
 
 // What the sm_90a patterns cannot lower is reported at the op before the
 // conversion starts (not as a generic "failed to legalize" after it, nor as

@@ -1,4 +1,4 @@
-// RUN: kiln-opt %s -split-input-file -verify-diagnostics --convert-cta-to-nvvm=chip=sm_90a | FileCheck %s
+// RUN: kiln-opt %s -split-input-file -verify-diagnostics --cta-allocate-resources --convert-cta-to-nvvm=chip=sm_90a | FileCheck %s
 
 // convert-cta-to-nvvm of a stream-K walk on sm_90a: the workspace entry
 // parameter and its manifest entries, the walk's split rule (a partial last

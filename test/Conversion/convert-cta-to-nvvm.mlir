@@ -1,6 +1,6 @@
-// RUN: kiln-opt %s -split-input-file -verify-diagnostics --convert-cta-to-nvvm | FileCheck %s
-// RUN: kiln-opt %s -split-input-file -verify-diagnostics --convert-cta-to-nvvm=chip=sm_90a | FileCheck %s
-// RUN: not kiln-opt %s -split-input-file --convert-cta-to-nvvm=chip=sm_80 2>&1 | FileCheck %s --check-prefix=SM80
+// RUN: kiln-opt %s -split-input-file -verify-diagnostics --cta-allocate-resources --convert-cta-to-nvvm | FileCheck %s
+// RUN: kiln-opt %s -split-input-file -verify-diagnostics --cta-allocate-resources --convert-cta-to-nvvm=chip=sm_90a | FileCheck %s
+// RUN: not kiln-opt %s -split-input-file --cta-allocate-resources --convert-cta-to-nvvm=chip=sm_80 2>&1 | FileCheck %s --check-prefix=SM80
 
 // Unknown chips: every program is an error, located at the program.
 // SM80: convert-cta-to-nvvm.mlir:{{[0-9]+}}:1: error: convert-cta-to-nvvm: unknown chip 'sm_80'; expected sm_90a or sm_100a

@@ -40,10 +40,11 @@
 // CTA-NOT:     tile.
 // CTA-LABEL: cta.program @matmul(
 // CTA-SAME:    block = array<i64: 384, 1, 1>, chip = #cta.chip<sm_90a>, cluster = array<i64: 2, 1>, schedule = #cta.schedule<stages = 4, math_warpgroups = 2>
-// CTA-DAG:     cta.alloc : <128x64xbf16, stages = 4, swizzle = "128B">
-// CTA-DAG:     cta.alloc : <256x64xbf16, stages = 4, swizzle = "128B">
-// CTA-DAG:     cta.alloc : <64x128xbf16, stages = 2, swizzle = "128B">
-// CTA-DAG:     cta.ring {cluster_size = 2 : i64, consumers = 2 : i64} : <4>
+// CTA-SAME:    smem_bytes = 229504 : i64
+// CTA:         cta.alloc {smem_offset = 0 : i64} : <128x64xbf16, stages = 4, swizzle = "128B">
+// CTA-NEXT:    cta.alloc {smem_offset = 65536 : i64} : <256x64xbf16, stages = 4, swizzle = "128B">
+// CTA-NEXT:    cta.alloc {smem_offset = 196608 : i64} : <64x128xbf16, stages = 2, swizzle = "128B">
+// CTA-NEXT:    cta.ring {cluster_size = 2 : i64, consumers = 2 : i64, smem_offset = 229376 : i64} : <4>
 // CTA:         cta.warp_specialize
 // CTA-NEXT:      #cta.role<producer, warps = 4, regs = 40> {
 // CTA:           cta.produce

@@ -119,6 +119,44 @@ LLVM::LLVMFuncOp createKernel(cta::ProgramOp program, const KernelABI &abi,
   return func;
 }
 
+/// Whether cta-allocate-resources ran on `program` for a chip with the
+/// memories of `chip`: every buffer and barrier ring has its shared-memory
+/// offset, and on chips with tensor memory every accumulator and block-scale
+/// buffer its columns. Reports the first op without at that op.
+LogicalResult checkResourcesAllocated(cta::ProgramOp program,
+                                      const target::ChipInfo &chip) {
+  auto missing = [](Operation *op, StringRef what) {
+    return op->emitError()
+           << "convert-cta-to-nvvm: no " << what
+           << " allocated; run cta-allocate-resources (on a program whose "
+              "chip is the target's) first";
+  };
+  if (!program.getSmemBytes())
+    return missing(program, "shared memory");
+  WalkResult walk = program.walk([&](Operation *op) {
+    bool hasSmem = true, hasTmem = true;
+    if (auto alloc = llvm::dyn_cast<cta::AllocOp>(op))
+      hasSmem = static_cast<bool>(alloc.getSmemOffset());
+    else if (auto ring = llvm::dyn_cast<cta::RingOp>(op))
+      hasSmem = static_cast<bool>(ring.getSmemOffset());
+    else if (auto ring = llvm::dyn_cast<cta::AccRingOp>(op))
+      hasSmem = static_cast<bool>(ring.getSmemOffset()),
+      hasTmem = static_cast<bool>(ring.getTmemColumn());
+    else if (auto zero = llvm::dyn_cast<cta::AccZeroOp>(op))
+      hasTmem = static_cast<bool>(zero.getTmemColumn());
+    else if (auto mma = llvm::dyn_cast<cta::MmaOp>(op))
+      for (Value scale : {mma.getLhsScale(), mma.getRhsScale()})
+        if (auto alloc = scale ? scale.getDefiningOp<cta::AllocOp>() : nullptr)
+          hasTmem &= static_cast<bool>(alloc.getTmemColumn());
+    if (!hasSmem)
+      return (missing(op, "shared memory"), WalkResult::interrupt());
+    if (!hasTmem && chip.hasTensorMemory())
+      return (missing(op, "tensor memory"), WalkResult::interrupt());
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
 LogicalResult lowerProgram(cta::ProgramOp program, target::Chip chip) {
   if (cta::ChipAttr scheduled = program.getChipAttr();
       scheduled && scheduled.getChip() != chip)
@@ -133,12 +171,11 @@ LogicalResult lowerProgram(cta::ProgramOp program, target::Chip chip) {
     supported &= succeeded(sm100 ? checkLoweredOnSm100(op)
                                  : checkLoweredOnSm90(op));
   });
-  if (!supported)
+  if (!supported ||
+      failed(checkResourcesAllocated(program, target::getChipInfo(chip))))
     return failure();
   FailureOr<KernelABI> abi = planKernelABI(program);
   if (failed(abi))
-    return failure();
-  if (sm100 && failed(planTensorMemory(program, *abi)))
     return failure();
   abi->manifest.chip = std::string(target::chipName(chip));
   // Placeholders until the driver knows where it writes the cubin.

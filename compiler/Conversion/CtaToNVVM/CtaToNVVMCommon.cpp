@@ -129,7 +129,7 @@ struct AllocLowering : public AbiPattern<cta::AllocOp> {
   matchAndRewrite(cta::AllocOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Emitter e(rewriter, op.getLoc());
-    rewriter.replaceOp(op, e.bytePtr(e.smemBase(), abi.smemOffset.lookup(op)));
+    rewriter.replaceOp(op, e.bytePtr(e.smemBase(), *op.getSmemOffset()));
     return success();
   }
 };
@@ -148,7 +148,7 @@ struct RingLowering : public AbiPattern<cta::RingOp> {
   matchAndRewrite(cta::RingOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Emitter e(rewriter, op.getLoc());
-    Value ring = e.bytePtr(e.smemBase(), abi.smemOffset.lookup(op));
+    Value ring = e.bytePtr(e.smemBase(), *op.getSmemOffset());
     int64_t stages = op.getRing().getType().getStages();
     // Each CTA's MMA commit releases the stage in every CTA of the cluster;
     // in a CTA pair only the pair's leader commits.
@@ -260,13 +260,13 @@ struct WarpgroupIndexLowering : public AbiPattern<cta::WarpgroupIndexOp> {
   LogicalResult
   matchAndRewrite(cta::WarpgroupIndexOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto first = abi.roleFirstWarpgroup.find(op);
-    if (first == abi.roleFirstWarpgroup.end())
+    std::optional<int64_t> first = op.getFirstWarpgroup();
+    if (!first)
       return rewriter.notifyMatchFailure(op, "outside a warp role");
     Emitter e(rewriter, op.getLoc());
     Value threads = e.i32(kWarpgroupThreads);
     Value warpgroup = e.udiv(e.threadId(), threads);
-    Value firstOfRole = e.i32(first->second);
+    Value firstOfRole = e.i32(*first);
     rewriter.replaceOp(op, e.toIndex(e.sub(warpgroup, firstOfRole)));
     return success();
   }

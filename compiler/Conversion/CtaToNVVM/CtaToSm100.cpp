@@ -4,7 +4,7 @@
 // accumulator row, and one 32-bit column per f32 element of the row. One
 // warp allocates the program's columns before the warp roles start and
 // releases them after every role has finished; each cta.acc_zero owns a
-// fixed range of them (planTensorMemory). The lowered accumulator is the
+// fixed range of them (`tmem_column`, from cta-allocate-resources). The lowered accumulator is the
 // pair (TMEM address, holds data): "zero" is not written anywhere, the
 // first MMA of a tile simply does not read D.
 //
@@ -117,7 +117,9 @@ FailureOr<ScaledMma> scaledMmaOf(cta::MmaOp mma, std::string &error) {
 }
 
 /// Scale-factor atoms (32 rows of 16 bytes) in a block-scale buffer.
-int64_t scaleAtoms(cta::BufferType buffer) { return buffer.getShape()[0] / 32; }
+int64_t scaleAtoms(cta::BufferType buffer) {
+  return buffer.getShape()[0] / target::scaleFactorAtomBufferRows;
+}
 
 void fence(Emitter &e, NVVM::Tcgen05FenceKind kind) {
   NVVM::Tcgen05FenceOp::create(e.b, e.loc, kind);
@@ -136,11 +138,10 @@ NVVM::CTAGroupKind ctaGroup(const KernelABI &abi) {
 }
 
 /// Runs `issue` in one thread: the thread itself where the op's role runs
-/// in one elected thread already (the mma role), else lane 0 of the
-/// warpgroup.
-void issueOnce(Emitter &e, const KernelABI &abi, Operation *op,
-               llvm::function_ref<void()> issue) {
-  if (abi.singleThreadOps.contains(op))
+/// in one elected thread already (`one_thread`: the mma role), else lane 0
+/// of the warpgroup.
+void issueOnce(Emitter &e, bool oneThread, llvm::function_ref<void()> issue) {
+  if (oneThread)
     return issue();
   e.ifThen(e.eq(e.warpgroupLane(), e.i32(0)), issue);
 }
@@ -148,7 +149,7 @@ void issueOnce(Emitter &e, const KernelABI &abi, Operation *op,
 /// The TMEM address of the allocation's first column, from the slot
 /// tcgen05.alloc wrote (before the CTA barrier that started the roles).
 Value tmemBase(Emitter &e, const KernelABI &abi) {
-  Value slot = e.bytePtr(e.smemBase(), abi.tmem.slotOffset);
+  Value slot = e.bytePtr(e.smemBase(), abi.tmemSlot);
   return LLVM::LoadOp::create(e.b, e.loc, e.i32Type(), slot);
 }
 
@@ -159,14 +160,14 @@ struct AccZeroLowering : public AbiPattern<cta::AccZeroOp> {
   LogicalResult
   matchAndRewrite(cta::AccZeroOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto column = abi.tmem.accColumn.find(op);
-    if (column == abi.tmem.accColumn.end())
+    std::optional<int64_t> column = op.getTmemColumn();
+    if (!column)
       return rewriter.notifyMatchFailure(op, "no tensor-memory columns");
     Emitter e(rewriter, op.getLoc());
     // tcgen05.alloc wrote the slot before the CTA barrier that started the
     // roles.
     fence(e, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
-    Value address = e.add(tmemBase(e, abi), e.i32(column->second));
+    Value address = e.add(tmemBase(e, abi), e.i32(*column));
     rewriter.replaceOp(op, makeAcc(e, address, boolConstant(e, false)));
     return success();
   }
@@ -234,7 +235,7 @@ struct ConsumeLowering : public AbiPattern<cta::ConsumeOp> {
       // of the stage, so the commit arrives on the stage's empty barrier in
       // each CTA of the cluster (the same offset everywhere); a CTA pair's
       // leader releases the stage in both CTAs of the pair.
-      issueOnce(e, abi, op, [&] {
+      issueOnce(e, op.getOneThread(), [&] {
         Value mask = clusterSize > 1 ? e.clusterMask(clusterSize) : Value();
         NVVM::Tcgen05CommitOp::create(
             rewriter, loc, e.barrier(ring, slot, stages, /*empty=*/true), mask,
@@ -245,7 +246,7 @@ struct ConsumeLowering : public AbiPattern<cta::ConsumeOp> {
     Value end = e.add(position, count32);
     // In an mma role the MMAs stay in flight: the cta.acc_commit that hands
     // the accumulators to the epilogue tracks their completion.
-    if (!abi.singleThreadOps.contains(op)) {
+    if (!op.getOneThread()) {
       e.ifThen(e.cmp(arith::CmpIPredicate::ugt, count32, e.i32(0)), [&] {
         Value last = e.sub(end, e.i32(1));
         e.wait(
@@ -388,13 +389,13 @@ struct MmaLowering : public AbiPattern<cta::MmaOp> {
             {op.getRhsScale(), adaptor.getRhsScale(),
              adaptor.getRhsScaleSlot(), accType.getShape()[1]}}) {
         auto type = llvm::cast<cta::BufferType>(buffer.getType());
-        auto region = abi.tmem.scaleColumn.find(buffer.getDefiningOp());
-        if (region == abi.tmem.scaleColumn.end())
+        auto alloc = buffer.getDefiningOp<cta::AllocOp>();
+        if (!alloc || !alloc.getTmemColumn())
           return rewriter.notifyMatchFailure(op, "no scale-factor columns");
         ScaleOperand operand;
         operand.atoms = scaleAtoms(type);
         operand.rows = rows;
-        operand.column = region->second;
+        operand.column = *alloc.getTmemColumn();
         operand.slot = slot ? e.toI32(slot) : e.i32(0);
         operand.smem =
             e.add(e.smemAddress(converted),
@@ -422,7 +423,7 @@ struct MmaLowering : public AbiPattern<cta::MmaOp> {
       }
     }
 
-    issueOnce(e, abi, op, [&] {
+    issueOnce(e, op.getOneThread(), [&] {
       // The stage's bytes arrived through the full barrier's wait; order
       // the tensor core's reads after it.
       fence(e, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
@@ -497,7 +498,7 @@ struct AccRingLowering : public AbiPattern<cta::AccRingOp> {
   matchAndRewrite(cta::AccRingOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Emitter e(rewriter, op.getLoc());
-    Value ring = e.bytePtr(e.smemBase(), abi.smemOffset.lookup(op));
+    Value ring = e.bytePtr(e.smemBase(), *op.getSmemOffset());
     int64_t stages = op.getRing().getType().getStages();
     // In a CTA pair both CTAs' epilogues release the leader's sets.
     e.initBarrierPairs(ring, stages, 1,
@@ -524,7 +525,8 @@ AccSet accSet(Emitter &e, const KernelABI &abi, Value ringValue,
   Value iteration = e.toI32(position);
   set.slot = e.ringSlot(iteration, stages);
   set.phase = e.ringPhase(iteration, stages);
-  int64_t firstColumn = abi.tmem.accColumn.lookup(ringValue.getDefiningOp());
+  int64_t firstColumn =
+      *ringValue.getDefiningOp<cta::AccRingOp>().getTmemColumn();
   Value first = e.add(e.add(tmemBase(e, abi), e.i32(firstColumn)),
                       e.mul(set.slot, e.i32(type.getSetColumns())));
   int64_t column = 0;
@@ -583,7 +585,7 @@ struct AccCommitLowering : public AbiPattern<cta::AccCommitOp> {
     Value iteration = e.toI32(adaptor.getPosition());
     Value full = e.barrier(adaptor.getRing(), e.ringSlot(iteration, stages),
                            stages, /*empty=*/false);
-    issueOnce(e, abi, op, [&] {
+    issueOnce(e, op.getOneThread(), [&] {
       // A CTA pair's leader signals the set's full barrier in both CTAs.
       Value mask = abi.ctaPair ? e.clusterMask(target::ctaPairSize) : Value();
       NVVM::Tcgen05CommitOp::create(rewriter, op.getLoc(), full, mask,
@@ -728,7 +730,7 @@ struct StoreLowering : public AbiPattern<cta::StoreOp> {
     // Every thread's TMEM reads are complete (tcgen05.wait::ld); in a math
     // role the barrier hands the columns back to the MMA-issuing thread for
     // the next tile (in an epilogue role cta.acc_release does).
-    if (!abi.epilogueRoleOps.contains(op)) {
+    if (!op.getInEpilogueRole()) {
       fence(e, NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
       store.syncWarpgroup();
     }
@@ -750,72 +752,10 @@ void kiln::addSm100TypeConversions(TypeConverter &converter) {
   });
 }
 
-LogicalResult kiln::planTensorMemory(cta::ProgramOp program, KernelABI &abi) {
-  const target::ChipInfo *chip = &target::getChipInfo(target::Chip::Sm100a);
-  int64_t columns = 0;
-  program.walk([&](cta::AccZeroOp zero) {
-    abi.tmem.accColumn[zero] = columns;
-    columns += zero.getAcc().getType().getShape()[1];
-  });
-  // An accumulator ring: its sets one after the other.
-  program.walk([&](cta::AccRingOp ring) {
-    abi.tmem.accColumn[ring] = columns;
-    cta::AccRingType type = ring.getRing().getType();
-    columns += type.getStages() * type.getSetColumns();
-  });
-  // Block scales: a region per scale buffer, one slice per ring stage (the
-  // copies of a stage may be in flight while the previous stage's MMAs
-  // still read theirs).
-  WalkResult scalesPlanned = program.walk([&](cta::MmaOp mma) {
-    for (Value scale : {mma.getLhsScale(), mma.getRhsScale()}) {
-      if (!scale)
-        continue;
-      auto alloc = scale.getDefiningOp<cta::AllocOp>();
-      if (!alloc) {
-        mma.emitError("convert-cta-to-nvvm: block scales must come from a "
-                      "cta.alloc");
-        return WalkResult::interrupt();
-      }
-      if (abi.tmem.scaleColumn.count(alloc))
-        continue;
-      auto type = llvm::cast<cta::BufferType>(scale.getType());
-      abi.tmem.scaleColumn[alloc] = columns;
-      columns += type.getStages() * scaleAtoms(type) *
-                 target::scaleFactorAtomTmemColumns;
-    }
-    return WalkResult::advance();
-  });
-  if (scalesPlanned.wasInterrupted())
-    return failure();
-  if (columns == 0)
-    return success();
-  target::ValueOrError<uint32_t> allocation =
-      target::tmemAllocationColumns(static_cast<uint32_t>(
-          std::min<int64_t>(columns, std::numeric_limits<uint32_t>::max())));
-  if (!allocation)
-    return program.emitError()
-           << "convert-cta-to-nvvm: the accumulators and block scales need "
-           << columns
-           << " tensor-memory columns; " << chip->tensorMemoryColumns
-           << " exist (" << allocation.error() << ")";
-  abi.tmem.columns = *allocation;
-  // The slot tcgen05.alloc writes the base address to, after everything
-  // else in shared memory.
-  abi.tmem.slotOffset = abi.smemBytes;
-  abi.smemBytes = llvm::alignTo(abi.smemBytes + 4, 128);
-  abi.manifest.launch.dynamicSmem = abi.smemBytes;
-  if (abi.smemBytes > chip->smemPerBlockOptIn)
-    return program.emitError()
-           << "convert-cta-to-nvvm: the program needs " << abi.smemBytes
-           << " bytes of shared memory; sm_100a has "
-           << chip->smemPerBlockOptIn;
-  return success();
-}
-
 CtaResources kiln::sm100Resources(const KernelABI &abi) {
-  if (abi.tmem.columns == 0)
+  if (abi.tmemColumns == 0)
     return {};
-  int64_t columns = abi.tmem.columns, slotOffset = abi.tmem.slotOffset;
+  int64_t columns = abi.tmemColumns, slotOffset = abi.tmemSlot;
   // A CTA pair allocates the same columns in both CTAs (warp 0 of each);
   // the leader's MMAs write them.
   NVVM::CTAGroupKind group = ctaGroup(abi);

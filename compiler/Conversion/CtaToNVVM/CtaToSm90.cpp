@@ -352,7 +352,7 @@ struct MmaLowering : public AbiPattern<cta::MmaOp> {
           descB = e.smemDescriptor(addrB, *hiB);
 
     AccRegisters regs(e, accType);
-    bool batched = abi.stageMmas.contains(op);
+    bool batched = op.getInStage();
     Value acc = adaptor.getAcc();
     if (!batched) {
       acc = regs.pin(acc);

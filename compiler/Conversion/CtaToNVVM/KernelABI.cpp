@@ -220,17 +220,12 @@ FailureOr<KernelABI> kiln::planKernelABI(cta::ProgramOp program) {
     } else if (auto roles = llvm::dyn_cast<cta::WarpSpecializeOp>(op)) {
       SmallVector<bool> storesInRole;
       for (auto [index, region] : llvm::enumerate(roles.getBodies())) {
-        int64_t firstWarpgroup = roles.getFirstWarp(index) / 4;
+        int64_t firstWarpgroup =
+            roles.getFirstWarp(index) / target::warpsPerWarpgroup;
         bool storesHere = false;
-        int64_t roleThreads = roles.getRole(index).getWarps() * 32;
-        cta::RoleKind kind = roles.getRole(index).getKind();
+        int64_t roleThreads =
+            roles.getRole(index).getWarps() * target::threadsPerWarp;
         region.walk([&](Operation *inner) {
-          if (kind == cta::RoleKind::producer || kind == cta::RoleKind::mma)
-            abi.singleThreadOps.insert(inner);
-          if (kind == cta::RoleKind::epilogue)
-            abi.epilogueRoleOps.insert(inner);
-          if (llvm::isa<cta::WarpgroupIndexOp>(inner))
-            abi.roleFirstWarpgroup[inner] = firstWarpgroup;
           if (auto join = llvm::dyn_cast<cta::StreamKJoinOp>(inner)) {
             StreamKJoinPlan &plan = abi.streamKJoins[inner];
             plan.firstWarpgroup = firstWarpgroup;
@@ -248,11 +243,8 @@ FailureOr<KernelABI> kiln::planKernelABI(cta::ProgramOp program) {
         storesInRole.push_back(storesHere);
       }
       abi.roleStores[op] = storesInRole;
-    } else if (auto consume = llvm::dyn_cast<cta::ConsumeOp>(op)) {
-      for (cta::MmaOp mma : consume.getBody().getOps<cta::MmaOp>()) {
-        abi.stageMmas.insert(mma);
-        abi.ctaPair |= mma.getCtaPair();
-      }
+    } else if (auto mma = llvm::dyn_cast<cta::MmaOp>(op)) {
+      abi.ctaPair |= mma.getCtaPair();
     }
     return WalkResult::advance();
   });
@@ -341,28 +333,15 @@ FailureOr<KernelABI> kiln::planKernelABI(cta::ProgramOp program) {
     }
   }
 
-  // Shared memory: every buffer 1024-byte aligned (swizzle atoms and TMA
-  // boxes then start on a pattern boundary, so descriptors keep base_offset
-  // 0), then the barrier rings.
-  int64_t offset = 0;
-  for (cta::AllocOp alloc : body.getOps<cta::AllocOp>()) {
-    offset = llvm::alignTo(offset, 1024);
-    abi.smemOffset[alloc] = offset;
-    offset += alloc.getBuffer().getType().getTotalBytes();
-  }
-  for (cta::RingOp ring : body.getOps<cta::RingOp>()) {
-    offset = llvm::alignTo(offset, target::mbarrierBytes);
-    abi.smemOffset[ring] = offset;
-    offset +=
-        2 * target::mbarrierBytes * ring.getRing().getType().getStages();
-  }
-  for (cta::AccRingOp ring : body.getOps<cta::AccRingOp>()) {
-    offset = llvm::alignTo(offset, target::mbarrierBytes);
-    abi.smemOffset[ring] = offset;
-    offset +=
-        2 * target::mbarrierBytes * ring.getRing().getType().getStages();
-  }
-  abi.smemBytes = llvm::alignTo(offset, 128);
+  // Shared and tensor memory, as cta-allocate-resources decided them
+  // (lowerProgram checked that it ran).
+  if (!program.getSmemBytes())
+    return program.emitError("convert-cta-to-nvvm: the program's resources "
+                             "are not allocated; run cta-allocate-resources "
+                             "first");
+  abi.smemBytes = *program.getSmemBytes();
+  abi.tmemColumns = program.getTmemColumns().value_or(0);
+  abi.tmemSlot = program.getTmemSlot().value_or(0);
 
   // Launch rule, from the tile walk.
   Launch &launch = manifest.launch;

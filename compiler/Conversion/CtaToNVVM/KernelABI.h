@@ -4,11 +4,10 @@
 // and everything a lowering pattern must know about the program as a whole,
 // is decided in one analysis: which tensor maps exist (one per distinct
 // global tensor, box and swizzle), the order and type of the entry's
-// parameters, the shared-memory offset of every buffer and barrier ring, the
-// grid rule, and the facts about an op that its pattern can no longer see
-// once its parents have been rewritten (which role it runs in, whether an
-// MMA belongs to a pipelined stage). The same decisions produce the
-// manifest, so the cubin and its manifest cannot disagree.
+// parameters, the grid rule and the stream-K workspace. The same decisions
+// produce the manifest, so the cubin and its manifest cannot disagree.
+// Shared and tensor memory and the facts about an op's warp role were
+// decided before, by cta-allocate-resources, and are read from the IR.
 //
 //===----------------------------------------------------------------------===//
 
@@ -53,22 +52,6 @@ struct PointerArgs {
   llvm::SmallVector<unsigned, 2> strides;
 };
 
-/// Tensor memory of a program whose accumulators live there (sm_100a),
-/// decided by planTensorMemory (CtaToSm100.cpp).
-struct TensorMemoryPlan {
-  /// tcgen05.alloc's column count (a power of two, 32..512); 0 for none.
-  int64_t columns = 0;
-  /// Shared-memory byte offset of the 32-bit slot tcgen05.alloc writes the
-  /// allocation's base address to.
-  int64_t slotOffset = 0;
-  /// For each cta.acc_zero: the first column of its accumulator; for each
-  /// cta.acc_ring: the first column of its first set.
-  llvm::DenseMap<mlir::Operation *, int64_t> accColumn;
-  /// For each cta.alloc of block-scale factors: the first column of its
-  /// region, one slice of `atoms x 4` columns per ring stage.
-  llvm::DenseMap<mlir::Operation *, int64_t> scaleColumn;
-};
-
 /// Where the two parts of a tile that a stream-K walk split exchange their
 /// accumulators (`cta.stream_k_join`), for region `r = partial * clusterSize
 /// + rank`: its warpgroups' arrival counters, 16 bytes each, at
@@ -101,10 +84,13 @@ struct KernelABI {
   llvm::DenseMap<unsigned, unsigned> dimArgs;
   /// The entry's parameter types, in order.
   llvm::SmallVector<mlir::Type> entryTypes;
-  /// Byte offset of each cta.alloc and cta.ring in dynamic shared memory.
-  llvm::DenseMap<mlir::Operation *, int64_t> smemOffset;
-  /// Dynamic shared memory in bytes.
+  /// Dynamic shared memory in bytes (the program's `smem_bytes`).
   int64_t smemBytes = 0;
+  /// Tensor memory (the program's `tmem_columns`, `tmem_slot`): the columns
+  /// tcgen05.alloc asks for (0: none) and the shared-memory offset of the
+  /// slot it writes their address to.
+  int64_t tmemColumns = 0;
+  int64_t tmemSlot = 0;
   /// Threads per CTA and CTAs per cluster (along x).
   int64_t blockThreads = 0;
   int64_t clusterSize = 1;
@@ -112,23 +98,9 @@ struct KernelABI {
   /// sm_100a): the even CTA of each 2x1 cluster issues them for both.
   bool ctaPair = false;
 
-  /// For each cta.warpgroup_index: the first warpgroup of its role.
-  llvm::DenseMap<mlir::Operation *, int64_t> roleFirstWarpgroup;
-  /// Ops that one thread runs alone (inside a producer or mma role: the
-  /// role's body runs in one elected thread), so their lowering needs no
-  /// election of its own.
-  llvm::DenseSet<mlir::Operation *> singleThreadOps;
-  /// Ops inside an epilogue role (sm_100a): their accumulators are handed
-  /// back through a cta.acc_release, not by the store itself.
-  llvm::DenseSet<mlir::Operation *> epilogueRoleOps;
   /// For each cta.warp_specialize: whether role `i` issues bulk (TMA)
   /// stores, which must complete before its warps exit.
   llvm::DenseMap<mlir::Operation *, llvm::SmallVector<bool>> roleStores;
-  /// MMAs directly in a cta.consume body: they form that stage's
-  /// asynchronous batch instead of completing on their own.
-  llvm::DenseSet<mlir::Operation *> stageMmas;
-  /// Tensor memory (sm_100a only).
-  TensorMemoryPlan tmem;
   /// For each cta.stream_k_join: its workspace layout.
   llvm::DenseMap<mlir::Operation *, StreamKJoinPlan> streamKJoins;
   /// Entry parameter of the stream-K workspace (when streamKJoins is not

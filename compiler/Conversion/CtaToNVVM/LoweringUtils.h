@@ -286,10 +286,6 @@ void populateCtaToSm100Patterns(mlir::TypeConverter &converter,
                                 mlir::LLVM::LLVMFuncOp kernel);
 /// The tensor-memory allocation and release of an sm_100a program.
 CtaResources sm100Resources(const KernelABI &abi);
-/// Decides the tensor-memory columns of `program`'s accumulators and the
-/// shared-memory slot of the allocation; reports a program that needs more
-/// columns or shared memory than the chip has.
-mlir::LogicalResult planTensorMemory(cta::ProgramOp program, KernelABI &abi);
 /// What `populateCtaToSm100Patterns` cannot lower yet, at the op.
 mlir::LogicalResult checkLoweredOnSm100(mlir::Operation *op);
 

@@ -32,7 +32,11 @@ def Cta_ProgramOp : Cta_Op<"program", [
     - `tile_cost`: the relative time of one tile, by which the runtime ranks
       a kernel's variants;
     - `variant_of`: the program this one is another compilation of (its
-      manifest holds this one as a variant).
+      manifest holds this one as a variant);
+    - `smem_bytes`, `tmem_columns`, `tmem_slot`: set by
+      `cta-allocate-resources`, the dynamic shared memory the program uses,
+      its tensor-memory allocation (sm_100a) and the shared-memory offset of
+      the slot `tcgen05.alloc` writes the allocation's address to.
 
     ```mlir
     cta.program @matmul(%a: memref<?x?xbf16> {cta.param = #cta.param<"a", input, [M, K]>},
@@ -52,7 +56,10 @@ def Cta_ProgramOp : Cta_Op<"program", [
                        OptionalAttr<DenseI64ArrayAttr>:$block,
                        OptionalAttr<Cta_ScheduleAttr>:$schedule,
                        OptionalAttr<F64Attr>:$tile_cost,
-                       OptionalAttr<FlatSymbolRefAttr>:$variant_of);
+                       OptionalAttr<FlatSymbolRefAttr>:$variant_of,
+                       OptionalAttr<I64Attr>:$smem_bytes,
+                       OptionalAttr<I64Attr>:$tmem_columns,
+                       OptionalAttr<I64Attr>:$tmem_slot);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
@@ -100,7 +107,15 @@ def Cta_YieldOp : Cta_Op<"yield", [Pure, Terminator, ReturnLike,
 
 def Cta_AllocOp : Cta_Op<"alloc", [HasParent<"ProgramOp">]> {
   let summary = "a shared-memory buffer for the lifetime of the program";
+  // Set by cta-allocate-resources: the buffer's byte offset in dynamic
+  // shared memory, and for block scales on sm_100a their first
+  // tensor-memory column.
+  let arguments = (ins OptionalAttr<I64Attr>:$smem_offset,
+                       OptionalAttr<I64Attr>:$tmem_column);
   let results = (outs Cta_BufferType:$buffer);
+  let builders = [OpBuilder<(ins "::mlir::Type":$buffer), [{
+    build($_builder, $_state, buffer, ::mlir::IntegerAttr(), ::mlir::IntegerAttr());
+  }]>];
   let assemblyFormat = "attr-dict `:` type($buffer)";
 }
 
@@ -273,7 +288,13 @@ def Cta_LoadOp : Cta_Op<"load", [AttrSizedOperandSegments]> {
 
 def Cta_AccZeroOp : Cta_Op<"acc_zero", [Pure]> {
   let summary = "an accumulator of zeros";
+  // Set by cta-allocate-resources on sm_100a: the accumulator's first
+  // tensor-memory column.
+  let arguments = (ins OptionalAttr<I64Attr>:$tmem_column);
   let results = (outs Cta_AccType:$acc);
+  let builders = [OpBuilder<(ins "::mlir::Type":$acc), [{
+    build($_builder, $_state, acc, ::mlir::IntegerAttr());
+  }]>];
   let assemblyFormat = "attr-dict `:` type($acc)";
 }
 
@@ -321,7 +342,7 @@ def Cta_MmaOp : Cta_Op<"mma", [AttrSizedOperandSegments, AllTypesMatch<["acc", "
                        Optional<Cta_BufferType>:$lhs_scale, Optional<Cta_BufferType>:$rhs_scale,
                        Optional<Index>:$lhs_scale_slot, Optional<Index>:$rhs_scale_slot,
                        UnitAttr:$transpose_b, OptionalAttr<I64Attr>:$scale_block,
-                       UnitAttr:$cta_pair);
+                       UnitAttr:$cta_pair, UnitAttr:$in_stage, UnitAttr:$one_thread);
   let results = (outs Cta_AccType:$result);
   let assemblyFormat = [{
     $lhs (`[` $lhs_slot^ `]`)? (`rows` $lhs_row^)? `,` $rhs (`[` $rhs_slot^ `]`)? `,` $acc
@@ -372,7 +393,8 @@ def Cta_StoreOp : Cta_Op<"store", [AttrSizedOperandSegments]> {
                        Variadic<AnyMemRef>:$inputs,
                        DefaultValuedAttr<TypedArrayAttrBase<Cta_InputKind, "epilogue input kinds">, "{}">:$input_kinds,
                        AnyMemRef:$dest, Variadic<Index>:$indices, Optional<Index>:$row_limit,
-                       Optional<Cta_BufferType>:$staging, Optional<Index>:$staging_slot);
+                       Optional<Cta_BufferType>:$staging, Optional<Index>:$staging_slot,
+                       UnitAttr:$in_epilogue_role);
   let regions = (region SizedRegion<1>:$epilogue);
   let assemblyFormat = [{
     $values custom<EpilogueInputs>($inputs, type($inputs), $input_kinds) $dest `[` $indices `]`
@@ -528,8 +550,13 @@ def Cta_RingOp : Cta_Op<"ring", [HasParent<"ProgramOp">]> {
     `cluster_size` CTAs that share its copies have released it, and full
     once all copies into it have landed.
   }];
-  let arguments = (ins I64Attr:$consumers, DefaultValuedAttr<I64Attr, "1">:$cluster_size);
+  let arguments = (ins I64Attr:$consumers, DefaultValuedAttr<I64Attr, "1">:$cluster_size,
+                       OptionalAttr<I64Attr>:$smem_offset);
   let results = (outs Cta_RingType:$ring);
+  let builders = [OpBuilder<(ins "::mlir::Type":$ring, "int64_t":$consumers,
+                                "int64_t":$cluster_size), [{
+    build($_builder, $_state, ring, consumers, cluster_size, ::mlir::IntegerAttr());
+  }]>];
   let assemblyFormat = "attr-dict `:` type($ring)";
   let hasVerifier = 1;
 }
@@ -580,7 +607,13 @@ def Cta_ClusterRankOp : Cta_Op<"cluster_rank", [Pure]> {
 
 def Cta_WarpgroupIndexOp : Cta_Op<"warpgroup_index", [Pure]> {
   let summary = "index of the executing warpgroup within its role";
+  // Set by cta-allocate-resources: the first warpgroup of the enclosing
+  // warp role.
+  let arguments = (ins OptionalAttr<I64Attr>:$first_warpgroup);
   let results = (outs Index:$index);
+  let builders = [OpBuilder<(ins "::mlir::Type":$index), [{
+    build($_builder, $_state, index, ::mlir::IntegerAttr());
+  }]>];
   let assemblyFormat = "attr-dict `:` type($index)";
 }
 
@@ -612,7 +645,7 @@ def Cta_ConsumeOp : Cta_Op<"consume", [
     Returns the next ring position and the final carried values.
   }];
   let arguments = (ins Cta_RingType:$ring, Index:$position, Index:$count,
-                       Variadic<AnyType>:$inits);
+                       Variadic<AnyType>:$inits, UnitAttr:$one_thread);
   let results = (outs Index:$next_position, Variadic<AnyType>:$results);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
@@ -636,8 +669,13 @@ def Cta_AccRingOp : Cta_Op<"acc_ring", [HasParent<"ProgramOp">]> {
     %accs = cta.acc_ring {consumers = 1} : !cta.acc_ring<2, [!cta.acc<128x256xf32>]>
     ```
   }];
-  let arguments = (ins I64Attr:$consumers);
+  let arguments = (ins I64Attr:$consumers, OptionalAttr<I64Attr>:$smem_offset,
+                       OptionalAttr<I64Attr>:$tmem_column);
   let results = (outs Cta_AccRingType:$ring);
+  let builders = [OpBuilder<(ins "::mlir::Type":$ring, "int64_t":$consumers), [{
+    build($_builder, $_state, ring, $_builder.getI64IntegerAttr(consumers),
+          ::mlir::IntegerAttr(), ::mlir::IntegerAttr());
+  }]>];
   let assemblyFormat = "attr-dict `:` type($ring)";
   let hasVerifier = 1;
 }
@@ -667,7 +705,7 @@ def Cta_AccCommitOp : Cta_Op<"acc_commit"> {
     loop) have completed; the MMA role does not wait for them.
   }];
   let arguments = (ins Cta_AccRingType:$ring, Index:$position,
-                       Variadic<Cta_AccType>:$accs);
+                       Variadic<Cta_AccType>:$accs, UnitAttr:$one_thread);
   let assemblyFormat = "$ring `at` $position `,` $accs attr-dict `:` type($ring) `,` type($accs)";
   let hasVerifier = 1;
 }

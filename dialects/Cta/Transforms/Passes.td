@@ -39,4 +39,28 @@ def CtaPipeline : Pass<"cta-pipeline", "::mlir::ModuleOp"> {
   }];
 }
 
+def CtaAllocateResources : Pass<"cta-allocate-resources", "::kiln::cta::ProgramOp"> {
+  let summary = "decide shared memory, tensor memory and role facts in the IR";
+  let description = [{
+    Writes every whole-program decision the lowering needs into the program,
+    where `--emit=cta` shows it:
+
+    - `smem_offset` on each `cta.alloc` (1024-byte aligned, so swizzle
+      patterns and TMA boxes start on a pattern boundary), `cta.ring` and
+      `cta.acc_ring` (their mbarriers), and the program's `smem_bytes`;
+    - on chips with tensor memory, `tmem_column` on each `cta.acc_zero`,
+      `cta.acc_ring` and block-scale `cta.alloc`, and the program's
+      `tmem_columns` (what tcgen05.alloc asks for) and `tmem_slot` (where it
+      writes the address);
+    - role facts the lowering cannot see once roles are lowered:
+      `first_warpgroup` on `cta.warpgroup_index`, `in_stage` on MMAs that
+      form a pipelined stage's batch, `one_thread` on ops an elected thread
+      issues, `in_epilogue_role` on stores of an epilogue role.
+
+    The chip comes from the program's `chip`. Recomputes everything, so it
+    may run again on edited IR. Reports programs that need more shared or
+    tensor memory than the chip has.
+  }];
+}
+
 #endif // KILN_CTA_PASSES_TD
