@@ -32,6 +32,7 @@ constexpr ChipInfo sm90a{
     /*blockScaledMma=*/false,
     /*tileVariants=*/true,
     /*streamK=*/true,
+    /*mma=*/MmaFamily::Wgmma,
 };
 
 constexpr ChipInfo sm100a{
@@ -56,6 +57,7 @@ constexpr ChipInfo sm100a{
     /*blockScaledMma=*/true,
     /*tileVariants=*/false,
     /*streamK=*/false,
+    /*mma=*/MmaFamily::Tcgen05,
 };
 
 constexpr const ChipInfo *chips[] = {&sm90a, &sm100a};

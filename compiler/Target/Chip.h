@@ -59,6 +59,16 @@ constexpr int64_t streamKMaxTailPercent = 33;
 /// a chip can do is its ChipInfo, never a test of its name.
 enum class Chip : uint8_t { Sm90a, Sm100a };
 
+/// The tensor-core instruction family of a chip: where its accumulators
+/// live and how its MMAs are issued, which decides how convert-cta-to-nvvm
+/// lowers accumulators, MMAs and stores.
+enum class MmaFamily : uint8_t {
+  /// wgmma.mma_async: a warpgroup's accumulators in its registers.
+  Wgmma,
+  /// tcgen05.mma: one thread issues, accumulators in tensor memory.
+  Tcgen05,
+};
+
 /// The hardware facts of one target that bound a kernel's schedule and
 /// register split. Each comment says whether a field counts per SM, per CTA
 /// or per thread.
@@ -116,6 +126,8 @@ struct ChipInfo {
   /// Whether a persistent walk may split its last wave's K steps (stream-K:
   /// lowered for this chip).
   bool streamK;
+  /// The tensor-core instructions the lowering emits.
+  MmaFamily mma;
 
   /// Whether accumulators live in tensor memory (tcgen05) rather than in
   /// registers (wgmma).

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Conversion/CtaToNVVM/CtaToNVVM.h"
+#include "compiler/Conversion/CtaToNVVM/ChipLowering.h"
 #include "compiler/Conversion/CtaToNVVM/KernelABI.h"
 #include "compiler/Conversion/CtaToNVVM/LoweringUtils.h"
 #include "compiler/Conversion/CtaToNVVM/ManifestAttr.h"
@@ -157,93 +158,122 @@ LogicalResult checkResourcesAllocated(cta::ProgramOp program,
   return failure(walk.wasInterrupted());
 }
 
-LogicalResult lowerProgram(cta::ProgramOp program, target::Chip chip) {
-  if (cta::ChipAttr scheduled = program.getChipAttr();
-      scheduled && scheduled.getChip() != chip)
-    return program.emitError()
-           << "convert-cta-to-nvvm: the program was scheduled for "
-           << target::chipName(scheduled.getChip()) << ", not "
-           << target::chipName(chip);
-  bool sm100 = target::getChipInfo(chip).hasTensorMemory();
-  // Everything the patterns cannot lower is reported here, at its op.
-  bool supported = true;
-  program.walk([&](Operation *op) {
-    supported &= succeeded(sm100 ? checkLoweredOnSm100(op)
-                                 : checkLoweredOnSm90(op));
-  });
-  if (!supported ||
-      failed(checkResourcesAllocated(program, target::getChipInfo(chip))))
-    return failure();
-  FailureOr<KernelABI> abi = planKernelABI(program);
-  if (failed(abi))
-    return failure();
-  abi->manifest.chip = std::string(target::chipName(chip));
-  // Placeholders until the driver knows where it writes the cubin.
-  abi->manifest.cubin = program.getSymName().str() + ".cubin";
-  if (auto fileLoc = llvm::dyn_cast<FileLineColLoc>(program.getLoc()))
-    abi->manifest.source = fileLoc.getFilename().str();
-  // Hand-written cta IR can describe a launch no runtime could make (a dim
-  // that no tensor's shape binds, say): a located error at the program, not
-  // an internal one when the manifest is written.
-  std::string manifestError;
-  if (!validateManifest(abi->manifest, manifestError))
-    return program.emitError()
-           << "convert-cta-to-nvvm: the program cannot be launched: "
-           << manifestError;
+/// Lowers the cta.programs of a module for one chip. The chip's lowering,
+/// the type converter and the patterns are built once; each program then
+/// gets its checks, its ABI and its kernel function, and one dialect
+/// conversion lowers every program whose checks passed.
+class ModuleLowering {
+public:
+  ModuleLowering(MLIRContext *ctx, const target::ChipInfo &chip)
+      : chip(chip), lowering(createChipLowering(chip)), target(*ctx) {
+    addCommonTypeConversions(converter);
+    lowering->addTypeConversions(converter);
+    RewritePatternSet set(ctx);
+    populateCtaToNVVMCommonPatterns(converter, set, abis,
+                                    lowering->resources());
+    lowering->populatePatterns(converter, set, abis);
+    patterns = FrozenRewritePatternSet(std::move(set));
+    target.addIllegalDialect<cta::CtaDialect>();
+    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+  }
 
-  auto module = program->getParentOfType<ModuleOp>();
-  gpu::GPUModuleOp kernels =
-      getOrCreateKernelModule(module, target::chipName(chip));
-  LLVM::LLVMFuncOp kernel = createKernel(program, *abi, kernels);
+  LogicalResult run(ModuleOp module) {
+    abis.clear();
+    bool ok = true;
+    SmallVector<Operation *> prepared;
+    for (cta::ProgramOp program :
+         llvm::make_early_inc_range(module.getOps<cta::ProgramOp>())) {
+      if (succeeded(prepare(program)))
+        prepared.push_back(program);
+      else
+        ok = false;
+    }
+    if (!prepared.empty() &&
+        failed(applyPartialConversion(prepared, target, patterns)))
+      ok = false;
+    return success(ok);
+  }
 
-  MLIRContext *ctx = program.getContext();
+private:
+  /// The checks, the ABI and the kernel function of `program`.
+  LogicalResult prepare(cta::ProgramOp program) {
+    if (cta::ChipAttr scheduled = program.getChipAttr();
+        scheduled && scheduled.getChip() != chip.id)
+      return program.emitError()
+             << "convert-cta-to-nvvm: the program was scheduled for "
+             << target::chipName(scheduled.getChip()) << ", not " << chip.name;
+    // Everything the patterns cannot lower is reported here, at its op.
+    bool supported = true;
+    program.walk(
+        [&](Operation *op) { supported &= succeeded(lowering->check(op)); });
+    if (!supported || failed(checkResourcesAllocated(program, chip)))
+      return failure();
+    FailureOr<KernelABI> abi = planKernelABI(program);
+    if (failed(abi))
+      return failure();
+    abi->manifest.chip = std::string(chip.name);
+    // Placeholders until the driver knows where it writes the cubin.
+    abi->manifest.cubin = program.getSymName().str() + ".cubin";
+    if (auto fileLoc = llvm::dyn_cast<FileLineColLoc>(program.getLoc()))
+      abi->manifest.source = fileLoc.getFilename().str();
+    // Hand-written cta IR can describe a launch no runtime could make (a
+    // dim that no tensor's shape binds, say): a located error at the
+    // program, not an internal one when the manifest is written.
+    std::string manifestError;
+    if (!validateManifest(abi->manifest, manifestError))
+      return program.emitError()
+             << "convert-cta-to-nvvm: the program cannot be launched: "
+             << manifestError;
+    auto module = program->getParentOfType<ModuleOp>();
+    gpu::GPUModuleOp kernels = getOrCreateKernelModule(module, chip.name);
+    LLVM::LLVMFuncOp kernel = createKernel(program, *abi, kernels);
+    abis.add(std::move(*abi), kernel);
+    return success();
+  }
+
+  const target::ChipInfo &chip;
+  std::unique_ptr<ChipLowering> lowering;
   TypeConverter converter;
-  addCommonTypeConversions(converter);
-  ConversionTarget target(*ctx);
-  target.addIllegalDialect<cta::CtaDialect>();
-  target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
-  RewritePatternSet patterns(ctx);
-  if (sm100) {
-    addSm100TypeConversions(converter);
-    populateCtaToNVVMCommonPatterns(converter, patterns, *abi, kernel,
-                                    sm100Resources(*abi));
-    populateCtaToSm100Patterns(converter, patterns, *abi, kernel);
-  } else {
-    addSm90TypeConversions(converter);
-    populateCtaToNVVMCommonPatterns(converter, patterns, *abi, kernel);
-    populateCtaToSm90Patterns(converter, patterns, *abi, kernel);
-  }
-  if (failed(applyPartialConversion(program.getOperation(), target,
-                                    std::move(patterns)))) {
-    kernel.erase();
-    return failure();
-  }
-  return success();
-}
+  KernelABIs abis;
+  FrozenRewritePatternSet patterns;
+  ConversionTarget target;
+};
 
 struct ConvertCtaToNVVMPass
     : public kiln::impl::ConvertCtaToNVVMBase<ConvertCtaToNVVMPass> {
   using Base::Base;
+
+  LogicalResult initialize(MLIRContext *ctx) override {
+    // An unknown chip is reported at each program it would have lowered.
+    if (const target::ChipInfo *info = target::lookupChip(std::string(chip)))
+      lowering = std::make_shared<ModuleLowering>(ctx, *info);
+    return success();
+  }
+
   void runOnOperation() override {
-    if (failed(lowerCtaProgramsToNVVM(getOperation(), chip)))
+    ModuleOp module = getOperation();
+    if (!lowering) {
+      for (cta::ProgramOp program : module.getOps<cta::ProgramOp>())
+        program.emitError() << "convert-cta-to-nvvm: unknown chip '" << chip
+                            << "'; expected " << target::knownChipNames();
+      return signalPassFailure();
+    }
+    if (failed(lowering->run(module)))
       signalPassFailure();
   }
+
+  std::shared_ptr<ModuleLowering> lowering;
 };
 
 } // namespace
 
-LogicalResult kiln::lowerCtaProgramsToNVVM(ModuleOp module, StringRef chipName) {
-  SmallVector<cta::ProgramOp> programs(module.getOps<cta::ProgramOp>());
-  std::optional<target::Chip> chip = target::parseChip(chipName);
-  if (!chip) {
-    // Reported at each program it would have lowered.
-    for (cta::ProgramOp program : programs)
-      program.emitError() << "convert-cta-to-nvvm: unknown chip '" << chipName
-                          << "'; expected " << target::knownChipNames();
-    return failure();
+std::unique_ptr<ChipLowering>
+kiln::createChipLowering(const target::ChipInfo &chip) {
+  switch (chip.mma) {
+  case target::MmaFamily::Wgmma:
+    return createWgmmaLowering(chip);
+  case target::MmaFamily::Tcgen05:
+    return createTcgen05Lowering(chip);
   }
-  bool ok = true;
-  for (cta::ProgramOp program : programs)
-    ok &= succeeded(lowerProgram(program, *chip));
-  return success(ok);
+  llvm_unreachable("a chip's MMA family");
 }

@@ -3,8 +3,7 @@
 #ifndef KILN_COMPILER_CONVERSION_CTATONVVM_CTATONVVM_H
 #define KILN_COMPILER_CONVERSION_CTATONVVM_CTATONVVM_H
 
-#include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/StringRef.h"
 
 namespace kiln {
 
@@ -13,15 +12,6 @@ inline constexpr llvm::StringLiteral kKernelModuleName = "kiln_kernels";
 /// The llvm.func attribute that carries a kernel's manifest: a dictionary
 /// shaped like the `.kiln.json` file (ManifestAttr.h).
 inline constexpr llvm::StringLiteral kManifestAttrName = "kiln.manifest";
-
-/// Lowers every cta.program of `module` for `chip` into an `llvm.func`
-/// kernel inside the `kiln_kernels` gpu.module: per program, the KernelABI
-/// analysis, then a dialect conversion with the chip-neutral patterns
-/// (populateCtaToNVVMCommonPatterns) and the chip's own
-/// (populateCtaToSm90Patterns). Reports unsupported chips and ops at the
-/// offending op.
-mlir::LogicalResult lowerCtaProgramsToNVVM(mlir::ModuleOp module,
-                                           llvm::StringRef chip);
 
 } // namespace kiln
 

@@ -66,13 +66,13 @@ namespace {
 /// their base pointers (null where the kernel only reaches them through
 /// tensor maps) and dims by the i32 parameters.
 struct ProgramLowering : public AbiPattern<cta::ProgramOp> {
-  ProgramLowering(TypeConverter &converter, MLIRContext *ctx,
-                  const KernelABI &abi, LLVM::LLVMFuncOp kernel)
-      : AbiPattern(converter, ctx, abi), kernel(kernel) {}
+  using AbiPattern::AbiPattern;
 
   LogicalResult
   matchAndRewrite(cta::ProgramOp program, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    const KernelABI &abi = abis.of(program);
+    LLVM::LLVMFuncOp kernel = abis.kernelOf(program);
     Block *entry = &kernel.getBody().front();
     rewriter.setInsertionPointToEnd(entry);
     Emitter e(rewriter, program.getLoc());
@@ -96,8 +96,6 @@ struct ProgramLowering : public AbiPattern<cta::ProgramOp> {
     rewriter.eraseOp(program);
     return success();
   }
-
-  mutable LLVM::LLVMFuncOp kernel;
 };
 
 struct ReturnLowering : public OpConversionPattern<cta::ReturnOp> {
@@ -123,8 +121,8 @@ struct YieldLowering : public OpConversionPattern<cta::YieldOp> {
   }
 };
 
-struct AllocLowering : public AbiPattern<cta::AllocOp> {
-  using AbiPattern::AbiPattern;
+struct AllocLowering : public OpConversionPattern<cta::AllocOp> {
+  using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(cta::AllocOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -147,6 +145,7 @@ struct RingLowering : public AbiPattern<cta::RingOp> {
   LogicalResult
   matchAndRewrite(cta::RingOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    const KernelABI &abi = abis.of(op);
     Emitter e(rewriter, op.getLoc());
     Value ring = e.bytePtr(e.smemBase(), *op.getSmemOffset());
     int64_t stages = op.getRing().getType().getStages();
@@ -166,13 +165,14 @@ struct RingLowering : public AbiPattern<cta::RingOp> {
 /// exit (the copies read shared memory).
 struct WarpSpecializeLowering : public AbiPattern<cta::WarpSpecializeOp> {
   WarpSpecializeLowering(TypeConverter &converter, MLIRContext *ctx,
-                         const KernelABI &abi, const CtaResources &resources)
-      : AbiPattern(converter, ctx, abi), resources(resources) {}
+                         const KernelABIs &abis, const CtaResources &resources)
+      : AbiPattern(converter, ctx, abis), resources(resources) {}
   CtaResources resources;
 
   LogicalResult
   matchAndRewrite(cta::WarpSpecializeOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    const KernelABI &abi = abis.of(op);
     Location loc = op.getLoc();
     Emitter e(rewriter, loc);
     bool clustered = abi.clusterSize > 1;
@@ -185,7 +185,7 @@ struct WarpSpecializeLowering : public AbiPattern<cta::WarpSpecializeOp> {
       }
     };
     if (resources.acquire)
-      resources.acquire(e);
+      resources.acquire(e, abi);
     syncAll();
     // (Operands are named before use throughout: see Emitter::isThread.)
     Value warpThreads = e.i32(target::threadsPerWarp);
@@ -231,7 +231,7 @@ struct WarpSpecializeLowering : public AbiPattern<cta::WarpSpecializeOp> {
       }
     }
     if (resources.release)
-      resources.release(e);
+      resources.release(e, abi);
     // Peers may still multicast into, or arrive on, this CTA's shared
     // memory.
     if (clustered)
@@ -255,8 +255,8 @@ struct ClusterRankLowering : public OpConversionPattern<cta::ClusterRankOp> {
   }
 };
 
-struct WarpgroupIndexLowering : public AbiPattern<cta::WarpgroupIndexOp> {
-  using AbiPattern::AbiPattern;
+struct WarpgroupIndexLowering : public OpConversionPattern<cta::WarpgroupIndexOp> {
+  using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(cta::WarpgroupIndexOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -440,6 +440,7 @@ struct ProduceLowering : public AbiPattern<cta::ProduceOp> {
   LogicalResult
   matchAndRewrite(cta::ProduceOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    const KernelABI &abi = abis.of(op);
     Location loc = op.getLoc();
     Emitter e(rewriter, loc);
     Value ring = adaptor.getRing();
@@ -490,13 +491,13 @@ struct ProduceLowering : public AbiPattern<cta::ProduceOp> {
 /// With multicast, each CTA of the cluster copies 1/cs of the rows and the
 /// copy lands in every CTA's buffer.
 struct LoadLowering : public AbiPattern<cta::LoadOp> {
-  LoadLowering(TypeConverter &converter, MLIRContext *ctx, const KernelABI &abi,
-               LLVM::LLVMFuncOp kernel)
-      : AbiPattern(converter, ctx, abi), kernel(kernel) {}
+  using AbiPattern::AbiPattern;
 
   LogicalResult
   matchAndRewrite(cta::LoadOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    const KernelABI &abi = abis.of(op);
+    LLVM::LLVMFuncOp kernel = abis.kernelOf(op);
     if (!op.getSignal())
       return rewriter.notifyMatchFailure(op, "a copy outside cta.produce");
     Location loc = op.getLoc();
@@ -579,25 +580,71 @@ struct LoadLowering : public AbiPattern<cta::LoadOp> {
     rewriter.eraseOp(op);
     return success();
   }
-
-  mutable LLVM::LLVMFuncOp kernel;
 };
 
 } // namespace
 
 void kiln::populateCtaToNVVMCommonPatterns(TypeConverter &converter,
                                            RewritePatternSet &patterns,
-                                           const KernelABI &abi,
-                                           LLVM::LLVMFuncOp kernel,
+                                           const KernelABIs &abis,
                                            const CtaResources &resources) {
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<ProgramLowering, LoadLowering>(converter, ctx, abi, kernel);
-  patterns.add<AllocLowering, RingLowering, WarpgroupIndexLowering,
-               ProduceLowering>(converter, ctx, abi);
-  patterns.add<WarpSpecializeLowering>(converter, ctx, abi, resources);
-  patterns
-      .add<ReturnLowering, YieldLowering, TileLoopLowering,
-           ClusterRankLowering>(converter, ctx);
+  patterns.add<ProgramLowering, LoadLowering, RingLowering, ProduceLowering>(
+      converter, ctx, abis);
+  patterns.add<WarpSpecializeLowering>(converter, ctx, abis, resources);
+  patterns.add<ReturnLowering, YieldLowering, TileLoopLowering,
+               ClusterRankLowering, AllocLowering, WarpgroupIndexLowering>(
+      converter, ctx);
+}
+
+scf::ForOp kiln::lowerConsumeLoop(ConversionPatternRewriter &rewriter,
+                                  cta::ConsumeOp op, Value ring,
+                                  Value position, Value count,
+                                  ValueRange inits,
+                                  const ConsumeStepHooks &hooks) {
+  Location loc = op.getLoc();
+  Emitter e(rewriter, loc);
+  int64_t stages = op.getRing().getType().getStages();
+  auto loop =
+      scf::ForOp::create(rewriter, loc, e.index(0), count, e.index(1), inits);
+  Block *body = loop.getBody();
+  if (!body->empty())
+    rewriter.eraseOp(body->getTerminator());
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPointToStart(body);
+  Value kb = loop.getInductionVar();
+  Value iteration = e.add(position, e.toI32(kb));
+  Value slot = e.ringSlot(iteration, stages);
+  Value phase = e.ringPhase(iteration, stages);
+  e.wait(e.barrier(ring, slot, stages, /*empty=*/false), phase);
+  SmallVector<Value> args = {kb, e.toIndex(slot)};
+  if (hooks.beforeBody)
+    llvm::append_range(args, hooks.beforeBody(e, loop.getRegionIterArgs()));
+  else
+    llvm::append_range(args, loop.getRegionIterArgs());
+  Block &source = op.getBody().front();
+  Operation *yield = source.getTerminator();
+  rewriter.inlineBlockBefore(&source, body, body->end(), args);
+  rewriter.setInsertionPoint(yield);
+  if (hooks.afterBody)
+    hooks.afterBody(e, kb, iteration, slot);
+  return loop;
+}
+
+MmaOperandAddresses kiln::mmaOperandAddresses(Emitter &e, cta::MmaOp op,
+                                              cta::MmaOp::Adaptor adaptor) {
+  auto lhs = llvm::cast<cta::BufferType>(op.getLhs().getType());
+  cta::BufferType rhs = op.getRhs().getType();
+  Value slotA = op.getLhsSlot() ? e.toI32(adaptor.getLhsSlot()) : e.i32(0);
+  Value slotB = op.getRhsSlot() ? e.toI32(adaptor.getRhsSlot()) : e.i32(0);
+  Value rowA = op.getLhsRow() ? e.toI32(adaptor.getLhsRow()) : e.i32(0);
+  MmaOperandAddresses addresses;
+  addresses.lhs = e.add(e.smemAddress(adaptor.getLhs()),
+                        e.add(e.mul(slotA, e.i32(lhs.getStageBytes())),
+                              e.mul(rowA, e.i32(columnBlockBytes(lhs)))));
+  addresses.rhs = e.add(e.smemAddress(adaptor.getRhs()),
+                        e.mul(slotB, e.i32(rhs.getStageBytes())));
+  return addresses;
 }
 
 LogicalResult kiln::checkLoweredAlike(Operation *op, target::Chip chip) {

@@ -28,6 +28,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "compiler/Conversion/CtaToNVVM/ChipLowering.h"
 #include "compiler/Conversion/CtaToNVVM/LoweringUtils.h"
 #include "compiler/Conversion/CtaToNVVM/TileStore.h"
 #include "compiler/Target/MLIR/ElementTypes.h"
@@ -160,6 +161,7 @@ struct AccZeroLowering : public AbiPattern<cta::AccZeroOp> {
   LogicalResult
   matchAndRewrite(cta::AccZeroOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    const KernelABI &abi = abis.of(op);
     std::optional<int64_t> column = op.getTmemColumn();
     if (!column)
       return rewriter.notifyMatchFailure(op, "no tensor-memory columns");
@@ -204,6 +206,7 @@ struct ConsumeLowering : public AbiPattern<cta::ConsumeOp> {
   LogicalResult
   matchAndRewrite(cta::ConsumeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    const KernelABI &abi = abis.of(op);
     Location loc = op.getLoc();
     Emitter e(rewriter, loc);
     Value ring = adaptor.getRing();
@@ -212,36 +215,23 @@ struct ConsumeLowering : public AbiPattern<cta::ConsumeOp> {
     Value position = e.toI32(adaptor.getPosition());
     Value count = adaptor.getCount();
 
-    auto loop = scf::ForOp::create(rewriter, loc, e.index(0), count, e.index(1),
-                                   adaptor.getInits());
-    Block *body = loop.getBody();
-    if (!body->empty())
-      rewriter.eraseOp(body->getTerminator());
-    {
-      OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.setInsertionPointToStart(body);
-      Value kb = loop.getInductionVar();
-      Value iteration = e.add(position, e.toI32(kb));
-      Value slot = e.ringSlot(iteration, stages);
-      Value phase = e.ringPhase(iteration, stages);
-      e.wait(e.barrier(ring, slot, stages, /*empty=*/false), phase);
-      SmallVector<Value> args = {kb, e.toIndex(slot)};
-      llvm::append_range(args, loop.getRegionIterArgs());
-      Block &source = op.getBody().front();
-      Operation *yield = source.getTerminator();
-      rewriter.inlineBlockBefore(&source, body, body->end(), args);
-      rewriter.setInsertionPoint(yield);
-      // In a cluster every CTA's producer multicasts into this CTA's copy
-      // of the stage, so the commit arrives on the stage's empty barrier in
-      // each CTA of the cluster (the same offset everywhere); a CTA pair's
-      // leader releases the stage in both CTAs of the pair.
-      issueOnce(e, op.getOneThread(), [&] {
-        Value mask = clusterSize > 1 ? e.clusterMask(clusterSize) : Value();
+    ConsumeStepHooks hooks;
+    // In a cluster every CTA's producer multicasts into this CTA's copy of
+    // the stage, so the commit arrives on the stage's empty barrier in each
+    // CTA of the cluster (the same offset everywhere); a CTA pair's leader
+    // releases the stage in both CTAs of the pair.
+    hooks.afterBody = [&](Emitter &step, Value, Value, Value slot) {
+      issueOnce(step, op.getOneThread(), [&] {
+        Value mask =
+            clusterSize > 1 ? step.clusterMask(clusterSize) : Value();
         NVVM::Tcgen05CommitOp::create(
-            rewriter, loc, e.barrier(ring, slot, stages, /*empty=*/true), mask,
+            step.b, step.loc,
+            step.barrier(ring, slot, stages, /*empty=*/true), mask,
             ctaGroup(abi));
       });
-    }
+    };
+    scf::ForOp loop = lowerConsumeLoop(rewriter, op, ring, position, count,
+                                       adaptor.getInits(), hooks);
     Value count32 = e.toI32(count);
     Value end = e.add(position, count32);
     // In an mma role the MMAs stay in flight: the cta.acc_commit that hands
@@ -272,105 +262,197 @@ static std::optional<target::Tcgen05Kind> denseKindOf(Type a, Type b) {
   return std::nullopt;
 }
 
-/// acc (+)= lhs x rhs as tcgen05.mma kind::f16 or kind::f8f6f4 (M = 128,
-/// N = the accumulator's columns, 32 bytes of K per instruction), or a
-/// block-scaled kind (below), issued by one thread of
-/// the warpgroup on K-major shared-memory descriptors. The first
-/// instruction reads D only when the accumulator already holds data.
+/// Accumulators are whole tensor-memory lane ranges: 128 rows.
+std::optional<std::string> accumulatorError(cta::AccType acc) {
+  if (acc.getShape()[0] == kMmaRows)
+    return std::nullopt;
+  return "a " + std::to_string(acc.getShape()[0]) +
+         "-row accumulator; on sm_100a an accumulator fills the " +
+         std::to_string(kMmaRows) + " lanes of tensor memory";
+}
+
+LogicalResult checkAccumulator(Operation *op, cta::AccType acc) {
+  if (std::optional<std::string> error = accumulatorError(acc))
+    return op->emitError() << "convert-cta-to-nvvm: " << *error;
+  return success();
+}
+
+/// How a cta.mma becomes tcgen05.mma instructions: kind::f16 or
+/// kind::f8f6f4 (M = 128, or 256 over a CTA pair; N = the accumulator's
+/// columns; 32 bytes of K per instruction), or a block-scaled kind, on
+/// K-major shared-memory descriptors. The one place that decides whether an
+/// MMA lowers on sm_100a: the check before the conversion reports its
+/// error, the pattern emits its plan.
+struct Tcgen05MmaPlan {
+  target::Tcgen05InstrDescriptorFields fields;
+  /// The descriptors' constant fields.
+  uint64_t highA = 0, highB = 0;
+  /// Per K step: the instruction descriptor (block-scaled kinds pick their
+  /// scale bytes with it), what each operand's descriptor advances by, and
+  /// each operand's scale-factor column offset.
+  SmallVector<uint32_t> idesc;
+  SmallVector<uint64_t> stepA, stepB;
+  SmallVector<std::pair<uint32_t, uint32_t>> scaleColumns;
+  std::optional<ScaledMma> scaled;
+  /// Whether the first instruction ignores what D holds (accumulate false).
+  bool overwrite = false;
+};
+
+target::ValueOrError<Tcgen05MmaPlan> planTcgen05Mma(cta::MmaOp mma) {
+  using Plan = target::ValueOrError<Tcgen05MmaPlan>;
+  auto describe = [](auto &&...parts) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    (os << ... << parts);
+    return text;
+  };
+  auto lhs = llvm::dyn_cast<cta::BufferType>(mma.getLhs().getType());
+  if (!lhs)
+    return Plan::failure(
+        "not implemented yet on sm_100a: an MMA with its lhs in registers");
+  cta::BufferType rhs = mma.getRhs().getType();
+  Type element = lhs.getElementType(), rhsElement = rhs.getElementType();
+  Tcgen05MmaPlan plan;
+  target::Tcgen05InstrDescriptorFields &fields = plan.fields;
+  for (Type type : {element, rhsElement})
+    if (!target::getElementType(type))
+      return Plan::failure(
+          describe("no sm_100a MMA for ", type, " operands"));
+  fields.a = *target::getElementType(element);
+  fields.b = *target::getElementType(rhsElement);
+  if (mma.getLhsScale()) {
+    std::string error;
+    FailureOr<ScaledMma> scaled = scaledMmaOf(mma, error);
+    if (failed(scaled))
+      return Plan::failure(error);
+    plan.scaled = *scaled;
+    fields.kind = scaled->kind;
+    fields.scaleType = scaled->scale;
+    fields.scaleBlock = scaled->block;
+  } else if (std::optional<target::Tcgen05Kind> kind =
+                 denseKindOf(element, rhsElement)) {
+    fields.kind = *kind;
+  } else {
+    return Plan::failure(describe(
+        "no sm_100a MMA multiplies ", element, " by ", rhsElement,
+        " (kind::f16: both bf16 or both f16; kind::f8f6f4: both e4m3/e5m2)"));
+  }
+  if (!mma.getTransposeB())
+    return Plan::failure("rhs must be K-major (transpose_b)");
+  if (Value accumulate = mma.getAccumulate()) {
+    auto constant = accumulate.getDefiningOp<arith::ConstantOp>();
+    if (!constant)
+      return Plan::failure("not implemented yet on sm_100a: an accumulate "
+                           "flag computed at run time");
+    plan.overwrite = !llvm::cast<BoolAttr>(constant.getValue()).getValue();
+  }
+  cta::AccType acc = mma.getAcc().getType();
+  if (std::optional<std::string> error = accumulatorError(acc))
+    return Plan::failure(*error);
+  fields.accumulator = target::ElementType::F32;
+  // A CTA pair's MMA covers both CTAs' rows.
+  fields.ctaGroup = mma.getCtaPair() ? target::ctaPairSize : 1;
+  fields.m = acc.getShape()[0] * fields.ctaGroup;
+  fields.n = acc.getShape()[1];
+  target::ValueOrError<uint32_t> idesc =
+      target::encodeTcgen05InstrDescriptor(fields);
+  if (!idesc)
+    return Plan::failure(idesc.error());
+  unsigned instructionK = target::tcgen05InstructionK(fields.kind);
+  if (lhs.getShape()[1] % instructionK != 0)
+    return Plan::failure(describe("K = ", lhs.getShape()[1],
+                                  " is not a multiple of the tcgen05.mma's K "
+                                  "of ",
+                                  instructionK));
+  if (lhs.getShape()[0] != kMmaRows)
+    return Plan::failure(describe("the lhs has ", lhs.getShape()[0],
+                                  " rows; tcgen05.mma reads ", kMmaRows));
+  if (rhs.getShape()[0] * fields.ctaGroup != acc.getShape()[1])
+    return Plan::failure(describe(
+        "not implemented yet on sm_100a: an rhs tile of ", rhs.getShape()[0],
+        " rows for a ", acc.getShape()[1], "-column accumulator"));
+  if (mma.getCtaPair() && plan.scaled)
+    return Plan::failure(
+        "not implemented yet on sm_100a: block-scaled MMAs of a CTA pair");
+  target::ValueOrError<uint64_t> highA = target::tcgen05DescriptorHighBits(
+      target::OperandMajor::K, lhs.getSwizzleMode(), lhs.getShape()[0]);
+  if (!highA)
+    return Plan::failure(highA.error());
+  target::ValueOrError<uint64_t> highB = target::tcgen05DescriptorHighBits(
+      target::OperandMajor::K, rhs.getSwizzleMode(), rhs.getShape()[0]);
+  if (!highB)
+    return Plan::failure(highB.error());
+  plan.highA = *highA;
+  plan.highB = *highB;
+  int64_t kSteps = lhs.getShape()[1] / instructionK;
+  for (int64_t k = 0; k < kSteps; ++k) {
+    target::ValueOrError<uint64_t> stepA = target::tcgen05KStepDescriptorDelta(
+        fields.kind, target::OperandMajor::K, lhs.getSwizzleMode(),
+        lhs.getShape()[0], k);
+    target::ValueOrError<uint64_t> stepB = target::tcgen05KStepDescriptorDelta(
+        fields.kind, target::OperandMajor::K, rhs.getSwizzleMode(),
+        rhs.getShape()[0], k);
+    if (!stepA || !stepB)
+      return Plan::failure(stepA ? stepB.error() : stepA.error());
+    plan.stepA.push_back(*stepA);
+    plan.stepB.push_back(*stepB);
+    plan.idesc.push_back(*idesc);
+    plan.scaleColumns.push_back({0, 0});
+    if (!plan.scaled)
+      continue;
+    // Block scales: each MMA reads its atom group and picks its scale bytes
+    // with the instruction descriptor's IDs.
+    target::ValueOrError<target::ScaleFactorTmemOperand> a =
+        target::scaleFactorTmemOperand(plan.scaled->kind, plan.scaled->block,
+                                       acc.getShape()[0], k);
+    target::ValueOrError<target::ScaleFactorTmemOperand> b =
+        target::scaleFactorTmemOperand(plan.scaled->kind, plan.scaled->block,
+                                       acc.getShape()[1], k);
+    if (!a || !b)
+      return Plan::failure(a ? b.error() : a.error());
+    target::Tcgen05InstrDescriptorFields stepFields = fields;
+    stepFields.scaleFactorIdA = a->scaleFactorId;
+    stepFields.scaleFactorIdB = b->scaleFactorId;
+    target::ValueOrError<uint32_t> stepIdesc =
+        target::encodeTcgen05InstrDescriptor(stepFields);
+    if (!stepIdesc)
+      return Plan::failure(stepIdesc.error());
+    plan.idesc.back() = *stepIdesc;
+    plan.scaleColumns.back() = {a->columnOffset, b->columnOffset};
+  }
+  return plan;
+}
+
+/// acc (+)= lhs x rhs as tcgen05Mma plans it, issued by one thread of the
+/// warpgroup. The first instruction reads D only when the accumulator
+/// already holds data.
 struct MmaLowering : public AbiPattern<cta::MmaOp> {
   using AbiPattern::AbiPattern;
   LogicalResult
   matchAndRewrite(cta::MmaOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    const KernelABI &abi = abis.of(op);
+    target::ValueOrError<Tcgen05MmaPlan> plan = planTcgen05Mma(op);
+    if (!plan)
+      return rewriter.notifyMatchFailure(op, plan.error());
+    const std::optional<ScaledMma> &scaled = plan->scaled;
     Location loc = op.getLoc();
     Emitter e(rewriter, loc);
-    auto lhs = llvm::dyn_cast<cta::BufferType>(op.getLhs().getType());
-    if (!lhs)
-      return rewriter.notifyMatchFailure(op, "register lhs");
-    cta::BufferType rhs = op.getRhs().getType();
     cta::AccType accType = op.getAcc().getType();
-    std::optional<target::ElementType> element =
-        target::getElementType(lhs.getElementType());
-    if (!element)
-      return rewriter.notifyMatchFailure(op, "operand type");
-    std::optional<target::ElementType> rhsElement =
-        target::getElementType(rhs.getElementType());
-    if (!rhsElement)
-      return rewriter.notifyMatchFailure(op, "operand type");
-    target::Tcgen05InstrDescriptorFields fields;
-    fields.a = *element;
-    fields.b = *rhsElement;
-    std::optional<target::Tcgen05Kind> dense =
-        denseKindOf(lhs.getElementType(), rhs.getElementType());
-    if (!dense && !op.getLhsScale())
-      return rewriter.notifyMatchFailure(op, "no dense kind");
-    fields.kind = dense.value_or(target::Tcgen05Kind::F16);
-    fields.accumulator = target::ElementType::F32;
-    // A CTA pair's MMA covers both CTAs' rows.
-    fields.ctaGroup = op.getCtaPair() ? target::ctaPairSize : 1;
-    fields.m = accType.getShape()[0] * fields.ctaGroup;
-    fields.n = accType.getShape()[1];
-    std::optional<ScaledMma> scaled;
-    if (op.getLhsScale()) {
-      std::string error;
-      FailureOr<ScaledMma> form = scaledMmaOf(op, error);
-      if (failed(form))
-        return rewriter.notifyMatchFailure(op, error);
-      scaled = *form;
-      fields.kind = scaled->kind;
-      fields.scaleType = scaled->scale;
-      fields.scaleBlock = scaled->block;
-    }
-    target::ValueOrError<uint32_t> idesc =
-        target::encodeTcgen05InstrDescriptor(fields);
-    target::ValueOrError<uint64_t> hiA = target::tcgen05DescriptorHighBits(
-        target::OperandMajor::K, lhs.getSwizzleMode(), lhs.getShape()[0]);
-    target::ValueOrError<uint64_t> hiB = target::tcgen05DescriptorHighBits(
-        target::OperandMajor::K, rhs.getSwizzleMode(), rhs.getShape()[0]);
-    if (!idesc || !hiA || !hiB)
-      return rewriter.notifyMatchFailure(op, "no tcgen05.mma for these tiles");
-    unsigned instructionK = target::tcgen05InstructionK(fields.kind);
-
-    Value slotA = op.getLhsSlot() ? e.toI32(adaptor.getLhsSlot()) : e.i32(0);
-    Value slotB = op.getRhsSlot() ? e.toI32(adaptor.getRhsSlot()) : e.i32(0);
-    Value rowA = op.getLhsRow() ? e.toI32(adaptor.getLhsRow()) : e.i32(0);
-    Value addrA = e.add(e.smemAddress(adaptor.getLhs()),
-                        e.add(e.mul(slotA, e.i32(lhs.getStageBytes())),
-                              e.mul(rowA, e.i32(columnBlockBytes(lhs)))));
-    Value addrB = e.add(e.smemAddress(adaptor.getRhs()),
-                        e.mul(slotB, e.i32(rhs.getStageBytes())));
+    MmaOperandAddresses addresses = mmaOperandAddresses(e, op, adaptor);
 
     Value address = accAddress(e, adaptor.getAcc());
     Value readD = accWritten(e, adaptor.getAcc());
-    if (Value accumulate = op.getAccumulate()) {
-      auto constant = accumulate.getDefiningOp<arith::ConstantOp>();
-      if (!constant)
-        return rewriter.notifyMatchFailure(op, "runtime accumulate flag");
-      if (!llvm::cast<BoolAttr>(constant.getValue()).getValue())
-        readD = boolConstant(e, false);
-    }
-    int64_t kSteps = lhs.getShape()[1] / instructionK;
-    SmallVector<uint64_t> stepsA, stepsB;
-    for (int64_t k = 0; k < kSteps; ++k) {
-      target::ValueOrError<uint64_t> stepA = target::tcgen05KStepDescriptorDelta(
-          fields.kind, target::OperandMajor::K, lhs.getSwizzleMode(),
-          lhs.getShape()[0], k);
-      target::ValueOrError<uint64_t> stepB = target::tcgen05KStepDescriptorDelta(
-          fields.kind, target::OperandMajor::K, rhs.getSwizzleMode(),
-          rhs.getShape()[0], k);
-      if (!stepA || !stepB)
-        return rewriter.notifyMatchFailure(op, "no descriptor step");
-      stepsA.push_back(*stepA);
-      stepsB.push_back(*stepB);
-    }
-    Value descA = e.smemDescriptor(addrA, *hiA),
-          descB = e.smemDescriptor(addrB, *hiB);
-    Value instr = e.i32(static_cast<int32_t>(*idesc));
+    if (plan->overwrite)
+      readD = boolConstant(e, false);
+    int64_t kSteps = plan->stepA.size();
+    Value descA = e.smemDescriptor(addresses.lhs, plan->highA),
+          descB = e.smemDescriptor(addresses.rhs, plan->highB);
+    Value instr = e.i32(static_cast<int32_t>(plan->idesc[0]));
 
     // Block scales: each operand's atoms of this stage go from shared to
     // tensor memory (tcgen05.cp, 4 columns per atom), into the stage's own
-    // slice of the operand's scale region; each MMA reads its atom group
-    // and picks its scale bytes with the instruction descriptor's IDs.
+    // slice of the operand's scale region.
     struct ScaleOperand {
       Value smem;         // the stage's first atom in shared memory (i32)
       int64_t atoms = 0;  // atoms per stage
@@ -379,8 +461,6 @@ struct MmaLowering : public AbiPattern<cta::MmaOp> {
       Value slot;
     };
     SmallVector<ScaleOperand, 2> scales;
-    SmallVector<uint32_t> idescs(kSteps, *idesc);
-    SmallVector<std::pair<uint32_t, uint32_t>> scaleColumns(kSteps);
     if (scaled) {
       for (auto [buffer, converted, slot, rows] :
            {std::tuple<Value, Value, Value, int64_t>{
@@ -401,25 +481,6 @@ struct MmaLowering : public AbiPattern<cta::MmaOp> {
             e.add(e.smemAddress(converted),
                   e.mul(operand.slot, e.i32(type.getStageBytes())));
         scales.push_back(operand);
-      }
-      for (int64_t k = 0; k < kSteps; ++k) {
-        target::ValueOrError<target::ScaleFactorTmemOperand> a =
-            target::scaleFactorTmemOperand(scaled->kind, scaled->block,
-                                           scales[0].rows, k);
-        target::ValueOrError<target::ScaleFactorTmemOperand> b =
-            target::scaleFactorTmemOperand(scaled->kind, scaled->block,
-                                           scales[1].rows, k);
-        if (!a || !b)
-          return rewriter.notifyMatchFailure(op, "no scale-factor operand");
-        target::Tcgen05InstrDescriptorFields stepFields = fields;
-        stepFields.scaleFactorIdA = a->scaleFactorId;
-        stepFields.scaleFactorIdB = b->scaleFactorId;
-        target::ValueOrError<uint32_t> stepIdesc =
-            target::encodeTcgen05InstrDescriptor(stepFields);
-        if (!stepIdesc)
-          return rewriter.notifyMatchFailure(op, stepIdesc.error());
-        idescs[k] = *stepIdesc;
-        scaleColumns[k] = {a->columnOffset, b->columnOffset};
       }
     }
 
@@ -458,14 +519,14 @@ struct MmaLowering : public AbiPattern<cta::MmaOp> {
       }
       for (int64_t k = 0; k < kSteps; ++k) {
         Value enable = k == 0 ? readD : boolConstant(e, true);
-        Value a = e.add(descA, e.i64(stepsA[k]));
-        Value b = e.add(descB, e.i64(stepsB[k]));
+        Value a = e.add(descA, e.i64(plan->stepA[k]));
+        Value b = e.add(descB, e.i64(plan->stepB[k]));
         Value stepInstr =
-            scaled ? e.i32(static_cast<int32_t>(idescs[k])) : instr;
+            scaled ? e.i32(static_cast<int32_t>(plan->idesc[k])) : instr;
         if (!scaled) {
           NVVM::Tcgen05MMAOp::create(
               rewriter, loc,
-              fields.kind == target::Tcgen05Kind::F8F6F4
+              plan->fields.kind == target::Tcgen05Kind::F8F6F4
                   ? NVVM::Tcgen05MMAKind::F8F6F4
                   : NVVM::Tcgen05MMAKind::F16,
               op.getCtaPair() ? NVVM::CTAGroupKind::CTA_2
@@ -478,9 +539,9 @@ struct MmaLowering : public AbiPattern<cta::MmaOp> {
             rewriter, loc, scaled->nvvmKind, NVVM::CTAGroupKind::CTA_1,
             scaled->nvvmBlock, NVVM::Tcgen05MMACollectorOp::DISCARD, d, a, b,
             stepInstr, enable,
-            tmemPointer(e, e.add(scaleBase[0], e.i32(scaleColumns[k].first))),
+            tmemPointer(e, e.add(scaleBase[0], e.i32(plan->scaleColumns[k].first))),
             tmemPointer(e,
-                        e.add(scaleBase[1], e.i32(scaleColumns[k].second))));
+                        e.add(scaleBase[1], e.i32(plan->scaleColumns[k].second))));
       }
     });
     rewriter.replaceOp(op, makeAcc(e, address, boolConstant(e, true)));
@@ -497,6 +558,7 @@ struct AccRingLowering : public AbiPattern<cta::AccRingOp> {
   LogicalResult
   matchAndRewrite(cta::AccRingOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    const KernelABI &abi = abis.of(op);
     Emitter e(rewriter, op.getLoc());
     Value ring = e.bytePtr(e.smemBase(), *op.getSmemOffset());
     int64_t stages = op.getRing().getType().getStages();
@@ -565,6 +627,7 @@ struct AccAcquireLowering : public AbiPattern<cta::AccAcquireOp> {
   LogicalResult
   matchAndRewrite(cta::AccAcquireOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    const KernelABI &abi = abis.of(op);
     Emitter e(rewriter, op.getLoc());
     rewriter.replaceOp(op, takeAccSet(e, abi, op.getRing(), adaptor.getRing(),
                                       adaptor.getPosition(), /*empty=*/true,
@@ -580,6 +643,7 @@ struct AccCommitLowering : public AbiPattern<cta::AccCommitOp> {
   LogicalResult
   matchAndRewrite(cta::AccCommitOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    const KernelABI &abi = abis.of(op);
     Emitter e(rewriter, op.getLoc());
     int64_t stages = op.getRing().getType().getStages();
     Value iteration = e.toI32(adaptor.getPosition());
@@ -603,6 +667,7 @@ struct AccWaitLowering : public AbiPattern<cta::AccWaitOp> {
   LogicalResult
   matchAndRewrite(cta::AccWaitOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    const KernelABI &abi = abis.of(op);
     Emitter e(rewriter, op.getLoc());
     rewriter.replaceOp(op, takeAccSet(e, abi, op.getRing(), adaptor.getRing(),
                                       adaptor.getPosition(), /*empty=*/false,
@@ -619,6 +684,7 @@ struct AccReleaseLowering : public AbiPattern<cta::AccReleaseOp> {
   LogicalResult
   matchAndRewrite(cta::AccReleaseOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    const KernelABI &abi = abis.of(op);
     Emitter e(rewriter, op.getLoc());
     int64_t stages = op.getRing().getType().getStages();
     Value iteration = e.toI32(adaptor.getPosition());
@@ -647,13 +713,13 @@ struct AccReleaseLowering : public AbiPattern<cta::AccReleaseOp> {
 /// 16-byte chunks into the swizzled block, which TileStore copies out. An
 /// accumulator no MMA has written (K = 0) reads as zeros.
 struct StoreLowering : public AbiPattern<cta::StoreOp> {
-  StoreLowering(TypeConverter &converter, MLIRContext *ctx,
-                const KernelABI &abi, LLVM::LLVMFuncOp kernel)
-      : AbiPattern(converter, ctx, abi), kernel(kernel) {}
+  using AbiPattern::AbiPattern;
 
   LogicalResult
   matchAndRewrite(cta::StoreOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    const KernelABI &abi = abis.of(op);
+    LLVM::LLVMFuncOp kernel = abis.kernelOf(op);
     Location loc = op.getLoc();
     Emitter e(rewriter, loc);
     OpBuilder &b = rewriter;
@@ -737,82 +803,58 @@ struct StoreLowering : public AbiPattern<cta::StoreOp> {
     rewriter.eraseOp(op);
     return success();
   }
-
-  mutable LLVM::LLVMFuncOp kernel;
 };
 
-} // namespace
+/// The tensor-memory allocation of a program (cta-allocate-resources
+/// decided its columns and the slot its address goes to). Before the roles
+/// start, one whole warp allocates and gives up its permit (no other
+/// allocation follows); the CTA-wide barrier that starts the roles (emitted
+/// by the caller) publishes the address, and readers fence after it
+/// (AccZeroLowering). After every role, the CTA barrier orders every warp's
+/// last tensor-memory access before the allocating warp frees the columns.
+/// A CTA pair allocates the same columns in both CTAs (warp 0 of each); the
+/// leader's MMAs write them.
+void acquireTensorMemory(Emitter &e, const KernelABI &abi) {
+  if (abi.tmemColumns == 0)
+    return;
+  NVVM::CTAGroupKind group = ctaGroup(abi);
+  // A pair's allocation is collective over both CTAs' warp 0: the peer CTA
+  // must have started (PTX ISA, tcgen05.alloc with .cta_group::2).
+  if (abi.ctaPair) {
+    NVVM::ClusterArriveOp::create(e.b, e.loc, /*aligned=*/nullptr);
+    NVVM::ClusterWaitOp::create(e.b, e.loc, /*aligned=*/nullptr);
+  }
+  e.ifThen(isAllocatingWarp(e), [&] {
+    Value slot = e.bytePtr(e.smemBase(), abi.tmemSlot);
+    NVVM::Tcgen05AllocOp::create(e.b, e.loc, slot, e.i32(abi.tmemColumns),
+                                 group);
+    NVVM::Tcgen05RelinquishAllocPermitOp::create(e.b, e.loc, group);
+  });
+  fence(e, NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
+}
 
-void kiln::addSm100TypeConversions(TypeConverter &converter) {
-  converter.addConversion(
-      [](cta::AccType type) -> Type { return accStruct(type.getContext()); });
-  // An accumulator ring is its barriers; its columns are planned.
-  converter.addConversion([](cta::AccRingType type) -> Type {
-    return LLVM::LLVMPointerType::get(type.getContext(), 3);
+void releaseTensorMemory(Emitter &e, const KernelABI &abi) {
+  if (abi.tmemColumns == 0)
+    return;
+  fence(e, NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
+  // Both CTAs of a pair free their columns together.
+  if (abi.ctaPair) {
+    NVVM::ClusterArriveOp::create(e.b, e.loc, /*aligned=*/nullptr);
+    NVVM::ClusterWaitOp::create(e.b, e.loc, /*aligned=*/nullptr);
+  } else {
+    NVVM::Barrier0Op::create(e.b, e.loc);
+  }
+  e.ifThen(isAllocatingWarp(e), [&] {
+    fence(e, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+    Value slot = e.bytePtr(e.smemBase(), abi.tmemSlot);
+    Value base = LLVM::LoadOp::create(e.b, e.loc, e.i32Type(), slot);
+    NVVM::Tcgen05DeallocOp::create(e.b, e.loc, tmemPointer(e, base),
+                                   e.i32(abi.tmemColumns), ctaGroup(abi));
   });
 }
 
-CtaResources kiln::sm100Resources(const KernelABI &abi) {
-  if (abi.tmemColumns == 0)
-    return {};
-  int64_t columns = abi.tmemColumns, slotOffset = abi.tmemSlot;
-  // A CTA pair allocates the same columns in both CTAs (warp 0 of each);
-  // the leader's MMAs write them.
-  NVVM::CTAGroupKind group = ctaGroup(abi);
-  bool pair = abi.ctaPair;
-  CtaResources resources;
-  // Before the roles start: one whole warp allocates and gives up its
-  // permit (no other allocation follows); the CTA-wide barrier that starts
-  // the roles (emitted by the caller) publishes the address. Readers fence
-  // after it (AccZeroLowering).
-  resources.acquire = [=](Emitter &e) {
-    // A pair's allocation is collective over both CTAs' warp 0: the peer
-    // CTA must have started (PTX ISA, tcgen05.alloc with .cta_group::2).
-    if (pair) {
-      NVVM::ClusterArriveOp::create(e.b, e.loc, /*aligned=*/nullptr);
-      NVVM::ClusterWaitOp::create(e.b, e.loc, /*aligned=*/nullptr);
-    }
-    e.ifThen(isAllocatingWarp(e), [&] {
-      Value slot = e.bytePtr(e.smemBase(), slotOffset);
-      NVVM::Tcgen05AllocOp::create(e.b, e.loc, slot, e.i32(columns), group);
-      NVVM::Tcgen05RelinquishAllocPermitOp::create(e.b, e.loc, group);
-    });
-    fence(e, NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
-  };
-  // After every role: the CTA barrier orders every warp's last TMEM access
-  // before the allocating warp frees the columns.
-  resources.release = [=](Emitter &e) {
-    fence(e, NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
-    // Both CTAs of a pair free their columns together.
-    if (pair) {
-      NVVM::ClusterArriveOp::create(e.b, e.loc, /*aligned=*/nullptr);
-      NVVM::ClusterWaitOp::create(e.b, e.loc, /*aligned=*/nullptr);
-    } else {
-      NVVM::Barrier0Op::create(e.b, e.loc);
-    }
-    e.ifThen(isAllocatingWarp(e), [&] {
-      fence(e, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
-      Value slot = e.bytePtr(e.smemBase(), slotOffset);
-      Value base = LLVM::LoadOp::create(e.b, e.loc, e.i32Type(), slot);
-      NVVM::Tcgen05DeallocOp::create(e.b, e.loc, tmemPointer(e, base),
-                                     e.i32(columns), group);
-    });
-  };
-  return resources;
-}
-
-/// Accumulators are whole tensor-memory lane ranges: 128 rows.
-static LogicalResult checkAccumulator(Operation *op, cta::AccType acc) {
-  if (acc.getShape()[0] != kMmaRows)
-    return op->emitError() << "convert-cta-to-nvvm: a " << acc.getShape()[0]
-                           << "-row accumulator; on sm_100a an accumulator "
-                              "fills the "
-                           << kMmaRows << " lanes of tensor memory";
-  return success();
-}
-
 /// The kind of the warp role `op` runs in, if any.
-static std::optional<cta::RoleKind> roleKindOf(Operation *op) {
+std::optional<cta::RoleKind> roleKindOf(Operation *op) {
   for (Operation *parent = op->getParentOp(); parent;
        op = parent, parent = parent->getParentOp())
     if (auto roles = llvm::dyn_cast<cta::WarpSpecializeOp>(parent))
@@ -823,7 +865,7 @@ static std::optional<cta::RoleKind> roleKindOf(Operation *op) {
 /// The accumulator hand-off's ops run where their lowering assumes: taking
 /// and committing sets in an mma role (one thread), waiting for and
 /// releasing them in an epilogue role (a warpgroup per 128 rows).
-static LogicalResult checkAccRingOp(Operation *op) {
+LogicalResult checkAccRingOp(Operation *op) {
   auto aRole = [](cta::RoleKind kind) {
     StringRef name = cta::stringifyRoleKind(kind);
     return (kind == cta::RoleKind::mma || kind == cta::RoleKind::epilogue
@@ -859,11 +901,12 @@ static LogicalResult checkAccRingOp(Operation *op) {
           [&](Operation *) { return inRole(cta::RoleKind::epilogue); });
 }
 
-LogicalResult kiln::checkLoweredOnSm100(Operation *op) {
+/// What the tcgen05 patterns lower, checked before the conversion starts.
+LogicalResult checkTcgen05Lowered(Operation *op, target::Chip chip) {
   if (llvm::isa<cta::AccRingOp, cta::AccAcquireOp, cta::AccCommitOp,
                 cta::AccWaitOp, cta::AccReleaseOp>(op))
     return checkAccRingOp(op);
-  if (failed(checkLoweredAlike(op, target::Chip::Sm100a)))
+  if (failed(checkLoweredAlike(op, chip)))
     return failure();
   auto notYet = [&](const Twine &what) {
     return op->emitError() << "convert-cta-to-nvvm: not implemented yet on "
@@ -902,106 +945,32 @@ LogicalResult kiln::checkLoweredOnSm100(Operation *op) {
         return checkAccumulator(op, zero.getAcc().getType());
       })
       .Case([&](cta::MmaOp mma) -> LogicalResult {
-        if (!llvm::isa<cta::BufferType>(mma.getLhs().getType()))
-          return notYet("an MMA with its lhs in registers");
         if (!llvm::isa<cta::ConsumeOp>(op->getParentOp()))
           return notYet("an MMA outside a pipelined K step");
-        auto lhs = llvm::cast<cta::BufferType>(mma.getLhs().getType());
-        Type element = lhs.getElementType();
-        target::Tcgen05InstrDescriptorFields fields;
-        Type rhsElement = mma.getRhs().getType().getElementType();
-        fields.a = *target::getElementType(element);
-        std::optional<target::ElementType> b =
-            target::getElementType(rhsElement);
-        if (!b)
-          return op->emitError() << "convert-cta-to-nvvm: no sm_100a MMA for "
-                                 << rhsElement << " operands";
-        fields.b = *b;
-        if (mma.getLhsScale()) {
-          std::string error;
-          FailureOr<ScaledMma> scaled = scaledMmaOf(mma, error);
-          if (failed(scaled))
-            return op->emitError() << "convert-cta-to-nvvm: " << error;
-          fields.kind = scaled->kind;
-          fields.scaleType = scaled->scale;
-          fields.scaleBlock = scaled->block;
-          if (!mma.getLhsScale().getDefiningOp<cta::AllocOp>() ||
-              !mma.getRhsScale().getDefiningOp<cta::AllocOp>())
-            return op->emitError("convert-cta-to-nvvm: block scales must "
-                                 "come from a cta.alloc");
-        } else if (std::optional<target::Tcgen05Kind> kind =
-                       denseKindOf(element, rhsElement)) {
-          fields.kind = *kind;
-        } else {
-          return op->emitError()
-                 << "convert-cta-to-nvvm: no sm_100a MMA multiplies " << element
-                 << " by " << rhsElement
-                 << " (kind::f16: both bf16 or both f16; kind::f8f6f4: both "
-                    "e4m3/e5m2)";
-        }
-        if (!mma.getTransposeB())
+        target::ValueOrError<Tcgen05MmaPlan> plan = planTcgen05Mma(mma);
+        if (!plan)
+          return op->emitError() << "convert-cta-to-nvvm: " << plan.error();
+        if (!mma.getCtaPair())
+          return success();
+        auto program = op->getParentOfType<cta::ProgramOp>();
+        if (!program || program.getClusterShape() !=
+                            std::make_pair<int64_t, int64_t>(
+                                target::ctaPairSize, 1))
+          return op->emitError("convert-cta-to-nvvm: a CTA pair's MMA "
+                               "runs in clusters of [2, 1]");
+        // Every MMA and copy of the program belongs to the pair: the
+        // barriers, the allocation and the MMA role are the pair's.
+        WalkResult mixed = program.walk([&](Operation *inner) {
+          auto other = llvm::dyn_cast<cta::MmaOp>(inner);
+          auto load = llvm::dyn_cast<cta::LoadOp>(inner);
+          if ((other && !other.getCtaPair()) || (load && !load.getCtaPair()))
+            return WalkResult::interrupt();
+          return WalkResult::advance();
+        });
+        if (mixed.wasInterrupted())
           return op->emitError(
-              "convert-cta-to-nvvm: rhs must be K-major (transpose_b)");
-        Value accumulate = mma.getAccumulate();
-        if (accumulate && !accumulate.getDefiningOp<arith::ConstantOp>())
-          return notYet("an accumulate flag computed at run time");
-        cta::AccType acc = mma.getAcc().getType();
-        if (failed(checkAccumulator(op, acc)))
-          return failure();
-        fields.ctaGroup = mma.getCtaPair() ? target::ctaPairSize : 1;
-        fields.m = acc.getShape()[0] * fields.ctaGroup;
-        fields.n = acc.getShape()[1];
-        target::ValueOrError<uint32_t> idesc =
-            target::encodeTcgen05InstrDescriptor(fields);
-        if (!idesc)
-          return op->emitError() << "convert-cta-to-nvvm: " << idesc.error();
-        unsigned k = target::tcgen05InstructionK(fields.kind);
-        if (lhs.getShape()[1] % k != 0)
-          return op->emitError()
-                 << "convert-cta-to-nvvm: K = " << lhs.getShape()[1]
-                 << " is not a multiple of the tcgen05.mma's K of " << k;
-        if (lhs.getShape()[0] != kMmaRows)
-          return op->emitError()
-                 << "convert-cta-to-nvvm: the lhs has " << lhs.getShape()[0]
-                 << " rows; tcgen05.mma reads " << kMmaRows;
-        int64_t pairFactor = mma.getCtaPair() ? target::ctaPairSize : 1;
-        if (mma.getRhs().getType().getShape()[0] * pairFactor !=
-            acc.getShape()[1])
-          return notYet("an rhs tile of " +
-                        Twine(mma.getRhs().getType().getShape()[0]) +
-                        " rows for a " + Twine(acc.getShape()[1]) +
-                        "-column accumulator");
-        if (mma.getCtaPair()) {
-          auto program = op->getParentOfType<cta::ProgramOp>();
-          if (!program || program.getClusterShape() !=
-                              std::make_pair<int64_t, int64_t>(
-                                  target::ctaPairSize, 1))
-            return op->emitError("convert-cta-to-nvvm: a CTA pair's MMA "
-                                 "runs in clusters of [2, 1]");
-          if (mma.getLhsScale())
-            return notYet("block-scaled MMAs of a CTA pair");
-          // Every MMA and copy of the program belongs to the pair: the
-          // barriers, the allocation and the MMA role are the pair's.
-          WalkResult mixed = program.walk([&](Operation *inner) {
-            auto other = llvm::dyn_cast<cta::MmaOp>(inner);
-            auto load = llvm::dyn_cast<cta::LoadOp>(inner);
-            if ((other && !other.getCtaPair()) ||
-                (load && !load.getCtaPair()))
-              return WalkResult::interrupt();
-            return WalkResult::advance();
-          });
-          if (mixed.wasInterrupted())
-            return op->emitError(
-                "convert-cta-to-nvvm: a program with a CTA pair's MMA runs "
-                "every MMA and copy as the pair's (cta_pair)");
-        }
-        for (cta::BufferType buffer : {lhs, mma.getRhs().getType()}) {
-          target::ValueOrError<uint64_t> hi = target::tcgen05DescriptorHighBits(
-              target::OperandMajor::K, buffer.getSwizzleMode(),
-              buffer.getShape()[0]);
-          if (!hi)
-            return op->emitError() << "convert-cta-to-nvvm: " << hi.error();
-        }
+              "convert-cta-to-nvvm: a program with a CTA pair's MMA runs "
+              "every MMA and copy as the pair's (cta_pair)");
         return success();
       })
       .Case([&](cta::StoreOp store) -> LogicalResult {
@@ -1022,14 +991,37 @@ LogicalResult kiln::checkLoweredOnSm100(Operation *op) {
       .Default([](Operation *) { return success(); });
 }
 
-void kiln::populateCtaToSm100Patterns(TypeConverter &converter,
-                                      RewritePatternSet &patterns,
-                                      const KernelABI &abi,
-                                      LLVM::LLVMFuncOp kernel) {
-  MLIRContext *ctx = patterns.getContext();
-  patterns.add<SplitColsLowering>(converter, ctx);
-  patterns.add<AccZeroLowering, ConsumeLowering, MmaLowering, AccRingLowering,
-               AccAcquireLowering, AccCommitLowering, AccWaitLowering,
-               AccReleaseLowering>(converter, ctx, abi);
-  patterns.add<StoreLowering>(converter, ctx, abi, kernel);
+class Tcgen05Lowering final : public ChipLowering {
+public:
+  using ChipLowering::ChipLowering;
+  LogicalResult check(Operation *op) const override {
+    return checkTcgen05Lowered(op, chip.id);
+  }
+  void addTypeConversions(TypeConverter &converter) const override {
+    converter.addConversion(
+        [](cta::AccType type) -> Type { return accStruct(type.getContext()); });
+    // An accumulator ring is its barriers; its columns were allocated.
+    converter.addConversion([](cta::AccRingType type) -> Type {
+      return LLVM::LLVMPointerType::get(type.getContext(), 3);
+    });
+  }
+  void populatePatterns(TypeConverter &converter, RewritePatternSet &patterns,
+                        const KernelABIs &abis) const override {
+    MLIRContext *ctx = patterns.getContext();
+    patterns.add<SplitColsLowering>(converter, ctx);
+    patterns.add<AccZeroLowering, ConsumeLowering, MmaLowering,
+                 AccRingLowering, AccAcquireLowering, AccCommitLowering,
+                 AccWaitLowering, AccReleaseLowering, StoreLowering>(
+        converter, ctx, abis);
+  }
+  CtaResources resources() const override {
+    return {acquireTensorMemory, releaseTensorMemory};
+  }
+};
+
+} // namespace
+
+std::unique_ptr<ChipLowering>
+kiln::createTcgen05Lowering(const target::ChipInfo &chip) {
+  return std::make_unique<Tcgen05Lowering>(chip);
 }

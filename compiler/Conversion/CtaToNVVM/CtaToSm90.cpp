@@ -16,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "compiler/Conversion/CtaToNVVM/ChipLowering.h"
 #include "compiler/Conversion/CtaToNVVM/LoweringUtils.h"
 #include "compiler/Conversion/CtaToNVVM/TileStore.h"
 #include "compiler/Target/MLIR/ElementTypes.h"
@@ -45,6 +46,133 @@ namespace {
 
 /// Rows of one wgmma instruction (and of one accumulator fragment).
 constexpr int64_t kMmaRows = target::wgmmaRows;
+
+/// Accumulators are whole wgmma fragments: 64 rows each.
+std::optional<std::string> accumulatorError(cta::AccType acc) {
+  if (acc.getShape()[0] % kMmaRows == 0)
+    return std::nullopt;
+  return "a " + std::to_string(acc.getShape()[0]) +
+         "-row accumulator; on sm_90a accumulators are whole 64-row wgmma "
+         "fragments";
+}
+
+LogicalResult checkAccumulator(Operation *op, cta::AccType acc) {
+  if (std::optional<std::string> error = accumulatorError(acc))
+    return op->emitError() << "convert-cta-to-nvvm: " << *error;
+  return success();
+}
+
+/// How a cta.mma becomes wgmma.mma_async instructions: one m64nNk16 (or k32
+/// for 8-bit floats) per 64-row fragment and K step, on K-major descriptors.
+/// The one place that decides whether an MMA lowers on sm_90a: the check
+/// before the conversion reports its error, the pattern emits its plan.
+struct WgmmaPlan {
+  NVVM::WGMMATypes typeA, typeB;
+  target::WgmmaInstructionShape shape;
+  /// The descriptors' constant fields.
+  uint64_t highA = 0, highB = 0;
+  /// Per K step: what each descriptor advances by; per fragment: what the
+  /// lhs descriptor advances by to its 64 rows.
+  SmallVector<uint64_t> stepA, stepB, fragmentA;
+  /// The first K step's scale-out: zero when the MMA overwrites (accumulate
+  /// false).
+  NVVM::WGMMAScaleOut firstScaleOut = NVVM::WGMMAScaleOut::one;
+};
+
+target::ValueOrError<WgmmaPlan> planWgmma(cta::MmaOp mma) {
+  using Plan = target::ValueOrError<WgmmaPlan>;
+  if (mma.getCtaPair())
+    return Plan::failure("a CTA pair's MMA (cta_pair) is "
+                         "tcgen05.mma.cta_group::2, which sm_90a does not "
+                         "have (sm_100a)");
+  auto lhs = llvm::dyn_cast<cta::BufferType>(mma.getLhs().getType());
+  if (!lhs)
+    return Plan::failure(
+        "not implemented yet on sm_90a: an MMA with its lhs in registers");
+  if (mma.getLhsScale())
+    return Plan::failure(
+        "sm_90a has no block-scaled MMA (NVFP4, MXFP8 need sm_100a)");
+  cta::BufferType rhs = mma.getRhs().getType();
+  Type element = lhs.getElementType(), rhsElement = rhs.getElementType();
+  auto describe = [](auto &&...parts) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    (os << ... << parts);
+    return text;
+  };
+  std::optional<NVVM::WGMMATypes> typeA = wgmmaOperandType(element),
+                                  typeB = wgmmaOperandType(rhsElement);
+  for (auto [type, wgmma] : {std::pair(element, typeA), {rhsElement, typeB}})
+    if (!wgmma)
+      return Plan::failure(
+          describe("no sm_90a MMA for ", type, " operands yet"));
+  // wgmma takes two equal 16-bit types, or any two 8-bit floats.
+  bool eightBit = target::isMmaFp8(element);
+  if (eightBit != target::isMmaFp8(rhsElement) ||
+      (!eightBit && element != rhsElement))
+    return Plan::failure(describe(
+        "wgmma cannot multiply ", element, " by ", rhsElement,
+        " (both 16-bit of one type, or both 8-bit floats)"));
+  if (!mma.getTransposeB())
+    return Plan::failure("rhs must be K-major (transpose_b)");
+  WgmmaPlan plan;
+  plan.typeA = *typeA;
+  plan.typeB = *typeB;
+  if (Value accumulate = mma.getAccumulate()) {
+    auto constant = accumulate.getDefiningOp<arith::ConstantOp>();
+    if (!constant)
+      return Plan::failure("not implemented yet on sm_90a: an accumulate "
+                           "flag computed at run time");
+    if (!llvm::cast<BoolAttr>(constant.getValue()).getValue())
+      plan.firstScaleOut = NVVM::WGMMAScaleOut::zero;
+  }
+  cta::AccType acc = mma.getAcc().getType();
+  if (std::optional<std::string> error = accumulatorError(acc))
+    return Plan::failure(*error);
+  target::ElementType a = *target::getElementType(element);
+  target::ValueOrError<target::WgmmaInstructionShape> shape =
+      target::wgmmaInstructionShape(a, target::ElementType::F32,
+                                    acc.getShape()[1]);
+  if (!shape)
+    return Plan::failure(shape.error());
+  plan.shape = *shape;
+  if (lhs.getShape()[1] % shape->k != 0)
+    return Plan::failure(describe("K = ", lhs.getShape()[1],
+                                  " is not a multiple of the wgmma's K of ",
+                                  shape->k));
+  if (lhs.getShape()[0] % kMmaRows != 0)
+    return Plan::failure(describe("the lhs has ", lhs.getShape()[0],
+                                  " rows; wgmma reads whole 64-row blocks"));
+  target::ValueOrError<uint64_t> highA = target::wgmmaDescriptorHighBits(
+      target::OperandMajor::K, lhs.getSwizzleMode(), lhs.getShape()[0]);
+  if (!highA)
+    return Plan::failure(highA.error());
+  target::ValueOrError<uint64_t> highB = target::wgmmaDescriptorHighBits(
+      target::OperandMajor::K, rhs.getSwizzleMode(), rhs.getShape()[0]);
+  if (!highB)
+    return Plan::failure(highB.error());
+  plan.highA = *highA;
+  plan.highB = *highB;
+  for (int64_t k = 0; k < lhs.getShape()[1] / shape->k; ++k) {
+    target::ValueOrError<uint64_t> stepA = target::wgmmaKStepDescriptorDelta(
+        target::OperandMajor::K, lhs.getSwizzleMode(), a, lhs.getShape()[0], k);
+    target::ValueOrError<uint64_t> stepB = target::wgmmaKStepDescriptorDelta(
+        target::OperandMajor::K, rhs.getSwizzleMode(), a, rhs.getShape()[0], k);
+    if (!stepA || !stepB)
+      return Plan::failure(stepA ? stepB.error() : stepA.error());
+    plan.stepA.push_back(*stepA);
+    plan.stepB.push_back(*stepB);
+  }
+  for (int64_t m = 0; m < acc.getShape()[0] / kMmaRows; ++m) {
+    target::ValueOrError<uint64_t> block = target::wgmmaMNDescriptorDelta(
+        target::OperandMajor::K, lhs.getSwizzleMode(), a, lhs.getShape()[0],
+        m * kMmaRows);
+    if (!block)
+      return Plan::failure(block.error());
+    plan.fragmentA.push_back(*block);
+  }
+  return plan;
+}
 
 
 //===----------------------------------------------------------------------===//
@@ -252,6 +380,7 @@ struct ConsumeLowering : public AbiPattern<cta::ConsumeOp> {
   LogicalResult
   matchAndRewrite(cta::ConsumeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    const KernelABI &abi = abis.of(op);
     Location loc = op.getLoc();
     Emitter e(rewriter, loc);
     Value ring = adaptor.getRing();
@@ -261,34 +390,29 @@ struct ConsumeLowering : public AbiPattern<cta::ConsumeOp> {
     Value count = adaptor.getCount();
     TypeRange carriedTypes = op.getInits().getTypes();
 
-    auto loop = scf::ForOp::create(rewriter, loc, e.index(0), count, e.index(1),
-                                   adaptor.getInits());
-    Block *body = loop.getBody();
-    if (!body->empty())
-      rewriter.eraseOp(body->getTerminator());
-    {
-      OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.setInsertionPointToStart(body);
-      Value kb = loop.getInductionVar();
-      Value iteration = e.add(position, e.toI32(kb));
-      Value slot = e.ringSlot(iteration, stages);
-      Value phase = e.ringPhase(iteration, stages);
-      e.wait(e.barrier(ring, slot, stages, /*empty=*/false), phase);
-      SmallVector<Value> args = {kb, e.toIndex(slot)};
-      llvm::append_range(
-          args, pinAccumulators(e, loop.getRegionIterArgs(), carriedTypes));
-      NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
-      Block &source = op.getBody().front();
-      Operation *yield = source.getTerminator();
-      rewriter.inlineBlockBefore(&source, body, body->end(), args);
-      rewriter.setInsertionPoint(yield);
-      NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
-      NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, 1);
-      e.ifThen(e.cmp(arith::CmpIPredicate::ugt, e.toI32(kb), e.i32(0)), [&] {
-        Value previous = e.ringSlot(e.sub(iteration, e.i32(1)), stages);
-        releaseStage(e, ring, previous, stages, clusterSize);
-      });
-    }
+    ConsumeStepHooks hooks;
+    // The stage's wgmmas read and write the carried accumulators: pinned
+    // where the batch starts, published by wgmma.fence.
+    hooks.beforeBody = [&](Emitter &step, ValueRange carried) {
+      SmallVector<Value> pinned = pinAccumulators(step, carried, carriedTypes);
+      NVVM::WgmmaFenceAlignedOp::create(step.b, step.loc);
+      return pinned;
+    };
+    // Commit the stage's batch and keep it in flight; once the previous
+    // batch has completed, its stage goes back to the producer.
+    hooks.afterBody = [&](Emitter &step, Value kb, Value iteration, Value) {
+      NVVM::WgmmaGroupSyncAlignedOp::create(step.b, step.loc);
+      NVVM::WgmmaWaitGroupSyncOp::create(step.b, step.loc, 1);
+      step.ifThen(
+          step.cmp(arith::CmpIPredicate::ugt, step.toI32(kb), step.i32(0)),
+          [&] {
+            Value previous =
+                step.ringSlot(step.sub(iteration, step.i32(1)), stages);
+            releaseStage(step, ring, previous, stages, clusterSize);
+          });
+    };
+    scf::ForOp loop = lowerConsumeLoop(rewriter, op, ring, position, count,
+                                       adaptor.getInits(), hooks);
     NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, 0);
     SmallVector<Value> results = {Value()};
     llvm::append_range(results,
@@ -304,52 +428,25 @@ struct ConsumeLowering : public AbiPattern<cta::ConsumeOp> {
   }
 };
 
-/// acc += lhs x rhs as wgmma.mma_async, one m64nNk16 per 64-row fragment and
-/// K step, on K-major shared-memory descriptors. In a pipelined stage the
-/// wgmmas join the stage's batch; elsewhere the MMA is its own batch and
-/// completes before its result is used.
-struct MmaLowering : public AbiPattern<cta::MmaOp> {
-  using AbiPattern::AbiPattern;
+/// acc += lhs x rhs as wgmma.mma_async, as planWgmma plans it. In a
+/// pipelined stage the wgmmas join the stage's batch; elsewhere the MMA is
+/// its own batch and completes before its result is used.
+struct MmaLowering : public OpConversionPattern<cta::MmaOp> {
+  using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(cta::MmaOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    target::ValueOrError<WgmmaPlan> plan = planWgmma(op);
+    if (!plan)
+      return rewriter.notifyMatchFailure(op, plan.error());
     Location loc = op.getLoc();
     Emitter e(rewriter, loc);
-    auto lhs = llvm::dyn_cast<cta::BufferType>(op.getLhs().getType());
-    if (!lhs)
-      return rewriter.notifyMatchFailure(op, "register lhs");
-    cta::BufferType rhs = op.getRhs().getType();
     cta::AccType accType = op.getAcc().getType();
-    std::optional<target::ElementType> element =
-        target::getElementType(lhs.getElementType());
-    std::optional<NVVM::WGMMATypes> typeA = wgmmaOperandType(lhs.getElementType()),
-                                    typeB = wgmmaOperandType(rhs.getElementType());
-    if (!element || !typeA || !typeB)
-      return rewriter.notifyMatchFailure(op, "no wgmma operand type");
-    int64_t n = accType.getShape()[1];
-    target::ValueOrError<target::WgmmaInstructionShape> shape =
-        target::wgmmaInstructionShape(*element, target::ElementType::F32, n);
-    target::SwizzleMode swizzleA = lhs.getSwizzleMode();
-    target::SwizzleMode swizzleB = rhs.getSwizzleMode();
-    target::ValueOrError<uint64_t> hiA = target::wgmmaDescriptorHighBits(
-        target::OperandMajor::K, swizzleA, lhs.getShape()[0]);
-    target::ValueOrError<uint64_t> hiB = target::wgmmaDescriptorHighBits(
-        target::OperandMajor::K, swizzleB, rhs.getShape()[0]);
-    if (!shape || !hiA || !hiB)
-      return rewriter.notifyMatchFailure(op, "no wgmma for these operands");
-
     // Descriptors of this stage's tiles; the warpgroup's rows start
     // `lhs_row` rows into every column block of the lhs.
-    Value slotA = op.getLhsSlot() ? e.toI32(adaptor.getLhsSlot()) : e.i32(0);
-    Value slotB = op.getRhsSlot() ? e.toI32(adaptor.getRhsSlot()) : e.i32(0);
-    Value rowA = op.getLhsRow() ? e.toI32(adaptor.getLhsRow()) : e.i32(0);
-    Value addrA = e.add(e.smemAddress(adaptor.getLhs()),
-                        e.add(e.mul(slotA, e.i32(lhs.getStageBytes())),
-                              e.mul(rowA, e.i32(columnBlockBytes(lhs)))));
-    Value addrB = e.add(e.smemAddress(adaptor.getRhs()),
-                        e.mul(slotB, e.i32(rhs.getStageBytes())));
-    Value descA = e.smemDescriptor(addrA, *hiA),
-          descB = e.smemDescriptor(addrB, *hiB);
+    MmaOperandAddresses addresses = mmaOperandAddresses(e, op, adaptor);
+    Value descA = e.smemDescriptor(addresses.lhs, plan->highA),
+          descB = e.smemDescriptor(addresses.rhs, plan->highB);
 
     AccRegisters regs(e, accType);
     bool batched = op.getInStage();
@@ -358,37 +455,18 @@ struct MmaLowering : public AbiPattern<cta::MmaOp> {
       acc = regs.pin(acc);
       NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
     }
-    NVVM::WGMMAScaleOut scaleOut = NVVM::WGMMAScaleOut::one;
-    if (Value accumulate = op.getAccumulate()) {
-      auto constant = accumulate.getDefiningOp<arith::ConstantOp>();
-      if (!constant)
-        return rewriter.notifyMatchFailure(op, "runtime accumulate flag");
-      if (!llvm::cast<BoolAttr>(constant.getValue()).getValue())
-        scaleOut = NVVM::WGMMAScaleOut::zero;
-    }
-    auto mmaShape =
-        NVVM::MMAShapeAttr::get(getContext(), shape->m, shape->n, shape->k);
-    int64_t kSteps = lhs.getShape()[1] / shape->k;
-    for (int64_t k = 0; k < kSteps; ++k) {
-      target::ValueOrError<uint64_t> stepA = target::wgmmaKStepDescriptorDelta(
-          target::OperandMajor::K, swizzleA, *element, lhs.getShape()[0], k);
-      target::ValueOrError<uint64_t> stepB = target::wgmmaKStepDescriptorDelta(
-          target::OperandMajor::K, swizzleB, *element, rhs.getShape()[0], k);
-      if (!stepA || !stepB)
-        return rewriter.notifyMatchFailure(op, "no descriptor step");
-      Value dB = e.add(descB, e.i64(*stepB));
-      for (int64_t mb = 0; mb < fragments(accType); ++mb) {
-        target::ValueOrError<uint64_t> blockA = target::wgmmaMNDescriptorDelta(
-            target::OperandMajor::K, swizzleA, *element, lhs.getShape()[0],
-            mb * kMmaRows);
-        if (!blockA)
-          return rewriter.notifyMatchFailure(op, "no descriptor block");
-        Value dA = e.add(descA, e.i64(*stepA + *blockA));
+    auto mmaShape = NVVM::MMAShapeAttr::get(getContext(), plan->shape.m,
+                                            plan->shape.n, plan->shape.k);
+    for (auto [k, stepA, stepB] :
+         llvm::enumerate(plan->stepA, plan->stepB)) {
+      Value dB = e.add(descB, e.i64(stepB));
+      for (auto [mb, blockA] : llvm::enumerate(plan->fragmentA)) {
+        Value dA = e.add(descA, e.i64(stepA + blockA));
         Value fragment = regs.getFragment(acc, mb);
         Value result = NVVM::WgmmaMmaAsyncOp::create(
             rewriter, loc, fragment.getType(), fragment, dA, dB, mmaShape,
-            *typeA, *typeB, NVVM::WGMMATypes::f32,
-            k == 0 ? scaleOut : NVVM::WGMMAScaleOut::one,
+            plan->typeA, plan->typeB, NVVM::WGMMATypes::f32,
+            k == 0 ? plan->firstScaleOut : NVVM::WGMMAScaleOut::one,
             NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
             NVVM::MMALayout::row, NVVM::MMALayout::col, nullptr);
         acc = regs.setFragment(acc, result, mb);
@@ -411,9 +489,7 @@ struct MmaLowering : public AbiPattern<cta::MmaOp> {
 /// block by block keeps only one block's results live next to the
 /// accumulators.
 struct StoreLowering : public AbiPattern<cta::StoreOp> {
-  StoreLowering(TypeConverter &converter, MLIRContext *ctx,
-                const KernelABI &abi, LLVM::LLVMFuncOp kernel)
-      : AbiPattern(converter, ctx, abi), kernel(kernel) {}
+  using AbiPattern::AbiPattern;
 
   /// Where this thread's fragment elements sit in the tile: the thread's
   /// own offset plus the register's, as the wgmma accumulator layout places
@@ -430,6 +506,8 @@ struct StoreLowering : public AbiPattern<cta::StoreOp> {
   LogicalResult
   matchAndRewrite(cta::StoreOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    const KernelABI &abi = abis.of(op);
+    LLVM::LLVMFuncOp kernel = abis.kernelOf(op);
     Location loc = op.getLoc();
     Emitter e(rewriter, loc);
     OpBuilder &b = rewriter;
@@ -521,8 +599,6 @@ struct StoreLowering : public AbiPattern<cta::StoreOp> {
     rewriter.eraseOp(op);
     return success();
   }
-
-  mutable LLVM::LLVMFuncOp kernel;
 };
 
 /// The two parts of a stream-K tile meet in the workspace (KernelABI.h,
@@ -536,13 +612,13 @@ struct StoreLowering : public AbiPattern<cta::StoreOp> {
 /// runs the epilogue; the first goes on to its next tile. The decision is
 /// per warpgroup, so every thread of one runs the same epilogue.
 struct StreamKJoinLowering : public AbiPattern<cta::StreamKJoinOp> {
-  StreamKJoinLowering(TypeConverter &converter, MLIRContext *ctx,
-                      const KernelABI &abi, LLVM::LLVMFuncOp kernel)
-      : AbiPattern(converter, ctx, abi), kernel(kernel) {}
+  using AbiPattern::AbiPattern;
 
   LogicalResult
   matchAndRewrite(cta::StreamKJoinOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    const KernelABI &abi = abis.of(op);
+    LLVM::LLVMFuncOp kernel = abis.kernelOf(op);
     auto found = abi.streamKJoins.find(op);
     if (found == abi.streamKJoins.end())
       return rewriter.notifyMatchFailure(op, "outside a warp role");
@@ -721,34 +797,12 @@ struct StreamKJoinLowering : public AbiPattern<cta::StreamKJoinOp> {
     rewriter.replaceOp(op, join.getResults());
     return success();
   }
-
-  mutable LLVM::LLVMFuncOp kernel;
 };
 
-} // namespace
-
-void kiln::addSm90TypeConversions(TypeConverter &converter) {
-  converter.addConversion(
-      [](cta::AccType type) -> Type { return accStruct(type); });
-}
-
-/// Accumulators are whole wgmma fragments: 64 rows each.
-static LogicalResult checkAccumulator(Operation *op, cta::AccType acc) {
-  if (acc.getShape()[0] % kMmaRows != 0)
-    return op->emitError() << "convert-cta-to-nvvm: a " << acc.getShape()[0]
-                           << "-row accumulator; on sm_90a accumulators are "
-                              "whole 64-row wgmma fragments";
-  return success();
-}
-
-LogicalResult kiln::checkLoweredOnSm90(Operation *op) {
-  if (failed(checkLoweredAlike(op, target::Chip::Sm90a)))
+/// What the wgmma patterns lower, checked before the conversion starts.
+LogicalResult checkWgmmaLowered(Operation *op, target::Chip chip) {
+  if (failed(checkLoweredAlike(op, chip)))
     return failure();
-  auto notYet = [&](const Twine &what) {
-    return op->emitError() << "convert-cta-to-nvvm: not implemented yet on "
-                              "sm_90a: "
-                           << what;
-  };
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
       .Case([&](cta::AccZeroOp zero) -> LogicalResult {
         return checkAccumulator(op, zero.getAcc().getType());
@@ -761,61 +815,9 @@ LogicalResult kiln::checkLoweredOnSm90(Operation *op) {
         return success();
       })
       .Case([&](cta::MmaOp mma) -> LogicalResult {
-        if (mma.getCtaPair())
-          return op->emitError("convert-cta-to-nvvm: a CTA pair's MMA "
-                               "(cta_pair) is tcgen05.mma.cta_group::2, "
-                               "which sm_90a does not have (sm_100a)");
-        if (!llvm::isa<cta::BufferType>(mma.getLhs().getType()))
-          return notYet("an MMA with its lhs in registers");
-        if (mma.getLhsScale())
-          return op->emitError("convert-cta-to-nvvm: sm_90a has no "
-                               "block-scaled MMA (NVFP4, MXFP8 need sm_100a)");
-        auto lhs = llvm::cast<cta::BufferType>(mma.getLhs().getType());
-        Type element = lhs.getElementType();
-        Type rhsElement = mma.getRhs().getType().getElementType();
-        for (Type t : {element, rhsElement})
-          if (!wgmmaOperandType(t))
-            return op->emitError() << "convert-cta-to-nvvm: no sm_90a MMA for "
-                                   << t << " operands yet";
-        // wgmma takes two equal 16-bit types, or any two 8-bit floats.
-        bool eightBit = target::isMmaFp8(element);
-        if (eightBit != target::isMmaFp8(rhsElement) ||
-            (!eightBit && element != rhsElement))
-          return op->emitError()
-                 << "convert-cta-to-nvvm: wgmma cannot multiply " << element
-                 << " by " << rhsElement
-                 << " (both 16-bit of one type, or both 8-bit floats)";
-        if (!mma.getTransposeB())
-          return op->emitError(
-              "convert-cta-to-nvvm: rhs must be K-major (transpose_b)");
-        Value accumulate = mma.getAccumulate();
-        if (accumulate && !accumulate.getDefiningOp<arith::ConstantOp>())
-          return notYet("an accumulate flag computed at run time");
-        cta::AccType acc = mma.getAcc().getType();
-        if (failed(checkAccumulator(op, acc)))
-          return failure();
-        // The instruction and descriptor rules the lowering applies.
-        target::ValueOrError<target::WgmmaInstructionShape> shape =
-            target::wgmmaInstructionShape(*target::getElementType(element),
-                                          target::ElementType::F32,
-                                          acc.getShape()[1]);
-        if (!shape)
-          return op->emitError() << "convert-cta-to-nvvm: " << shape.error();
-        if (lhs.getShape()[1] % shape->k != 0)
-          return op->emitError()
-                 << "convert-cta-to-nvvm: K = " << lhs.getShape()[1]
-                 << " is not a multiple of the wgmma's K of " << shape->k;
-        if (lhs.getShape()[0] % kMmaRows != 0)
-          return op->emitError()
-                 << "convert-cta-to-nvvm: the lhs has " << lhs.getShape()[0]
-                 << " rows; wgmma reads whole 64-row blocks";
-        for (cta::BufferType buffer : {lhs, mma.getRhs().getType()}) {
-          target::ValueOrError<uint64_t> hi = target::wgmmaDescriptorHighBits(
-              target::OperandMajor::K, buffer.getSwizzleMode(),
-              buffer.getShape()[0]);
-          if (!hi)
-            return op->emitError() << "convert-cta-to-nvvm: " << hi.error();
-        }
+        target::ValueOrError<WgmmaPlan> plan = planWgmma(mma);
+        if (!plan)
+          return op->emitError() << "convert-cta-to-nvvm: " << plan.error();
         return success();
       })
       .Case([&](cta::StoreOp store) -> LogicalResult {
@@ -835,13 +837,29 @@ LogicalResult kiln::checkLoweredOnSm90(Operation *op) {
       .Default([](Operation *) { return success(); });
 }
 
-void kiln::populateCtaToSm90Patterns(TypeConverter &converter,
-                                     RewritePatternSet &patterns,
-                                     const KernelABI &abi,
-                                     LLVM::LLVMFuncOp kernel) {
-  MLIRContext *ctx = patterns.getContext();
-  patterns.add<AccZeroLowering, SplitColsLowering>(converter, ctx);
-  patterns.add<ConsumeLowering, MmaLowering>(converter, ctx, abi);
-  patterns.add<StoreLowering, StreamKJoinLowering>(converter, ctx, abi,
-                                                   kernel);
+class WgmmaLowering final : public ChipLowering {
+public:
+  using ChipLowering::ChipLowering;
+  LogicalResult check(Operation *op) const override {
+    return checkWgmmaLowered(op, chip.id);
+  }
+  void addTypeConversions(TypeConverter &converter) const override {
+    converter.addConversion(
+        [](cta::AccType type) -> Type { return accStruct(type); });
+  }
+  void populatePatterns(TypeConverter &converter, RewritePatternSet &patterns,
+                        const KernelABIs &abis) const override {
+    MLIRContext *ctx = patterns.getContext();
+    patterns.add<AccZeroLowering, SplitColsLowering, MmaLowering>(converter,
+                                                                  ctx);
+    patterns.add<ConsumeLowering, StoreLowering, StreamKJoinLowering>(
+        converter, ctx, abis);
+  }
+};
+
+} // namespace
+
+std::unique_ptr<ChipLowering>
+kiln::createWgmmaLowering(const target::ChipInfo &chip) {
+  return std::make_unique<WgmmaLowering>(chip);
 }

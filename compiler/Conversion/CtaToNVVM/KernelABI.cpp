@@ -60,6 +60,28 @@ FailureOr<DimExpr> extentExpr(cta::ProgramOp program, Value extent) {
 
 } // namespace
 
+void KernelABIs::add(KernelABI abi, LLVM::LLVMFuncOp kernel) {
+  std::string name = abi.manifest.entry;
+  entries[name] = Entry{std::move(abi), kernel};
+}
+
+const KernelABIs::Entry &KernelABIs::entryOf(Operation *op) const {
+  for (Operation *parent = op; parent; parent = parent->getParentOp()) {
+    StringRef name;
+    if (auto program = llvm::dyn_cast<cta::ProgramOp>(parent))
+      name = program.getSymName();
+    else if (auto kernel = llvm::dyn_cast<LLVM::LLVMFuncOp>(parent))
+      name = kernel.getSymName();
+    else
+      continue;
+    auto found = entries.find(name);
+    if (found != entries.end())
+      return found->second;
+  }
+  llvm::report_fatal_error("convert-cta-to-nvvm: an op outside every program "
+                           "being lowered");
+}
+
 ExtentSource kiln::findExtent(cta::ProgramOp program, tile::DimExprAttr dim) {
   ExtentSource source;
   if (std::optional<int64_t> constant = dim.getConstant())
@@ -333,13 +355,9 @@ FailureOr<KernelABI> kiln::planKernelABI(cta::ProgramOp program) {
     }
   }
 
-  // Shared and tensor memory, as cta-allocate-resources decided them
-  // (lowerProgram checked that it ran).
-  if (!program.getSmemBytes())
-    return program.emitError("convert-cta-to-nvvm: the program's resources "
-                             "are not allocated; run cta-allocate-resources "
-                             "first");
-  abi.smemBytes = *program.getSmemBytes();
+  // Shared and tensor memory, as cta-allocate-resources decided them (the
+  // lowering checked that it ran).
+  abi.smemBytes = program.getSmemBytes().value_or(0);
   abi.tmemColumns = program.getTmemColumns().value_or(0);
   abi.tmemSlot = program.getTmemSlot().value_or(0);
 

@@ -18,8 +18,10 @@
 #include "dialects/Cta/IR/CtaOps.h"
 #include "runtime/Manifest.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringMap.h"
 
 namespace kiln {
 
@@ -110,6 +112,33 @@ struct KernelABI {
 
   /// What the runtime needs; `cubin` and `source` are left to the driver.
   Manifest manifest;
+};
+
+/// The ABI and kernel function of every program convert-cta-to-nvvm lowers.
+/// The patterns are built once per pass, not per program, and find the
+/// program an op belongs to here: by the enclosing cta.program before the
+/// program's body has moved into its kernel, by the kernel function after
+/// (a kernel has its program's name).
+class KernelABIs {
+public:
+  /// Records `abi` for the program (and kernel) named `abi.manifest.entry`.
+  void add(KernelABI abi, mlir::LLVM::LLVMFuncOp kernel);
+  void clear() { entries.clear(); }
+
+  /// The ABI of the program `op` belongs to; it must have been added.
+  const KernelABI &of(mlir::Operation *op) const { return entryOf(op).abi; }
+  /// The kernel function of the program `op` belongs to.
+  mlir::LLVM::LLVMFuncOp kernelOf(mlir::Operation *op) const {
+    return entryOf(op).kernel;
+  }
+
+private:
+  struct Entry {
+    KernelABI abi;
+    mlir::LLVM::LLVMFuncOp kernel;
+  };
+  const Entry &entryOf(mlir::Operation *op) const;
+  llvm::StringMap<Entry> entries;
 };
 
 /// Decides the ABI of `program`; reports unsupported shapes at the op.

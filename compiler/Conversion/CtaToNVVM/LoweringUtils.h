@@ -11,19 +11,20 @@
 #ifndef KILN_COMPILER_CONVERSION_CTATONVVM_LOWERINGUTILS_H
 #define KILN_COMPILER_CONVERSION_CTATONVVM_LOWERINGUTILS_H
 
+#include "compiler/Conversion/CtaToNVVM/ChipLowering.h"
 #include "compiler/Conversion/CtaToNVVM/KernelABI.h"
 #include "compiler/Target/Chip.h"
 #include "compiler/Target/SmemDescriptor.h"
 #include "compiler/Target/TensorMemory.h"
 #include "compiler/Target/WgmmaFragment.h"
 
+#include <functional>
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Transforms/DialectConversion.h"
-
-#include <functional>
 
 namespace kiln {
 
@@ -229,65 +230,60 @@ void inlineRegionWithoutTerminator(mlir::ConversionPatternRewriter &rewriter,
 /// pointers, global tensors their base address.
 void addCommonTypeConversions(mlir::TypeConverter &converter);
 
-/// Base of the patterns that need the program's ABI.
+/// Base of the patterns that need the ABI of the program their op belongs
+/// to (`abis.of(op)`) or its kernel function (`abis.kernelOf(op)`).
 template <typename Op>
 struct AbiPattern : public mlir::OpConversionPattern<Op> {
   AbiPattern(mlir::TypeConverter &converter, mlir::MLIRContext *ctx,
-             const KernelABI &abi)
-      : mlir::OpConversionPattern<Op>(converter, ctx), abi(abi) {}
-  const KernelABI &abi;
-};
-
-/// What a chip sets up for the whole CTA before its warp roles start and
-/// tears down once every role has finished (on sm_100a: the tensor-memory
-/// allocation). Each runs in every thread of the CTA; either may be empty.
-struct CtaResources {
-  std::function<void(Emitter &)> acquire, release;
+             const KernelABIs &abis)
+      : mlir::OpConversionPattern<Op>(converter, ctx), abis(abis) {}
+  const KernelABIs &abis;
 };
 
 /// The patterns every chip shares: the program, shared memory, rings and
-/// their producer side, TMA copies, tile walks and warp roles.
+/// their producer side, TMA copies, tile walks and warp roles (which run the
+/// chip's `resources` around the roles).
 void populateCtaToNVVMCommonPatterns(mlir::TypeConverter &converter,
                                      mlir::RewritePatternSet &patterns,
-                                     const KernelABI &abi,
-                                     mlir::LLVM::LLVMFuncOp kernel,
-                                     const CtaResources &resources = {});
+                                     const KernelABIs &abis,
+                                     const CtaResources &resources);
 
 /// The checks every chip's lowering shares, at the op: copies inside a
 /// produce step, pipelined K loops, static tile walks, stores of
 /// accumulators through staging blocks, global tensors only in copies and
-/// stores, and no cta op the patterns do not know. checkLoweredOnSm90/Sm100
-/// run it first and add their own.
+/// stores, and no cta op the patterns do not know. Each ChipLowering::check
+/// runs it and adds its own.
 mlir::LogicalResult checkLoweredAlike(mlir::Operation *op,
                                       target::Chip chip);
 
-/// sm_90a: accumulators and fragments in registers, wgmma, the consumer side
-/// of rings (wgmma batches release stages), and stmatrix + TMA-store
-/// epilogues.
-void addSm90TypeConversions(mlir::TypeConverter &converter);
-void populateCtaToSm90Patterns(mlir::TypeConverter &converter,
-                               mlir::RewritePatternSet &patterns,
-                               const KernelABI &abi,
-                               mlir::LLVM::LLVMFuncOp kernel);
+/// The K loop of a cta.consume, as every chip runs it: for each of `count`
+/// steps from ring `position`, wait until the stage is full, then run the
+/// body with (step, slot, carried values). The chip adds what its MMAs need
+/// around each step's body: `beforeBody` gets the loop's carried values and
+/// returns the ones the body sees; `afterBody` runs before the step's
+/// yield, with the step's ring iteration (i32) and slot. Returns the loop;
+/// what follows it is the chip's.
+struct ConsumeStepHooks {
+  std::function<llvm::SmallVector<mlir::Value>(Emitter &, mlir::ValueRange)>
+      beforeBody;
+  std::function<void(Emitter &, mlir::Value step, mlir::Value iteration,
+                     mlir::Value slot)>
+      afterBody;
+};
+mlir::scf::ForOp lowerConsumeLoop(mlir::ConversionPatternRewriter &rewriter,
+                                  cta::ConsumeOp op, mlir::Value ring,
+                                  mlir::Value position, mlir::Value count,
+                                  mlir::ValueRange inits,
+                                  const ConsumeStepHooks &hooks);
 
-/// Reports, at the op, what `populateCtaToSm90Patterns` cannot lower yet
-/// (checked for every op before the conversion starts, so that nothing
-/// fails half-way with a generic legalization error).
-mlir::LogicalResult checkLoweredOnSm90(mlir::Operation *op);
-
-/// sm_100a: accumulators in tensor memory (the type converter gives the
-/// TMEM address and whether the accumulator holds data yet), tcgen05.mma
-/// issued by one thread and committed to the stage's empty barrier, and
-/// tcgen05.ld + TMA-store epilogues.
-void addSm100TypeConversions(mlir::TypeConverter &converter);
-void populateCtaToSm100Patterns(mlir::TypeConverter &converter,
-                                mlir::RewritePatternSet &patterns,
-                                const KernelABI &abi,
-                                mlir::LLVM::LLVMFuncOp kernel);
-/// The tensor-memory allocation and release of an sm_100a program.
-CtaResources sm100Resources(const KernelABI &abi);
-/// What `populateCtaToSm100Patterns` cannot lower yet, at the op.
-mlir::LogicalResult checkLoweredOnSm100(mlir::Operation *op);
+/// The shared-memory addresses (i32) where an MMA's operand tiles start in
+/// this stage: the lhs `lhs_row` rows into each of its column blocks, the
+/// rhs at its slot.
+struct MmaOperandAddresses {
+  mlir::Value lhs, rhs;
+};
+MmaOperandAddresses mmaOperandAddresses(Emitter &e, cta::MmaOp op,
+                                        cta::MmaOp::Adaptor adaptor);
 
 } // namespace kiln
 
