@@ -33,8 +33,12 @@ def ConvertTileToCta : Pass<"convert-tile-to-cta", "::mlir::ModuleOp"> {
 def ConvertCtaToNVVM : Pass<"convert-cta-to-nvvm", "::mlir::ModuleOp"> {
   let summary = "lower cta programs to NVVM and LLVM dialect kernels";
   let description = [{
-    The only target-specific lowering. For `chip=sm_90a`: buffers become
-    1024-byte-aligned slices of dynamic shared memory; rings become mbarrier
+    The only target-specific lowering, of programs whose resources
+    `cta-allocate-resources` decided (an op without them is an error). The
+    chip's MMA family picks the lowering (ChipLowering.h: wgmma or tcgen05);
+    its check reports what it cannot lower at the op before anything is
+    rewritten. For `chip=sm_90a`: buffers become their slices of dynamic
+    shared memory (`smem_offset`); rings become mbarrier
     pairs with the full/empty parity protocol; `cta.load` becomes TMA
     (`cp.async.bulk.tensor`, multicast within a cluster); `cta.mma` becomes
     `wgmma.mma_async` on shared-memory descriptors; `cta.store` converts and

@@ -1,6 +1,6 @@
 // RUN: kiln-opt %s -split-input-file -verify-diagnostics --cta-allocate-resources --convert-cta-to-nvvm=chip=sm_100a | FileCheck %s
 
-// convert-cta-to-nvvm on sm_100a (populateCtaToSm100Patterns): the same cta
+// convert-cta-to-nvvm on sm_100a (the tcgen05 ChipLowering): the same cta
 // IR as on sm_90a, with accumulators in tensor memory, tcgen05.mma issued by
 // one thread and tcgen05.ld epilogues; and every error the sm_100a
 // lowering reports. Encodings are pinned to the golden values of

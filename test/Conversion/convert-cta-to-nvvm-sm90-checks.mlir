@@ -134,3 +134,34 @@ cta.program @no_staging(%c: memref<?x?xf32> {cta.param = #cta.param<"c", output,
   }
   cta.return
 }
+
+// -----
+
+// wgmma multiplies 16-bit and 8-bit floats.
+cta.program @f32(%M: index {cta.dim = #cta.dim<M>}) attributes {block = array<i64: 384, 1, 1>} {
+  %sa = cta.alloc : !cta.buffer<64x16xf32>
+  %sb = cta.alloc : !cta.buffer<64x16xf32>
+  cta.tile_loop static (%M, %M) tile [64, 64] {
+  ^bb0(%m0: index, %n0: index):
+    %z = cta.acc_zero : !cta.acc<64x64xf32>
+    // expected-error@+1 {{convert-cta-to-nvvm: no sm_90a MMA for f32 operands yet}}
+    %p = cta.mma %sa, %sb, %z {transpose_b} : !cta.buffer<64x16xf32>, !cta.buffer<64x16xf32>, !cta.acc<64x64xf32>
+  }
+  cta.return
+}
+
+// -----
+
+// The lhs is read in whole 64-row blocks, one per accumulator fragment.
+cta.program @lhs_rows(%M: index {cta.dim = #cta.dim<M>}) attributes {block = array<i64: 384, 1, 1>} {
+  %c0 = arith.constant 0 : index
+  %sa = cta.alloc : !cta.buffer<96x16xbf16>
+  %sb = cta.alloc : !cta.buffer<64x16xbf16>
+  cta.tile_loop static (%M, %M) tile [64, 64] {
+  ^bb0(%m0: index, %n0: index):
+    %z = cta.acc_zero : !cta.acc<64x64xf32>
+    // expected-error@+1 {{convert-cta-to-nvvm: the lhs has 96 rows; wgmma reads whole 64-row blocks}}
+    %p = cta.mma %sa rows %c0, %sb, %z {transpose_b} : !cta.buffer<96x16xbf16>, !cta.buffer<64x16xbf16>, !cta.acc<64x64xf32>
+  }
+  cta.return
+}

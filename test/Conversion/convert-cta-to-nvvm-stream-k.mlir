@@ -85,3 +85,123 @@ cta.program @stream_k(%arg0: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta
   }
   cta.return
 }
+
+// -----
+
+// Partial sums move as float4s: 6 registers per thread (a 64x12
+// accumulator) do not.
+cta.program @stream_k(%arg0: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"a", input, [M, K]>}, %arg1: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"b", input, [N, K]>}, %arg2: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"c", output, [M, N]>}, %arg3: index {cta.dim = #cta.dim<M>}, %arg4: index {cta.dim = #cta.dim<K>}, %arg5: index {cta.dim = #cta.dim<N>}) attributes {block = array<i64: 384, 1, 1>, chip = #cta.chip<sm_90a>, cluster = array<i64: 1, 1>, schedule = #cta.schedule<stages = 4, math_warpgroups = 2>} {
+  %0 = cta.alloc : <128x64xbf16, stages = 4, swizzle = "128B">
+  %1 = cta.alloc : <128x64xbf16, stages = 4, swizzle = "128B">
+  %2 = cta.alloc : <64x128xbf16, stages = 2, swizzle = "128B">
+  %3 = cta.ring {consumers = 2 : i64} : <4>
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  cta.warp_specialize
+    #cta.role<producer, warps = 4, regs = 40> {
+    %4 = cta.tile_loop stream_k (%arg3, %arg5, %arg4) tile [128, 128, 64] iter_args(%c0 : index) -> (index) {
+    ^bb0(%m0: index, %n0: index, %k_begin: index, %k_end: index, %partial: index, %carried: index):
+      %5 = arith.subi %k_end, %k_begin : index
+      %6 = arith.ceildivui %5, %c64 : index
+      %7 = cta.produce %3 at %carried count %6 : <4> {
+      ^bb0(%kb: index, %slot: index):
+        %8 = arith.muli %kb, %c64 : index
+        %9 = arith.addi %k_begin, %8 : index
+        cta.load %arg0[%m0, %9] -> %0[%slot] signal %3 : memref<?x?xbf16, strided<[?, 1]>> -> <128x64xbf16, stages = 4, swizzle = "128B">, !cta.ring<4>
+        cta.load %arg1[%n0, %9] -> %1[%slot] signal %3 : memref<?x?xbf16, strided<[?, 1]>> -> <128x64xbf16, stages = 4, swizzle = "128B">, !cta.ring<4>
+      }
+      cta.yield %7 : index
+    } {cluster = array<i64: 1, 1>, group_m = 8 : i64, persistent}
+  }
+    #cta.role<math, warps = 8, regs = 232> {
+    %4 = cta.tile_loop stream_k (%arg3, %arg5, %arg4) tile [128, 128, 64] iter_args(%c0 : index) -> (index) {
+    ^bb0(%m0: index, %n0: index, %k_begin: index, %k_end: index, %partial: index, %carried: index):
+      %5 = arith.subi %k_end, %k_begin : index
+      %6 = arith.ceildivui %5, %c64 : index
+      %7 = cta.warpgroup_index : index
+      %c64_0 = arith.constant 64 : index
+      %8 = arith.muli %7, %c64_0 : index
+      %9 = cta.acc_zero : <64x128xf32>
+      %10:2 = cta.consume %3 at %carried count %6 iter_args(%9 : !cta.acc<64x128xf32>) : <4> -> !cta.acc<64x128xf32> {
+      ^bb0(%kb: index, %slot: index, %carried_1: !cta.acc<64x128xf32>):
+        %11 = arith.muli %kb, %c64 : index
+        %12 = arith.addi %k_begin, %11 : index
+        %13 = cta.mma %0[%slot] rows %8, %1[%slot], %carried_1 {transpose_b} : !cta.buffer<128x64xbf16, stages = 4, swizzle = "128B">, <128x64xbf16, stages = 4, swizzle = "128B">, <64x128xf32>
+        cta.yield %13 : !cta.acc<64x128xf32>
+      }
+      %z12 = cta.acc_zero : <64x12xf32>
+      // expected-error@+1 {{convert-cta-to-nvvm: stream-K partial tiles move 4 registers at a time; 6 per thread is not a multiple of 4}}
+      %s12, %c12 = cta.stream_k_join %z12 partial %partial k[%k_begin, %k_end) of %arg4 : !cta.acc<64x12xf32> -> !cta.acc<64x12xf32>
+      %sums, %complete = cta.stream_k_join %10#1 partial %partial k[%k_begin, %k_end) of %arg4 : !cta.acc<64x128xf32> -> !cta.acc<64x128xf32>
+      scf.if %complete {
+        %11 = arith.addi %m0, %8 : index
+        cta.store %sums -> %arg2[%11, %n0] staging %2[%7] : !cta.acc<64x128xf32> -> memref<?x?xbf16, strided<[?, 1]>>, !cta.buffer<64x128xbf16, stages = 2, swizzle = "128B"> {
+        ^bb0(%arg6: f32):
+          %12 = arith.truncf %arg6 : f32 to bf16
+          cta.yield %12 : bf16
+        }
+      }
+      cta.yield %10#0 : index
+    } {cluster = array<i64: 1, 1>, group_m = 8 : i64, persistent}
+  }
+  cta.return
+}
+
+// -----
+
+// Each warpgroup of the role counts its arrivals in 16 bytes of the CTA's
+// 64: at most four warpgroups.
+cta.program @stream_k(%arg0: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"a", input, [M, K]>}, %arg1: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"b", input, [N, K]>}, %arg2: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"c", output, [M, N]>}, %arg3: index {cta.dim = #cta.dim<M>}, %arg4: index {cta.dim = #cta.dim<K>}, %arg5: index {cta.dim = #cta.dim<N>}) attributes {block = array<i64: 768, 1, 1>, chip = #cta.chip<sm_90a>, cluster = array<i64: 1, 1>, schedule = #cta.schedule<stages = 4, math_warpgroups = 2>} {
+  %0 = cta.alloc : <128x64xbf16, stages = 4, swizzle = "128B">
+  %1 = cta.alloc : <128x64xbf16, stages = 4, swizzle = "128B">
+  %2 = cta.alloc : <64x128xbf16, stages = 2, swizzle = "128B">
+  %3 = cta.ring {consumers = 2 : i64} : <4>
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  cta.warp_specialize
+    #cta.role<producer, warps = 4, regs = 40> {
+    %4 = cta.tile_loop stream_k (%arg3, %arg5, %arg4) tile [128, 128, 64] iter_args(%c0 : index) -> (index) {
+    ^bb0(%m0: index, %n0: index, %k_begin: index, %k_end: index, %partial: index, %carried: index):
+      %5 = arith.subi %k_end, %k_begin : index
+      %6 = arith.ceildivui %5, %c64 : index
+      %7 = cta.produce %3 at %carried count %6 : <4> {
+      ^bb0(%kb: index, %slot: index):
+        %8 = arith.muli %kb, %c64 : index
+        %9 = arith.addi %k_begin, %8 : index
+        cta.load %arg0[%m0, %9] -> %0[%slot] signal %3 : memref<?x?xbf16, strided<[?, 1]>> -> <128x64xbf16, stages = 4, swizzle = "128B">, !cta.ring<4>
+        cta.load %arg1[%n0, %9] -> %1[%slot] signal %3 : memref<?x?xbf16, strided<[?, 1]>> -> <128x64xbf16, stages = 4, swizzle = "128B">, !cta.ring<4>
+      }
+      cta.yield %7 : index
+    } {cluster = array<i64: 1, 1>, group_m = 8 : i64, persistent}
+  }
+    #cta.role<math, warps = 20, regs = 232> {
+    %4 = cta.tile_loop stream_k (%arg3, %arg5, %arg4) tile [128, 128, 64] iter_args(%c0 : index) -> (index) {
+    ^bb0(%m0: index, %n0: index, %k_begin: index, %k_end: index, %partial: index, %carried: index):
+      %5 = arith.subi %k_end, %k_begin : index
+      %6 = arith.ceildivui %5, %c64 : index
+      %7 = cta.warpgroup_index : index
+      %c64_0 = arith.constant 64 : index
+      %8 = arith.muli %7, %c64_0 : index
+      %9 = cta.acc_zero : <64x128xf32>
+      %10:2 = cta.consume %3 at %carried count %6 iter_args(%9 : !cta.acc<64x128xf32>) : <4> -> !cta.acc<64x128xf32> {
+      ^bb0(%kb: index, %slot: index, %carried_1: !cta.acc<64x128xf32>):
+        %11 = arith.muli %kb, %c64 : index
+        %12 = arith.addi %k_begin, %11 : index
+        %13 = cta.mma %0[%slot] rows %8, %1[%slot], %carried_1 {transpose_b} : !cta.buffer<128x64xbf16, stages = 4, swizzle = "128B">, <128x64xbf16, stages = 4, swizzle = "128B">, <64x128xf32>
+        cta.yield %13 : !cta.acc<64x128xf32>
+      }
+      // expected-error@+1 {{convert-cta-to-nvvm: a stream-K join in a role of 640 threads needs more than the 64 counter bytes a CTA has}}
+      %sums, %complete = cta.stream_k_join %10#1 partial %partial k[%k_begin, %k_end) of %arg4 : !cta.acc<64x128xf32> -> !cta.acc<64x128xf32>
+      scf.if %complete {
+        %11 = arith.addi %m0, %8 : index
+        cta.store %sums -> %arg2[%11, %n0] staging %2[%7] : !cta.acc<64x128xf32> -> memref<?x?xbf16, strided<[?, 1]>>, !cta.buffer<64x128xbf16, stages = 2, swizzle = "128B"> {
+        ^bb0(%arg6: f32):
+          %12 = arith.truncf %arg6 : f32 to bf16
+          cta.yield %12 : bf16
+        }
+      }
+      cta.yield %10#0 : index
+    } {cluster = array<i64: 1, 1>, group_m = 8 : i64, persistent}
+  }
+  cta.return
+}

@@ -679,7 +679,7 @@ cta.program @f(%c: memref<?x?xf32> {cta.param = #cta.param<"c", output, [M, M]>}
   cta.tile_loop static (%M, %M) tile [64, 64] {
   ^bb0(%m0: index, %n0: index):
     %z = cta.acc_zero : !cta.acc<64x64xf32>
-    // expected-error@+1 {{convert-cta-to-nvvm: stores run in a math role}}
+    // expected-error@+1 {{convert-cta-to-nvvm: stores run in a math or epilogue role; this one is outside the warp roles}}
     cta.store %z -> %c[%m0, %n0] staging %sc : !cta.acc<64x64xf32> -> memref<?x?xf32>, !cta.buffer<64x32xf32, swizzle = "128B"> {
     ^bb0(%e: f32):
       cta.yield %e : f32

@@ -367,10 +367,8 @@ target::ValueOrError<Tcgen05MmaPlan> planTcgen05Mma(cta::MmaOp mma) {
   if (lhs.getShape()[0] != kMmaRows)
     return Plan::failure(describe("the lhs has ", lhs.getShape()[0],
                                   " rows; tcgen05.mma reads ", kMmaRows));
-  if (rhs.getShape()[0] * fields.ctaGroup != acc.getShape()[1])
-    return Plan::failure(describe(
-        "not implemented yet on sm_100a: an rhs tile of ", rhs.getShape()[0],
-        " rows for a ", acc.getShape()[1], "-column accumulator"));
+  // (The rhs tile covers the accumulator's columns, or in a CTA pair half
+  // of them: the cta.mma verifier checks it.)
   if (mma.getCtaPair() && plan.scaled)
     return Plan::failure(
         "not implemented yet on sm_100a: block-scaled MMAs of a CTA pair");
@@ -974,14 +972,8 @@ LogicalResult checkTcgen05Lowered(Operation *op, target::Chip chip) {
         return success();
       })
       .Case([&](cta::StoreOp store) -> LogicalResult {
-        // Each thread of a warpgroup reads one accumulator row.
-        std::optional<cta::RoleKind> role = roleKindOf(op);
-        if (role && *role != cta::RoleKind::math &&
-            *role != cta::RoleKind::epilogue)
-          return op->emitError()
-                 << "convert-cta-to-nvvm: a store in a "
-                 << cta::stringifyRoleKind(*role)
-                 << " role (stores run in math or epilogue warpgroups)";
+        // (checkLoweredAlike keeps stores to math and epilogue roles, where
+        // each thread of a warpgroup reads one accumulator row.)
         for (Value value : store.getValues())
           if (failed(checkAccumulator(
                   op, llvm::cast<cta::AccType>(value.getType()))))

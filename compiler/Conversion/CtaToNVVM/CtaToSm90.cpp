@@ -106,13 +106,8 @@ target::ValueOrError<WgmmaPlan> planWgmma(cta::MmaOp mma) {
     if (!wgmma)
       return Plan::failure(
           describe("no sm_90a MMA for ", type, " operands yet"));
-  // wgmma takes two equal 16-bit types, or any two 8-bit floats.
-  bool eightBit = target::isMmaFp8(element);
-  if (eightBit != target::isMmaFp8(rhsElement) ||
-      (!eightBit && element != rhsElement))
-    return Plan::failure(describe(
-        "wgmma cannot multiply ", element, " by ", rhsElement,
-        " (both 16-bit of one type, or both 8-bit floats)"));
+  // (wgmma takes two equal 16-bit types, or any two 8-bit floats: what the
+  // cta.mma verifier admits.)
   if (!mma.getTransposeB())
     return Plan::failure("rhs must be K-major (transpose_b)");
   WgmmaPlan plan;

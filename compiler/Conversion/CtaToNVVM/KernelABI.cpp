@@ -154,11 +154,13 @@ FailureOr<KernelABI> kiln::planKernelABI(cta::ProgramOp program) {
     if (!arg || arg.getOwner() != &body)
       return op->emitError(
           "convert-cta-to-nvvm: copies must read program arguments");
+    // Every tensor has a manifest dtype (above), which is named after its
+    // target element type, and copies and stores keep their tensor's
+    // elements (the cta verifiers).
     std::optional<target::ElementType> element =
         target::getElementType(buffer.getElementType());
     if (!element)
-      return op->emitError() << "convert-cta-to-nvvm: no TMA element for "
-                             << buffer.getElementType();
+      llvm_unreachable("a copied tensor without a target element type");
     target::ValueOrError<target::TmaBoxPlan> plan =
         target::planTmaBoxes(*element, rows, buffer.getShape()[1],
                              buffer.getSwizzleMode());

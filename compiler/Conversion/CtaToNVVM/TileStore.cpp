@@ -22,7 +22,11 @@ LogicalResult kiln::checkStoreStaging(cta::StoreOp store) {
       if (body.isAncestor(store->getParentRegion()))
         role = roles.getRole(index).getKind();
   if (role != cta::RoleKind::math && role != cta::RoleKind::epilogue)
-    return store.emitError("convert-cta-to-nvvm: stores run in a math role");
+    return store.emitError()
+           << "convert-cta-to-nvvm: stores run in a math or epilogue role; "
+           << (role ? "this one is in a " +
+                          cta::stringifyRoleKind(*role).str() + " role"
+                    : std::string("this one is outside the warp roles"));
   ArrayRef<int64_t> tile = store.getTileShape();
   if (tile[1] % 16 != 0)
     return store.emitError("convert-cta-to-nvvm: stored tiles must be "
