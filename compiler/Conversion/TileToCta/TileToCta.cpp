@@ -19,11 +19,10 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
-#include "llvm/ADT/SmallPtrSet.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
-#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/FormatVariadic.h"
 
 namespace kiln {
@@ -103,8 +102,10 @@ static bool feedsMatmul(Operation *op) {
   return false;
 }
 
-LogicalResult kiln::checkTileToCtaSupport(tile::KernelOp kernel,
-                                          target::Chip chip) {
+/// The kernel's one contraction, once every other op of its body is one the
+/// lowering moves into it (constants) or the terminator; else reports the
+/// first op that is not.
+static FailureOr<tile::ContractOp> findOnlyContraction(tile::KernelOp kernel) {
   tile::ContractOp contract;
   for (Operation &op : kernel.getBody().front()) {
     if (auto candidate = llvm::dyn_cast<tile::ContractOp>(op)) {
@@ -153,12 +154,13 @@ LogicalResult kiln::checkTileToCtaSupport(tile::KernelOp kernel,
   }
   if (!contract)
     return notImplemented(kernel, "a kernel without a contraction");
-  auto ret =
-      llvm::cast<tile::ReturnOp>(kernel.getBody().front().getTerminator());
-  for (Value value : ret.getValues())
-    if (!llvm::is_contained(contract.getOutputs(), value))
-      return notImplemented(ret,
-                            "an output that is not the contraction's result");
+  return contract;
+}
+
+/// Checks the products of `contract`: scheduled, operands in the layouts
+/// the copies read, of types the chip's MMA multiplies.
+static LogicalResult checkProducts(tile::ContractOp contract,
+                                   target::Chip chip) {
   if (!contract.getSchedule())
     return contract.emitError(
         "convert-tile-to-cta: the contraction has no schedule; run "
@@ -205,8 +207,13 @@ LogicalResult kiln::checkTileToCtaSupport(tile::KernelOp kernel,
                                   "expression '" +
                                       dim + "'");
     }
-  SmallVector<std::string> outDims = tile::getDimExprs(
-      llvm::cast<RankedTensorType>(contract.getOutputs()[0].getType()));
+  return success();
+}
+
+/// Checks what the stores need of `contract`: epilogue inputs that are
+/// kernel parameters, output types the epilogue writes, and M, N, K the
+/// walk can take as index arguments.
+static LogicalResult checkEpilogueAndExtents(tile::ContractOp contract) {
   for (Value input : contract.getEpilogueInputs()) {
     if (!llvm::isa<BlockArgument>(input))
       return notImplemented(contract, "epilogue inputs computed inside the "
@@ -230,6 +237,22 @@ LogicalResult kiln::checkTileToCtaSupport(tile::KernelOp kernel,
                             "a contraction extent given by the expression '" +
                                 dim.getValue() + "'");
   return success();
+}
+
+LogicalResult kiln::checkTileToCtaSupport(tile::KernelOp kernel,
+                                          target::Chip chip) {
+  FailureOr<tile::ContractOp> contract = findOnlyContraction(kernel);
+  if (failed(contract))
+    return failure();
+  auto ret =
+      llvm::cast<tile::ReturnOp>(kernel.getBody().front().getTerminator());
+  for (Value value : ret.getValues())
+    if (!llvm::is_contained(contract->getOutputs(), value))
+      return notImplemented(ret,
+                            "an output that is not the contraction's result");
+  if (failed(checkProducts(*contract, chip)))
+    return failure();
+  return checkEpilogueAndExtents(*contract);
 }
 
 namespace {
@@ -275,82 +298,95 @@ void collectSlice(Block &block, Value value, llvm::SetVector<Operation *> &ops,
   }
 }
 
-struct KernelToProgram : public OpRewritePattern<tile::KernelOp> {
-  KernelToProgram(MLIRContext *ctx, target::Chip chip)
-      : OpRewritePattern(ctx), chip(chip) {}
+/// Builds the `cta.program` of one kernel that checkTileToCtaSupport
+/// accepted. The steps run in the order the program reads, each leaving the
+/// rewriter where the next continues:
+///   1. the signature (the ABI the manifest describes) and the entry block;
+///   2. how the tile maps onto MMAs (a CTA pair, a packed rhs), no IR;
+///   3. the shared buffers: operand tiles, block-scale atoms, staging;
+///   4. the tile walk (static, or stream-K with a K range per tile part);
+///   5. the K loop: copies and MMAs into the carried accumulators;
+///   6. the stream-K join and the split of a packed accumulator;
+///   7. one store per output with the part of the epilogue it needs.
+/// What the steps share (dims, buffers, the walk's block arguments) lives
+/// in the members, so no step recomputes what an earlier one decided.
+class ProgramBuilder {
+public:
+  ProgramBuilder(PatternRewriter &rewriter, tile::KernelOp kernel,
+                 target::Chip chip)
+      : rewriter(rewriter), ctx(kernel.getContext()), kernel(kernel),
+        contract(*kernel.getBody().getOps<tile::ContractOp>().begin()),
+        schedule(*contract.getSchedule()), chip(chip),
+        chipInfo(target::getChipInfo(chip)), loc(kernel.getLoc()),
+        contractLoc(contract.getLoc()),
+        numAccs(contract.getContractions().size()) {}
 
-  LogicalResult matchAndRewrite(tile::KernelOp kernel,
-                                PatternRewriter &rewriter) const override {
-    MLIRContext *ctx = getContext();
-    Location loc = kernel.getLoc();
-    auto contract = *kernel.getBody().getOps<tile::ContractOp>().begin();
-    auto schedule = *contract.getSchedule();
+  void build() {
+    buildSignature();
+    rewriter.setInsertionPointToStart(entry);
+    SmallVector<StringAttr, 3> mnk = contract.getMNK();
+    m = dimValue(mnk[0]);
+    n = dimValue(mnk[1]);
+    k = dimValue(mnk[2]);
+    planTiling();
+    allocateOperandBuffers();
+    allocateScaleBuffers();
+    allocateStaging();
+    buildTileLoop();
+    SmallVector<Value> sums = buildMainloop();
+    // A tile part that does not finish its tile hands its sums over and
+    // stores nothing.
+    scf::IfOp complete;
+    if (streamK)
+      sums = joinStreamKParts(sums, complete);
+    if (packed)
+      sums = llvm::to_vector_of<Value>(
+          cta::SplitColsOp::create(rewriter, contractLoc,
+                                   SmallVector<Type>(numAccs, accType),
+                                   sums[0])
+              .getParts());
+    buildStores(sums);
+    if (complete)
+      rewriter.setInsertionPointAfter(complete);
+    cta::YieldOp::create(rewriter, loc);
 
-    // The ABI: tensors (inputs, then outputs) as row-major strided memrefs,
-    // then each symbolic dim as an index.
-    SmallVector<Type> argTypes;
-    SmallVector<NamedAttrList> argAttrs;
-    llvm::MapVector<StringRef, Value> dims;
-    // Block-scale tensors of scaled products: their kernel-argument layout
-    // (scaleTensorShape), keyed by kernel argument.
-    llvm::DenseMap<Value, SmallVector<tile::DimExprAttr>> scaleShapes;
-    for (Attribute attr : contract.getContractions()) {
-      auto mma = llvm::cast<tile::MmaAttr>(attr);
-      if (!mma.isBlockScaled())
-        continue;
-      for (auto [data, scale] : {std::pair<unsigned, int64_t>{mma.getLhs(),
-                                                              mma.getLhsScale()},
-                                 {mma.getRhs(), mma.getRhsScale()}}) {
-        SmallVector<tile::DimExprAttr> dims = tile::getDimAttrs(
-            llvm::cast<RankedTensorType>(contract.getInputs()[data].getType()));
-        scaleShapes[contract.getInputs()[scale]] =
-            scaleTensorShape(dims[0], dims[1], mma.getScaleBlock());
-      }
-    }
-    auto addTensor = [&](RankedTensorType type, tile::ParamAttr param,
-                         ArrayRef<tile::DimExprAttr> layout = {}) {
-      SmallVector<tile::DimExprAttr> shapeDims = tile::getDimAttrs(type);
-      if (!layout.empty())
-        shapeDims.assign(layout.begin(), layout.end());
-      int64_t rank = shapeDims.size();
-      SmallVector<int64_t> shape(rank, ShapedType::kDynamic);
-      SmallVector<int64_t> strides(rank, ShapedType::kDynamic);
-      strides.back() = 1;
-      argTypes.push_back(
-          MemRefType::get(shape, type.getElementType(),
-                          StridedLayoutAttr::get(ctx, 0, strides)));
-      // Each dim a shape names becomes an index argument, in order of first
-      // appearance.
-      for (tile::DimExprAttr dim : shapeDims)
-        if (dim.getKind() != DimExpr::Kind::Const)
-          dims.insert({dim.getName().getValue(), Value()});
-      NamedAttrList attrs;
-      attrs.set(cta::ProgramOp::kParamAttrName,
-                cta::ParamAttr::get(ctx, param.getName(), param.getKind(),
-                                    shapeDims, param.getScaleOf(),
-                                    param.getBlock()));
-      argAttrs.push_back(attrs);
-    };
+    rewriter.setInsertionPointToEnd(entry);
+    cta::ReturnOp::create(rewriter, loc);
+    rewriter.eraseOp(kernel);
+  }
+
+private:
+  //===--------------------------------------------------------------------===//
+  // 1. The signature
+  //===--------------------------------------------------------------------===//
+
+  /// The ABI: tensors (inputs, then outputs) as row-major strided memrefs,
+  /// then each symbolic dim as an index. Creates the program with its typed
+  /// attributes and its entry block, and binds `dims` to the entry's index
+  /// arguments.
+  void buildSignature() {
+    llvm::DenseMap<Value, SmallVector<tile::DimExprAttr>> scaleShapes =
+        collectScaleShapes();
     for (unsigned i = 0; i < kernel.getNumArguments(); ++i)
-      addTensor(llvm::cast<RankedTensorType>(kernel.getArgumentTypes()[i]),
-                kernel.getArgParam(i),
-                scaleShapes.lookup(kernel.getArgument(i)));
+      addTensorArgument(
+          llvm::cast<RankedTensorType>(kernel.getArgumentTypes()[i]),
+          kernel.getArgParam(i), scaleShapes.lookup(kernel.getArgument(i)));
     for (unsigned i = 0; i < kernel.getNumResults(); ++i)
-      addTensor(llvm::cast<RankedTensorType>(kernel.getResultTypes()[i]),
-                kernel.getResultParam(i));
+      addTensorArgument(
+          llvm::cast<RankedTensorType>(kernel.getResultTypes()[i]),
+          kernel.getResultParam(i));
     unsigned numTensors = argTypes.size();
-    for (auto &entry : dims) {
+    for (auto &dim : dims) {
       argTypes.push_back(rewriter.getIndexType());
       NamedAttrList attrs;
       attrs.set(cta::ProgramOp::kDimAttrName,
-                cta::DimAttr::get(ctx, StringAttr::get(ctx, entry.first)));
+                cta::DimAttr::get(ctx, StringAttr::get(ctx, dim.first)));
       argAttrs.push_back(attrs);
     }
 
     rewriter.setInsertionPoint(kernel);
-    auto program =
-        cta::ProgramOp::create(rewriter, loc, kernel.getSymName(),
-                               rewriter.getFunctionType(argTypes, {}));
+    program = cta::ProgramOp::create(rewriter, loc, kernel.getSymName(),
+                                     rewriter.getFunctionType(argTypes, {}));
     SmallVector<DictionaryAttr> argDicts;
     for (NamedAttrList &attrs : argAttrs)
       argDicts.push_back(attrs.getDictionary(ctx));
@@ -364,79 +400,157 @@ struct KernelToProgram : public OpRewritePattern<tile::KernelOp> {
                                                    schedule.getAccStages()));
     program.setClusterAttr(rewriter.getDenseI64ArrayAttr(
         {schedule.getClusterM(), schedule.getClusterN()}));
-    Block *entry = rewriter.createBlock(&program.getBody());
+    entry = rewriter.createBlock(&program.getBody());
     for (Type type : argTypes)
       entry->addArgument(type, loc);
-    for (auto [index, entryDim] : llvm::enumerate(dims))
-      entryDim.second = entry->getArgument(numTensors + index);
+    for (auto [index, dim] : llvm::enumerate(dims))
+      dim.second = entry->getArgument(numTensors + index);
+  }
 
-    rewriter.setInsertionPointToStart(entry);
-    auto dimValue = [&](StringAttr dim) -> Value {
-      if (std::optional<int64_t> constant =
-              tile::getConstantDim(dim.getValue()))
-        return arith::ConstantIndexOp::create(rewriter, loc, *constant);
-      return dims.lookup(dim.getValue());
-    };
-    SmallVector<StringAttr, 3> mnk = contract.getMNK();
-    Value m = dimValue(mnk[0]), n = dimValue(mnk[1]), k = dimValue(mnk[2]);
-    // The program argument of a kernel-argument tensor.
-    auto programArg = [&](Value value) {
-      return entry->getArgument(
-          llvm::cast<BlockArgument>(value).getArgNumber());
-    };
-    auto ret =
-        llvm::cast<tile::ReturnOp>(kernel.getBody().front().getTerminator());
+  /// Block-scale tensors of scaled products reach the kernel in their
+  /// [row atoms, K atoms, 32, 16] layout (scaleTensorShape), not in the
+  /// shape the source gave: that layout, keyed by kernel argument.
+  llvm::DenseMap<Value, SmallVector<tile::DimExprAttr>>
+  collectScaleShapes() {
+    llvm::DenseMap<Value, SmallVector<tile::DimExprAttr>> scaleShapes;
+    for (Attribute attr : contract.getContractions()) {
+      auto mma = llvm::cast<tile::MmaAttr>(attr);
+      if (!mma.isBlockScaled())
+        continue;
+      for (auto [data, scale] : {std::pair<unsigned, int64_t>{mma.getLhs(),
+                                                              mma.getLhsScale()},
+                                 {mma.getRhs(), mma.getRhsScale()}}) {
+        SmallVector<tile::DimExprAttr> dataDims = tile::getDimAttrs(
+            llvm::cast<RankedTensorType>(contract.getInputs()[data].getType()));
+        scaleShapes[contract.getInputs()[scale]] =
+            scaleTensorShape(dataDims[0], dataDims[1], mma.getScaleBlock());
+      }
+    }
+    return scaleShapes;
+  }
 
-    int64_t tm = schedule.getTileM(), tn = schedule.getTileN(),
-            tk = schedule.getTileK();
-    auto buffer = [&](int64_t rows, int64_t cols, Type element) {
-      return cta::AllocOp::create(
-                 rewriter, loc,
-                 cta::BufferType::get(ctx, {rows, cols}, element, 1, nullptr))
-          .getBuffer();
-    };
-    // One shared buffer per distinct operand: a dual GEMM's shared lhs is
-    // loaded once per K step.
-    size_t numAccs = contract.getContractions().size();
-    llvm::MapVector<Value, Value> lhsBuffers, rhsBuffers;
-    auto operands = [&](unsigned acc) {
-      auto mma = llvm::cast<tile::MmaAttr>(contract.getContractions()[acc]);
-      return std::make_pair(contract.getInputs()[mma.getLhs()],
-                            contract.getInputs()[mma.getRhs()]);
-    };
+  /// Appends one tensor argument: a strided memref with a unit inner stride,
+  /// its #cta.param (shape `layout` when given, else the tensor's own), and
+  /// each dim the shape names to `dims`, in order of first appearance.
+  void addTensorArgument(RankedTensorType type, tile::ParamAttr param,
+                         ArrayRef<tile::DimExprAttr> layout = {}) {
+    SmallVector<tile::DimExprAttr> shapeDims = tile::getDimAttrs(type);
+    if (!layout.empty())
+      shapeDims.assign(layout.begin(), layout.end());
+    int64_t rank = shapeDims.size();
+    SmallVector<int64_t> shape(rank, ShapedType::kDynamic);
+    SmallVector<int64_t> strides(rank, ShapedType::kDynamic);
+    strides.back() = 1;
+    argTypes.push_back(MemRefType::get(shape, type.getElementType(),
+                                       StridedLayoutAttr::get(ctx, 0, strides)));
+    for (tile::DimExprAttr dim : shapeDims)
+      if (dim.getKind() != DimExpr::Kind::Const)
+        dims.insert({dim.getName().getValue(), Value()});
+    NamedAttrList attrs;
+    attrs.set(cta::ProgramOp::kParamAttrName,
+              cta::ParamAttr::get(ctx, param.getName(), param.getKind(),
+                                  shapeDims, param.getScaleOf(),
+                                  param.getBlock()));
+    argAttrs.push_back(attrs);
+  }
+
+  /// The extent `dim` (a name or a constant) as an index value.
+  Value dimValue(StringAttr dim) {
+    if (std::optional<int64_t> constant = tile::getConstantDim(dim.getValue()))
+      return arith::ConstantIndexOp::create(rewriter, loc, *constant);
+    return dims.lookup(dim.getValue());
+  }
+
+  /// The program argument of a kernel-argument tensor.
+  Value programArg(Value value) const {
+    return entry->getArgument(llvm::cast<BlockArgument>(value).getArgNumber());
+  }
+
+  //===--------------------------------------------------------------------===//
+  // 2. How the tile maps onto MMAs
+  //===--------------------------------------------------------------------===//
+
+  /// The lhs and rhs kernel arguments of product `acc`.
+  std::pair<Value, Value> operands(size_t acc) {
+    auto mma = llvm::cast<tile::MmaAttr>(contract.getContractions()[acc]);
+    return {contract.getInputs()[mma.getLhs()],
+            contract.getInputs()[mma.getRhs()]};
+  }
+
+  /// The lhs and rhs scale arguments of block-scaled product `acc`.
+  std::pair<Value, Value> scales(size_t acc) {
+    auto mma = llvm::cast<tile::MmaAttr>(contract.getContractions()[acc]);
+    return {contract.getInputs()[mma.getLhsScale()],
+            contract.getInputs()[mma.getRhsScale()]};
+  }
+
+  /// Decides the CTA's share of the tile and whether products share one MMA;
+  /// creates no IR.
+  void planTiling() {
+    tm = schedule.getTileM();
+    tn = schedule.getTileN();
+    tk = schedule.getTileK();
+    streamK = schedule.getStreamK();
+    // A CTA pair (sm_100a, tile_m = 256): each CTA of the 2x1 cluster owns
+    // 128 rows of the tile and holds half of each rhs tile (the even CTA the
+    // first half); one MMA of the pair's 256 rows reads both CTAs' halves.
+    pair = chipInfo.tensorMemoryColumns &&
+           tm == static_cast<int64_t>(target::ctaPairSize * target::tmemLanes);
+    if (pair)
+      tm /= target::ctaPairSize;
+    rhsRows = pair ? tn / target::ctaPairSize : tn;
     // Sibling products of one lhs whose rhs tiles fit side by side in one
     // MMA run as one MMA over both tiles (one m64n256 wgmma chain for a dual
     // GEMM with 128-column tiles instead of two m64n128 chains: the lhs is
     // read from shared memory once per K step instead of once per product,
     // and the MMA has the shape the plain matmul runs at).
-    const target::ChipInfo *chipInfo = &target::getChipInfo(chip);
-    // A CTA pair (sm_100a, tile_m = 256): each CTA of the 2x1 cluster owns
-    // 128 rows of the tile and holds half of each rhs tile (the even CTA the
-    // first half); one MMA of the pair's 256 rows reads both CTAs' halves.
-    bool pair = chipInfo && chipInfo->tensorMemoryColumns &&
-                tm == static_cast<int64_t>(target::ctaPairSize *
-                                           target::tmemLanes);
-    if (pair)
-      tm /= target::ctaPairSize;
-    int64_t rhsRows = pair ? tn / target::ctaPairSize : tn;
     llvm::SmallSetVector<Value, 4> rhsOperands;
     for (size_t i = 0; i < numAccs; ++i)
       rhsOperands.insert(operands(i).second);
-    bool packed = !pair && numAccs > 1 && rhsOperands.size() == numAccs &&
-                  llvm::all_of(llvm::seq<size_t>(0, numAccs),
-                               [&](size_t i) {
-                                 return operands(i).first == operands(0).first;
-                               }) &&
-                  llvm::all_of(rhsOperands,
-                               [&](Value rhs) {
-                                 return llvm::cast<RankedTensorType>(rhs.getType())
-                                            .getElementType() ==
-                                        llvm::cast<RankedTensorType>(
-                                            rhsOperands[0].getType())
-                                            .getElementType();
-                               }) &&
-                  static_cast<int64_t>(numAccs) * tn <=
-                      static_cast<int64_t>(chipInfo->mmaMaxN);
+    auto elementOf = [](Value value) {
+      return llvm::cast<RankedTensorType>(value.getType()).getElementType();
+    };
+    packed = !pair && numAccs > 1 && rhsOperands.size() == numAccs &&
+             llvm::all_of(llvm::seq<size_t>(0, numAccs),
+                          [&](size_t i) {
+                            return operands(i).first == operands(0).first;
+                          }) &&
+             llvm::all_of(rhsOperands,
+                          [&](Value rhs) {
+                            return elementOf(rhs) == elementOf(rhsOperands[0]);
+                          }) &&
+             static_cast<int64_t>(numAccs) * tn <=
+                 static_cast<int64_t>(chipInfo.mmaMaxN);
+    scaleBlock = llvm::cast<tile::MmaAttr>(contract.getContractions()[0])
+                     .getScaleBlock();
+    kAtoms =
+        scaleBlock ? tk / (target::scaleFactorAtomKBlocks * scaleBlock) : 0;
+    accType = cta::AccType::get(ctx, {tm, tn}, rewriter.getF32Type());
+    // The accumulators the K loop carries: one wide one when packed.
+    carried.assign(
+        packed ? 1 : numAccs,
+        packed
+            ? cta::AccType::get(ctx, {tm, tn * static_cast<int64_t>(numAccs)},
+                                rewriter.getF32Type())
+            : Type(accType));
+  }
+
+  //===--------------------------------------------------------------------===//
+  // 3. Shared buffers
+  //===--------------------------------------------------------------------===//
+
+  /// A single-stage `rows x cols` buffer; cta-pipeline makes it a ring.
+  Value buffer(int64_t rows, int64_t cols, Type element) {
+    return cta::AllocOp::create(
+               rewriter, loc,
+               cta::BufferType::get(ctx, {rows, cols}, element, 1, nullptr))
+        .getBuffer();
+  }
+
+  /// One shared buffer per distinct operand: a dual GEMM's shared lhs is
+  /// loaded once per K step. A packed rhs is one buffer holding every
+  /// product's rhs tile.
+  void allocateOperandBuffers() {
     for (size_t i = 0; i < numAccs; ++i) {
       auto [lhs, rhs] = operands(i);
       Type element =
@@ -454,45 +568,39 @@ struct KernelToProgram : public OpRewritePattern<tile::KernelOp> {
             rhsElement);
       }
     }
-    // Block scales: per scaled operand a buffer of its stage's scale-factor
-    // atoms (32 x 16 bytes each; row atoms of 128 rows, each with the K
-    // atoms of the stage, in that order), filled one atom per copy from the
-    // [row atoms, K atoms, 32, 16] scale tensor. A packed rhs has its
-    // operands' row atoms one after the other.
-    int64_t scaleBlock = llvm::cast<tile::MmaAttr>(contract.getContractions()[0])
-                             .getScaleBlock();
-    int64_t atomRows = target::scaleFactorAtomRows;
-    int64_t kAtoms =
-        scaleBlock ? tk / (target::scaleFactorAtomKBlocks * scaleBlock) : 0;
-    auto scaleOf = [&](unsigned acc) {
-      auto mma = llvm::cast<tile::MmaAttr>(contract.getContractions()[acc]);
-      return std::make_pair(contract.getInputs()[mma.getLhsScale()],
-                            contract.getInputs()[mma.getRhsScale()]);
+  }
+
+  /// Block scales: per scaled operand a buffer of its stage's scale-factor
+  /// atoms (32 x 16 bytes each; row atoms of 128 rows, each with the K atoms
+  /// of the stage, in that order), filled one atom per copy from the
+  /// [row atoms, K atoms, 32, 16] scale tensor. A packed rhs has its
+  /// operands' row atoms one after the other.
+  void allocateScaleBuffers() {
+    if (!scaleBlock)
+      return;
+    auto scaleBuffer = [&](int64_t rows, Value scale) {
+      Type element =
+          llvm::cast<RankedTensorType>(scale.getType()).getElementType();
+      return buffer(llvm::divideCeil(rows, atomRows) * kAtoms * 32,
+                    target::scaleFactorAtomBytes / 32, element);
     };
-    llvm::MapVector<Value, Value> lhsScaleBuffers, rhsScaleBuffers;
-    if (scaleBlock) {
-      auto scaleBuffer = [&](int64_t rows, Value scale) {
-        Type element =
-            llvm::cast<RankedTensorType>(scale.getType()).getElementType();
-        return buffer(llvm::divideCeil(rows, atomRows) * kAtoms * 32,
-                      target::scaleFactorAtomBytes / 32, element);
-      };
-      for (size_t i = 0; i < numAccs; ++i) {
-        auto [lhsScale, rhsScale] = scaleOf(i);
-        if (!lhsScaleBuffers.count(lhsScale))
-          lhsScaleBuffers[lhsScale] = scaleBuffer(tm, lhsScale);
-        if (packed && i > 0) {
-          Value shared = rhsScaleBuffers.front().second; // (a copy: [] may grow)
-          rhsScaleBuffers[rhsScale] = shared;
-        } else if (!rhsScaleBuffers.count(rhsScale)) {
-          rhsScaleBuffers[rhsScale] = scaleBuffer(
-              packed ? tn * static_cast<int64_t>(numAccs) : tn, rhsScale);
-        }
+    for (size_t i = 0; i < numAccs; ++i) {
+      auto [lhsScale, rhsScale] = scales(i);
+      if (!lhsScaleBuffers.count(lhsScale))
+        lhsScaleBuffers[lhsScale] = scaleBuffer(tm, lhsScale);
+      if (packed && i > 0) {
+        Value shared = rhsScaleBuffers.front().second; // (a copy: [] may grow)
+        rhsScaleBuffers[rhsScale] = shared;
+      } else if (!rhsScaleBuffers.count(rhsScale)) {
+        rhsScaleBuffers[rhsScale] = scaleBuffer(
+            packed ? tn * static_cast<int64_t>(numAccs) : tn, rhsScale);
       }
     }
-    // The epilogue streams a tile out through two 128-byte column blocks;
-    // outputs of one element type share that staging buffer.
-    llvm::MapVector<Type, Value> staging;
+  }
+
+  /// The epilogue streams a tile out through two 128-byte column blocks;
+  /// outputs of one element type share that staging buffer.
+  void allocateStaging() {
     for (Value output : contract.getOutputs()) {
       Type outType =
           llvm::cast<RankedTensorType>(output.getType()).getElementType();
@@ -502,41 +610,50 @@ struct KernelToProgram : public OpRewritePattern<tile::KernelOp> {
                    schedule.getStagingColumns(outType.getIntOrFloatBitWidth()),
                    outType);
     }
-    auto accType = cta::AccType::get(ctx, {tm, tn}, rewriter.getF32Type());
-    // The accumulators the K loop carries: one wide one when packed.
-    SmallVector<Type> carried(
-        packed ? 1 : numAccs,
-        packed
-            ? cta::AccType::get(ctx, {tm, tn * static_cast<int64_t>(numAccs)},
-                                rewriter.getF32Type())
-            : Type(accType));
+  }
 
+  //===--------------------------------------------------------------------===//
+  // 4. The tile walk
+  //===--------------------------------------------------------------------===//
+
+  /// The walk over output tiles, with the schedule's persistence, grouping
+  /// and cluster; leaves the rewriter at the start of its body. A stream-K
+  /// walk hands each tile part a K range [kBegin, kEnd) and the workspace
+  /// slot its two parts meet in.
+  void buildTileLoop() {
     // The tile walk, K loop, copies, MMAs and stores are the contraction's:
     // they carry its location, so the PTX's line info (and a profiler's
     // source view) puts them on the line of its `@`.
-    Location contractLoc = contract.getLoc();
-    // A stream-K walk hands each tile part a K range [kBegin, kEnd); the K
-    // loop runs over that range.
-    bool streamK = schedule.getStreamK();
-    auto loop =
-        streamK ? cta::TileLoopOp::create(rewriter, contractLoc, cta::WalkKind::stream_k,
-                                          ValueRange{m, n, k}, {tm, tn, tk},
-                                          ValueRange{})
-                : cta::TileLoopOp::create(rewriter, contractLoc, cta::WalkKind::static_,
-                                          ValueRange{m, n}, {tm, tn},
-                                          ValueRange{});
+    loop = streamK ? cta::TileLoopOp::create(rewriter, contractLoc,
+                                             cta::WalkKind::stream_k,
+                                             ValueRange{m, n, k}, {tm, tn, tk},
+                                             ValueRange{})
+                   : cta::TileLoopOp::create(rewriter, contractLoc,
+                                             cta::WalkKind::static_,
+                                             ValueRange{m, n}, {tm, tn},
+                                             ValueRange{});
     loop.setPersistent(schedule.getPersistent());
     loop.setGroupM(schedule.getGroupM());
     loop.setCluster(
         ArrayRef<int64_t>{schedule.getClusterM(), schedule.getClusterN()});
     rewriter.setInsertionPointToStart(&loop.getBody().front());
-    Value m0 = loop.getTileOrigin(0), n0 = loop.getTileOrigin(1);
-    Value kBegin, kEnd, partial;
+    m0 = loop.getTileOrigin(0);
+    n0 = loop.getTileOrigin(1);
     if (streamK) {
       kBegin = loop.getBody().getArgument(2);
       kEnd = loop.getBody().getArgument(3);
       partial = loop.getBody().getArgument(4);
     }
+  }
+
+  //===--------------------------------------------------------------------===//
+  // 5. The K loop
+  //===--------------------------------------------------------------------===//
+
+  /// Zeroed accumulators, then the sequential K loop (over this tile part's
+  /// K range under stream-K) of copies and MMAs; returns its sums and leaves
+  /// the rewriter after it.
+  SmallVector<Value> buildMainloop() {
     SmallVector<Value> zeros;
     for (Type type : carried)
       zeros.push_back(cta::AccZeroOp::create(rewriter, contractLoc,
@@ -553,11 +670,12 @@ struct KernelToProgram : public OpRewritePattern<tile::KernelOp> {
               rewriter, contractLoc, rank,
               arith::ConstantIndexOp::create(rewriter, contractLoc, rhsRows)));
     }
-    Value kSpan =
-        streamK ? arith::SubIOp::create(rewriter, contractLoc, kEnd, kBegin).getResult()
-                : k;
-    auto mainloop =
-        cta::MainloopOp::create(rewriter, contractLoc, carried, kSpan, tk, zeros);
+    Value kSpan = streamK ? arith::SubIOp::create(rewriter, contractLoc, kEnd,
+                                                  kBegin)
+                                .getResult()
+                          : k;
+    auto mainloop = cta::MainloopOp::create(rewriter, contractLoc, carried,
+                                            kSpan, tk, zeros);
     Block *kBody = rewriter.createBlock(&mainloop.getBody());
     Value k0 = kBody->addArgument(rewriter.getIndexType(), loc);
     SmallVector<Value> accs;
@@ -565,176 +683,260 @@ struct KernelToProgram : public OpRewritePattern<tile::KernelOp> {
       accs.push_back(kBody->addArgument(type, loc));
     if (streamK)
       k0 = arith::AddIOp::create(rewriter, contractLoc, kBegin, k0);
+    loadOperands(rhsRow0, k0);
+    if (scaleBlock)
+      loadScales(k0);
+    SmallVector<Value> products = multiply(accs);
+    cta::YieldOp::create(rewriter, contractLoc, products);
+    rewriter.setInsertionPointAfter(mainloop);
+    return SmallVector<Value>(mainloop.getResults());
+  }
+
+  /// The operand tiles of K step `k0`. The CTAs of a cluster share n0, so
+  /// they share the rhs tiles: a multicast copy, or in a CTA pair one half
+  /// per CTA (from `rhsRow0`).
+  void loadOperands(Value rhsRow0, Value k0) {
     for (auto [lhs, sa] : lhsBuffers)
-      cta::LoadOp::create(rewriter, contractLoc, programArg(lhs), ValueRange{m0, k0},
-                          sa, Value(), Value(), 1, nullptr, pair);
-    // The CTAs of a cluster share n0, so they share the rhs tiles: a
-    // multicast copy, or in a CTA pair one half per CTA.
+      cta::LoadOp::create(rewriter, contractLoc, programArg(lhs),
+                          ValueRange{m0, k0}, sa, Value(), Value(), 1, nullptr,
+                          pair);
     for (auto [index, entry] : llvm::enumerate(rhsBuffers)) {
       auto load = cta::LoadOp::create(
-          rewriter, contractLoc, programArg(entry.first), ValueRange{rhsRow0, k0},
-          entry.second, Value(), Value(), pair ? 1 : schedule.getClusterM(),
-          nullptr, pair);
+          rewriter, contractLoc, programArg(entry.first),
+          ValueRange{rhsRow0, k0}, entry.second, Value(), Value(),
+          pair ? 1 : schedule.getClusterM(), nullptr, pair);
       if (packed)
         load.setDstRows(
             ArrayRef<int64_t>{static_cast<int64_t>(index) * tn,
                               static_cast<int64_t>(index + 1) * tn});
     }
-    if (scaleBlock) {
-      // Atom (rowAtom, kAtom) of a scale tensor into `rows` atom rows of
-      // `buffer` starting at atom `firstAtom`.
-      Value c0 = arith::ConstantIndexOp::create(rewriter, contractLoc, 0);
-      Value kAtom0 = arith::DivUIOp::create(
-          rewriter, contractLoc, k0,
-          arith::ConstantIndexOp::create(
-              rewriter, contractLoc, target::scaleFactorAtomKBlocks * scaleBlock));
-      auto loadAtoms = [&](Value scale, Value buffer, Value origin,
-                           int64_t rows, int64_t firstRowAtom) {
-        Value rowAtom0 = arith::DivUIOp::create(
-            rewriter, contractLoc, origin,
-            arith::ConstantIndexOp::create(rewriter, contractLoc, atomRows));
-        for (int64_t ra = 0, e = static_cast<int64_t>(llvm::divideCeil(rows, atomRows));
-             ra < e; ++ra)
-          for (int64_t ka = 0; ka < kAtoms; ++ka) {
-            Value row = arith::AddIOp::create(
-                rewriter, contractLoc, rowAtom0,
-                arith::ConstantIndexOp::create(rewriter, contractLoc, ra));
-            Value col = arith::AddIOp::create(
-                rewriter, contractLoc, kAtom0,
-                arith::ConstantIndexOp::create(rewriter, contractLoc, ka));
-            int64_t atom = (firstRowAtom + ra) * kAtoms + ka;
-            auto load = cta::LoadOp::create(rewriter, contractLoc, programArg(scale),
-                                            ValueRange{row, col, c0, c0},
-                                            buffer, Value(), Value(), 1,
-                                            nullptr);
-            load.setDstRows(ArrayRef<int64_t>{32 * atom, 32 * atom + 32});
-          }
-      };
-      for (auto [scale, sfa] : lhsScaleBuffers)
-        loadAtoms(scale, sfa, m0, tm, 0);
-      for (auto [index, entry] : llvm::enumerate(rhsScaleBuffers))
-        loadAtoms(entry.first, entry.second, n0, tn,
-                  packed ? static_cast<int64_t>(index) *
-                               llvm::divideCeil(tn, atomRows)
-                         : 0);
-    }
+  }
+
+  /// The scale-factor atoms of K step `k0`, one copy per atom into the
+  /// buffers allocateScaleBuffers laid out.
+  void loadScales(Value k0) {
+    Value c0 = arith::ConstantIndexOp::create(rewriter, contractLoc, 0);
+    Value kAtom0 = arith::DivUIOp::create(
+        rewriter, contractLoc, k0,
+        arith::ConstantIndexOp::create(
+            rewriter, contractLoc, target::scaleFactorAtomKBlocks * scaleBlock));
+    // Atom (rowAtom, kAtom) of a scale tensor into `rows` atom rows of
+    // `buffer` starting at atom `firstAtom`.
+    auto loadAtoms = [&](Value scale, Value buffer, Value origin, int64_t rows,
+                         int64_t firstRowAtom) {
+      Value rowAtom0 = arith::DivUIOp::create(
+          rewriter, contractLoc, origin,
+          arith::ConstantIndexOp::create(rewriter, contractLoc, atomRows));
+      for (int64_t ra = 0,
+                   e = static_cast<int64_t>(llvm::divideCeil(rows, atomRows));
+           ra < e; ++ra)
+        for (int64_t ka = 0; ka < kAtoms; ++ka) {
+          Value row = arith::AddIOp::create(
+              rewriter, contractLoc, rowAtom0,
+              arith::ConstantIndexOp::create(rewriter, contractLoc, ra));
+          Value col = arith::AddIOp::create(
+              rewriter, contractLoc, kAtom0,
+              arith::ConstantIndexOp::create(rewriter, contractLoc, ka));
+          int64_t atom = (firstRowAtom + ra) * kAtoms + ka;
+          auto load = cta::LoadOp::create(
+              rewriter, contractLoc, programArg(scale),
+              ValueRange{row, col, c0, c0}, buffer, Value(), Value(), 1,
+              nullptr);
+          load.setDstRows(ArrayRef<int64_t>{32 * atom, 32 * atom + 32});
+        }
+    };
+    for (auto [scale, sfa] : lhsScaleBuffers)
+      loadAtoms(scale, sfa, m0, tm, 0);
+    for (auto [index, entry] : llvm::enumerate(rhsScaleBuffers))
+      loadAtoms(entry.first, entry.second, n0, tn,
+                packed ? static_cast<int64_t>(index) *
+                             llvm::divideCeil(tn, atomRows)
+                       : 0);
+  }
+
+  /// One MMA per carried accumulator (one for a packed rhs) of this K
+  /// step's tiles; returns the updated accumulators.
+  SmallVector<Value> multiply(ArrayRef<Value> accs) {
     SmallVector<Value> products;
     for (size_t i = 0; i < (packed ? 1 : numAccs); ++i) {
       auto [lhs, rhs] = operands(i);
       Value lhsScale, rhsScale;
       if (scaleBlock) {
-        auto [sa, sb] = scaleOf(i);
+        auto [sa, sb] = scales(i);
         lhsScale = lhsScaleBuffers.lookup(sa);
         rhsScale = rhsScaleBuffers.lookup(sb);
       }
       products.push_back(
           cta::MmaOp::create(
-              rewriter, contractLoc, carried[i], lhsBuffers.lookup(lhs), Value(),
-              Value(), rhsBuffers.lookup(rhs), Value(), accs[i], Value(),
-              lhsScale, rhsScale, Value(), Value(), /*transpose_b=*/true,
+              rewriter, contractLoc, carried[i], lhsBuffers.lookup(lhs),
+              Value(), Value(), rhsBuffers.lookup(rhs), Value(), accs[i],
+              Value(), lhsScale, rhsScale, Value(), Value(),
+              /*transpose_b=*/true,
               scaleBlock ? rewriter.getI64IntegerAttr(scaleBlock) : nullptr,
               /*cta_pair=*/pair)
               .getResult());
     }
-    cta::YieldOp::create(rewriter, contractLoc, products);
-    rewriter.setInsertionPointAfter(mainloop);
-    SmallVector<Value> results(mainloop.getResults());
-    // A tile part that does not finish its tile hands its sums over and
-    // stores nothing.
-    scf::IfOp complete;
-    if (streamK) {
-      auto join = cta::StreamKJoinOp::create(
-          rewriter, contractLoc, carried, rewriter.getI1Type(), results, partial,
-          kBegin, kEnd, k);
-      results = llvm::to_vector_of<Value>(join.getSums());
-      complete = scf::IfOp::create(rewriter, contractLoc, join.getComplete(),
-                                   /*withElseRegion=*/false);
-      rewriter.setInsertionPointToStart(complete.thenBlock());
-    }
-    if (packed)
-      results = llvm::to_vector_of<Value>(
-          cta::SplitColsOp::create(rewriter, contractLoc,
-                                   SmallVector<Type>(numAccs, accType),
-                                   results[0])
-              .getParts());
+    return products;
+  }
 
-    // One store per output, each with the part of the epilogue that
-    // computes it and only the accumulators and inputs that part reads.
+  //===--------------------------------------------------------------------===//
+  // 6. The stream-K join
+  //===--------------------------------------------------------------------===//
+
+  /// Joins this tile part's `sums` with its tile's other part and opens the
+  /// `scf.if` the stores go under (only the part that completes its tile
+  /// stores); returns the joined sums, the rewriter inside `complete`.
+  SmallVector<Value> joinStreamKParts(ArrayRef<Value> sums,
+                                      scf::IfOp &complete) {
+    auto join = cta::StreamKJoinOp::create(rewriter, contractLoc, carried,
+                                           rewriter.getI1Type(), sums, partial,
+                                           kBegin, kEnd, k);
+    complete = scf::IfOp::create(rewriter, contractLoc, join.getComplete(),
+                                 /*withElseRegion=*/false);
+    rewriter.setInsertionPointToStart(complete.thenBlock());
+    return llvm::to_vector_of<Value>(join.getSums());
+  }
+
+  //===--------------------------------------------------------------------===//
+  // 7. The stores
+  //===--------------------------------------------------------------------===//
+
+  /// One store per returned value (an output returned twice is stored
+  /// twice), each with the part of the epilogue that computes it and only
+  /// the accumulators (`sums`, one per product) and inputs that part reads.
+  void buildStores(ArrayRef<Value> sums) {
+    auto ret =
+        llvm::cast<tile::ReturnOp>(kernel.getBody().front().getTerminator());
+    for (auto [result, output] : llvm::enumerate(ret.getValues()))
+      buildStore(result, llvm::cast<OpResult>(output), sums);
+  }
+
+  /// The store of the kernel's `result`-th result, contraction output
+  /// `output`.
+  void buildStore(unsigned result, OpResult output, ArrayRef<Value> sums) {
     Block &source = contract.getEpilogue().front();
     auto yield = llvm::cast<tile::YieldOp>(source.getTerminator());
     SmallVector<std::string> outDims = tile::getDimExprs(
         llvm::cast<RankedTensorType>(contract.getOutputs()[0].getType()));
-    // (An output returned twice is stored twice.)
-    for (auto [result, output] : llvm::enumerate(ret.getValues())) {
-      unsigned index = llvm::cast<OpResult>(output).getResultNumber();
-      llvm::SetVector<Operation *> sliceOps;
-      llvm::SetVector<BlockArgument> sliceArgs;
-      collectSlice(source, yield.getValues()[index], sliceOps, sliceArgs);
-      SmallVector<BlockArgument> used(sliceArgs.begin(), sliceArgs.end());
-      llvm::sort(used, [](BlockArgument a, BlockArgument b) {
-        return a.getArgNumber() < b.getArgNumber();
-      });
-      // A store needs a value to define its tile: keep the first
-      // accumulator when the output reads none.
-      if (used.empty() || used.front().getArgNumber() >= numAccs)
-        used.insert(used.begin(), source.getArgument(0));
-      SmallVector<Value> values, inputs;
-      SmallVector<Attribute> kinds;
-      for (BlockArgument arg : used) {
-        if (arg.getArgNumber() < numAccs) {
-          values.push_back(results[arg.getArgNumber()]);
-          continue;
-        }
-        Value input =
-            contract.getEpilogueInputs()[arg.getArgNumber() - numAccs];
-        inputs.push_back(programArg(input));
-        kinds.push_back(cta::InputKindAttr::get(
-            ctx, inputKind(tile::getDimExprs(
-                               llvm::cast<RankedTensorType>(input.getType())),
-                           outDims)));
+    Value yielded = yield.getValues()[output.getResultNumber()];
+    llvm::SetVector<Operation *> sliceOps;
+    llvm::SetVector<BlockArgument> sliceArgs;
+    collectSlice(source, yielded, sliceOps, sliceArgs);
+    SmallVector<BlockArgument> used(sliceArgs.begin(), sliceArgs.end());
+    llvm::sort(used, [](BlockArgument a, BlockArgument b) {
+      return a.getArgNumber() < b.getArgNumber();
+    });
+    // A store needs a value to define its tile: keep the first
+    // accumulator when the output reads none.
+    if (used.empty() || used.front().getArgNumber() >= numAccs)
+      used.insert(used.begin(), source.getArgument(0));
+    SmallVector<Value> values, inputs;
+    SmallVector<Attribute> kinds;
+    for (BlockArgument arg : used) {
+      if (arg.getArgNumber() < numAccs) {
+        values.push_back(sums[arg.getArgNumber()]);
+        continue;
       }
-      Type outType =
-          llvm::cast<RankedTensorType>(output.getType()).getElementType();
-      auto store = cta::StoreOp::create(
-          rewriter, contractLoc, values, inputs, rewriter.getArrayAttr(kinds),
-          entry->getArgument(kernel.getNumArguments() + result),
-          ValueRange{m0, n0}, /*row_limit=*/Value(), staging.lookup(outType),
-          /*staging_slot=*/Value());
-      Block *epilogue = rewriter.createBlock(&store.getEpilogue());
-      IRMapping mapping;
-      for (BlockArgument arg : used)
-        mapping.map(arg, epilogue->addArgument(arg.getType(), arg.getLoc()));
-      for (Operation &op : source.without_terminator()) {
-        if (!sliceOps.contains(&op))
-          continue;
-        // Constants the epilogue uses from outside (e.g. hoisted by a
-        // canonicalization) move in with it: the kernel body goes away.
-        for (Value operand : op.getOperands())
-          if (Operation *def = operand.getDefiningOp())
-            if (!source.getParent()->isAncestor(def->getParentRegion()) &&
-                def->hasTrait<OpTrait::ConstantLike>() &&
-                !mapping.contains(operand))
-              rewriter.clone(*def, mapping);
-        rewriter.clone(op, mapping);
-      }
-      // A yielded constant from outside the epilogue moves in as well.
-      Value yielded = yield.getValues()[index];
-      if (Operation *def = yielded.getDefiningOp())
-        if (!source.getParent()->isAncestor(def->getParentRegion()) &&
-            def->hasTrait<OpTrait::ConstantLike>() &&
-            !mapping.contains(yielded))
-          rewriter.clone(*def, mapping);
-      cta::YieldOp::create(rewriter, yield.getLoc(),
-                           mapping.lookupOrDefault(yielded));
-      rewriter.setInsertionPointAfter(store);
+      Value input = contract.getEpilogueInputs()[arg.getArgNumber() - numAccs];
+      inputs.push_back(programArg(input));
+      kinds.push_back(cta::InputKindAttr::get(
+          ctx, inputKind(tile::getDimExprs(
+                             llvm::cast<RankedTensorType>(input.getType())),
+                         outDims)));
     }
-    if (complete)
-      rewriter.setInsertionPointAfter(complete);
-    cta::YieldOp::create(rewriter, loc);
+    Type outType =
+        llvm::cast<RankedTensorType>(output.getType()).getElementType();
+    auto store = cta::StoreOp::create(
+        rewriter, contractLoc, values, inputs, rewriter.getArrayAttr(kinds),
+        entry->getArgument(kernel.getNumArguments() + result),
+        ValueRange{m0, n0}, /*row_limit=*/Value(), staging.lookup(outType),
+        /*staging_slot=*/Value());
+    Block *epilogue = rewriter.createBlock(&store.getEpilogue());
+    IRMapping mapping;
+    for (BlockArgument arg : used)
+      mapping.map(arg, epilogue->addArgument(arg.getType(), arg.getLoc()));
+    cloneEpilogueSlice(source, sliceOps, mapping);
+    // A yielded constant from outside the epilogue moves in as well.
+    cloneOuterConstant(source, yielded, mapping);
+    cta::YieldOp::create(rewriter, yield.getLoc(),
+                         mapping.lookupOrDefault(yielded));
+    rewriter.setInsertionPointAfter(store);
+  }
 
-    rewriter.setInsertionPointToEnd(entry);
-    cta::ReturnOp::create(rewriter, loc);
-    rewriter.eraseOp(kernel);
+  /// Clones the ops of `source` in `sliceOps`, in block order, at the
+  /// rewriter.
+  void cloneEpilogueSlice(Block &source,
+                          const llvm::SetVector<Operation *> &sliceOps,
+                          IRMapping &mapping) {
+    for (Operation &op : source.without_terminator()) {
+      if (!sliceOps.contains(&op))
+        continue;
+      // Constants the epilogue uses from outside (e.g. hoisted by a
+      // canonicalization) move in with it: the kernel body goes away.
+      for (Value operand : op.getOperands())
+        cloneOuterConstant(source, operand, mapping);
+      rewriter.clone(op, mapping);
+    }
+  }
+
+  /// Clones the definition of `value` when it is a constant defined outside
+  /// the epilogue `source` and not cloned yet.
+  void cloneOuterConstant(Block &source, Value value, IRMapping &mapping) {
+    if (Operation *def = value.getDefiningOp())
+      if (!source.getParent()->isAncestor(def->getParentRegion()) &&
+          def->hasTrait<OpTrait::ConstantLike>() && !mapping.contains(value))
+        rewriter.clone(*def, mapping);
+  }
+
+  PatternRewriter &rewriter;
+  MLIRContext *ctx;
+  tile::KernelOp kernel;
+  tile::ContractOp contract;
+  tile::ScheduleAttr schedule;
+  target::Chip chip;
+  const target::ChipInfo &chipInfo;
+  /// The kernel's location (program, buffers, block arguments) and the
+  /// contraction's (the walk, the K loop and what runs in them).
+  Location loc, contractLoc;
+  size_t numAccs;
+  static constexpr int64_t atomRows = target::scaleFactorAtomRows;
+
+  // 1. The signature.
+  SmallVector<Type> argTypes;
+  SmallVector<NamedAttrList> argAttrs;
+  /// Each symbolic dim and, once the entry block exists, its argument.
+  llvm::MapVector<StringRef, Value> dims;
+  cta::ProgramOp program;
+  Block *entry = nullptr;
+  Value m, n, k;
+
+  // 2. The tiling: this CTA's tile_m (half the tile in a CTA pair), tile_n,
+  // tile_k and the rhs rows it holds.
+  int64_t tm = 0, tn = 0, tk = 0, rhsRows = 0;
+  bool pair = false, packed = false, streamK = false;
+  /// K elements per block scale (0: not block-scaled) and scale-factor atoms
+  /// along K per stage.
+  int64_t scaleBlock = 0, kAtoms = 0;
+  cta::AccType accType;
+  SmallVector<Type> carried;
+
+  // 3. Buffers, keyed by kernel argument (staging by element type).
+  llvm::MapVector<Value, Value> lhsBuffers, rhsBuffers;
+  llvm::MapVector<Value, Value> lhsScaleBuffers, rhsScaleBuffers;
+  llvm::MapVector<Type, Value> staging;
+
+  // 4. The walk and its block arguments.
+  cta::TileLoopOp loop;
+  Value m0, n0, kBegin, kEnd, partial;
+};
+
+struct KernelToProgram : public OpRewritePattern<tile::KernelOp> {
+  KernelToProgram(MLIRContext *ctx, target::Chip chip)
+      : OpRewritePattern(ctx), chip(chip) {}
+
+  LogicalResult matchAndRewrite(tile::KernelOp kernel,
+                                PatternRewriter &rewriter) const override {
+    ProgramBuilder(rewriter, kernel, chip).build();
     return success();
   }
 
