@@ -22,16 +22,13 @@ using mlir::success;
 
 namespace {
 
-/// Largest M and N of one CTA tile (two 128-row consumer warpgroups; the
-/// widest wgmma/tcgen05 N).
-constexpr int64_t kMaxTileM = 256;
-constexpr int64_t kMaxTileN = 256;
-/// Rows of one warpgroup MMA.
-constexpr int64_t kMmaM = 64;
-/// N granularity that both wgmma and tcgen05 accept.
-constexpr int64_t kMmaN = 16;
-/// One MMA reads 32 bytes of K per row.
-constexpr int64_t kMmaKBytes = 32;
+// A hint is checked before the chip is known, so against what every chip's
+// MMA accepts.
+constexpr int64_t kMaxTileM = target::maxTileM;
+constexpr int64_t kMaxTileN = target::maxTileN;
+constexpr int64_t kMmaM = target::mmaMinRows;
+constexpr int64_t kMmaN = target::mmaCommonNMultiple;
+constexpr int64_t kMmaKBytes = target::mmaKBytes;
 
 enum class HintKind { Int, Bool, List };
 

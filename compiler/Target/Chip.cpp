@@ -1,6 +1,7 @@
 //===- Chip.cpp - The limits of each target chip --------------------------===//
 
 #include "compiler/Target/Chip.h"
+#include "compiler/Target/Swizzle.h"
 #include "compiler/Target/TensorMemory.h"
 #include "compiler/Target/WgmmaFragment.h"
 
@@ -14,12 +15,12 @@ constexpr ChipInfo sm90a{
     /*id=*/Chip::Sm90a,
     /*name=*/"sm_90a",
     /*smemPerBlockOptIn=*/232448,
-    /*smemReserve=*/1024,
+    /*smemReserve=*/swizzleAtomAlignment,
     /*registerFile=*/65536,
     /*maxRegistersPerThread=*/255,
-    /*setmaxnregGranularity=*/8,
-    /*setmaxnregMin=*/24,
-    /*setmaxnregMax=*/256,
+    /*setmaxnregGranularity=*/setmaxnregStep,
+    /*setmaxnregMin=*/setmaxnregLowest,
+    /*setmaxnregMax=*/setmaxnregHighest,
     /*threadsPerWarpgroup=*/warpsPerWarpgroup * threadsPerWarp,
     /*accumulatorRegisterBudget=*/168,
     /*tensorMemoryColumns=*/0,
@@ -39,12 +40,12 @@ constexpr ChipInfo sm100a{
     /*id=*/Chip::Sm100a,
     /*name=*/"sm_100a",
     /*smemPerBlockOptIn=*/232448,
-    /*smemReserve=*/1024,
+    /*smemReserve=*/swizzleAtomAlignment,
     /*registerFile=*/65536,
     /*maxRegistersPerThread=*/255,
-    /*setmaxnregGranularity=*/8,
-    /*setmaxnregMin=*/24,
-    /*setmaxnregMax=*/256,
+    /*setmaxnregGranularity=*/setmaxnregStep,
+    /*setmaxnregMin=*/setmaxnregLowest,
+    /*setmaxnregMax=*/setmaxnregHighest,
     /*threadsPerWarpgroup=*/warpsPerWarpgroup * threadsPerWarp,
     /*accumulatorRegisterBudget=*/0,
     /*tensorMemoryColumns=*/tmemColumns,

@@ -43,6 +43,29 @@ constexpr int64_t maxKernelIndex = 2147483647; // INT32_MAX
 /// and each stage's mbarriers and phase bits are unrolled state).
 constexpr int64_t minPipelineStages = 2;
 constexpr int64_t maxPipelineStages = 8;
+/// The deepest ring the IR may name (#tile.schedule, #cta.schedule, buffers
+/// and rings): room above maxPipelineStages for hand-written programs that
+/// experiment, while each stage's mbarriers and phase bits stay few.
+constexpr int64_t maxIrStages = 16;
+/// setmaxnreg's operand on every chip Kiln targets: a multiple of
+/// setmaxnregStep in [setmaxnregLowest, setmaxnregHighest] (PTX ISA,
+/// setmaxnreg). ChipInfo repeats them per chip for the register split.
+constexpr unsigned setmaxnregStep = 8;
+constexpr unsigned setmaxnregLowest = 24;
+constexpr unsigned setmaxnregHighest = 256;
+/// Rows of the narrowest MMA a warpgroup issues (wgmma m64; tcgen05.mma's
+/// M = 64 form): CTA tile rows are a multiple of it.
+constexpr int64_t mmaMinRows = 64;
+/// N granularity every chip's MMA accepts (wgmma: 8, tcgen05.mma with
+/// M = 128: 16).
+constexpr int64_t mmaCommonNMultiple = 16;
+/// Bytes of K one MMA instruction reads per row (K = 16 for 16-bit
+/// operands, 32 for 8-bit, 64 for 4-bit).
+constexpr int64_t mmaKBytes = 32;
+/// The largest CTA tile along M (two 128-row math warpgroups, or a CTA
+/// pair's 256-row tcgen05 tile) and along N (the widest MMA N).
+constexpr int64_t maxTileM = 256;
+constexpr int64_t maxTileN = 256;
 /// Math (sm_90a) or epilogue (sm_100a) warpgroups a schedule may have.
 constexpr int64_t maxConsumerWarpgroups = 2;
 /// CTAs along M of a cluster that multicasts the rhs tile; CTAs of a cluster

@@ -26,6 +26,11 @@ enum class SwizzleMode : uint8_t { None, Bytes32, Bytes64, Bytes128 };
 /// such row, and the epilogue stages output rows in blocks of it.
 constexpr unsigned maxSwizzleSpanBytes = 128;
 
+/// Alignment of every shared-memory tile and of the dynamic window itself:
+/// the widest swizzle's whole 8-row pattern (swizzleAlignmentBytes of
+/// Bytes128), so any tile may take any swizzle with base_offset = 0.
+constexpr unsigned swizzleAtomAlignment = 1024;
+
 /// B in CuTe's Swizzle<B,4,3>: how many 16-byte chunk-index bits are XORed
 /// (0, 1, 2, 3).
 unsigned swizzleBits(SwizzleMode mode);

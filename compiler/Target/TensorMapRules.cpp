@@ -10,7 +10,6 @@ namespace {
 
 /// Swizzled tiles are 1024-B aligned whatever their swizzle: base_offset 0
 /// then holds for every mode, and it is the only layout that ran on an H200.
-constexpr uint32_t swizzledTileAlignment = 1024;
 /// cp.async.bulk.tensor needs a 128-B aligned smem destination.
 constexpr uint32_t tmaSmemAlignment = 128;
 
@@ -126,7 +125,7 @@ ValueOrError<TmaBoxPlan> planTmaBoxes(ElementType type, uint32_t rows,
   plan.boxBytes = swizzleSpanBytes(swizzle) * rows;
   plan.boxSmemStrideBytes = plan.boxBytes;
   plan.expectTxBytes = plan.boxBytes * plan.boxCount;
-  plan.smemAlignmentBytes = swizzledTileAlignment;
+  plan.smemAlignmentBytes = swizzleAtomAlignment;
   return plan;
 }
 

@@ -16,6 +16,7 @@
 #include "compiler/Conversion/CtaToNVVM/ManifestAttr.h"
 #include "compiler/Conversion/Passes.h"
 #include "compiler/Target/Ptxas.h"
+#include "compiler/Target/Swizzle.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -68,7 +69,7 @@ gpu::GPUModuleOp getOrCreateKernelModule(ModuleOp module, StringRef chip) {
   LLVM::GlobalOp::create(
       b, module.getLoc(), LLVM::LLVMArrayType::get(b.getI8Type(), 0),
       /*isConstant=*/false, LLVM::Linkage::External, kSmemSymbol, Attribute(),
-      /*alignment=*/1024, /*addrSpace=*/3);
+      /*alignment=*/target::swizzleAtomAlignment, /*addrSpace=*/3);
   return kernels;
 }
 

@@ -15,10 +15,8 @@ using namespace kiln::cta;
 
 #include "dialects/Cta/IR/CtaEnums.cpp.inc"
 
-/// The deepest ring (and #cta.schedule) the cta passes build: deeper rings
-/// gain nothing once a tile's load latency is covered, and a ring of stages
-/// must fit one CTA's shared memory anyway.
-static constexpr int64_t kMaxStages = 16;
+/// The deepest ring (and #cta.schedule) the IR may name.
+static constexpr int64_t kMaxStages = kiln::target::maxIrStages;
 
 /// `64x256xf32`: a static tile shape and its element type.
 static ParseResult parseTileShape(AsmParser &parser,
@@ -204,19 +202,25 @@ LogicalResult FragType::verify(function_ref<InFlightDiagnostic()> emitError,
 
 LogicalResult RoleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                RoleKind kind, int64_t warps, int64_t regs) {
-  if (warps < 1 || warps > 32)
-    return emitError() << "a role has 1 to 32 warps, got " << warps;
-  if ((kind == RoleKind::math || kind == RoleKind::epilogue) && warps % 4 != 0)
+  constexpr int64_t maxWarps =
+      kiln::target::maxThreadsPerBlock / kiln::target::threadsPerWarp;
+  if (warps < 1 || warps > maxWarps)
+    return emitError() << "a role has 1 to " << maxWarps << " warps, got "
+                       << warps;
+  if ((kind == RoleKind::math || kind == RoleKind::epilogue) &&
+      warps % kiln::target::warpsPerWarpgroup != 0)
     return emitError() << (kind == RoleKind::epilogue ? "an " : "a ")
                        << stringifyRoleKind(kind)
                        << " role is whole warpgroups (a multiple of 4 warps), "
                           "got "
                        << warps;
   if (regs != 0) {
-    if (regs < 24 || regs > 256 || regs % 8 != 0)
-      return emitError() << "registers per thread must be a multiple of 8 in "
-                            "[24, 256], got "
-                         << regs;
+    using namespace kiln::target;
+    if (regs < setmaxnregLowest || regs > setmaxnregHighest ||
+        regs % setmaxnregStep != 0)
+      return emitError() << "registers per thread must be a multiple of "
+                         << setmaxnregStep << " in [" << setmaxnregLowest
+                         << ", " << setmaxnregHighest << "], got " << regs;
     if (warps % 4 != 0)
       return emitError() << "a role that resizes registers is whole "
                             "warpgroups, got "

@@ -24,6 +24,7 @@
 
 #include "compiler/Target/BlockScaleLayout.h"
 #include "compiler/Target/Chip.h"
+#include "compiler/Target/Swizzle.h"
 #include "compiler/Target/TensorMemory.h"
 #include "dialects/Cta/IR/CtaOps.h"
 #include "dialects/Cta/Transforms/Passes.h"
@@ -46,7 +47,7 @@ namespace {
 
 /// Alignment of every shared-memory buffer: a 128-byte swizzle's whole
 /// 8-row pattern.
-constexpr int64_t kBufferAlignment = 1024;
+constexpr int64_t kBufferAlignment = target::swizzleAtomAlignment;
 
 /// The dynamic shared-memory window is sized in these units.
 constexpr int64_t kSmemGranule = 128;

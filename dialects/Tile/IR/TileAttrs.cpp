@@ -218,9 +218,9 @@ LogicalResult ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                    bool streamK, int64_t accStages) {
   // Upper bounds are those of the lowering: its tile arithmetic is 32-bit,
   // a cluster holds at most maxClusterSizeNonPortable CTAs, and #cta.schedule
-  // takes at most kMaxStages stages. Each factor is bounded before the
+  // takes at most maxIrStages stages. Each factor is bounded before the
   // cluster's product is taken, so that it cannot overflow.
-  constexpr int64_t kMaxStages = 16;
+  constexpr int64_t kMaxStages = kiln::target::maxIrStages;
   const int64_t maxIndex = kiln::target::maxKernelIndex;
   const int64_t maxCluster = kiln::target::maxClusterSizeNonPortable;
   if (tileM <= 0 || tileN <= 0 || tileK <= 0)
