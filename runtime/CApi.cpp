@@ -8,6 +8,7 @@
 #include "runtime/kiln.h"
 
 #include "runtime/BlockScale.h"
+#include "runtime/DimExpr.h"
 #include "runtime/Runtime.h"
 
 #include <new>
@@ -458,6 +459,41 @@ kiln_status kiln_module_choose_variant(const kiln_module *module,
   } catch (...) {
     return fail(KILN_ERROR_INTERNAL,
                 "unexpected error in kiln_module_choose_variant");
+  }
+}
+
+static_assert(KILN_DIM_CONST == static_cast<int>(DimExpr::Kind::Const) &&
+                  KILN_DIM_NAME == static_cast<int>(DimExpr::Kind::Name) &&
+                  KILN_DIM_ADD == static_cast<int>(DimExpr::Kind::Add) &&
+                  KILN_DIM_SUB == static_cast<int>(DimExpr::Kind::Sub) &&
+                  KILN_DIM_MUL == static_cast<int>(DimExpr::Kind::Mul) &&
+                  KILN_DIM_CDIV == static_cast<int>(DimExpr::Kind::CeilDiv),
+              "kiln_dim_kind must equal kiln::DimExpr::Kind");
+
+kiln_status kiln_dim_expr_parse(const char *text, int32_t *kind_out,
+                                char *name_out, size_t name_capacity,
+                                int64_t *value_out) {
+  const char *fn = "kiln_dim_expr_parse";
+  if (!text || !kind_out || !name_out || !value_out)
+    return fail(KILN_ERROR_INVALID_VALUE, std::string(fn) + ": NULL argument");
+  try {
+    DimExpr expr;
+    std::string error;
+    if (!DimExpr::parse(text, expr, error))
+      return fail(KILN_ERROR_INVALID_VALUE, error);
+    if (expr.name.size() >= name_capacity)
+      return fail(KILN_ERROR_INVALID_VALUE,
+                  std::string(fn) + ": the dim name needs " +
+                      std::to_string(expr.name.size() + 1) +
+                      " bytes; the buffer has " +
+                      std::to_string(name_capacity));
+    expr.name.copy(name_out, expr.name.size());
+    name_out[expr.name.size()] = '\0';
+    *kind_out = static_cast<int32_t>(expr.kind);
+    *value_out = expr.value;
+    return KILN_OK;
+  } catch (...) {
+    return fail(KILN_ERROR_INTERNAL, std::string("unexpected error in ") + fn);
   }
 }
 

@@ -30,6 +30,7 @@
 #ifndef KILN_RUNTIME_KILN_H
 #define KILN_RUNTIME_KILN_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #if defined(__GNUC__)
@@ -190,6 +191,27 @@ KILN_API kiln_status kiln_module_choose_variant(const kiln_module *module,
                                                 const kiln_tensor *args,
                                                 int nargs, int sm_count,
                                                 int *variant_out);
+
+/* ---- Dim expressions (no CUDA calls) ----
+ * A manifest shape entry: `128`, `M`, `M+1`, `M-1`, `M*2` or `cdiv(M,128)`,
+ * spaces ignored, one dim name at most. Bindings in other languages parse
+ * shapes with this rather than their own grammar. */
+typedef enum kiln_dim_kind {
+  KILN_DIM_CONST = 0, /* value */
+  KILN_DIM_NAME = 1,  /* name */
+  KILN_DIM_ADD = 2,   /* name + value */
+  KILN_DIM_SUB = 3,   /* name - value */
+  KILN_DIM_MUL = 4,   /* name * value */
+  KILN_DIM_CDIV = 5   /* ceil(name / value), value > 0 */
+} kiln_dim_kind;
+
+/** Parses `text`. On success *kind_out is a kiln_dim_kind, name_out (of
+ * name_capacity bytes) holds the NUL-terminated dim name ("" for a constant)
+ * and *value_out the constant or the integer operand. Fails with
+ * KILN_ERROR_INVALID_VALUE on anything else, or when the name does not fit. */
+KILN_API kiln_status kiln_dim_expr_parse(const char *text, int32_t *kind_out,
+                                         char *name_out, size_t name_capacity,
+                                         int64_t *value_out);
 
 /* ---- Block-scaled formats on the host (docs/runtime.md, "Block-scaled
  * formats"; no CUDA calls) ----

@@ -49,13 +49,9 @@ FailureOr<SmallVector<int64_t>> extentsOf(Value tensor, const DimValues &dims,
                                           std::string &error) {
   auto type = llvm::cast<RankedTensorType>(tensor.getType());
   SmallVector<int64_t> extents;
-  for (const std::string &text : tile::getDimExprs(type)) {
-    DimExpr expr;
-    std::string parseError;
-    if (!DimExpr::parse(text, expr, parseError)) {
-      error = "cannot evaluate extent '" + text + "': " + parseError;
-      return failure();
-    }
+  for (tile::DimExprAttr dim : tile::getDimAttrs(type)) {
+    DimExpr expr = dim.getExpr();
+    std::string text = expr.str();
     int64_t nameValue = 0;
     if (expr.kind != DimExpr::Kind::Const) {
       auto found = llvm::find_if(

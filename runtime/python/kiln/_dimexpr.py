@@ -1,20 +1,30 @@
 """Dim expressions in Python: `128`, `M`, `M+1`, `M-1`, `M*2`, `cdiv(M,128)`.
 
-The same forms runtime/DimExpr.h parses (one dim name at most). The torch integration evaluates
-them on symbolic sizes (torch.SymInt) to give a kernel's outputs their shapes without running it,
-so evaluation uses only +, -, * and // on whatever integer-like value the dim holds.
+Parsed by the runtime library (kiln_dim_expr_parse, the parser of runtime/DimExpr.h that the
+compiler shares), so Python accepts exactly the shapes the runtime does. The torch integration
+evaluates them on symbolic sizes (torch.SymInt) to give a kernel's outputs their shapes without
+running it, so evaluation uses only +, -, * and // on whatever integer-like value the dim holds.
 """
 
-import re
+import ctypes
 
-_FORMS = [
-    (re.compile(r"^(\d+)$"), "const"),
-    (re.compile(r"^([A-Za-z_]\w*)$"), "name"),
-    (re.compile(r"^([A-Za-z_]\w*)\+(\d+)$"), "add"),
-    (re.compile(r"^([A-Za-z_]\w*)-(\d+)$"), "sub"),
-    (re.compile(r"^([A-Za-z_]\w*)\*(\d+)$"), "mul"),
-    (re.compile(r"^cdiv\(([A-Za-z_]\w*),(\d+)\)$"), "cdiv"),
-]
+from . import _lib
+
+_KINDS = {0: "const", 1: "name", 2: "add", 3: "sub", 4: "mul", 5: "cdiv"}
+
+_declared = None
+
+
+def _parse_fn():
+    global _declared
+    lib = _lib.library()
+    if _declared is not lib:
+        fn = lib.kiln_dim_expr_parse
+        fn.restype = ctypes.c_int
+        fn.argtypes = [ctypes.c_char_p, ctypes.POINTER(ctypes.c_int32), ctypes.c_char_p,
+                       ctypes.c_size_t, ctypes.POINTER(ctypes.c_int64)]
+        _declared = lib
+    return lib.kiln_dim_expr_parse
 
 
 class DimExpr:
@@ -25,23 +35,19 @@ class DimExpr:
 
     def __init__(self, text):
         self.text = text
-        s = "".join(text.split())
-        for pattern, kind in _FORMS:
-            m = pattern.match(s)
-            if not m:
-                continue
-            self.kind = kind
-            if kind == "const":
-                self.name, self.value = None, int(m.group(1))
-            elif kind == "name":
-                self.name, self.value = m.group(1), 0
-            else:
-                self.name, self.value = m.group(1), int(m.group(2))
-            if kind == "cdiv" and self.value == 0:
-                break
-            return
-        raise ValueError("invalid dim expression '%s' (expected N, NAME, NAME+N, NAME-N, NAME*N "
-                         "or cdiv(NAME,N))" % text)
+        encoded = str(text).encode("utf-8")
+        kind, value = ctypes.c_int32(), ctypes.c_int64()
+        name = ctypes.create_string_buffer(len(encoded) + 1)  # the name is part of the text
+        status = _parse_fn()(encoded, ctypes.byref(kind), name, len(encoded) + 1,
+                             ctypes.byref(value))
+        if status != 0:
+            try:
+                _lib.check(status)
+            except _lib.KilnError as e:
+                raise ValueError(str(e)) from None
+        self.kind = _KINDS[kind.value]
+        self.name = name.value.decode("utf-8") if self.kind != "const" else None
+        self.value = value.value
 
     @property
     def is_plain_name(self):
