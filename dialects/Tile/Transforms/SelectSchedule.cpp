@@ -126,6 +126,421 @@ SmallVector<TileVariant> tileVariants(int64_t defaultTileN, int64_t numAccs) {
   return variants;
 }
 
+/// Chooses the schedule of one contraction on one chip and checks it against
+/// the chip's budgets. The steps run in this order, each on what the earlier
+/// ones decided; the first rule a step finds broken ends the plan, with its
+/// message in error():
+///   1. the chip's defaults, then the hints and the variant over them;
+///   2. whether the tile is a CTA pair's, and each CTA's share of it;
+///   3. block scales only where the tensor cores apply them;
+///   4. tile_n, unless pinned: the widest whose accumulators fit;
+///   5. the shapes the MMA, the epilogue, the cluster and stream-K can run;
+///   6. the accumulators: registers or tensor-memory columns, CTA pairs;
+///   7. the bytes of one stage and of the epilogue's staging;
+///   8. the stage count that shared (and tensor) memory allows;
+///   9. the accumulator sets in tensor memory.
+/// What the steps share lives in the members.
+class SchedulePlanner {
+public:
+  SchedulePlanner(ContractOp contract, const ChipInfo &budget,
+                  std::optional<TileVariant> variant, HintsAttr hints)
+      : contract(contract), budget(budget), variant(variant), hints(hints),
+        numAccs(contract.getContractions().size()),
+        mmaRows(budget.mmaRowsPerInstruction),
+        scaleBlock(llvm::cast<MmaAttr>(contract.getContractions()[0])
+                       .getScaleBlock()) {
+    Type operandType =
+        llvm::cast<RankedTensorType>(contract.getInputs()[0].getType())
+            .getElementType();
+    operandBits = operandType.getIntOrFloatBitWidth();
+    // Outputs of one element type share a staging buffer.
+    for (Value output : contract.getOutputs())
+      outputTypes.insert(
+          llvm::cast<RankedTensorType>(output.getType()).getElementType());
+    // Operand tiles one stage holds: each distinct lhs is tile_m rows, each
+    // distinct rhs tile_n rows, all tile_k wide.
+    for (Attribute attr : contract.getContractions()) {
+      auto mma = llvm::cast<MmaAttr>(attr);
+      lhsOperands.insert(mma.getLhs());
+      rhsOperands.insert(mma.getRhs());
+    }
+  }
+
+  /// The schedule with the numbers that explain it, or failure with error()
+  /// saying which rule it breaks.
+  FailureOr<Plan> run() {
+    applyDefaultsAndHints();
+    chooseCtaPair();
+    if (failed(checkBlockScaleSupport()))
+      return failure();
+    chooseTileN();
+    if (failed(checkShape()) || failed(checkAccumulators()) ||
+        failed(sizeSharedMemory()) || failed(fitStages()) ||
+        failed(chooseAccStages()))
+      return failure();
+    return result();
+  }
+
+  /// Why run() failed.
+  const std::string &error() const { return message; }
+
+private:
+  /// The chip's defaults, then the hints and the variant over them, then
+  /// where stream-K is on by default.
+  void applyDefaultsAndHints() {
+    // One K step fills one 128-byte swizzle atom per operand row.
+    s.tileK = kiln::target::maxSwizzleSpanBytes * 8 / operandBits;
+    if (budget.tensorMemoryColumns) {
+      s.consumers = 1;
+      s.clusterM = 1;
+    }
+    pinned = applyHints(hints, s);
+    if (variant) {
+      s.tileN = variant->tileN;
+      if (variant->clusterM && !pinned.contains("cluster"))
+        s.clusterM = *variant->clusterM;
+    }
+    // Stream-K (split a small last wave's K steps) by default only where it
+    // measured faster (docs/performance.md, "Stream-K tail"): the widest
+    // tile of a dual GEMM on sm_90a. Where nothing is split its code still
+    // costs ~1% (4% in the 128x112 variant), and for a single product the
+    // join costs nearly what the split saves; a hint turns it on anywhere
+    // persistent. Tensor-memory accumulators cannot take part yet.
+    if (!pinned.contains("stream_k"))
+      s.streamK = s.persistent && budget.streamK && !variant &&
+                  contract.getContractions().size() > 1;
+  }
+
+  /// Whether the tile is a CTA pair's, and so the rows each CTA owns.
+  void chooseCtaPair() {
+    // CTA pairs (sm_100a, tcgen05 cta_group::2): a 256-row tile computed by
+    // the two CTAs of a 2x1 cluster with one MMA the even CTA issues. Each
+    // CTA still owns 128 rows of the output but holds only half of the rhs
+    // tile, so a 128x256 CTA tile reads a third fewer operand bytes from
+    // shared memory per MMA (64 instead of 96 bytes per tensor-core clock
+    // on a B200: the budget the TMA writes and the epilogue share). By
+    // default for a single dense product (the plain GEMM); block scales are
+    // not paired yet, and a dual GEMM keeps its two sets of accumulators.
+    if (budget.tensorMemoryColumns && !pinned.contains("tile") &&
+        numAccs == 1 && scaleBlock == 0)
+      s.tileM = kiln::target::ctaPairSize * mmaRows;
+    pair = budget.tensorMemoryColumns &&
+           s.tileM == kiln::target::ctaPairSize * mmaRows;
+    if (pair && !pinned.contains("cluster"))
+      s.clusterM = kiln::target::ctaPairSize;
+    // A CTA's own rows (the rhs rows it holds: rhsRowsPerCta).
+    ctaRows = pair ? s.tileM / kiln::target::ctaPairSize : s.tileM;
+    rowsPerConsumer = s.consumers > 0 ? ctaRows / s.consumers : 0;
+  }
+
+  /// Only sm_100a's tensor cores apply block scales.
+  LogicalResult checkBlockScaleSupport() {
+    if (scaleBlock > 0 && !budget.tensorMemoryColumns)
+      return fail("block-scaled products (NVFP4, MXFP8) need sm_100a's "
+                  "tcgen05 block-scaled MMA; " +
+                  Twine(budget.name) + " has none");
+    return success();
+  }
+
+  /// tile_n, unless hinted or set by the variant.
+  void chooseTileN() {
+    // Unless pinned, the widest tile whose accumulators fit: 128x256 for one
+    // product, 128x128 for a dual GEMM's two. With tensor memory, first the
+    // widest whose accumulators fit twice, so that a tile's epilogue
+    // overlaps the next tile's MMAs (a dual GEMM: 2 x 128x128 twice rather
+    // than 2 x 128x256 once, which would also leave room for only 2 stages
+    // of 80 KiB); then the widest that fits once.
+    if (s.tileN == 0) {
+      s.tileN = 64;
+      int64_t mostSets = budget.tensorMemoryColumns ? 2 : 1;
+      int64_t leastSets = 1;
+      if (pinned.contains("acc_stages"))
+        mostSets = leastSets = std::clamp<int64_t>(s.accStages, 1, 2);
+      bool found = false;
+      for (int64_t sets = mostSets; sets >= leastSets && !found; --sets)
+        for (int64_t candidate : {256, 128})
+          if (accumulatorsFit(candidate, sets)) {
+            s.tileN = candidate;
+            found = true;
+            break;
+          }
+    }
+  }
+
+  /// Shapes the MMA and the epilogue can run, clusters the lowering builds,
+  /// and where stream-K can run.
+  LogicalResult checkShape() {
+    int64_t atomK = kiln::target::maxSwizzleSpanBytes * 8 / operandBits;
+    if (s.consumers < 1 || s.consumers > kiln::target::maxConsumerWarpgroups)
+      return fail("consumers must be 1 or 2, got " + Twine(s.consumers));
+    // With a single math warpgroup ptxas serializes the wgmma pipeline
+    // (C7514) in the code we generate today; refuse rather than run slowly.
+    if (!budget.tensorMemoryColumns && s.consumers != 2)
+      return fail("consumers = " + Twine(s.consumers) +
+                  " is not supported on " + budget.name +
+                  " yet (use 2 math warpgroups)");
+    if (ctaRows % (s.consumers * mmaRows) != 0)
+      return fail(
+          (pair ? "each CTA's " + Twine(ctaRows) +
+                      " rows of the CTA pair's tile_m = " + Twine(s.tileM)
+                : "tile_m = " + Twine(s.tileM)) +
+          " must be a multiple of " + Twine(s.consumers * mmaRows) + " (" +
+          Twine(s.consumers) + " consumer warpgroups x " + Twine(mmaRows) +
+          "-row MMAs)");
+    if (s.tileN % 16 != 0 || s.tileN > budget.mmaMaxN)
+      return fail("tile_n = " + Twine(s.tileN) +
+                  " must be a multiple of 16 no larger than " +
+                  Twine(budget.mmaMaxN) + " (the MMA's N limit)");
+    if (s.tileK % atomK != 0)
+      return fail("tile_k = " + Twine(s.tileK) + " must be a multiple of " +
+                  Twine(atomK) + " (one 128-byte swizzle row of " +
+                  Twine(operandBits) + "-bit elements)");
+    if (s.clusterN != 1)
+      return fail("cluster = [" + Twine(s.clusterM) + ", " + Twine(s.clusterN) +
+                  "] is not supported: CTAs of a cluster must share tile "
+                  "columns (use [n, 1])");
+    if (s.clusterM < 1 || !llvm::isPowerOf2_64(s.clusterM) ||
+        s.clusterM > kiln::target::maxClusterM)
+      return fail("cluster = [" + Twine(s.clusterM) +
+                  ", 1]: the cluster size must be 1, 2 or 4");
+    if (s.clusterM > 1 && (s.tileN / s.clusterM) % 8 != 0)
+      return fail("tile_n = " + Twine(s.tileN) + " cannot be split into " +
+                  Twine(s.clusterM) +
+                  " multicast slices of whole 8-row swizzle groups");
+    if (s.groupM < 1)
+      return fail("group_m must be at least 1");
+    if (s.streamK && !s.persistent)
+      return fail("stream_k needs a persistent schedule: the clusters that "
+                  "share a tile must run at the same time");
+    if (s.streamK && !budget.streamK)
+      return fail("stream_k is not implemented yet on " + Twine(budget.name) +
+                  " (partial tiles of tensor-memory accumulators)");
+    return success();
+  }
+
+  /// One accumulator set fits (registers or tensor-memory columns), and a
+  /// CTA pair's tile is one the pair can compute.
+  LogicalResult checkAccumulators() {
+    accRegs = accRegsFor(s.tileN);
+    if (!budget.tensorMemoryColumns && !accumulatorsFit(s.tileN))
+      return fail("a " + Twine(rowsPerConsumer) + "x" + Twine(s.tileN) +
+                  " accumulator" +
+                  (numAccs > 1 ? " x" + Twine(numAccs) : Twine("")) +
+                  " per warpgroup needs " + Twine(accRegs) +
+                  " registers per thread; at most " +
+                  Twine(budget.accumulatorRegisterBudget) + " fit");
+    // One CTA's tcgen05 MMA covers 128 rows, a CTA pair's 256.
+    if (budget.tensorMemoryColumns && ctaRows != mmaRows)
+      return fail("tile_m = " + Twine(s.tileM) + " must be " + Twine(mmaRows) +
+                  " (one CTA's tcgen05 MMA) or " +
+                  Twine(kiln::target::ctaPairSize * mmaRows) +
+                  " (a CTA pair's)");
+    if (pair && (s.clusterM != kiln::target::ctaPairSize || s.clusterN != 1))
+      return fail("a CTA pair (tile_m = " + Twine(s.tileM) +
+                  ") runs in clusters of [2, 1], not [" + Twine(s.clusterM) +
+                  ", " + Twine(s.clusterN) + "]");
+    if (pair && scaleBlock)
+      return fail("CTA pairs (tile_m = " + Twine(s.tileM) +
+                  ") with block-scaled operands are not implemented yet");
+    if (pair && s.tileN % (kiln::target::ctaPairSize * 16) != 0)
+      return fail("tile_n = " + Twine(s.tileN) +
+                  " must be a multiple of 32 for a CTA pair (each CTA holds "
+                  "half of the rhs rows, a multiple of 16)");
+    int64_t tmemCols = tmemColumnsFor(s.tileN, 2);
+    if (budget.tensorMemoryColumns && !accumulatorsFit(s.tileN))
+      return fail(Twine(scaleBlock ? "accumulators and 2 stages of block "
+                                     "scales"
+                                   : "accumulators") +
+                  " need " + Twine(tmemCols) + " tensor-memory columns; " +
+                  Twine(budget.tensorMemoryColumns) + " exist");
+    return success();
+  }
+
+  /// Shared memory: the bytes of one stage of the ring, and of the epilogue
+  /// staging tiles, which tile_n must stream through.
+  LogicalResult sizeSharedMemory() {
+    stageBytes =
+        (static_cast<int64_t>(lhsOperands.size()) * ctaRows +
+         static_cast<int64_t>(rhsOperands.size()) * rhsRowsPerCta(s.tileN)) *
+            s.tileK * operandBits / 8 +
+        scaleAtoms(s.tileN) * kiln::target::scaleFactorAtomBytes;
+    // The epilogue stages two 128-byte column blocks of the tile at a time,
+    // per output element type.
+    // A tile wider than that streams through it block by block, so its width
+    // must be a whole number of blocks.
+    for (Type type : outputTypes) {
+      int64_t outBytes = bytesOf(type);
+      int64_t columns = ScheduleAttr::stagingColumns(s.tileN, 8 * outBytes);
+      if (s.tileN % columns != 0)
+        return fail("tile_n = " + Twine(s.tileN) + " does not stream through " +
+                    "the epilogue's staging blocks of " + Twine(columns) +
+                    " columns of " + Twine(8 * outBytes) +
+                    "-bit outputs (use a multiple of " + Twine(columns) +
+                    ", or at most " + Twine(columns) + ")");
+      stagingBytes += ctaRows * columns * outBytes;
+    }
+    return success();
+  }
+
+  /// The stages that fit next to the staging (unless pinned, as many as fit
+  /// up to kMaxStages), at least the 2 a pipeline needs.
+  LogicalResult fitStages() {
+    int64_t smemBytes = budget.smemPerBlockOptIn;
+    int64_t available = smemBytes - stagingBytes - budget.smemReserve;
+    int64_t fit = std::max<int64_t>(0, available / stageBytes);
+    // Each stage's block scales also take tensor-memory columns.
+    if (int64_t perStage =
+            scaleAtoms(s.tileN) * kiln::target::scaleFactorAtomTmemColumns)
+      fit = std::min<int64_t>(
+          fit, (static_cast<int64_t>(budget.tensorMemoryColumns) -
+                s.tileN * numAccs) /
+                   perStage);
+    if (!pinned.contains("stages"))
+      s.stages = std::min(fit, kMaxStages);
+    if (pinned.contains("stages") &&
+        (s.stages < kiln::target::minPipelineStages || s.stages > kMaxStages))
+      return fail("stages = " + Twine(s.stages) + ": a pipeline needs " +
+                  Twine(kiln::target::minPipelineStages) + " to " +
+                  Twine(kMaxStages) + " stages");
+    if (s.stages < kiln::target::minPipelineStages || s.stages > fit)
+      return fail(
+          Twine(s.stages) + " stages of " + kib(stageBytes) + " plus " +
+          kib(stagingBytes) + " of epilogue staging need " +
+          kib(s.stages * stageBytes + stagingBytes + budget.smemReserve) +
+          "; " + kib(smemBytes) + " exist, so " + Twine(fit) +
+          " stages fit (a pipeline needs 2 to " + Twine(kMaxStages) + ")");
+    return success();
+  }
+
+  /// The accumulator sets in tensor memory; registers hold only one.
+  LogicalResult chooseAccStages() {
+    // Accumulator sets (sm_100a): a second set lets the MMA warp start the
+    // next tile while the epilogue still reads this one, where the columns
+    // allow it (the default 128x256 matmul and 2 x 128x128 dual GEMM fill
+    // the 512 columns with two sets; block scales usually leave room for
+    // one).
+    int64_t accColumns = s.tileN * numAccs;
+    if (budget.tensorMemoryColumns) {
+      int64_t scaleColumns = tmemColumnsFor(s.tileN, s.stages) - accColumns;
+      int64_t sets =
+          (static_cast<int64_t>(budget.tensorMemoryColumns) - scaleColumns) /
+          accColumns;
+      if (!pinned.contains("acc_stages"))
+        s.accStages = std::clamp<int64_t>(sets, 1, 2);
+      if (s.accStages < 1 || s.accStages > 2)
+        return fail("acc_stages = " + Twine(s.accStages) + " must be 1 or 2");
+      if (s.accStages > sets)
+        return fail(Twine(s.accStages) + " accumulator sets of " +
+                    Twine(accColumns) + " columns" +
+                    (scaleColumns ? " plus " + Twine(scaleColumns) +
+                                        " columns of block scales"
+                                  : Twine("")) +
+                    " need " + Twine(s.accStages * accColumns + scaleColumns) +
+                    " tensor-memory columns; " +
+                    Twine(budget.tensorMemoryColumns) + " exist");
+    } else if (pinned.contains("acc_stages") && s.accStages != 1) {
+      return fail("acc_stages = " + Twine(s.accStages) +
+                  " needs tensor-memory accumulators (sm_100a); " +
+                  Twine(budget.name) + " keeps accumulators in registers");
+    }
+    return success();
+  }
+
+  /// The plan of a schedule every step accepted, with its cost.
+  Plan result() const {
+    Plan plan;
+    plan.schedule = s;
+    int64_t accColumns = s.tileN * numAccs;
+    plan.stageBytes = stageBytes;
+    plan.stagingBytes = stagingBytes;
+    if (budget.tensorMemoryColumns)
+      plan.tmemColumns =
+          tmemColumnsFor(s.tileN, s.stages) + (s.accStages - 1) * accColumns;
+    plan.accRegs = accRegs;
+    plan.rowsPerConsumer = rowsPerConsumer;
+    int64_t width = s.tileN * static_cast<int64_t>(rhsOperands.size());
+    plan.tileCost = static_cast<double>(ctaRows * s.tileN * numAccs) /
+                    tileEfficiency(width);
+    return plan;
+  }
+
+  /// Records why the schedule does not fit.
+  LogicalResult fail(const Twine &why) {
+    message = why.str();
+    return failure();
+  }
+
+  /// The rhs rows a CTA holds of a `tileN`-row rhs tile: half in a CTA pair.
+  int64_t rhsRowsPerCta(int64_t tileN) const {
+    return pair ? tileN / kiln::target::ctaPairSize : tileN;
+  }
+
+  /// Block scales (NVFP4, MXFP8): each scaled operand's stage also holds
+  /// its scale-factor atoms (128 rows x 4 blocks of scale_block K elements,
+  /// 512 bytes), copied to 4 tensor-memory columns each, per stage. The
+  /// atoms of one stage for a `tileN`-wide tile.
+  int64_t scaleAtoms(int64_t tileN) const {
+    if (scaleBlock == 0)
+      return 0;
+    int64_t atomRows = kiln::target::scaleFactorAtomRows;
+    int64_t kAtoms =
+        s.tileK / (kiln::target::scaleFactorAtomKBlocks * scaleBlock);
+    return (static_cast<int64_t>(lhsOperands.size()) *
+                llvm::divideCeil(s.tileM, atomRows) +
+            static_cast<int64_t>(rhsOperands.size()) *
+                llvm::divideCeil(tileN, atomRows)) *
+           kAtoms;
+  }
+
+  /// Tensor-memory columns of one accumulator set plus `stages` stages of
+  /// block scales.
+  int64_t tmemColumnsFor(int64_t tileN, int64_t stages) const {
+    return tileN * numAccs + stages * scaleAtoms(tileN) *
+                                 kiln::target::scaleFactorAtomTmemColumns;
+  }
+
+  // Accumulators: registers of the math threads (sm_90a) or tensor-memory
+  // columns (sm_100a), for every accumulator of the contraction.
+
+  /// Accumulator registers per math thread for a `tileN`-wide tile.
+  int64_t accRegsFor(int64_t tileN) const {
+    return rowsPerConsumer / mmaRows * (tileN / 2) * numAccs;
+  }
+
+  /// Whether `sets` accumulator sets (sm_100a: in flight between the MMA
+  /// warp and the epilogue) fit next to 2 stages of block scales. Scale
+  /// columns assume the fewest stages a pipeline has (2); the stage count is
+  /// capped by what is left (fitStages).
+  bool accumulatorsFit(int64_t tileN, int64_t sets = 1) const {
+    if (budget.tensorMemoryColumns)
+      return tmemColumnsFor(tileN, 2) + (sets - 1) * tileN * numAccs <=
+             static_cast<int64_t>(budget.tensorMemoryColumns);
+    return accRegsFor(tileN) <= budget.accumulatorRegisterBudget;
+  }
+
+  /// What the steps start from, and what the contraction fixes.
+  ContractOp contract;
+  const ChipInfo &budget;
+  std::optional<TileVariant> variant;
+  HintsAttr hints;
+  int64_t numAccs, mmaRows, scaleBlock;
+  int64_t operandBits = 0;
+  llvm::SmallSetVector<Type, 2> outputTypes;
+  llvm::SmallSet<unsigned, 4> lhsOperands, rhsOperands;
+
+  /// The schedule being built.
+  Schedule s;
+  /// The hint keys the user gave: left as they are.
+  llvm::SmallSet<StringRef, 8> pinned;
+  /// A CTA pair's tile (sm_100a); the rows one CTA owns, and each math or
+  /// epilogue warpgroup of it.
+  bool pair = false;
+  int64_t ctaRows = 0, rowsPerConsumer = 0;
+  /// The numbers result() reports, as the checks computed them.
+  int64_t accRegs = 0, stageBytes = 0, stagingBytes = 0;
+  std::string message;
+};
+
 struct TileSelectSchedulePass
     : public kiln::tile::impl::TileSelectScheduleBase<TileSelectSchedulePass> {
   using Base::Base;
@@ -319,312 +734,15 @@ struct TileSelectSchedulePass
                         error);
   }
 
+  /// The schedule of `contract` on `budget`'s chip (see SchedulePlanner), or
+  /// failure with `error` saying which rule it breaks.
   FailureOr<Plan> planSchedule(ContractOp contract, const ChipInfo &budget,
                                std::optional<TileVariant> variant,
                                HintsAttr hints, std::string &error) {
-
-    Type operandType =
-        llvm::cast<RankedTensorType>(contract.getInputs()[0].getType())
-            .getElementType();
-    int64_t operandBits = operandType.getIntOrFloatBitWidth();
-    // Outputs of one element type share a staging buffer.
-    llvm::SmallSetVector<Type, 2> outputTypes;
-    for (Value output : contract.getOutputs())
-      outputTypes.insert(
-          llvm::cast<RankedTensorType>(output.getType()).getElementType());
-
-    Plan plan;
-    Schedule &s = plan.schedule;
-    // One K step fills one 128-byte swizzle atom per operand row.
-    s.tileK = kiln::target::maxSwizzleSpanBytes * 8 / operandBits;
-    if (budget.tensorMemoryColumns) {
-      s.consumers = 1;
-      s.clusterM = 1;
-    }
-    llvm::SmallSet<StringRef, 8> pinned = applyHints(hints, s);
-    if (variant) {
-      s.tileN = variant->tileN;
-      if (variant->clusterM && !pinned.contains("cluster"))
-        s.clusterM = *variant->clusterM;
-    }
-    // Stream-K (split a small last wave's K steps) by default only where it
-    // measured faster (docs/performance.md, "Stream-K tail"): the widest
-    // tile of a dual GEMM on sm_90a. Where nothing is split its code still
-    // costs ~1% (4% in the 128x112 variant), and for a single product the
-    // join costs nearly what the split saves; a hint turns it on anywhere
-    // persistent. Tensor-memory accumulators cannot take part yet.
-    if (!pinned.contains("stream_k"))
-      s.streamK = s.persistent && budget.streamK && !variant &&
-                  contract.getContractions().size() > 1;
-    auto fail = [&](const Twine &message) -> FailureOr<Plan> {
-      error = message.str();
-      return failure();
-    };
-
-    int64_t numAccs = contract.getContractions().size();
-    int64_t mmaRows = budget.mmaRowsPerInstruction;
-    int64_t scaleBlock =
-        llvm::cast<MmaAttr>(contract.getContractions()[0]).getScaleBlock();
-    // CTA pairs (sm_100a, tcgen05 cta_group::2): a 256-row tile computed by
-    // the two CTAs of a 2x1 cluster with one MMA the even CTA issues. Each
-    // CTA still owns 128 rows of the output but holds only half of the rhs
-    // tile, so a 128x256 CTA tile reads a third fewer operand bytes from
-    // shared memory per MMA (64 instead of 96 bytes per tensor-core clock
-    // on a B200: the budget the TMA writes and the epilogue share). By
-    // default for a single dense product (the plain GEMM); block scales are
-    // not paired yet, and a dual GEMM keeps its two sets of accumulators.
-    if (budget.tensorMemoryColumns && !pinned.contains("tile") &&
-        numAccs == 1 && scaleBlock == 0)
-      s.tileM = kiln::target::ctaPairSize * mmaRows;
-    bool pair = budget.tensorMemoryColumns &&
-                s.tileM == kiln::target::ctaPairSize * mmaRows;
-    if (pair && !pinned.contains("cluster"))
-      s.clusterM = kiln::target::ctaPairSize;
-    // A CTA's own rows, and the rhs rows it holds.
-    int64_t ctaRows = pair ? s.tileM / kiln::target::ctaPairSize : s.tileM;
-    auto rhsRowsPerCta = [&](int64_t tileN) {
-      return pair ? tileN / kiln::target::ctaPairSize : tileN;
-    };
-
-    // Operand tiles one stage holds: each distinct lhs is tile_m rows, each
-    // distinct rhs tile_n rows, all tile_k wide.
-    llvm::SmallSet<unsigned, 4> lhsOperands, rhsOperands;
-    for (Attribute attr : contract.getContractions()) {
-      auto mma = llvm::cast<MmaAttr>(attr);
-      lhsOperands.insert(mma.getLhs());
-      rhsOperands.insert(mma.getRhs());
-    }
-    // Block scales (NVFP4, MXFP8): each scaled operand's stage also holds
-    // its scale-factor atoms (128 rows x 4 blocks of scale_block K elements,
-    // 512 bytes), copied to 4 tensor-memory columns each, per stage.
-    if (scaleBlock > 0 && !budget.tensorMemoryColumns)
-      return fail("block-scaled products (NVFP4, MXFP8) need sm_100a's "
-                  "tcgen05 block-scaled MMA; " +
-                  Twine(budget.name) + " has none");
-    auto scaleAtoms = [&](int64_t tileN) -> int64_t {
-      if (scaleBlock == 0)
-        return 0;
-      int64_t atomRows = kiln::target::scaleFactorAtomRows;
-      int64_t kAtoms =
-          s.tileK / (kiln::target::scaleFactorAtomKBlocks * scaleBlock);
-      return (static_cast<int64_t>(lhsOperands.size()) *
-                  llvm::divideCeil(s.tileM, atomRows) +
-              static_cast<int64_t>(rhsOperands.size()) *
-                  llvm::divideCeil(tileN, atomRows)) *
-             kAtoms;
-    };
-    // Scale columns assume the fewest stages a pipeline has (2); the stage
-    // count is capped by what is left below.
-    auto tmemColumnsFor = [&](int64_t tileN, int64_t stages) {
-      return tileN * numAccs + stages * scaleAtoms(tileN) *
-                                   kiln::target::scaleFactorAtomTmemColumns;
-    };
-
-    // Accumulators: registers of the math threads (sm_90a) or tensor-memory
-    // columns (sm_100a), for every accumulator of the contraction.
-    int64_t rowsPerConsumer = s.consumers > 0 ? ctaRows / s.consumers : 0;
-    auto accRegsFor = [&](int64_t tileN) {
-      return rowsPerConsumer / mmaRows * (tileN / 2) * numAccs;
-    };
-    // `sets` accumulator sets (sm_100a: in flight between the MMA warp and
-    // the epilogue) next to 2 stages of block scales.
-    auto accumulatorsFit = [&](int64_t tileN, int64_t sets = 1) {
-      if (budget.tensorMemoryColumns)
-        return tmemColumnsFor(tileN, 2) + (sets - 1) * tileN * numAccs <=
-               static_cast<int64_t>(budget.tensorMemoryColumns);
-      return accRegsFor(tileN) <= budget.accumulatorRegisterBudget;
-    };
-    // Unless pinned, the widest tile whose accumulators fit: 128x256 for one
-    // product, 128x128 for a dual GEMM's two. With tensor memory, first the
-    // widest whose accumulators fit twice, so that a tile's epilogue
-    // overlaps the next tile's MMAs (a dual GEMM: 2 x 128x128 twice rather
-    // than 2 x 128x256 once, which would also leave room for only 2 stages
-    // of 80 KiB); then the widest that fits once.
-    if (s.tileN == 0) {
-      s.tileN = 64;
-      int64_t mostSets = budget.tensorMemoryColumns ? 2 : 1;
-      int64_t leastSets = 1;
-      if (pinned.contains("acc_stages"))
-        mostSets = leastSets = std::clamp<int64_t>(s.accStages, 1, 2);
-      bool found = false;
-      for (int64_t sets = mostSets; sets >= leastSets && !found; --sets)
-        for (int64_t candidate : {256, 128})
-          if (accumulatorsFit(candidate, sets)) {
-            s.tileN = candidate;
-            found = true;
-            break;
-          }
-    }
-
-    // Shapes the MMA and the epilogue can run.
-    int64_t atomK = kiln::target::maxSwizzleSpanBytes * 8 / operandBits;
-    if (s.consumers < 1 || s.consumers > kiln::target::maxConsumerWarpgroups)
-      return fail("consumers must be 1 or 2, got " + Twine(s.consumers));
-    // With a single math warpgroup ptxas serializes the wgmma pipeline
-    // (C7514) in the code we generate today; refuse rather than run slowly.
-    if (!budget.tensorMemoryColumns && s.consumers != 2)
-      return fail("consumers = " + Twine(s.consumers) +
-                  " is not supported on " + budget.name +
-                  " yet (use 2 math warpgroups)");
-    if (ctaRows % (s.consumers * mmaRows) != 0)
-      return fail((pair ? "each CTA's " + Twine(ctaRows) +
-                              " rows of the CTA pair's tile_m = " +
-                              Twine(s.tileM)
-                        : "tile_m = " + Twine(s.tileM)) +
-                  " must be a multiple of " + Twine(s.consumers * mmaRows) +
-                  " (" + Twine(s.consumers) + " consumer warpgroups x " +
-                  Twine(mmaRows) + "-row MMAs)");
-    if (s.tileN % 16 != 0 || s.tileN > budget.mmaMaxN)
-      return fail("tile_n = " + Twine(s.tileN) +
-                  " must be a multiple of 16 no larger than " +
-                  Twine(budget.mmaMaxN) + " (the MMA's N limit)");
-    if (s.tileK % atomK != 0)
-      return fail("tile_k = " + Twine(s.tileK) + " must be a multiple of " +
-                  Twine(atomK) + " (one 128-byte swizzle row of " +
-                  Twine(operandBits) + "-bit elements)");
-    if (s.clusterN != 1)
-      return fail("cluster = [" + Twine(s.clusterM) + ", " + Twine(s.clusterN) +
-                  "] is not supported: CTAs of a cluster must share tile "
-                  "columns (use [n, 1])");
-    if (s.clusterM < 1 || !llvm::isPowerOf2_64(s.clusterM) ||
-        s.clusterM > kiln::target::maxClusterM)
-      return fail("cluster = [" + Twine(s.clusterM) +
-                  ", 1]: the cluster size must be 1, 2 or 4");
-    if (s.clusterM > 1 && (s.tileN / s.clusterM) % 8 != 0)
-      return fail("tile_n = " + Twine(s.tileN) + " cannot be split into " +
-                  Twine(s.clusterM) +
-                  " multicast slices of whole 8-row swizzle groups");
-    if (s.groupM < 1)
-      return fail("group_m must be at least 1");
-    if (s.streamK && !s.persistent)
-      return fail("stream_k needs a persistent schedule: the clusters that "
-                  "share a tile must run at the same time");
-    if (s.streamK && !budget.streamK)
-      return fail("stream_k is not implemented yet on " + Twine(budget.name) +
-                  " (partial tiles of tensor-memory accumulators)");
-
-    int64_t accRegs = accRegsFor(s.tileN);
-    if (!budget.tensorMemoryColumns && !accumulatorsFit(s.tileN))
-      return fail("a " + Twine(rowsPerConsumer) + "x" + Twine(s.tileN) +
-                  " accumulator" +
-                  (numAccs > 1 ? " x" + Twine(numAccs) : Twine("")) +
-                  " per warpgroup needs " + Twine(accRegs) +
-                  " registers per thread; at most " +
-                  Twine(budget.accumulatorRegisterBudget) + " fit");
-    // One CTA's tcgen05 MMA covers 128 rows, a CTA pair's 256.
-    if (budget.tensorMemoryColumns && ctaRows != mmaRows)
-      return fail("tile_m = " + Twine(s.tileM) + " must be " + Twine(mmaRows) +
-                  " (one CTA's tcgen05 MMA) or " +
-                  Twine(kiln::target::ctaPairSize * mmaRows) +
-                  " (a CTA pair's)");
-    if (pair && (s.clusterM != kiln::target::ctaPairSize || s.clusterN != 1))
-      return fail("a CTA pair (tile_m = " + Twine(s.tileM) +
-                  ") runs in clusters of [2, 1], not [" + Twine(s.clusterM) +
-                  ", " + Twine(s.clusterN) + "]");
-    if (pair && scaleBlock)
-      return fail("CTA pairs (tile_m = " + Twine(s.tileM) +
-                  ") with block-scaled operands are not implemented yet");
-    if (pair && s.tileN % (kiln::target::ctaPairSize * 16) != 0)
-      return fail("tile_n = " + Twine(s.tileN) +
-                  " must be a multiple of 32 for a CTA pair (each CTA holds "
-                  "half of the rhs rows, a multiple of 16)");
-    int64_t tmemCols = tmemColumnsFor(s.tileN, 2);
-    if (budget.tensorMemoryColumns && !accumulatorsFit(s.tileN))
-      return fail(Twine(scaleBlock ? "accumulators and 2 stages of block "
-                                     "scales"
-                                   : "accumulators") +
-                  " need " + Twine(tmemCols) + " tensor-memory columns; " +
-                  Twine(budget.tensorMemoryColumns) + " exist");
-
-    // Shared memory: the stage ring plus the epilogue staging tiles.
-    int64_t stageBytes = (static_cast<int64_t>(lhsOperands.size()) * ctaRows +
-                          static_cast<int64_t>(rhsOperands.size()) *
-                              rhsRowsPerCta(s.tileN)) *
-                             s.tileK * operandBits / 8 +
-                         scaleAtoms(s.tileN) *
-                             kiln::target::scaleFactorAtomBytes;
-    // The epilogue stages two 128-byte column blocks of the tile at a time,
-    // per output element type.
-    // A tile wider than that streams through it block by block, so its width
-    // must be a whole number of blocks.
-    int64_t stagingBytes = 0;
-    for (Type type : outputTypes) {
-      int64_t outBytes = bytesOf(type);
-      int64_t columns = ScheduleAttr::stagingColumns(s.tileN, 8 * outBytes);
-      if (s.tileN % columns != 0)
-        return fail("tile_n = " + Twine(s.tileN) + " does not stream through " +
-                    "the epilogue's staging blocks of " + Twine(columns) +
-                    " columns of " + Twine(8 * outBytes) +
-                    "-bit outputs (use a multiple of " + Twine(columns) +
-                    ", or at most " + Twine(columns) + ")");
-      stagingBytes += ctaRows * columns * outBytes;
-    }
-    int64_t smemBytes = budget.smemPerBlockOptIn;
-    int64_t available = smemBytes - stagingBytes - budget.smemReserve;
-    int64_t fit = std::max<int64_t>(0, available / stageBytes);
-    // Each stage's block scales also take tensor-memory columns.
-    if (int64_t perStage = scaleAtoms(s.tileN) *
-                           kiln::target::scaleFactorAtomTmemColumns)
-      fit = std::min<int64_t>(
-          fit, (static_cast<int64_t>(budget.tensorMemoryColumns) -
-                s.tileN * numAccs) /
-                   perStage);
-    if (!pinned.contains("stages"))
-      s.stages = std::min(fit, kMaxStages);
-    if (pinned.contains("stages") &&
-        (s.stages < kiln::target::minPipelineStages || s.stages > kMaxStages))
-      return fail("stages = " + Twine(s.stages) + ": a pipeline needs " +
-                  Twine(kiln::target::minPipelineStages) + " to " +
-                  Twine(kMaxStages) + " stages");
-    if (s.stages < kiln::target::minPipelineStages || s.stages > fit)
-      return fail(
-          Twine(s.stages) + " stages of " + kib(stageBytes) + " plus " +
-          kib(stagingBytes) + " of epilogue staging need " +
-          kib(s.stages * stageBytes + stagingBytes + budget.smemReserve) +
-          "; " + kib(smemBytes) + " exist, so " + Twine(fit) +
-          " stages fit (a pipeline needs 2 to " + Twine(kMaxStages) + ")");
-
-    // Accumulator sets (sm_100a): a second set lets the MMA warp start the
-    // next tile while the epilogue still reads this one, where the columns
-    // allow it (the default 128x256 matmul and 2 x 128x128 dual GEMM fill
-    // the 512 columns with two sets; block scales usually leave room for
-    // one).
-    int64_t accColumns = s.tileN * numAccs;
-    if (budget.tensorMemoryColumns) {
-      int64_t scaleColumns = tmemColumnsFor(s.tileN, s.stages) - accColumns;
-      int64_t sets = (static_cast<int64_t>(budget.tensorMemoryColumns) -
-                      scaleColumns) /
-                     accColumns;
-      if (!pinned.contains("acc_stages"))
-        s.accStages = std::clamp<int64_t>(sets, 1, 2);
-      if (s.accStages < 1 || s.accStages > 2)
-        return fail("acc_stages = " + Twine(s.accStages) + " must be 1 or 2");
-      if (s.accStages > sets)
-        return fail(Twine(s.accStages) + " accumulator sets of " +
-                    Twine(accColumns) + " columns" +
-                    (scaleColumns ? " plus " + Twine(scaleColumns) +
-                                        " columns of block scales"
-                                  : Twine("")) +
-                    " need " +
-                    Twine(s.accStages * accColumns + scaleColumns) +
-                    " tensor-memory columns; " +
-                    Twine(budget.tensorMemoryColumns) + " exist");
-    } else if (pinned.contains("acc_stages") && s.accStages != 1) {
-      return fail("acc_stages = " + Twine(s.accStages) +
-                  " needs tensor-memory accumulators (sm_100a); " +
-                  Twine(budget.name) + " keeps accumulators in registers");
-    }
-
-    plan.stageBytes = stageBytes;
-    plan.stagingBytes = stagingBytes;
-    if (budget.tensorMemoryColumns)
-      plan.tmemColumns =
-          tmemColumnsFor(s.tileN, s.stages) + (s.accStages - 1) * accColumns;
-    plan.accRegs = accRegs;
-    plan.rowsPerConsumer = rowsPerConsumer;
-    int64_t width = s.tileN * static_cast<int64_t>(rhsOperands.size());
-    plan.tileCost = static_cast<double>(ctaRows * s.tileN * numAccs) /
-                    tileEfficiency(width);
+    SchedulePlanner planner(contract, budget, variant, hints);
+    FailureOr<Plan> plan = planner.run();
+    if (failed(plan))
+      error = planner.error();
     return plan;
   }
 };
