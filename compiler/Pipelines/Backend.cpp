@@ -3,10 +3,12 @@
 #include "compiler/Pipelines/Backend.h"
 #include "compiler/Conversion/CtaToNVVM/CtaToNVVM.h"
 #include "compiler/Conversion/CtaToNVVM/ManifestAttr.h"
+#include "compiler/Target/PtxMerge.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/Threading.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
@@ -41,6 +43,88 @@ static void mergeVariants(std::vector<Manifest> &manifests) {
   manifests = std::move(merged);
 }
 
+/// The PTX of `module`'s gpu.module (gpu-module-to-binary); consumes it.
+static FailureOr<std::string> generateWholePtx(ModuleOp module) {
+  PassManager pm(module.getContext());
+  GpuModuleToBinaryPassOptions options;
+  options.compilationTarget = "isa";
+  pm.addPass(createGpuModuleToBinaryPass(options));
+  if (failed(pm.run(module)))
+    return failure();
+  std::string ptx;
+  module.walk([&](gpu::BinaryOp binary) {
+    for (Attribute object : binary.getObjects())
+      if (auto gpuObject = llvm::dyn_cast<gpu::ObjectAttr>(object))
+        ptx += gpuObject.getObject().str();
+  });
+  if (ptx.empty())
+    return module.emitError("the NVPTX back end produced no PTX");
+  return ptx;
+}
+
+/// The kernel entries of `module` (functions with a manifest) in order, or
+/// nothing when the module also defines other functions: those would be
+/// defined once per part, so the parts could not be joined.
+static SmallVector<LLVM::LLVMFuncOp> independentKernels(ModuleOp module) {
+  SmallVector<LLVM::LLVMFuncOp> kernels;
+  bool shared = false;
+  module.walk([&](LLVM::LLVMFuncOp func) {
+    if (func->hasAttr(kManifestAttrName))
+      kernels.push_back(func);
+    else if (!func.isExternal())
+      shared = true;
+  });
+  if (shared)
+    kernels.clear();
+  return kernels;
+}
+
+/// The PTX of all kernels of `module`; consumes its gpu.module. LLVM's
+/// optimizer and NVPTX code generator take most of a compile, and the
+/// kernels of a module (a kernel's variants, several kernels of a file) are
+/// independent functions: so each is translated in its own copy of the
+/// module, in parallel, and the PTX modules joined into one
+/// (mergePtxModules), which ptxas assembles as before. Where threading is
+/// off, or the parts cannot be joined, the module is translated whole.
+static FailureOr<std::string>
+generatePtx(ModuleOp module) {
+  MLIRContext *ctx = module.getContext();
+  SmallVector<LLVM::LLVMFuncOp> kernels = independentKernels(module);
+  if (!ctx->isMultithreadingEnabled() || kernels.size() < 2)
+    return generateWholePtx(module);
+  // One copy per kernel, holding only that kernel's function.
+  SmallVector<OwningOpRef<ModuleOp>> copies;
+  for (LLVM::LLVMFuncOp kernel : kernels) {
+    OwningOpRef<ModuleOp> copy = module.clone();
+    SmallVector<LLVM::LLVMFuncOp> others;
+    copy->walk([&](LLVM::LLVMFuncOp func) {
+      if (func->hasAttr(kManifestAttrName) &&
+          func.getName() != kernel.getName())
+        others.push_back(func);
+    });
+    for (LLVM::LLVMFuncOp func : others)
+      func.erase();
+    copies.push_back(std::move(copy));
+  }
+  std::vector<std::string> parts(copies.size());
+  ParallelDiagnosticHandler diagnostics(ctx);
+  LogicalResult translated = failableParallelForEachN(
+      ctx, 0, copies.size(), [&](size_t i) -> LogicalResult {
+        diagnostics.setOrderIDForThread(i);
+        FailureOr<std::string> ptx = generateWholePtx(*copies[i]);
+        diagnostics.eraseOrderIDForThread();
+        if (failed(ptx))
+          return failure();
+        parts[i] = std::move(*ptx);
+        return success();
+      });
+  if (failed(translated))
+    return failure();
+  if (std::optional<std::string> merged = target::mergePtxModules(parts))
+    return std::move(*merged);
+  return generateWholePtx(module);
+}
+
 FailureOr<KernelArtifacts> kiln::translateToPtx(ModuleOp module) {
   KernelArtifacts artifacts;
   WalkResult walk = module.walk([&](LLVM::LLVMFuncOp func) {
@@ -64,19 +148,10 @@ FailureOr<KernelArtifacts> kiln::translateToPtx(ModuleOp module) {
         "no kernels to translate: the module has no lowered kernels");
   mergeVariants(artifacts.manifests);
 
-  PassManager pm(module.getContext());
-  GpuModuleToBinaryPassOptions options;
-  options.compilationTarget = "isa";
-  pm.addPass(createGpuModuleToBinaryPass(options));
-  if (failed(pm.run(module)))
+  FailureOr<std::string> ptx = generatePtx(module);
+  if (failed(ptx))
     return failure();
-  module.walk([&](gpu::BinaryOp binary) {
-    for (Attribute object : binary.getObjects())
-      if (auto gpuObject = llvm::dyn_cast<gpu::ObjectAttr>(object))
-        artifacts.ptx += gpuObject.getObject().str();
-  });
-  if (artifacts.ptx.empty())
-    return module.emitError("the NVPTX back end produced no PTX");
+  artifacts.ptx = std::move(*ptx);
   return artifacts;
 }
 
