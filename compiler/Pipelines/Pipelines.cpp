@@ -34,13 +34,15 @@ void kiln::buildKilnCompilePipeline(OpPassManager &pm, StringRef chip,
   // fused IR after them; both runs do nothing without one.
   pm.addPass(tile::createTileApplyFusionPlugins(
       {tile::FusionStage::BeforeBuiltinFusions}));
-  // CSE first: the frontend emits `x @ w^T` once per occurrence, and one
-  // product must be one accumulator.
-  pm.addPass(createCSEPass());
-  pm.addPass(tile::createTileFuseEpilogues());
-  pm.addPass(tile::createTileFuseSiblings());
-  // Maps over several outputs of a sibling-fused contraction fuse now.
-  pm.addPass(tile::createTileFuseEpilogues());
+  // Per kernel (so kernels fuse in parallel): CSE first, since the frontend
+  // emits `x @ w^T` once per occurrence and one product must be one
+  // accumulator; maps over several outputs of a sibling-fused contraction
+  // fuse in the second round.
+  OpPassManager &kernel = pm.nest<tile::KernelOp>();
+  kernel.addPass(createCSEPass());
+  kernel.addPass(tile::createTileFuseEpilogues());
+  kernel.addPass(tile::createTileFuseSiblings());
+  kernel.addPass(tile::createTileFuseEpilogues());
   // Kiln's own fusions end here; plugins see their result.
   pm.addPass(tile::createTileApplyFusionPlugins(
       {tile::FusionStage::AfterBuiltinFusions}));
@@ -51,12 +53,15 @@ void kiln::buildKilnCompilePipeline(OpPassManager &pm, StringRef chip,
 
 void kiln::buildKilnLoweringPipeline(OpPassManager &pm, StringRef chip,
                                      Stage stage, bool lineInfo) {
-  // cta: tile onto thread blocks, lay out shared memory, pipeline.
+  // cta: tile onto thread blocks; then per program (so programs, a kernel's
+  // variants among them, run in parallel) lay out shared memory, pipeline
+  // and decide resources.
   pm.addPass(createConvertTileToCta({chip.str()}));
-  pm.addPass(cta::createCtaAssignLayouts());
-  pm.addPass(cta::createCtaPipeline());
-  pm.addPass(createCanonicalizerPass());
-  addResourceAllocation(pm);
+  OpPassManager &program = pm.nest<cta::ProgramOp>();
+  program.addPass(cta::createCtaAssignLayouts());
+  program.addPass(cta::createCtaPipeline());
+  program.addPass(createCanonicalizerPass());
+  program.addPass(cta::createCtaAllocateResources());
   if (stage == Stage::Cta)
     return;
   addCtaToNVVMPasses(pm, chip, lineInfo);

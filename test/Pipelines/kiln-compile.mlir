@@ -11,14 +11,16 @@
 // Fusion plugins run first and again after Kiln's own fusions, before the
 // schedule is chosen. CSE merges repeated products before fusion; epilogue
 // fusion runs again after sibling fusion (maps over several of a fused
-// contraction's outputs).
+// contraction's outputs). Fusion runs per kernel.
 // RUN: kiln-opt %s --pass-pipeline='builtin.module(kiln-compile{stop-after=tile})' --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=ORDER
 // ORDER:      builtin.module(
 // ORDER-NEXT:   tile-apply-fusion-plugins{stage=before},
-// ORDER-NEXT:   cse,
-// ORDER-NEXT:   tile-fuse-epilogues,
-// ORDER-NEXT:   tile-fuse-siblings,
-// ORDER-NEXT:   tile-fuse-epilogues,
+// ORDER-NEXT:   tile.kernel(
+// ORDER-NEXT:     cse,
+// ORDER-NEXT:     tile-fuse-epilogues,
+// ORDER-NEXT:     tile-fuse-siblings,
+// ORDER-NEXT:     tile-fuse-epilogues
+// ORDER-NEXT:   ),
 // ORDER-NEXT:   tile-apply-fusion-plugins{stage=after},
 // ORDER-NEXT:   tile-select-schedule{chip=sm_90a}
 // ORDER-NEXT: )

@@ -5,7 +5,7 @@
 
 include "mlir/Pass/PassBase.td"
 
-def CtaAssignLayouts : Pass<"cta-assign-layouts", "::mlir::ModuleOp"> {
+def CtaAssignLayouts : Pass<"cta-assign-layouts", "::kiln::cta::ProgramOp"> {
   let summary = "choose a swizzle for every shared-memory buffer";
   let description = [{
     Gives each `!cta.buffer` the widest swizzle (128B, 64B, 32B, else none)
@@ -18,10 +18,10 @@ def CtaAssignLayouts : Pass<"cta-assign-layouts", "::mlir::ModuleOp"> {
   }];
 }
 
-def CtaPipeline : Pass<"cta-pipeline", "::mlir::ModuleOp"> {
+def CtaPipeline : Pass<"cta-pipeline", "::kiln::cta::ProgramOp"> {
   let summary = "multi-stage ring, producer/consumer warp roles";
   let description = [{
-    Rewrites each program whose tiles run a `cta.mainloop` into a
+    Rewrites a program whose tiles run a `cta.mainloop` into a
     warp-specialized one:
 
     - the buffers the mainloop loads become rings of `stages` buffers with a

@@ -516,9 +516,8 @@ LogicalResult pipeline(ProgramOp program) {
 struct CtaPipelinePass
     : public kiln::cta::impl::CtaPipelineBase<CtaPipelinePass> {
   void runOnOperation() override {
-    for (ProgramOp program : getOperation().getOps<ProgramOp>())
-      if (failed(pipeline(program)))
-        return signalPassFailure();
+    if (failed(pipeline(getOperation())))
+      signalPassFailure();
   }
 };
 

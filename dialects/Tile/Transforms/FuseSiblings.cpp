@@ -215,9 +215,8 @@ bool fuseOnePair(KernelOp kernel) {
 struct TileFuseSiblingsPass
     : public kiln::tile::impl::TileFuseSiblingsBase<TileFuseSiblingsPass> {
   void runOnOperation() override {
-    for (KernelOp kernel : getOperation().getOps<KernelOp>())
-      while (fuseOnePair(kernel)) {
-      }
+    while (fuseOnePair(getOperation())) {
+    }
   }
 };
 

@@ -5,7 +5,7 @@
 
 include "mlir/Pass/PassBase.td"
 
-def TileFuseEpilogues : Pass<"tile-fuse-epilogues", "::mlir::ModuleOp"> {
+def TileFuseEpilogues : Pass<"tile-fuse-epilogues", "::kiln::tile::KernelOp"> {
   let summary = "absorb elementwise consumers of a contraction into its epilogue";
   let description = [{
     Rewrites each `tile.matmul` into a `tile.contract` and then folds into its
@@ -98,7 +98,7 @@ def TileApplyFusionPlugins : Pass<"tile-apply-fusion-plugins", "::mlir::ModuleOp
                            "::mlir::math::MathDialect"];
 }
 
-def TileFuseSiblings : Pass<"tile-fuse-siblings", "::mlir::ModuleOp"> {
+def TileFuseSiblings : Pass<"tile-fuse-siblings", "::kiln::tile::KernelOp"> {
   let summary = "run contractions that share an operand and K as one K loop";
   let description = [{
     Merges `tile.contract`s that read a common tensor, contract the same K

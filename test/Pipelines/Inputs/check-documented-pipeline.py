@@ -15,8 +15,8 @@ import sys
 
 def pass_name(text):
     text = text.strip().rstrip(",")
-    text = re.sub(r"^(gpu\.module|cta\.program)\(", "", text).rstrip(")")
-    return re.split(r"[{\s]", text, maxsplit=1)[0]
+    text = re.sub(r"^(gpu\.module|cta\.program|tile\.kernel)\(", "", text)
+    return re.split(r"[{\s]", text, maxsplit=1)[0].rstrip(")")
 
 
 def dumped(lines):
@@ -25,7 +25,7 @@ def dumped(lines):
         line = line.strip()
         if not line or line.startswith("Pass Manager") or line in ("builtin.module(", ")", "),"):
             continue
-        if line in ("gpu.module(", "cta.program(") or line.startswith("module") or line == "}":
+        if line in ("gpu.module(", "cta.program(", "tile.kernel(") or line.startswith("module") or line == "}":
             continue
         names.append(pass_name(line))
     return names
