@@ -1,11 +1,12 @@
 //===- CompileHarness.cpp - What the code-generation fuzzers share --------===//
 
 #include "test/fuzz/CompileHarness.h"
+#include "test/fuzz/LastInput.h"
 
 #include "compiler/InitAll.h"
 #include "compiler/Pipelines/Backend.h"
 #include "compiler/Pipelines/Pipelines.h"
-#include "compiler/tools/IndexDenseArray.h"
+#include "compiler/tools/ParserHazards.h"
 #include "dialects/Cta/IR/CtaOps.h"
 #include "frontend/ImportKiln.h"
 
@@ -79,7 +80,10 @@ bool frontendAccepts(llvm::StringRef source) {
 }
 
 bool verifierAccepts(llvm::StringRef ir) {
-  if (mayHaveIndexDenseArray(ir))
+  // The mutator parses its candidates: one that crashes the parser must
+  // survive too (LastInput.h), since libFuzzer only saves inputs it runs.
+  saveLastInput(reinterpret_cast<const uint8_t *>(ir.data()), ir.size());
+  if (findParserHazard(ir))
     return false;
   MLIRContext ctx(compileRegistry(), MLIRContext::Threading::DISABLED);
   ctx.allowUnregisteredDialects(false);

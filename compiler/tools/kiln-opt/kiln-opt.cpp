@@ -2,7 +2,7 @@
 
 #include "compiler/InitAll.h"
 #include "compiler/tools/ForeignOptions.h"
-#include "compiler/tools/IndexDenseArray.h"
+#include "compiler/tools/ParserHazards.h"
 #include "compiler/tools/LargeStack.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -34,10 +34,11 @@ int main(int argc, char **argv) {
     llvm::errs() << "kiln-opt: error: " << error << "\n";
     return 1;
   }
-  if (kiln::mayHaveIndexDenseArray(input->getBuffer())) {
+  if (std::optional<std::string> hazard =
+          kiln::findParserHazard(input->getBuffer())) {
     llvm::errs() << "kiln-opt: error: "
                  << (inputFile == "-" ? std::string("<stdin>") : inputFile)
-                 << ": " << kiln::kIndexDenseArrayMessage << "\n";
+                 << ": " << *hazard << "\n";
     return 1;
   }
   std::unique_ptr<llvm::ToolOutputFile> output =

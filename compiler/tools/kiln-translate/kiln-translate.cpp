@@ -2,7 +2,7 @@
 
 #include "compiler/InitAll.h"
 #include "compiler/tools/ForeignOptions.h"
-#include "compiler/tools/IndexDenseArray.h"
+#include "compiler/tools/ParserHazards.h"
 #include "compiler/tools/LargeStack.h"
 #include "frontend/ImportKiln.h"
 
@@ -20,21 +20,19 @@ int main(int argc, char **argv) {
   kiln::registerImportKilnTranslation();
   // Parses the text itself (rather than through a FromMLIR registration)
   // so that it can refuse what crashes MLIR's parser first
-  // (IndexDenseArray.h).
+  // (ParserHazards.h).
   mlir::TranslateRegistration toLLVMIR(
       "mlir-to-llvmir", "Translate LLVM/NVVM dialect IR to LLVM IR",
       [](const std::shared_ptr<llvm::SourceMgr> &sourceMgr,
          llvm::raw_ostream &output,
          mlir::MLIRContext *ctx) -> mlir::LogicalResult {
-        if (kiln::mayHaveIndexDenseArray(
-                sourceMgr->getMemoryBuffer(sourceMgr->getMainFileID())
-                    ->getBuffer()))
+        const llvm::MemoryBuffer *input =
+            sourceMgr->getMemoryBuffer(sourceMgr->getMainFileID());
+        if (std::optional<std::string> hazard =
+                kiln::findParserHazard(input->getBuffer()))
           return mlir::emitError(mlir::FileLineColLoc::get(
-                     ctx,
-                     sourceMgr->getMemoryBuffer(sourceMgr->getMainFileID())
-                         ->getBufferIdentifier(),
-                     1, 1))
-                 << kiln::kIndexDenseArrayMessage;
+                     ctx, input->getBufferIdentifier(), 1, 1))
+                 << *hazard;
         mlir::DialectRegistry registry;
         kiln::registerAllDialects(registry);
         ctx->appendDialectRegistry(registry);

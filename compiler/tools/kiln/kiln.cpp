@@ -14,7 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/tools/ForeignOptions.h"
-#include "compiler/tools/IndexDenseArray.h"
+#include "compiler/tools/ParserHazards.h"
 #include "compiler/tools/LargeStack.h"
 #include "compiler/InitAll.h"
 #include "compiler/Pipelines/Backend.h"
@@ -210,12 +210,13 @@ LogicalResult compile(MLIRContext &ctx, llvm::SourceMgr &sourceMgr) {
   // pipelined cta IR (lowered from convert-cta-to-nvvm on): what
   // `--emit=tile|cta` printed, possibly edited by hand.
   bool fromMlir = llvm::sys::path::extension(inputFile) == ".mlir";
-  if (fromMlir &&
-      kiln::mayHaveIndexDenseArray(
-          sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())->getBuffer())) {
-    llvm::errs() << "kiln: error: " << inputFile << ": "
-                 << kiln::kIndexDenseArrayMessage << "\n";
-    return failure();
+  if (fromMlir) {
+    if (std::optional<std::string> hazard = kiln::findParserHazard(
+            sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())
+                ->getBuffer())) {
+      llvm::errs() << "kiln: error: " << inputFile << ": " << *hazard << "\n";
+      return failure();
+    }
   }
   OwningOpRef<ModuleOp> module =
       fromMlir ? parseSourceFile<ModuleOp>(sourceMgr, &ctx)
