@@ -173,4 +173,30 @@ def Tile_ScheduleAttr : Tile_Attr<"Schedule", "schedule"> {
   }];
 }
 
+//===----------------------------------------------------------------------===//
+// Attention
+//===----------------------------------------------------------------------===//
+
+def Tile_AttentionMaskNone : I32EnumAttrCase<"none", 0>;
+def Tile_AttentionMaskCausal : I32EnumAttrCase<"causal", 1>;
+
+def Tile_AttentionMask : I32EnumAttr<"AttentionMask",
+    "the mask a tile.attention applies by itself",
+    [Tile_AttentionMaskNone, Tile_AttentionMaskCausal]> {
+  let cppNamespace = "::kiln::tile";
+  let genSpecializedAttr = 0;
+}
+
+def Tile_AttentionMaskAttr : EnumAttr<Tile_Dialect, Tile_AttentionMask,
+                                      "attention_mask"> {
+  let summary = "the built-in mask of a tile.attention";
+  let description = [{
+    - `none`: no built-in mask (a predicate region may still mask);
+    - `causal`: query row `i` keeps key column `j <= i`, top-left aligned
+      as `torch.nn.functional.scaled_dot_product_attention(is_causal=True)`.
+
+    In a `tile.attention` it is written bare: `mask_kind = causal`.
+  }];
+}
+
 #endif // KILN_TILE_ATTRS_TD

@@ -23,7 +23,8 @@ def Tile_Dialect : Dialect {
     (`tile.matmul`, `tile.scaled_matmul`, `tile.grouped_matmul`), elementwise
     maps (`tile.map`), reductions, softmax and masks. Fusion passes rewrite
     these into `tile.contract` (one K loop, several accumulators, an epilogue
-    region), which `convert-tile-to-cta` tiles onto thread blocks.
+    region), which `convert-tile-to-cta` tiles onto thread blocks, and
+    attention into one `tile.attention`.
 
     Tensor types are builtin `tensor<...>` with a `#tile.dims<...>` encoding
     naming each extent: `tensor<?x?xbf16, #tile.dims<M, K>>`.

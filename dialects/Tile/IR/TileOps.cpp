@@ -586,5 +586,77 @@ LogicalResult ScoreModOp::verify() {
                             element);
 }
 
+//===----------------------------------------------------------------------===//
+// AttentionOp
+//===----------------------------------------------------------------------===//
+
+/// Checks that the leading axes `got` of `what` are q's `batch`, axis by
+/// axis, or the constant 1 (one key/value head for several query heads).
+static LogicalResult verifyAttentionBatch(Operation *op, StringRef what,
+                                          ArrayRef<std::string> got,
+                                          ArrayRef<std::string> batch) {
+  for (auto [axis, pair] : llvm::enumerate(llvm::zip(got, batch)))
+    if (std::get<0>(pair) != "1" &&
+        !dimsAgree(std::get<0>(pair), std::get<1>(pair)))
+      return op->emitOpError()
+             << what << " batch axes " << formatDims(got) << " must be q's "
+             << formatDims(batch) << " or 1 (axis " << axis << ")";
+  return success();
+}
+
+LogicalResult AttentionOp::verify() {
+  int64_t rank = getRank(getQ());
+  if (rank < 3 || rank > 5 || getRank(getK()) != rank ||
+      getRank(getV()) != rank)
+    return emitOpError() << "q, k and v must have one rank from 3 to 5, got "
+                         << rank << ", " << getRank(getK()) << " and "
+                         << getRank(getV());
+  if (failed(verifyOperandTypes(*this, getElementType(getQ()),
+                                getElementType(getK()))))
+    return failure();
+  MatrixDims q = getMatrixDims(getQ(), /*transposed=*/false);
+  MatrixDims k = getMatrixDims(getK(), /*transposed=*/false);
+  MatrixDims v = getMatrixDims(getV(), /*transposed=*/false);
+  if (!dimsAgree(q.cols, k.cols))
+    return emitOpError() << "head dims differ: D=" << q.cols
+                         << " from q, D=" << k.cols << " from k";
+  if (!dimsAgree(k.rows, v.rows))
+    return emitOpError() << "key lengths differ: T=" << k.rows
+                         << " from k, T=" << v.rows << " from v";
+  if (failed(verifyAttentionBatch(*this, "k", k.batch, q.batch)) ||
+      failed(verifyAttentionBatch(*this, "v", v.batch, q.batch)))
+    return failure();
+  SmallVector<std::string> expected(q.batch);
+  expected.push_back(q.rows);
+  expected.push_back(v.cols);
+  if (failed(verifyDims(
+          *this, "result",
+          getDimExprs(llvm::cast<RankedTensorType>(getResult().getType())),
+          expected)))
+    return failure();
+
+  Type pType = getPType();
+  if (!llvm::isa<FloatType>(pType))
+    return emitOpError() << "p_type must be a float type, got " << pType;
+  Type vType = getElementType(getV());
+  if (pType != vType && !(isFp8(pType) && isFp8(vType)))
+    return emitOpError() << "p_type " << pType << " differs from v's element "
+                         << "type " << vType
+                         << "; the second product multiplies the two";
+
+  Builder builder(getContext());
+  Type index = builder.getIndexType();
+  Type f32 = builder.getF32Type();
+  if (!getScore().empty() &&
+      failed(verifyScalarRegion(*this, getScore(), "score", {f32, index, index},
+                                f32)))
+    return failure();
+  if (!getMask().empty() &&
+      failed(verifyScalarRegion(*this, getMask(), "mask", {index, index},
+                                builder.getI1Type())))
+    return failure();
+  return success();
+}
+
 #define GET_OP_CLASSES
 #include "dialects/Tile/IR/TileOps.cpp.inc"

@@ -109,7 +109,7 @@ def Tile_ReturnOp : Tile_Op<"return", [Pure, HasParent<"KernelOp">, Terminator, 
 }
 
 def Tile_YieldOp : Tile_Op<"yield", [Pure, Terminator, ReturnLike,
-    ParentOneOf<["MapOp", "MaskOp", "ScoreModOp", "ContractOp"]>]> {
+    ParentOneOf<["MapOp", "MaskOp", "ScoreModOp", "ContractOp", "AttentionOp"]>]> {
   let summary = "the scalar result of an elementwise region";
   let arguments = (ins Variadic<AnyType>:$values);
   let assemblyFormat = "$values attr-dict `:` type($values)";
@@ -319,6 +319,66 @@ def Tile_ScoreModOp : Tile_Op<"score_mod", [Pure, AllTypesMatch<["scores", "resu
   let results = (outs Tile_FloatTensor:$result);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = "$scores attr-dict `:` type($scores) $body";
+  let hasVerifier = 1;
+}
+
+def Tile_AttentionTensor : RankedTensorOf<[BF16, F16, F32]>;
+
+def Tile_AttentionOp : Tile_Op<"attention", [Pure, IsolatedFromAbove]> {
+  let summary = "softmax(mask(score(q @ k^T))) @ v, without the score matrix";
+  let description = [{
+    Attention as one op, so the `[.., S, T]` score matrix is never a tensor
+    of the program (`tile-fuse-attention` builds it from the chain of
+    products, maps, masks and softmax the frontend emits). For query row `i`
+    and key column `j` of each batch and head:
+
+    ```
+    s[i, j] = score(sum_d q[i, d] * k[j, d], i, j)        (f32)
+    s[i, j] = -inf where the mask drops (i, j)
+    p[i, :] = p_type(softmax(s[i, :]))
+    o[i, :] = sum_j p[i, j] * v[j, :]                     (f32, then o's type)
+    ```
+
+    - `q` is `[.., S, D]`, `k` `[.., T, D]`, `v` `[.., T, Dv]`, `o`
+      `[.., S, Dv]`, of rank 3 to 5. The leading (batch, head) axes of `k`
+      and `v` are `q`'s, or 1 where one key/value head serves several query
+      heads (grouped-query attention: `k` `[B, 1, T, D]` with `q`
+      `[B, H, S, D]`).
+    - `mask_kind`: `causal` keeps `j <= i` (top-left aligned), `none` keeps
+      everything but what the `mask` region drops.
+    - `p_type`: the type the probabilities are rounded to before the second
+      product (that of `v`, as FlashAttention does).
+    - `score` region `(%s: f32, %i: index, %j: index) -> f32`: the score
+      modifiers in order (scaling, soft-capping, ALiBi); empty for none.
+    - `mask` region `(%i: index, %j: index) -> i1`: keep `(i, j)` where it
+      yields true; empty when `mask_kind` says everything.
+
+    Both regions are isolated from above: constants live inside them.
+
+    ```mlir
+    %o = tile.attention %q, %k, %v mask_kind = causal, p_type = bf16
+        : tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>>,
+          tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>>,
+          tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>>
+        -> tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>>
+        score {
+    ^bb0(%s: f32, %i: index, %j: index):
+      %c = arith.constant 0.0883883461 : f32
+      %x = arith.mulf %s, %c : f32
+      tile.yield %x : f32
+    }
+    ```
+  }];
+  let arguments = (ins Tile_MmaTensor:$q, Tile_MmaTensor:$k, Tile_MmaTensor:$v,
+                       Tile_AttentionMaskAttr:$mask_kind,
+                       TypeAttr:$p_type);
+  let results = (outs Tile_AttentionTensor:$result);
+  let regions = (region AnyRegion:$score, AnyRegion:$mask);
+  let assemblyFormat = [{
+    $q `,` $k `,` $v `mask_kind` `=` `` $mask_kind `,` `p_type` `=` $p_type
+    attr-dict `:` type($q) `,` type($k) `,` type($v) `->` type($result)
+    (`score` $score^)? (`mask` $mask^)?
+  }];
   let hasVerifier = 1;
 }
 

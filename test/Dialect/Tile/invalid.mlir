@@ -423,7 +423,7 @@ tile.kernel @f(%a: tensor<?xf32, #tile.dims<M>>) -> tensor<?xf32, #tile.dims<N>>
 
 tile.kernel @f(%a: tensor<4xf32>) {
   %c = arith.constant 0.0 : f32
-  // expected-error@+1 {{'tile.yield' op expects parent op to be one of 'tile.map, tile.mask, tile.score_mod, tile.contract'}}
+  // expected-error@+1 {{'tile.yield' op expects parent op to be one of 'tile.map, tile.mask, tile.score_mod, tile.contract, tile.attention'}}
   tile.yield %c : f32
 }
 
@@ -1311,5 +1311,219 @@ tile.kernel @f(%a: tensor<?xf32, #tile.dims<M>>) {
 }
 // expected-error@+1 {{'tile.kernel' op is a variant of 'f' but its signature differs: '() -> ()' vs '(tensor<?xf32, #tile.dims<M>>) -> ()'}}
 tile.kernel @g() attributes {variant_of = @f} {
+  tile.return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// tile.attention
+//===----------------------------------------------------------------------===//
+
+// Rank 2 has no batch or head axis to walk.
+tile.kernel @f(%q: tensor<?x128xbf16, #tile.dims<S, 128>>, %k: tensor<?x128xbf16, #tile.dims<T, 128>>, %v: tensor<?x128xbf16, #tile.dims<T, 128>>) {
+  // expected-error@+1 {{'tile.attention' op q, k and v must have one rank from 3 to 5, got 2, 2 and 2}}
+  %o = tile.attention %q, %k, %v mask_kind = causal, p_type = bf16 : tensor<?x128xbf16, #tile.dims<S, 128>>, tensor<?x128xbf16, #tile.dims<T, 128>>, tensor<?x128xbf16, #tile.dims<T, 128>> -> tensor<?x128xbf16, #tile.dims<S, 128>>
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%q: tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>>, %k: tensor<?x?x128xbf16, #tile.dims<H, T, 128>>, %v: tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>>) {
+  // expected-error@+1 {{'tile.attention' op q, k and v must have one rank from 3 to 5, got 4, 3 and 4}}
+  %o = tile.attention %q, %k, %v mask_kind = causal, p_type = bf16 : tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>>, tensor<?x?x128xbf16, #tile.dims<H, T, 128>>, tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>> -> tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>>
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%q: tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>>, %k: tensor<?x?x?x128xf16, #tile.dims<B, H, T, 128>>, %v: tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>>) {
+  // expected-error@+1 {{'tile.attention' op operand element types differ: 'bf16' and 'f16'; both must match (8-bit floats may mix)}}
+  %o = tile.attention %q, %k, %v mask_kind = causal, p_type = bf16 : tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>>, tensor<?x?x?x128xf16, #tile.dims<B, H, T, 128>>, tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>> -> tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>>
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%q: tensor<?x?x?x128xi8, #tile.dims<B, H, S, 128>>, %k: tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>>, %v: tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>>) {
+  // expected-error@+1 {{'tile.attention' op operand #0 must be ranked tensor of bf16, f16, f32, e4m3, e5m2 or e2m1 values}}
+  %o = tile.attention %q, %k, %v mask_kind = causal, p_type = bf16 : tensor<?x?x?x128xi8, #tile.dims<B, H, S, 128>>, tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>>, tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>> -> tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>>
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%q: tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>>, %k: tensor<?x?x?x64xbf16, #tile.dims<B, H, T, 64>>, %v: tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>>) {
+  // expected-error@+1 {{'tile.attention' op head dims differ: D=128 from q, D=64 from k}}
+  %o = tile.attention %q, %k, %v mask_kind = causal, p_type = bf16 : tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>>, tensor<?x?x?x64xbf16, #tile.dims<B, H, T, 64>>, tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>> -> tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>>
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%q: tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>>, %k: tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>>, %v: tensor<?x?x?x128xbf16, #tile.dims<B, H, U, 128>>) {
+  // expected-error@+1 {{'tile.attention' op key lengths differ: T=T from k, T=U from v}}
+  %o = tile.attention %q, %k, %v mask_kind = causal, p_type = bf16 : tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>>, tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>>, tensor<?x?x?x128xbf16, #tile.dims<B, H, U, 128>> -> tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>>
+  tile.return
+}
+
+// -----
+
+// A key/value head axis is q's or 1 (grouped-query attention), nothing else.
+tile.kernel @f(%q: tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>>, %k: tensor<?x?x?x128xbf16, #tile.dims<B, G, T, 128>>, %v: tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>>) {
+  // expected-error@+1 {{'tile.attention' op k batch axes [B, G] must be q's [B, H] or 1 (axis 1)}}
+  %o = tile.attention %q, %k, %v mask_kind = causal, p_type = bf16 : tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>>, tensor<?x?x?x128xbf16, #tile.dims<B, G, T, 128>>, tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>> -> tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>>
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%q: tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>>, %k: tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>>, %v: tensor<?x?x?x128xbf16, #tile.dims<C, H, T, 128>>) {
+  // expected-error@+1 {{'tile.attention' op v batch axes [C, H] must be q's [B, H] or 1 (axis 0)}}
+  %o = tile.attention %q, %k, %v mask_kind = causal, p_type = bf16 : tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>>, tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>>, tensor<?x?x?x128xbf16, #tile.dims<C, H, T, 128>> -> tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>>
+  tile.return
+}
+
+// -----
+
+// The result is [.., S, Dv].
+tile.kernel @f(%q: tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>>, %k: tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>>, %v: tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>>) {
+  // expected-error@+1 {{'tile.attention' op result is [B, H, S, 64], expected [B, H, S, 128] (axis 3)}}
+  %o = tile.attention %q, %k, %v mask_kind = causal, p_type = bf16 : tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>>, tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>>, tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>> -> tensor<?x?x?x64xbf16, #tile.dims<B, H, S, 64>>
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%q: tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>>, %k: tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>>, %v: tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>>) {
+  // expected-error@+1 {{'tile.attention' op result has rank 3, expected 4 ([B, H, S, 128])}}
+  %o = tile.attention %q, %k, %v mask_kind = causal, p_type = bf16 : tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>>, tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>>, tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>> -> tensor<?x?x128xbf16, #tile.dims<H, S, 128>>
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%q: tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>>, %k: tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>>, %v: tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>>) {
+  // expected-error@+1 {{'tile.attention' op result #0 must be ranked tensor of bfloat16 type or 16-bit float or 32-bit float values, but got 'tensor<?x?x?x128xf8E4M3FN, #tile.dims<B, H, S, 128>>'}}
+  %o = tile.attention %q, %k, %v mask_kind = causal, p_type = bf16 : tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>>, tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>>, tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>> -> tensor<?x?x?x128xf8E4M3FN, #tile.dims<B, H, S, 128>>
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%q: tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>>, %k: tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>>, %v: tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>>) {
+  // expected-error@+1 {{'tile.attention' op p_type must be a float type, got 'i32'}}
+  %o = tile.attention %q, %k, %v mask_kind = causal, p_type = i32 : tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>>, tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>>, tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>> -> tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>>
+  tile.return
+}
+
+// -----
+
+// P @ V is one MMA: P is rounded to v's type.
+tile.kernel @f(%q: tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>>, %k: tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>>, %v: tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>>) {
+  // expected-error@+1 {{'tile.attention' op p_type 'f16' differs from v's element type 'bf16'; the second product multiplies the two}}
+  %o = tile.attention %q, %k, %v mask_kind = causal, p_type = f16 : tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>>, tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>>, tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>> -> tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>>
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%q: tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>>, %k: tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>>, %v: tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>>) {
+  // expected-error@+2 {{expected ::kiln::tile::AttentionMask to be one of: none, causal}}
+  // expected-error@+1 {{failed to parse Tile_AttentionMaskAttr parameter 'value' which is to be a `::kiln::tile::AttentionMask`}}
+  %o = tile.attention %q, %k, %v mask_kind = sliding, p_type = bf16 : tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>>, tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>>, tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>> -> tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>>
+  tile.return
+}
+
+// -----
+
+// The score region is (score, i, j) -> f32.
+tile.kernel @f(%q: tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>>, %k: tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>>, %v: tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>>) {
+  // expected-error@+1 {{'tile.attention' op score region takes 1 arguments, expected 3}}
+  %o = tile.attention %q, %k, %v mask_kind = causal, p_type = bf16 : tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>>, tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>>, tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>> -> tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>> score {
+  ^bb0(%s: f32):
+    tile.yield %s : f32
+  }
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%q: tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>>, %k: tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>>, %v: tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>>) {
+  // expected-error@+1 {{'tile.attention' op score region argument #0 is 'bf16', expected 'f32'}}
+  %o = tile.attention %q, %k, %v mask_kind = causal, p_type = bf16 : tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>>, tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>>, tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>> -> tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>> score {
+  ^bb0(%s: bf16, %i: index, %j: index):
+    %x = arith.extf %s : bf16 to f32
+    tile.yield %x : f32
+  }
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%q: tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>>, %k: tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>>, %v: tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>>) {
+  // expected-error@+1 {{'tile.attention' op score region must yield one 'f32'}}
+  %o = tile.attention %q, %k, %v mask_kind = causal, p_type = bf16 : tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>>, tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>>, tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>> -> tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>> score {
+  ^bb0(%s: f32, %i: index, %j: index):
+    %x = arith.truncf %s : f32 to bf16
+    tile.yield %x : bf16
+  }
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%q: tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>>, %k: tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>>, %v: tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>>) {
+  // expected-error@+1 {{'tile.attention' op score region must end in tile.yield}}
+  %o = tile.attention %q, %k, %v mask_kind = causal, p_type = bf16 : tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>>, tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>>, tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>> -> tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>> score {
+  ^bb0(%s: f32, %i: index, %j: index):
+  }
+  tile.return
+}
+
+// -----
+
+// The mask region is (i, j) -> i1.
+tile.kernel @f(%q: tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>>, %k: tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>>, %v: tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>>) {
+  // expected-error@+1 {{'tile.attention' op mask region takes 3 arguments, expected 2}}
+  %o = tile.attention %q, %k, %v mask_kind = none, p_type = bf16 : tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>>, tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>>, tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>> -> tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>> mask {
+  ^bb0(%x: f32, %i: index, %j: index):
+    %p = arith.cmpi ule, %j, %i : index
+    tile.yield %p : i1
+  }
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%q: tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>>, %k: tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>>, %v: tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>>) {
+  // expected-error@+1 {{'tile.attention' op mask region argument #1 is 'i32', expected 'index'}}
+  %o = tile.attention %q, %k, %v mask_kind = none, p_type = bf16 : tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>>, tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>>, tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>> -> tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>> mask {
+  ^bb0(%i: index, %j: i32):
+    %p = arith.constant true
+    tile.yield %p : i1
+  }
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%q: tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>>, %k: tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>>, %v: tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>>) {
+  // expected-error@+1 {{'tile.attention' op mask region must yield one 'i1'}}
+  %o = tile.attention %q, %k, %v mask_kind = none, p_type = bf16 : tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>>, tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>>, tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>> -> tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>> mask {
+  ^bb0(%i: index, %j: index):
+    %d = arith.subi %i, %j : index
+    tile.yield %d : index
+  }
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%q: tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>>, %k: tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>>, %v: tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>>) {
+  // expected-error@+1 {{'tile.attention' op mask region must end in tile.yield}}
+  %o = tile.attention %q, %k, %v mask_kind = none, p_type = bf16 : tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>>, tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>>, tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>> -> tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>> mask {
+  ^bb0(%i: index, %j: index):
+  }
   tile.return
 }

@@ -309,3 +309,77 @@ tile.kernel @small_ranks(%v: tensor<?xf16, #tile.dims<N>>, %s: tensor<16x16xf16>
   %1 = tile.mask %s causal : tensor<16x16xf16> {}
   tile.return %0, %1 : tensor<?xf16, #tile.dims<N>>, tensor<16x16xf16>
 }
+
+//===----------------------------------------------------------------------===//
+// tile.attention
+//===----------------------------------------------------------------------===//
+
+// Causal with a score modifier: the mask kind is a typed attribute, the
+// empty mask region is not printed.
+// CHECK-LABEL: tile.kernel @attention(
+// CHECK-SAME:    %[[Q:[^:]*]]: tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>>
+// CHECK-SAME:    %[[K:[^:]*]]: tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>>
+// CHECK-SAME:    %[[V:[^:]*]]: tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>>
+// CHECK:       %[[O:.*]] = tile.attention %[[Q]], %[[K]], %[[V]] mask_kind = causal, p_type = bf16 : tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>>, tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>>, tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>> -> tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>> score {
+// CHECK-NEXT:  ^bb0(%[[X:.*]]: f32, %{{.*}}: index, %{{.*}}: index):
+// CHECK-NEXT:    %[[C:.*]] = arith.constant 0.0883883461 : f32
+// CHECK-NEXT:    %[[Y:.*]] = arith.mulf %[[X]], %[[C]] : f32
+// CHECK-NEXT:    tile.yield %[[Y]] : f32
+// CHECK-NEXT:  }
+// CHECK-NEXT:  tile.return %[[O]]
+tile.kernel @attention(%q: tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>>,
+                       %k: tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>>,
+                       %v: tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>>)
+    -> tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>> {
+  %o = tile.attention %q, %k, %v mask_kind = causal, p_type = bf16
+      : tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>>, tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>>,
+        tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>> -> tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>>
+      score {
+  ^bb0(%s: f32, %i: index, %j: index):
+    %c = arith.constant 0.0883883461 : f32
+    %x = arith.mulf %s, %c : f32
+    tile.yield %x : f32
+  }
+  tile.return %o : tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>>
+}
+
+// Grouped-query attention (one key/value head), a predicate mask and no
+// score modifier; f32 output, Dv other than D.
+// CHECK-LABEL: tile.kernel @attention_gqa_window(
+// CHECK:       tile.attention %{{.*}}, %{{.*}}, %{{.*}} mask_kind = none, p_type = f16 : tensor<?x?x?x64xf16, #tile.dims<B, H, S, 64>>, tensor<?x1x?x64xf16, #tile.dims<B, 1, T, 64>>, tensor<?x1x?x32xf16, #tile.dims<B, 1, T, 32>> -> tensor<?x?x?x32xf32, #tile.dims<B, H, S, 32>> mask {
+// CHECK-NEXT:  ^bb0(%[[I:.*]]: index, %[[J:.*]]: index):
+// CHECK-NEXT:    %[[D:.*]] = arith.subi %[[I]], %[[J]] : index
+// CHECK-NEXT:    %[[W:.*]] = arith.constant 256 : index
+// CHECK-NEXT:    %[[IN:.*]] = arith.cmpi ult, %[[D]], %[[W]] : index
+// CHECK-NEXT:    tile.yield %[[IN]] : i1
+// CHECK-NEXT:  }
+tile.kernel @attention_gqa_window(%q: tensor<?x?x?x64xf16, #tile.dims<B, H, S, 64>>,
+                                  %k: tensor<?x1x?x64xf16, #tile.dims<B, 1, T, 64>>,
+                                  %v: tensor<?x1x?x32xf16, #tile.dims<B, 1, T, 32>>)
+    -> tensor<?x?x?x32xf32, #tile.dims<B, H, S, 32>> {
+  %o = tile.attention %q, %k, %v mask_kind = none, p_type = f16
+      : tensor<?x?x?x64xf16, #tile.dims<B, H, S, 64>>, tensor<?x1x?x64xf16, #tile.dims<B, 1, T, 64>>,
+        tensor<?x1x?x32xf16, #tile.dims<B, 1, T, 32>> -> tensor<?x?x?x32xf32, #tile.dims<B, H, S, 32>>
+      mask {
+  ^bb0(%i: index, %j: index):
+    %d = arith.subi %i, %j : index
+    %c256 = arith.constant 256 : index
+    %in = arith.cmpi ult, %d, %c256 : index
+    tile.yield %in : i1
+  }
+  tile.return %o : tensor<?x?x?x32xf32, #tile.dims<B, H, S, 32>>
+}
+
+// Rank 3, neither region: plain softmax(q @ k^T) @ v.
+// CHECK-LABEL: tile.kernel @attention_plain(
+// CHECK:       %[[O:.*]] = tile.attention %{{.*}}, %{{.*}}, %{{.*}} mask_kind = none, p_type = bf16 : tensor<?x?x?xbf16, #tile.dims<H, S, D>>, tensor<?x?x?xbf16, #tile.dims<H, T, D>>, tensor<?x?x?xbf16, #tile.dims<H, T, D>> -> tensor<?x?x?xbf16, #tile.dims<H, S, D>>{{$}}
+// CHECK-NEXT:  tile.return %[[O]]
+tile.kernel @attention_plain(%q: tensor<?x?x?xbf16, #tile.dims<H, S, D>>,
+                             %k: tensor<?x?x?xbf16, #tile.dims<H, T, D>>,
+                             %v: tensor<?x?x?xbf16, #tile.dims<H, T, D>>)
+    -> tensor<?x?x?xbf16, #tile.dims<H, S, D>> {
+  %o = tile.attention %q, %k, %v mask_kind = none, p_type = bf16
+      : tensor<?x?x?xbf16, #tile.dims<H, S, D>>, tensor<?x?x?xbf16, #tile.dims<H, T, D>>,
+        tensor<?x?x?xbf16, #tile.dims<H, T, D>> -> tensor<?x?x?xbf16, #tile.dims<H, S, D>>
+  tile.return %o : tensor<?x?x?xbf16, #tile.dims<H, S, D>>
+}
