@@ -36,10 +36,12 @@ void kiln::buildKilnCompilePipeline(OpPassManager &pm, StringRef chip,
       {tile::FusionStage::BeforeBuiltinFusions}));
   // Per kernel (so kernels fuse in parallel): CSE first, since the frontend
   // emits `x @ w^T` once per occurrence and one product must be one
-  // accumulator; maps over several outputs of a sibling-fused contraction
-  // fuse in the second round.
+  // accumulator; attention before the epilogue fusion, which would wrap its
+  // products in contracts; maps over several outputs of a sibling-fused
+  // contraction fuse in the second round.
   OpPassManager &kernel = pm.nest<tile::KernelOp>();
   kernel.addPass(createCSEPass());
+  kernel.addPass(tile::createTileFuseAttention());
   kernel.addPass(tile::createTileFuseEpilogues());
   kernel.addPass(tile::createTileFuseSiblings());
   kernel.addPass(tile::createTileFuseEpilogues());

@@ -9,7 +9,8 @@
 // An unknown stage is an error (regression: it silently meant llvm).
 // RUN: not kiln-opt %s --pass-pipeline='builtin.module(kiln-compile{stop-after=ptx})' 2>&1 | FileCheck %s --check-prefix=BAD-STAGE
 // Fusion plugins run first and again after Kiln's own fusions, before the
-// schedule is chosen. CSE merges repeated products before fusion; epilogue
+// schedule is chosen. CSE merges repeated products before fusion; attention
+// fuses before epilogue fusion wraps its products in contracts; epilogue
 // fusion runs again after sibling fusion (maps over several of a fused
 // contraction's outputs). Fusion runs per kernel.
 // RUN: kiln-opt %s --pass-pipeline='builtin.module(kiln-compile{stop-after=tile})' --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=ORDER
@@ -17,6 +18,7 @@
 // ORDER-NEXT:   tile-apply-fusion-plugins{stage=before},
 // ORDER-NEXT:   tile.kernel(
 // ORDER-NEXT:     cse,
+// ORDER-NEXT:     tile-fuse-attention,
 // ORDER-NEXT:     tile-fuse-epilogues,
 // ORDER-NEXT:     tile-fuse-siblings,
 // ORDER-NEXT:     tile-fuse-epilogues

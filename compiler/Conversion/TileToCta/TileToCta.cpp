@@ -84,30 +84,27 @@ static bool dependsOn(Value value, Operation *op) {
   return false;
 }
 
-/// Whether `op` (a softmax, mask or score modifier) is part of attention:
-/// its result reaches a matmul.
-static bool feedsMatmul(Operation *op) {
-  SmallVector<Operation *> work = {op};
-  llvm::SmallPtrSet<Operation *, 16> seen;
-  while (!work.empty()) {
-    Operation *current = work.pop_back_val();
-    if (!seen.insert(current).second)
-      continue;
-    if (current != op &&
-        llvm::isa<tile::MatmulOp, tile::ContractOp, tile::ScaledMatmulOp>(
-            current))
-      return true;
-    llvm::append_range(work, current->getUsers());
-  }
-  return false;
-}
-
 /// The kernel's one contraction, once every other op of its body is one the
 /// lowering moves into it (constants) or the terminator; else reports the
-/// first op that is not.
-static FailureOr<tile::ContractOp> findOnlyContraction(tile::KernelOp kernel) {
+/// first op that is not (attention first: its pieces would be reported as
+/// batched matmuls).
+static FailureOr<tile::ContractOp> findOnlyContraction(tile::KernelOp kernel,
+                                                       target::Chip chip) {
+  Block &body = kernel.getBody().front();
+  auto attentions = body.getOps<tile::AttentionOp>();
+  if (!attentions.empty())
+    return notImplemented(*attentions.begin(),
+                          "attention (tile.attention) is fused but not "
+                          "lowered on " +
+                              Twine(target::chipName(chip)));
+  for (auto softmax : body.getOps<tile::SoftmaxOp>())
+    if (tile::feedsProduct(softmax))
+      return notImplemented(softmax,
+                            "attention ('tile.softmax' feeding a matmul) "
+                            "that tile-fuse-attention did not fuse (its "
+                            "remark, shown with --explain, says why)");
   tile::ContractOp contract;
-  for (Operation &op : kernel.getBody().front()) {
+  for (Operation &op : body) {
     if (auto candidate = llvm::dyn_cast<tile::ContractOp>(op)) {
       if (contract &&
           llvm::any_of(candidate.getInputs(),
@@ -129,7 +126,7 @@ static FailureOr<tile::ContractOp> findOnlyContraction(tile::KernelOp kernel) {
     if (llvm::isa<tile::ReturnOp>(op) || op.hasTrait<OpTrait::ConstantLike>())
       continue;
     if (llvm::isa<tile::SoftmaxOp, tile::MaskOp, tile::ScoreModOp>(op)) {
-      if (feedsMatmul(&op))
+      if (tile::feedsProduct(&op))
         return notImplemented(&op, "attention ('" +
                                        op.getName().getStringRef() +
                                        "' feeding a matmul)");
@@ -241,7 +238,7 @@ static LogicalResult checkEpilogueAndExtents(tile::ContractOp contract) {
 
 LogicalResult kiln::checkTileToCtaSupport(tile::KernelOp kernel,
                                           target::Chip chip) {
-  FailureOr<tile::ContractOp> contract = findOnlyContraction(kernel);
+  FailureOr<tile::ContractOp> contract = findOnlyContraction(kernel, chip);
   if (failed(contract))
     return failure();
   auto ret =

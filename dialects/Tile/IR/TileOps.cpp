@@ -13,6 +13,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/FunctionImplementation.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
 
 #include <cmath>
@@ -584,6 +585,20 @@ LogicalResult ScoreModOp::verify() {
   Type index = IndexType::get(getContext());
   return verifyScalarRegion(*this, getBody(), "body", {element, index, index},
                             element);
+}
+
+bool kiln::tile::feedsProduct(Operation *op) {
+  SmallVector<Operation *> work(op->getUsers().begin(), op->getUsers().end());
+  llvm::SmallPtrSet<Operation *, 16> seen;
+  while (!work.empty()) {
+    Operation *current = work.pop_back_val();
+    if (!seen.insert(current).second)
+      continue;
+    if (llvm::isa<MatmulOp, ContractOp, ScaledMatmulOp>(current))
+      return true;
+    llvm::append_range(work, current->getUsers());
+  }
+  return false;
 }
 
 //===----------------------------------------------------------------------===//

@@ -17,4 +17,11 @@
 #define GET_OP_CLASSES
 #include "dialects/Tile/IR/TileOps.h.inc"
 
+namespace kiln::tile {
+/// Whether a result of `op` reaches, through any chain of users, a product
+/// (tile.matmul, tile.scaled_matmul or tile.contract): what makes a softmax,
+/// mask or score modifier part of attention.
+bool feedsProduct(mlir::Operation *op);
+} // namespace kiln::tile
+
 #endif // KILN_DIALECTS_TILE_IR_TILEOPS_H

@@ -5,6 +5,64 @@
 
 include "mlir/Pass/PassBase.td"
 
+def TileFuseAttention : Pass<"tile-fuse-attention", "::kiln::tile::KernelOp"> {
+  let summary = "replace attention written as math by one tile.attention";
+  let description = [{
+    Recognizes the chain the frontend emits for
+    `o = softmax(mask(score(q @ k^T))) @ v` and replaces it by one
+    `tile.attention`, so the `[.., S, T]` score matrix is no longer a tensor
+    of the program. The chain, from the first product on:
+
+    - `tile.matmul` of `q [.., S, D]` and `k [.., T, D]` with `transpose_b`
+      (rank 3 to 5; each batch or head axis of `k` is `q`'s or 1);
+    - any number of score modifiers: `tile.map`s that read only the scores
+      (and constants) and keep them f32, and `tile.score_mod`s, composed in
+      order into the op's `score` region;
+    - any number of masks: `causal` sets `mask_kind = causal`, predicates
+      are and-ed into the `mask` region;
+    - `tile.softmax` (over the last axis, the key axis `T`);
+    - optionally a `tile.map` that only rounds P (to v's type: `p_type`);
+    - `tile.matmul` of P and `v [.., T, Dv]`, neither transposed;
+    - optionally a `tile.map` that only converts the output to bf16, f16 or
+      f32, which becomes the op's result type.
+
+    Every intermediate must have that one use. A chain that does not fit
+    (the scores or P also returned or read elsewhere, a modifier after a
+    mask or reading another tensor, a second product contracting P over S,
+    `v^T`, rank 2) stays as it is, with a remark at its softmax that says
+    why; a softmax that reaches no product is not attention and gets none.
+    The op carries the location of `q @ k^T`.
+
+    Before (`examples/attention.kiln`):
+    ```mlir
+    %0 = tile.matmul %q, %k {transpose_b} : ... -> tensor<?x?x?x?xf32, #tile.dims<B, H, S, T>>
+    %1 = tile.map %0 : ... {
+    ^bb0(%x: f32):
+      %c = arith.constant 0.0883883461 : f32
+      %y = arith.mulf %x, %c : f32
+      tile.yield %y : f32
+    }
+    %2 = tile.mask %1 causal : tensor<?x?x?x?xf32, #tile.dims<B, H, S, T>> {
+    }
+    %3 = tile.softmax %2 : tensor<?x?x?x?xf32, #tile.dims<B, H, S, T>>
+    %4 = tile.map %3 : ... -> tensor<?x?x?x?xbf16, #tile.dims<B, H, S, T>> { truncf }
+    %5 = tile.matmul %4, %v : ... -> tensor<?x?x?x128xf32, #tile.dims<B, H, S, 128>>
+    %6 = tile.map %5 : ... -> tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>> { truncf }
+    ```
+    After:
+    ```mlir
+    %6 = tile.attention %q, %k, %v mask_kind = causal, p_type = bf16 : ...
+        -> tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>> score {
+    ^bb0(%s: f32, %i: index, %j: index):
+      %c = arith.constant 0.0883883461 : f32
+      %y = arith.mulf %s, %c : f32
+      tile.yield %y : f32
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def TileFuseEpilogues : Pass<"tile-fuse-epilogues", "::kiln::tile::KernelOp"> {
   let summary = "absorb elementwise consumers of a contraction into its epilogue";
   let description = [{
