@@ -55,6 +55,24 @@ std::optional<PtxSections> split(std::string_view ptx) {
                      ptx.substr(bodyEnd), definesFunc};
 }
 
+/// The `// .globl NAME` comments of a preamble: LLVM writes one before each
+/// function, and a merged module keeps them where one module has them.
+std::string globlComments(std::string_view text) {
+  std::string out;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t eol = text.find('\n', pos);
+    size_t next = eol == std::string_view::npos ? text.size() : eol + 1;
+    std::string_view line = text.substr(pos, next - pos);
+    size_t first = line.find_first_not_of(" \t");
+    if (first != std::string_view::npos &&
+        startsWith(line.substr(first), "// .globl"))
+      out.append(line);
+    pos = next;
+  }
+  return out;
+}
+
 /// `text` without comment-only and blank lines: what a preamble declares.
 std::string declarations(std::string_view text) {
   std::string out;
@@ -92,8 +110,12 @@ mergePtxModules(const std::vector<std::string> &parts) {
       return std::nullopt;
   std::string merged(sections.front().preamble);
   for (size_t i = 0; i < sections.size(); ++i) {
-    if (i > 0)
-      merged += "\n";
+    if (i > 0) {
+      // As LLVM writes consecutive functions: `}`, then the next one's
+      // `// .globl` comment.
+      std::string comments = globlComments(sections[i].preamble);
+      merged += comments.empty() ? "\n" : comments;
+    }
     merged += sections[i].body;
   }
   merged += sections.front().trailer;

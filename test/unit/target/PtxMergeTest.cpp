@@ -32,6 +32,11 @@ TEST(PtxMerge, ConcatenatesFunctionsUnderOnePreambleAndTrailer) {
   ASSERT_NE(a, std::string::npos);
   ASSERT_NE(b, std::string::npos);
   EXPECT_LT(a, b);
+  // Each function keeps the `// .globl` comment LLVM writes before it.
+  size_t globlB = merged->find("// .globl\tb");
+  ASSERT_NE(globlB, std::string::npos);
+  EXPECT_LT(a, globlB);
+  EXPECT_LT(globlB, b);
   EXPECT_LT(b, merged->find(".file"));
 }
 
