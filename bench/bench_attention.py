@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+"""Attention forward, bf16: Kiln against torch's scaled_dot_product_attention backends.
+
+The FlashAttention-3 setting (batch x seqlen = 16k tokens, 16 heads, head dim 128, causal and
+not, seqlen 1k..16k) plus head dims 64 and 256 and grouped-query attention (32 query heads over
+4 KV heads). Contenders: SDPA with the cuDNN, flash and memory-efficient backends (each pinned
+with torch.nn.attention.sdpa_kernel), and Kiln's examples/attention.kiln-style kernel when an
+artifact for it exists. Kiln's attention is fused by tile-fuse-attention but not lowered yet, so
+today the Kiln column says so and the table is the baseline Kiln must beat.
+
+Each backend's output is checked once against a float32 reference on the same inputs (relative
+error; a backend that fails the check is reported, not timed). Timing as the other benchmarks
+(common.time_interleaved: CUDA-graph replays, interleaved rounds, medians). TFLOP/s counts
+4 * B * H * S * T * D flops, halved for causal (FlashAttention's convention). Writes JSON.
+"""
+import argparse
+import json
+import math
+import os
+import warnings
+
+import torch
+import torch.nn.functional as F
+from torch.nn.attention import SDPBackend, sdpa_kernel
+
+from common import environment, relative_error, short, time_interleaved
+
+TOKENS = 16384
+SEQLENS = [1024, 2048, 4096, 8192, 16384]
+QUICK_SEQLENS = [2048, 16384]
+BACKENDS = {"cudnn": SDPBackend.CUDNN_ATTENTION, "flash": SDPBackend.FLASH_ATTENTION,
+            "efficient": SDPBackend.EFFICIENT_ATTENTION}
+TOLERANCE = 2e-2
+
+
+def cases(quick):
+    """(name, batch, q heads, kv heads, seqlen, head dim, causal) of each measured form."""
+    seqlens = QUICK_SEQLENS if quick else SEQLENS
+    out = []
+    for causal in (False, True):
+        for s in seqlens:
+            out.append(("fa3", TOKENS // s, 16, 16, s, 128, causal))
+    for d in (64, 256):
+        for causal in (False, True):
+            out.append((f"d{d}", TOKENS // 4096, 16, 16, 4096, d, causal))
+    for causal in (False, True):
+        out.append(("gqa8", TOKENS // 4096, 32, 4, 4096, 128, causal))
+    return out
+
+
+def reference(q, k, v, causal):
+    """float32 attention, one head group at a time (the scores of all heads do not fit)."""
+    groups = q.shape[1] // k.shape[1]
+    out = torch.empty(q.shape, device=q.device, dtype=torch.float32)
+    scale = 1.0 / math.sqrt(q.shape[-1])
+    for b in range(q.shape[0]):
+        for h in range(q.shape[1]):
+            s = (q[b, h].float() @ k[b, h // groups].float().T) * scale
+            if causal:
+                s.masked_fill_(torch.ones_like(s, dtype=torch.bool).triu(1), float("-inf"))
+            out[b, h] = torch.softmax(s, dim=-1) @ v[b, h // groups].float()
+    return out
+
+
+def sdpa(backend, q, k, v, causal):
+    gqa = q.shape[1] != k.shape[1]
+
+    def run():
+        with sdpa_kernel(backend):
+            return F.scaled_dot_product_attention(q, k, v, is_causal=causal, enable_gqa=gqa)
+    return run
+
+
+def bench_case(case, args):
+    name, b, hq, hkv, s, d, causal = case
+    flops = 4.0 * b * hq * s * s * d / (2 if causal else 1)
+    row = {"form": name, "batch": b, "heads": hq, "kv_heads": hkv, "seqlen": s, "head_dim": d,
+           "causal": causal, "flops": flops, "contenders": {}}
+    torch.manual_seed(0)
+    q = torch.randn(b, hq, s, d, device="cuda", dtype=torch.bfloat16)
+    k = torch.randn(b, hkv, s, d, device="cuda", dtype=torch.bfloat16)
+    v = torch.randn(b, hkv, s, d, device="cuda", dtype=torch.bfloat16)
+    # The reference of one batch entry keeps the check affordable at 16k tokens.
+    ref = reference(q[:1], k[:1], v[:1], causal)
+    fns = {}
+    for label, backend in BACKENDS.items():
+        fn = sdpa(backend, q, k, v, causal)
+        try:
+            out = fn()
+            torch.cuda.synchronize()
+        except Exception as e:  # noqa: BLE001  (a backend that cannot run this form)
+            row["contenders"][label] = {"error": short(e)}
+            continue
+        err = relative_error(out[:1], ref)
+        if not err < TOLERANCE:
+            row["contenders"][label] = {"error": f"relative error {err:.3e}"}
+            continue
+        row["contenders"][label] = {"rel_err": err}
+        fns[label] = fn
+    row["contenders"]["kiln"] = {"error": args.kiln_status}
+    medians, errors = time_interleaved(fns, args.iters)
+    for label, ms in medians.items():
+        row["contenders"][label].update({"ms": ms, "tflops": flops / ms / 1e9})
+    for label, error in errors.items():
+        row["contenders"][label] = {"error": short(error)}
+    return row
+
+
+def kiln_status():
+    """Why Kiln has no column yet: what compiling examples/attention.kiln says (on a machine
+    without the compiler, that it is not there)."""
+    import kiln
+    path = os.path.join(os.path.dirname(__file__), "..", "examples", "attention.kiln")
+    try:
+        kiln.compile(path, chip="sm_90a", load=False)
+    except Exception as e:  # noqa: BLE001
+        return "examples/attention.kiln does not compile here: " + short(e, 200)
+    return "examples/attention.kiln compiles, but this benchmark does not run it yet"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="seqlens 2k and 16k only")
+    parser.add_argument("--iters", type=int, default=30)
+    parser.add_argument("--json", default="bench_attention.json")
+    args = parser.parse_args()
+    # A backend that cannot run a form (GQA on the memory-efficient kernel) says why in a
+    # UserWarning per call; the table reports it once.
+    warnings.filterwarnings("ignore", category=UserWarning)
+    try:
+        args.kiln_status = kiln_status()
+    except Exception as e:  # noqa: BLE001  (the Python package itself is unusable)
+        args.kiln_status = "not run: " + short(e, 200)
+    rows = []
+    print(f"Kiln: {args.kiln_status}")
+    print(f"{'form':6} {'B':>3} {'Hq':>3} {'Hkv':>3} {'S':>6} {'D':>4} {'causal':>6}   "
+          + "  ".join(f"{name:>16}" for name in BACKENDS))
+    for case in cases(args.quick):
+        row = bench_case(case, args)
+        rows.append(row)
+        cells = []
+        for name in BACKENDS:
+            c = row["contenders"][name]
+            cells.append(f"{c['tflops']:9.1f} TFLOP/s" if "tflops" in c else f"{'n/a':>16}")
+        print(f"{row['form']:6} {row['batch']:3d} {row['heads']:3d} {row['kv_heads']:3d} "
+              f"{row['seqlen']:6d} {row['head_dim']:4d} {str(row['causal']):>6}   "
+              + "  ".join(cells), flush=True)
+        for name in BACKENDS:
+            if "error" in row["contenders"][name]:
+                print(f"    {name}: {row['contenders'][name]['error']}")
+    with open(args.json, "w") as f:
+        json.dump({"environment": environment(), "kiln": args.kiln_status, "rows": rows}, f,
+                  indent=1)
+
+
+if __name__ == "__main__":
+    main()
