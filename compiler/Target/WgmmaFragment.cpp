@@ -23,6 +23,12 @@ unsigned wgmmaAccumulatorColumn(unsigned thread, unsigned columnBlock,
   return 8 * columnBlock + wgmmaPairColumn(thread) + e;
 }
 
+unsigned wgmmaRowVectorRegister(unsigned reg) { return (reg / 2) % 2; }
+
+unsigned wgmmaColumnVectorRegister(unsigned reg) {
+  return 2 * (reg / 4) + reg % 2;
+}
+
 FragmentCoord wgmmaAFragmentCoord(unsigned thread, unsigned kStep, unsigned q,
                                   unsigned e) {
   return {wgmmaQuadRow(thread) + 8 * (q % 2),

@@ -100,6 +100,18 @@ std::array<unsigned, 2> wgmmaAccumulatorRows(unsigned thread);
 unsigned wgmmaAccumulatorColumn(unsigned thread, unsigned columnBlock,
                                 unsigned e);
 
+/// Which of the thread's two rows (wgmmaAccumulatorRows) accumulator
+/// register `reg` lies in: (reg/2) % 2. A row vector (`rows` layout) is
+/// lowered to these two values per 64-row fragment, so an element's row
+/// value is register wgmmaRowVectorRegister(reg) of its fragment.
+unsigned wgmmaRowVectorRegister(unsigned reg);
+
+/// Which of the thread's N/4 column values accumulator register `reg` lies
+/// in: 2 * (reg/4) + reg%2, the column wgmmaAccumulatorColumn(thread,
+/// c/2, c%2) for c the result. A column vector (`cols` layout) is lowered
+/// to these N/4 values per thread, the same for every 64-row fragment.
+unsigned wgmmaColumnVectorRegister(unsigned reg);
+
 /// The four lanes of a quad (equal l/4) hold the same two rows and together
 /// every column of them, so a row reduction ends with one xor-shuffle
 /// (shfl.sync.bfly) per entry here, over lane bits 0 and 1. No warp holds

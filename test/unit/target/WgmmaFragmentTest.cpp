@@ -141,6 +141,43 @@ TEST(TargetWgmmaFragment, QuadShufflesFinishRowReductions) {
   EXPECT_NE(wgmmaAccumulatorRows(4), wgmmaAccumulatorRows(0));
 }
 
+TEST(TargetWgmmaFragment, RowAndColumnVectorRegisters) {
+  // The registers a row or column vector lowers to hold exactly the rows
+  // and columns of the accumulator registers they are read with.
+  EXPECT_EQ(wgmmaRowVectorRegister(0), 0u);
+  EXPECT_EQ(wgmmaRowVectorRegister(2), 1u);
+  EXPECT_EQ(wgmmaRowVectorRegister(5), 0u);
+  EXPECT_EQ(wgmmaColumnVectorRegister(0), 0u);
+  EXPECT_EQ(wgmmaColumnVectorRegister(3), 1u);
+  EXPECT_EQ(wgmmaColumnVectorRegister(6), 2u);
+  for (unsigned t = 0; t < warpgroupThreads; ++t)
+    for (unsigned reg = 0; reg < 256 / 2; ++reg) {
+      FragmentCoord c = wgmmaAccumulatorCoord(t, reg);
+      EXPECT_EQ(wgmmaAccumulatorRows(t)[wgmmaRowVectorRegister(reg)], c.row);
+      unsigned col = wgmmaColumnVectorRegister(reg);
+      EXPECT_EQ(wgmmaAccumulatorColumn(t, col / 2, col % 2), c.col);
+    }
+}
+
+TEST(TargetWgmmaFragment, AccumulatorTileIsTheAOperandOfItsKSteps) {
+  // cta.convert: a 64 x C accumulator is, register for register, the A
+  // operand of the C/16 k-steps of m64nNk16 (register 4j + q of the A
+  // fragment packs accumulator registers 8j + 2q and 8j + 2q + 1) for
+  // every C wgmma accepts, so rounding it into the lhs layout moves no
+  // data between threads.
+  for (unsigned cols = 16; cols <= 256; cols += 16)
+    for (unsigned t = 0; t < warpgroupThreads; ++t)
+      for (unsigned kStep = 0; kStep < cols / 16; ++kStep)
+        for (unsigned q = 0; q < wgmmaARegistersPerKStep; ++q)
+          for (unsigned e = 0; e < 2; ++e) {
+            unsigned reg = accumulatorRegisterForA(kStep, q, e);
+            ASSERT_LT(reg, cols / 2);
+            EXPECT_EQ(reg, wgmmaARegistersPerKStep * kStep * 2 + 2 * q + e);
+            EXPECT_EQ(wgmmaAFragmentCoord(t, kStep, q, e),
+                      wgmmaAccumulatorCoord(t, reg));
+          }
+}
+
 //===----------------------------------------------------------------------===//
 // A operand (RS wgmma, 16-bit)
 //===----------------------------------------------------------------------===//
