@@ -594,23 +594,9 @@ cta.program @f(%c: memref<?x?xf32> {cta.param = #cta.param<"c", output, [M, M]>}
 
 // -----
 
-// MMAs: smem operands of 16-bit types, a K-major rhs, a constant accumulate
-// flag. Every unsupported op of a program is reported, not just the first.
-cta.program @f(%M: index {cta.dim = #cta.dim<M>}) attributes {block = array<i64: 384, 1, 1>} {
-  %sa = cta.alloc : !cta.buffer<64x64xbf16, swizzle = "128B">
-  cta.tile_loop static (%M, %M) tile [64, 64] {
-  ^bb0(%m0: index, %n0: index):
-    %z = cta.acc_zero : !cta.acc<64x64xf32>
-    // expected-error@+1 {{convert-cta-to-nvvm: not implemented yet on sm_90a: 'cta.convert'}}
-    %p = cta.convert %z : !cta.acc<64x64xf32> -> !cta.frag<64x64xbf16, lhs>
-    // expected-error@+1 {{convert-cta-to-nvvm: not implemented yet on sm_90a: an MMA with its lhs in registers}}
-    %o = cta.mma %p, %sa, %z {transpose_b} : !cta.frag<64x64xbf16, lhs>, !cta.buffer<64x64xbf16, swizzle = "128B">, !cta.acc<64x64xf32>
-  }
-  cta.return
-}
-
-// -----
-
+// MMAs: smem operands of 16-bit types (or register lhs fragments:
+// convert-cta-to-nvvm-register-fragments.mlir), a K-major rhs, a constant
+// accumulate flag.
 cta.program @f(%M: index {cta.dim = #cta.dim<M>}) attributes {block = array<i64: 384, 1, 1>} {
   %sa = cta.alloc : !cta.buffer<64x128xf8E4M3FN, swizzle = "128B">
   %sb = cta.alloc : !cta.buffer<64x128xbf16, swizzle = "128B">
@@ -652,22 +638,8 @@ cta.program @f(%M: index {cta.dim = #cta.dim<M>}) attributes {block = array<i64:
 
 // -----
 
-// Register fragments are not lowered on sm_90a yet.
-cta.program @f(%M: index {cta.dim = #cta.dim<M>}) attributes {block = array<i64: 384, 1, 1>} {
-  cta.tile_loop static (%M, %M) tile [64, 64] {
-  ^bb0(%m0: index, %n0: index):
-    %z = cta.acc_zero : !cta.acc<64x64xf32>
-    // expected-error@+1 {{convert-cta-to-nvvm: not implemented yet on sm_90a: 'cta.reduce_rows'}}
-    %m = cta.reduce_rows max %z : !cta.acc<64x64xf32> -> !cta.frag<64xf32, rows>
-    // expected-error@+1 {{convert-cta-to-nvvm: not implemented yet on sm_90a: 'cta.frag_map'}}
-    %p = cta.frag_map %z, %m : !cta.acc<64x64xf32>, !cta.frag<64xf32, rows> -> !cta.frag<64x64xf32, acc> {
-    ^bb0(%i: index, %j: index, %x: f32, %y: f32):
-      %d = arith.subf %x, %y : f32
-      cta.yield %d : f32
-    }
-  }
-  cta.return
-}
+// (Register fragments, cta.reduce_rows, cta.frag_map, cta.splat and
+// cta.convert: convert-cta-to-nvvm-register-fragments.mlir.)
 
 // -----
 
@@ -698,7 +670,6 @@ cta.program @f(%c: memref<?x?xf32> {cta.param = #cta.param<"c", output, [M, M]>}
     cta.tile_loop static (%M, %M) tile [64, 64] {
     ^bb0(%m0: index, %n0: index):
       %one = arith.constant 1.0 : f32
-      // expected-error@+1 {{convert-cta-to-nvvm: not implemented yet on sm_90a: 'cta.splat'}}
       %s = cta.splat %one : f32 -> !cta.frag<64x64xf32, acc>
       // expected-error@+1 {{convert-cta-to-nvvm: not implemented yet on sm_90a: storing a register fragment}}
       cta.store %s -> %c[%m0, %n0] staging %sc : !cta.frag<64x64xf32, acc> -> memref<?x?xf32>, !cta.buffer<64x32xf32, swizzle = "128B"> {

@@ -77,7 +77,92 @@ struct WgmmaPlan {
   /// The first K step's scale-out: zero when the MMA overwrites (accumulate
   /// false).
   NVVM::WGMMAScaleOut firstScaleOut = NVVM::WGMMAScaleOut::one;
+  /// The lhs is a register fragment (`lhs` layout): A comes from
+  /// wgmmaARegistersPerKStep b32 registers per K step (no descriptor, no
+  /// highA, stepA or fragmentA), the rhs from its descriptor.
+  bool lhsInRegisters = false;
 };
+
+/// Text of an element type in a wgmma instruction name.
+StringRef wgmmaTypeName(NVVM::WGMMATypes type) {
+  return NVVM::stringifyWGMMATypes(type);
+}
+
+/// Describes `parts` as one string (for plan failures).
+template <typename... Parts> std::string describe(Parts &&...parts) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  (os << ... << parts);
+  return text;
+}
+
+/// The accumulate flag's first scale-out, where it is a constant.
+target::ValueOrError<NVVM::WGMMAScaleOut> firstScaleOut(cta::MmaOp mma) {
+  using Result = target::ValueOrError<NVVM::WGMMAScaleOut>;
+  Value accumulate = mma.getAccumulate();
+  if (!accumulate)
+    return NVVM::WGMMAScaleOut::one;
+  auto constant = accumulate.getDefiningOp<arith::ConstantOp>();
+  if (!constant)
+    return Result::failure("not implemented yet on sm_90a: an accumulate "
+                           "flag computed at run time");
+  return llvm::cast<BoolAttr>(constant.getValue()).getValue()
+             ? NVVM::WGMMAScaleOut::one
+             : NVVM::WGMMAScaleOut::zero;
+}
+
+/// An MMA whose lhs is a register fragment (attention's P @ V): wgmma
+/// m64nNk16 with A from registers (the RS form), 16-bit operands only (the
+/// layout of compiler/Target's wgmmaAFragmentCoord), a K-major rhs.
+target::ValueOrError<WgmmaPlan> planRegisterWgmma(cta::MmaOp mma,
+                                                  cta::FragType lhs) {
+  using Plan = target::ValueOrError<WgmmaPlan>;
+  if (mma.getLhsScale())
+    return Plan::failure(
+        "sm_90a has no block-scaled MMA (NVFP4, MXFP8 need sm_100a)");
+  Type element = lhs.getElementType();
+  if (!element.isBF16() && !element.isF16())
+    return Plan::failure(describe("not implemented yet on sm_90a: an MMA "
+                                  "with ",
+                                  element, " lhs registers (16-bit only)"));
+  cta::BufferType rhs = mma.getRhs().getType();
+  if (!mma.getTransposeB())
+    return Plan::failure("rhs must be K-major (transpose_b)");
+  WgmmaPlan plan;
+  plan.lhsInRegisters = true;
+  plan.typeA = plan.typeB = *wgmmaOperandType(element);
+  target::ValueOrError<NVVM::WGMMAScaleOut> scale = firstScaleOut(mma);
+  if (!scale)
+    return Plan::failure(scale.error());
+  plan.firstScaleOut = *scale;
+  cta::AccType acc = mma.getAcc().getType();
+  if (std::optional<std::string> error = accumulatorError(acc))
+    return Plan::failure(*error);
+  target::ElementType a = *target::getElementType(element);
+  target::ValueOrError<target::WgmmaInstructionShape> shape =
+      target::wgmmaInstructionShape(a, target::ElementType::F32,
+                                    acc.getShape()[1]);
+  if (!shape)
+    return Plan::failure(shape.error());
+  plan.shape = *shape;
+  if (lhs.getShape()[1] % shape->k != 0)
+    return Plan::failure(describe("K = ", lhs.getShape()[1],
+                                  " is not a multiple of the wgmma's K of ",
+                                  shape->k));
+  target::ValueOrError<uint64_t> highB = target::wgmmaDescriptorHighBits(
+      target::OperandMajor::K, rhs.getSwizzleMode(), rhs.getShape()[0]);
+  if (!highB)
+    return Plan::failure(highB.error());
+  plan.highB = *highB;
+  for (int64_t k = 0; k < lhs.getShape()[1] / shape->k; ++k) {
+    target::ValueOrError<uint64_t> stepB = target::wgmmaKStepDescriptorDelta(
+        target::OperandMajor::K, rhs.getSwizzleMode(), a, rhs.getShape()[0], k);
+    if (!stepB)
+      return Plan::failure(stepB.error());
+    plan.stepB.push_back(*stepB);
+  }
+  return plan;
+}
 
 target::ValueOrError<WgmmaPlan> planWgmma(cta::MmaOp mma) {
   using Plan = target::ValueOrError<WgmmaPlan>;
@@ -85,21 +170,14 @@ target::ValueOrError<WgmmaPlan> planWgmma(cta::MmaOp mma) {
     return Plan::failure("a CTA pair's MMA (cta_pair) is "
                          "tcgen05.mma.cta_group::2, which sm_90a does not "
                          "have (sm_100a)");
-  auto lhs = llvm::dyn_cast<cta::BufferType>(mma.getLhs().getType());
-  if (!lhs)
-    return Plan::failure(
-        "not implemented yet on sm_90a: an MMA with its lhs in registers");
+  if (auto frag = llvm::dyn_cast<cta::FragType>(mma.getLhs().getType()))
+    return planRegisterWgmma(mma, frag);
+  auto lhs = llvm::cast<cta::BufferType>(mma.getLhs().getType());
   if (mma.getLhsScale())
     return Plan::failure(
         "sm_90a has no block-scaled MMA (NVFP4, MXFP8 need sm_100a)");
   cta::BufferType rhs = mma.getRhs().getType();
   Type element = lhs.getElementType(), rhsElement = rhs.getElementType();
-  auto describe = [](auto &&...parts) {
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    (os << ... << parts);
-    return text;
-  };
   std::optional<NVVM::WGMMATypes> typeA = wgmmaOperandType(element),
                                   typeB = wgmmaOperandType(rhsElement);
   for (auto [type, wgmma] : {std::pair(element, typeA), {rhsElement, typeB}})
@@ -113,14 +191,10 @@ target::ValueOrError<WgmmaPlan> planWgmma(cta::MmaOp mma) {
   WgmmaPlan plan;
   plan.typeA = *typeA;
   plan.typeB = *typeB;
-  if (Value accumulate = mma.getAccumulate()) {
-    auto constant = accumulate.getDefiningOp<arith::ConstantOp>();
-    if (!constant)
-      return Plan::failure("not implemented yet on sm_90a: an accumulate "
-                           "flag computed at run time");
-    if (!llvm::cast<BoolAttr>(constant.getValue()).getValue())
-      plan.firstScaleOut = NVVM::WGMMAScaleOut::zero;
-  }
+  target::ValueOrError<NVVM::WGMMAScaleOut> scale = firstScaleOut(mma);
+  if (!scale)
+    return Plan::failure(scale.error());
+  plan.firstScaleOut = *scale;
   cta::AccType acc = mma.getAcc().getType();
   if (std::optional<std::string> error = accumulatorError(acc))
     return Plan::failure(*error);
@@ -291,6 +365,378 @@ SmallVector<Value> pinAccumulators(Emitter &e, ValueRange values,
 }
 
 //===----------------------------------------------------------------------===//
+// Register fragments
+//===----------------------------------------------------------------------===//
+// Every value the math warpgroup keeps in registers lowers to a struct of
+// its 64-row fragments (or to the one fragment when there is one), each a
+// struct of the thread's registers, placed by compiler/Target's
+// WgmmaFragment.h:
+//   acc layout (an accumulator, an `acc` fragment): C/2 registers per
+//     fragment, register i at wgmmaAccumulatorCoord(thread, i) (+64 rows
+//     per fragment): the accumulator struct itself;
+//   lhs layout: C/16 K steps of wgmmaARegistersPerKStep b32 registers per
+//     fragment, register 4j + q packing the two 16-bit elements
+//     wgmmaAFragmentCoord(thread, j, q, 0 and 1) (low half first);
+//   rows vector: 2 registers per fragment, the thread's two rows
+//     wgmmaAccumulatorRows(thread) (+64 per fragment);
+//   cols vector: one fragment of C/4 registers, register 2j + e at column
+//     wgmmaAccumulatorColumn(thread, j, e).
+
+enum class RegisterKind { acc, lhs, rows, cols };
+
+struct RegisterTile {
+  RegisterKind kind;
+  /// Rows and columns of the tile; a rows vector has no columns, a cols
+  /// vector no rows.
+  int64_t rows = 0, cols = 0;
+  /// The tile's elements, and the type of one register.
+  Type element, reg;
+
+  int64_t fragments() const {
+    return kind == RegisterKind::cols ? 1 : rows / kMmaRows;
+  }
+  int64_t registers() const {
+    switch (kind) {
+    case RegisterKind::acc:
+      return cols / 2;
+    case RegisterKind::lhs:
+      return cols / 16 * target::wgmmaARegistersPerKStep;
+    case RegisterKind::rows:
+      return 2;
+    case RegisterKind::cols:
+      return cols / 4;
+    }
+    llvm_unreachable("a register kind");
+  }
+  Type fragmentType() const {
+    return LLVM::LLVMStructType::getLiteral(
+        reg.getContext(), SmallVector<Type>(registers(), reg));
+  }
+  Type type() const {
+    if (fragments() == 1)
+      return fragmentType();
+    return LLVM::LLVMStructType::getLiteral(
+        reg.getContext(), SmallVector<Type>(fragments(), fragmentType()));
+  }
+};
+
+/// How a register value of cta type `type` lies in the registers, if it is
+/// one.
+std::optional<RegisterTile> registerTileOf(Type type) {
+  if (auto acc = llvm::dyn_cast<cta::AccType>(type))
+    return RegisterTile{RegisterKind::acc, acc.getShape()[0],
+                        acc.getShape()[1], acc.getElementType(),
+                        Float32Type::get(type.getContext())};
+  auto frag = llvm::dyn_cast<cta::FragType>(type);
+  if (!frag)
+    return std::nullopt;
+  Type element = frag.getElementType();
+  switch (frag.getLayout()) {
+  case cta::FragLayout::acc:
+    return RegisterTile{RegisterKind::acc, frag.getShape()[0],
+                        frag.getShape()[1], element, element};
+  case cta::FragLayout::lhs:
+    return RegisterTile{RegisterKind::lhs, frag.getShape()[0],
+                        frag.getShape()[1], element,
+                        IntegerType::get(type.getContext(), 32)};
+  case cta::FragLayout::rows:
+    return RegisterTile{RegisterKind::rows, frag.getShape()[0], 0, element,
+                        element};
+  case cta::FragLayout::cols:
+    return RegisterTile{RegisterKind::cols, 0, frag.getShape()[0], element,
+                        element};
+  }
+  llvm_unreachable("a fragment layout");
+}
+
+/// Why a register value of `type` cannot live in wgmma fragments, if it
+/// cannot.
+std::optional<std::string> registerTileError(Type type) {
+  std::optional<RegisterTile> tile = registerTileOf(type);
+  if (!tile)
+    return describe("not implemented yet on sm_90a: ", type,
+                    " as a register value");
+  if (tile->kind != RegisterKind::cols && tile->rows % kMmaRows != 0)
+    return describe("a ", tile->rows, "-row ", type,
+                    "; on sm_90a register tiles are whole 64-row wgmma "
+                    "fragments");
+  int64_t columnStep = tile->kind == RegisterKind::lhs ? 16 : 8;
+  if (tile->kind != RegisterKind::rows && tile->cols % columnStep != 0)
+    return describe("a ", type, " of ", tile->cols,
+                    " columns; wgmma fragments have multiples of ",
+                    columnStep);
+  if (tile->element.getIntOrFloatBitWidth() > 32)
+    return describe("not implemented yet on sm_90a: register tiles of ",
+                    tile->element);
+  if (tile->kind == RegisterKind::lhs &&
+      tile->element.getIntOrFloatBitWidth() != 16)
+    return describe("not implemented yet on sm_90a: an lhs fragment of ",
+                    tile->element, " (16-bit elements only)");
+  return std::nullopt;
+}
+
+/// Reads and builds register values of one RegisterTile.
+struct TileRegisters {
+  TileRegisters(Emitter &e, RegisterTile tile) : e(e), tile(tile) {}
+  TileRegisters(Emitter &e, Type ctaType)
+      : e(e), tile(*registerTileOf(ctaType)) {}
+
+  /// Register `i` of fragment `m`.
+  Value get(Value value, int64_t m, int64_t i) {
+    if (tile.fragments() == 1)
+      return LLVM::ExtractValueOp::create(e.b, e.loc, value, i);
+    return LLVM::ExtractValueOp::create(e.b, e.loc, value,
+                                        ArrayRef<int64_t>{m, i});
+  }
+  /// The value whose register `i` of fragment `m` is `fn(m, i)`.
+  Value build(llvm::function_ref<Value(int64_t, int64_t)> fn) {
+    Value whole;
+    if (tile.fragments() != 1)
+      whole = LLVM::UndefOp::create(e.b, e.loc, tile.type());
+    for (int64_t m = 0; m < tile.fragments(); ++m) {
+      Value fragment = LLVM::UndefOp::create(e.b, e.loc, tile.fragmentType());
+      for (int64_t i = 0; i < tile.registers(); ++i)
+        fragment =
+            LLVM::InsertValueOp::create(e.b, e.loc, fragment, fn(m, i), i);
+      if (tile.fragments() == 1)
+        return fragment;
+      whole = LLVM::InsertValueOp::create(e.b, e.loc, whole, fragment, m);
+    }
+    return whole;
+  }
+
+  Emitter &e;
+  RegisterTile tile;
+};
+
+/// Two 16-bit values as one b32 register, `lo` in the low half.
+Value packHalves(Emitter &e, Value lo, Value hi) {
+  auto pair = VectorType::get({2}, lo.getType());
+  Value v = LLVM::UndefOp::create(e.b, e.loc, pair);
+  v = LLVM::InsertElementOp::create(e.b, e.loc, v, lo, e.i32(0));
+  v = LLVM::InsertElementOp::create(e.b, e.loc, v, hi, e.i32(1));
+  return LLVM::BitcastOp::create(e.b, e.loc, e.i32Type(), v);
+}
+
+/// The register ops (cta.splat, cta.frag_map, cta.reduce_rows,
+/// cta.convert): one plan decides whether each lowers on sm_90a, for the
+/// check and for its pattern.
+target::ValueOrError<bool> planRegisterOp(Operation *op) {
+  using Plan = target::ValueOrError<bool>;
+  SmallVector<Type> types(op->getOperandTypes());
+  llvm::append_range(types, op->getResultTypes());
+  for (Type type : types)
+    if (llvm::isa<cta::AccType, cta::FragType>(type))
+      if (std::optional<std::string> error = registerTileError(type))
+        return Plan::failure(*error);
+  if (auto reduce = llvm::dyn_cast<cta::ReduceRowsOp>(op))
+    if (!registerTileOf(reduce.getInput().getType())->element.isF32())
+      return Plan::failure(describe(
+          "not implemented yet on sm_90a: row reductions of ",
+          registerTileOf(reduce.getInput().getType())->element, " elements"));
+  return true;
+}
+
+/// The tile row (i32) of register `i` of fragment `m` of `tile`, for the
+/// thread whose rows start at `selfRow` and columns at `selfCol`; the
+/// column likewise. A rows vector has column 0, a cols vector row 0.
+std::pair<Value, Value> registerPosition(Emitter &e, const RegisterTile &tile,
+                                         Value selfRow, Value selfCol,
+                                         int64_t m, int64_t i) {
+  switch (tile.kind) {
+  case RegisterKind::acc: {
+    target::FragmentCoord c = target::wgmmaAccumulatorCoord(0, i);
+    return {e.add(selfRow, e.i32(m * kMmaRows + c.row)),
+            e.add(selfCol, e.i32(c.col))};
+  }
+  case RegisterKind::rows:
+    return {e.add(selfRow, e.i32(m * kMmaRows +
+                                 target::wgmmaAccumulatorRows(0)[i])),
+            e.i32(0)};
+  case RegisterKind::cols:
+    return {e.i32(0),
+            e.add(selfCol, e.i32(target::wgmmaAccumulatorColumn(0, i / 2,
+                                                                i % 2)))};
+  case RegisterKind::lhs:
+    break;
+  }
+  llvm_unreachable("frag_map yields acc-layout tiles and vectors");
+}
+
+/// A fragment of one value: every register holds it (an lhs fragment: two
+/// copies packed per register).
+struct SplatLowering : public OpConversionPattern<cta::SplatOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(cta::SplatOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    target::ValueOrError<bool> plan = planRegisterOp(op);
+    if (!plan)
+      return rewriter.notifyMatchFailure(op, plan.error());
+    Emitter e(rewriter, op.getLoc());
+    TileRegisters regs(e, op.getResult().getType());
+    Value value = adaptor.getValue();
+    if (regs.tile.kind == RegisterKind::lhs)
+      value = packHalves(e, value, value);
+    rewriter.replaceOp(op, regs.build([&](int64_t, int64_t) { return value; }));
+    return success();
+  }
+};
+
+/// The body of a frag_map evaluated once per register of the result: the
+/// element's row and column (index), then each input's element at the same
+/// position (an acc-layout input's register of the same index, a vector's
+/// register of the element's row or column).
+struct FragMapLowering : public OpConversionPattern<cta::FragMapOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(cta::FragMapOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    target::ValueOrError<bool> plan = planRegisterOp(op);
+    if (!plan)
+      return rewriter.notifyMatchFailure(op, plan.error());
+    Emitter e(rewriter, op.getLoc());
+    TileRegisters result(e, op.getResult().getType());
+    SmallVector<TileRegisters> inputs;
+    for (Value input : op.getInputs())
+      inputs.emplace_back(e, input.getType());
+    Block &body = op.getBody().front();
+    bool needsRow = !body.getArgument(0).use_empty();
+    bool needsCol = !body.getArgument(1).use_empty();
+    Value lane = e.warpgroupLane();
+    Value selfRow = needsRow ? e.threadMap(target::wgmmaQuadRow, lane) : Value();
+    Value selfCol =
+        needsCol ? e.threadMap(target::wgmmaPairColumn, lane) : Value();
+    Value lowered = result.build([&](int64_t m, int64_t i) -> Value {
+      IRMapping mapping;
+      if (needsRow || needsCol) {
+        auto [row, col] = registerPosition(
+            e, result.tile, selfRow ? selfRow : e.i32(0),
+            selfCol ? selfCol : e.i32(0), m, i);
+        mapping.map(body.getArgument(0), e.toIndex(row));
+        mapping.map(body.getArgument(1), e.toIndex(col));
+      }
+      for (auto [index, input] : llvm::enumerate(inputs)) {
+        Value value = adaptor.getInputs()[index];
+        Value element;
+        switch (input.tile.kind) {
+        case RegisterKind::acc:
+          element = input.get(value, m, i);
+          break;
+        case RegisterKind::rows:
+          element = input.get(
+              value, m,
+              result.tile.kind == RegisterKind::rows
+                  ? i
+                  : target::wgmmaRowVectorRegister(i));
+          break;
+        case RegisterKind::cols:
+          element = input.get(
+              value, 0,
+              result.tile.kind == RegisterKind::cols
+                  ? i
+                  : target::wgmmaColumnVectorRegister(i));
+          break;
+        case RegisterKind::lhs:
+          llvm_unreachable("frag_map reads no lhs fragments (verifier)");
+        }
+        mapping.map(body.getArgument(2 + index), element);
+      }
+      for (Operation &inner : body.without_terminator())
+        rewriter.clone(inner, mapping);
+      return mapping.lookupOrDefault(
+          llvm::cast<cta::YieldOp>(body.getTerminator()).getValues()[0]);
+    });
+    rewriter.replaceOp(op, lowered);
+    return success();
+  }
+};
+
+/// Each row's max or sum: the thread folds the registers of each of its
+/// rows (a tree, for latency), then its quad exchanges partial results with
+/// one xor-shuffle per wgmmaRowReductionShuffleMasks entry, after which
+/// every thread of the quad holds the row's result. Max is
+/// arith.maximumf, so -inf (a masked row) stays -inf and NaN propagates.
+struct ReduceRowsLowering : public OpConversionPattern<cta::ReduceRowsOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(cta::ReduceRowsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    target::ValueOrError<bool> plan = planRegisterOp(op);
+    if (!plan)
+      return rewriter.notifyMatchFailure(op, plan.error());
+    Location loc = op.getLoc();
+    Emitter e(rewriter, loc);
+    TileRegisters input(e, op.getInput().getType());
+    TileRegisters result(e, op.getResult().getType());
+    bool max = op.getKind() == cta::ReduceKind::max;
+    auto combine = [&](Value x, Value y) -> Value {
+      if (max)
+        return arith::MaximumFOp::create(rewriter, loc, x, y);
+      return arith::AddFOp::create(rewriter, loc, x, y);
+    };
+    Value all = e.i32(-1), clamp = e.i32(0x1f);
+    Value lowered = result.build([&](int64_t m, int64_t half) -> Value {
+      SmallVector<Value> values;
+      for (int64_t i = 0; i < input.tile.registers(); ++i)
+        if (target::wgmmaRowVectorRegister(i) == half)
+          values.push_back(input.get(adaptor.getInput(), m, i));
+      while (values.size() > 1) {
+        SmallVector<Value> next;
+        for (size_t k = 0; k + 1 < values.size(); k += 2)
+          next.push_back(combine(values[k], values[k + 1]));
+        if (values.size() % 2)
+          next.push_back(values.back());
+        values = std::move(next);
+      }
+      Value value = values.front();
+      for (unsigned mask : target::wgmmaRowReductionShuffleMasks) {
+        Value other = NVVM::ShflOp::create(
+            rewriter, loc, value.getType(), all, value, e.i32(mask), clamp,
+            NVVM::ShflKind::bfly, UnitAttr());
+        value = combine(value, other);
+      }
+      return value;
+    });
+    rewriter.replaceOp(op, lowered);
+    return success();
+  }
+};
+
+/// An f32 acc-layout tile rounded (to nearest even) into the lhs layout:
+/// register 4j + q of K step j packs accumulator registers
+/// accumulatorRegisterForA(j, q, 0 and 1) of the same thread.
+struct ConvertLowering : public OpConversionPattern<cta::ConvertOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(cta::ConvertOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    target::ValueOrError<bool> plan = planRegisterOp(op);
+    if (!plan)
+      return rewriter.notifyMatchFailure(op, plan.error());
+    Location loc = op.getLoc();
+    Emitter e(rewriter, loc);
+    TileRegisters input(e, op.getInput().getType());
+    TileRegisters result(e, op.getResult().getType());
+    Type half = result.tile.element;
+    constexpr int64_t perStep = target::wgmmaARegistersPerKStep;
+    Value lowered = result.build([&](int64_t m, int64_t r) -> Value {
+      int64_t step = r / perStep, q = r % perStep;
+      auto rounded = [&](unsigned element) -> Value {
+        Value x = input.get(adaptor.getInput(), m,
+                            target::accumulatorRegisterForA(step, q, element));
+        return arith::TruncFOp::create(rewriter, loc, half, x);
+      };
+      Value lo = rounded(0);
+      Value hi = rounded(1);
+      return packHalves(e, lo, hi);
+    });
+    rewriter.replaceOp(op, lowered);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
 // Patterns
 //===----------------------------------------------------------------------===//
 
@@ -340,6 +786,21 @@ struct AccZeroLowering : public OpConversionPattern<cta::AccZeroOp> {
   }
 };
 
+/// Whether a pipelined stage computes on accumulators in registers (reads
+/// one with anything but an MMA): then the stage's batch completes before
+/// the next stage starts (wait_group 0), not one stage later.
+bool stageReadsAccumulators(cta::ConsumeOp consume) {
+  WalkResult walk = consume.getBody().walk([&](Operation *op) {
+    if (llvm::isa<cta::MmaOp, cta::YieldOp>(op))
+      return WalkResult::advance();
+    for (Type type : op->getOperandTypes())
+      if (llvm::isa<cta::AccType>(type))
+        return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return walk.wasInterrupted();
+}
+
 /// A warpgroup releases a stage with lanes 0..cluster size-1: lane r
 /// arrives on the stage's empty barrier in cluster CTA r, because every
 /// CTA's producer multicasts into this CTA's copy of the stage.
@@ -385,6 +846,7 @@ struct ConsumeLowering : public AbiPattern<cta::ConsumeOp> {
     Value count = adaptor.getCount();
     TypeRange carriedTypes = op.getInits().getTypes();
 
+    bool registerMath = stageReadsAccumulators(op);
     ConsumeStepHooks hooks;
     // The stage's wgmmas read and write the carried accumulators: pinned
     // where the batch starts, published by wgmma.fence.
@@ -397,7 +859,8 @@ struct ConsumeLowering : public AbiPattern<cta::ConsumeOp> {
     // batch has completed, its stage goes back to the producer.
     hooks.afterBody = [&](Emitter &step, Value kb, Value iteration, Value) {
       NVVM::WgmmaGroupSyncAlignedOp::create(step.b, step.loc);
-      NVVM::WgmmaWaitGroupSyncOp::create(step.b, step.loc, 1);
+      NVVM::WgmmaWaitGroupSyncOp::create(step.b, step.loc,
+                                         registerMath ? 0 : 1);
       step.ifThen(
           step.cmp(arith::CmpIPredicate::ugt, step.toI32(kb), step.i32(0)),
           [&] {
@@ -423,6 +886,76 @@ struct ConsumeLowering : public AbiPattern<cta::ConsumeOp> {
   }
 };
 
+/// Whether `acc`, an MMA's accumulator, was written in the MMA's own
+/// pipelined stage by something other than an MMA (a frag_map rescaling
+/// it): after the stage's wgmma.fence.
+bool writtenInStage(Value acc, cta::MmaOp mma) {
+  Operation *def = acc.getDefiningOp();
+  return def && def->getBlock() == mma->getBlock() &&
+         !llvm::isa<cta::MmaOp>(def);
+}
+
+/// Whether something in the MMA's stage other than the stage's yield or a
+/// later MMA reads its result: that read must wait for the wgmmas.
+bool readInStage(cta::MmaOp mma) {
+  for (Operation *user : mma.getResult().getUsers())
+    if (!llvm::isa<cta::YieldOp, cta::MmaOp>(user))
+      return true;
+  return false;
+}
+
+/// The shared-memory address of an MMA's rhs tile in its stage.
+Value mmaRhsAddress(Emitter &e, cta::MmaOp op, cta::MmaOp::Adaptor adaptor) {
+  Value slot = op.getRhsSlot() ? e.toI32(adaptor.getRhsSlot()) : e.i32(0);
+  return e.add(e.smemAddress(adaptor.getRhs()),
+               e.mul(slot, e.i32(op.getRhs().getType().getStageBytes())));
+}
+
+/// One wgmma.mma_async m64nNk16 with A from the registers `a` and B from
+/// the descriptor `descB` (K-major), on one accumulator fragment: inline asm
+/// (MLIR 22's nvvm.wgmma.mma_async takes A only as a descriptor; the text
+/// ran on an H200, lowering-brief.md section 3.4), the accumulator tied in
+/// and out. `overwrite`: scale-d 0, D = A x B.
+Value registerWgmma(Emitter &e, const WgmmaPlan &plan, Value fragment,
+                    ArrayRef<Value> a, Value descB, bool overwrite) {
+  auto structType = llvm::cast<LLVM::LLVMStructType>(fragment.getType());
+  int64_t regs = structType.getBody().size();
+  SmallVector<Value> operands;
+  std::string constraints, outputs;
+  for (int64_t i = 0; i < regs; ++i) {
+    operands.push_back(LLVM::ExtractValueOp::create(e.b, e.loc, fragment, i));
+    constraints += (i ? ",=f" : "=f");
+    outputs += (i ? ", $" : "$") + std::to_string(i);
+  }
+  for (int64_t i = 0; i < regs; ++i)
+    constraints += "," + std::to_string(i);
+  std::string inputs;
+  for (auto [q, value] : llvm::enumerate(a)) {
+    operands.push_back(value);
+    constraints += ",r";
+    inputs += (q ? ", $" : "$") + std::to_string(2 * regs + q);
+  }
+  int64_t descIndex = 2 * regs + static_cast<int64_t>(a.size());
+  operands.push_back(descB);
+  constraints += ",l";
+  operands.push_back(e.i32(overwrite ? 0 : 1));
+  constraints += ",n";
+  std::string text =
+      "{\n.reg .pred p;\nsetp.ne.b32 p, $" + std::to_string(descIndex + 1) +
+      ", 0;\nwgmma.mma_async.sync.aligned.m" + std::to_string(plan.shape.m) +
+      "n" + std::to_string(plan.shape.n) + "k" + std::to_string(plan.shape.k) +
+      ".f32." + wgmmaTypeName(plan.typeA).str() + "." +
+      wgmmaTypeName(plan.typeB).str() + " {" + outputs + "}, {" + inputs +
+      "}, $" + std::to_string(descIndex) + ", p, 1, 1, 0;\n}";
+  auto wgmma = LLVM::InlineAsmOp::create(
+      e.b, e.loc, structType, operands, text, constraints,
+      /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(e.b.getContext(), LLVM::AsmDialect::AD_ATT),
+      ArrayAttr());
+  return wgmma.getResult(0);
+}
+
 /// acc += lhs x rhs as wgmma.mma_async, as planWgmma plans it. In a
 /// pipelined stage the wgmmas join the stage's batch; elsewhere the MMA is
 /// its own batch and completes before its result is used.
@@ -437,43 +970,76 @@ struct MmaLowering : public OpConversionPattern<cta::MmaOp> {
     Location loc = op.getLoc();
     Emitter e(rewriter, loc);
     cta::AccType accType = op.getAcc().getType();
-    // Descriptors of this stage's tiles; the warpgroup's rows start
-    // `lhs_row` rows into every column block of the lhs.
-    MmaOperandAddresses addresses = mmaOperandAddresses(e, op, adaptor);
-    Value descA = e.smemDescriptor(addresses.lhs, plan->highA),
-          descB = e.smemDescriptor(addresses.rhs, plan->highB);
-
     AccRegisters regs(e, accType);
+    // In a pipelined stage the wgmmas join the stage's batch, fenced where
+    // the stage starts; a stage that also computes on registers fences
+    // again before an MMA whose registers (a register lhs, an accumulator
+    // rescaled in the stage) were written since, and waits for an MMA whose
+    // result the stage reads (attention's S).
     bool batched = op.getInStage();
+    bool fence = !batched || plan->lhsInRegisters ||
+                 writtenInStage(op.getAcc(), op);
+    bool wait = !batched || readInStage(op);
     Value acc = adaptor.getAcc();
-    if (!batched) {
+    if (fence) {
       acc = regs.pin(acc);
       NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
     }
-    auto mmaShape = NVVM::MMAShapeAttr::get(getContext(), plan->shape.m,
-                                            plan->shape.n, plan->shape.k);
-    for (auto [k, stepA, stepB] :
-         llvm::enumerate(plan->stepA, plan->stepB)) {
-      Value dB = e.add(descB, e.i64(stepB));
-      for (auto [mb, blockA] : llvm::enumerate(plan->fragmentA)) {
-        Value dA = e.add(descA, e.i64(stepA + blockA));
-        Value fragment = regs.getFragment(acc, mb);
-        Value result = NVVM::WgmmaMmaAsyncOp::create(
-            rewriter, loc, fragment.getType(), fragment, dA, dB, mmaShape,
-            plan->typeA, plan->typeB, NVVM::WGMMATypes::f32,
-            k == 0 ? plan->firstScaleOut : NVVM::WGMMAScaleOut::one,
-            NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
-            NVVM::MMALayout::row, NVVM::MMALayout::col, nullptr);
-        acc = regs.setFragment(acc, result, mb);
+    if (plan->lhsInRegisters) {
+      Value descB = e.smemDescriptor(
+          mmaRhsAddress(e, op, adaptor), plan->highB);
+      TileRegisters lhs(e, op.getLhs().getType());
+      constexpr int64_t perStep = target::wgmmaARegistersPerKStep;
+      for (auto [k, stepB] : llvm::enumerate(plan->stepB)) {
+        Value dB = e.add(descB, e.i64(stepB));
+        for (int64_t mb = 0; mb < fragments(accType); ++mb) {
+          SmallVector<Value> a;
+          for (int64_t q = 0; q < perStep; ++q)
+            a.push_back(lhs.get(adaptor.getLhs(), mb, k * perStep + q));
+          Value fragment = regs.getFragment(acc, mb);
+          bool overwrite =
+              k == 0 && plan->firstScaleOut == NVVM::WGMMAScaleOut::zero;
+          acc = regs.setFragment(
+              acc, registerWgmma(e, *plan, fragment, a, dB, overwrite), mb);
+        }
       }
+    } else {
+      // Descriptors of this stage's tiles; the warpgroup's rows start
+      // `lhs_row` rows into every column block of the lhs.
+      MmaOperandAddresses addresses = mmaOperandAddresses(e, op, adaptor);
+      Value descA = e.smemDescriptor(addresses.lhs, plan->highA),
+            descB = e.smemDescriptor(addresses.rhs, plan->highB);
+      acc = sharedWgmmas(e, *plan, regs, acc, descA, descB);
     }
-    if (!batched) {
+    if (wait) {
       NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
       NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, 0);
       acc = regs.pin(acc);
     }
     rewriter.replaceOp(op, acc);
     return success();
+  }
+
+  /// The wgmmas of an MMA with both operands in shared memory.
+  Value sharedWgmmas(Emitter &e, const WgmmaPlan &plan, AccRegisters &regs,
+                     Value acc, Value descA, Value descB) const {
+    auto mmaShape = NVVM::MMAShapeAttr::get(getContext(), plan.shape.m,
+                                            plan.shape.n, plan.shape.k);
+    for (auto [k, stepA, stepB] : llvm::enumerate(plan.stepA, plan.stepB)) {
+      Value dB = e.add(descB, e.i64(stepB));
+      for (auto [mb, blockA] : llvm::enumerate(plan.fragmentA)) {
+        Value dA = e.add(descA, e.i64(stepA + blockA));
+        Value fragment = regs.getFragment(acc, mb);
+        Value result = NVVM::WgmmaMmaAsyncOp::create(
+            e.b, e.loc, fragment.getType(), fragment, dA, dB, mmaShape,
+            plan.typeA, plan.typeB, NVVM::WGMMATypes::f32,
+            k == 0 ? plan.firstScaleOut : NVVM::WGMMAScaleOut::one,
+            NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
+            NVVM::MMALayout::row, NVVM::MMALayout::col, nullptr);
+        acc = regs.setFragment(acc, result, mb);
+      }
+    }
+    return acc;
   }
 };
 
@@ -796,6 +1362,13 @@ struct StreamKJoinLowering : public AbiPattern<cta::StreamKJoinOp> {
 
 /// What the wgmma patterns lower, checked before the conversion starts.
 LogicalResult checkWgmmaLowered(Operation *op, target::Chip chip) {
+  if (llvm::isa<cta::SplatOp, cta::FragMapOp, cta::ReduceRowsOp,
+                cta::ConvertOp>(op)) {
+    target::ValueOrError<bool> plan = planRegisterOp(op);
+    if (!plan)
+      return op->emitError() << "convert-cta-to-nvvm: " << plan.error();
+    return success();
+  }
   if (failed(checkLoweredAlike(op, chip)))
     return failure();
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
@@ -841,12 +1414,17 @@ public:
   void addTypeConversions(TypeConverter &converter) const override {
     converter.addConversion(
         [](cta::AccType type) -> Type { return accStruct(type); });
+    // Fragments and row/column vectors: the registers of RegisterTile.
+    converter.addConversion([](cta::FragType type) -> Type {
+      return registerTileOf(type)->type();
+    });
   }
   void populatePatterns(TypeConverter &converter, RewritePatternSet &patterns,
                         const KernelABIs &abis) const override {
     MLIRContext *ctx = patterns.getContext();
-    patterns.add<AccZeroLowering, SplitColsLowering, MmaLowering>(converter,
-                                                                  ctx);
+    patterns.add<AccZeroLowering, SplitColsLowering, MmaLowering,
+                 SplatLowering, FragMapLowering, ReduceRowsLowering,
+                 ConvertLowering>(converter, ctx);
     patterns.add<ConsumeLowering, StoreLowering, StreamKJoinLowering>(
         converter, ctx, abis);
   }

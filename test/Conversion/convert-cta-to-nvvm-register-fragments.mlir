@@ -1,0 +1,190 @@
+// RUN: kiln-opt %s -split-input-file -verify-diagnostics --cta-allocate-resources --convert-cta-to-nvvm=chip=sm_90a | FileCheck %s
+// RUN: not kiln-opt %s -split-input-file --cta-allocate-resources --convert-cta-to-nvvm=chip=sm_100a 2>&1 | FileCheck %s --check-prefix=SM100
+
+// Register fragments on sm_90a (compiler/Target/WgmmaFragment.h): an acc
+// fragment is the accumulator's struct (register i at
+// wgmmaAccumulatorCoord), a rows vector the thread's two rows per 64-row
+// fragment, a cols vector its C/4 columns, an lhs fragment C/16 K steps of 4
+// b32 registers. Compile-verified through ptxas (test/Driver/
+// sm90-attention.test); not yet run on a GPU. sm_100a does not lower them
+// yet.
+
+// SM100: not implemented yet on sm_100a: 'cta.splat'
+
+// cta.splat: every register holds the value; an lhs fragment packs two
+// copies per b32 register.
+// CHECK-LABEL: llvm.func @splat(
+// CHECK: %[[NINF:.*]] = arith.constant 0xFF800000 : f32
+// CHECK: %[[ROWS:.*]] = llvm.mlir.undef : !llvm.struct<(f32, f32)>
+// CHECK: llvm.insertvalue %[[NINF]], %[[ROWS]][0] : !llvm.struct<(f32, f32)>
+// CHECK: llvm.insertvalue %[[NINF]], %{{.*}}[1] : !llvm.struct<(f32, f32)>
+// CHECK: llvm.bitcast %{{.*}} : vector<2xbf16> to i32
+// CHECK: llvm.mlir.undef : !llvm.struct<(i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32)>
+cta.program @splat(%c: memref<?x?xf32> {cta.param = #cta.param<"c", output, [M, M]>}, %M: index {cta.dim = #cta.dim<M>}) attributes {block = array<i64: 384, 1, 1>} {
+  cta.tile_loop static (%M, %M) tile [64, 64] {
+  ^bb0(%m0: index, %n0: index):
+    %ninf = arith.constant 0xFF800000 : f32
+    %one = arith.constant 1.0 : bf16
+    %m = cta.splat %ninf : f32 -> !cta.frag<64xf32, rows>
+    %p = cta.splat %one : bf16 -> !cta.frag<64x64xbf16, lhs>
+  }
+  cta.return
+}
+
+// -----
+
+// cta.reduce_rows: per row half, a tree over the thread's registers of that
+// row, then one xor-shuffle per quad lane bit (wgmmaRowReductionShuffleMasks
+// = {1, 2}). max is arith.maximumf (-inf stays -inf), sum arith.addf.
+// CHECK-LABEL: llvm.func @reduce_rows(
+// CHECK-COUNT-14: arith.maximumf
+// CHECK: %[[MAX:.*]] = arith.maximumf
+// CHECK: %[[S1:.*]] = nvvm.shfl.sync bfly %{{.*}}, %[[MAX]], %[[ONE:.*]], %{{.*}} : f32 -> f32
+// CHECK: %[[M1:.*]] = arith.maximumf %[[MAX]], %[[S1]] : f32
+// CHECK: %[[S2:.*]] = nvvm.shfl.sync bfly %{{.*}}, %[[M1]], %[[TWO:.*]], %{{.*}} : f32 -> f32
+// CHECK: arith.maximumf %[[M1]], %[[S2]] : f32
+// CHECK-COUNT-15: arith.maximumf
+// CHECK: nvvm.shfl.sync bfly
+// CHECK: nvvm.shfl.sync bfly
+// CHECK: llvm.insertvalue {{.*}}[1] : !llvm.struct<(f32, f32)>
+// CHECK-COUNT-15: arith.addf
+// CHECK: nvvm.shfl.sync bfly
+// CHECK: arith.addf
+// CHECK: nvvm.shfl.sync bfly
+// CHECK: arith.addf
+cta.program @reduce_rows(%c: memref<?x?xf32> {cta.param = #cta.param<"c", output, [M, M]>}, %M: index {cta.dim = #cta.dim<M>}) attributes {block = array<i64: 384, 1, 1>} {
+  cta.tile_loop static (%M, %M) tile [64, 64] {
+  ^bb0(%m0: index, %n0: index):
+    %z = cta.acc_zero : !cta.acc<64x64xf32>
+    %m = cta.reduce_rows max %z : !cta.acc<64x64xf32> -> !cta.frag<64xf32, rows>
+    %s = cta.reduce_rows sum %z : !cta.acc<64x64xf32> -> !cta.frag<64xf32, rows>
+  }
+  cta.return
+}
+
+// -----
+
+// cta.frag_map: the body once per register, with the register's row
+// (16w + l/4 + 8 * ((i/2) % 2)) and column (2 * (l%4) + 8 * (i/4) + i%2)
+// in the tile, the acc input's register i and the rows vector's register
+// (i/2) % 2. Register 3: row + 8, column + 1.
+// CHECK-LABEL: llvm.func @frag_map(
+// CHECK: llvm.insertvalue %{{.*}}[2] : !llvm.struct<(f32, f32, f32
+// CHECK-NEXT: %[[C8:.*]] = arith.constant 8 : i32
+// CHECK-NEXT: %[[ROW3:.*]] = arith.addi %{{.*}}, %[[C8]] : i32
+// CHECK-NEXT: %[[C1:.*]] = arith.constant 1 : i32
+// CHECK-NEXT: %[[COL3:.*]] = arith.addi %{{.*}}, %[[C1]] : i32
+// CHECK-NEXT: %[[I:.*]] = arith.index_castui %[[ROW3]] : i32 to index
+// CHECK-NEXT: %[[J:.*]] = arith.index_castui %[[COL3]] : i32 to index
+// CHECK-NEXT: %[[X:.*]] = llvm.extractvalue %{{.*}}[3] : !llvm.struct<(f32, {{.*}})>
+// CHECK-NEXT: %[[M:.*]] = llvm.extractvalue %{{.*}}[1] : !llvm.struct<(f32, f32)>
+// CHECK-NEXT: %[[MASKED:.*]] = arith.cmpi ugt, %[[J]], %[[I]] : index
+// CHECK-NEXT: %[[D:.*]] = arith.subf %[[X]], %[[M]] : f32
+// CHECK-NEXT: %[[E:.*]] = math.exp2 %[[D]] : f32
+// CHECK-NEXT: %[[R:.*]] = arith.select %[[MASKED]], %{{.*}}, %[[E]] : f32
+// CHECK-NEXT: llvm.insertvalue %[[R]], %{{.*}}[3]
+cta.program @frag_map(%c: memref<?x?xf32> {cta.param = #cta.param<"c", output, [M, M]>}, %M: index {cta.dim = #cta.dim<M>}) attributes {block = array<i64: 384, 1, 1>} {
+  cta.tile_loop static (%M, %M) tile [64, 64] {
+  ^bb0(%m0: index, %n0: index):
+    %zero = arith.constant 0.0 : f32
+    %ninf = arith.constant 0xFF800000 : f32
+    %z = cta.acc_zero : !cta.acc<64x64xf32>
+    %m = cta.splat %zero : f32 -> !cta.frag<64xf32, rows>
+    %p = cta.frag_map %z, %m : !cta.acc<64x64xf32>, !cta.frag<64xf32, rows> -> !cta.frag<64x64xf32, acc> {
+    ^bb0(%i: index, %j: index, %x: f32, %y: f32):
+      %masked = arith.cmpi ugt, %j, %i : index
+      %d = arith.subf %x, %y : f32
+      %e = math.exp2 %d : f32
+      %r = arith.select %masked, %ninf, %e : f32
+      cta.yield %r : f32
+    }
+  }
+  cta.return
+}
+
+// -----
+
+// A map over rows vectors computes a rows vector; a cols vector broadcasts
+// along rows (register 2 * (i/4) + i%2).
+// CHECK-LABEL: llvm.func @vectors(
+// CHECK: %[[A:.*]] = llvm.extractvalue %{{.*}}[0] : !llvm.struct<(f32, f32)>
+// CHECK-NEXT: %[[B:.*]] = llvm.extractvalue %{{.*}}[0] : !llvm.struct<(f32, f32)>
+// CHECK-NEXT: arith.maximumf %[[A]], %[[B]] : f32
+// CHECK: llvm.extractvalue %{{.*}}[5] : !llvm.struct<(f32, {{.*}})>
+// CHECK-NEXT: llvm.extractvalue %{{.*}}[3] : !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)>
+// CHECK-NEXT: arith.mulf
+cta.program @vectors(%c: memref<?x?xf32> {cta.param = #cta.param<"c", output, [M, M]>}, %M: index {cta.dim = #cta.dim<M>}) attributes {block = array<i64: 384, 1, 1>} {
+  cta.tile_loop static (%M, %M) tile [64, 64] {
+  ^bb0(%m0: index, %n0: index):
+    %zero = arith.constant 0.0 : f32
+    %z = cta.acc_zero : !cta.acc<64x64xf32>
+    %m = cta.splat %zero : f32 -> !cta.frag<64xf32, rows>
+    %n = cta.splat %zero : f32 -> !cta.frag<64xf32, cols>
+    %mx = cta.frag_map %m, %m : !cta.frag<64xf32, rows>, !cta.frag<64xf32, rows> -> !cta.frag<64xf32, rows> {
+    ^bb0(%i: index, %j: index, %a: f32, %b: f32):
+      %r = arith.maximumf %a, %b : f32
+      cta.yield %r : f32
+    }
+    %scaled = cta.frag_map %z, %n : !cta.acc<64x64xf32>, !cta.frag<64xf32, cols> -> !cta.acc<64x64xf32> {
+    ^bb0(%i: index, %j: index, %x: f32, %s: f32):
+      %r = arith.mulf %x, %s : f32
+      cta.yield %r : f32
+    }
+  }
+  cta.return
+}
+
+// -----
+
+// cta.convert packs accumulator registers 8j + 2q and 8j + 2q + 1 into
+// lhs register 4j + q (accumulatorRegisterForA), low half first: rounding
+// only, no data moves between threads.
+// CHECK-LABEL: llvm.func @convert_and_register_lhs(
+// CHECK: %[[LO:.*]] = llvm.extractvalue %[[S:.*]][10] : !llvm.struct<(f32, {{.*}})>
+// CHECK-NEXT: %[[LO16:.*]] = arith.truncf %[[LO]] : f32 to bf16
+// CHECK-NEXT: %[[HI:.*]] = llvm.extractvalue %[[S]][11]
+// CHECK-NEXT: %[[HI16:.*]] = arith.truncf %[[HI]] : f32 to bf16
+// CHECK: %[[V0:.*]] = llvm.insertelement %[[LO16]], %{{.*}}[%{{.*}} : i32] : vector<2xbf16>
+// CHECK: llvm.insertelement %[[HI16]], %[[V0]][%{{.*}} : i32] : vector<2xbf16>
+// CHECK: llvm.bitcast %{{.*}} : vector<2xbf16> to i32
+// CHECK: llvm.insertvalue %{{.*}}[5] : !llvm.struct<(i32, {{.*}})>
+// An MMA with its lhs in registers: wgmma with A from 4 b32 registers per K
+// step and B from its descriptor, as inline asm (MLIR 22's
+// nvvm.wgmma.mma_async takes A only as a descriptor), fenced, committed and
+// waited for like the shared-memory form; scale-d 0 on the first K step of
+// an MMA that overwrites.
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK: llvm.inline_asm has_side_effects asm_dialect = att "{\0A.reg .pred p;\0Asetp.ne.b32 p, $69, 0;\0Awgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {$0, $1, {{.*}}, $31}, {$64, $65, $66, $67}, $68, p, 1, 1, 0;\0A}", "=f,{{.*}},=f,0,1,{{.*}},31,r,r,r,r,l,n" {{.*}} %c0_i32{{.*}} : (f32, {{.*}}, i32, i32, i32, i32, i64, i32) -> !llvm.struct<(f32
+// CHECK-COUNT-3: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}} %c1_i32
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+cta.program @convert_and_register_lhs(%c: memref<?x?xf32> {cta.param = #cta.param<"c", output, [M, M]>}, %M: index {cta.dim = #cta.dim<M>}) attributes {block = array<i64: 384, 1, 1>} {
+  %sa = cta.alloc : !cta.buffer<64x64xbf16, swizzle = "128B">
+  cta.tile_loop static (%M, %M) tile [64, 64] {
+  ^bb0(%m0: index, %n0: index):
+    %false = arith.constant false
+    %z = cta.acc_zero : !cta.acc<64x64xf32>
+    %p = cta.convert %z : !cta.acc<64x64xf32> -> !cta.frag<64x64xbf16, lhs>
+    %o = cta.mma %p, %sa, %z accumulate %false {transpose_b} : !cta.frag<64x64xbf16, lhs>, !cta.buffer<64x64xbf16, swizzle = "128B">, !cta.acc<64x64xf32>
+  }
+  cta.return
+}
+
+// -----
+
+// What sm_90a does not lower: an MN-major rhs after a register lhs, and
+// register tiles that are not whole wgmma fragments.
+cta.program @f(%c: memref<?x?xf32> {cta.param = #cta.param<"c", output, [M, M]>}, %M: index {cta.dim = #cta.dim<M>}) attributes {block = array<i64: 384, 1, 1>} {
+  %sa = cta.alloc : !cta.buffer<64x64xbf16, swizzle = "128B">
+  cta.tile_loop static (%M, %M) tile [64, 64] {
+  ^bb0(%m0: index, %n0: index):
+    %z = cta.acc_zero : !cta.acc<64x64xf32>
+    %p = cta.convert %z : !cta.acc<64x64xf32> -> !cta.frag<64x64xbf16, lhs>
+    // expected-error@+1 {{convert-cta-to-nvvm: rhs must be K-major (transpose_b)}}
+    %o = cta.mma %p, %sa, %z : !cta.frag<64x64xbf16, lhs>, !cta.buffer<64x64xbf16, swizzle = "128B">, !cta.acc<64x64xf32>
+    %zero = arith.constant 0.0 : f32
+    // expected-error@+1 {{convert-cta-to-nvvm: a 32-row !cta.frag<32xf32, rows>; on sm_90a register tiles are whole 64-row wgmma fragments}}
+    %m = cta.splat %zero : f32 -> !cta.frag<32xf32, rows>
+  }
+  cta.return
+}
