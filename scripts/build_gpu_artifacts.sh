@@ -23,9 +23,9 @@ trap 'rm -f "$log"' EXIT
 pending=()
 failed=()
 for src in "$ROOT/examples/matmul.kiln" "$ROOT/examples/swiglu.kiln" "$ROOT/examples/matmul_fp8.kiln" \
-           "$ROOT"/test/gpu/kernels/*.kiln \
+           "$ROOT"/test/gpu/kernels/*.kiln "$ROOT"/test/gpu/kernels/*.mlir \
            "$ROOT"/bench/variants/*.kiln; do
-  name=$(basename "$src" .kiln)
+  name=$(basename "$(basename "$src" .kiln)" .mlir)
   if "$KILN" compile "$src" --chip sm_90a -o "$CARRY/artifacts/$name.cubin" 2> "$log"; then
     cat "$log" >&2  # warnings, if any
     "$KILN" compile "$src" --chip sm_90a --emit=ptx -o "$CARRY/artifacts/$name.ptx"

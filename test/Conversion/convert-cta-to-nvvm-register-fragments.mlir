@@ -5,9 +5,9 @@
 // fragment is the accumulator's struct (register i at
 // wgmmaAccumulatorCoord), a rows vector the thread's two rows per 64-row
 // fragment, a cols vector its C/4 columns, an lhs fragment C/16 K steps of 4
-// b32 registers. Compile-verified through ptxas (test/Driver/
-// sm90-attention.test); not yet run on a GPU. sm_100a does not lower them
-// yet.
+// b32 registers. ptxas assembles a program using all of them (test/Driver/
+// sm90-attention.test) and test/gpu/test_attention_probe.py runs it against
+// a float32 reference. sm_100a does not lower them yet.
 
 // SM100: not implemented yet on sm_100a: 'cta.splat'
 

@@ -21,7 +21,6 @@ import json
 import os
 import tempfile
 import pathlib
-import re
 import sys
 
 os.environ["PYTORCH_NO_CUDA_MEMORY_CACHING"] = "1"  # before torch initializes CUDA
@@ -39,16 +38,10 @@ DTYPES = {"bf16": torch.bfloat16, "f16": torch.float16, "f32": torch.float32,
 
 
 def extent(expr, dims):
-    """The value of a manifest dim expression (NAME, INT, NAME+INT, NAME-INT, NAME*INT,
-    cdiv(NAME,INT)) for `dims`; KeyError for an unbound name."""
-    m = re.fullmatch(r"cdiv\((\w+),\s*(\d+)\)", expr)
-    if m:
-        return -(-extent(m.group(1), dims) // int(m.group(2)))
-    m = re.fullmatch(r"(\w+)\s*([-+*])\s*(\d+)", expr)
-    if m:
-        base, k = extent(m.group(1), dims), int(m.group(3))
-        return {"+": base + k, "-": base - k, "*": base * k}[m.group(2)]
-    return int(expr) if expr.isdigit() else dims[expr]
+    """The value of a manifest dim expression for `dims` (the runtime's parser, through
+    kiln._dimexpr); KeyError for an unbound name."""
+    from kiln._dimexpr import DimExpr
+    return DimExpr(expr).evaluate(dims)
 
 
 def entry_manifests(path, directory):

@@ -1,5 +1,5 @@
 // Causal attention in pipelined cta IR for sm_90a (input of
-// test/Driver/sm90-attention.test): FlashAttention-3's structure with one
+// test/Driver/sm90-attention.test and test/gpu/test_attention_probe.py): FlashAttention-3's structure with one
 // difference, V arrives transposed (vt is [D, T]) because register-A MMAs
 // read a K-major rhs. A static walk over 128-query blocks; Q has a one-stage
 // ring held for the KV loop, K and V^T a two-stage ring; each of the two
@@ -8,8 +8,8 @@
 // and the log2 scale (cta.frag_map with each element's row and column), the
 // online softmax (cta.reduce_rows, cta.frag_map on rows vectors), the rescale
 // of O in place, and O += P V^T with P rounded into the MMA's register lhs
-// (cta.convert): no shared-memory round trip for P. Compile-verified (ptxas,
-// no spills); not yet run on a GPU.
+// (cta.convert): no shared-memory round trip for P. ptxas assembles it with
+// no spills; test/gpu/test_attention_probe.py runs it against float32.
 cta.program @attention(
     %q: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"q", input, [S, D]>},
     %k: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"k", input, [T, D]>},
