@@ -188,3 +188,16 @@ cta.program @scaled_pair(%M: index {cta.dim = #cta.dim<M>}) attributes {block = 
   }
   cta.return
 }
+
+// -----
+
+// Accumulators are f32 on every chip (kiln-fuzz-pipeline mutated one to
+// f64, which reached the epilogue's f64 arithmetic with f32 values).
+cta.program @f64acc(%M: index {cta.dim = #cta.dim<M>}) attributes {block = array<i64: 256, 1, 1>, chip = #cta.chip<sm_100a>} {
+  cta.tile_loop static (%M, %M) tile [128, 128] {
+  ^bb0(%m0: index, %n0: index):
+    // expected-error@+1 {{convert-cta-to-nvvm: an accumulator of 'f64' elements; the MMAs of sm_100a accumulate in f32}}
+    %z = cta.acc_zero : !cta.acc<128x128xf64>
+  }
+  cta.return
+}

@@ -165,3 +165,15 @@ cta.program @lhs_rows(%M: index {cta.dim = #cta.dim<M>}) attributes {block = arr
   }
   cta.return
 }
+
+// -----
+
+// Accumulators are f32 on every chip.
+cta.program @f16acc(%M: index {cta.dim = #cta.dim<M>}) attributes {block = array<i64: 384, 1, 1>} {
+  cta.tile_loop static (%M, %M) tile [64, 64] {
+  ^bb0(%m0: index, %n0: index):
+    // expected-error@+1 {{convert-cta-to-nvvm: an accumulator of 'f16' elements; the MMAs of sm_90a accumulate in f32}}
+    %z = cta.acc_zero : !cta.acc<64x64xf16>
+  }
+  cta.return
+}

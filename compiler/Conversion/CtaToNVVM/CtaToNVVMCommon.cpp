@@ -662,6 +662,17 @@ LogicalResult kiln::checkLoweredAlike(Operation *op, target::Chip chip) {
     auto [m, n] = program.getClusterShape();
     return m * n;
   };
+  // Both chips' MMAs accumulate in f32 (wgmma registers, tcgen05 tensor
+  // memory), and the lowering reads accumulators as f32: another element
+  // type would reach the epilogue's arithmetic with values of the wrong type.
+  // Reported where such an accumulator is made.
+  for (Type type : op->getResultTypes())
+    if (auto acc = llvm::dyn_cast<cta::AccType>(type))
+      if (!acc.getElementType().isF32())
+        return op->emitError()
+               << "convert-cta-to-nvvm: an accumulator of "
+               << acc.getElementType() << " elements; the MMAs of "
+               << target::chipName(chip) << " accumulate in f32";
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
       .Case<cta::ProgramOp, cta::ReturnOp, cta::YieldOp, cta::AllocOp,
             cta::WarpSpecializeOp, cta::ProduceOp, cta::ConsumeOp,
