@@ -92,6 +92,41 @@ ValueOrError<uint64_t> wgmmaMNDescriptorDelta(OperandMajor major,
       canonicalMNOffsetBytes(major, swizzle, operand, rows, mnElements));
 }
 
+ValueOrError<WgmmaOperandDescriptors>
+planWgmmaOperandDescriptors(OperandMajor major, SwizzleMode swizzle,
+                            ElementType operand, uint32_t rows,
+                            uint32_t columns, unsigned kSteps) {
+  using Result = ValueOrError<WgmmaOperandDescriptors>;
+  if (major == OperandMajor::MN) {
+    if (!wgmmaSupportsMNMajor(operand))
+      return Result::failure(
+          "wgmma reads " + typeName(operand) +
+          " operands only K-major; transposed operands need f16 or bf16");
+    if (swizzle == SwizzleMode::None)
+      return Result::failure("not implemented yet: an MN-major operand "
+                             "without a swizzle (use 32B, 64B or 128B)");
+    std::optional<uint64_t> rowBytes = elementBytes(operand, columns);
+    if (!rowBytes || *rowBytes % swizzleSpanBytes(swizzle) != 0)
+      return Result::failure(
+          "an MN-major operand's rows must be whole " +
+          std::to_string(swizzleSpanBytes(swizzle)) + " B swizzle spans, got " +
+          std::to_string(columns) + " x " + typeName(operand));
+  }
+  WgmmaOperandDescriptors plan;
+  ValueOrError<uint64_t> high = wgmmaDescriptorHighBits(major, swizzle, rows);
+  if (!high)
+    return Result::failure(high.error());
+  plan.highBits = *high;
+  for (unsigned step = 0; step < kSteps; ++step) {
+    ValueOrError<uint64_t> delta =
+        wgmmaKStepDescriptorDelta(major, swizzle, operand, rows, step);
+    if (!delta)
+      return Result::failure(delta.error());
+    plan.kStepDeltas.push_back(*delta);
+  }
+  return plan;
+}
+
 ValueOrError<unsigned> wgmmaInstructionK(ElementType operand) {
   switch (operand) {
   case ElementType::TF32:

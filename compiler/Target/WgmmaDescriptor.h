@@ -22,6 +22,7 @@
 #include "compiler/Target/ValueOrError.h"
 
 #include <cstdint>
+#include <vector>
 
 namespace kiln::target {
 
@@ -62,6 +63,27 @@ ValueOrError<uint64_t> wgmmaKStepDescriptorDelta(OperandMajor major,
 ValueOrError<uint64_t>
 wgmmaMNDescriptorDelta(OperandMajor major, SwizzleMode swizzle,
                        ElementType operand, uint32_t rows, uint32_t mnElements);
+
+/// The descriptors of one wgmma operand tile laid out the way cta buffers
+/// are (CanonicalLayout.h: column blocks `span` bytes wide, each holding all
+/// rows): the constant high bits and, per k-step, what to add to them.
+struct WgmmaOperandDescriptors {
+  uint64_t highBits = 0;
+  std::vector<uint64_t> kStepDeltas;
+};
+
+/// Plans the descriptors of a wgmma operand buffer of `rows` x `columns`
+/// elements (the buffer's shape: [M/N, K] K-major, [K, M/N] MN-major) read
+/// in `kSteps` instruction k-steps. MN-major (a B tile stored [K, N], PTX
+/// imm-trans-b = 1) needs f16/bf16, a swizzled layout (the one the hardware
+/// check ran), and whole span-wide column blocks: LBO = rows x span (from
+/// one block of columns to the next), SBO = 8 x span, k16 step = 16 rows x
+/// span. Example: a bf16 SW128 [128 keys, 128 d] V tile has high bits
+/// 0x4000004004000000 (LBO 16384, SBO 1024) and steps +128 per k16.
+ValueOrError<WgmmaOperandDescriptors>
+planWgmmaOperandDescriptors(OperandMajor major, SwizzleMode swizzle,
+                            ElementType operand, uint32_t rows,
+                            uint32_t columns, unsigned kSteps);
 
 /// One wgmma.mma_async instruction's m64nNkK shape.
 struct WgmmaInstructionShape {

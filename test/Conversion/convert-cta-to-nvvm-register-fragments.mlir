@@ -172,16 +172,39 @@ cta.program @convert_and_register_lhs(%c: memref<?x?xf32> {cta.param = #cta.para
 
 // -----
 
-// What sm_90a does not lower: an MN-major rhs after a register lhs, and
-// register tiles that are not whole wgmma fragments.
+// A register lhs with an rhs stored [K, N] (attention's O += P V with V as
+// stored): B is read MN-major, imm-trans-b 1 (the register form's last
+// immediate; it has no imm-trans-a). The rhs is 128 K rows of two
+// 64-column blocks: LBO 16384 B (128 rows x 128 B), SBO 1024 B,
+// 0x4000004004000000, and each k16 step advances 16 rows (+128).
+// CHECK-LABEL: llvm.func @mn_major_rhs_register_lhs(
+// CHECK: %[[HI:.*]] = arith.constant 4611686293372403712 : i64
+// CHECK: %[[DB:.*]] = arith.ori %{{.*}}, %[[HI]] : i64
+// CHECK: llvm.inline_asm has_side_effects asm_dialect = att "{\0A.reg .pred p;\0Asetp.ne.b32 p, $133, 0;\0Awgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {$0, $1, {{.*}}, $63}, {$128, $129, $130, $131}, $132, p, 1, 1, 1;\0A}"
+// CHECK: arith.addi %[[DB]], %c128_i64 : i64
+// CHECK: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {{.*}} p, 1, 1, 1;
+// CHECK: arith.addi %[[DB]], %c896_i64 : i64
+// CHECK: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {{.*}} p, 1, 1, 1;
+// CHECK-NOT: wgmma.mma_async
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+cta.program @mn_major_rhs_register_lhs(%c: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"c", output, [M, M]>}, %M: index {cta.dim = #cta.dim<M>}) attributes {block = array<i64: 384, 1, 1>} {
+  %sv = cta.alloc : !cta.buffer<128x128xbf16, swizzle = "128B">
+  cta.tile_loop static (%M, %M) tile [64, 128] {
+  ^bb0(%m0: index, %n0: index):
+    %z = cta.acc_zero : !cta.acc<64x128xf32>
+    %p = cta.convert %z : !cta.acc<64x128xf32> -> !cta.frag<64x128xbf16, lhs>
+    %o = cta.mma %p, %sv, %z : !cta.frag<64x128xbf16, lhs>, !cta.buffer<128x128xbf16, swizzle = "128B">, !cta.acc<64x128xf32>
+  }
+  cta.return
+}
+
+// -----
+
+// What sm_90a does not lower: register tiles that are not whole wgmma
+// fragments.
 cta.program @f(%c: memref<?x?xf32> {cta.param = #cta.param<"c", output, [M, M]>}, %M: index {cta.dim = #cta.dim<M>}) attributes {block = array<i64: 384, 1, 1>} {
-  %sa = cta.alloc : !cta.buffer<64x64xbf16, swizzle = "128B">
   cta.tile_loop static (%M, %M) tile [64, 64] {
   ^bb0(%m0: index, %n0: index):
-    %z = cta.acc_zero : !cta.acc<64x64xf32>
-    %p = cta.convert %z : !cta.acc<64x64xf32> -> !cta.frag<64x64xbf16, lhs>
-    // expected-error@+1 {{convert-cta-to-nvvm: rhs must be K-major (transpose_b)}}
-    %o = cta.mma %p, %sa, %z : !cta.frag<64x64xbf16, lhs>, !cta.buffer<64x64xbf16, swizzle = "128B">, !cta.acc<64x64xf32>
     %zero = arith.constant 0.0 : f32
     // expected-error@+1 {{convert-cta-to-nvvm: a 32-row !cta.frag<32xf32, rows>; on sm_90a register tiles are whole 64-row wgmma fragments}}
     %m = cta.splat %zero : f32 -> !cta.frag<32xf32, rows>

@@ -611,13 +611,49 @@ cta.program @f(%M: index {cta.dim = #cta.dim<M>}) attributes {block = array<i64:
 
 // -----
 
+// wgmma reads an MN-major (transposed) B only for f16 and bf16: an 8-bit
+// rhs stored [K, N] is a located error.
 cta.program @f(%M: index {cta.dim = #cta.dim<M>}) attributes {block = array<i64: 384, 1, 1>} {
-  %sa = cta.alloc : !cta.buffer<64x64xbf16, swizzle = "128B">
+  %sa = cta.alloc : !cta.buffer<64x64xf8E4M3FN, swizzle = "128B">
   cta.tile_loop static (%M, %M) tile [64, 64] {
   ^bb0(%m0: index, %n0: index):
     %z = cta.acc_zero : !cta.acc<64x64xf32>
-    // expected-error@+1 {{convert-cta-to-nvvm: rhs must be K-major (transpose_b)}}
-    %p = cta.mma %sa, %sa, %z : !cta.buffer<64x64xbf16, swizzle = "128B">, !cta.buffer<64x64xbf16, swizzle = "128B">, !cta.acc<64x64xf32>
+    // expected-error@+1 {{convert-cta-to-nvvm: rhs must be K-major (transpose_b): wgmma reads e4m3 operands only K-major; transposed operands need f16 or bf16}}
+    %p = cta.mma %sa, %sa, %z : !cta.buffer<64x64xf8E4M3FN, swizzle = "128B">, !cta.buffer<64x64xf8E4M3FN, swizzle = "128B">, !cta.acc<64x64xf32>
+  }
+  cta.return
+}
+
+// -----
+
+// A 16-bit rhs stored [K, N] (no transpose_b) is read MN-major: layout
+// `row` for B (PTX imm-trans-b 1). Its buffer is N/64 column blocks of K
+// rows x 128 B, so the descriptor's LBO steps from one 64-column block to
+// the next (64 rows x 128 B = 8192 B), SBO is 8 rows x 128 B, and each k16
+// step advances 16 rows (2048 B, +128): 0x4000004002000000, the descriptor
+// that ran on an H200 (sm90-probes k_mn).
+// CHECK-LABEL: llvm.func @mn_major_rhs(
+// CHECK:         %[[HI:.*]] = arith.constant 4611686293338849280 : i64
+// CHECK:         %[[DB:.*]] = arith.ori %{{.*}}, %[[HI]] : i64
+// CHECK:         nvvm.wgmma.mma_async %{{.*}}, %{{.*}}, {{.*}} <m = 64, n = 128, k = 16>, D[<f32>, <zero>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <row>]
+// CHECK:         arith.addi %[[DB]], %c128_i64 : i64
+// CHECK:         nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <row>]
+// CHECK:         arith.addi %[[DB]], %c256_i64 : i64
+// CHECK:         nvvm.wgmma.mma_async {{.*}} B[<bf16>, <one>, <row>]
+// CHECK:         arith.addi %[[DB]], %c384_i64 : i64
+// CHECK:         nvvm.wgmma.mma_async {{.*}} B[<bf16>, <one>, <row>]
+// CHECK-NEXT:    nvvm.wgmma.commit.group.sync.aligned
+cta.program @mn_major_rhs(%c: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"c", output, [M, M]>}, %M: index {cta.dim = #cta.dim<M>}) attributes {block = array<i64: 256, 1, 1>} {
+  %false = arith.constant false
+  %sa = cta.alloc : !cta.buffer<64x64xbf16, swizzle = "128B">
+  %sb = cta.alloc : !cta.buffer<64x128xbf16, swizzle = "128B">
+  cta.warp_specialize #cta.role<producer, warps = 4> {
+  } #cta.role<math, warps = 4> {
+    cta.tile_loop static (%M, %M) tile [64, 128] {
+    ^bb0(%m0: index, %n0: index):
+      %z = cta.acc_zero : !cta.acc<64x128xf32>
+      %p = cta.mma %sa, %sb, %z accumulate %false : !cta.buffer<64x64xbf16, swizzle = "128B">, !cta.buffer<64x128xbf16, swizzle = "128B">, !cta.acc<64x128xf32>
+    }
   }
   cta.return
 }

@@ -63,7 +63,8 @@ LogicalResult checkAccumulator(Operation *op, cta::AccType acc) {
 }
 
 /// How a cta.mma becomes wgmma.mma_async instructions: one m64nNk16 (or k32
-/// for 8-bit floats) per 64-row fragment and K step, on K-major descriptors.
+/// for 8-bit floats) per 64-row fragment and K step, on a K-major lhs
+/// descriptor and a K-major (transpose_b) or, for f16/bf16, MN-major rhs.
 /// The one place that decides whether an MMA lowers on sm_90a: the check
 /// before the conversion reports its error, the pattern emits its plan.
 struct WgmmaPlan {
@@ -81,6 +82,10 @@ struct WgmmaPlan {
   /// wgmmaARegistersPerKStep b32 registers per K step (no descriptor, no
   /// highA, stepA or fragmentA), the rhs from its descriptor.
   bool lhsInRegisters = false;
+  /// The rhs is stored [K, N] (no transpose_b): wgmma reads B MN-major,
+  /// layout `row` on the descriptor form, imm-trans-b 1 on the register
+  /// form (f16/bf16 only).
+  bool rhsMNMajor = false;
 };
 
 /// Text of an element type in a wgmma instruction name.
@@ -111,9 +116,33 @@ target::ValueOrError<NVVM::WGMMAScaleOut> firstScaleOut(cta::MmaOp mma) {
              : NVVM::WGMMAScaleOut::zero;
 }
 
+/// The rhs descriptors (compiler/Target's planWgmmaOperandDescriptors):
+/// K-major with transpose_b (stored [N, K]), else MN-major (stored [K, N],
+/// f16/bf16 only).
+LogicalResult planRhs(cta::MmaOp mma, target::ElementType a, unsigned kSteps,
+                      WgmmaPlan &plan, std::string &error) {
+  cta::BufferType rhs = mma.getRhs().getType();
+  plan.rhsMNMajor = !mma.getTransposeB();
+  target::OperandMajor major =
+      plan.rhsMNMajor ? target::OperandMajor::MN : target::OperandMajor::K;
+  target::ValueOrError<target::WgmmaOperandDescriptors> b =
+      target::planWgmmaOperandDescriptors(major, rhs.getSwizzleMode(), a,
+                                          rhs.getShape()[0], rhs.getShape()[1],
+                                          kSteps);
+  if (!b) {
+    error = plan.rhsMNMajor ? "rhs must be K-major (transpose_b): " + b.error()
+                            : b.error();
+    return failure();
+  }
+  plan.highB = b->highBits;
+  plan.stepB.assign(b->kStepDeltas.begin(), b->kStepDeltas.end());
+  return success();
+}
+
 /// An MMA whose lhs is a register fragment (attention's P @ V): wgmma
 /// m64nNk16 with A from registers (the RS form), 16-bit operands only (the
-/// layout of compiler/Target's wgmmaAFragmentCoord), a K-major rhs.
+/// layout of compiler/Target's wgmmaAFragmentCoord), a K-major or MN-major
+/// rhs.
 target::ValueOrError<WgmmaPlan> planRegisterWgmma(cta::MmaOp mma,
                                                   cta::FragType lhs) {
   using Plan = target::ValueOrError<WgmmaPlan>;
@@ -125,9 +154,6 @@ target::ValueOrError<WgmmaPlan> planRegisterWgmma(cta::MmaOp mma,
     return Plan::failure(describe("not implemented yet on sm_90a: an MMA "
                                   "with ",
                                   element, " lhs registers (16-bit only)"));
-  cta::BufferType rhs = mma.getRhs().getType();
-  if (!mma.getTransposeB())
-    return Plan::failure("rhs must be K-major (transpose_b)");
   WgmmaPlan plan;
   plan.lhsInRegisters = true;
   plan.typeA = plan.typeB = *wgmmaOperandType(element);
@@ -149,18 +175,9 @@ target::ValueOrError<WgmmaPlan> planRegisterWgmma(cta::MmaOp mma,
     return Plan::failure(describe("K = ", lhs.getShape()[1],
                                   " is not a multiple of the wgmma's K of ",
                                   shape->k));
-  target::ValueOrError<uint64_t> highB = target::wgmmaDescriptorHighBits(
-      target::OperandMajor::K, rhs.getSwizzleMode(), rhs.getShape()[0]);
-  if (!highB)
-    return Plan::failure(highB.error());
-  plan.highB = *highB;
-  for (int64_t k = 0; k < lhs.getShape()[1] / shape->k; ++k) {
-    target::ValueOrError<uint64_t> stepB = target::wgmmaKStepDescriptorDelta(
-        target::OperandMajor::K, rhs.getSwizzleMode(), a, rhs.getShape()[0], k);
-    if (!stepB)
-      return Plan::failure(stepB.error());
-    plan.stepB.push_back(*stepB);
-  }
+  std::string error;
+  if (failed(planRhs(mma, a, lhs.getShape()[1] / shape->k, plan, error)))
+    return Plan::failure(error);
   return plan;
 }
 
@@ -186,8 +203,6 @@ target::ValueOrError<WgmmaPlan> planWgmma(cta::MmaOp mma) {
           describe("no sm_90a MMA for ", type, " operands yet"));
   // (wgmma takes two equal 16-bit types, or any two 8-bit floats: what the
   // cta.mma verifier admits.)
-  if (!mma.getTransposeB())
-    return Plan::failure("rhs must be K-major (transpose_b)");
   WgmmaPlan plan;
   plan.typeA = *typeA;
   plan.typeB = *typeB;
@@ -216,21 +231,16 @@ target::ValueOrError<WgmmaPlan> planWgmma(cta::MmaOp mma) {
       target::OperandMajor::K, lhs.getSwizzleMode(), lhs.getShape()[0]);
   if (!highA)
     return Plan::failure(highA.error());
-  target::ValueOrError<uint64_t> highB = target::wgmmaDescriptorHighBits(
-      target::OperandMajor::K, rhs.getSwizzleMode(), rhs.getShape()[0]);
-  if (!highB)
-    return Plan::failure(highB.error());
   plan.highA = *highA;
-  plan.highB = *highB;
+  std::string error;
+  if (failed(planRhs(mma, a, lhs.getShape()[1] / shape->k, plan, error)))
+    return Plan::failure(error);
   for (int64_t k = 0; k < lhs.getShape()[1] / shape->k; ++k) {
     target::ValueOrError<uint64_t> stepA = target::wgmmaKStepDescriptorDelta(
         target::OperandMajor::K, lhs.getSwizzleMode(), a, lhs.getShape()[0], k);
-    target::ValueOrError<uint64_t> stepB = target::wgmmaKStepDescriptorDelta(
-        target::OperandMajor::K, rhs.getSwizzleMode(), a, rhs.getShape()[0], k);
-    if (!stepA || !stepB)
-      return Plan::failure(stepA ? stepB.error() : stepA.error());
+    if (!stepA)
+      return Plan::failure(stepA.error());
     plan.stepA.push_back(*stepA);
-    plan.stepB.push_back(*stepB);
   }
   for (int64_t m = 0; m < acc.getShape()[0] / kMmaRows; ++m) {
     target::ValueOrError<uint64_t> block = target::wgmmaMNDescriptorDelta(
@@ -912,10 +922,12 @@ Value mmaRhsAddress(Emitter &e, cta::MmaOp op, cta::MmaOp::Adaptor adaptor) {
 }
 
 /// One wgmma.mma_async m64nNk16 with A from the registers `a` and B from
-/// the descriptor `descB` (K-major), on one accumulator fragment: inline asm
+/// the descriptor `descB`, on one accumulator fragment: inline asm
 /// (MLIR 22's nvvm.wgmma.mma_async takes A only as a descriptor; the text
 /// ran on an H200, lowering-brief.md section 3.4), the accumulator tied in
-/// and out. `overwrite`: scale-d 0, D = A x B.
+/// and out. `overwrite`: scale-d 0, D = A x B. The trailing immediates are
+/// imm-scale-a, imm-scale-b and imm-trans-b (the register form has no
+/// imm-trans-a; sm90-hardware-check.md): trans-b 1 for an MN-major rhs.
 Value registerWgmma(Emitter &e, const WgmmaPlan &plan, Value fragment,
                     ArrayRef<Value> a, Value descB, bool overwrite) {
   auto structType = llvm::cast<LLVM::LLVMStructType>(fragment.getType());
@@ -946,7 +958,8 @@ Value registerWgmma(Emitter &e, const WgmmaPlan &plan, Value fragment,
       "n" + std::to_string(plan.shape.n) + "k" + std::to_string(plan.shape.k) +
       ".f32." + wgmmaTypeName(plan.typeA).str() + "." +
       wgmmaTypeName(plan.typeB).str() + " {" + outputs + "}, {" + inputs +
-      "}, $" + std::to_string(descIndex) + ", p, 1, 1, 0;\n}";
+      "}, $" + std::to_string(descIndex) + ", p, 1, 1, " +
+      (plan.rhsMNMajor ? "1" : "0") + ";\n}";
   auto wgmma = LLVM::InlineAsmOp::create(
       e.b, e.loc, structType, operands, text, constraints,
       /*has_side_effects=*/true, /*is_align_stack=*/false,
@@ -1035,7 +1048,9 @@ struct MmaLowering : public OpConversionPattern<cta::MmaOp> {
             plan.typeA, plan.typeB, NVVM::WGMMATypes::f32,
             k == 0 ? plan.firstScaleOut : NVVM::WGMMAScaleOut::one,
             NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
-            NVVM::MMALayout::row, NVVM::MMALayout::col, nullptr);
+            NVVM::MMALayout::row,
+            plan.rhsMNMajor ? NVVM::MMALayout::row : NVVM::MMALayout::col,
+            nullptr);
         acc = regs.setFragment(acc, result, mb);
       }
     }

@@ -256,6 +256,72 @@ TEST(TargetWgmmaDescriptor, MNMajorNeeds16BitTypes) {
                                       ElementType::TF32, 64, 32));
 }
 
+TEST(TargetWgmmaDescriptor, MNMajorOperandPlanOfTheHardwareCheck) {
+  // k_mn (sm90-probes, ran on an H200): B stored [K = 64, N = 128] bf16,
+  // SW128, two 64-column boxes 8 KiB apart; HI 0x4000004002000000, +128 per
+  // k16 step.
+  ValueOrError<WgmmaOperandDescriptors> b = planWgmmaOperandDescriptors(
+      OperandMajor::MN, SwizzleMode::Bytes128, ElementType::BF16, 64, 128, 4);
+  ASSERT_TRUE(b) << b.error();
+  EXPECT_EQ(b->highBits, 0x4000004002000000u);
+  EXPECT_EQ(b->kStepDeltas, (std::vector<uint64_t>{0, 128, 256, 384}));
+}
+
+TEST(TargetWgmmaDescriptor, MNMajorOperandPlanOfAnAttentionVTile) {
+  // Attention's V as stored, [T, D]: a [128 keys, 128 d] bf16 SW128 tile is
+  // two 64-column blocks of 128 rows x 128 B, 16 KiB apart: LBO 16384,
+  // SBO 1024 (8 K-rows), one k16 step = 16 rows x 128 B = +128.
+  ValueOrError<WgmmaOperandDescriptors> v = planWgmmaOperandDescriptors(
+      OperandMajor::MN, SwizzleMode::Bytes128, ElementType::BF16, 128, 128, 8);
+  ASSERT_TRUE(v) << v.error();
+  EXPECT_EQ(v->highBits, 0x4000004004000000u);
+  SmemDescriptorFields fields = decodeWgmmaSmemDescriptor(v->highBits);
+  EXPECT_EQ(fields.leadingByteOffset, 16384u);
+  EXPECT_EQ(fields.strideByteOffset, 1024u);
+  EXPECT_EQ(fields.swizzle, SwizzleMode::Bytes128);
+  EXPECT_EQ(fields.baseOffset, 0u);
+  EXPECT_EQ(v->kStepDeltas,
+            (std::vector<uint64_t>{0, 128, 256, 384, 512, 640, 768, 896}));
+  // f16 is laid out the same.
+  ValueOrError<WgmmaOperandDescriptors> h = planWgmmaOperandDescriptors(
+      OperandMajor::MN, SwizzleMode::Bytes128, ElementType::F16, 128, 128, 8);
+  ASSERT_TRUE(h) << h.error();
+  EXPECT_EQ(h->highBits, v->highBits);
+}
+
+TEST(TargetWgmmaDescriptor, KMajorOperandPlanIsUnchanged) {
+  // A K-major [128 N, 128 K] tile: HI 0x4000004000010000; +2 per k16 inside
+  // the 128-B span, then + 128 rows x 128 B = +1024 for the second block.
+  ValueOrError<WgmmaOperandDescriptors> k = planWgmmaOperandDescriptors(
+      OperandMajor::K, SwizzleMode::Bytes128, ElementType::BF16, 128, 128, 8);
+  ASSERT_TRUE(k) << k.error();
+  EXPECT_EQ(k->highBits, 0x4000004000010000u);
+  EXPECT_EQ(k->kStepDeltas,
+            (std::vector<uint64_t>{0, 2, 4, 6, 1024, 1026, 1028, 1030}));
+}
+
+TEST(TargetWgmmaDescriptor, MNMajorOperandPlanRejects) {
+  ValueOrError<WgmmaOperandDescriptors> fp8 = planWgmmaOperandDescriptors(
+      OperandMajor::MN, SwizzleMode::Bytes128, ElementType::E4M3, 128, 128, 4);
+  ASSERT_FALSE(fp8);
+  EXPECT_EQ(fp8.error(), "wgmma reads e4m3 operands only K-major; transposed "
+                         "operands need f16 or bf16");
+  ValueOrError<WgmmaOperandDescriptors> narrow = planWgmmaOperandDescriptors(
+      OperandMajor::MN, SwizzleMode::Bytes128, ElementType::BF16, 64, 32, 4);
+  ASSERT_FALSE(narrow);
+  EXPECT_EQ(narrow.error(), "an MN-major operand's rows must be whole 128 B "
+                            "swizzle spans, got 32 x bf16");
+  EXPECT_FALSE(planWgmmaOperandDescriptors(OperandMajor::MN, SwizzleMode::None,
+                                           ElementType::BF16, 64, 64, 4));
+  // SW64: 32-column blocks, LBO = 64 rows x 64 B.
+  ValueOrError<WgmmaOperandDescriptors> sw64 = planWgmmaOperandDescriptors(
+      OperandMajor::MN, SwizzleMode::Bytes64, ElementType::BF16, 64, 64, 1);
+  ASSERT_TRUE(sw64) << sw64.error();
+  SmemDescriptorFields fields = decodeWgmmaSmemDescriptor(sw64->highBits);
+  EXPECT_EQ(fields.leadingByteOffset, 4096u);
+  EXPECT_EQ(fields.strideByteOffset, 512u);
+}
+
 TEST(TargetWgmmaDescriptor, SecondM64HalfOfA128RowTile) {
   // K-major: + 64 rows x 128 B.
   ValueOrError<uint64_t> kMajor = wgmmaMNDescriptorDelta(
