@@ -1,19 +1,19 @@
 // Causal attention in pipelined cta IR for sm_90a (input of
-// test/Driver/sm90-attention.test and test/gpu/test_attention_probe.py): FlashAttention-3's structure with one
-// difference, V arrives transposed (vt is [D, T]) because register-A MMAs
-// read a K-major rhs. A static walk over 128-query blocks; Q has a one-stage
-// ring held for the KV loop, K and V^T a two-stage ring; each of the two
+// test/Driver/sm90-attention.test and test/gpu/test_attention_probe.py): FlashAttention-3's structure,
+// with V as stored ([T, D]): the P V MMA reads V tiles [128 keys, 128 d]
+// MN-major (imm-trans-b). A static walk over 128-query blocks; Q has a
+// one-stage ring held for the KV loop, K and V a two-stage ring; each of the two
 // math warpgroups owns 64 query rows and carries O, the running row maxima
 // and sums through the KV loop: S = Q K^T (shared memory), the causal mask
 // and the log2 scale (cta.frag_map with each element's row and column), the
 // online softmax (cta.reduce_rows, cta.frag_map on rows vectors), the rescale
-// of O in place, and O += P V^T with P rounded into the MMA's register lhs
+// of O in place, and O += P V with P rounded into the MMA's register lhs
 // (cta.convert): no shared-memory round trip for P. ptxas assembles it with
 // no spills; test/gpu/test_attention_probe.py runs it against float32.
 cta.program @attention(
     %q: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"q", input, [S, D]>},
     %k: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"k", input, [T, D]>},
-    %vt: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"vt", input, [D, T]>},
+    %v: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"v", input, [T, D]>},
     %o: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"o", output, [S, D]>},
     %S: index {cta.dim = #cta.dim<S>}, %T: index {cta.dim = #cta.dim<T>}, %D: index {cta.dim = #cta.dim<D>})
     attributes {chip = #cta.chip<sm_90a>, block = array<i64: 384, 1, 1>, cluster = array<i64: 1, 1>,
@@ -44,7 +44,7 @@ cta.program @attention(
         ^bb0(%j: index, %slot: index):
           %t0 = arith.muli %j, %c128 : index
           cta.load %k[%t0, %c0] -> %sk[%slot] signal %kv : memref<?x?xbf16, strided<[?, 1]>> -> !cta.buffer<128x128xbf16, stages = 2, swizzle = "128B">, !cta.ring<2>
-          cta.load %vt[%c0, %t0] -> %sv[%slot] signal %kv : memref<?x?xbf16, strided<[?, 1]>> -> !cta.buffer<128x128xbf16, stages = 2, swizzle = "128B">, !cta.ring<2>
+          cta.load %v[%t0, %c0] -> %sv[%slot] signal %kv : memref<?x?xbf16, strided<[?, 1]>> -> !cta.buffer<128x128xbf16, stages = 2, swizzle = "128B">, !cta.ring<2>
         }
         cta.yield %qnext, %next : index, index
       }
@@ -116,9 +116,10 @@ cta.program @attention(
             %y = arith.mulf %x, %a : f32
             cta.yield %y : f32
           }
-          // O += P V with P in registers (the MMA's register lhs).
+          // O += P V with P in registers (the MMA's register lhs) and V as
+          // stored, [keys, d]: an MN-major rhs (no transpose_b).
           %p16 = cta.convert %p : !cta.frag<64x128xf32, acc> -> !cta.frag<64x128xbf16, lhs>
-          %onew = cta.mma %p16, %sv[%slot], %scaled {transpose_b} : !cta.frag<64x128xbf16, lhs>, !cta.buffer<128x128xbf16, stages = 2, swizzle = "128B">, !cta.acc<64x128xf32>
+          %onew = cta.mma %p16, %sv[%slot], %scaled : !cta.frag<64x128xbf16, lhs>, !cta.buffer<128x128xbf16, stages = 2, swizzle = "128B">, !cta.acc<64x128xf32>
           cta.yield %onew, %mnew, %lnew : !cta.acc<64x128xf32>, !cta.frag<64xf32, rows>, !cta.frag<64xf32, rows>
         }
           cta.yield %res#1, %res#2, %res#3, %res#0 : !cta.acc<64x128xf32>, !cta.frag<64xf32, rows>, !cta.frag<64xf32, rows>, index
