@@ -270,7 +270,8 @@ TEST(TargetWgmmaDescriptor, MNMajorOperandPlanOfTheHardwareCheck) {
 TEST(TargetWgmmaDescriptor, MNMajorOperandPlanOfAnAttentionVTile) {
   // Attention's V as stored, [T, D]: a [128 keys, 128 d] bf16 SW128 tile is
   // two 64-column blocks of 128 rows x 128 B, 16 KiB apart: LBO 16384,
-  // SBO 1024 (8 K-rows), one k16 step = 16 rows x 128 B = +128.
+  // SBO 1024 (8 K-rows), one k16 step = 16 rows x 128 B = +128. Ran on an
+  // H100 (test/gpu/test_attention_probe.py, 2026-11-26).
   ValueOrError<WgmmaOperandDescriptors> v = planWgmmaOperandDescriptors(
       OperandMajor::MN, SwizzleMode::Bytes128, ElementType::BF16, 128, 128, 8);
   ASSERT_TRUE(v) << v.error();
