@@ -55,26 +55,10 @@ std::optional<PtxSections> split(std::string_view ptx) {
                      ptx.substr(bodyEnd), definesFunc};
 }
 
-/// The `// .globl NAME` comments of a preamble: LLVM writes one before each
-/// function, and a merged module keeps them where one module has them.
-std::string globlComments(std::string_view text) {
-  std::string out;
-  size_t pos = 0;
-  while (pos < text.size()) {
-    size_t eol = text.find('\n', pos);
-    size_t next = eol == std::string_view::npos ? text.size() : eol + 1;
-    std::string_view line = text.substr(pos, next - pos);
-    size_t first = line.find_first_not_of(" \t");
-    if (first != std::string_view::npos &&
-        startsWith(line.substr(first), "// .globl"))
-      out.append(line);
-    pos = next;
-  }
-  return out;
-}
-
-/// `text` without comment-only and blank lines: what a preamble declares.
-std::string declarations(std::string_view text) {
+/// The lines of `text` (each with its newline) for which `keep` holds on
+/// the line without its leading whitespace ("" for a blank line).
+template <typename Keep>
+std::string keepLines(std::string_view text, Keep keep) {
   std::string out;
   size_t pos = 0;
   while (pos < text.size()) {
@@ -82,11 +66,27 @@ std::string declarations(std::string_view text) {
     size_t next = eol == std::string_view::npos ? text.size() : eol + 1;
     std::string_view line = text.substr(pos, next - pos);
     size_t first = line.find_first_not_of(" \t\r\n");
-    if (first != std::string_view::npos && !startsWith(line.substr(first), "//"))
+    if (keep(first == std::string_view::npos ? std::string_view()
+                                             : line.substr(first)))
       out.append(line);
     pos = next;
   }
   return out;
+}
+
+/// The `// .globl NAME` comments of a preamble: LLVM writes one before each
+/// function, and a merged module keeps them where one module has them.
+std::string globlComments(std::string_view text) {
+  return keepLines(text, [](std::string_view line) {
+    return startsWith(line, "// .globl");
+  });
+}
+
+/// `text` without comment-only and blank lines: what a preamble declares.
+std::string declarations(std::string_view text) {
+  return keepLines(text, [](std::string_view line) {
+    return !line.empty() && !startsWith(line, "//");
+  });
 }
 
 } // namespace
