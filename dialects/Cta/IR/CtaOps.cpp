@@ -1,6 +1,7 @@
 //===- CtaOps.cpp - operations of the cta dialect -------------------------===//
 
 #include "dialects/Cta/IR/CtaOps.h"
+#include "dialects/Tile/IR/FunctionOpParser.h"
 
 #include "compiler/Target/Chip.h"
 
@@ -123,21 +124,7 @@ static void printEpilogueInputs(OpAsmPrinter &printer, Operation *,
 //===----------------------------------------------------------------------===//
 
 ParseResult ProgramOp::parse(OpAsmParser &parser, OperationState &result) {
-  auto buildType = [](Builder &builder, ArrayRef<Type> args,
-                      ArrayRef<Type> results,
-                      function_interface_impl::VariadicFlag, std::string &) {
-    return builder.getFunctionType(args, results);
-  };
-  SMLoc loc = parser.getCurrentLocation();
-  if (function_interface_impl::parseFunctionOp(
-          parser, result, /*allowVariadic=*/false,
-          getFunctionTypeAttrName(result.name), buildType,
-          getArgAttrsAttrName(result.name), getResAttrsAttrName(result.name)))
-    return failure();
-  // Inherent attributes of the wrong kind (`chip = "sm_90a"`) are errors
-  // here, as in a generated parser; they would otherwise be dropped.
-  return verifyInherentAttrs(result.name, result.attributes,
-                             [&]() { return parser.emitError(loc); });
+  return parseFunctionLikeOp<ProgramOp>(parser, result);
 }
 
 void ProgramOp::print(OpAsmPrinter &p) {

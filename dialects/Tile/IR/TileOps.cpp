@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dialects/Tile/IR/TileOps.h"
+#include "dialects/Tile/IR/FunctionOpParser.h"
 #include "dialects/Tile/IR/TileShapes.h"
 #include "compiler/Target/Chip.h"
 
@@ -144,21 +145,7 @@ static LogicalResult verifyScalarRegion(Operation *op, Region &region,
 //===----------------------------------------------------------------------===//
 
 ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
-  auto buildType = [](Builder &builder, ArrayRef<Type> args,
-                      ArrayRef<Type> results,
-                      function_interface_impl::VariadicFlag, std::string &) {
-    return builder.getFunctionType(args, results);
-  };
-  SMLoc loc = parser.getCurrentLocation();
-  if (function_interface_impl::parseFunctionOp(
-          parser, result, /*allowVariadic=*/false,
-          getFunctionTypeAttrName(result.name), buildType,
-          getArgAttrsAttrName(result.name), getResAttrsAttrName(result.name)))
-    return failure();
-  // Inherent attributes of the wrong kind (`variant_of = 3`) are errors here,
-  // as in a generated parser; they would otherwise be dropped silently.
-  return verifyInherentAttrs(result.name, result.attributes,
-                             [&]() { return parser.emitError(loc); });
+  return parseFunctionLikeOp<KernelOp>(parser, result);
 }
 
 void KernelOp::print(OpAsmPrinter &p) {
