@@ -4,9 +4,10 @@
 The FlashAttention-3 setting (batch x seqlen = 16k tokens, 16 heads, head dim 128, causal and
 not, seqlen 1k..16k) plus head dims 64 and 256 and grouped-query attention (32 query heads over
 4 KV heads). Contenders: SDPA with the cuDNN, flash and memory-efficient backends (each pinned
-with torch.nn.attention.sdpa_kernel), and Kiln's examples/attention.kiln-style kernel when an
-artifact for it exists. Kiln's attention is fused by tile-fuse-attention but not lowered yet, so
-today the Kiln column says so and the table is the baseline Kiln must beat.
+with torch.nn.attention.sdpa_kernel), and Kiln's kernels compiled from .kiln sources
+(examples/attention.kiln for causal head dim 128, test/gpu/kernels/attention_full.kiln,
+attention_d64.kiln and attention_gqa.kiln; scripts/build_gpu_artifacts.sh builds them into
+$KILN_ARTIFACTS). A form without a Kiln kernel says why in the Kiln column.
 
 Each backend's output is checked once against a float32 reference on the same inputs (relative
 error; a backend that fails the check is reported, not timed). Timing as the other benchmarks
@@ -62,6 +63,38 @@ def reference(q, k, v, causal):
     return out
 
 
+# (head dim, causal, grouped-query) -> the artifact that computes it.
+KILN_KERNELS = {(128, True, False): "attention", (128, False, False): "attention_full",
+                (64, True, False): "attention_d64", (128, True, True): "attention_gqa"}
+
+
+def kiln_fn(q, k, v, causal):
+    """A callable running Kiln's kernel for this form, or the reason there is none."""
+    gqa = q.shape[1] != k.shape[1]
+    name = KILN_KERNELS.get((q.shape[-1], causal, gqa))
+    if name is None:
+        return None, "no Kiln kernel for this form yet"
+    path = os.path.join(os.environ.get("KILN_ARTIFACTS", ".device-carry/artifacts"),
+                        name + ".kiln.json")
+    if not os.path.exists(path):
+        return None, f"{path} was not built"
+    import kiln
+    kernel = kiln.load(path)
+    o = torch.empty_like(q)
+    if gqa:  # the query heads of one key/value head as an axis of their own
+        b, hq, s, d = q.shape
+        hkv = k.shape[1]
+        args = (q.view(b, hkv, hq // hkv, s, d), k.unsqueeze(2), v.unsqueeze(2))
+        out = o.view(b, hkv, hq // hkv, s, d)
+    else:
+        args, out = (q, k, v), o
+
+    def run():
+        kernel(*args, out=out)
+        return o
+    return run, None
+
+
 def sdpa(backend, q, k, v, causal):
     gqa = q.shape[1] != k.shape[1]
 
@@ -97,25 +130,27 @@ def bench_case(case, args):
             continue
         row["contenders"][label] = {"rel_err": err}
         fns[label] = fn
-    row["contenders"]["kiln"] = {"error": args.kiln_status}
+    fn, why = kiln_fn(q, k, v, causal)
+    if fn is None:
+        row["contenders"]["kiln"] = {"error": why}
+    else:
+        try:
+            out = fn()
+            torch.cuda.synchronize()
+            err = relative_error(out[:1], ref)
+            if err < TOLERANCE:
+                row["contenders"]["kiln"] = {"rel_err": err}
+                fns["kiln"] = fn
+            else:
+                row["contenders"]["kiln"] = {"error": f"relative error {err:.3e}"}
+        except Exception as e:  # noqa: BLE001
+            row["contenders"]["kiln"] = {"error": short(e)}
     medians, errors = time_interleaved(fns, args.iters)
     for label, ms in medians.items():
         row["contenders"][label].update({"ms": ms, "tflops": flops / ms / 1e9})
     for label, error in errors.items():
         row["contenders"][label] = {"error": short(error)}
     return row
-
-
-def kiln_status():
-    """Why Kiln has no column yet: what compiling examples/attention.kiln says (on a machine
-    without the compiler, that it is not there)."""
-    import kiln
-    path = os.path.join(os.path.dirname(__file__), "..", "examples", "attention.kiln")
-    try:
-        kiln.compile(path, chip="sm_90a", load=False)
-    except Exception as e:  # noqa: BLE001
-        return "examples/attention.kiln does not compile here: " + short(e, 200)
-    return "examples/attention.kiln compiles, but this benchmark does not run it yet"
 
 
 def main():
@@ -127,30 +162,32 @@ def main():
     # A backend that cannot run a form (GQA on the memory-efficient kernel) says why in a
     # UserWarning per call; the table reports it once.
     warnings.filterwarnings("ignore", category=UserWarning)
-    try:
-        args.kiln_status = kiln_status()
-    except Exception as e:  # noqa: BLE001  (the Python package itself is unusable)
-        args.kiln_status = "not run: " + short(e, 200)
     rows = []
-    print(f"Kiln: {args.kiln_status}")
+    names = ["kiln", *BACKENDS]
     print(f"{'form':6} {'B':>3} {'Hq':>3} {'Hkv':>3} {'S':>6} {'D':>4} {'causal':>6}   "
-          + "  ".join(f"{name:>16}" for name in BACKENDS))
+          + "  ".join(f"{name:>16}" for name in names) + "   kiln/cudnn kiln/flash")
     for case in cases(args.quick):
         row = bench_case(case, args)
         rows.append(row)
         cells = []
-        for name in BACKENDS:
-            c = row["contenders"][name]
-            cells.append(f"{c['tflops']:9.1f} TFLOP/s" if "tflops" in c else f"{'n/a':>16}")
+        c = row["contenders"]
+        for name in names:
+            cells.append(f"{c[name]['tflops']:9.1f} TFLOP/s" if "tflops" in c[name]
+                         else f"{'n/a':>16}")
+        for base in ("cudnn", "flash"):
+            if "ms" in c["kiln"] and "ms" in c[base]:
+                row[f"kiln_over_{base}"] = c[base]["ms"] / c["kiln"]["ms"]
+                cells.append(f"{row[f'kiln_over_{base}']:10.3f}")
+            else:
+                cells.append(f"{'n/a':>10}")
         print(f"{row['form']:6} {row['batch']:3d} {row['heads']:3d} {row['kv_heads']:3d} "
               f"{row['seqlen']:6d} {row['head_dim']:4d} {str(row['causal']):>6}   "
               + "  ".join(cells), flush=True)
-        for name in BACKENDS:
+        for name in names:
             if "error" in row["contenders"][name]:
                 print(f"    {name}: {row['contenders'][name]['error']}")
     with open(args.json, "w") as f:
-        json.dump({"environment": environment(), "kiln": args.kiln_status, "rows": rows}, f,
-                  indent=1)
+        json.dump({"environment": environment(), "rows": rows}, f, indent=1)
 
 
 if __name__ == "__main__":

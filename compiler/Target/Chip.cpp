@@ -100,8 +100,16 @@ std::string_view knownChipNames() { return "sm_90a or sm_100a"; }
 unsigned warpSpecializedConsumerRegisters(const ChipInfo &chip,
                                           unsigned producerWarpgroups,
                                           unsigned consumerWarpgroups) {
+  return warpSpecializedConsumerRegisters(
+      chip, producerWarpgroups, consumerWarpgroups, chip.producerRegisters);
+}
+
+unsigned warpSpecializedConsumerRegisters(const ChipInfo &chip,
+                                          unsigned producerWarpgroups,
+                                          unsigned consumerWarpgroups,
+                                          unsigned producerRegisters) {
   unsigned producerShare =
-      chip.threadsPerWarpgroup * producerWarpgroups * chip.producerRegisters;
+      chip.threadsPerWarpgroup * producerWarpgroups * producerRegisters;
   if (consumerWarpgroups == 0 || producerShare >= chip.registerFile)
     return 0;
   unsigned perThread = (chip.registerFile - producerShare) /

@@ -188,6 +188,13 @@ std::string_view knownChipNames();
 unsigned warpSpecializedConsumerRegisters(const ChipInfo &chip,
                                           unsigned producerWarpgroups,
                                           unsigned consumerWarpgroups);
+/// The same with producers at `producerRegisters` per thread (a producer
+/// that only issues copies, such as attention's, drops to setmaxnreg's
+/// lowest count: one producer at 24 leaves 240 for two consumers).
+unsigned warpSpecializedConsumerRegisters(const ChipInfo &chip,
+                                          unsigned producerWarpgroups,
+                                          unsigned consumerWarpgroups,
+                                          unsigned producerRegisters);
 
 } // namespace kiln::target
 

@@ -242,19 +242,6 @@ tile.kernel @chained(%x: tensor<?x?xbf16, #tile.dims<M, K>> {tile.param = #tile.
 
 // -----
 
-// Attention that tile-fuse-attention fused is not lowered yet; the error is
-// at the op, which carries the location of q @ k^T.
-tile.kernel @fused_attention(%q: tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>> {tile.param = #tile.param<"q", input>},
-                             %k: tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>> {tile.param = #tile.param<"k", input>},
-                             %v: tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>> {tile.param = #tile.param<"v", input>})
-    -> (tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>> {tile.param = #tile.param<"o", output>}) {
-  // expected-error@+1 {{convert-tile-to-cta: not implemented yet: attention (tile.attention) is fused but not lowered on sm_90a}}
-  %o = tile.attention %q, %k, %v mask_kind = causal, p_type = bf16 : tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>>, tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>>, tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>> -> tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>>
-  tile.return %o : tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>>
-}
-
-// -----
-
 // A softmax that feeds a matmul is attention that was not fused; it is
 // reported before the products around it.
 tile.kernel @attention(%s: tensor<?x?xbf16, #tile.dims<S, T>> {tile.param = #tile.param<"s", input>}, %v: tensor<?x?xbf16, #tile.dims<T, D>> {tile.param = #tile.param<"v", input>}) -> (tensor<?x?xf32, #tile.dims<S, D>> {tile.param = #tile.param<"o", output>}) {

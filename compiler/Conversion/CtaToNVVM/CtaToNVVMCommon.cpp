@@ -429,6 +429,64 @@ struct TileLoopLowering : public OpConversionPattern<cta::TileLoopOp> {
   }
 };
 
+/// A batched walk (attention): one unit per (leading index..., row tile,
+/// column tile) of extents E_0..E_n-1 in tiles t_0..t_n-1, walked by the
+/// CTAs of the grid in order of their linear block index, each taking every
+/// stride-th unit. The tile axes vary fastest, so the CTAs running at once
+/// share the operands of few batches and heads in L2, and the row tiles run
+/// backwards: under a causal mask the last row tiles see the most keys, and
+/// taking them first leaves the short ones to fill the last wave.
+struct BatchedTileLoopLowering
+    : public OpConversionPattern<cta::TileLoopOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(cta::TileLoopOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (op.getWalk() != cta::WalkKind::batched)
+      return rewriter.notifyMatchFailure(op, "only batched walks");
+    Location loc = op.getLoc();
+    Emitter e(rewriter, loc);
+    Type i32 = e.i32Type();
+    SmallVector<Value> counts;
+    Value total = e.i32(1);
+    for (auto [extent, tile] :
+         llvm::zip(adaptor.getExtents(), op.getTileSizes())) {
+      counts.push_back(e.ceilDiv(e.toI32(extent), e.i32(tile)));
+      total = e.mul(total, counts.back());
+    }
+    // The linear block index over the whole grid (a `tiles` launch spreads
+    // the first three axes' counts over x, y and z).
+    Value gridX = NVVM::GridDimXOp::create(rewriter, loc, i32);
+    Value gridXY = e.mul(gridX, NVVM::GridDimYOp::create(rewriter, loc, i32));
+    Value first = e.add(
+        e.add(NVVM::BlockIdXOp::create(rewriter, loc, i32),
+              e.mul(NVVM::BlockIdYOp::create(rewriter, loc, i32), gridX)),
+        e.mul(NVVM::BlockIdZOp::create(rewriter, loc, i32), gridXY));
+    Value stride = e.mul(gridXY, NVVM::GridDimZOp::create(rewriter, loc, i32));
+    auto loop =
+        scf::ForOp::create(rewriter, loc, e.toIndex(first), e.toIndex(total),
+                           e.toIndex(stride), adaptor.getInits());
+    Block *body = loop.getBody();
+    if (!body->empty())
+      rewriter.eraseOp(body->getTerminator());
+    rewriter.setInsertionPointToStart(body);
+    Value rest = e.toI32(loop.getInductionVar());
+    size_t axes = counts.size();
+    SmallVector<Value> args(axes);
+    for (size_t axis = axes; axis-- > 0;) {
+      Value index = e.urem(rest, counts[axis]);
+      if (axis + 2 == axes)
+        index = e.sub(e.sub(counts[axis], e.i32(1)), index);
+      rest = e.udiv(rest, counts[axis]);
+      args[axis] = e.toIndex(e.mul(index, e.i32(op.getTileSizes()[axis])));
+    }
+    llvm::append_range(args, loop.getRegionIterArgs());
+    rewriter.inlineBlockBefore(&op.getBody().front(), body, body->end(), args);
+    rewriter.replaceOp(op, loop.getResults());
+    return success();
+  }
+};
+
 /// For each K step: wait until the stage is empty (the first pass through
 /// the ring passes at once: a fresh barrier's phase 1 counts as complete),
 /// post the stage's transaction bytes on its full barrier, then issue the
@@ -593,7 +651,7 @@ void kiln::populateCtaToNVVMCommonPatterns(TypeConverter &converter,
       converter, ctx, abis);
   patterns.add<WarpSpecializeLowering>(converter, ctx, abis, resources);
   patterns.add<ReturnLowering, YieldLowering, TileLoopLowering,
-               ClusterRankLowering, AllocLowering, WarpgroupIndexLowering>(
+               BatchedTileLoopLowering, ClusterRankLowering, AllocLowering, WarpgroupIndexLowering>(
       converter, ctx);
 }
 
@@ -707,10 +765,13 @@ LogicalResult kiln::checkLoweredAlike(Operation *op, target::Chip chip) {
                              "pipelined; run cta-pipeline first");
       })
       .Case([&](cta::TileLoopOp loop) -> LogicalResult {
-        if (loop.getWalk() != cta::WalkKind::static_ &&
-            loop.getWalk() != cta::WalkKind::stream_k)
-          return notYet(Twine("a ") + cta::stringifyWalkKind(loop.getWalk()) +
-                        " tile walk");
+        if (loop.getWalk() == cta::WalkKind::grouped)
+          return notYet("a grouped tile walk");
+        // (A batched walk's CTAs take units one by one: nothing ties the
+        // CTAs of a cluster to neighbouring tiles.)
+        if (loop.getWalk() == cta::WalkKind::batched && loop.getCluster() &&
+            (*loop.getCluster())[0] > 1)
+          return notYet("a batched tile walk in clusters of several CTAs");
         return success();
       })
       .Case([&](cta::StreamKJoinOp) -> LogicalResult {

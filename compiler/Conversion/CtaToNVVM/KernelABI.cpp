@@ -229,9 +229,12 @@ FailureOr<KernelABI> kiln::planKernelABI(cta::ProgramOp program) {
           return (store.emitError("convert-cta-to-nvvm: epilogue inputs "
                                   "must be program arguments"),
                   WalkResult::interrupt());
-      if (llvm::cast<MemRefType>(store.getDest().getType()).getRank() != 2)
+      // Inputs are read at the element's row and column alone.
+      if (llvm::cast<MemRefType>(store.getDest().getType()).getRank() != 2 &&
+          !store.getInputs().empty())
         return (store.emitError("convert-cta-to-nvvm: not implemented yet: "
-                                "stores into tensors of rank other than 2"),
+                                "epilogue inputs of a store into a tensor "
+                                "of rank other than 2"),
                 WalkResult::interrupt());
       cta::BufferType staging = store.getStaging().getType();
       FailureOr<unsigned> map =

@@ -49,8 +49,7 @@ LogicalResult kiln::checkStoreStaging(cta::StoreOp store) {
   auto program = store->getParentOfType<cta::ProgramOp>();
   // (Other destinations are reported by the ABI analysis.)
   bool planned = dest && program &&
-                 dest.getOwner() == &program.getBody().front() &&
-                 llvm::cast<MemRefType>(dest.getType()).getRank() == 2;
+                 dest.getOwner() == &program.getBody().front();
   cta::ParamAttr param =
       planned ? program.getParam(dest.getArgNumber()) : cta::ParamAttr();
   auto known = [&](tile::DimExprAttr dim) {
@@ -85,8 +84,11 @@ TileStore::TileStore(Emitter &e, cta::StoreOp op, ValueRange indices,
   dest = argNumber(op.getDest());
 
   const StoreArgs &args = abi.storeArgs.lookup(op);
-  row0 = e.toI32(indices[0]);
-  col0 = e.toI32(indices[1]);
+  size_t rank = indices.size();
+  row0 = e.toI32(indices[rank - 2]);
+  col0 = e.toI32(indices[rank - 1]);
+  for (Value index : indices.drop_back(2))
+    outer.push_back(e.toI32(index));
   lane = e.warpgroupLane();
   leader = e.eq(lane, e.i32(0));
   tmaOk = e.cmp(arith::CmpIPredicate::ne, kernel.getArgument(args.tmaOk),
@@ -109,7 +111,8 @@ FailureOr<Value> TileStore::extent(unsigned arg, unsigned axis) {
 }
 
 LogicalResult TileStore::prepare() {
-  FailureOr<Value> m = extent(dest, 0), n = extent(dest, 1);
+  unsigned rank = outer.size() + 2;
+  FailureOr<Value> m = extent(dest, rank - 2), n = extent(dest, rank - 1);
   if (failed(m) || failed(n))
     return failure();
   extentM = *m;
@@ -228,8 +231,16 @@ void TileStore::copyOutDirect(Value buffer, int64_t block) {
   OpBuilder &b = e.b;
   const PointerArgs &pointerArgs = abi.pointerArgs.lookup(dest);
   Value pointer = kernel.getArgument(pointerArgs.pointer);
-  Value stride = kernel.getArgument(pointerArgs.strides[0]);
+  Value stride = kernel.getArgument(pointerArgs.strides[outer.size()]);
   Type i64 = b.getI64Type();
+  // The leading axes' part of every element's offset.
+  Value outerOffset = e.i64(0);
+  for (auto [axis, index] : llvm::enumerate(outer))
+    outerOffset = arith::AddIOp::create(
+        b, e.loc, outerOffset,
+        arith::MulIOp::create(b, e.loc,
+                              arith::ExtUIOp::create(b, e.loc, i64, index),
+                              kernel.getArgument(pointerArgs.strides[axis])));
   int64_t elements = rows * blockColumns;
   for (int64_t k = 0; k < elements / kWarpgroupThreads; ++k) {
     Value index = e.add(e.i32(k * kWarpgroupThreads), lane);
@@ -247,6 +258,7 @@ void TileStore::copyOutDirect(Value buffer, int64_t block) {
           arith::MulIOp::create(
               b, e.loc, arith::ExtUIOp::create(b, e.loc, i64, row), stride),
           arith::ExtUIOp::create(b, e.loc, i64, col));
+      at = arith::AddIOp::create(b, e.loc, at, outerOffset);
       Value address = LLVM::GEPOp::create(b, e.loc, pointer.getType(), element,
                                           pointer, ValueRange{at});
       LLVM::StoreOp::create(b, e.loc, value, address);
@@ -269,8 +281,10 @@ void TileStore::endBlock(Value buffer, int64_t block) {
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&copyOut.getThenRegion().front());
   e.ifThen(leader, [&] {
+    // Innermost first: the column, the row, then the leading axes.
     SmallVector<Value> coords = {e.add(col0, e.i32(block * plan.boxes.box[0])),
                                  row0};
+    coords.append(outer.rbegin(), outer.rend());
     NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
         b, e.loc, tensorMap, buffer, coords, Value(), NVVM::TMAStoreMode::TILE,
         Value());

@@ -45,8 +45,12 @@ public:
   int64_t rows, columns, blockColumns, tileBlocks, ringBlocks, elementBytes;
   /// The staged element type.
   mlir::Type element;
-  /// The tile's first row and column in the destination, and its extents.
+  /// The tile's first row and column in the destination (its last two
+  /// axes), and their extents.
   mlir::Value row0, col0, extentM, extentN;
+  /// Its index along each leading axis of a destination of rank > 2 (one
+  /// element per axis: a batch, a head), outermost first.
+  llvm::SmallVector<mlir::Value, 3> outer;
   /// The thread's lane in the storing warpgroup.
   mlir::Value lane;
 

@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Conversion/TileToCta/TileToCta.h"
+#include "compiler/Conversion/TileToCta/AttentionToCta.h"
+#include "compiler/Conversion/TileToCta/ProgramSignature.h"
 #include "compiler/Conversion/Passes.h"
 #include "compiler/Target/BlockScaleLayout.h"
 #include "compiler/Target/Chip.h"
@@ -86,17 +88,11 @@ static bool dependsOn(Value value, Operation *op) {
 
 /// The kernel's one contraction, once every other op of its body is one the
 /// lowering moves into it (constants) or the terminator; else reports the
-/// first op that is not (attention first: its pieces would be reported as
-/// batched matmuls).
+/// first op that is not (unfused attention first: its pieces would be
+/// reported as batched matmuls).
 static FailureOr<tile::ContractOp> findOnlyContraction(tile::KernelOp kernel,
                                                        target::Chip chip) {
   Block &body = kernel.getBody().front();
-  auto attentions = body.getOps<tile::AttentionOp>();
-  if (!attentions.empty())
-    return notImplemented(*attentions.begin(),
-                          "attention (tile.attention) is fused but not "
-                          "lowered on " +
-                              Twine(target::chipName(chip)));
   for (auto softmax : body.getOps<tile::SoftmaxOp>())
     if (tile::feedsProduct(softmax))
       return notImplemented(softmax,
@@ -236,8 +232,16 @@ static LogicalResult checkEpilogueAndExtents(tile::ContractOp contract) {
   return success();
 }
 
+/// The kernel's attention op, if it has one (AttentionToCta.h builds it).
+static tile::AttentionOp findAttention(tile::KernelOp kernel) {
+  auto attentions = kernel.getBody().front().getOps<tile::AttentionOp>();
+  return attentions.empty() ? tile::AttentionOp() : *attentions.begin();
+}
+
 LogicalResult kiln::checkTileToCtaSupport(tile::KernelOp kernel,
                                           target::Chip chip) {
+  if (tile::AttentionOp attention = findAttention(kernel))
+    return checkAttentionSupport(kernel, attention, chip);
   FailureOr<tile::ContractOp> contract = findOnlyContraction(kernel, chip);
   if (failed(contract))
     return failure();
@@ -357,51 +361,26 @@ private:
   // 1. The signature
   //===--------------------------------------------------------------------===//
 
-  /// The ABI: tensors (inputs, then outputs) as row-major strided memrefs,
-  /// then each symbolic dim as an index. Creates the program with its typed
-  /// attributes and its entry block, and binds `dims` to the entry's index
-  /// arguments.
+  /// The ABI (ProgramSignature.h), with block-scale tensors in the layout
+  /// the kernel reads; the program's schedule and cluster.
   void buildSignature() {
     llvm::DenseMap<Value, SmallVector<tile::DimExprAttr>> scaleShapes =
         collectScaleShapes();
     for (unsigned i = 0; i < kernel.getNumArguments(); ++i)
-      addTensorArgument(
+      signature.addTensor(
           llvm::cast<RankedTensorType>(kernel.getArgumentTypes()[i]),
           kernel.getArgParam(i), scaleShapes.lookup(kernel.getArgument(i)));
     for (unsigned i = 0; i < kernel.getNumResults(); ++i)
-      addTensorArgument(
+      signature.addTensor(
           llvm::cast<RankedTensorType>(kernel.getResultTypes()[i]),
           kernel.getResultParam(i));
-    unsigned numTensors = argTypes.size();
-    for (auto &dim : dims) {
-      argTypes.push_back(rewriter.getIndexType());
-      NamedAttrList attrs;
-      attrs.set(cta::ProgramOp::kDimAttrName,
-                cta::DimAttr::get(ctx, StringAttr::get(ctx, dim.first)));
-      argAttrs.push_back(attrs);
-    }
-
-    rewriter.setInsertionPoint(kernel);
-    program = cta::ProgramOp::create(rewriter, loc, kernel.getSymName(),
-                                     rewriter.getFunctionType(argTypes, {}));
-    SmallVector<DictionaryAttr> argDicts;
-    for (NamedAttrList &attrs : argAttrs)
-      argDicts.push_back(attrs.getDictionary(ctx));
-    program.setAllArgAttrs(argDicts);
-    program.setChipAttr(cta::ChipAttr::get(ctx, chip));
-    // Variants of one kernel (tile-select-schedule) launch as one manifest.
-    program.setVariantOfAttr(kernel.getVariantOfAttr());
-    program.setTileCostAttr(kernel.getTileCostAttr());
+    program = signature.create(rewriter, kernel, chip);
+    entry = signature.entry;
     program.setScheduleAttr(cta::ScheduleAttr::get(ctx, schedule.getStages(),
                                                    schedule.getConsumers(),
                                                    schedule.getAccStages()));
     program.setClusterAttr(rewriter.getDenseI64ArrayAttr(
         {schedule.getClusterM(), schedule.getClusterN()}));
-    entry = rewriter.createBlock(&program.getBody());
-    for (Type type : argTypes)
-      entry->addArgument(type, loc);
-    for (auto [index, dim] : llvm::enumerate(dims))
-      dim.second = entry->getArgument(numTensors + index);
   }
 
   /// Block-scale tensors of scaled products reach the kernel in their
@@ -426,42 +405,13 @@ private:
     return scaleShapes;
   }
 
-  /// Appends one tensor argument: a strided memref with a unit inner stride,
-  /// its #cta.param (shape `layout` when given, else the tensor's own), and
-  /// each dim the shape names to `dims`, in order of first appearance.
-  void addTensorArgument(RankedTensorType type, tile::ParamAttr param,
-                         ArrayRef<tile::DimExprAttr> layout = {}) {
-    SmallVector<tile::DimExprAttr> shapeDims = tile::getDimAttrs(type);
-    if (!layout.empty())
-      shapeDims.assign(layout.begin(), layout.end());
-    int64_t rank = shapeDims.size();
-    SmallVector<int64_t> shape(rank, ShapedType::kDynamic);
-    SmallVector<int64_t> strides(rank, ShapedType::kDynamic);
-    strides.back() = 1;
-    argTypes.push_back(MemRefType::get(shape, type.getElementType(),
-                                       StridedLayoutAttr::get(ctx, 0, strides)));
-    for (tile::DimExprAttr dim : shapeDims)
-      if (dim.getKind() != DimExpr::Kind::Const)
-        dims.insert({dim.getName().getValue(), Value()});
-    NamedAttrList attrs;
-    attrs.set(cta::ProgramOp::kParamAttrName,
-              cta::ParamAttr::get(ctx, param.getName(), param.getKind(),
-                                  shapeDims, param.getScaleOf(),
-                                  param.getBlock()));
-    argAttrs.push_back(attrs);
-  }
-
   /// The extent `dim` (a name or a constant) as an index value.
   Value dimValue(StringAttr dim) {
-    if (std::optional<int64_t> constant = tile::getConstantDim(dim.getValue()))
-      return arith::ConstantIndexOp::create(rewriter, loc, *constant);
-    return dims.lookup(dim.getValue());
+    return signature.dimValue(rewriter, loc, dim.getValue());
   }
 
   /// The program argument of a kernel-argument tensor.
-  Value programArg(Value value) const {
-    return entry->getArgument(llvm::cast<BlockArgument>(value).getArgNumber());
-  }
+  Value programArg(Value value) const { return signature.programArg(value); }
 
   //===--------------------------------------------------------------------===//
   // 2. How the tile maps onto MMAs
@@ -845,7 +795,7 @@ private:
         llvm::cast<RankedTensorType>(output.getType()).getElementType();
     auto store = cta::StoreOp::create(
         rewriter, contractLoc, values, inputs, rewriter.getArrayAttr(kinds),
-        entry->getArgument(kernel.getNumArguments() + result),
+        signature.resultArg(kernel, result),
         ValueRange{m0, n0}, /*row_limit=*/Value(), staging.lookup(outType),
         /*staging_slot=*/Value());
     Block *epilogue = rewriter.createBlock(&store.getEpilogue());
@@ -899,10 +849,7 @@ private:
   static constexpr int64_t atomRows = target::scaleFactorAtomRows;
 
   // 1. The signature.
-  SmallVector<Type> argTypes;
-  SmallVector<NamedAttrList> argAttrs;
-  /// Each symbolic dim and, once the entry block exists, its argument.
-  llvm::MapVector<StringRef, Value> dims;
+  ProgramSignature signature{ctx};
   cta::ProgramOp program;
   Block *entry = nullptr;
   Value m, n, k;
@@ -933,7 +880,10 @@ struct KernelToProgram : public OpRewritePattern<tile::KernelOp> {
 
   LogicalResult matchAndRewrite(tile::KernelOp kernel,
                                 PatternRewriter &rewriter) const override {
-    ProgramBuilder(rewriter, kernel, chip).build();
+    if (tile::AttentionOp attention = findAttention(kernel))
+      buildAttentionProgram(rewriter, kernel, attention, chip);
+    else
+      ProgramBuilder(rewriter, kernel, chip).build();
     return success();
   }
 

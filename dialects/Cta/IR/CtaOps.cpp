@@ -460,6 +460,11 @@ LogicalResult TileLoopOp::verify() {
              << "a batched walk has leading batch axes: needs at least 3 "
                 "extents, got "
              << axes;
+    // A grid has three axes: more tile axes need the persistent launch
+    // rule, which counts every axis's tiles into one.
+    if (axes > 3 && !getPersistent())
+      return emitOpError() << "a batched walk over " << axes
+                           << " axes is persistent (a grid has 3 axes)";
     break;
   }
   if (grouped) {
@@ -784,9 +789,9 @@ LogicalResult StoreOp::verify() {
   if (getValues().empty())
     return emitOpError() << "needs at least one value to store";
   if (static_cast<int64_t>(getIndices().size()) != dest.getRank() ||
-      dest.getRank() < 2)
+      dest.getRank() < 2 || dest.getRank() > 5)
     return emitOpError() << "stores 2-D tiles with one index per axis of a "
-                            "destination of rank 2 or more";
+                            "destination of rank 2 to 5 (a tensor map's)";
   std::optional<std::pair<ArrayRef<int64_t>, Type>> tile =
       getTileOf(getValues()[0].getType());
   SmallVector<Type> elements;

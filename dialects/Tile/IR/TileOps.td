@@ -355,6 +355,10 @@ def Tile_AttentionOp : Tile_Op<"attention", [Pure, IsolatedFromAbove]> {
 
     Both regions are isolated from above: constants live inside them.
 
+    `schedule` (set by `tile-select-schedule`): `tile_m` query rows per CTA,
+    `tile_n` keys per step of the key/value loop, `tile_k` the head dim,
+    `stages` the depth of the key/value ring, `consumers` math warpgroups.
+
     ```mlir
     %o = tile.attention %q, %k, %v mask_kind = causal, p_type = bf16
         : tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>>,
@@ -371,7 +375,8 @@ def Tile_AttentionOp : Tile_Op<"attention", [Pure, IsolatedFromAbove]> {
   }];
   let arguments = (ins Tile_MmaTensor:$q, Tile_MmaTensor:$k, Tile_MmaTensor:$v,
                        Tile_AttentionMaskAttr:$mask_kind,
-                       TypeAttr:$p_type);
+                       TypeAttr:$p_type,
+                       OptionalAttr<Tile_ScheduleAttr>:$schedule);
   let results = (outs Tile_AttentionTensor:$result);
   let regions = (region AnyRegion:$score, AnyRegion:$mask);
   let assemblyFormat = [{

@@ -268,7 +268,7 @@ void fuse(AttentionChain &chain) {
       product.getRhs(),
       AttentionMaskAttr::get(ctx, causal ? AttentionMask::causal
                                          : AttentionMask::none),
-      TypeAttr::get(pType));
+      TypeAttr::get(pType), /*schedule=*/ScheduleAttr());
 
   Type f32 = builder.getF32Type();
   Type index = builder.getIndexType();

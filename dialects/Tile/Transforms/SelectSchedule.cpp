@@ -14,6 +14,7 @@
 #include "compiler/Target/MLIR/ElementTypes.h"
 #include "compiler/Target/Swizzle.h"
 #include "compiler/Target/TensorMemory.h"
+#include "dialects/Tile/Transforms/AttentionSchedule.h"
 #include "dialects/Tile/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
@@ -559,6 +560,9 @@ struct TileSelectSchedulePass
   }
 
   LogicalResult scheduleKernel(KernelOp kernel, const ChipInfo &budget) {
+    for (AttentionOp attention : kernel.getBody().getOps<AttentionOp>())
+      if (failed(scheduleAttention(kernel, attention, budget)))
+        return failure();
     SmallVector<ContractOp> contracts(kernel.getBody().getOps<ContractOp>());
     bool allScheduled = true;
     for (ContractOp contract : contracts) {
@@ -605,6 +609,26 @@ struct TileSelectSchedulePass
         continue;
       addVariant(kernel, builder, budget, *plan);
     }
+    return success();
+  }
+
+  /// An attention op's schedule (AttentionSchedule.h). Its tiles follow
+  /// from the head dims alone: a kernel's tile hints, made for
+  /// contractions, are refused rather than ignored.
+  static LogicalResult scheduleAttention(KernelOp kernel, AttentionOp attention,
+                                         const ChipInfo &budget) {
+    if (HintsAttr hints = kernel.getHintsAttr();
+        hints && !hints.getGivenNames().empty())
+      return attention.emitError()
+             << "not implemented yet: schedule hints on an attention kernel "
+                "(the schedule follows from the head dims)";
+    std::string error;
+    FailureOr<ScheduleAttr> schedule =
+        planAttentionSchedule(attention, budget, error);
+    if (failed(schedule))
+      return attention.emitError()
+             << "schedule for " << budget.name << ": " << error;
+    attention.setScheduleAttr(*schedule);
     return success();
   }
 

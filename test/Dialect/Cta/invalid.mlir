@@ -515,6 +515,17 @@ cta.program @p(%m: index {cta.dim = #cta.dim<M>}) {
 
 // -----
 
+// Beyond three axes the grid cannot hold the tile counts: persistent only.
+cta.program @p(%m: index {cta.dim = #cta.dim<M>}) {
+  // expected-error@+1 {{'cta.tile_loop' op a batched walk over 4 axes is persistent (a grid has 3 axes)}}
+  cta.tile_loop batched (%m, %m, %m, %m) tile [1, 1, 128, 128] {
+  ^bb0(%a: index, %b: index, %m0: index, %n0: index):
+  }
+  cta.return
+}
+
+// -----
+
 cta.program @p(%m: index {cta.dim = #cta.dim<M>}) {
   // expected-error@+1 {{'cta.tile_loop' op a grouped walk needs offsets and a group count}}
   cta.tile_loop grouped (%m, %m) tile [128, 128] {
@@ -1400,7 +1411,7 @@ cta.program @p(%c: memref<?x?xf32> {cta.param = #cta.param<"c", input, [M, K]>},
 
 cta.program @p(%c: memref<?x?xf32> {cta.param = #cta.param<"c", input, [M, K]>}, %i: index {cta.dim = #cta.dim<M>}) {
   %z = cta.acc_zero : !cta.acc<64x64xf32>
-  // expected-error@+1 {{'cta.store' op stores 2-D tiles with one index per axis of a destination of rank 2 or more}}
+  // expected-error@+1 {{'cta.store' op stores 2-D tiles with one index per axis of a destination of rank 2 to 5 (a tensor map's)}}
   cta.store %z -> %c[%i] : !cta.acc<64x64xf32> -> memref<?x?xf32> {
   ^bb0(%e: f32):
     cta.yield %e : f32
@@ -1412,8 +1423,20 @@ cta.program @p(%c: memref<?x?xf32> {cta.param = #cta.param<"c", input, [M, K]>},
 
 cta.program @p(%c: memref<?xf32> {cta.param = #cta.param<"c", input, [D0]>}, %i: index {cta.dim = #cta.dim<M>}) {
   %z = cta.acc_zero : !cta.acc<64x64xf32>
-  // expected-error@+1 {{'cta.store' op stores 2-D tiles with one index per axis of a destination of rank 2 or more}}
+  // expected-error@+1 {{'cta.store' op stores 2-D tiles with one index per axis of a destination of rank 2 to 5 (a tensor map's)}}
   cta.store %z -> %c[%i] : !cta.acc<64x64xf32> -> memref<?xf32> {
+  ^bb0(%e: f32):
+    cta.yield %e : f32
+  }
+  cta.return
+}
+
+// -----
+
+cta.program @p(%c: memref<?x?x?x?x?x?xf32> {cta.param = #cta.param<"c", input, [D0, D1, D2, D3, D4, D5]>}, %i: index {cta.dim = #cta.dim<M>}) {
+  %z = cta.acc_zero : !cta.acc<64x64xf32>
+  // expected-error@+1 {{'cta.store' op stores 2-D tiles with one index per axis of a destination of rank 2 to 5 (a tensor map's)}}
+  cta.store %z -> %c[%i, %i, %i, %i, %i, %i] : !cta.acc<64x64xf32> -> memref<?x?x?x?x?x?xf32> {
   ^bb0(%e: f32):
     cta.yield %e : f32
   }
@@ -1424,7 +1447,7 @@ cta.program @p(%c: memref<?xf32> {cta.param = #cta.param<"c", input, [D0]>}, %i:
 
 cta.program @p(%c: memref<?x?x?xf32> {cta.param = #cta.param<"c", input, [D0, D1, D2]>}, %i: index {cta.dim = #cta.dim<M>}) {
   %z = cta.acc_zero : !cta.acc<64x64xf32>
-  // expected-error@+1 {{'cta.store' op stores 2-D tiles with one index per axis of a destination of rank 2 or more}}
+  // expected-error@+1 {{'cta.store' op stores 2-D tiles with one index per axis of a destination of rank 2 to 5 (a tensor map's)}}
   cta.store %z -> %c[%i, %i] : !cta.acc<64x64xf32> -> memref<?x?x?xf32> {
   ^bb0(%e: f32):
     cta.yield %e : f32

@@ -108,7 +108,7 @@ cta.program @swizzle_attrs() attributes {s128 = #cta.swizzle<"128B">, s32 = #cta
 // CHECK-NEXT:    }
 // CHECK-NEXT:    cta.tile_loop batched (%[[B]], %[[H]], %[[M]], %[[N]]) tile [1, 1, 128, 128] {
 // CHECK-NEXT:    ^bb0(%batch: index, %batch_0: index, %m0: index, %n0: index):
-// CHECK-NEXT:    }
+// CHECK-NEXT:    } {persistent}
 // CHECK-NEXT:    %{{.*}} = cta.tile_loop grouped offsets(%[[OFF]] : memref<?xi32>, %[[E]]) (%[[M]], %[[N]]) tile [128, 128] iter_args(%[[C0]] : index) -> (index) {
 // CHECK-NEXT:    ^bb0(%group: index, %m0: index, %n0: index, %m_end: index, %carried: index):
 // CHECK-NEXT:      cta.yield %carried : index
@@ -121,7 +121,7 @@ cta.program @walks(%offsets: memref<?xi32> {cta.param = #cta.param<"offsets", in
   }
   cta.tile_loop batched (%B, %H, %M, %N) tile [1, 1, 128, 128] {
   ^bb0(%b: index, %h: index, %m0: index, %n0: index):
-  }
+  } {persistent}
   %end = cta.tile_loop grouped offsets(%offsets : memref<?xi32>, %E) (%M, %N) tile [128, 128] iter_args(%c0 : index) -> (index) {
   ^bb0(%g: index, %m0: index, %n0: index, %m_end: index, %pos: index):
     cta.yield %pos : index
@@ -392,7 +392,7 @@ cta.program @attention(%q: memref<?x?x?x?xbf16> {cta.param = #cta.param<"q", inp
       %t = arith.truncf %x : f32 to bf16
       cta.yield %t : bf16
     }
-  }
+  } {persistent}
   cta.return
 }
 

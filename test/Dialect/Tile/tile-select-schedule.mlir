@@ -561,3 +561,62 @@ tile.kernel @bad_existing(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?
   }
   tile.return %0 : tensor<?x?xbf16, #tile.dims<M, N>>
 }
+
+// -----
+
+// Attention: the schedule follows from the head dims (AttentionSchedule.h):
+// 128 query rows over two math warpgroups, 128 keys per step, a two-stage
+// key/value ring, persistent.
+// CHECK-LABEL: tile.kernel @attention(
+// CHECK: tile.attention {{.*}} {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 64, stages = 2, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 1>}
+tile.kernel @attention(%q: tensor<?x?x64xbf16, #tile.dims<H, S, 64>> {tile.param = #tile.param<"q", input>},
+                       %k: tensor<?x?x64xbf16, #tile.dims<H, T, 64>> {tile.param = #tile.param<"k", input>},
+                       %v: tensor<?x?x64xbf16, #tile.dims<H, T, 64>> {tile.param = #tile.param<"v", input>})
+    -> (tensor<?x?x64xbf16, #tile.dims<H, S, 64>> {tile.param = #tile.param<"o", output>}) {
+  %o = tile.attention %q, %k, %v mask_kind = causal, p_type = bf16 : tensor<?x?x64xbf16, #tile.dims<H, S, 64>>, tensor<?x?x64xbf16, #tile.dims<H, T, 64>>, tensor<?x?x64xbf16, #tile.dims<H, T, 64>> -> tensor<?x?x64xbf16, #tile.dims<H, S, 64>>
+  tile.return %o : tensor<?x?x64xbf16, #tile.dims<H, S, 64>>
+}
+
+// -----
+
+tile.kernel @attention_d256(%q: tensor<?x?x256xbf16, #tile.dims<H, S, 256>> {tile.param = #tile.param<"q", input>},
+                            %k: tensor<?x?x256xbf16, #tile.dims<H, T, 256>> {tile.param = #tile.param<"k", input>},
+                            %v: tensor<?x?x256xbf16, #tile.dims<H, T, 256>> {tile.param = #tile.param<"v", input>})
+    -> (tensor<?x?x256xbf16, #tile.dims<H, S, 256>> {tile.param = #tile.param<"o", output>}) {
+  // expected-error@+1 {{schedule for sm_90a: not implemented yet: head dims above 128 (64 query rows' output and score fragments spill registers)}}
+  %o = tile.attention %q, %k, %v mask_kind = causal, p_type = bf16 : tensor<?x?x256xbf16, #tile.dims<H, S, 256>>, tensor<?x?x256xbf16, #tile.dims<H, T, 256>>, tensor<?x?x256xbf16, #tile.dims<H, T, 256>> -> tensor<?x?x256xbf16, #tile.dims<H, S, 256>>
+  tile.return %o : tensor<?x?x256xbf16, #tile.dims<H, S, 256>>
+}
+
+// -----
+
+tile.kernel @attention_d96(%q: tensor<?x?x96xbf16, #tile.dims<H, S, 96>> {tile.param = #tile.param<"q", input>},
+                           %k: tensor<?x?x96xbf16, #tile.dims<H, T, 96>> {tile.param = #tile.param<"k", input>},
+                           %v: tensor<?x?x96xbf16, #tile.dims<H, T, 96>> {tile.param = #tile.param<"v", input>})
+    -> (tensor<?x?x96xbf16, #tile.dims<H, S, 96>> {tile.param = #tile.param<"o", output>}) {
+  // expected-error@+1 {{schedule for sm_90a: head dim 96 cannot be tiled: head dims are multiples of 64 up to 256}}
+  %o = tile.attention %q, %k, %v mask_kind = causal, p_type = bf16 : tensor<?x?x96xbf16, #tile.dims<H, S, 96>>, tensor<?x?x96xbf16, #tile.dims<H, T, 96>>, tensor<?x?x96xbf16, #tile.dims<H, T, 96>> -> tensor<?x?x96xbf16, #tile.dims<H, S, 96>>
+  tile.return %o : tensor<?x?x96xbf16, #tile.dims<H, S, 96>>
+}
+
+// -----
+
+tile.kernel @attention_symbolic_d(%q: tensor<?x?x?xbf16, #tile.dims<H, S, D>> {tile.param = #tile.param<"q", input>},
+                                  %k: tensor<?x?x?xbf16, #tile.dims<H, T, D>> {tile.param = #tile.param<"k", input>},
+                                  %v: tensor<?x?x?xbf16, #tile.dims<H, T, D>> {tile.param = #tile.param<"v", input>})
+    -> (tensor<?x?x?xbf16, #tile.dims<H, S, D>> {tile.param = #tile.param<"o", output>}) {
+  // expected-error@+1 {{schedule for sm_90a: the head dims of q, k and v must be constants}}
+  %o = tile.attention %q, %k, %v mask_kind = none, p_type = bf16 : tensor<?x?x?xbf16, #tile.dims<H, S, D>>, tensor<?x?x?xbf16, #tile.dims<H, T, D>>, tensor<?x?x?xbf16, #tile.dims<H, T, D>> -> tensor<?x?x?xbf16, #tile.dims<H, S, D>>
+  tile.return %o : tensor<?x?x?xbf16, #tile.dims<H, S, D>>
+}
+
+// -----
+
+tile.kernel @attention_hinted(%q: tensor<?x?x128xbf16, #tile.dims<H, S, 128>> {tile.param = #tile.param<"q", input>},
+                              %k: tensor<?x?x128xbf16, #tile.dims<H, T, 128>> {tile.param = #tile.param<"k", input>},
+                              %v: tensor<?x?x128xbf16, #tile.dims<H, T, 128>> {tile.param = #tile.param<"v", input>})
+    -> (tensor<?x?x128xbf16, #tile.dims<H, S, 128>> {tile.param = #tile.param<"o", output>}) attributes {hints = #tile.hints<stages = 3>} {
+  // expected-error@+1 {{not implemented yet: schedule hints on an attention kernel (the schedule follows from the head dims)}}
+  %o = tile.attention %q, %k, %v mask_kind = none, p_type = bf16 : tensor<?x?x128xbf16, #tile.dims<H, S, 128>>, tensor<?x?x128xbf16, #tile.dims<H, T, 128>>, tensor<?x?x128xbf16, #tile.dims<H, T, 128>> -> tensor<?x?x128xbf16, #tile.dims<H, S, 128>>
+  tile.return %o : tensor<?x?x128xbf16, #tile.dims<H, S, 128>>
+}

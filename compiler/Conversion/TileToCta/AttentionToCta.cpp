@@ -1,0 +1,604 @@
+//===- AttentionToCta.cpp - an attention kernel onto thread blocks --------===//
+//
+// A kernel whose body is one `tile.attention` becomes a warp-specialized
+// `cta.program` in FlashAttention-3's structure (docs/architecture.md §5.1):
+// a batched walk over (batch..., query block); a producer warpgroup loads the
+// query tile once per unit through a one-stage ring and the key and value
+// tiles through a `stages`-deep ring; each math warpgroup owns 64 query rows
+// and runs, per key block, S = Q Kᵀ (shared memory), the score modifiers and
+// masks with each element's query and key index, the online softmax in
+// base 2, the rescale of its output accumulator, and O += P V with P rounded
+// into the MMA's register operand; the output is divided by the row sums in
+// the store's epilogue.
+//
+// The program is built with its warp roles, rings and ring positions
+// already explicit, since its loop nest (a query tile held across a key loop
+// that carries registers) is not the single K loop cta-pipeline turns into
+// roles; cta-pipeline leaves a program without a cta.mainloop alone.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Conversion/TileToCta/AttentionToCta.h"
+#include "compiler/Conversion/TileToCta/ProgramSignature.h"
+#include "compiler/Target/Chip.h"
+#include "dialects/Cta/IR/CtaOps.h"
+#include "dialects/Tile/IR/TileShapes.h"
+#include "dialects/Tile/Transforms/AttentionSchedule.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace kiln;
+
+namespace {
+
+InFlightDiagnostic notImplemented(Operation *op, const Twine &what) {
+  return op->emitError() << "convert-tile-to-cta: not implemented yet: "
+                         << what;
+}
+
+bool isSixteenBit(Type type) { return type.isBF16() || type.isF16(); }
+
+Type elementOf(Value value) {
+  return llvm::cast<RankedTensorType>(value.getType()).getElementType();
+}
+
+SmallVector<std::string> dimsOf(Value value) {
+  return tile::getDimExprs(llvm::cast<RankedTensorType>(value.getType()));
+}
+
+/// Whether `dim` is a name or a constant: what a program's dim arguments
+/// and the walk's extents can be.
+bool isNameOrConstant(StringRef dim) {
+  return tile::getConstantDim(dim) ||
+         llvm::all_of(dim, [](char c) { return llvm::isAlnum(c) || c == '_'; });
+}
+
+/// The constant `c` when the score region is `s * c` (the usual
+/// 1/sqrt(d)); it then folds into the base-2 scale and costs nothing.
+std::optional<double> pureScale(Region &score) {
+  if (score.empty())
+    return 1.0;
+  Block &body = score.front();
+  auto yield = llvm::cast<tile::YieldOp>(body.getTerminator());
+  auto mul = yield.getOperand(0).getDefiningOp<arith::MulFOp>();
+  if (!mul || std::distance(body.begin(), body.end()) != 3)
+    return std::nullopt;
+  for (auto [x, c] : {std::pair(mul.getLhs(), mul.getRhs()),
+                      std::pair(mul.getRhs(), mul.getLhs())}) {
+    FloatAttr value;
+    if (x == body.getArgument(0) && matchPattern(c, m_Constant(&value)))
+      return value.getValueAsDouble();
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
+LogicalResult kiln::checkAttentionSupport(tile::KernelOp kernel,
+                                          tile::AttentionOp attention,
+                                          target::Chip chip) {
+  const target::ChipInfo &info = target::getChipInfo(chip);
+  if (info.mma != target::MmaFamily::Wgmma)
+    return notImplemented(attention, "attention (tile.attention) on " +
+                                         Twine(target::chipName(chip)) +
+                                         " (it lowers on sm_90a)");
+  Block &body = kernel.getBody().front();
+  for (Operation &op : body)
+    if (&op != attention.getOperation() && !llvm::isa<tile::ReturnOp>(op) &&
+        !op.hasTrait<OpTrait::ConstantLike>())
+      return notImplemented(&op, "'" + op.getName().getStringRef() +
+                                     "' next to attention in one kernel");
+  auto ret = llvm::cast<tile::ReturnOp>(body.getTerminator());
+  if (ret.getValues().size() != 1 ||
+      ret.getValues()[0] != attention.getResult())
+    return notImplemented(ret, "an attention kernel whose outputs are not "
+                               "the attention's result alone");
+  if (!attention.getSchedule())
+    return attention.emitError("convert-tile-to-cta: the attention has no "
+                               "schedule; run tile-select-schedule first");
+  for (Value operand :
+       {attention.getQ(), attention.getK(), attention.getV()}) {
+    if (!llvm::isa<BlockArgument>(operand))
+      return notImplemented(attention,
+                            "attention operands computed inside the kernel");
+    if (!isSixteenBit(elementOf(operand)))
+      return notImplemented(
+          attention, "attention on " +
+                         llvm::formatv("{0}", elementOf(operand)).str() +
+                         " operands (bf16 and f16 are supported)");
+  }
+  if (elementOf(attention.getQ()) != elementOf(attention.getV()))
+    return notImplemented(attention, "q and v of different element types");
+  if (!isSixteenBit(elementOf(attention.getResult())))
+    return notImplemented(
+        attention, "an attention output of type " +
+                       llvm::formatv("{0}", elementOf(attention.getResult()))
+                           .str() +
+                       " (bf16 and f16 are supported)");
+  for (Value operand : {attention.getQ(), attention.getK(), attention.getV()})
+    for (const std::string &dim : dimsOf(operand))
+      if (!isNameOrConstant(dim))
+        return notImplemented(attention,
+                              "an attention extent given by the expression '" +
+                                  dim + "'");
+  return success();
+}
+
+namespace {
+
+/// Builds the `cta.program` of one attention kernel that
+/// checkAttentionSupport accepted, in the order the program reads: the
+/// signature, the buffers and rings, then each warp role's walk.
+class AttentionBuilder {
+public:
+  AttentionBuilder(PatternRewriter &rewriter, tile::KernelOp kernel,
+                   tile::AttentionOp attention, target::Chip chip)
+      : rewriter(rewriter), ctx(kernel.getContext()), kernel(kernel),
+        attention(attention), schedule(*attention.getSchedule()),
+        chipInfo(target::getChipInfo(chip)), chip(chip),
+        loc(attention.getLoc()) {}
+
+  void build() {
+    buildSignature();
+    rewriter.setInsertionPointToStart(signature.entry);
+    buildExtents();
+    allocate();
+    unsigned mathRegs = target::warpSpecializedConsumerRegisters(
+        chipInfo, 1, consumers, target::setmaxnregLowest);
+    auto roles = cta::WarpSpecializeOp::create(
+        rewriter, loc,
+        rewriter.getArrayAttr(
+            {cta::RoleAttr::get(ctx, cta::RoleKind::producer, kWarps,
+                                target::setmaxnregLowest),
+             cta::RoleAttr::get(ctx, cta::RoleKind::math, kWarps * consumers,
+                                mathRegs)}),
+        /*bodiesCount=*/2);
+    buildProducer(roles.getBodies()[0]);
+    buildMath(roles.getBodies()[1]);
+    rewriter.setInsertionPointToEnd(signature.entry);
+    cta::ReturnOp::create(rewriter, loc);
+    program.setBlockAttr(rewriter.getDenseI64ArrayAttr(
+        {static_cast<int64_t>(chipInfo.threadsPerWarpgroup) * (1 + consumers),
+         1, 1}));
+    rewriter.eraseOp(kernel);
+  }
+
+private:
+  static constexpr int64_t kWarps = target::warpsPerWarpgroup;
+  static constexpr int64_t kRows = target::mmaMinRows;
+
+  //===--------------------------------------------------------------------===//
+  // The signature, extents and resources
+  //===--------------------------------------------------------------------===//
+
+  void buildSignature() {
+    for (unsigned i = 0; i < kernel.getNumArguments(); ++i)
+      signature.addTensor(
+          llvm::cast<RankedTensorType>(kernel.getArgumentTypes()[i]),
+          kernel.getArgParam(i));
+    signature.addTensor(
+        llvm::cast<RankedTensorType>(kernel.getResultTypes()[0]),
+        kernel.getResultParam(0));
+    program = signature.create(rewriter, kernel, chip);
+    consumers = schedule.getConsumers();
+    program.setScheduleAttr(
+        cta::ScheduleAttr::get(ctx, schedule.getStages(), consumers, 1));
+    program.setClusterAttr(rewriter.getDenseI64ArrayAttr({1, 1}));
+  }
+
+  /// The walk's extents (the output's: q's leading axes, S, and the value
+  /// head dim in one tile), T, and for each leading axis whether k and v
+  /// broadcast along it (a size-1 axis: one key/value head for several query
+  /// heads).
+  void buildExtents() {
+    SmallVector<std::string> q = dimsOf(attention.getQ());
+    SmallVector<std::string> k = dimsOf(attention.getK());
+    SmallVector<std::string> o = dimsOf(attention.getResult());
+    rank = q.size();
+    for (size_t axis = 0; axis < rank; ++axis) {
+      walkExtents.push_back(signature.dimValue(rewriter, loc, o[axis]));
+      tileSizes.push_back(axis + 2 == rank   ? schedule.getTileM()
+                          : axis + 1 == rank ? *tile::getConstantDim(o[axis])
+                                             : 1);
+    }
+    for (size_t axis = 0; axis + 2 < rank; ++axis)
+      kvBroadcast.push_back(k[axis] == "1" && q[axis] != "1");
+    keys = signature.dimValue(rewriter, loc, k[rank - 2]);
+    c0 = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    c1 = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    rowsPerWarpgroup = arith::ConstantIndexOp::create(rewriter, loc, kRows);
+    queryTile =
+        arith::ConstantIndexOp::create(rewriter, loc, schedule.getTileM());
+    keyTile =
+        arith::ConstantIndexOp::create(rewriter, loc, schedule.getTileN());
+    negInf = arith::ConstantOp::create(
+        rewriter, loc, rewriter.getF32FloatAttr(-INFINITY));
+    zero =
+        arith::ConstantOp::create(rewriter, loc, rewriter.getF32FloatAttr(0));
+  }
+
+  /// Q (one stage, held for the key loop), the K and V ring, one 64-row
+  /// staging block per math warpgroup for the output, and the two rings.
+  void allocate() {
+    auto [d, dv] = *tile::attentionHeadDims(attention);
+    Type in = elementOf(attention.getQ()), out = elementOf(attention.getResult());
+    int64_t tileN = schedule.getTileN(), stages = schedule.getStages();
+    auto buffer = [&](int64_t rows, int64_t cols, Type element,
+                      int64_t bufferStages) {
+      return cta::AllocOp::create(
+                 rewriter, loc,
+                 cta::BufferType::get(ctx, {rows, cols}, element, bufferStages,
+                                      /*swizzle=*/nullptr))
+          .getBuffer();
+    };
+    sq = buffer(schedule.getTileM(), d, in, 1);
+    sk = buffer(tileN, d, in, stages);
+    sv = buffer(tileN, dv, in, stages);
+    // One swizzle span of columns: the output streams through it.
+    int64_t spanColumns = 128 * 8 / out.getIntOrFloatBitWidth();
+    so = buffer(kRows, spanColumns, out, consumers);
+    qRing = cta::RingOp::create(rewriter, loc, cta::RingType::get(ctx, 1),
+                                consumers, /*cluster_size=*/1);
+    kvRing = cta::RingOp::create(rewriter, loc,
+                                 cta::RingType::get(ctx, stages), consumers,
+                                 /*cluster_size=*/1);
+  }
+
+  //===--------------------------------------------------------------------===//
+  // The walk both roles share
+  //===--------------------------------------------------------------------===//
+
+  /// Opens the walk in `region` with the two ring positions carried; leaves
+  /// the insertion point in its body.
+  cta::TileLoopOp beginWalk(Region &region) {
+    Block *block = rewriter.createBlock(&region);
+    rewriter.setInsertionPointToStart(block);
+    auto loop = cta::TileLoopOp::create(rewriter, loc, cta::WalkKind::batched,
+                                        walkExtents, tileSizes,
+                                        ValueRange{c0, c0});
+    loop.setPersistent(schedule.getPersistent());
+    rewriter.setInsertionPointToStart(&loop.getBody().front());
+    return loop;
+  }
+
+  /// Closes the walk and the role's region.
+  void endWalk(cta::TileLoopOp loop, ValueRange positions) {
+    cta::YieldOp::create(rewriter, loc, positions);
+    rewriter.setInsertionPointAfter(loop);
+    cta::YieldOp::create(rewriter, loc);
+  }
+
+  /// The unit's query-block origin (S axis).
+  Value queryOrigin(cta::TileLoopOp loop) {
+    return loop.getTileOrigin(rank - 2);
+  }
+
+  /// The key blocks the unit visits: all of them, or under a causal mask
+  /// (key j <= query i) those up to the block's last query row.
+  Value keyBlocks(cta::TileLoopOp loop) {
+    Value end = keys;
+    if (attention.getMaskKind() == tile::AttentionMask::causal)
+      end = arith::MinUIOp::create(
+          rewriter, loc,
+          arith::AddIOp::create(rewriter, loc, queryOrigin(loop), queryTile),
+          keys);
+    return arith::CeilDivUIOp::create(rewriter, loc, end, keyTile);
+  }
+
+  /// Indices of a tile at (`row`, 0) of a tensor with q's leading axes
+  /// (`broadcast`: index 0 along k's and v's size-1 axes).
+  SmallVector<Value> tileIndices(cta::TileLoopOp loop, Value row,
+                                 bool broadcast) {
+    SmallVector<Value> indices;
+    for (size_t axis = 0; axis + 2 < rank; ++axis)
+      indices.push_back(broadcast && kvBroadcast[axis]
+                            ? c0
+                            : Value(loop.getTileOrigin(axis)));
+    indices.push_back(row);
+    indices.push_back(c0);
+    return indices;
+  }
+
+  //===--------------------------------------------------------------------===//
+  // The producer
+  //===--------------------------------------------------------------------===//
+
+  void buildProducer(Region &region) {
+    cta::TileLoopOp loop = beginWalk(region);
+    Block &body = loop.getBody().front();
+    Value qPos = body.getArgument(rank), kvPos = body.getArgument(rank + 1);
+    Value qNext = produce(qRing, qPos, c1, [&](Value, Value) {
+      cta::LoadOp::create(rewriter, loc, q(),
+                          tileIndices(loop, queryOrigin(loop), false), sq,
+                          Value(), qRing, 1, nullptr, false);
+    });
+    Value blocks = keyBlocks(loop);
+    Value kvNext = produce(kvRing, kvPos, blocks, [&](Value j, Value slot) {
+      Value t0 = arith::MulIOp::create(rewriter, loc, j, keyTile);
+      for (auto [source, buffer] : {std::pair(k(), sk), std::pair(v(), sv)})
+        cta::LoadOp::create(rewriter, loc, source, tileIndices(loop, t0, true),
+                            buffer, slot, kvRing, 1, nullptr, false);
+    });
+    endWalk(loop, {qNext, kvNext});
+  }
+
+  /// A cta.produce of `count` stages of `ring` whose body `fill(j, slot)`
+  /// issues the copies.
+  Value produce(Value ring, Value position, Value count,
+                llvm::function_ref<void(Value, Value)> fill) {
+    auto op = cta::ProduceOp::create(rewriter, loc, rewriter.getIndexType(),
+                                     ring, position, count);
+    OpBuilder::InsertionGuard guard(rewriter);
+    Block *stage = rewriter.createBlock(&op.getBody());
+    Value j = stage->addArgument(rewriter.getIndexType(), loc);
+    Value slot = stage->addArgument(rewriter.getIndexType(), loc);
+    fill(j, slot);
+    cta::YieldOp::create(rewriter, loc);
+    return op.getNextPosition();
+  }
+
+  //===--------------------------------------------------------------------===//
+  // The math warpgroups
+  //===--------------------------------------------------------------------===//
+
+  void buildMath(Region &region) {
+    cta::TileLoopOp loop = beginWalk(region);
+    Block &body = loop.getBody().front();
+    Value qPos = body.getArgument(rank), kvPos = body.getArgument(rank + 1);
+    int64_t dv = tile::attentionHeadDims(attention)->second;
+    Type f32 = rewriter.getF32Type();
+    warpgroup = cta::WarpgroupIndexOp::create(rewriter, loc,
+                                              rewriter.getIndexType());
+    wgRow = arith::MulIOp::create(rewriter, loc, warpgroup, rowsPerWarpgroup);
+    row0 = arith::AddIOp::create(rewriter, loc, queryOrigin(loop), wgRow);
+    Value blocks = keyBlocks(loop);
+    outType = cta::AccType::get(ctx, {kRows, dv}, f32);
+    scoreType = cta::AccType::get(ctx, {kRows, schedule.getTileN()}, f32);
+    rowsType = cta::FragType::get(ctx, {kRows}, f32, cta::FragLayout::rows);
+    Value o0 = cta::AccZeroOp::create(rewriter, loc, outType);
+    Value m0 = cta::SplatOp::create(rewriter, loc, rowsType, negInf);
+    Value l0 = cta::SplatOp::create(rewriter, loc, rowsType, zero);
+
+    // The query tile is held (its stage stays full) for the whole key loop.
+    auto held = cta::ConsumeOp::create(
+        rewriter, loc, rewriter.getIndexType(),
+        TypeRange{outType, rowsType, rowsType, rewriter.getIndexType()},
+        qRing, qPos, c1, ValueRange{o0, m0, l0, kvPos});
+    Value kvNext;
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      Block *stage = rewriter.createBlock(&held.getBody());
+      stage->addArgument(rewriter.getIndexType(), loc);
+      stage->addArgument(rewriter.getIndexType(), loc);
+      SmallVector<Value> carried;
+      for (Type type : SmallVector<Type>{outType, rowsType, rowsType,
+                                         rewriter.getIndexType()})
+        carried.push_back(stage->addArgument(type, loc));
+      auto keyLoop = buildKeyLoop(carried[3], blocks,
+                                  {carried[0], carried[1], carried[2]});
+      cta::YieldOp::create(rewriter, loc,
+                           ValueRange{keyLoop.getResult(1),
+                                      keyLoop.getResult(2),
+                                      keyLoop.getResult(3),
+                                      keyLoop.getResult(0)});
+    }
+    kvNext = held.getResult(4);
+    buildStore(loop, held.getResult(1), held.getResult(3));
+    endWalk(loop, {held.getNextPosition(), kvNext});
+  }
+
+  /// The key loop: per key block, the scores, the online softmax and the
+  /// output update, carrying (O, row maxima, row sums).
+  cta::ConsumeOp buildKeyLoop(Value position, Value blocks,
+                              ValueRange inits) {
+    auto op = cta::ConsumeOp::create(
+        rewriter, loc, rewriter.getIndexType(), inits.getTypes(), kvRing,
+        position, blocks, inits);
+    OpBuilder::InsertionGuard guard(rewriter);
+    Block *stage = rewriter.createBlock(&op.getBody());
+    Value j = stage->addArgument(rewriter.getIndexType(), loc);
+    Value slot = stage->addArgument(rewriter.getIndexType(), loc);
+    Value acc = stage->addArgument(outType, loc);
+    Value m = stage->addArgument(rowsType, loc);
+    Value l = stage->addArgument(rowsType, loc);
+    Type f32 = rewriter.getF32Type();
+
+    // S = Q K^T for this warpgroup's rows.
+    Value sZero = cta::AccZeroOp::create(rewriter, loc, scoreType);
+    Value noAccumulate = arith::ConstantIntOp::create(rewriter, loc, 0, 1);
+    Value s = cta::MmaOp::create(rewriter, loc, scoreType, sq, Value(),
+                                 wgRow, sk, slot, sZero,
+                                 noAccumulate, Value(), Value(), Value(),
+                                 Value(), /*transpose_b=*/true, nullptr,
+                                 /*cta_pair=*/false, /*in_stage=*/false,
+                                 /*one_thread=*/false)
+                  .getResult();
+    Value t0 = arith::MulIOp::create(rewriter, loc, j, keyTile);
+    Value scores = buildScores(s, t0);
+
+    auto fragType = cta::FragType::get(ctx, {kRows, schedule.getTileN()}, f32,
+                                       cta::FragLayout::acc);
+    Value rowMax = cta::ReduceRowsOp::create(rewriter, loc, rowsType,
+                                             cta::ReduceKind::max, scores);
+    Value mNew = map(rowsType, {m, rowMax}, [&](ValueRange x) {
+      return arith::MaximumFOp::create(rewriter, loc, x[0], x[1]);
+    });
+    // A row every key so far was masked from keeps a maximum of -inf;
+    // subtracting 0 instead keeps its exponentials 0, not NaN.
+    Value mSafe = mNew;
+    if (!attention.getMask().empty())
+      mSafe = map(rowsType, {mNew}, [&](ValueRange x) {
+        Value dead = arith::CmpFOp::create(
+            rewriter, loc, arith::CmpFPredicate::OEQ, x[0], negInf);
+        return arith::SelectOp::create(rewriter, loc, dead, zero, x[0]);
+      });
+    Value p = map(fragType, {scores, mSafe}, [&](ValueRange x) {
+      return math::Exp2Op::create(
+          rewriter, loc, arith::SubFOp::create(rewriter, loc, x[0], x[1]));
+    });
+    Value alpha = map(rowsType, {m, mSafe}, [&](ValueRange x) {
+      return math::Exp2Op::create(
+          rewriter, loc, arith::SubFOp::create(rewriter, loc, x[0], x[1]));
+    });
+    Value pSum = cta::ReduceRowsOp::create(rewriter, loc, rowsType,
+                                           cta::ReduceKind::sum, p);
+    Value lNew = map(rowsType, {l, alpha, pSum}, [&](ValueRange x) {
+      return arith::AddFOp::create(
+          rewriter, loc, arith::MulFOp::create(rewriter, loc, x[0], x[1]),
+          x[2]);
+    });
+    Value rescaled = map(outType, {acc, alpha}, [&](ValueRange x) {
+      return arith::MulFOp::create(rewriter, loc, x[0], x[1]);
+    });
+    // O += P V, P rounded into the MMA's register operand; V as stored
+    // ([keys, dv]) is the MN-major right operand.
+    Type pType = attention.getPType();
+    Value p16 = cta::ConvertOp::create(
+        rewriter, loc,
+        cta::FragType::get(ctx, {kRows, schedule.getTileN()}, pType,
+                           cta::FragLayout::lhs),
+        p);
+    Value oNew = cta::MmaOp::create(rewriter, loc, outType, p16, Value(),
+                                    Value(), sv, slot, rescaled, Value(),
+                                    Value(), Value(), Value(), Value(),
+                                    /*transpose_b=*/false, nullptr, false,
+                                    false, false)
+                     .getResult();
+    cta::YieldOp::create(rewriter, loc, ValueRange{oNew, mNew, lNew});
+    return op;
+  }
+
+  /// The scores in base 2: score modifiers, then the masks (causal, keys
+  /// past T, the mask region) as -inf, then times log2(e), so that the
+  /// softmax's exponentials are exp2. A score region that only scales
+  /// folds into that one multiply.
+  Value buildScores(Value s, Value t0) {
+    Type f32 = rewriter.getF32Type();
+    auto fragType = cta::FragType::get(ctx, {kRows, schedule.getTileN()}, f32,
+                                       cta::FragLayout::acc);
+    std::optional<double> scale = pureScale(attention.getScore());
+    double log2e = 1.4426950408889634;
+    return mapWithIndices(fragType, {s}, [&](Value i, Value jj, ValueRange x) {
+      Value qi = arith::AddIOp::create(rewriter, loc, row0, i);
+      Value kj = arith::AddIOp::create(rewriter, loc, t0, jj);
+      Value y = x[0];
+      if (!scale)
+        y = cloneRegion(attention.getScore(), {y, qi, kj});
+      Value factor = arith::ConstantOp::create(
+          rewriter, loc, rewriter.getF32FloatAttr(log2e * scale.value_or(1.0)));
+      y = arith::MulFOp::create(rewriter, loc, y, factor);
+      Value keep = arith::CmpIOp::create(rewriter, loc,
+                                         arith::CmpIPredicate::ult, kj, keys);
+      if (attention.getMaskKind() == tile::AttentionMask::causal)
+        keep = arith::AndIOp::create(
+            rewriter, loc, keep,
+            arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ule, kj,
+                                  qi));
+      if (!attention.getMask().empty())
+        keep = arith::AndIOp::create(
+            rewriter, loc, keep,
+            cloneRegion(attention.getMask(), {qi, kj}));
+      return arith::SelectOp::create(rewriter, loc, keep, y, negInf)
+          .getResult();
+    });
+  }
+
+  /// Clones the body of a tile.attention region with its arguments bound
+  /// to `args`; returns the yielded value.
+  Value cloneRegion(Region &region, ValueRange args) {
+    Block &body = region.front();
+    IRMapping mapping;
+    mapping.map(body.getArguments(), args);
+    for (Operation &op : body.without_terminator())
+      rewriter.clone(op, mapping);
+    return mapping.lookupOrDefault(
+        llvm::cast<tile::YieldOp>(body.getTerminator()).getOperand(0));
+  }
+
+  /// A cta.frag_map of `inputs` to `type` whose element is `fn(row, column,
+  /// elements)`.
+  Value mapWithIndices(
+      Type type, ValueRange inputs,
+      llvm::function_ref<Value(Value, Value, ValueRange)> fn) {
+    auto op = cta::FragMapOp::create(rewriter, loc, type, inputs);
+    OpBuilder::InsertionGuard guard(rewriter);
+    Block *body = rewriter.createBlock(&op.getBody());
+    Type f32 = rewriter.getF32Type();
+    Value i = body->addArgument(rewriter.getIndexType(), loc);
+    Value jj = body->addArgument(rewriter.getIndexType(), loc);
+    SmallVector<Value> elements;
+    for (size_t n = 0; n < inputs.size(); ++n)
+      elements.push_back(body->addArgument(f32, loc));
+    cta::YieldOp::create(rewriter, loc, fn(i, jj, elements));
+    return op.getResult();
+  }
+
+  Value map(Type type, ValueRange inputs,
+            llvm::function_ref<Value(ValueRange)> fn) {
+    return mapWithIndices(type, inputs,
+                          [&](Value, Value, ValueRange x) { return fn(x); });
+  }
+
+  /// O / l into the output, rounded to its type: the warpgroup's 64 rows.
+  void buildStore(cta::TileLoopOp loop, Value o, Value l) {
+    Value normalized = map(outType, {o, l}, [&](ValueRange x) {
+      return arith::DivFOp::create(rewriter, loc, x[0], x[1]);
+    });
+    Type out = elementOf(attention.getResult());
+    auto store = cta::StoreOp::create(
+        rewriter, loc, ValueRange{normalized}, ValueRange{},
+        rewriter.getArrayAttr({}), signature.resultArg(kernel, 0),
+        tileIndices(loop, row0, false), /*row_limit=*/Value(), so, warpgroup);
+    OpBuilder::InsertionGuard guard(rewriter);
+    Block *epilogue = rewriter.createBlock(&store.getEpilogue());
+    Value x = epilogue->addArgument(rewriter.getF32Type(), loc);
+    cta::YieldOp::create(
+        rewriter, loc,
+        arith::TruncFOp::create(rewriter, loc, out, x).getResult());
+  }
+
+  Value q() { return signature.programArg(attention.getQ()); }
+  Value k() { return signature.programArg(attention.getK()); }
+  Value v() { return signature.programArg(attention.getV()); }
+
+  PatternRewriter &rewriter;
+  MLIRContext *ctx;
+  tile::KernelOp kernel;
+  tile::AttentionOp attention;
+  tile::ScheduleAttr schedule;
+  const target::ChipInfo &chipInfo;
+  target::Chip chip;
+  Location loc;
+
+  ProgramSignature signature{ctx};
+  cta::ProgramOp program;
+  int64_t consumers = 0;
+  size_t rank = 0;
+  SmallVector<Value> walkExtents;
+  SmallVector<int64_t> tileSizes;
+  SmallVector<bool> kvBroadcast;
+  /// T, and constants: 0, 1, the rows of a warpgroup, the query and key
+  /// tiles, -inf and 0.0.
+  Value keys, c0, c1, rowsPerWarpgroup, queryTile, keyTile, negInf, zero;
+  Value sq, sk, sv, so, qRing, kvRing;
+  // The math role's per-unit values: its warpgroup, that warpgroup's first
+  // row in the query tile and in the sequence, -inf.
+  Value warpgroup, wgRow, row0;
+  cta::AccType outType, scoreType;
+  cta::FragType rowsType;
+};
+
+} // namespace
+
+void kiln::buildAttentionProgram(PatternRewriter &rewriter,
+                                 tile::KernelOp kernel,
+                                 tile::AttentionOp attention,
+                                 target::Chip chip) {
+  AttentionBuilder(rewriter, kernel, attention, chip).build();
+}

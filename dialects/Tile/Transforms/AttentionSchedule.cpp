@@ -1,0 +1,76 @@
+//===- AttentionSchedule.cpp - how an attention op is tiled ---------------===//
+//
+// FlashAttention-3's shape on sm_90a: two math warpgroups of 64 query rows
+// each (128 per CTA), a two-stage ring of key and value tiles filled by a
+// producer warpgroup, one CTA per SM walking (batch, head, query block)
+// units, 128 keys per step. Head dims are multiples of 64 (one 128-byte
+// swizzle span of 16-bit elements per column block) up to 128 today (the
+// MMA's widest N, 256, once the fragments fit the registers).
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialects/Tile/Transforms/AttentionSchedule.h"
+
+#include "dialects/Tile/IR/TileShapes.h"
+#include "llvm/ADT/Twine.h"
+
+using namespace mlir;
+using namespace kiln;
+using namespace kiln::tile;
+
+namespace {
+
+constexpr int64_t kRowsPerWarpgroup = target::mmaMinRows;
+constexpr int64_t kMathWarpgroups = 2;
+constexpr int64_t kStages = 2;
+/// The head-dim granule: one column block of 16-bit elements.
+constexpr int64_t kHeadDimMultiple = 64;
+
+} // namespace
+
+std::optional<std::pair<int64_t, int64_t>>
+kiln::tile::attentionHeadDims(AttentionOp op) {
+  auto lastDim = [](Value value) {
+    return getConstantDim(
+        getDimExprs(llvm::cast<RankedTensorType>(value.getType())).back());
+  };
+  std::optional<int64_t> d = lastDim(op.getQ()), dv = lastDim(op.getV());
+  if (!d || !dv)
+    return std::nullopt;
+  return std::make_pair(*d, *dv);
+}
+
+FailureOr<ScheduleAttr>
+kiln::tile::planAttentionSchedule(AttentionOp op, const target::ChipInfo &chip,
+                                  std::string &error) {
+  auto fail = [&](const Twine &why) {
+    error = why.str();
+    return failure();
+  };
+  std::optional<std::pair<int64_t, int64_t>> dims = attentionHeadDims(op);
+  if (!dims)
+    return fail("the head dims of q, k and v must be constants");
+  auto [d, dv] = *dims;
+  int64_t widest = static_cast<int64_t>(chip.mmaMaxN);
+  for (int64_t dim : {d, dv})
+    if (dim <= 0 || dim % kHeadDimMultiple != 0 || dim > widest)
+      return fail("head dim " + Twine(dim) + " cannot be tiled: head dims "
+                  "are multiples of " + Twine(kHeadDimMultiple) +
+                  " up to " + Twine(widest));
+  // Above 128 the 64 x dv output accumulator and the scores of even 32 keys
+  // spill registers in the kernel built today (it needs a narrower output
+  // per warpgroup or the output split across two MMAs).
+  if (std::max(d, dv) > 128)
+    return fail("not implemented yet: head dims above 128 (64 query rows' "
+                "output and score fragments spill registers)");
+  // What this fixes fits every chip's budgets for head dims up to 128: per
+  // math thread 128 registers of output and score fragments (64 x (dv +
+  // tileN) f32 over a warpgroup), and 176 KiB of shared memory (Q, two
+  // stages of K and V, the output staging).
+  int64_t tileN = 128;
+  int64_t tileM = kRowsPerWarpgroup * kMathWarpgroups;
+  return ScheduleAttr::get(op.getContext(), tileM, tileN, d, kStages,
+                           /*clusterM=*/1, /*clusterN=*/1, kMathWarpgroups,
+                           /*persistent=*/true, /*groupM=*/1,
+                           /*streamK=*/false, /*accStages=*/1);
+}

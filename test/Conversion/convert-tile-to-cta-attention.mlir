@@ -1,0 +1,206 @@
+// RUN: kiln-opt %s -split-input-file -verify-diagnostics --convert-tile-to-cta | FileCheck %s
+// RUN: not kiln-opt %s -split-input-file --convert-tile-to-cta=chip=sm_100a 2>&1 | FileCheck %s --check-prefix=SM100
+
+// convert-tile-to-cta on attention kernels (AttentionToCta.cpp): a
+// tile.attention becomes a warp-specialized program in FlashAttention-3's
+// structure. The producer walks (batch, head, query block) units, loading
+// the query tile through a one-stage ring and K and V tiles through the
+// schedule's ring; each math warpgroup owns 64 query rows: S = Q K^T from
+// shared memory (a fresh accumulator), the causal mask and keys past T as
+// -inf with the 1/sqrt(d) scale folded into log2(e), the online softmax in
+// base 2, the rescale of O, and O += P V with P in registers and V read as
+// stored (no transpose_b). The store divides by the row sums.
+// CHECK-LABEL: cta.program @attention(
+// CHECK-SAME:    %[[Q:[^:]*]]: memref<?x?x?x?xbf16, strided<[?, ?, ?, 1]>> {cta.param = #cta.param<"q", input, [B, H, S, 128]>}
+// CHECK-SAME:    %[[K:[^:]*]]: memref<?x?x?x?xbf16, strided<[?, ?, ?, 1]>> {cta.param = #cta.param<"k", input, [B, H, T, 128]>}
+// CHECK-SAME:    %[[V:[^:]*]]: memref<?x?x?x?xbf16, strided<[?, ?, ?, 1]>> {cta.param = #cta.param<"v", input, [B, H, T, 128]>}
+// CHECK-SAME:    %[[O:[^:]*]]: memref<?x?x?x?xbf16, strided<[?, ?, ?, 1]>> {cta.param = #cta.param<"o", output, [B, H, S, 128]>}
+// CHECK-SAME:    %[[B:[^:]*]]: index {cta.dim = #cta.dim<B>}, %[[H:[^:]*]]: index {cta.dim = #cta.dim<H>}, %[[S:[^:]*]]: index {cta.dim = #cta.dim<S>}, %[[T:[^:]*]]: index {cta.dim = #cta.dim<T>})
+// CHECK-SAME:    attributes {block = array<i64: 384, 1, 1>, chip = #cta.chip<sm_90a>, cluster = array<i64: 1, 1>, schedule = #cta.schedule<stages = 2, math_warpgroups = 2>}
+// CHECK:         %[[SQ:.*]] = cta.alloc : <128x128xbf16>
+// CHECK-NEXT:    %[[SK:.*]] = cta.alloc : <128x128xbf16, stages = 2>
+// CHECK-NEXT:    %[[SV:.*]] = cta.alloc : <128x128xbf16, stages = 2>
+// CHECK-NEXT:    %[[SO:.*]] = cta.alloc : <64x64xbf16, stages = 2>
+// CHECK-NEXT:    %[[QR:.*]] = cta.ring {consumers = 2 : i64} : <1>
+// CHECK-NEXT:    %[[KV:.*]] = cta.ring {consumers = 2 : i64} : <2>
+// CHECK-NEXT:    cta.warp_specialize
+// CHECK-NEXT:      #cta.role<producer, warps = 4, regs = 24> {
+// CHECK-NEXT:      cta.tile_loop batched (%[[B]], %[[H]], %[[S]], %{{.*}}) tile [1, 1, 128, 128] iter_args
+// CHECK-NEXT:      ^bb0(%[[BI:[^:]*]]: index, %[[HI:[^:]*]]: index, %[[S0:[^:]*]]: index, %{{[^:]*}}: index, %[[QPOS:[^:]*]]: index, %[[POS:[^:]*]]: index):
+// CHECK-NEXT:        cta.produce %[[QR]] at %[[QPOS]] count
+// CHECK-NEXT:        ^bb0
+// CHECK-NEXT:          cta.load %[[Q]][%[[BI]], %[[HI]], %[[S0]], %{{.*}}] -> %[[SQ]] signal %[[QR]]
+// CHECK:             %[[END:.*]] = arith.minui %{{.*}}, %[[T]] : index
+// CHECK-NEXT:        %[[BLOCKS:.*]] = arith.ceildivui %[[END]], %{{.*}} : index
+// CHECK-NEXT:        cta.produce %[[KV]] at %[[POS]] count %[[BLOCKS]]
+// CHECK:               cta.load %[[K]][%[[BI]], %[[HI]], %{{.*}}, %{{.*}}] -> %[[SK]][%{{.*}}] signal %[[KV]]
+// CHECK-NEXT:          cta.load %[[V]][%[[BI]], %[[HI]], %{{.*}}, %{{.*}}] -> %[[SV]][%{{.*}}] signal %[[KV]]
+// CHECK:           } {persistent}
+// CHECK:           #cta.role<math, warps = 8, regs = 240> {
+// CHECK:             cta.consume %[[QR]] at
+// CHECK:               cta.consume %[[KV]] at %{{.*}} count %{{.*}} iter_args
+// CHECK:                 %[[SZ:.*]] = cta.acc_zero : <64x128xf32>
+// CHECK:                 %[[SS:.*]] = cta.mma %[[SQ]] rows %{{.*}}, %[[SK]][%{{.*}}], %[[SZ]] accumulate %{{.*}} {transpose_b}
+// CHECK:                 cta.frag_map %[[SS]] : !cta.acc<64x128xf32> -> !cta.frag<64x128xf32, acc> {
+// CHECK:                   arith.constant 0.127517432 : f32
+// CHECK-NEXT:              arith.mulf
+// CHECK-NEXT:              arith.cmpi ult, %{{.*}}, %[[T]] : index
+// CHECK-NEXT:              arith.cmpi ule
+// CHECK-NEXT:              arith.andi
+// CHECK-NEXT:              arith.select
+// CHECK:                 cta.reduce_rows max
+// CHECK:                 math.exp2
+// CHECK:                 cta.reduce_rows sum
+// CHECK:                 %[[P16:.*]] = cta.convert %{{.*}} : !cta.frag<64x128xf32, acc> -> <64x128xbf16, lhs>
+// CHECK-NEXT:            cta.mma %[[P16]], %[[SV]][%{{.*}}], %{{.*}} : !cta.frag<64x128xbf16, lhs>
+// CHECK:               arith.divf
+// CHECK:             cta.store %{{.*}} -> %[[O]][%[[BI2:.*]], %{{.*}}, %{{.*}}, %{{.*}}] staging %[[SO]][%{{.*}}]
+// CHECK:               arith.truncf %{{.*}} : f32 to bf16
+// CHECK:           } {persistent}
+
+// SM100: error: convert-tile-to-cta: not implemented yet: attention (tile.attention) on sm_100a (it lowers on sm_90a)
+tile.kernel @attention(%q: tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>> {tile.param = #tile.param<"q", input>},
+                       %k: tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>> {tile.param = #tile.param<"k", input>},
+                       %v: tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>> {tile.param = #tile.param<"v", input>})
+    -> (tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>> {tile.param = #tile.param<"o", output>}) {
+  %o = tile.attention %q, %k, %v mask_kind = causal, p_type = bf16 {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 128, stages = 2, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 1>} : tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>>, tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>>, tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>> -> tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>> score {
+  ^bb0(%s: f32, %i: index, %j: index):
+    %c = arith.constant 0.0883883461 : f32
+    %x = arith.mulf %s, %c : f32
+    tile.yield %x : f32
+  }
+  tile.return %o : tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>>
+}
+
+// -----
+
+// Grouped-query attention: k and v have a size-1 axis where q has G query
+// heads; their tiles are read at index 0 along it, so the G query heads of
+// one key/value head share its loads. A score modifier that is more than a
+// scale (tanh soft-capping) is cloned into the score map before the log2(e)
+// factor; a mask region adds its predicate and the guard that keeps fully
+// masked rows' exponentials at 0.
+// CHECK-LABEL: cta.program @gqa(
+// CHECK:         cta.tile_loop batched (%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) tile [1, 1, 1, 128, 128]
+// CHECK-NEXT:    ^bb0(%[[BI:[^:]*]]: index, %[[HI:[^:]*]]: index, %[[GI:[^:]*]]: index,
+// CHECK:           cta.load %{{.*}}[%[[BI]], %[[HI]], %[[GI]], %{{.*}}, %{{.*}}] -> %{{.*}} signal
+// CHECK:           cta.load %{{.*}}[%[[BI]], %[[HI]], %[[C0:[^,]*]], %{{.*}}, %[[C0]]] -> %{{.*}}[%{{.*}}] signal
+// CHECK:         cta.frag_map
+// CHECK:           math.tanh
+// CHECK:           arith.constant 1.44269502 : f32
+// CHECK-NEXT:      arith.mulf
+// CHECK:           arith.cmpi ult
+// CHECK-NEXT:      arith.cmpi ugt
+// CHECK-NEXT:      arith.andi
+// CHECK:         arith.cmpf oeq
+tile.kernel @gqa(%q: tensor<?x?x?x?x128xbf16, #tile.dims<B, HKV, G, S, 128>> {tile.param = #tile.param<"q", input>},
+                 %k: tensor<?x?x1x?x128xbf16, #tile.dims<B, HKV, 1, T, 128>> {tile.param = #tile.param<"k", input>},
+                 %v: tensor<?x?x1x?x128xbf16, #tile.dims<B, HKV, 1, T, 128>> {tile.param = #tile.param<"v", input>})
+    -> (tensor<?x?x?x?x128xbf16, #tile.dims<B, HKV, G, S, 128>> {tile.param = #tile.param<"o", output>}) {
+  %o = tile.attention %q, %k, %v mask_kind = none, p_type = bf16 {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 128, stages = 2, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 1>} : tensor<?x?x?x?x128xbf16, #tile.dims<B, HKV, G, S, 128>>, tensor<?x?x1x?x128xbf16, #tile.dims<B, HKV, 1, T, 128>>, tensor<?x?x1x?x128xbf16, #tile.dims<B, HKV, 1, T, 128>> -> tensor<?x?x?x?x128xbf16, #tile.dims<B, HKV, G, S, 128>> score {
+  ^bb0(%s: f32, %i: index, %j: index):
+    %c = arith.constant 30.0 : f32
+    %x = arith.divf %s, %c : f32
+    %t = math.tanh %x : f32
+    %y = arith.mulf %t, %c : f32
+    tile.yield %y : f32
+  } mask {
+  ^bb0(%i: index, %j: index):
+    %keep = arith.cmpi ugt, %j, %i : index
+    tile.yield %keep : i1
+  }
+  tile.return %o : tensor<?x?x?x?x128xbf16, #tile.dims<B, HKV, G, S, 128>>
+}
+
+// -----
+
+tile.kernel @unscheduled(%q: tensor<?x?x128xbf16, #tile.dims<H, S, 128>> {tile.param = #tile.param<"q", input>},
+                         %k: tensor<?x?x128xbf16, #tile.dims<H, T, 128>> {tile.param = #tile.param<"k", input>},
+                         %v: tensor<?x?x128xbf16, #tile.dims<H, T, 128>> {tile.param = #tile.param<"v", input>})
+    -> (tensor<?x?x128xbf16, #tile.dims<H, S, 128>> {tile.param = #tile.param<"o", output>}) {
+  // expected-error@+1 {{convert-tile-to-cta: the attention has no schedule; run tile-select-schedule first}}
+  %o = tile.attention %q, %k, %v mask_kind = none, p_type = bf16 : tensor<?x?x128xbf16, #tile.dims<H, S, 128>>, tensor<?x?x128xbf16, #tile.dims<H, T, 128>>, tensor<?x?x128xbf16, #tile.dims<H, T, 128>> -> tensor<?x?x128xbf16, #tile.dims<H, S, 128>>
+  tile.return %o : tensor<?x?x128xbf16, #tile.dims<H, S, 128>>
+}
+
+// -----
+
+tile.kernel @f32_output(%q: tensor<?x?x128xbf16, #tile.dims<H, S, 128>> {tile.param = #tile.param<"q", input>},
+                        %k: tensor<?x?x128xbf16, #tile.dims<H, T, 128>> {tile.param = #tile.param<"k", input>},
+                        %v: tensor<?x?x128xbf16, #tile.dims<H, T, 128>> {tile.param = #tile.param<"v", input>})
+    -> (tensor<?x?x128xf32, #tile.dims<H, S, 128>> {tile.param = #tile.param<"o", output>}) {
+  // expected-error@+1 {{convert-tile-to-cta: not implemented yet: an attention output of type f32 (bf16 and f16 are supported)}}
+  %o = tile.attention %q, %k, %v mask_kind = none, p_type = bf16 {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 128, stages = 2, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 1>} : tensor<?x?x128xbf16, #tile.dims<H, S, 128>>, tensor<?x?x128xbf16, #tile.dims<H, T, 128>>, tensor<?x?x128xbf16, #tile.dims<H, T, 128>> -> tensor<?x?x128xf32, #tile.dims<H, S, 128>>
+  tile.return %o : tensor<?x?x128xf32, #tile.dims<H, S, 128>>
+}
+
+// -----
+
+tile.kernel @expression_extent(%q: tensor<?x?x128xbf16, #tile.dims<H, S, 128>> {tile.param = #tile.param<"q", input>},
+                               %k: tensor<?x?x128xbf16, #tile.dims<H, T*2, 128>> {tile.param = #tile.param<"k", input>},
+                               %v: tensor<?x?x128xbf16, #tile.dims<H, T*2, 128>> {tile.param = #tile.param<"v", input>})
+    -> (tensor<?x?x128xbf16, #tile.dims<H, S, 128>> {tile.param = #tile.param<"o", output>}) {
+  // expected-error@+1 {{convert-tile-to-cta: not implemented yet: an attention extent given by the expression 'T*2'}}
+  %o = tile.attention %q, %k, %v mask_kind = none, p_type = bf16 {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 128, stages = 2, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 1>} : tensor<?x?x128xbf16, #tile.dims<H, S, 128>>, tensor<?x?x128xbf16, #tile.dims<H, T*2, 128>>, tensor<?x?x128xbf16, #tile.dims<H, T*2, 128>> -> tensor<?x?x128xbf16, #tile.dims<H, S, 128>>
+  tile.return %o : tensor<?x?x128xbf16, #tile.dims<H, S, 128>>
+}
+
+// -----
+
+tile.kernel @two_outputs(%q: tensor<?x?x128xbf16, #tile.dims<H, S, 128>> {tile.param = #tile.param<"q", input>},
+                         %k: tensor<?x?x128xbf16, #tile.dims<H, T, 128>> {tile.param = #tile.param<"k", input>},
+                         %v: tensor<?x?x128xbf16, #tile.dims<H, T, 128>> {tile.param = #tile.param<"v", input>})
+    -> (tensor<?x?x128xbf16, #tile.dims<H, S, 128>> {tile.param = #tile.param<"o", output>},
+        tensor<?x?x128xbf16, #tile.dims<H, S, 128>> {tile.param = #tile.param<"o2", output>}) {
+  %o = tile.attention %q, %k, %v mask_kind = none, p_type = bf16 {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 128, stages = 2, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 1>} : tensor<?x?x128xbf16, #tile.dims<H, S, 128>>, tensor<?x?x128xbf16, #tile.dims<H, T, 128>>, tensor<?x?x128xbf16, #tile.dims<H, T, 128>> -> tensor<?x?x128xbf16, #tile.dims<H, S, 128>>
+  // expected-error@+1 {{convert-tile-to-cta: not implemented yet: an attention kernel whose outputs are not the attention's result alone}}
+  tile.return %o, %q : tensor<?x?x128xbf16, #tile.dims<H, S, 128>>, tensor<?x?x128xbf16, #tile.dims<H, S, 128>>
+}
+
+// -----
+
+tile.kernel @fp8(%q: tensor<?x?x128xf8E4M3FN, #tile.dims<H, S, 128>> {tile.param = #tile.param<"q", input>},
+                 %k: tensor<?x?x128xf8E4M3FN, #tile.dims<H, T, 128>> {tile.param = #tile.param<"k", input>},
+                 %v: tensor<?x?x128xf8E4M3FN, #tile.dims<H, T, 128>> {tile.param = #tile.param<"v", input>})
+    -> (tensor<?x?x128xbf16, #tile.dims<H, S, 128>> {tile.param = #tile.param<"o", output>}) {
+  // expected-error@+1 {{convert-tile-to-cta: not implemented yet: attention on f8E4M3FN operands (bf16 and f16 are supported)}}
+  %o = tile.attention %q, %k, %v mask_kind = none, p_type = f8E4M3FN {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 128, stages = 2, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 1>} : tensor<?x?x128xf8E4M3FN, #tile.dims<H, S, 128>>, tensor<?x?x128xf8E4M3FN, #tile.dims<H, T, 128>>, tensor<?x?x128xf8E4M3FN, #tile.dims<H, T, 128>> -> tensor<?x?x128xbf16, #tile.dims<H, S, 128>>
+  tile.return %o : tensor<?x?x128xbf16, #tile.dims<H, S, 128>>
+}
+
+// -----
+
+tile.kernel @mixed(%q: tensor<?x?x128xbf16, #tile.dims<H, S, 128>> {tile.param = #tile.param<"q", input>},
+                   %k: tensor<?x?x128xbf16, #tile.dims<H, T, 128>> {tile.param = #tile.param<"k", input>},
+                   %v: tensor<?x?x128xf16, #tile.dims<H, T, 128>> {tile.param = #tile.param<"v", input>})
+    -> (tensor<?x?x128xbf16, #tile.dims<H, S, 128>> {tile.param = #tile.param<"o", output>}) {
+  // expected-error@+1 {{convert-tile-to-cta: not implemented yet: q and v of different element types}}
+  %o = tile.attention %q, %k, %v mask_kind = none, p_type = f16 {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 128, stages = 2, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 1>} : tensor<?x?x128xbf16, #tile.dims<H, S, 128>>, tensor<?x?x128xbf16, #tile.dims<H, T, 128>>, tensor<?x?x128xf16, #tile.dims<H, T, 128>> -> tensor<?x?x128xbf16, #tile.dims<H, S, 128>>
+  tile.return %o : tensor<?x?x128xbf16, #tile.dims<H, S, 128>>
+}
+
+// -----
+
+tile.kernel @constant_key(%q: tensor<2x?x128xbf16, #tile.dims<2, S, 128>> {tile.param = #tile.param<"q", input>},
+                          %v: tensor<2x4x128xbf16, #tile.dims<2, 4, 128>> {tile.param = #tile.param<"v", input>})
+    -> (tensor<2x?x128xbf16, #tile.dims<2, S, 128>> {tile.param = #tile.param<"o", output>}) {
+  %k = arith.constant dense<1.0> : tensor<2x4x128xbf16, #tile.dims<2, 4, 128>>
+  // expected-error@+1 {{convert-tile-to-cta: not implemented yet: attention operands computed inside the kernel}}
+  %o = tile.attention %q, %k, %v mask_kind = none, p_type = bf16 {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 128, stages = 2, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 1>} : tensor<2x?x128xbf16, #tile.dims<2, S, 128>>, tensor<2x4x128xbf16, #tile.dims<2, 4, 128>>, tensor<2x4x128xbf16, #tile.dims<2, 4, 128>> -> tensor<2x?x128xbf16, #tile.dims<2, S, 128>>
+  tile.return %o : tensor<2x?x128xbf16, #tile.dims<2, S, 128>>
+}
+
+// -----
+
+tile.kernel @next_to_map(%q: tensor<?x?x128xbf16, #tile.dims<H, S, 128>> {tile.param = #tile.param<"q", input>},
+                         %k: tensor<?x?x128xbf16, #tile.dims<H, T, 128>> {tile.param = #tile.param<"k", input>},
+                         %v: tensor<?x?x128xbf16, #tile.dims<H, T, 128>> {tile.param = #tile.param<"v", input>})
+    -> (tensor<?x?x128xbf16, #tile.dims<H, S, 128>> {tile.param = #tile.param<"o", output>}) {
+  %o = tile.attention %q, %k, %v mask_kind = none, p_type = bf16 {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 128, stages = 2, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 1>} : tensor<?x?x128xbf16, #tile.dims<H, S, 128>>, tensor<?x?x128xbf16, #tile.dims<H, T, 128>>, tensor<?x?x128xbf16, #tile.dims<H, T, 128>> -> tensor<?x?x128xbf16, #tile.dims<H, S, 128>>
+  // expected-error@+1 {{convert-tile-to-cta: not implemented yet: 'tile.map' next to attention in one kernel}}
+  %r = tile.map %o : tensor<?x?x128xbf16, #tile.dims<H, S, 128>> -> tensor<?x?x128xbf16, #tile.dims<H, S, 128>> {
+  ^bb0(%x: bf16):
+    tile.yield %x : bf16
+  }
+  tile.return %r : tensor<?x?x128xbf16, #tile.dims<H, S, 128>>
+}

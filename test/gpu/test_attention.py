@@ -1,0 +1,89 @@
+"""Attention compiled from .kiln sources (examples/attention.kiln, kernels/attention_*.kiln)
+against a float32 torch reference.
+
+Each case draws new random bf16/f16 inputs, poisons the output with NaN, runs the kernel and
+compares ||out - ref|| / ||ref|| with softmax(mask(score(q k^T))) v computed in float32 from the
+same inputs. Lengths cover one row, lengths that are not multiples of the 128-row query and key
+tiles, and S != T in both directions (causal masks are top-left aligned, as
+scaled_dot_product_attention(is_causal=True)).
+"""
+import math
+
+import pytest
+import torch
+
+# (S, T): one row, not multiples of 128, one past a tile, S != T both ways.
+LENGTHS = [(1, 1), (17, 17), (127, 127), (1000, 1000), (4097, 4097), (300, 1000), (1000, 300),
+           (128, 128), (1, 4097)]
+TOLERANCE = 1e-2
+
+
+def reference(q, k, v, causal, score=None):
+    """float32 attention over the last two axes; k and v broadcast along size-1 axes."""
+    d = q.shape[-1]
+    s = (q.float() @ k.float().transpose(-1, -2)) / math.sqrt(d)
+    if score is not None:
+        s = score(s)
+    if causal:
+        rows, cols = s.shape[-2:]
+        s = s.masked_fill(torch.ones(rows, cols, dtype=torch.bool, device=s.device).triu(1),
+                          float("-inf"))
+    return torch.softmax(s, dim=-1) @ v.float()
+
+
+def check(kernel, q, k, v, causal, score=None):
+    out_shape = q.shape[:-1] + (v.shape[-1],)
+    o = torch.full(out_shape, float("nan"), device="cuda", dtype=q.dtype)
+    kernel(q, k, v, out=o)
+    torch.cuda.synchronize()
+    ref = reference(q, k, v, causal, score)
+    err = ((o.float() - ref).norm() / ref.norm().clamp_min(1e-30)).item()
+    assert err < TOLERANCE, f"q {tuple(q.shape)} k {tuple(k.shape)}: relative error {err:.3e}"
+
+
+def randn(*shape, dtype=torch.bfloat16):
+    return torch.randn(*shape, device="cuda", dtype=dtype)
+
+
+@pytest.mark.parametrize("s,t", LENGTHS)
+def test_causal(load, s, t):
+    kernel = load("attention")
+    b, h = 2, 3
+    check(kernel, randn(b, h, s, 128), randn(b, h, t, 128), randn(b, h, t, 128), causal=True)
+
+
+@pytest.mark.parametrize("s,t", LENGTHS)
+def test_not_causal(load, s, t):
+    kernel = load("attention_full")
+    b, h = 1, 2
+    check(kernel, randn(b, h, s, 128), randn(b, h, t, 128), randn(b, h, t, 128), causal=False)
+
+
+@pytest.mark.parametrize("s,t", [(17, 17), (1000, 1000), (300, 1000)])
+def test_head_dim_64(load, s, t):
+    kernel = load("attention_d64")
+    check(kernel, randn(2, 2, s, 64), randn(2, 2, t, 64), randn(2, 2, t, 64), causal=True)
+
+
+@pytest.mark.parametrize("s,t", [(17, 17), (1000, 1000), (1000, 300)])
+def test_fp16(load, s, t):
+    kernel = load("attention_f16")
+    f16 = torch.float16
+    check(kernel, randn(2, 2, s, 128, dtype=f16), randn(2, 2, t, 128, dtype=f16),
+          randn(2, 2, t, 128, dtype=f16), causal=True)
+
+
+@pytest.mark.parametrize("s,t", [(17, 17), (1000, 1000), (127, 300)])
+def test_grouped_query(load, s, t):
+    """8 query heads per key/value head, through a size-1 head axis of k and v."""
+    kernel = load("attention_gqa")
+    b, hkv, g = 2, 2, 8
+    check(kernel, randn(b, hkv, g, s, 128), randn(b, hkv, 1, t, 128), randn(b, hkv, 1, t, 128),
+          causal=True)
+
+
+@pytest.mark.parametrize("s,t", [(17, 17), (1000, 300), (300, 1000)])
+def test_soft_capped_rank_3(load, s, t):
+    kernel = load("attention_softcap")
+    check(kernel, randn(3, s, 128), randn(3, t, 128), randn(3, t, 128), causal=False,
+          score=lambda x: torch.tanh(x / 30.0) * 30.0)
