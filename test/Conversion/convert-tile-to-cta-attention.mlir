@@ -38,7 +38,18 @@
 // CHECK:           } {persistent}
 // CHECK:           #cta.role<math, warps = 8, regs = 240> {
 // CHECK:             cta.consume %[[QR]] at
-// CHECK:               cta.consume %[[KV]] at %{{.*}} count %{{.*}} iter_args
+// The key blocks wholly left of the unit's first query row (and inside T)
+// run without mask arithmetic; the rest (the diagonal) with it.
+// CHECK:               %[[WHOLE:.*]] = arith.minui
+// CHECK-NEXT:          %[[UNMASKED:.*]] = arith.minui %[[WHOLE]], %{{.*}} : index
+// CHECK-NEXT:          %[[FULL:.*]]:4 = cta.consume %[[KV]] at %{{.*}} count %[[UNMASKED]] iter_args
+// CHECK:                 cta.frag_map %{{.*}} : !cta.acc<64x128xf32> -> !cta.frag<64x128xf32, acc> {
+// CHECK-NEXT:            ^bb0
+// CHECK-NEXT:              arith.constant 0.127517432 : f32
+// CHECK-NEXT:              arith.mulf
+// CHECK-NEXT:              cta.yield
+// CHECK:               %[[REST:.*]] = arith.subi %{{.*}}, %[[UNMASKED]] : index
+// CHECK-NEXT:          cta.consume %[[KV]] at %[[FULL]]#0 count %[[REST]] iter_args(%[[FULL]]#1, %[[FULL]]#2, %[[FULL]]#3
 // CHECK:                 %[[SZ:.*]] = cta.acc_zero : <64x128xf32>
 // CHECK:                 %[[SS:.*]] = cta.mma %[[SQ]] rows %{{.*}}, %[[SK]][%{{.*}}], %[[SZ]] accumulate %{{.*}} {transpose_b}
 // CHECK:                 cta.frag_map %[[SS]] : !cta.acc<64x128xf32> -> !cta.frag<64x128xf32, acc> {

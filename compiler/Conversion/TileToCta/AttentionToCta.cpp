@@ -380,23 +380,52 @@ private:
       for (Type type : SmallVector<Type>{outType, rowsType, rowsType,
                                          rewriter.getIndexType()})
         carried.push_back(stage->addArgument(type, loc));
-      auto keyLoop = buildKeyLoop(carried[3], blocks,
-                                  {carried[0], carried[1], carried[2]});
+      // The blocks no mask touches first, without mask arithmetic, then
+      // the rest (the causal diagonal, the partial last block) with it.
+      Value unmasked = unmaskedBlocks(loop, blocks);
+      SmallVector<Value> state = {carried[0], carried[1], carried[2]};
+      Value position = carried[3];
+      if (unmasked != c0) {
+        auto full = buildKeyLoop(position, unmasked, c0, state,
+                                 /*masked=*/false);
+        position = full.getNextPosition();
+        state.assign(full.getResults().begin(), full.getResults().end());
+      }
+      auto edge = buildKeyLoop(
+          position, arith::SubIOp::create(rewriter, loc, blocks, unmasked),
+          unmasked, state, /*masked=*/true);
       cta::YieldOp::create(rewriter, loc,
-                           ValueRange{keyLoop.getResult(1),
-                                      keyLoop.getResult(2),
-                                      keyLoop.getResult(3),
-                                      keyLoop.getResult(0)});
+                           ValueRange{edge.getResult(1), edge.getResult(2),
+                                      edge.getResult(3), edge.getResult(0)});
     }
     kvNext = held.getResult(4);
     buildStore(loop, held.getResult(1), held.getResult(3));
     endWalk(loop, {held.getNextPosition(), kvNext});
   }
 
-  /// The key loop: per key block, the scores, the online softmax and the
-  /// output update, carrying (O, row maxima, row sums).
-  cta::ConsumeOp buildKeyLoop(Value position, Value blocks,
-                              ValueRange inits) {
+  /// The leading key blocks every query row of the unit keeps whole: under
+  /// the causal mask (and no mask region) the blocks inside [0, T) wholly at
+  /// or left of the unit's first query row (key j <= query s0); else none.
+  /// (Without the causal mask only a partial last block is masked; a second
+  /// loop for it made ptxas spill registers and is left out.)
+  Value unmaskedBlocks(cta::TileLoopOp loop, Value blocks) {
+    if (!attention.getMask().empty() ||
+        attention.getMaskKind() != tile::AttentionMask::causal)
+      return c0;
+    Value whole = arith::MinUIOp::create(
+        rewriter, loc, arith::DivUIOp::create(rewriter, loc, keys, keyTile),
+        arith::DivUIOp::create(
+            rewriter, loc,
+            arith::AddIOp::create(rewriter, loc, queryOrigin(loop), c1),
+            keyTile));
+    return arith::MinUIOp::create(rewriter, loc, whole, blocks);
+  }
+
+  /// A key loop over `blocks` blocks from block `first`: per block, the
+  /// scores (`masked`: with the masks), the online softmax and the output
+  /// update, carrying (O, row maxima, row sums).
+  cta::ConsumeOp buildKeyLoop(Value position, Value blocks, Value first,
+                              ValueRange inits, bool masked) {
     auto op = cta::ConsumeOp::create(
         rewriter, loc, rewriter.getIndexType(), inits.getTypes(), kvRing,
         position, blocks, inits);
@@ -419,8 +448,9 @@ private:
                                  /*cta_pair=*/false, /*in_stage=*/false,
                                  /*one_thread=*/false)
                   .getResult();
-    Value t0 = arith::MulIOp::create(rewriter, loc, j, keyTile);
-    Value scores = buildScores(s, t0);
+    Value t0 = arith::MulIOp::create(
+        rewriter, loc, arith::AddIOp::create(rewriter, loc, first, j), keyTile);
+    Value scores = buildScores(s, t0, masked);
 
     auto fragType = cta::FragType::get(ctx, {kRows, schedule.getTileN()}, f32,
                                        cta::FragLayout::acc);
@@ -474,25 +504,31 @@ private:
     return op;
   }
 
-  /// The scores in base 2: score modifiers, then the masks (causal, keys
-  /// past T, the mask region) as -inf, then times log2(e), so that the
-  /// softmax's exponentials are exp2. A score region that only scales
-  /// folds into that one multiply.
-  Value buildScores(Value s, Value t0) {
+  /// The scores in base 2: score modifiers, then times log2(e), so that the
+  /// softmax's exponentials are exp2 (a score region that only scales folds
+  /// into that one multiply), then, when `masked`, the masks (causal, keys
+  /// past T, the mask region) as -inf.
+  Value buildScores(Value s, Value t0, bool masked) {
     Type f32 = rewriter.getF32Type();
     auto fragType = cta::FragType::get(ctx, {kRows, schedule.getTileN()}, f32,
                                        cta::FragLayout::acc);
     std::optional<double> scale = pureScale(attention.getScore());
     double log2e = 1.4426950408889634;
     return mapWithIndices(fragType, {s}, [&](Value i, Value jj, ValueRange x) {
-      Value qi = arith::AddIOp::create(rewriter, loc, row0, i);
-      Value kj = arith::AddIOp::create(rewriter, loc, t0, jj);
+      // (The element's query and key index, where something reads them.)
+      Value qi, kj;
+      if (masked || !scale) {
+        qi = arith::AddIOp::create(rewriter, loc, row0, i);
+        kj = arith::AddIOp::create(rewriter, loc, t0, jj);
+      }
       Value y = x[0];
       if (!scale)
         y = cloneRegion(attention.getScore(), {y, qi, kj});
       Value factor = arith::ConstantOp::create(
           rewriter, loc, rewriter.getF32FloatAttr(log2e * scale.value_or(1.0)));
       y = arith::MulFOp::create(rewriter, loc, y, factor);
+      if (!masked)
+        return y;
       Value keep = arith::CmpIOp::create(rewriter, loc,
                                          arith::CmpIPredicate::ult, kj, keys);
       if (attention.getMaskKind() == tile::AttentionMask::causal)
