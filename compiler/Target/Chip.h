@@ -29,6 +29,12 @@ constexpr unsigned warpsPerWarpgroup = 4;
 constexpr unsigned mbarrierBytes = 8;
 /// Threads of one CTA: CUDA's maxThreadsPerBlock on every chip Kiln targets.
 constexpr unsigned maxThreadsPerBlock = 1024;
+/// Named barriers (`bar.sync` ids) a CTA has, and how Kiln's lowering uses
+/// them: 0 is the whole CTA's, 1 + w warpgroup w's own (its epilogue's
+/// staging), and mmaTurnBarrierBase + m math warpgroup m's MMA turn
+/// (cta.mma_turn: ping-pong between math warpgroups).
+constexpr unsigned namedBarriers = 16;
+constexpr unsigned mmaTurnBarrierBase = 8;
 /// The largest thread-block cluster any target launches (16 CTAs needs the
 /// non-portable opt-in; ChipInfo::maxClusterSize is the portable size).
 constexpr unsigned maxClusterSizeNonPortable = 16;

@@ -211,3 +211,30 @@ cta.program @f(%c: memref<?x?xf32> {cta.param = #cta.param<"c", output, [M, M]>}
   }
   cta.return
 }
+
+// -----
+
+// MMA turns (ping-pong): warpgroup w's turn is named barrier 8 + w; `wait`
+// syncs there with 256 threads (its own 128 and the previous warpgroup's
+// `pass`), `pass` arrives at the next warpgroup's, `start` lets the last
+// warpgroup hand the first turn to warpgroup 0.
+// CHECK-LABEL: llvm.func @turns(
+// CHECK:         %[[LAST:.*]] = arith.cmpi eq, %{{.*}}, %{{.*}} : i32
+// CHECK:         scf.if %[[LAST]] {
+// CHECK:           nvvm.barrier.arrive id = %{{.*}} number_of_threads = %{{.*}}
+// CHECK:         nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
+// CHECK:         arith.remui
+// CHECK:         nvvm.barrier.arrive id = %{{.*}} number_of_threads = %{{.*}}
+cta.program @turns(%c: memref<?x?xf32> {cta.param = #cta.param<"c", output, [M, M]>}, %M: index {cta.dim = #cta.dim<M>}) attributes {block = array<i64: 384, 1, 1>} {
+  cta.warp_specialize #cta.role<producer, warps = 4, regs = 24> {
+  } #cta.role<math, warps = 8, regs = 240> {
+    %wg = cta.warpgroup_index : index
+    cta.mma_turn start %wg of 2
+    cta.tile_loop static (%M, %M) tile [64, 64] {
+    ^bb0(%m0: index, %n0: index):
+      cta.mma_turn wait %wg of 2
+      cta.mma_turn pass %wg of 2
+    }
+  }
+  cta.return
+}

@@ -963,3 +963,58 @@ cta.program @unbound(%M: index {cta.dim = #cta.dim<M>}) attributes {block = arra
   }
   cta.return
 }
+
+// -----
+
+// A batched walk: units in order of the linear block index over x, y and z,
+// each CTA taking every (grid size)-th; the unit's coordinates from its
+// index, the column tiles fastest, then the row tiles (backwards), then the
+// leading axes. The manifest's grid rule counts every axis's tiles.
+// CHECK-LABEL: llvm.func @batched_walk(
+// CHECK-SAME:    grid = {rule = "persistent", tiles = {{\[}}["B", 1], ["H", 1], ["S", 128], ["D", 64]]}
+// CHECK:         nvvm.read.ptx.sreg.ctaid.z
+// CHECK:         scf.for
+// CHECK:           %[[COL:.*]] = arith.remui %{{.*}}, %[[CD:.*]] : i32
+// CHECK-NEXT:      %[[Q0:.*]] = arith.divui %{{.*}}, %[[CD]] : i32
+// CHECK:           %[[ROW:.*]] = arith.remui %[[Q0]], %[[CS:.*]] : i32
+// CHECK-NEXT:      %[[Q1:.*]] = arith.divui %[[Q0]], %[[CS]] : i32
+// CHECK:           arith.subi
+// CHECK-NEXT:      arith.subi %{{.*}}, %[[ROW]] : i32
+// CHECK:           %[[H:.*]] = arith.remui %[[Q1]], %{{.*}} : i32
+// CHECK-NEXT:      %[[B:.*]] = arith.divui %[[Q1]], %{{.*}} : i32
+cta.program @batched_walk(%o: memref<?x?x?x?xbf16, strided<[?, ?, ?, 1]>> {cta.param = #cta.param<"o", output, [B, H, S, D]>},
+                          %B: index {cta.dim = #cta.dim<B>}, %H: index {cta.dim = #cta.dim<H>}, %S: index {cta.dim = #cta.dim<S>}, %D: index {cta.dim = #cta.dim<D>})
+    attributes {block = array<i64: 384, 1, 1>} {
+  cta.warp_specialize #cta.role<producer, warps = 4, regs = 40> {
+  } #cta.role<math, warps = 8, regs = 232> {
+    cta.tile_loop batched (%B, %H, %S, %D) tile [1, 1, 128, 64] {
+    ^bb0(%b: index, %h: index, %s0: index, %d0: index):
+    } {persistent}
+  }
+  cta.return
+}
+
+// -----
+
+// longest_first (causal attention): the row tiles vary slowest.
+// CHECK-LABEL: llvm.func @longest_first(
+// CHECK:         scf.for
+// CHECK:           arith.remui %{{.*}}, %[[CD:.*]] : i32
+// CHECK-NEXT:      %[[Q0:.*]] = arith.divui %{{.*}}, %[[CD]] : i32
+// CHECK:           arith.remui %[[Q0]], %[[CH:.*]] : i32
+// CHECK-NEXT:      %[[Q1:.*]] = arith.divui %[[Q0]], %[[CH]] : i32
+// CHECK:           %[[B:.*]] = arith.remui %[[Q1]], %{{.*}} : i32
+// CHECK-NEXT:      %[[Q2:.*]] = arith.divui %[[Q1]], %{{.*}} : i32
+// CHECK:           arith.subi
+// CHECK-NEXT:      arith.subi %{{.*}}, %[[Q2]] : i32
+cta.program @longest_first(%o: memref<?x?x?x?xbf16, strided<[?, ?, ?, 1]>> {cta.param = #cta.param<"o", output, [B, H, S, D]>},
+                           %B: index {cta.dim = #cta.dim<B>}, %H: index {cta.dim = #cta.dim<H>}, %S: index {cta.dim = #cta.dim<S>}, %D: index {cta.dim = #cta.dim<D>})
+    attributes {block = array<i64: 384, 1, 1>} {
+  cta.warp_specialize #cta.role<producer, warps = 4, regs = 40> {
+  } #cta.role<math, warps = 8, regs = 232> {
+    cta.tile_loop batched (%B, %H, %S, %D) tile [1, 1, 128, 64] {
+    ^bb0(%b: index, %h: index, %s0: index, %d0: index):
+    } {longest_first, persistent}
+  }
+  cta.return
+}

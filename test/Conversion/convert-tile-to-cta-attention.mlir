@@ -35,39 +35,39 @@
 // CHECK-NEXT:        cta.produce %[[KV]] at %[[POS]] count %[[BLOCKS]]
 // CHECK:               cta.load %[[K]][%[[BI]], %[[HI]], %{{.*}}, %{{.*}}] -> %[[SK]][%{{.*}}] signal %[[KV]]
 // CHECK-NEXT:          cta.load %[[V]][%[[BI]], %[[HI]], %{{.*}}, %{{.*}}] -> %[[SV]][%{{.*}}] signal %[[KV]]
-// CHECK:           } {persistent}
+// CHECK:           } {longest_first, persistent}
 // CHECK:           #cta.role<math, warps = 8, regs = 240> {
 // CHECK:             cta.consume %[[QR]] at
 // The key blocks wholly left of the unit's first query row (and inside T)
-// run without mask arithmetic; the rest (the diagonal) with it.
+// run without mask arithmetic: the row maxima are the MMA's scores', and
+// the exponentials exp2(x * C - m * C) with C = log2(e) / sqrt(128), one FMA
+// each (an exp2 marked afn: ex2.approx.ftz). The rest (the diagonal) runs
+// with the masks.
 // CHECK:               %[[WHOLE:.*]] = arith.minui
 // CHECK-NEXT:          %[[UNMASKED:.*]] = arith.minui %[[WHOLE]], %{{.*}} : index
 // CHECK-NEXT:          %[[FULL:.*]]:4 = cta.consume %[[KV]] at %{{.*}} count %[[UNMASKED]] iter_args
-// CHECK:                 cta.frag_map %{{.*}} : !cta.acc<64x128xf32> -> !cta.frag<64x128xf32, acc> {
-// CHECK-NEXT:            ^bb0
-// CHECK-NEXT:              arith.constant 0.127517432 : f32
-// CHECK-NEXT:              arith.mulf
-// CHECK-NEXT:              cta.yield
-// CHECK:               %[[REST:.*]] = arith.subi %{{.*}}, %[[UNMASKED]] : index
-// CHECK-NEXT:          cta.consume %[[KV]] at %[[FULL]]#0 count %[[REST]] iter_args(%[[FULL]]#1, %[[FULL]]#2, %[[FULL]]#3
 // CHECK:                 %[[SZ:.*]] = cta.acc_zero : <64x128xf32>
 // CHECK:                 %[[SS:.*]] = cta.mma %[[SQ]] rows %{{.*}}, %[[SK]][%{{.*}}], %[[SZ]] accumulate %{{.*}} {transpose_b}
-// CHECK:                 cta.frag_map %[[SS]] : !cta.acc<64x128xf32> -> !cta.frag<64x128xf32, acc> {
+// CHECK:                 cta.reduce_rows max %[[SS]] : !cta.acc<64x128xf32>
+// CHECK:                   arith.constant -0.127517432 : f32
+// CHECK:                 cta.frag_map %[[SS]], %{{.*}} : !cta.acc<64x128xf32>, !cta.frag<64xf32, rows> -> !cta.frag<64x128xf32, acc> {
 // CHECK:                   arith.constant 0.127517432 : f32
-// CHECK-NEXT:              arith.mulf
-// CHECK-NEXT:              arith.cmpi ult, %{{.*}}, %[[T]] : index
-// CHECK-NEXT:              arith.cmpi ule
-// CHECK-NEXT:              arith.andi
-// CHECK-NEXT:              arith.select
-// CHECK:                 cta.reduce_rows max
-// CHECK:                 math.exp2
+// CHECK-NEXT:              math.fma
+// CHECK-NEXT:              math.exp2 %{{.*}} fastmath<afn> : f32
 // CHECK:                 cta.reduce_rows sum
 // CHECK:                 %[[P16:.*]] = cta.convert %{{.*}} : !cta.frag<64x128xf32, acc> -> <64x128xbf16, lhs>
 // CHECK-NEXT:            cta.mma %[[P16]], %[[SV]][%{{.*}}], %{{.*}} : !cta.frag<64x128xbf16, lhs>
+// CHECK:               %[[REST:.*]] = arith.subi %{{.*}}, %[[UNMASKED]] : index
+// CHECK-NEXT:          cta.consume %[[KV]] at %[[FULL]]#0 count %[[REST]] iter_args(%[[FULL]]#1, %[[FULL]]#2, %[[FULL]]#3
+// CHECK:                 cta.frag_map %{{.*}} : !cta.acc<64x128xf32> -> !cta.frag<64x128xf32, acc> {
+// CHECK:                   arith.cmpi ult, %{{.*}}, %[[T]] : index
+// CHECK-NEXT:              arith.cmpi ule
+// CHECK-NEXT:              arith.andi
+// CHECK-NEXT:              arith.select
 // CHECK:               arith.divf
 // CHECK:             cta.store %{{.*}} -> %[[O]][%[[BI2:.*]], %{{.*}}, %{{.*}}, %{{.*}}] staging %[[SO]][%{{.*}}]
 // CHECK:               arith.truncf %{{.*}} : f32 to bf16
-// CHECK:           } {persistent}
+// CHECK:           } {longest_first, persistent}
 
 // SM100: error: convert-tile-to-cta: not implemented yet: attention (tile.attention) on sm_100a (it lowers on sm_90a)
 tile.kernel @attention(%q: tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>> {tile.param = #tile.param<"q", input>},
@@ -91,19 +91,23 @@ tile.kernel @attention(%q: tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>> {til
 // scale (tanh soft-capping) is cloned into the score map before the log2(e)
 // factor; a mask region adds its predicate and the guard that keeps fully
 // masked rows' exponentials at 0.
+// Without the causal mask the walk keeps the row tiles of one head
+// fastest (no longest_first): the CTAs running at once share its keys.
 // CHECK-LABEL: cta.program @gqa(
 // CHECK:         cta.tile_loop batched (%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) tile [1, 1, 1, 128, 128]
 // CHECK-NEXT:    ^bb0(%[[BI:[^:]*]]: index, %[[HI:[^:]*]]: index, %[[GI:[^:]*]]: index,
 // CHECK:           cta.load %{{.*}}[%[[BI]], %[[HI]], %[[GI]], %{{.*}}, %{{.*}}] -> %{{.*}} signal
 // CHECK:           cta.load %{{.*}}[%[[BI]], %[[HI]], %[[C0:[^,]*]], %{{.*}}, %[[C0]]] -> %{{.*}}[%{{.*}}] signal
 // CHECK:         cta.frag_map
+// CHECK:           %[[LOG2E:.*]] = arith.constant 1.44269502 : f32
 // CHECK:           math.tanh
-// CHECK:           arith.constant 1.44269502 : f32
 // CHECK-NEXT:      arith.mulf
-// CHECK:           arith.cmpi ult
+// CHECK-NEXT:      arith.mulf %{{.*}}, %[[LOG2E]] : f32
+// CHECK-NEXT:      arith.cmpi ult
 // CHECK-NEXT:      arith.cmpi ugt
 // CHECK-NEXT:      arith.andi
 // CHECK:         arith.cmpf oeq
+// CHECK:         } {persistent}
 tile.kernel @gqa(%q: tensor<?x?x?x?x128xbf16, #tile.dims<B, HKV, G, S, 128>> {tile.param = #tile.param<"q", input>},
                  %k: tensor<?x?x1x?x128xbf16, #tile.dims<B, HKV, 1, T, 128>> {tile.param = #tile.param<"k", input>},
                  %v: tensor<?x?x1x?x128xbf16, #tile.dims<B, HKV, 1, T, 128>> {tile.param = #tile.param<"v", input>})

@@ -915,6 +915,7 @@ LogicalResult checkTcgen05Lowered(Operation *op, target::Chip chip) {
       .Case([&](cta::StreamKJoinOp) -> LogicalResult {
         return notYet("stream-K partial tiles of tensor-memory accumulators");
       })
+
       .Case([&](cta::WarpSpecializeOp roles) -> LogicalResult {
         for (unsigned i = 0; i < roles.getRoles().size(); ++i) {
           cta::RoleAttr role = roles.getRole(i);

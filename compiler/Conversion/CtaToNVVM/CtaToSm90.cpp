@@ -575,6 +575,42 @@ std::pair<Value, Value> registerPosition(Emitter &e, const RegisterTile &tile,
 
 /// A fragment of one value: every register holds it (an lhs fragment: two
 /// copies packed per register).
+/// Turns between math warpgroups: named barrier mmaTurnBarrierBase + w is
+/// warpgroup w's turn; its `wait` syncs there with the 128 threads of the
+/// previous warpgroup's `pass` (so 256 threads in all).
+struct MmaTurnLowering : public OpConversionPattern<cta::MmaTurnOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(cta::MmaTurnOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Emitter e(rewriter, op.getLoc());
+    Value wg = e.toI32(adaptor.getWarpgroup());
+    int64_t count = static_cast<int64_t>(op.getWarpgroups());
+    Value threads = e.i32(2 * kWarpgroupThreads);
+    auto barrierOf = [&](Value w) {
+      return e.add(w, e.i32(target::mmaTurnBarrierBase));
+    };
+    auto arriveAt = [&](Value w) {
+      NVVM::BarrierArriveOp::create(rewriter, op.getLoc(), barrierOf(w),
+                                    threads);
+    };
+    switch (op.getKind()) {
+    case cta::TurnKind::wait:
+      NVVM::BarrierOp::create(rewriter, op.getLoc(), Type(), barrierOf(wg),
+                              threads, nullptr, Value());
+      break;
+    case cta::TurnKind::pass:
+      arriveAt(e.urem(e.add(wg, e.i32(1)), e.i32(count)));
+      break;
+    case cta::TurnKind::start:
+      e.ifThen(e.eq(wg, e.i32(count - 1)), [&] { arriveAt(e.i32(0)); });
+      break;
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 struct SplatLowering : public OpConversionPattern<cta::SplatOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -1377,6 +1413,9 @@ struct StreamKJoinLowering : public AbiPattern<cta::StreamKJoinOp> {
 
 /// What the wgmma patterns lower, checked before the conversion starts.
 LogicalResult checkWgmmaLowered(Operation *op, target::Chip chip) {
+  // (Its verifier keeps it to math roles; a named barrier per warpgroup.)
+  if (llvm::isa<cta::MmaTurnOp>(op))
+    return success();
   if (llvm::isa<cta::SplatOp, cta::FragMapOp, cta::ReduceRowsOp,
                 cta::ConvertOp>(op)) {
     target::ValueOrError<bool> plan = planRegisterOp(op);
@@ -1439,7 +1478,7 @@ public:
     MLIRContext *ctx = patterns.getContext();
     patterns.add<AccZeroLowering, SplitColsLowering, MmaLowering,
                  SplatLowering, FragMapLowering, ReduceRowsLowering,
-                 ConvertLowering>(converter, ctx);
+                 ConvertLowering, MmaTurnLowering>(converter, ctx);
     patterns.add<ConsumeLowering, StoreLowering, StreamKJoinLowering>(
         converter, ctx, abis);
   }

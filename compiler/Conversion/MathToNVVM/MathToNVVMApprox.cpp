@@ -44,11 +44,37 @@ struct TanhToApprox : OpRewritePattern<math::TanhOp> {
   }
 };
 
+/// `math.exp2` on f32 marked `afn` -> `ex2.approx.ftz.f32`: one MUFU.EX2.
+/// Without `ftz` ptxas wraps the MUFU in a range check and two multiplies
+/// to produce subnormal results, which a softmax (its only user: the
+/// attention lowering marks its exponentials `afn`) rounds to zero anyway.
+struct Exp2ToApprox : OpRewritePattern<math::Exp2Op> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(math::Exp2Op op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.getType().isF32())
+      return rewriter.notifyMatchFailure(op, "only f32 has ex2.approx");
+    if (!arith::bitEnumContainsAll(op.getFastmath(),
+                                   arith::FastMathFlags::afn))
+      return rewriter.notifyMatchFailure(op, "not marked afn");
+    auto approx = LLVM::InlineAsmOp::create(
+        rewriter, op.getLoc(), op.getType(), ValueRange{op.getOperand()},
+        "ex2.approx.ftz.f32 $0, $1;", "=f,f", /*has_side_effects=*/false,
+        /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+        LLVM::AsmDialectAttr::get(rewriter.getContext(),
+                                  LLVM::AsmDialect::AD_ATT),
+        /*operand_attrs=*/ArrayAttr());
+    rewriter.replaceOp(op, approx.getResult(0));
+    return success();
+  }
+};
+
 struct ConvertMathToNVVMApprox
     : kiln::impl::ConvertMathToNVVMApproxBase<ConvertMathToNVVMApprox> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<TanhToApprox>(&getContext());
+    patterns.add<TanhToApprox, Exp2ToApprox>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

@@ -172,6 +172,12 @@ public:
 private:
   static constexpr int64_t kWarps = target::warpsPerWarpgroup;
   static constexpr int64_t kRows = target::mmaMinRows;
+  static constexpr double kLog2e = 1.4426950408889634;
+  /// Whether the math warpgroups take turns issuing MMAs (ping-pong). Off:
+  /// with each S = Q K^T waited for before its turn passes, the turns only
+  /// add barriers (0.94-0.98x on an H100, docs/performance.md); they pay
+  /// once the next block's MMA is issued before this block's softmax.
+  static constexpr bool kPingPong = false;
 
   //===--------------------------------------------------------------------===//
   // The signature, extents and resources
@@ -263,6 +269,9 @@ private:
                                         walkExtents, tileSizes,
                                         ValueRange{c0, c0});
     loop.setPersistent(schedule.getPersistent());
+    // Causal units differ in length: the longest first, evenly per wave.
+    loop.setLongestFirst(attention.getMaskKind() ==
+                         tile::AttentionMask::causal);
     rewriter.setInsertionPointToStart(&loop.getBody().front());
     return loop;
   }
@@ -349,6 +358,16 @@ private:
 
   void buildMath(Region &region) {
     cta::TileLoopOp loop = beginWalk(region);
+    if (kPingPong) {
+      // The math warpgroups take turns issuing their MMAs (ping-pong): one
+      // warpgroup's softmax runs while the tensor cores run the other's
+      // MMAs. The last warpgroup hands the first turn to warpgroup 0.
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPoint(loop);
+      Value first = cta::WarpgroupIndexOp::create(rewriter, loc,
+                                                  rewriter.getIndexType());
+      turn(cta::TurnKind::start, first);
+    }
     Block &body = loop.getBody().front();
     Value qPos = body.getArgument(rank), kvPos = body.getArgument(rank + 1);
     int64_t dv = tile::attentionHeadDims(attention)->second;
@@ -403,21 +422,21 @@ private:
     endWalk(loop, {held.getNextPosition(), kvNext});
   }
 
-  /// The leading key blocks every query row of the unit keeps whole: under
-  /// the causal mask (and no mask region) the blocks inside [0, T) wholly at
-  /// or left of the unit's first query row (key j <= query s0); else none.
-  /// (Without the causal mask only a partial last block is masked; a second
-  /// loop for it made ptxas spill registers and is left out.)
+  /// The leading key blocks every query row of the unit keeps whole: none
+  /// under a mask region (any key may be dropped); else the blocks inside
+  /// [0, T) and, under the causal mask, wholly at or left of the unit's
+  /// first query row (key j <= query s0).
   Value unmaskedBlocks(cta::TileLoopOp loop, Value blocks) {
-    if (!attention.getMask().empty() ||
-        attention.getMaskKind() != tile::AttentionMask::causal)
+    if (!attention.getMask().empty())
       return c0;
-    Value whole = arith::MinUIOp::create(
-        rewriter, loc, arith::DivUIOp::create(rewriter, loc, keys, keyTile),
-        arith::DivUIOp::create(
-            rewriter, loc,
-            arith::AddIOp::create(rewriter, loc, queryOrigin(loop), c1),
-            keyTile));
+    Value whole = arith::DivUIOp::create(rewriter, loc, keys, keyTile);
+    if (attention.getMaskKind() == tile::AttentionMask::causal)
+      whole = arith::MinUIOp::create(
+          rewriter, loc, whole,
+          arith::DivUIOp::create(
+              rewriter, loc,
+              arith::AddIOp::create(rewriter, loc, queryOrigin(loop), c1),
+              keyTile));
     return arith::MinUIOp::create(rewriter, loc, whole, blocks);
   }
 
@@ -441,6 +460,7 @@ private:
     // S = Q K^T for this warpgroup's rows.
     Value sZero = cta::AccZeroOp::create(rewriter, loc, scoreType);
     Value noAccumulate = arith::ConstantIntOp::create(rewriter, loc, 0, 1);
+    turn(cta::TurnKind::wait, warpgroup);
     Value s = cta::MmaOp::create(rewriter, loc, scoreType, sq, Value(),
                                  wgRow, sk, slot, sZero,
                                  noAccumulate, Value(), Value(), Value(),
@@ -448,34 +468,45 @@ private:
                                  /*cta_pair=*/false, /*in_stage=*/false,
                                  /*one_thread=*/false)
                   .getResult();
+    turn(cta::TurnKind::pass, warpgroup);
     Value t0 = arith::MulIOp::create(
         rewriter, loc, arith::AddIOp::create(rewriter, loc, first, j), keyTile);
     Value scores = buildScores(s, t0, masked);
 
+    // The running maxima are kept in the scores' units; the exponentials
+    // are exp2(x * C - m * C), one FMA and one MUFU per element, where C is
+    // log2(e) times a positive scale the score region only applies (else
+    // the scores are already in base 2 and C = 1).
     auto fragType = cta::FragType::get(ctx, {kRows, schedule.getTileN()}, f32,
                                        cta::FragLayout::acc);
+    double base2 = foldedScale().value_or(1.0);
     Value rowMax = cta::ReduceRowsOp::create(rewriter, loc, rowsType,
                                              cta::ReduceKind::max, scores);
     Value mNew = map(rowsType, {m, rowMax}, [&](ValueRange x) {
       return arith::MaximumFOp::create(rewriter, loc, x[0], x[1]);
     });
-    // A row every key so far was masked from keeps a maximum of -inf;
-    // subtracting 0 instead keeps its exponentials 0, not NaN.
-    Value mSafe = mNew;
-    if (!attention.getMask().empty())
-      mSafe = map(rowsType, {mNew}, [&](ValueRange x) {
-        Value dead = arith::CmpFOp::create(
-            rewriter, loc, arith::CmpFPredicate::OEQ, x[0], negInf);
-        return arith::SelectOp::create(rewriter, loc, dead, zero, x[0]);
-      });
-    Value p = map(fragType, {scores, mSafe}, [&](ValueRange x) {
-      return math::Exp2Op::create(
-          rewriter, loc, arith::SubFOp::create(rewriter, loc, x[0], x[1]));
+    // -m * C. A row every key so far was masked from (only a mask region
+    // can do that) keeps a maximum of -inf; 0 instead keeps its
+    // exponentials 0, not NaN.
+    bool maybeDead = !attention.getMask().empty();
+    Value negMax = map(rowsType, {mNew}, [&](ValueRange x) {
+      Value y = arith::MulFOp::create(rewriter, loc, x[0], f32Constant(-base2));
+      if (!maybeDead)
+        return y;
+      Value dead = arith::CmpFOp::create(
+          rewriter, loc, arith::CmpFPredicate::OEQ, x[0], negInf);
+      return arith::SelectOp::create(rewriter, loc, dead, zero, y).getResult();
     });
-    Value alpha = map(rowsType, {m, mSafe}, [&](ValueRange x) {
-      return math::Exp2Op::create(
-          rewriter, loc, arith::SubFOp::create(rewriter, loc, x[0], x[1]));
-    });
+    auto exp2 = [&](Value x, Value negMaxElement) -> Value {
+      Value arg = math::FmaOp::create(rewriter, loc, x, f32Constant(base2),
+                                      negMaxElement);
+      return math::Exp2Op::create(rewriter, loc, arg,
+                                  arith::FastMathFlags::afn);
+    };
+    Value p = map(fragType, {scores, negMax},
+                  [&](ValueRange x) { return exp2(x[0], x[1]); });
+    Value alpha = map(rowsType, {m, negMax},
+                      [&](ValueRange x) { return exp2(x[0], x[1]); });
     Value pSum = cta::ReduceRowsOp::create(rewriter, loc, rowsType,
                                            cta::ReduceKind::sum, p);
     Value lNew = map(rowsType, {l, alpha, pSum}, [&](ValueRange x) {
@@ -494,26 +525,46 @@ private:
         cta::FragType::get(ctx, {kRows, schedule.getTileN()}, pType,
                            cta::FragLayout::lhs),
         p);
+    turn(cta::TurnKind::wait, warpgroup);
     Value oNew = cta::MmaOp::create(rewriter, loc, outType, p16, Value(),
                                     Value(), sv, slot, rescaled, Value(),
                                     Value(), Value(), Value(), Value(),
                                     /*transpose_b=*/false, nullptr, false,
                                     false, false)
                      .getResult();
+    turn(cta::TurnKind::pass, warpgroup);
     cta::YieldOp::create(rewriter, loc, ValueRange{oNew, mNew, lNew});
     return op;
   }
 
-  /// The scores in base 2: score modifiers, then times log2(e), so that the
-  /// softmax's exponentials are exp2 (a score region that only scales folds
-  /// into that one multiply), then, when `masked`, the masks (causal, keys
+  /// log2(e) times the positive scale that is all the score region does
+  /// (1/sqrt(d), usually), or nullopt when the region does more. Such a
+  /// scale commutes with the row maxima, so it is applied in the
+  /// exponentials' FMA instead of to every score.
+  std::optional<double> foldedScale() {
+    std::optional<double> scale = pureScale(attention.getScore());
+    if (!scale || !(*scale > 0))
+      return std::nullopt;
+    return kLog2e * *scale;
+  }
+
+  Value f32Constant(double value) {
+    return arith::ConstantOp::create(rewriter, loc,
+                                     rewriter.getF32FloatAttr(value));
+  }
+
+  /// The scores the softmax reads: the MMA's, or, where the score region
+  /// does more than a positive scale, its result times log2(e) (so the
+  /// exponentials are exp2); when `masked`, with the masks (causal, keys
   /// past T, the mask region) as -inf.
   Value buildScores(Value s, Value t0, bool masked) {
     Type f32 = rewriter.getF32Type();
     auto fragType = cta::FragType::get(ctx, {kRows, schedule.getTileN()}, f32,
                                        cta::FragLayout::acc);
-    std::optional<double> scale = pureScale(attention.getScore());
-    double log2e = 1.4426950408889634;
+    std::optional<double> scale = foldedScale();
+    // Unmasked scores a positive scale alone modifies are the MMA's.
+    if (scale && !masked)
+      return s;
     return mapWithIndices(fragType, {s}, [&](Value i, Value jj, ValueRange x) {
       // (The element's query and key index, where something reads them.)
       Value qi, kj;
@@ -523,10 +574,9 @@ private:
       }
       Value y = x[0];
       if (!scale)
-        y = cloneRegion(attention.getScore(), {y, qi, kj});
-      Value factor = arith::ConstantOp::create(
-          rewriter, loc, rewriter.getF32FloatAttr(log2e * scale.value_or(1.0)));
-      y = arith::MulFOp::create(rewriter, loc, y, factor);
+        y = arith::MulFOp::create(
+            rewriter, loc, cloneRegion(attention.getScore(), {y, qi, kj}),
+            f32Constant(kLog2e));
       if (!masked)
         return y;
       Value keep = arith::CmpIOp::create(rewriter, loc,
@@ -543,6 +593,16 @@ private:
       return arith::SelectOp::create(rewriter, loc, keep, y, negInf)
           .getResult();
     });
+  }
+
+  /// One step of the math warpgroups' MMA turns (cta.mma_turn), where the
+  /// kernel takes turns.
+  void turn(cta::TurnKind kind, Value wg) {
+    if (!kPingPong)
+      return;
+    cta::MmaTurnOp::create(rewriter, loc,
+                           cta::TurnKindAttr::get(ctx, kind), wg,
+                           rewriter.getI64IntegerAttr(consumers));
   }
 
   /// Clones the body of a tile.attention region with its arguments bound

@@ -130,6 +130,15 @@ def Cta_ReduceKind : I32EnumAttr<"ReduceKind", "a row reduction",
   let cppNamespace = "::kiln::cta";
 }
 
+def Cta_TurnWait : I32EnumAttrCase<"wait", 0>;
+def Cta_TurnPass : I32EnumAttrCase<"pass", 1>;
+def Cta_TurnStart : I32EnumAttrCase<"start", 2>;
+
+def Cta_TurnKind : I32EnumAttr<"TurnKind", "a step of the math warpgroups' MMA turns",
+    [Cta_TurnWait, Cta_TurnPass, Cta_TurnStart]> {
+  let cppNamespace = "::kiln::cta";
+}
+
 //===----------------------------------------------------------------------===//
 // The program boundary
 //===----------------------------------------------------------------------===//

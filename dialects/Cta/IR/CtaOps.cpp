@@ -420,6 +420,8 @@ void TileLoopOp::print(OpAsmPrinter &p) {
                                       "tile_sizes"};
   if (!getPersistent())
     elided.push_back("persistent");
+  if (!getLongestFirst())
+    elided.push_back("longest_first");
   if (getGroupM() == 1)
     elided.push_back("group_m");
   p.printOptionalAttrDict((*this)->getAttrs(), elided);
@@ -467,6 +469,10 @@ LogicalResult TileLoopOp::verify() {
                            << " axes is persistent (a grid has 3 axes)";
     break;
   }
+  if (getLongestFirst() && getWalk() != WalkKind::batched)
+    return emitOpError() << "longest_first orders the row tiles of a batched "
+                            "walk; this walk is "
+                         << stringifyWalkKind(getWalk());
   if (grouped) {
     auto offsets = llvm::cast<MemRefType>(getOffsets().getType());
     if (offsets.getRank() != 1 || !offsets.getElementType().isInteger(32))
@@ -903,6 +909,25 @@ LogicalResult FragMapOp::verify() {
   if (getBody().front().getArgumentTypes() != TypeRange(args))
     return emitOpError() << "body takes (row, col) then one element per input";
   return verifyYield(*this, getBody(), {result->second});
+}
+
+LogicalResult MmaTurnOp::verify() {
+  // The generated getter is unsigned; a negative count must not wrap.
+  int64_t warpgroups = getWarpgroupsAttr().getInt();
+  int64_t most = target::namedBarriers - target::mmaTurnBarrierBase;
+  if (warpgroups < 2 || warpgroups > most)
+    return emitOpError() << "takes turns among 2 to " << most
+                         << " math warpgroups, got " << warpgroups;
+  auto role = (*this)->getParentOfType<WarpSpecializeOp>();
+  if (!role)
+    return emitOpError() << "runs in a math role of cta.warp_specialize";
+  for (unsigned i = 0; i < role.getBodies().size(); ++i)
+    if (role.getBodies()[i].isAncestor((*this)->getParentRegion()) &&
+        role.getRole(i).getKind() != RoleKind::math)
+      return emitOpError() << "runs in a math role, not a "
+                           << stringifyRoleKind(role.getRole(i).getKind())
+                           << " role";
+  return success();
 }
 
 LogicalResult ReduceRowsOp::verify() {

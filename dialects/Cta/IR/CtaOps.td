@@ -158,7 +158,11 @@ def Cta_TileLoopOp : Cta_Op<"tile_loop", [
     (tiles are visited in bands of `group_m` tile rows so that CTAs running
     together share operand tiles in L2); `cluster` (the CTAs of a cluster
     take `cluster[0]` adjacent tile rows with the same column, so an operand
-    tile they share can be multicast).
+    tile they share can be multicast); `longest_first` (a batched walk
+    only: the row tiles vary slowest and backwards, so each wave takes units
+    of about equal length under a causal mask, the longest first; otherwise
+    the row tiles of one batch entry vary fastest, backwards, and the CTAs
+    running at once share its operands in L2).
 
     ```mlir
     %end = cta.tile_loop static (%M, %N) tile [128, 256] iter_args(%c0 : index) -> (index) {
@@ -172,7 +176,7 @@ def Cta_TileLoopOp : Cta_Op<"tile_loop", [
                        Optional<Index>:$groups, Variadic<Index>:$extents,
                        DenseI64ArrayAttr:$tile_sizes, Variadic<AnyType>:$inits,
                        UnitAttr:$persistent, DefaultValuedAttr<I64Attr, "1">:$group_m,
-                       OptionalAttr<DenseI64ArrayAttr>:$cluster);
+                       OptionalAttr<DenseI64ArrayAttr>:$cluster, UnitAttr:$longest_first);
   let results = (outs Variadic<AnyType>:$results);
   let regions = (region SizedRegion<1>:$body);
   // The declarative form of this syntax, which CtaOps.cpp parses by hand:
@@ -603,6 +607,36 @@ def Cta_ClusterRankOp : Cta_Op<"cluster_rank", [Pure]> {
   }];
   let results = (outs Index:$rank);
   let assemblyFormat = "attr-dict `:` type($rank)";
+}
+
+def Cta_MmaTurnOp : Cta_Op<"mma_turn"> {
+  let summary = "math warpgroups take turns issuing MMAs (ping-pong)";
+  let description = [{
+    The math warpgroups of a role issue their MMAs in a fixed cyclic order,
+    so that while one runs register math (attention's softmax) the tensor
+    cores run another's MMAs instead of every warpgroup's MMAs and register
+    math at the same time. `%wg` is the executing warpgroup's index in its
+    role (`cta.warpgroup_index`), `n` the role's math warpgroups:
+
+    - `wait`: wait until it is this warpgroup's turn;
+    - `pass`: hand the turn to warpgroup (wg + 1) mod n;
+    - `start`: once, before the first `wait`: warpgroup n - 1 hands the first
+      turn to warpgroup 0 (the others do nothing).
+
+    Every warpgroup must run the same sequence of waits and passes. On
+    sm_90a a turn is a named barrier per warpgroup (compiler/Target's
+    mmaTurnBarrierBase + wg) that its own `wait` syncs on and the previous
+    warpgroup's `pass` arrives at.
+
+    ```mlir
+    cta.mma_turn wait %wg of 2
+    %s = cta.mma ...
+    cta.mma_turn pass %wg of 2
+    ```
+  }];
+  let arguments = (ins Cta_TurnKind:$kind, Index:$warpgroup, I64Attr:$warpgroups);
+  let assemblyFormat = "$kind $warpgroup `of` $warpgroups attr-dict";
+  let hasVerifier = 1;
 }
 
 def Cta_WarpgroupIndexOp : Cta_Op<"warpgroup_index", [Pure]> {

@@ -2414,3 +2414,45 @@ cta.program @p(%m: index {cta.dim = #cta.dim<M>}, %n: index {cta.dim = #cta.dim<
 cta.program @p(%a: memref<?x?xbf16> {cta.param = #cta.param<"a.scale", scale, [M, K]>}) {
   cta.return
 }
+
+// -----
+
+cta.program @p() attributes {block = array<i64: 384, 1, 1>} {
+  cta.warp_specialize #cta.role<producer, warps = 4, regs = 24> {
+  } #cta.role<math, warps = 8, regs = 240> {
+    %wg = cta.warpgroup_index : index
+    // expected-error@+1 {{'cta.mma_turn' op takes turns among 2 to 8 math warpgroups, got 1}}
+    cta.mma_turn wait %wg of 1
+  }
+  cta.return
+}
+
+// -----
+
+cta.program @p() attributes {block = array<i64: 384, 1, 1>} {
+  cta.warp_specialize #cta.role<producer, warps = 4, regs = 24> {
+    %wg = cta.warpgroup_index : index
+    // expected-error@+1 {{'cta.mma_turn' op runs in a math role, not a producer role}}
+    cta.mma_turn pass %wg of 2
+  } #cta.role<math, warps = 8, regs = 240> {
+  }
+  cta.return
+}
+
+// -----
+
+cta.program @p(%i: index {cta.dim = #cta.dim<M>}) {
+  // expected-error@+1 {{'cta.mma_turn' op runs in a math role of cta.warp_specialize}}
+  cta.mma_turn start %i of 2
+  cta.return
+}
+
+// -----
+
+cta.program @p(%m: index {cta.dim = #cta.dim<M>}) {
+  // expected-error@+1 {{'cta.tile_loop' op longest_first orders the row tiles of a batched walk; this walk is static}}
+  cta.tile_loop static (%m, %m) tile [128, 128] {
+  ^bb0(%m0: index, %n0: index):
+  } {longest_first}
+  cta.return
+}

@@ -906,3 +906,22 @@ cta.program @cta_pair(%b: memref<?x?xbf16> {cta.param = #cta.param<"b", input, [
   %r = cta.mma %sa, %sb, %z {cta_pair, transpose_b} : !cta.buffer<128x64xbf16>, !cta.buffer<64x64xbf16>, !cta.acc<128x128xf32>
   cta.return
 }
+
+// -----
+
+// MMA turns between math warpgroups (ping-pong) round-trip.
+// CHECK-LABEL: cta.program @turns(
+// CHECK:         %[[WG:.*]] = cta.warpgroup_index : index
+// CHECK-NEXT:    cta.mma_turn start %[[WG]] of 2
+// CHECK-NEXT:    cta.mma_turn wait %[[WG]] of 2
+// CHECK-NEXT:    cta.mma_turn pass %[[WG]] of 2
+cta.program @turns() attributes {block = array<i64: 384, 1, 1>} {
+  cta.warp_specialize #cta.role<producer, warps = 4, regs = 24> {
+  } #cta.role<math, warps = 8, regs = 240> {
+    %wg = cta.warpgroup_index : index
+    cta.mma_turn start %wg of 2
+    cta.mma_turn wait %wg of 2
+    cta.mma_turn pass %wg of 2
+  }
+  cta.return
+}
