@@ -6,12 +6,13 @@
 Launches each artifact `*.kiln.json` in $KILN_ARTIFACTS (default .device-carry/artifacts) once per
 shape of `--shapes` (default: 200,300,144 with edge tiles in M, N and K; 1,8,16, one partial tile
 smaller than every tile; 257,264,528, several tiles and a K remainder; K a multiple of 16 so fp8
-operands have the 16-byte rows TMA needs), binding the dims M, N, K.
+operands have the 16-byte rows TMA needs), binding the dims M, N, K; attention kernels get
+S = M queries and T = N keys in 2 batches of 2 heads (B, H, HKV, G = 2; BH = 3).
 Inputs are random host tensors copied to the GPU, outputs are allocated by the runtime, and
 PyTorch's caching allocator is off, so the only kernels on the GPU are Kiln's and every tensor is
 its own allocation (an access past one is an error memcheck sees). Correctness is pytest's job
 (test/gpu); this only launches. A shape the runtime refuses for a kernel (an alignment rule) and
-a kernel whose dims are not M, N, K or that takes block scales are reported as SKIP. Every entry
+a kernel with a dim not bound here or that takes block scales are reported as SKIP. Every entry
 of a kernel with variants runs (the runtime would pick the narrow one at these shapes): each is
 loaded from a copy of the manifest in which it is the only entry. Exit status: 0 when every launch
 completed, 1 when one failed, 2 when nothing was launched.
@@ -103,11 +104,12 @@ def main():
             skipped += 1
             continue
         for m, n, k in shapes:
-            dims = {"M": m, "N": n, "K": k}
+            dims = {"M": m, "N": n, "K": k, "S": m, "T": n, "B": 2, "H": 2, "HKV": 2, "G": 2,
+                    "BH": 3}
             try:
                 inputs = [random_input(p, dims) for p in kernel.params if p.role == "input"]
             except KeyError as e:
-                print(f"{name}: SKIP, dim {e} is not one of M, N, K")
+                print(f"{name}: SKIP, dim {e} is not one this script binds")
                 skipped += 1
                 break
             try:

@@ -87,3 +87,38 @@ def test_soft_capped_rank_3(load, s, t):
     kernel = load("attention_softcap")
     check(kernel, randn(3, s, 128), randn(3, t, 128), randn(3, t, 128), causal=False,
           score=lambda x: torch.tanh(x / 30.0) * 30.0)
+
+
+KILN_RUN_CASES = [
+    ("attention", "attention-causal", "B=2,H=3,S=1000,T=300"),
+    ("attention", "attention-causal", "B=1,H=2,S=17,T=4097"),
+    ("attention_full", "attention", "B=1,H=2,S=300,T=1000"),
+    ("attention_gqa", "attention-causal", "B=1,HKV=2,G=4,S=127,T=300"),
+    ("attention_d64", "attention-causal", "B=2,H=2,S=1000,T=1000"),
+]
+
+
+@pytest.mark.parametrize("name,ref,dims", KILN_RUN_CASES)
+def test_kiln_run_check(device, name, ref, dims):
+    """kiln-run --check with the attention host reference passes on the compiled kernels."""
+    from conftest import ARTIFACTS, host_binary, run
+    manifest = ARTIFACTS / f"{name}.kiln.json"
+    if not manifest.exists():
+        pytest.skip(f"{manifest} was not built (run scripts/build_gpu_artifacts.sh)")
+    result = run([host_binary("kiln-run"), str(manifest), "--dims", dims, "--check", "--ref",
+                  ref, "--iters", "0"])
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "mismatches: PASS" in result.stdout, result.stdout
+
+
+def test_kiln_run_check_names_the_wrong_reference(device):
+    """The causal kernel checked against the full softmax fails, naming the first bad element:
+    the reference can tell the two apart."""
+    from conftest import ARTIFACTS, host_binary, run
+    manifest = ARTIFACTS / "attention.kiln.json"
+    if not manifest.exists():
+        pytest.skip(f"{manifest} was not built (run scripts/build_gpu_artifacts.sh)")
+    result = run([host_binary("kiln-run"), str(manifest), "--dims", "B=1,H=1,S=200,T=200",
+                  "--check", "--ref", "attention", "--iters", "0"])
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "first mismatch at entry 0, query 0" in result.stdout, result.stdout

@@ -34,7 +34,11 @@ const char *const kUsage =
     "b[N,K]^T,\n"
     "                        swiglu y = silu(x * w1^T) * (x * w2^T); block "
     "scales are applied\n"
-    "                        as scale[i / bm][k / bk] on data [i][k]\n"
+    "                        as scale[i / bm][k / bk] on data [i][k];\n"
+    "  --ref attention|attention-causal\n"
+    "                        o = softmax(q k^T / sqrt(D)) v over all keys or "
+    "keys j <= i\n"
+    "                        (never guessed: the manifest does not say which)\n"
     "  --check-work N        reference multiply-adds per GEMM before rows are "
     "sampled\n"
     "                        (default 268435456)\n"
@@ -165,8 +169,10 @@ ParseResult parseArgs(int argc, const char *const *argv, Options &o,
     } else if (arg == "--ref") {
       if (!next(o.ref))
         return ParseResult::Error;
-      if (o.ref != "matmul" && o.ref != "swiglu") {
-        error = "--ref: '" + o.ref + "' is not matmul or swiglu";
+      if (o.ref != "matmul" && o.ref != "swiglu" && o.ref != "attention" &&
+          o.ref != "attention-causal") {
+        error = "--ref: '" + o.ref +
+                "' is not matmul, swiglu, attention or attention-causal";
         return ParseResult::Error;
       }
     } else if (!arg.empty() && arg[0] == '-') {

@@ -116,6 +116,72 @@ CheckStats checkOutput(RefKind kind, const Operand &a, const Operand &b1,
   return st;
 }
 
+CheckStats checkAttention(const AttentionShape &shape, const Operand &q,
+                          const Operand &k, const Operand &v, DType pType,
+                          DType outType, const uint8_t *out,
+                          const std::vector<int64_t> &rows) {
+  CheckStats st;
+  const int64_t S = shape.S, T = shape.T, D = shape.D, Dv = shape.Dv;
+  st.cols = Dv;
+  double outEps = outputEps(outType), pEps = outputEps(pType);
+  double scale = 1.0 / std::sqrt(static_cast<double>(D));
+  std::vector<double> p(static_cast<size_t>(T));
+  for (int64_t row : rows) {
+    ++st.rowsChecked;
+    int64_t entry = row / S, i = row % S;
+    int64_t kv = shape.kvEntry[static_cast<size_t>(entry)] * T;
+    int64_t keys = shape.causal ? std::min(T, i + 1) : T;
+    const float *qr = &q.values[row * D];
+    double max = -INFINITY;
+    for (int64_t j = 0; j < keys; ++j) {
+      const float *kr = &k.values[(kv + j) * D];
+      double dot = 0;
+      for (int64_t d = 0; d < D; ++d)
+        dot += static_cast<double>(qr[d]) * kr[d];
+      p[j] = dot * scale;
+      max = std::max(max, p[j]);
+    }
+    double sum = 0;
+    for (int64_t j = 0; j < keys; ++j)
+      sum += (p[j] = std::exp(p[j] - max));
+    for (int64_t d = 0; d < Dv; ++d) {
+      double ref = 0, mag = 0;
+      for (int64_t j = 0; j < keys; ++j) {
+        double term = p[j] / sum * v.values[(kv + j) * Dv + d];
+        ref += term;
+        mag += std::fabs(term);
+      }
+      if (keys == 0)
+        ref = NAN;
+      double tol = 2 * outEps * std::fabs(ref) + (2 * pEps + 0x1p-20) * mag +
+                   1e-30;
+      double got = decodeElement(outType, out, row * Dv + d);
+      double err = std::fabs(got - ref);
+      if (std::isnan(got))
+        ++st.nans;
+      if (!(err <= st.maxAbsErr))
+        st.maxAbsErr = std::isnan(err) ? INFINITY : err;
+      double ratio = err / tol;
+      if (!(ratio <= st.maxRatio))
+        st.maxRatio = std::isnan(ratio) ? INFINITY : ratio;
+      if (!(err <= tol)) {
+        if (st.mismatches == 0) {
+          char buf[160];
+          std::snprintf(buf, sizeof buf,
+                        "entry %lld, query %lld, column %lld: got %.6g, "
+                        "expected %.6g (tolerance %.3g)",
+                        static_cast<long long>(entry),
+                        static_cast<long long>(i), static_cast<long long>(d),
+                        got, ref, tol);
+          st.firstBad = buf;
+        }
+        ++st.mismatches;
+      }
+    }
+  }
+  return st;
+}
+
 std::vector<int64_t> sampleRows(int64_t M, int64_t N, int64_t K,
                                 int64_t maxWork) {
   std::vector<int64_t> rows;

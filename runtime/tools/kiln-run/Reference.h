@@ -1,9 +1,9 @@
 //===- Reference.h - Host references for kiln-run --check ------*- C++ -*-===//
 //
-// kiln-run can check the matmul family only: it does not know what a kernel
-// computes beyond its manifest, so the reference is named explicitly (or
-// guessed from the kernel name and shapes) and the check says which one it
-// used.
+// kiln-run can check the matmul family and plain attention: it does not know
+// what a kernel computes beyond its manifest, so the reference is named
+// explicitly (or, for the matmul family, guessed from the kernel name and
+// shapes) and the check says which one it used.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,6 +24,10 @@ enum class RefKind {
   Matmul,
   /// y[m][n] = silu(sum_k x[m][k] * w1[n][k]) * sum_k x[m][k] * w2[n][k]
   Swiglu,
+  /// o[.., i, :] = softmax_j(q[.., i, :] . k[.., j, :] / sqrt(D)) v[.., j, :]
+  Attention,
+  /// The same over keys j <= i (top-left aligned).
+  AttentionCausal,
 };
 
 /// Block scales of an operand, stored row-major as [cdiv(rows, blockRows),
@@ -61,6 +65,27 @@ struct CheckStats {
 CheckStats checkOutput(RefKind kind, const Operand &a, const Operand &b1,
                        const Operand *b2, DType outType, const uint8_t *out,
                        const std::vector<int64_t> &rows);
+
+/// An attention check's shapes: `entries` batch entries (the query's leading
+/// axes flattened) of S queries of D elements; entry b reads key/value entry
+/// kvEntry[b] of T keys (D elements) and values (Dv elements).
+struct AttentionShape {
+  int64_t entries = 0, S = 0, T = 0, D = 0, Dv = 0;
+  std::vector<int64_t> kvEntry;
+  bool causal = false;
+};
+
+/// Compares the output `out` ([entries * S, Dv], dtype `outType`) with
+/// softmax(q k^T / sqrt(D)) v on the given flattened query rows; q is
+/// [entries * S, D], k [kv entries * T, D], v [kv entries * T, Dv]. An
+/// element passes when |got - ref| <= 2 * eps(out) * |ref| + 2 * eps(p) *
+/// sum_j p_j |v_j| + 2^-20 * sum_j p_j |v_j|, where eps(p) is that of
+/// `pType`, the type the kernel rounds the probabilities to before P V. A
+/// row without keys (T = 0) has no reference and fails.
+CheckStats checkAttention(const AttentionShape &shape, const Operand &q,
+                          const Operand &k, const Operand &v, DType pType,
+                          DType outType, const uint8_t *out,
+                          const std::vector<int64_t> &rows);
 
 /// All rows when M*N*K <= maxWork, else about maxWork/(N*K) rows spread evenly
 /// (first and last included).

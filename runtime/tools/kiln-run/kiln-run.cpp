@@ -68,6 +68,42 @@ bool sameExpr(const Param &p, int axis, const Param &q, int qaxis) {
   return p.shape[axis] == q.shape[qaxis];
 }
 
+/// The attention reference's params: q [.., S, D], k [.., T, D], v [.., T,
+/// Dv] -> o [.., S, Dv] of one rank from 3 to 5, k's and v's leading axes
+/// q's or 1 (one key/value head for several query heads).
+bool planAttention(const Manifest &m, const std::vector<int> &ins,
+                   const std::vector<int> &outs, bool causal, RefPlan &out,
+                   std::string &why) {
+  why = "kernel '" + m.kernel +
+        "' does not have the attention signature (q[.., S, D], k[.., T, D], "
+        "v[.., T, Dv] -> o[.., S, Dv], rank 3 to 5, k's and v's leading axes "
+        "q's or 1)";
+  if (ins.size() != 3 || outs.size() != 1)
+    return false;
+  const Param &q = m.params[ins[0]], &k = m.params[ins[1]],
+              &v = m.params[ins[2]], &o = m.params[outs[0]];
+  size_t r = q.shape.size();
+  if (r < 3 || r > 5 || k.shape.size() != r || v.shape.size() != r ||
+      o.shape.size() != r)
+    return false;
+  if (!(q.shape[r - 1] == k.shape[r - 1]) ||
+      !(k.shape[r - 2] == v.shape[r - 2]) ||
+      !(o.shape[r - 2] == q.shape[r - 2]) ||
+      !(o.shape[r - 1] == v.shape[r - 1]))
+    return false;
+  DimExpr one = DimExpr::constant(1);
+  for (size_t a = 0; a + 2 < r; ++a)
+    if (!(o.shape[a] == q.shape[a]) ||
+        !(k.shape[a] == q.shape[a] || k.shape[a] == one) ||
+        !(v.shape[a] == k.shape[a]))
+      return false;
+  out.kind = causal ? RefKind::AttentionCausal : RefKind::Attention;
+  out.inputs = ins;
+  out.output = outs[0];
+  why.clear();
+  return true;
+}
+
 bool planReference(const Manifest &m, const std::string &requested,
                    RefPlan &out, std::string &why) {
   std::vector<int> ins, outs;
@@ -94,6 +130,9 @@ bool planReference(const Manifest &m, const std::string &requested,
     }
     return true;
   };
+  if (requested == "attention" || requested == "attention-causal")
+    return planAttention(m, ins, outs, requested == "attention-causal", out,
+                         why);
   std::string kind = requested;
   if (kind.empty())
     kind = m.kernel.find("swiglu") != std::string::npos && matches(3)
@@ -105,13 +144,77 @@ bool planReference(const Manifest &m, const std::string &requested,
           " signature (" +
           (kind == "swiglu" ? "x[M,K], w1[N,K], w2[N,K] -> y[M,N]"
                             : "a[M,K], b[N,K] -> c[M,N]") +
-          ", plus optional scales); kiln-run --check knows only matmul and "
-          "swiglu";
+          ", plus optional scales); kiln-run --check knows only matmul, "
+          "swiglu and, with --ref attention|attention-causal, attention";
     return false;
   }
   out.inputs = ins;
   out.output = outs[0];
   return true;
+}
+
+/// kiln-run --check for attention, on the output read back to the host:
+/// checks sampled query rows against the host reference and prints the
+/// result; false on a mismatch.
+bool checkAttentionOutput(const Manifest &m, const RefPlan &rp,
+                          std::vector<Buffer> &bufs, int64_t checkWork) {
+  const Buffer &qb = bufs[rp.inputs[0]], &kb = bufs[rp.inputs[1]],
+               &vb = bufs[rp.inputs[2]];
+  const Buffer &ob = bufs[rp.output];
+  size_t r = qb.shape.size();
+  AttentionShape shape;
+  shape.S = qb.shape[r - 2];
+  shape.D = qb.shape[r - 1];
+  shape.T = kb.shape[r - 2];
+  shape.Dv = vb.shape[r - 1];
+  shape.causal = rp.kind == RefKind::AttentionCausal;
+  // Entry b of q (its leading indices, innermost fastest) reads the key/value
+  // entry with index 0 along k's size-1 axes.
+  shape.entries = 1;
+  int64_t kvEntries = 1;
+  for (size_t a = 0; a + 2 < r; ++a) {
+    shape.entries *= qb.shape[a];
+    kvEntries *= kb.shape[a];
+  }
+  shape.kvEntry.resize(static_cast<size_t>(shape.entries));
+  for (int64_t b = 0; b < shape.entries; ++b) {
+    int64_t rest = b, kv = 0, stride = 1;
+    for (size_t a = r - 2; a-- > 0;) {
+      int64_t index = rest % qb.shape[a];
+      rest /= qb.shape[a];
+      kv += (kb.shape[a] == 1 ? 0 : index) * stride;
+      stride *= kb.shape[a];
+    }
+    shape.kvEntry[static_cast<size_t>(b)] = kv;
+  }
+  const Param &qp = m.params[rp.inputs[0]], &kp = m.params[rp.inputs[1]],
+              &vp = m.params[rp.inputs[2]];
+  Operand q = dequantize(qp.dtype, qb.host.data(), shape.entries * shape.S,
+                         shape.D, nullptr);
+  Operand k = dequantize(kp.dtype, kb.host.data(), kvEntries * shape.T,
+                         shape.D, nullptr);
+  Operand v = dequantize(vp.dtype, vb.host.data(), kvEntries * shape.T,
+                         shape.Dv, nullptr);
+  int64_t M = shape.entries * shape.S;
+  std::vector<int64_t> rows =
+      sampleRows(M, shape.T, shape.D + shape.Dv, checkWork);
+  CheckStats st = checkAttention(shape, q, k, v, vp.dtype,
+                                 m.params[rp.output].dtype, ob.host.data(),
+                                 rows);
+  std::printf("check (attention%s: o = softmax(q k^T / sqrt(%lld)) v, host "
+              "double reference): %lld of %lld query rows x %lld cols, max "
+              "abs err %.3g, max err/tolerance %.3g, %lld NaN, %lld "
+              "mismatches: %s\n",
+              shape.causal ? ", causal" : "",
+              static_cast<long long>(shape.D),
+              static_cast<long long>(st.rowsChecked),
+              static_cast<long long>(M), static_cast<long long>(st.cols),
+              st.maxAbsErr, st.maxRatio, static_cast<long long>(st.nans),
+              static_cast<long long>(st.mismatches),
+              st.mismatches ? "FAIL" : "PASS");
+  if (st.mismatches)
+    std::printf("first mismatch at %s\n", st.firstBad.c_str());
+  return st.mismatches == 0;
 }
 
 /// All of kiln-run but the last-resort handler in main().
@@ -317,7 +420,16 @@ int run(int argc, char **argv) {
     std::printf("kernel args:\n%s", report.kernelArgs.c_str());
 
   int exitCode = 0;
-  if (opt.check) {
+  bool attention =
+      rp.kind == RefKind::Attention || rp.kind == RefKind::AttentionCausal;
+  if (opt.check && attention) {
+    Buffer &ob = bufs[rp.output];
+    ob.host.resize(ob.bytes);
+    if (ob.bytes)
+      CK(cuMemcpyDtoH(ob.host.data(), ob.ptr, ob.bytes));
+    if (!checkAttentionOutput(m, rp, bufs, opt.checkWork))
+      exitCode = 1;
+  } else if (opt.check) {
     // Dequantize inputs (with their scales), read the output back.
     std::vector<Operand> ops;
     for (int i : rp.inputs) {
@@ -389,7 +501,8 @@ int run(int argc, char **argv) {
                 us, opt.iters, opt.warmup);
     RefPlan tp;
     std::string ignored;
-    if (planReference(m, opt.ref, tp, ignored)) {
+    if (planReference(m, opt.ref, tp, ignored) &&
+        (tp.kind == RefKind::Matmul || tp.kind == RefKind::Swiglu)) {
       double M = static_cast<double>(bufs[tp.output].shape[0]);
       double N = static_cast<double>(bufs[tp.output].shape[1]);
       double K = static_cast<double>(bufs[tp.inputs[0]].shape[1]);

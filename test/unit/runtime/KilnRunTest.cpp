@@ -3,12 +3,14 @@
 // kiln-run needs a GPU to run, but what it does with its command line does
 // not: every number a user types is range-checked here, so that
 // `--dims M=99999999999999999999` or `--device 4294967296` is a usage error
-// instead of a wrapped value.
+// instead of a wrapped value. Its host references are checked here too, on
+// outputs whose values are known.
 //
 //===----------------------------------------------------------------------===//
 
 #include "runtime/tools/kiln-run/HostData.h"
 #include "runtime/tools/kiln-run/Options.h"
+#include "runtime/tools/kiln-run/Reference.h"
 
 #include "gtest/gtest.h"
 
@@ -118,7 +120,9 @@ TEST(KilnRunOptions, ValuesAreI32) {
 }
 
 TEST(KilnRunOptions, OtherUsageErrors) {
-  expectUsageError({"--ref", "conv"}, "--ref: 'conv' is not matmul or swiglu");
+  expectUsageError({"--ref", "conv"},
+                   "--ref: 'conv' is not matmul, swiglu, attention or "
+                   "attention-causal");
   expectUsageError({"--bogus"}, "unknown option --bogus");
   expectUsageError({"other.kiln.json"},
                    "more than one manifest given ('k.kiln.json', "
@@ -151,3 +155,53 @@ TEST(KilnRunBuffers, SizesNeverWrap) {
 }
 
 } // namespace
+
+namespace {
+
+/// Float operand of `rows` x `cols` from `values`.
+Operand operand(int64_t rows, int64_t cols, std::vector<float> values) {
+  Operand op;
+  op.rows = rows;
+  op.cols = cols;
+  op.values = std::move(values);
+  return op;
+}
+
+} // namespace
+
+// Two query rows over three keys with equal scores: the softmax is uniform, so
+// each output is the mean of the values (over all keys, or under the causal
+// mask over keys 0..i); a wrong element fails and is named.
+TEST(KilnRunReference, AttentionAgainstKnownOutputs) {
+  AttentionShape shape;
+  shape.entries = 1;
+  shape.S = 2;
+  shape.T = 3;
+  shape.D = 4;
+  shape.Dv = 2;
+  shape.kvEntry = {0};
+  Operand q = operand(2, 4, {1, 0, 0, 0, 1, 0, 0, 0});
+  Operand k = operand(3, 4, {1, 1, 0, 0, 1, 0, 1, 0, 1, 0, 0, 1});
+  Operand v = operand(3, 2, {1, 10, 2, 20, 6, 60});
+  std::vector<float> all = {3, 30, 3, 30};
+  std::vector<float> causal = {1, 10, 1.5f, 15};
+  auto check = [&](const std::vector<float> &out, bool isCausal) {
+    shape.causal = isCausal;
+    return checkAttention(shape, q, k, v, DType::BF16, DType::F32,
+                          reinterpret_cast<const uint8_t *>(out.data()),
+                          {0, 1});
+  };
+  CheckStats st = check(all, false);
+  EXPECT_EQ(st.mismatches, 0) << st.firstBad;
+  EXPECT_EQ(st.rowsChecked, 2);
+  st = check(causal, true);
+  EXPECT_EQ(st.mismatches, 0) << st.firstBad;
+  std::vector<float> wrong = all;
+  wrong[3] = 31;
+  st = check(wrong, false);
+  EXPECT_EQ(st.mismatches, 1);
+  EXPECT_NE(st.firstBad.find("query 1, column 1"), std::string::npos)
+      << st.firstBad;
+  // The causal outputs are not the full softmax's.
+  EXPECT_GT(check(causal, false).mismatches, 0);
+}
