@@ -108,11 +108,24 @@ unsigned warpSpecializedConsumerRegisters(const ChipInfo &chip,
                                           unsigned producerWarpgroups,
                                           unsigned consumerWarpgroups,
                                           unsigned producerRegisters) {
+  // setmaxnreg moves registers within what the CTA was launched with: each
+  // thread's launch count (the register file over the threads, at most the
+  // per-thread maximum, rounded down to the allocation granularity) times the
+  // threads. An `inc` beyond what the `dec`s freed waits forever (24/240 and
+  // 40/232 fit 384 threads' 168 each; 32/240 hangs).
+  unsigned threads =
+      chip.threadsPerWarpgroup * (producerWarpgroups + consumerWarpgroups);
+  if (consumerWarpgroups == 0 || threads == 0)
+    return 0;
+  unsigned launch = std::min(chip.registerFile / threads,
+                             chip.maxRegistersPerThread);
+  launch -= launch % chip.setmaxnregGranularity;
+  unsigned pool = launch * threads;
   unsigned producerShare =
       chip.threadsPerWarpgroup * producerWarpgroups * producerRegisters;
-  if (consumerWarpgroups == 0 || producerShare >= chip.registerFile)
+  if (producerShare >= pool)
     return 0;
-  unsigned perThread = (chip.registerFile - producerShare) /
+  unsigned perThread = (pool - producerShare) /
                        (chip.threadsPerWarpgroup * consumerWarpgroups);
   perThread -= perThread % chip.setmaxnregGranularity;
   return std::min(perThread, consumerRegisterCap);

@@ -186,11 +186,12 @@ std::string_view knownChipNames();
 
 /// Registers per math thread once `producerWarpgroups` warpgroups have
 /// dropped to `chip.producerRegisters` with setmaxnreg.dec: the rest of the
-/// register file split evenly over `consumerWarpgroups`, rounded down to
-/// setmaxnreg's granularity and capped at 240 (the largest count that ran
-/// on the H200, and CUTLASS's). One producer gives 240 for one consumer, 232
-/// for two and 152 for three. Returns 0 when no consumer or no register is
-/// left.
+/// registers the CTA was launched with (each thread's share of the register
+/// file, rounded down to the allocation granularity: 168 for 384 threads)
+/// split evenly over `consumerWarpgroups`, rounded down to setmaxnreg's
+/// granularity and capped at 240 (the largest count that ran on the H200,
+/// and CUTLASS's). One producer gives 240 for one consumer, 232 for two and
+/// 152 for three. Returns 0 when no consumer or no register is left.
 unsigned warpSpecializedConsumerRegisters(const ChipInfo &chip,
                                           unsigned producerWarpgroups,
                                           unsigned consumerWarpgroups);
