@@ -99,9 +99,9 @@ tile.kernel @attention(%q: tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>> {til
 // CHECK:           cta.load %{{.*}}[%[[BI]], %[[HI]], %[[GI]], %{{.*}}, %{{.*}}] -> %{{.*}} signal
 // CHECK:           cta.load %{{.*}}[%[[BI]], %[[HI]], %[[C0:[^,]*]], %{{.*}}, %[[C0]]] -> %{{.*}}[%{{.*}}] signal
 // CHECK:         cta.frag_map
-// CHECK:           %[[LOG2E:.*]] = arith.constant 1.44269502 : f32
 // CHECK:           math.tanh
 // CHECK-NEXT:      arith.mulf
+// CHECK-NEXT:      %[[LOG2E:.*]] = arith.constant 1.44269502 : f32
 // CHECK-NEXT:      arith.mulf %{{.*}}, %[[LOG2E]] : f32
 // CHECK-NEXT:      arith.cmpi ult
 // CHECK-NEXT:      arith.cmpi ugt

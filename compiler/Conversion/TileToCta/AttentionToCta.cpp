@@ -573,10 +573,12 @@ private:
         kj = arith::AddIOp::create(rewriter, loc, t0, jj);
       }
       Value y = x[0];
-      if (!scale)
-        y = arith::MulFOp::create(
-            rewriter, loc, cloneRegion(attention.getScore(), {y, qi, kj}),
-            f32Constant(kLog2e));
+      if (!scale) {
+        // (One statement each: the IR's order must not depend on the C++
+        // compiler's order of evaluating arguments.)
+        Value modified = cloneRegion(attention.getScore(), {y, qi, kj});
+        y = arith::MulFOp::create(rewriter, loc, modified, f32Constant(kLog2e));
+      }
       if (!masked)
         return y;
       Value keep = arith::CmpIOp::create(rewriter, loc,
