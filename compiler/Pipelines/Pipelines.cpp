@@ -59,6 +59,11 @@ void kiln::buildKilnLoweringPipeline(OpPassManager &pm, StringRef chip,
   // variants among them, run in parallel) lay out shared memory, pipeline
   // and decide resources.
   pm.addPass(createConvertTileToCta({chip.str()}));
+  buildKilnCtaPipeline(pm, chip, stage, lineInfo);
+}
+
+void kiln::buildKilnCtaPipeline(OpPassManager &pm, StringRef chip,
+                                Stage stage, bool lineInfo) {
   OpPassManager &program = pm.nest<cta::ProgramOp>();
   program.addPass(cta::createCtaAssignLayouts());
   program.addPass(cta::createCtaPipeline());

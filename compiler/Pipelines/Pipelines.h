@@ -47,6 +47,13 @@ void buildKilnCompilePipeline(mlir::OpPassManager &pm, llvm::StringRef chip,
 void buildKilnLoweringPipeline(mlir::OpPassManager &pm, llvm::StringRef chip,
                                Stage stage, bool lineInfo = true);
 
+/// The passes buildKilnLoweringPipeline runs after convert-tile-to-cta, up
+/// to `stage` (Cta or Llvm): layouts, pipelining and resources of the tiled
+/// `cta` programs, then NVVM. kiln-fuzz-pipeline lowers cta IR that is
+/// tiled but not yet pipelined with it.
+void buildKilnCtaPipeline(mlir::OpPassManager &pm, llvm::StringRef chip,
+                          Stage stage, bool lineInfo = true);
+
 /// The passes from pipelined `cta` IR to the llvm stage: resource
 /// allocation (again, for IR that may have been edited) and what
 /// buildKilnLoweringPipeline ends with; what `kiln compile` runs on a

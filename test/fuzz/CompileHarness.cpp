@@ -60,7 +60,15 @@ void FindingWatch::check() const {
 
 bool compileToPtx(ModuleOp module, llvm::StringRef chip) {
   PassManager pm(module.getContext());
-  if (!module.getOps<cta::ProgramOp>().empty())
+  // cta IR is pipelined (`--emit=cta`, what `kiln compile x.mlir` reads) or
+  // tiled only (a cta.mainloop left, as convert-tile-to-cta writes it): the
+  // latter goes through pipelining first, as in buildKilnLoweringPipeline.
+  bool tiledOnly =
+      module.walk([](cta::MainloopOp) { return WalkResult::interrupt(); })
+          .wasInterrupted();
+  if (tiledOnly)
+    buildKilnCtaPipeline(pm, chip, Stage::Llvm);
+  else if (!module.getOps<cta::ProgramOp>().empty())
     buildKilnNVVMPipeline(pm, chip);
   else
     buildKilnCompilePipeline(pm, chip, Stage::Llvm);

@@ -49,8 +49,8 @@ private:
 };
 
 /// Runs the compile pipeline (from tile IR; from pipelined cta IR when the
-/// module holds cta.programs) for `chip` and translates to PTX. True when PTX
-/// came out.
+/// module holds cta.programs; from layouts and pipelining when they are only
+/// tiled) for `chip` and translates to PTX. True when PTX came out.
 bool compileToPtx(mlir::ModuleOp module, llvm::StringRef chip);
 
 /// Whether the frontend accepts `source` (.kiln text), or the parser and
