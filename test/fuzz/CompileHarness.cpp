@@ -118,12 +118,22 @@ size_t mutateUntilAccepted(uint8_t *data, size_t size, size_t maxSize,
 }
 
 llvm::StringRef chipFor(const uint8_t *data, size_t size) {
+  llvm::StringRef text(reinterpret_cast<const char *>(data), size);
+  // Scheduled tile IR compiles for the chip its schedules were chosen for
+  // only; it says which on its first line.
+  llvm::StringRef named = text;
+  if (named.consume_front(kChipLine)) {
+    named = named.take_until([](char c) { return c == '\n'; });
+    if (named == "sm_90a")
+      return "sm_90a";
+    if (named == "sm_100a")
+      return "sm_100a";
+  }
   uint32_t hash = 2166136261u; // FNV-1a
   for (size_t i = 0; i < size; ++i)
     hash = (hash ^ data[i]) * 16777619u;
   // Block-scaled operands lower on sm_100a only: those inputs go there three
   // times in four (the fourth checks sm_90a's refusal).
-  llvm::StringRef text(reinterpret_cast<const char *>(data), size);
   bool blockScaled = text.contains("nvfp4") || text.contains("mxfp") ||
                      text.contains("scaled(") || text.contains("f8E8M0FNU") ||
                      text.contains("f4E2M1FN");

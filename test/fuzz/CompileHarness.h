@@ -70,9 +70,13 @@ size_t mutateUntilAccepted(uint8_t *data, size_t size, size_t maxSize,
                                             unsigned),
                            bool (*accepts)(llvm::StringRef));
 
-/// sm_90a or sm_100a, chosen by the input's bytes (so an input always
-/// compiles for the same chip, and both chips get half the inputs; inputs
-/// with block scales go to sm_100a, where they lower, three times in four).
+/// sm_90a or sm_100a: the one named by a first line `// chip: sm_100a`
+/// (kChipLine; tile IR whose schedules were chosen for one chip compiles for
+/// no other, and ir-seeds.sh writes the line on it),
+/// else chosen by the input's bytes (so an input always compiles for the
+/// same chip, and both chips get half the inputs; inputs with block scales
+/// go to sm_100a, where they lower, three times in four).
+inline constexpr llvm::StringLiteral kChipLine = "// chip: ";
 llvm::StringRef chipFor(const uint8_t *data, size_t size);
 
 /// Counters printed at exit.
