@@ -105,15 +105,18 @@ size_t mutateUntilAccepted(uint8_t *data, size_t size, size_t maxSize,
                            unsigned seed, unsigned attempts,
                            size_t (*mutate)(uint8_t *, size_t, size_t,
                                             unsigned),
-                           bool (*accepts)(llvm::StringRef)) {
+                           bool (*accepts)(llvm::StringRef),
+                           bool *accepted) {
   std::vector<uint8_t> original(data, data + size);
   size_t result = size;
-  for (unsigned attempt = 0; attempt < attempts; ++attempt) {
+  bool ok = false;
+  for (unsigned attempt = 0; attempt < attempts && !ok; ++attempt) {
     std::memcpy(data, original.data(), original.size());
     result = mutate(data, original.size(), maxSize, seed + attempt * 7919u);
-    if (accepts(llvm::StringRef(reinterpret_cast<const char *>(data), result)))
-      break;
+    ok = accepts(llvm::StringRef(reinterpret_cast<const char *>(data), result));
   }
+  if (accepted)
+    *accepted = ok;
   return result;
 }
 

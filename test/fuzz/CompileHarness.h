@@ -63,16 +63,17 @@ bool verifierAccepts(llvm::StringRef ir);
 
 /// Runs `mutate` on a copy of the input until `accepts` takes the result,
 /// at most `attempts` times; returns the size of what is left in `data`
-/// (the last attempt when none was accepted).
+/// (the last attempt when none was accepted, which `accepted` tells).
 size_t mutateUntilAccepted(uint8_t *data, size_t size, size_t maxSize,
                            unsigned seed, unsigned attempts,
                            size_t (*mutate)(uint8_t *, size_t, size_t,
                                             unsigned),
-                           bool (*accepts)(llvm::StringRef));
+                           bool (*accepts)(llvm::StringRef),
+                           bool *accepted = nullptr);
 
 /// sm_90a or sm_100a: the one named by a first line `// chip: sm_100a`
 /// (kChipLine; tile IR whose schedules were chosen for one chip compiles for
-/// no other, and ir-seeds.sh writes the line on it),
+/// no other, and the IR generator and ir-seeds.sh write the line on it),
 /// else chosen by the input's bytes (so an input always compiles for the
 /// same chip, and both chips get half the inputs; inputs with block scales
 /// go to sm_100a, where they lower, three times in four).

@@ -14,6 +14,11 @@
 //   (ProgramGenerator.h), and an input of either kind now and then gets
 //   libFuzzer's own byte-level mutation, so nothing is out of reach.
 //
+// In MLIR text a change applies to every occurrence of the number or word
+// half of the time (IR repeats a type at each use). kiln-fuzz-pipeline also
+// replaces its inputs by IR of generated programs (IRGenerator.h), which
+// needs the compiler and so is not here.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef KILN_TEST_FUZZ_MUTATORS_H

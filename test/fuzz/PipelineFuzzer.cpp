@@ -1,17 +1,22 @@
 //===- PipelineFuzzer.cpp - libFuzzer entry from tile/cta IR to PTX -------===//
 //
 // kiln-fuzz-pipeline: each input is MLIR text of tile IR (as `kiln compile
-// --emit=tile` or `kiln-translate --import-kiln` print it) or of pipelined
-// cta IR (`--emit=cta`). An input that parses and verifies runs through the
-// rest of the pipeline to PTX, as `kiln compile x.mlir --emit=ptx` does: the
-// passes must turn every verifier-valid input into PTX or a located error.
-// The mutator changes numbers, element types, enum keywords and flags of the
-// IR (Mutators.h), so most inputs still parse. CompileHarness.h lists what
-// is a finding; docs/testing.md says how to run it.
+// --emit=tile` or `kiln-translate --import-kiln` print it) or of cta IR,
+// pipelined (`--emit=cta`) or only tiled (as convert-tile-to-cta writes it).
+// An input that parses and verifies runs through the rest of the pipeline to
+// PTX, as `kiln compile x.mlir --emit=ptx` does: the passes must turn every
+// verifier-valid input into PTX or a located error. The mutator changes
+// numbers, element types, enum keywords and flags of the IR (Mutators.h) and
+// keeps a change the verifiers accept; three times in ten, and whenever no
+// change of an input verifies, it writes IR of a generated program instead
+// (IRGenerator.h), so that most inputs reach code generation.
+// CompileHarness.h lists what is a finding; docs/testing.md says how to run
+// it.
 //
 //===----------------------------------------------------------------------===//
 
 #include "test/fuzz/CompileHarness.h"
+#include "test/fuzz/IRGenerator.h"
 #include "test/fuzz/LastInput.h"
 #include "test/fuzz/Mutators.h"
 
@@ -23,15 +28,53 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 
+#include <cstring>
 #include <string>
+
+namespace {
+
+/// Writes IR of a generated program (IRGenerator.h) to `data`, half of the
+/// time with one accepted mutation on top; 0 when none came out or it does
+/// not fit in `maxSize`.
+size_t writeGeneratedIR(uint8_t *data, size_t maxSize,
+                        kiln::fuzz::Random &rng) {
+  std::string ir = kiln::fuzz::generateIR(rng);
+  if (ir.empty() || ir.size() > maxSize)
+    return 0;
+  std::memcpy(data, ir.data(), ir.size());
+  if (rng() % 2) {
+    bool accepted = false;
+    size_t mutated = kiln::fuzz::mutateUntilAccepted(
+        data, ir.size(), maxSize, static_cast<unsigned>(rng()),
+        /*attempts=*/3, kiln::fuzz::mutateMlir, kiln::fuzz::verifierAccepts,
+        &accepted);
+    if (accepted)
+      return mutated;
+    std::memcpy(data, ir.data(), ir.size());
+  }
+  return ir.size();
+}
+
+} // namespace
 
 extern "C" size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size,
                                           size_t maxSize, unsigned seed) {
-  // (What the front door refuses is kiln-fuzz-frontend's and kiln-fuzz-ir's
-  // to explore; a mutation that it accepts is kept.)
-  return kiln::fuzz::mutateUntilAccepted(data, size, maxSize, seed,
-                                         /*attempts=*/6, kiln::fuzz::mutateMlir,
-                                         kiln::fuzz::verifierAccepts);
+  kiln::fuzz::Random rng = kiln::fuzz::makeRandom(seed);
+  // Three times in ten: generated IR.
+  if (rng() % 10 < 3)
+    if (size_t written = writeGeneratedIR(data, maxSize, rng))
+      return written;
+  // Else a mutation of the input that the parser and verifiers accept (what
+  // they refuse is kiln-fuzz-ir's to explore); where none is (the seeds
+  // include IR that the verifiers reject on purpose), generated IR too.
+  bool accepted = false;
+  size_t mutated = kiln::fuzz::mutateUntilAccepted(
+      data, size, maxSize, static_cast<unsigned>(rng()), /*attempts=*/6,
+      kiln::fuzz::mutateMlir, kiln::fuzz::verifierAccepts, &accepted);
+  if (!accepted)
+    if (size_t written = writeGeneratedIR(data, maxSize, rng))
+      return written;
+  return mutated;
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
