@@ -399,6 +399,12 @@ LogicalResult pipeline(ProgramOp program) {
     return program.emitError("cta-pipeline: the program names no chip");
   const kiln::target::ChipInfo *chip = &program.getChipAttr().getInfo();
   int64_t stages = schedule.getStages();
+  // A buffer of one stage takes no slot (BufferType), so a ring of one
+  // would leave the copies without their slot.
+  if (stages < kiln::target::minPipelineStages)
+    return program.emitError()
+           << "cta-pipeline: stages = " << stages << ": a pipeline needs "
+           << kiln::target::minPipelineStages << " stages at least";
   int64_t consumers = schedule.getMathWarpgroups();
   int64_t clusterSize =
       program.getClusterShape().first * program.getClusterShape().second;

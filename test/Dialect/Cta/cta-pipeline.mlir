@@ -379,6 +379,26 @@ cta.program @f(%M: index {cta.dim = #cta.dim<M>}) attributes {chip = #cta.chip<s
 
 // -----
 
+// A ring of one stage would leave the copies without a slot (found by
+// kiln-fuzz-pipeline: the copies failed the verifier after the pass).
+// expected-error@+1 {{cta-pipeline: stages = 1: a pipeline needs 2 stages at least}}
+cta.program @one_stage(%a: memref<?x?xbf16> {cta.param = #cta.param<"a", input, [M, K]>}, %M: index {cta.dim = #cta.dim<M>})
+    attributes {chip = #cta.chip<sm_90a>, schedule = #cta.schedule<stages = 1, math_warpgroups = 2>} {
+  %sa = cta.alloc : !cta.buffer<128x64xbf16>
+  cta.tile_loop static (%M, %M) tile [128, 128] {
+  ^bb0(%m0: index, %n0: index):
+    %zero = cta.acc_zero : !cta.acc<128x128xf32>
+    %acc = cta.mainloop %M step 64 iter_args(%zero : !cta.acc<128x128xf32>) -> !cta.acc<128x128xf32> {
+    ^bb0(%k0: index, %acc: !cta.acc<128x128xf32>):
+      cta.load %a[%m0, %k0] -> %sa : memref<?x?xbf16> -> !cta.buffer<128x64xbf16>
+      cta.yield %acc : !cta.acc<128x128xf32>
+    }
+  }
+  cta.return
+}
+
+// -----
+
 // The register budgets come from the chip: a program must name a known one.
 // expected-error@+1 {{cta-pipeline: the program names no chip}}
 cta.program @f(%M: index {cta.dim = #cta.dim<M>}) attributes {schedule = #cta.schedule<stages = 2, math_warpgroups = 1>} {
