@@ -22,6 +22,23 @@ using namespace mlir;
 
 namespace {
 
+/// Replaces the f32 function `op` of one operand by the one PTX instruction
+/// `instruction` (inline assembly without side effects: CSE and DCE treat it
+/// as the pure function it is).
+LogicalResult replaceWithApprox(PatternRewriter &rewriter, Operation *op,
+                                StringRef instruction) {
+  auto approx = LLVM::InlineAsmOp::create(
+      rewriter, op->getLoc(), op->getResultTypes()[0],
+      ValueRange{op->getOperand(0)}, (instruction + " $0, $1;").str(), "=f,f",
+      /*has_side_effects=*/false, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(rewriter.getContext(),
+                                LLVM::AsmDialect::AD_ATT),
+      /*operand_attrs=*/ArrayAttr());
+  rewriter.replaceOp(op, approx.getResult(0));
+  return success();
+}
+
 /// `math.tanh` on f32 -> `tanh.approx.f32` (sm_75 and later; every chip
 /// Kiln targets).
 struct TanhToApprox : OpRewritePattern<math::TanhOp> {
@@ -31,16 +48,7 @@ struct TanhToApprox : OpRewritePattern<math::TanhOp> {
                                 PatternRewriter &rewriter) const override {
     if (!op.getType().isF32())
       return rewriter.notifyMatchFailure(op, "only f32 has tanh.approx");
-    // No side effects: CSE and DCE treat it as the pure function it is.
-    auto approx = LLVM::InlineAsmOp::create(
-        rewriter, op.getLoc(), op.getType(), ValueRange{op.getOperand()},
-        "tanh.approx.f32 $0, $1;", "=f,f", /*has_side_effects=*/false,
-        /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
-        LLVM::AsmDialectAttr::get(rewriter.getContext(),
-                                  LLVM::AsmDialect::AD_ATT),
-        /*operand_attrs=*/ArrayAttr());
-    rewriter.replaceOp(op, approx.getResult(0));
-    return success();
+    return replaceWithApprox(rewriter, op, "tanh.approx.f32");
   }
 };
 
@@ -58,15 +66,7 @@ struct Exp2ToApprox : OpRewritePattern<math::Exp2Op> {
     if (!arith::bitEnumContainsAll(op.getFastmath(),
                                    arith::FastMathFlags::afn))
       return rewriter.notifyMatchFailure(op, "not marked afn");
-    auto approx = LLVM::InlineAsmOp::create(
-        rewriter, op.getLoc(), op.getType(), ValueRange{op.getOperand()},
-        "ex2.approx.ftz.f32 $0, $1;", "=f,f", /*has_side_effects=*/false,
-        /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
-        LLVM::AsmDialectAttr::get(rewriter.getContext(),
-                                  LLVM::AsmDialect::AD_ATT),
-        /*operand_attrs=*/ArrayAttr());
-    rewriter.replaceOp(op, approx.getResult(0));
-    return success();
+    return replaceWithApprox(rewriter, op, "ex2.approx.ftz.f32");
   }
 };
 
