@@ -32,6 +32,31 @@ Operand dequantize(DType dtype, const uint8_t *bytes, int64_t rows,
   return op;
 }
 
+/// Counts one checked element into `st`: NaNs, the largest error and
+/// error/tolerance ratio, and a mismatch (the first one described as
+/// `where()`, then its values).
+template <typename Where>
+static void record(CheckStats &st, double got, double ref, double tol,
+                   Where where) {
+  double err = std::fabs(got - ref);
+  if (std::isnan(got))
+    ++st.nans;
+  if (!(err <= st.maxAbsErr))
+    st.maxAbsErr = std::isnan(err) ? INFINITY : err;
+  double ratio = err / tol;
+  if (!(ratio <= st.maxRatio))
+    st.maxRatio = std::isnan(ratio) ? INFINITY : ratio;
+  if (err <= tol)
+    return;
+  if (st.mismatches == 0) {
+    char buf[96];
+    std::snprintf(buf, sizeof buf, ": got %.6g, expected %.6g (tolerance %.3g)",
+                  got, ref, tol);
+    st.firstBad = where() + buf;
+  }
+  ++st.mismatches;
+}
+
 static double outputEps(DType t) {
   switch (t) {
   case DType::BF16:
@@ -90,27 +115,12 @@ CheckStats checkOutput(RefKind kind, const Operand &a, const Operand &b1,
       }
       tol += 1e-30;
       double got = decodeElement(outType, out, m * N + n);
-      double err = std::fabs(got - ref);
-      bool bad = !(err <= tol);
-      if (std::isnan(got))
-        ++st.nans;
-      if (!(err <= st.maxAbsErr))
-        st.maxAbsErr = std::isnan(err) ? INFINITY : err;
-      double ratio = err / tol;
-      if (!(ratio <= st.maxRatio))
-        st.maxRatio = std::isnan(ratio) ? INFINITY : ratio;
-      if (bad) {
-        if (st.mismatches == 0) {
-          char buf[160];
-          std::snprintf(
-              buf, sizeof buf,
-              "[%lld, %lld]: got %.6g, expected %.6g (tolerance %.3g)",
-              static_cast<long long>(m), static_cast<long long>(n), got, ref,
-              tol);
-          st.firstBad = buf;
-        }
-        ++st.mismatches;
-      }
+      record(st, got, ref, tol, [&] {
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "[%lld, %lld]",
+                      static_cast<long long>(m), static_cast<long long>(n));
+        return std::string(buf);
+      });
     }
   }
   return st;
@@ -156,27 +166,13 @@ CheckStats checkAttention(const AttentionShape &shape, const Operand &q,
       double tol = 2 * outEps * std::fabs(ref) + (2 * pEps + 0x1p-20) * mag +
                    1e-30;
       double got = decodeElement(outType, out, row * Dv + d);
-      double err = std::fabs(got - ref);
-      if (std::isnan(got))
-        ++st.nans;
-      if (!(err <= st.maxAbsErr))
-        st.maxAbsErr = std::isnan(err) ? INFINITY : err;
-      double ratio = err / tol;
-      if (!(ratio <= st.maxRatio))
-        st.maxRatio = std::isnan(ratio) ? INFINITY : ratio;
-      if (!(err <= tol)) {
-        if (st.mismatches == 0) {
-          char buf[160];
-          std::snprintf(buf, sizeof buf,
-                        "entry %lld, query %lld, column %lld: got %.6g, "
-                        "expected %.6g (tolerance %.3g)",
-                        static_cast<long long>(entry),
-                        static_cast<long long>(i), static_cast<long long>(d),
-                        got, ref, tol);
-          st.firstBad = buf;
-        }
-        ++st.mismatches;
-      }
+      record(st, got, ref, tol, [&] {
+        char buf[96];
+        std::snprintf(buf, sizeof buf, "entry %lld, query %lld, column %lld",
+                      static_cast<long long>(entry),
+                      static_cast<long long>(i), static_cast<long long>(d));
+        return std::string(buf);
+      });
     }
   }
   return st;
