@@ -902,11 +902,20 @@ struct ConsumeLowering : public AbiPattern<cta::ConsumeOp> {
       return pinned;
     };
     // Commit the stage's batch and keep it in flight; once the previous
-    // batch has completed, its stage goes back to the producer.
-    hooks.afterBody = [&](Emitter &step, Value kb, Value iteration, Value) {
+    // batch has completed, its stage goes back to the producer. A stage
+    // that computes on registers completes its own batch before the next
+    // stage starts, so it goes back at once: held one step longer, a
+    // two-stage ring would leave the producer no stage to fill ahead and
+    // every step would wait for its own copy.
+    hooks.afterBody = [&](Emitter &step, Value kb, Value iteration,
+                          Value slot) {
       NVVM::WgmmaGroupSyncAlignedOp::create(step.b, step.loc);
       NVVM::WgmmaWaitGroupSyncOp::create(step.b, step.loc,
                                          registerMath ? 0 : 1);
+      if (registerMath) {
+        releaseStage(step, ring, slot, stages, clusterSize);
+        return;
+      }
       step.ifThen(
           step.cmp(arith::CmpIPredicate::ugt, step.toI32(kb), step.i32(0)),
           [&] {
@@ -922,10 +931,12 @@ struct ConsumeLowering : public AbiPattern<cta::ConsumeOp> {
     llvm::append_range(results,
                        pinAccumulators(e, loop.getResults(), carriedTypes));
     Value count32 = e.toI32(count);
-    e.ifThen(e.cmp(arith::CmpIPredicate::ugt, count32, e.i32(0)), [&] {
-      Value last = e.ringSlot(e.sub(e.add(position, count32), e.i32(1)), stages);
-      releaseStage(e, ring, last, stages, clusterSize);
-    });
+    if (!registerMath)
+      e.ifThen(e.cmp(arith::CmpIPredicate::ugt, count32, e.i32(0)), [&] {
+        Value last =
+            e.ringSlot(e.sub(e.add(position, count32), e.i32(1)), stages);
+        releaseStage(e, ring, last, stages, clusterSize);
+      });
     results[0] = e.toIndex(e.add(position, count32));
     rewriter.replaceOp(op, results);
     return success();
