@@ -200,6 +200,56 @@ cta.program @mn_major_rhs_register_lhs(%c: memref<?x?xbf16, strided<[?, 1]>> {ct
 
 // -----
 
+// A stage that computes on registers (attention's softmax reads S) completes
+// its batch in the step (wait_group 0) and goes back to the producer right
+// then, not one step later: with two stages, a release one step late would
+// leave the producer no stage to fill ahead. Nothing is released after the
+// loop.
+// CHECK-LABEL: llvm.func @register_math_stage(
+// CHECK:         scf.for
+// CHECK:           nvvm.mbarrier.try_wait.parity
+// CHECK:           nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NEXT:      nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK:           nvvm.shfl.sync bfly
+// CHECK:           nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NEXT:      nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-NOT:       scf.yield
+// CHECK:           nvvm.mbarrier.arrive
+// CHECK:           scf.yield
+// CHECK:         nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-NOT:     nvvm.mbarrier.arrive
+// CHECK:         llvm.return
+cta.program @register_math_stage(%c: memref<?x?xf32> {cta.param = #cta.param<"c", output, [M, M]>}, %M: index {cta.dim = #cta.dim<M>}) attributes {block = array<i64: 384, 1, 1>} {
+  %sq = cta.alloc : !cta.buffer<64x64xbf16, swizzle = "128B">
+  %sk = cta.alloc : !cta.buffer<64x64xbf16, stages = 2, swizzle = "128B">
+  %ring = cta.ring {consumers = 2 : i64} : !cta.ring<2>
+  cta.warp_specialize #cta.role<producer, warps = 4, regs = 40> {
+  } #cta.role<math, warps = 8, regs = 232> {
+    cta.tile_loop static (%M, %M) tile [64, 64] {
+    ^bb0(%m0: index, %n0: index):
+    %c0 = arith.constant 0 : index
+    %c4 = arith.constant 4 : index
+    %z = cta.acc_zero : !cta.acc<64x64xf32>
+    %next, %o = cta.consume %ring at %c0 count %c4 iter_args(%z : !cta.acc<64x64xf32>) : !cta.ring<2> -> !cta.acc<64x64xf32> {
+    ^bb0(%kb: index, %slot: index, %acc: !cta.acc<64x64xf32>):
+      %s = cta.mma %sq, %sk[%slot], %z {in_stage, transpose_b} : !cta.buffer<64x64xbf16, swizzle = "128B">, !cta.buffer<64x64xbf16, stages = 2, swizzle = "128B">, !cta.acc<64x64xf32>
+      %m = cta.reduce_rows max %s : !cta.acc<64x64xf32> -> !cta.frag<64xf32, rows>
+      %p = cta.frag_map %s, %m : !cta.acc<64x64xf32>, !cta.frag<64xf32, rows> -> !cta.frag<64x64xf32, acc> {
+      ^bb0(%row: index, %col: index, %x: f32, %y: f32):
+        %d = arith.subf %x, %y : f32
+        cta.yield %d : f32
+      }
+      %pb = cta.convert %p : !cta.frag<64x64xf32, acc> -> !cta.frag<64x64xbf16, lhs>
+      %o2 = cta.mma %pb, %sk[%slot], %acc {in_stage} : !cta.frag<64x64xbf16, lhs>, !cta.buffer<64x64xbf16, stages = 2, swizzle = "128B">, !cta.acc<64x64xf32>
+      cta.yield %o2 : !cta.acc<64x64xf32>
+    }
+    }
+  }
+  cta.return
+}
+
+// -----
+
 // What sm_90a does not lower: register tiles that are not whole wgmma
 // fragments.
 cta.program @f(%c: memref<?x?xf32> {cta.param = #cta.param<"c", output, [M, M]>}, %M: index {cta.dim = #cta.dim<M>}) attributes {block = array<i64: 384, 1, 1>} {
