@@ -67,13 +67,17 @@ cta.program @reduce_rows(%c: memref<?x?xf32> {cta.param = #cta.param<"c", output
 // cta.frag_map: the body once per register, with the register's row
 // (16w + l/4 + 8 * ((i/2) % 2)) and column (2 * (l%4) + 8 * (i/4) + i%2)
 // in the tile, the acc input's register i and the rows vector's register
-// (i/2) % 2. Register 3: row + 8, column + 1.
+// (i/2) % 2. Register 3: row + 8, column + 1. The lane comes from a
+// side-effecting read of %tid.x at the map, so LLVM recomputes each
+// register's row and column there (an add of an immediate) instead of
+// hoisting one register per column out of an enclosing loop.
 // CHECK-LABEL: llvm.func @frag_map(
+// CHECK: llvm.inline_asm has_side_effects asm_dialect = att "mov.u32 $0, %tid.x;", "=r"  : () -> i32
 // CHECK: llvm.insertvalue %{{.*}}[2] : !llvm.struct<(f32, f32, f32
 // CHECK-NEXT: %[[C8:.*]] = arith.constant 8 : i32
-// CHECK-NEXT: %[[ROW3:.*]] = arith.addi %{{.*}}, %[[C8]] : i32
+// CHECK-NEXT: %[[ROW3:.*]] = arith.addi %{{.*}}, %[[C8]] overflow<nsw, nuw> : i32
 // CHECK-NEXT: %[[C1:.*]] = arith.constant 1 : i32
-// CHECK-NEXT: %[[COL3:.*]] = arith.addi %{{.*}}, %[[C1]] : i32
+// CHECK-NEXT: %[[COL3:.*]] = arith.addi %{{.*}}, %[[C1]] overflow<nsw, nuw> : i32
 // CHECK-NEXT: %[[I:.*]] = arith.index_castui %[[ROW3]] : i32 to index
 // CHECK-NEXT: %[[J:.*]] = arith.index_castui %[[COL3]] : i32 to index
 // CHECK-NEXT: %[[X:.*]] = llvm.extractvalue %{{.*}}[3] : !llvm.struct<(f32, {{.*}})>

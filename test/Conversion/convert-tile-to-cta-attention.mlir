@@ -4,12 +4,20 @@
 // convert-tile-to-cta on attention kernels (AttentionToCta.cpp): a
 // tile.attention becomes a warp-specialized program in FlashAttention-3's
 // structure. The producer walks (batch, head, query block) units, loading
-// the query tile through a one-stage ring and K and V tiles through the
-// schedule's ring; each math warpgroup owns 64 query rows: S = Q K^T from
-// shared memory (a fresh accumulator), the causal mask and keys past T as
-// -inf with the 1/sqrt(d) scale folded into log2(e), the online softmax in
-// base 2, the rescale of O, and O += P V with P in registers and V read as
-// stored (no transpose_b). The store divides by the row sums.
+// the query tile through a two-stage ring and, per key block, K then V
+// through rings of their own at the same position. Each math warpgroup owns
+// 64 query rows and waits for and releases stages itself (cta.stage_wait,
+// cta.stage_release): block 0's S = Q K^T (a fresh accumulator) and masked
+// softmax first; then each step issues S of its block and O += P V of the
+// previous block as asynchronous MMAs (the warpgroups take turns issuing,
+// cta.mma_turn), waits for S with O's MMA in flight (later 1) and releases
+// K, computes the softmax (the 1/sqrt(d) scale folded into log2(e): one FMA
+// and one exp2 marked afn per score), waits for O (later 0), releases V,
+// rescales O and rounds P into the MMA's register operand; the last block's
+// P V after the loops. Blocks wholly left of the unit's first query row
+// (and inside T) run without mask arithmetic, the rest (the diagonal) with
+// the causal mask and keys past T as -inf. The store divides by the row
+// sums.
 // CHECK-LABEL: cta.program @attention(
 // CHECK-SAME:    %[[Q:[^:]*]]: memref<?x?x?x?xbf16, strided<[?, ?, ?, 1]>> {cta.param = #cta.param<"q", input, [B, H, S, 128]>}
 // CHECK-SAME:    %[[K:[^:]*]]: memref<?x?x?x?xbf16, strided<[?, ?, ?, 1]>> {cta.param = #cta.param<"k", input, [B, H, T, 128]>}
@@ -17,55 +25,105 @@
 // CHECK-SAME:    %[[O:[^:]*]]: memref<?x?x?x?xbf16, strided<[?, ?, ?, 1]>> {cta.param = #cta.param<"o", output, [B, H, S, 128]>}
 // CHECK-SAME:    %[[B:[^:]*]]: index {cta.dim = #cta.dim<B>}, %[[H:[^:]*]]: index {cta.dim = #cta.dim<H>}, %[[S:[^:]*]]: index {cta.dim = #cta.dim<S>}, %[[T:[^:]*]]: index {cta.dim = #cta.dim<T>})
 // CHECK-SAME:    attributes {block = array<i64: 384, 1, 1>, chip = #cta.chip<sm_90a>, cluster = array<i64: 1, 1>, schedule = #cta.schedule<stages = 2, math_warpgroups = 2>}
-// CHECK:         %[[SQ:.*]] = cta.alloc : <128x128xbf16>
+// CHECK:         %[[SQ:.*]] = cta.alloc : <128x128xbf16, stages = 2>
 // CHECK-NEXT:    %[[SK:.*]] = cta.alloc : <128x128xbf16, stages = 2>
 // CHECK-NEXT:    %[[SV:.*]] = cta.alloc : <128x128xbf16, stages = 2>
 // CHECK-NEXT:    %[[SO:.*]] = cta.alloc : <64x64xbf16, stages = 2>
-// CHECK-NEXT:    %[[QR:.*]] = cta.ring {consumers = 2 : i64} : <1>
-// CHECK-NEXT:    %[[KV:.*]] = cta.ring {consumers = 2 : i64} : <2>
+// CHECK-NEXT:    %[[QR:.*]] = cta.ring {consumers = 2 : i64} : <2>
+// CHECK-NEXT:    %[[KR:.*]] = cta.ring {consumers = 2 : i64} : <2>
+// CHECK-NEXT:    %[[VR:.*]] = cta.ring {consumers = 2 : i64} : <2>
 // CHECK-NEXT:    cta.warp_specialize
 // CHECK-NEXT:      #cta.role<producer, warps = 4, regs = 24> {
 // CHECK-NEXT:      cta.tile_loop batched (%[[B]], %[[H]], %[[S]], %{{.*}}) tile [1, 1, 128, 128] iter_args
 // CHECK-NEXT:      ^bb0(%[[BI:[^:]*]]: index, %[[HI:[^:]*]]: index, %[[S0:[^:]*]]: index, %{{[^:]*}}: index, %[[QPOS:[^:]*]]: index, %[[POS:[^:]*]]: index):
 // CHECK-NEXT:        cta.produce %[[QR]] at %[[QPOS]] count
 // CHECK-NEXT:        ^bb0
-// CHECK-NEXT:          cta.load %[[Q]][%[[BI]], %[[HI]], %[[S0]], %{{.*}}] -> %[[SQ]] signal %[[QR]]
+// CHECK-NEXT:          cta.load %[[Q]][%[[BI]], %[[HI]], %[[S0]], %{{.*}}] -> %[[SQ]][%{{.*}}] signal %[[QR]]
 // CHECK:             %[[END:.*]] = arith.minui %{{.*}}, %[[T]] : index
 // CHECK-NEXT:        %[[BLOCKS:.*]] = arith.ceildivui %[[END]], %{{.*}} : index
-// CHECK-NEXT:        cta.produce %[[KV]] at %[[POS]] count %[[BLOCKS]]
-// CHECK:               cta.load %[[K]][%[[BI]], %[[HI]], %{{.*}}, %{{.*}}] -> %[[SK]][%{{.*}}] signal %[[KV]]
-// CHECK-NEXT:          cta.load %[[V]][%[[BI]], %[[HI]], %{{.*}}, %{{.*}}] -> %[[SV]][%{{.*}}] signal %[[KV]]
+// CHECK-NEXT:        scf.for %[[J:.*]] = %{{.*}} to %[[BLOCKS]]
+// CHECK-NEXT:          %[[KPOS:.*]] = arith.addi %[[POS]], %[[J]] : index
+// CHECK:               cta.produce %[[KR]] at %[[KPOS]] count
+// CHECK:                 cta.load %[[K]][%[[BI]], %[[HI]], %{{.*}}, %{{.*}}] -> %[[SK]][%{{.*}}] signal %[[KR]]
+// CHECK:               cta.produce %[[VR]] at %[[KPOS]] count
+// CHECK:                 cta.load %[[V]][%[[BI]], %[[HI]], %{{.*}}, %{{.*}}] -> %[[SV]][%{{.*}}] signal %[[VR]]
+// CHECK:             %[[KVNEXT:.*]] = arith.addi %[[POS]], %[[BLOCKS]] : index
+// CHECK-NEXT:        cta.yield %{{.*}}, %[[KVNEXT]] : index, index
 // CHECK:           } {longest_first, persistent}
 // CHECK:           #cta.role<math, warps = 8, regs = 240> {
-// CHECK:             cta.consume %[[QR]] at
-// The key blocks wholly left of the unit's first query row (and inside T)
-// run without mask arithmetic: the row maxima are the MMA's scores', and
-// the exponentials exp2(x * C - m * C) with C = log2(e) / sqrt(128), one FMA
-// each (an exp2 marked afn: ex2.approx.ftz). The rest (the diagonal) runs
-// with the masks.
-// CHECK:               %[[WHOLE:.*]] = arith.minui
-// CHECK-NEXT:          %[[UNMASKED:.*]] = arith.minui %[[WHOLE]], %{{.*}} : index
-// CHECK-NEXT:          %[[FULL:.*]]:4 = cta.consume %[[KV]] at %{{.*}} count %[[UNMASKED]] iter_args
-// CHECK:                 %[[SZ:.*]] = cta.acc_zero : <64x128xf32>
-// CHECK:                 %[[SS:.*]] = cta.mma %[[SQ]] rows %{{.*}}, %[[SK]][%{{.*}}], %[[SZ]] accumulate %{{.*}} {transpose_b}
-// CHECK:                 cta.reduce_rows max %[[SS]] : !cta.acc<64x128xf32>
-// CHECK:                   arith.constant -0.127517432 : f32
-// CHECK:                 cta.frag_map %[[SS]], %{{.*}} : !cta.acc<64x128xf32>, !cta.frag<64xf32, rows> -> !cta.frag<64x128xf32, acc> {
-// CHECK:                   arith.constant 0.127517432 : f32
-// CHECK-NEXT:              math.fma
-// CHECK-NEXT:              math.exp2 %{{.*}} fastmath<afn> : f32
-// CHECK:                 cta.reduce_rows sum
-// CHECK:                 %[[P16:.*]] = cta.convert %{{.*}} : !cta.frag<64x128xf32, acc> -> <64x128xbf16, lhs>
-// CHECK-NEXT:            cta.mma %[[P16]], %[[SV]][%{{.*}}], %{{.*}} : !cta.frag<64x128xbf16, lhs>
-// CHECK:               %[[REST:.*]] = arith.subi %{{.*}}, %[[UNMASKED]] : index
-// CHECK-NEXT:          cta.consume %[[KV]] at %[[FULL]]#0 count %[[REST]] iter_args(%[[FULL]]#1, %[[FULL]]#2, %[[FULL]]#3
-// CHECK:                 cta.frag_map %{{.*}} : !cta.acc<64x128xf32> -> !cta.frag<64x128xf32, acc> {
+// CHECK:             %[[WG0:.*]] = cta.warpgroup_index : index
+// CHECK-NEXT:        cta.mma_turn start %[[WG0]] of 2
+// CHECK:             ^bb0(%{{[^:]*}}: index, %{{[^:]*}}: index, %{{[^:]*}}: index, %{{[^:]*}}: index, %[[MQPOS:[^:]*]]: index, %[[MPOS:[^:]*]]: index):
+// CHECK:               %[[WG:.*]] = cta.warpgroup_index : index
+// CHECK:               %[[MBLOCKS:.*]] = arith.ceildivui
+// CHECK-NEXT:          %[[QS:.*]] = cta.stage_wait %[[QR]] at %[[MQPOS]] : <2>
+// CHECK-NEXT:          %[[ANY:.*]] = arith.cmpi ugt, %[[MBLOCKS]], %{{.*}} : index
+// CHECK-NEXT:          %[[OL:.*]]:2 = scf.if %[[ANY]] -> (!cta.acc<64x128xf32>, !cta.frag<64xf32, rows>) {
+// Block 0, masked.
+// CHECK:                 %[[KS0:.*]] = cta.stage_wait %[[KR]] at %[[MPOS]] : <2>
+// CHECK-NEXT:            cta.mma_turn wait %[[WG]] of 2
+// CHECK-NEXT:            %[[SZ0:.*]] = cta.acc_zero : <64x128xf32>
+// CHECK:                 %[[S0V:.*]] = cta.mma %[[SQ]][%[[QS]]] rows %{{.*}}, %[[SK]][%[[KS0]]], %[[SZ0]] accumulate %{{.*}} {transpose_b}
+// CHECK-NEXT:            cta.mma_turn pass %[[WG]] of 2
+// CHECK-NEXT:            cta.stage_release %[[KR]] at %[[MPOS]] : <2>
+// CHECK-NEXT:            cta.frag_map %[[S0V]] : !cta.acc<64x128xf32> -> !cta.frag<64x128xf32, acc> {
 // CHECK:                   arith.cmpi ult, %{{.*}}, %[[T]] : index
 // CHECK-NEXT:              arith.cmpi ule
-// CHECK-NEXT:              arith.andi
-// CHECK-NEXT:              arith.select
+// CHECK:                 %[[O0:.*]] = cta.acc_zero : <64x128xf32>
+// CHECK-NEXT:            %[[P0:.*]] = cta.convert %{{.*}} : !cta.frag<64x128xf32, acc> -> <64x128xbf16, lhs>
+// The unmasked steps.
+// CHECK:                 %[[WHOLE:.*]] = arith.minui
+// CHECK-NEXT:            %[[UNMASKED:.*]] = arith.minui %[[WHOLE]], %{{.*}} : index
+// CHECK-NEXT:            %[[FULL:.*]]:4 = scf.for %[[SJ:.*]] = %{{.*}} to %[[UNMASKED]] step %{{.*}} iter_args(%[[OA:.*]] = %[[O0]], %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %[[PA:.*]] = %[[P0]])
+// CHECK-NEXT:              %[[SPOS:.*]] = arith.addi %[[MPOS]], %[[SJ]] : index
+// CHECK-NEXT:              %[[PREV:.*]] = arith.subi %[[SPOS]], %{{.*}} : index
+// CHECK-NEXT:              %[[KS:.*]] = cta.stage_wait %[[KR]] at %[[SPOS]] : <2>
+// CHECK-NEXT:              %[[VS:.*]] = cta.stage_wait %[[VR]] at %[[PREV]] : <2>
+// CHECK-NEXT:              cta.mma_turn wait %[[WG]] of 2
+// CHECK-NEXT:              %[[SZ:.*]] = cta.acc_zero : <64x128xf32>
+// CHECK:                   %[[SP:.*]] = cta.mma %[[SQ]][%[[QS]]] rows %{{.*}}, %[[SK]][%[[KS]]], %[[SZ]] accumulate %{{.*}} {async, transpose_b}
+// CHECK-NEXT:              %[[OP:.*]] = cta.mma %[[PA]], %[[SV]][%[[VS]]], %[[OA]] {async} : !cta.frag<64x128xbf16, lhs>
+// CHECK-NEXT:              cta.mma_turn pass %[[WG]] of 2
+// CHECK-NEXT:              %[[SS:.*]] = cta.mma_wait %[[SP]] later 1 : <64x128xf32>
+// CHECK-NEXT:              cta.stage_release %[[KR]] at %[[SPOS]] : <2>
+// CHECK-NEXT:              cta.reduce_rows max %[[SS]] : !cta.acc<64x128xf32>
+// CHECK:                     arith.constant -0.127517432 : f32
+// CHECK:                   %[[PF:.*]] = cta.frag_map %[[SS]], %{{.*}} : !cta.acc<64x128xf32>, !cta.frag<64xf32, rows> -> !cta.frag<64x128xf32, acc> {
+// CHECK:                     arith.constant 0.127517432 : f32
+// CHECK-NEXT:                math.fma
+// CHECK-NEXT:                math.exp2 %{{.*}} fastmath<afn> : f32
+// CHECK:                   cta.reduce_rows sum
+// CHECK:                   %[[OW:.*]] = cta.mma_wait %[[OP]] later 0 : <64x128xf32>
+// CHECK-NEXT:              cta.stage_release %[[VR]] at %[[PREV]] : <2>
+// CHECK-NEXT:              %[[OR:.*]] = cta.frag_map %[[OW]], %{{.*}} : !cta.acc<64x128xf32>, !cta.frag<64xf32, rows> -> !cta.acc<64x128xf32>
+// CHECK:                   %[[PN:.*]] = cta.convert %[[PF]] : !cta.frag<64x128xf32, acc> -> <64x128xbf16, lhs>
+// CHECK-NEXT:              scf.yield %[[OR]], %{{.*}}, %{{.*}}, %[[PN]]
+// The masked steps.
+// CHECK:                 %[[FROM:.*]] = arith.maxui %[[UNMASKED]], %{{.*}} : index
+// CHECK-NEXT:            %[[EDGE:.*]]:4 = scf.for %{{.*}} = %[[FROM]] to %[[MBLOCKS]] step %{{.*}} iter_args(%{{.*}} = %[[FULL]]#0, %{{.*}} = %[[FULL]]#1, %{{.*}} = %[[FULL]]#2, %{{.*}} = %[[FULL]]#3)
+// CHECK:                   cta.mma_wait %{{.*}} later 1
+// CHECK:                   cta.frag_map %{{.*}} : !cta.acc<64x128xf32> -> !cta.frag<64x128xf32, acc> {
+// CHECK:                     arith.cmpi ult, %{{.*}}, %[[T]] : index
+// CHECK-NEXT:                arith.cmpi ule
+// CHECK-NEXT:                arith.andi
+// CHECK-NEXT:                arith.select
+// CHECK:                   cta.mma_wait %{{.*}} later 0
+// The last block's P V.
+// CHECK:                 %[[LAST:.*]] = arith.subi %{{.*}}, %{{.*}} : index
+// CHECK-NEXT:            %[[VL:.*]] = cta.stage_wait %[[VR]] at %[[LAST]] : <2>
+// CHECK-NEXT:            cta.mma_turn wait %[[WG]] of 2
+// CHECK-NEXT:            %[[OF:.*]] = cta.mma %[[EDGE]]#3, %[[SV]][%[[VL]]], %[[EDGE]]#0 : !cta.frag<64x128xbf16, lhs>
+// CHECK-NEXT:            cta.mma_turn pass %[[WG]] of 2
+// CHECK-NEXT:            cta.stage_release %[[VR]] at %[[LAST]] : <2>
+// CHECK-NEXT:            scf.yield %[[OF]], %[[EDGE]]#2
+// A unit without keys (T = 0) waits for nothing.
+// CHECK:               } else {
+// CHECK-NEXT:            cta.acc_zero
+// CHECK-NEXT:            cta.splat
+// CHECK-NEXT:            scf.yield
+// CHECK:               cta.stage_release %[[QR]] at %[[MQPOS]] : <2>
 // CHECK:               arith.divf
-// CHECK:             cta.store %{{.*}} -> %[[O]][%[[BI2:.*]], %{{.*}}, %{{.*}}, %{{.*}}] staging %[[SO]][%{{.*}}]
+// CHECK:             cta.store %{{.*}} -> %[[O]][%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] staging %[[SO]][%{{.*}}]
 // CHECK:               arith.truncf %{{.*}} : f32 to bf16
 // CHECK:           } {longest_first, persistent}
 
@@ -96,7 +154,7 @@ tile.kernel @attention(%q: tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>> {til
 // CHECK-LABEL: cta.program @gqa(
 // CHECK:         cta.tile_loop batched (%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) tile [1, 1, 1, 128, 128]
 // CHECK-NEXT:    ^bb0(%[[BI:[^:]*]]: index, %[[HI:[^:]*]]: index, %[[GI:[^:]*]]: index,
-// CHECK:           cta.load %{{.*}}[%[[BI]], %[[HI]], %[[GI]], %{{.*}}, %{{.*}}] -> %{{.*}} signal
+// CHECK:           cta.load %{{.*}}[%[[BI]], %[[HI]], %[[GI]], %{{.*}}, %{{.*}}] -> %{{.*}}[%{{.*}}] signal
 // CHECK:           cta.load %{{.*}}[%[[BI]], %[[HI]], %[[C0:[^,]*]], %{{.*}}, %[[C0]]] -> %{{.*}}[%{{.*}}] signal
 // CHECK:         cta.frag_map
 // CHECK:           math.tanh

@@ -21,6 +21,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
 
 namespace kiln {
 #define GEN_PASS_DEF_CONVERTCTATONVVM
@@ -172,6 +173,10 @@ public:
     RewritePatternSet set(ctx);
     populateCtaToNVVMCommonPatterns(converter, set, abis,
                                     lowering->resources());
+    // Loops a program writes itself (attention's key loop) carry
+    // accumulators and fragments: their types convert with them.
+    scf::populateSCFStructuralTypeConversionsAndLegality(converter, set,
+                                                         target);
     lowering->populatePatterns(converter, set, abis);
     patterns = FrozenRewritePatternSet(std::move(set));
     target.addIllegalDialect<cta::CtaDialect>();

@@ -38,6 +38,28 @@ void Emitter::initBarrierPairs(Value ring, int64_t stages,
   });
 }
 
+Value Emitter::warpgroupLaneHere() {
+  auto read = LLVM::InlineAsmOp::create(
+      b, loc, i32Type(), ValueRange{}, "mov.u32 $0, %tid.x;", "=r",
+      /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+      /*operand_attrs=*/ArrayAttr());
+  Value threads = i32(kWarpgroupThreads);
+  return urem(read.getResult(0), threads);
+}
+
+Value Emitter::opaque(Value v) {
+  bool wide = v.getType().isInteger(64);
+  auto copy = LLVM::InlineAsmOp::create(
+      b, loc, v.getType(), ValueRange{v}, wide ? "mov.b64 $0, $1;" : "mov.b32 $0, $1;",
+      wide ? "=l,l" : "=r,r", /*has_side_effects=*/true,
+      /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+      /*operand_attrs=*/ArrayAttr());
+  return copy.getResult(0);
+}
+
 void kiln::inlineRegionWithoutTerminator(ConversionPatternRewriter &rewriter,
                                          Region &region, Operation *before,
                                          ValueRange args) {
@@ -564,6 +586,25 @@ struct ProduceLowering : public AbiPattern<cta::ProduceOp> {
   }
 };
 
+/// Waits until the stage at the ring position is full (its phase's parity
+/// from the position, as in a cta.consume step); the slot is the position
+/// modulo the stages.
+struct StageWaitLowering : public OpConversionPattern<cta::StageWaitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(cta::StageWaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Emitter e(rewriter, op.getLoc());
+    int64_t stages = op.getRing().getType().getStages();
+    Value position = e.toI32(adaptor.getPosition());
+    Value slot = e.ringSlot(position, stages);
+    e.wait(e.barrier(adaptor.getRing(), slot, stages, /*empty=*/false),
+           e.ringPhase(position, stages));
+    rewriter.replaceOp(op, e.toIndex(slot));
+    return success();
+  }
+};
+
 /// A tile copy as TMA: one box per swizzle-span column block of the buffer.
 /// With multicast, each CTA of the cluster copies 1/cs of the rows and the
 /// copy lands in every CTA's buffer.
@@ -670,8 +711,8 @@ void kiln::populateCtaToNVVMCommonPatterns(TypeConverter &converter,
       converter, ctx, abis);
   patterns.add<WarpSpecializeLowering>(converter, ctx, abis, resources);
   patterns.add<ReturnLowering, YieldLowering, TileLoopLowering,
-               BatchedTileLoopLowering, ClusterRankLowering, AllocLowering, WarpgroupIndexLowering>(
-      converter, ctx);
+               BatchedTileLoopLowering, ClusterRankLowering, AllocLowering,
+               WarpgroupIndexLowering, StageWaitLowering>(converter, ctx);
 }
 
 scf::ForOp kiln::lowerConsumeLoop(ConversionPatternRewriter &rewriter,
@@ -754,7 +795,8 @@ LogicalResult kiln::checkLoweredAlike(Operation *op, target::Chip chip) {
       .Case<cta::ProgramOp, cta::ReturnOp, cta::YieldOp, cta::AllocOp,
             cta::WarpSpecializeOp, cta::ProduceOp, cta::ConsumeOp,
             cta::SplitColsOp, cta::AccZeroOp, cta::MmaOp,
-            cta::ClusterRankOp>(
+            cta::ClusterRankOp, cta::StageWaitOp, cta::StageReleaseOp,
+            cta::MmaWaitOp>(
           [](Operation *) { return success(); })
       .Case([&](cta::RingOp ring) -> LogicalResult {
         if (static_cast<int64_t>(ring.getClusterSize()) != clusterSize())

@@ -915,6 +915,12 @@ LogicalResult checkTcgen05Lowered(Operation *op, target::Chip chip) {
       .Case([&](cta::StreamKJoinOp) -> LogicalResult {
         return notYet("stream-K partial tiles of tensor-memory accumulators");
       })
+      .Case<cta::StageWaitOp, cta::StageReleaseOp, cta::MmaWaitOp>(
+          [&](Operation *) -> LogicalResult {
+            return notYet("'" + op->getName().getStringRef() +
+                          "' (explicit stages and waits of a math "
+                          "warpgroup's key loop)");
+          })
 
       .Case([&](cta::WarpSpecializeOp roles) -> LogicalResult {
         for (unsigned i = 0; i < roles.getRoles().size(); ++i) {

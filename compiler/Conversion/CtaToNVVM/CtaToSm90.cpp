@@ -553,20 +553,24 @@ target::ValueOrError<bool> planRegisterOp(Operation *op) {
 std::pair<Value, Value> registerPosition(Emitter &e, const RegisterTile &tile,
                                          Value selfRow, Value selfCol,
                                          int64_t m, int64_t i) {
+  // (Small non-negative sums, marked so: LLVM then folds the constant
+  // through the widening to index and into the compares that read it.)
+  auto add = [&](Value x, int64_t offset) -> Value {
+    return arith::AddIOp::create(e.b, e.loc, x, e.i32(offset),
+                                 arith::IntegerOverflowFlags::nuw |
+                                     arith::IntegerOverflowFlags::nsw);
+  };
   switch (tile.kind) {
   case RegisterKind::acc: {
     target::FragmentCoord c = target::wgmmaAccumulatorCoord(0, i);
-    return {e.add(selfRow, e.i32(m * kMmaRows + c.row)),
-            e.add(selfCol, e.i32(c.col))};
+    return {add(selfRow, m * kMmaRows + c.row), add(selfCol, c.col)};
   }
   case RegisterKind::rows:
-    return {e.add(selfRow, e.i32(m * kMmaRows +
-                                 target::wgmmaAccumulatorRows(0)[i])),
+    return {add(selfRow, m * kMmaRows + target::wgmmaAccumulatorRows(0)[i]),
             e.i32(0)};
   case RegisterKind::cols:
     return {e.i32(0),
-            e.add(selfCol, e.i32(target::wgmmaAccumulatorColumn(0, i / 2,
-                                                                i % 2)))};
+            add(selfCol, target::wgmmaAccumulatorColumn(0, i / 2, i % 2))};
   case RegisterKind::lhs:
     break;
   }
@@ -649,7 +653,7 @@ struct FragMapLowering : public OpConversionPattern<cta::FragMapOp> {
     Block &body = op.getBody().front();
     bool needsRow = !body.getArgument(0).use_empty();
     bool needsCol = !body.getArgument(1).use_empty();
-    Value lane = e.warpgroupLane();
+    Value lane = needsRow || needsCol ? e.warpgroupLaneHere() : Value();
     Value selfRow = needsRow ? e.threadMap(target::wgmmaQuadRow, lane) : Value();
     Value selfCol =
         needsCol ? e.threadMap(target::wgmmaPairColumn, lane) : Value();
@@ -961,6 +965,39 @@ bool readInStage(cta::MmaOp mma) {
   return false;
 }
 
+/// wgmma.wait_group with the MMAs issued after this one left in flight,
+/// then the accumulator's registers pinned after the wait, so that LLVM
+/// reads none of them before it.
+struct MmaWaitLowering : public OpConversionPattern<cta::MmaWaitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(cta::MmaWaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Emitter e(rewriter, op.getLoc());
+    NVVM::WgmmaWaitGroupSyncOp::create(rewriter, op.getLoc(),
+                                       op.getLaterAttr().getInt());
+    rewriter.replaceOp(op, AccRegisters(e, op.getResult().getType())
+                               .pin(adaptor.getPending()));
+    return success();
+  }
+};
+
+/// The warpgroup's arrival on the stage's empty barrier (and its peers'
+/// in a cluster), as after a cta.consume step.
+struct StageReleaseLowering : public AbiPattern<cta::StageReleaseOp> {
+  using AbiPattern::AbiPattern;
+  LogicalResult
+  matchAndRewrite(cta::StageReleaseOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Emitter e(rewriter, op.getLoc());
+    int64_t stages = op.getRing().getType().getStages();
+    Value slot = e.ringSlot(e.toI32(adaptor.getPosition()), stages);
+    releaseStage(e, adaptor.getRing(), slot, stages, abis.of(op).clusterSize);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 /// The shared-memory address of an MMA's rhs tile in its stage.
 Value mmaRhsAddress(Emitter &e, cta::MmaOp op, cta::MmaOp::Adaptor adaptor) {
   Value slot = op.getRhsSlot() ? e.toI32(adaptor.getRhsSlot()) : e.i32(0);
@@ -1036,10 +1073,13 @@ struct MmaLowering : public OpConversionPattern<cta::MmaOp> {
     // again before an MMA whose registers (a register lhs, an accumulator
     // rescaled in the stage) were written since, and waits for an MMA whose
     // result the stage reads (attention's S).
+    // An asynchronous MMA is fenced (its registers may have been written
+    // since the last fence) and committed as its own group; its
+    // cta.mma_wait waits for it.
     bool batched = op.getInStage();
     bool fence = !batched || plan->lhsInRegisters ||
                  writtenInStage(op.getAcc(), op);
-    bool wait = !batched || readInStage(op);
+    bool wait = !op.getAsync() && (!batched || readInStage(op));
     Value acc = adaptor.getAcc();
     if (fence) {
       acc = regs.pin(acc);
@@ -1069,10 +1109,16 @@ struct MmaLowering : public OpConversionPattern<cta::MmaOp> {
       MmaOperandAddresses addresses = mmaOperandAddresses(e, op, adaptor);
       Value descA = e.smemDescriptor(addresses.lhs, plan->highA),
             descB = e.smemDescriptor(addresses.rhs, plan->highB);
+      // Outside a pipelined stage (attention's S = Q Kᵀ in its key loop),
+      // the lhs tile is the same every step: LLVM would hoist each k step's
+      // descriptor out of the loop, 64-bit registers live across it.
+      if (!batched)
+        descA = e.opaque(descA);
       acc = sharedWgmmas(e, *plan, regs, acc, descA, descB);
     }
-    if (wait) {
+    if (wait || op.getAsync())
       NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
+    if (wait) {
       NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, 0);
       acc = regs.pin(acc);
     }
@@ -1489,9 +1535,10 @@ public:
     MLIRContext *ctx = patterns.getContext();
     patterns.add<AccZeroLowering, SplitColsLowering, MmaLowering,
                  SplatLowering, FragMapLowering, ReduceRowsLowering,
-                 ConvertLowering, MmaTurnLowering>(converter, ctx);
-    patterns.add<ConsumeLowering, StoreLowering, StreamKJoinLowering>(
-        converter, ctx, abis);
+                 ConvertLowering, MmaTurnLowering, MmaWaitLowering>(converter,
+                                                                    ctx);
+    patterns.add<ConsumeLowering, StoreLowering, StreamKJoinLowering,
+                 StageReleaseLowering>(converter, ctx, abis);
   }
 };
 

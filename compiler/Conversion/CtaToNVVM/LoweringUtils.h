@@ -139,6 +139,16 @@ struct Emitter {
     mlir::Value threads = i32(kWarpgroupThreads);
     return urem(threadId(), threads);
   }
+  /// The lane, read where it is used: a side-effecting read of %tid.x that
+  /// LLVM cannot hoist out of a loop. Per-element indices derived from it
+  /// (a register's row and column in a fragment) are then recomputed in
+  /// the loop with an immediate each, instead of being hoisted as one
+  /// loop-invariant register per column, live across the whole loop.
+  mlir::Value warpgroupLaneHere();
+  /// `v` (i32 or i64) through a side-effecting copy: values derived from it
+  /// are computed here, not hoisted out of the enclosing loop by LLVM and
+  /// kept live in registers across it.
+  mlir::Value opaque(mlir::Value v);
   /// The named barrier of the thread's warpgroup: one per warpgroup, 0 being
   /// the CTA-wide barrier.
   mlir::Value warpgroupBarrierId() {

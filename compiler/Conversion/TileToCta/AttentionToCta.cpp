@@ -3,13 +3,16 @@
 // A kernel whose body is one `tile.attention` becomes a warp-specialized
 // `cta.program` in FlashAttention-3's structure (docs/architecture.md §5.1):
 // a batched walk over (batch..., query block); a producer warpgroup loads the
-// query tile once per unit through a one-stage ring and the key and value
-// tiles through a `stages`-deep ring; each math warpgroup owns 64 query rows
-// and runs, per key block, S = Q Kᵀ (shared memory), the score modifiers and
-// masks with each element's query and key index, the online softmax in
-// base 2, the rescale of its output accumulator, and O += P V with P rounded
-// into the MMA's register operand; the output is divided by the row sums in
-// the store's epilogue.
+// query tile once per unit through a two-stage ring (the next unit's Q lands
+// while this one runs) and, per key block, K and V through rings of their
+// own; each math warpgroup owns 64 query rows and runs the key blocks
+// software-pipelined: a step issues S = Q Kᵀ of its block and O += P V of
+// the previous one, then computes the score modifiers and masks (each
+// element's query and key index), the online softmax in base 2 and P
+// (rounded into the MMA's register operand) while O's MMA is in flight, and
+// rescales O once it lands. The math warpgroups take turns issuing their
+// MMAs (ping-pong), so one's softmax overlaps the other's MMAs. The output
+// is divided by the row sums in the store's epilogue.
 //
 // The program is built with its warp roles, rings and ring positions
 // already explicit, since its loop nest (a query tile held across a key loop
@@ -27,6 +30,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -173,11 +177,17 @@ private:
   static constexpr int64_t kWarps = target::warpsPerWarpgroup;
   static constexpr int64_t kRows = target::mmaMinRows;
   static constexpr double kLog2e = 1.4426950408889634;
-  /// Whether the math warpgroups take turns issuing MMAs (ping-pong). Off:
-  /// with each S = Q K^T waited for before its turn passes, the turns only
-  /// add barriers (0.94-0.98x on an H100, docs/performance.md); they pay
-  /// once the next block's MMA is issued before this block's softmax.
-  static constexpr bool kPingPong = false;
+  /// Whether the math warpgroups take turns issuing MMAs (ping-pong): one
+  /// warpgroup's softmax runs while the tensor cores run the other's
+  /// MMAs. It pays now that each step issues its MMAs before its softmax
+  /// (1.03-1.14x at 2k-16k on an H100, docs/performance.md); with each
+  /// S = Q K^T waited for before its turn passed, it cost 2-6%.
+  static constexpr bool kPingPong = true;
+  /// Query tiles in flight: two, so that the producer loads the next
+  /// unit's Q while this unit runs (with one, each unit waited for its own
+  /// Q after the previous unit released the stage). Two 128 x 256-byte
+  /// tiles fit next to the K/V stages at head dim 128.
+  static constexpr int64_t kQueryStages = 2;
 
   //===--------------------------------------------------------------------===//
   // The signature, extents and resources
@@ -229,8 +239,8 @@ private:
         arith::ConstantOp::create(rewriter, loc, rewriter.getF32FloatAttr(0));
   }
 
-  /// Q (one stage, held for the key loop), the K and V ring, one 64-row
-  /// staging block per math warpgroup for the output, and the two rings.
+  /// Q (held for the key loop), the K and V stages, one 64-row
+  /// staging block per math warpgroup for the output, and the three rings.
   void allocate() {
     auto [d, dv] = *tile::attentionHeadDims(attention);
     Type in = elementOf(attention.getQ()), out = elementOf(attention.getResult());
@@ -243,17 +253,23 @@ private:
                                       /*swizzle=*/nullptr))
           .getBuffer();
     };
-    sq = buffer(schedule.getTileM(), d, in, 1);
+    sq = buffer(schedule.getTileM(), d, in, kQueryStages);
     sk = buffer(tileN, d, in, stages);
     sv = buffer(tileN, dv, in, stages);
     // One swizzle span of columns: the output streams through it.
     int64_t spanColumns = 128 * 8 / out.getIntOrFloatBitWidth();
     so = buffer(kRows, spanColumns, out, consumers);
-    qRing = cta::RingOp::create(rewriter, loc, cta::RingType::get(ctx, 1),
+    qRing = cta::RingOp::create(rewriter, loc,
+                                cta::RingType::get(ctx, kQueryStages),
                                 consumers, /*cluster_size=*/1);
-    kvRing = cta::RingOp::create(rewriter, loc,
-                                 cta::RingType::get(ctx, stages), consumers,
-                                 /*cluster_size=*/1);
+    // K and V in rings of their own: a key step reads K of its block and V
+    // of the previous one, and each goes back as soon as its MMA is done.
+    kRing = cta::RingOp::create(rewriter, loc,
+                                cta::RingType::get(ctx, stages), consumers,
+                                /*cluster_size=*/1);
+    vRing = cta::RingOp::create(rewriter, loc,
+                                cta::RingType::get(ctx, stages), consumers,
+                                /*cluster_size=*/1);
   }
 
   //===--------------------------------------------------------------------===//
@@ -322,18 +338,31 @@ private:
     cta::TileLoopOp loop = beginWalk(region);
     Block &body = loop.getBody().front();
     Value qPos = body.getArgument(rank), kvPos = body.getArgument(rank + 1);
-    Value qNext = produce(qRing, qPos, c1, [&](Value, Value) {
+    Value qNext = produce(qRing, qPos, c1, [&](Value, Value slot) {
       cta::LoadOp::create(rewriter, loc, q(),
                           tileIndices(loop, queryOrigin(loop), false), sq,
-                          Value(), qRing, 1, nullptr, false);
+                          slot, qRing, 1, nullptr, false);
     });
+    // Per key block, K then V, each into its own ring at the same position:
+    // K of the next block is in flight while the math warpgroups still read
+    // V of the previous one.
     Value blocks = keyBlocks(loop);
-    Value kvNext = produce(kvRing, kvPos, blocks, [&](Value j, Value slot) {
+    auto steps = scf::ForOp::create(rewriter, loc, c0, blocks, c1);
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPoint(steps.getBody()->getTerminator());
+      Value j = steps.getInductionVar();
+      Value position = arith::AddIOp::create(rewriter, loc, kvPos, j);
       Value t0 = arith::MulIOp::create(rewriter, loc, j, keyTile);
-      for (auto [source, buffer] : {std::pair(k(), sk), std::pair(v(), sv)})
-        cta::LoadOp::create(rewriter, loc, source, tileIndices(loop, t0, true),
-                            buffer, slot, kvRing, 1, nullptr, false);
-    });
+      for (auto [source, buffer, ring] :
+           {std::tuple(k(), sk, kRing), std::tuple(v(), sv, vRing)})
+        produce(ring, position, c1, [&](Value, Value slot) {
+          cta::LoadOp::create(rewriter, loc, source,
+                              tileIndices(loop, t0, true), buffer, slot, ring,
+                              1, nullptr, false);
+        });
+    }
+    Value kvNext = arith::AddIOp::create(rewriter, loc, kvPos, blocks);
     endWalk(loop, {qNext, kvNext});
   }
 
@@ -380,46 +409,71 @@ private:
     outType = cta::AccType::get(ctx, {kRows, dv}, f32);
     scoreType = cta::AccType::get(ctx, {kRows, schedule.getTileN()}, f32);
     rowsType = cta::FragType::get(ctx, {kRows}, f32, cta::FragLayout::rows);
-    Value o0 = cta::AccZeroOp::create(rewriter, loc, outType);
-    Value m0 = cta::SplatOp::create(rewriter, loc, rowsType, negInf);
-    Value l0 = cta::SplatOp::create(rewriter, loc, rowsType, zero);
+    pType = cta::FragType::get(ctx, {kRows, schedule.getTileN()},
+                               attention.getPType(), cta::FragLayout::lhs);
 
-    // The query tile is held (its stage stays full) for the whole key loop.
-    auto held = cta::ConsumeOp::create(
-        rewriter, loc, rewriter.getIndexType(),
-        TypeRange{outType, rowsType, rowsType, rewriter.getIndexType()},
-        qRing, qPos, c1, ValueRange{o0, m0, l0, kvPos});
-    Value kvNext;
+    // The query tile is held for the whole key loop. A unit without keys
+    // (T = 0) has nothing to wait for: its rows are 0 / 0.
+    qSlot = cta::StageWaitOp::create(rewriter, loc, qRing, qPos);
+    Value hasKeys = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::ugt, blocks, c0);
+    auto guarded = scf::IfOp::create(rewriter, loc,
+                                     TypeRange{outType, rowsType}, hasKeys,
+                                     /*withElseRegion=*/true);
     {
       OpBuilder::InsertionGuard guard(rewriter);
-      Block *stage = rewriter.createBlock(&held.getBody());
-      stage->addArgument(rewriter.getIndexType(), loc);
-      stage->addArgument(rewriter.getIndexType(), loc);
-      SmallVector<Value> carried;
-      for (Type type : SmallVector<Type>{outType, rowsType, rowsType,
-                                         rewriter.getIndexType()})
-        carried.push_back(stage->addArgument(type, loc));
-      // The blocks no mask touches first, without mask arithmetic, then
-      // the rest (the causal diagonal, the partial last block) with it.
-      Value unmasked = unmaskedBlocks(loop, blocks);
-      SmallVector<Value> state = {carried[0], carried[1], carried[2]};
-      Value position = carried[3];
-      if (unmasked != c0) {
-        auto full = buildKeyLoop(position, unmasked, c0, state,
-                                 /*masked=*/false);
-        position = full.getNextPosition();
-        state.assign(full.getResults().begin(), full.getResults().end());
-      }
-      auto edge = buildKeyLoop(
-          position, arith::SubIOp::create(rewriter, loc, blocks, unmasked),
-          unmasked, state, /*masked=*/true);
-      cta::YieldOp::create(rewriter, loc,
-                           ValueRange{edge.getResult(1), edge.getResult(2),
-                                      edge.getResult(3), edge.getResult(0)});
+      rewriter.setInsertionPointToStart(&guarded.getThenRegion().front());
+      auto [o, l] = buildKeyBlocks(loop, kvPos, blocks);
+      scf::YieldOp::create(rewriter, loc, ValueRange{o, l});
+      rewriter.setInsertionPointToStart(&guarded.getElseRegion().front());
+      scf::YieldOp::create(
+          rewriter, loc,
+          ValueRange{cta::AccZeroOp::create(rewriter, loc, outType),
+                     cta::SplatOp::create(rewriter, loc, rowsType, zero)});
     }
-    kvNext = held.getResult(4);
-    buildStore(loop, held.getResult(1), held.getResult(3));
-    endWalk(loop, {held.getNextPosition(), kvNext});
+    cta::StageReleaseOp::create(rewriter, loc, qRing, qPos);
+    buildStore(loop, guarded.getResult(0), guarded.getResult(1));
+    Value qNext = arith::AddIOp::create(rewriter, loc, qPos, c1);
+    Value kvNext = arith::AddIOp::create(rewriter, loc, kvPos, blocks);
+    endWalk(loop, {qNext, kvNext});
+  }
+
+  /// The key blocks of a unit (at least one), software-pipelined as
+  /// FlashAttention-3 does within a warpgroup: block 0's scores and softmax
+  /// first; then each step issues S = Q Kᵀ of its block and O += P V of the
+  /// previous block together, computes its softmax while O's MMA is in
+  /// flight, and rescales O once it lands; the last block's P V last.
+  /// Returns (O, row sums).
+  std::pair<Value, Value> buildKeyBlocks(cta::TileLoopOp loop, Value kvPos,
+                                         Value blocks) {
+    Value m = cta::SplatOp::create(rewriter, loc, rowsType, negInf);
+    Value l = cta::SplatOp::create(rewriter, loc, rowsType, zero);
+    // Block 0 (masked: the masks keep whatever they must, and one block of
+    // mask arithmetic per unit is cheaper than a second copy of the step).
+    Value slot = cta::StageWaitOp::create(rewriter, loc, kRing, kvPos);
+    turn(cta::TurnKind::wait, warpgroup);
+    Value s = scoresMma(slot, /*async=*/false);
+    turn(cta::TurnKind::pass, warpgroup);
+    cta::StageReleaseOp::create(rewriter, loc, kRing, kvPos);
+    Softmax first = buildSoftmax(s, c0, /*masked=*/true, m, l);
+    SmallVector<Value> state = {cta::AccZeroOp::create(rewriter, loc, outType),
+                                first.m, first.l, roundP(first.p)};
+    // The blocks no mask touches without mask arithmetic, then the rest
+    // (the causal diagonal, the partial last block) with it.
+    Value unmasked = unmaskedBlocks(loop, blocks);
+    state = buildKeySteps(kvPos, c1, unmasked, state, /*masked=*/false);
+    state = buildKeySteps(kvPos,
+                          arith::MaxUIOp::create(rewriter, loc, unmasked, c1),
+                          blocks, state, /*masked=*/true);
+    // The last block's P V.
+    Value last = arith::SubIOp::create(
+        rewriter, loc, arith::AddIOp::create(rewriter, loc, kvPos, blocks), c1);
+    Value vSlot = cta::StageWaitOp::create(rewriter, loc, vRing, last);
+    turn(cta::TurnKind::wait, warpgroup);
+    Value o = outputMma(state[3], vSlot, state[0], /*async=*/false);
+    turn(cta::TurnKind::pass, warpgroup);
+    cta::StageReleaseOp::create(rewriter, loc, vRing, last);
+    return {o, state[2]};
   }
 
   /// The leading key blocks every query row of the unit keeps whole: none
@@ -440,37 +494,82 @@ private:
     return arith::MinUIOp::create(rewriter, loc, whole, blocks);
   }
 
-  /// A key loop over `blocks` blocks from block `first`: per block, the
-  /// scores (`masked`: with the masks), the online softmax and the output
-  /// update, carrying (O, row maxima, row sums).
-  cta::ConsumeOp buildKeyLoop(Value position, Value blocks, Value first,
-                              ValueRange inits, bool masked) {
-    auto op = cta::ConsumeOp::create(
-        rewriter, loc, rewriter.getIndexType(), inits.getTypes(), kvRing,
-        position, blocks, inits);
-    OpBuilder::InsertionGuard guard(rewriter);
-    Block *stage = rewriter.createBlock(&op.getBody());
-    Value j = stage->addArgument(rewriter.getIndexType(), loc);
-    Value slot = stage->addArgument(rewriter.getIndexType(), loc);
-    Value acc = stage->addArgument(outType, loc);
-    Value m = stage->addArgument(rowsType, loc);
-    Value l = stage->addArgument(rowsType, loc);
-    Type f32 = rewriter.getF32Type();
-
-    // S = Q K^T for this warpgroup's rows.
+  /// S = Q Kᵀ for this warpgroup's rows, K from its stage.
+  Value scoresMma(Value kSlot, bool async) {
     Value sZero = cta::AccZeroOp::create(rewriter, loc, scoreType);
     Value noAccumulate = arith::ConstantIntOp::create(rewriter, loc, 0, 1);
+    return cta::MmaOp::create(rewriter, loc, scoreType, sq, qSlot, wgRow, sk,
+                              kSlot, sZero, noAccumulate, Value(), Value(),
+                              Value(), Value(), /*transpose_b=*/true, nullptr,
+                              /*cta_pair=*/false, /*in_stage=*/false,
+                              /*one_thread=*/false, async)
+        .getResult();
+  }
+
+  /// O += P V, P in the MMA's register operand; V as stored ([keys, dv])
+  /// is the MN-major right operand.
+  Value outputMma(Value p, Value vSlot, Value o, bool async) {
+    return cta::MmaOp::create(rewriter, loc, outType, p, Value(), Value(), sv,
+                              vSlot, o, Value(), Value(), Value(), Value(),
+                              Value(), /*transpose_b=*/false, nullptr,
+                              /*cta_pair=*/false, /*in_stage=*/false,
+                              /*one_thread=*/false, async)
+        .getResult();
+  }
+
+  /// Key blocks [from, to) after the first, carrying (O, row maxima, row
+  /// sums, P of the previous block). Step j holds K of block j and V of
+  /// block j - 1: their MMAs are issued together, S is waited for with
+  /// O's MMA still in flight (`later 1`), each stage goes back once its
+  /// MMA has completed.
+  SmallVector<Value> buildKeySteps(Value kvPos, Value from, Value to,
+                                   ValueRange inits, bool masked) {
+    auto loop = scf::ForOp::create(rewriter, loc, from, to, c1, inits);
+    OpBuilder::InsertionGuard guard(rewriter);
+    Block *body = loop.getBody();
+    if (!body->empty())
+      rewriter.eraseOp(body->getTerminator());
+    rewriter.setInsertionPointToStart(body);
+    Value j = loop.getInductionVar();
+    ValueRange carried = loop.getRegionIterArgs();
+    Value position = arith::AddIOp::create(rewriter, loc, kvPos, j);
+    Value previous = arith::SubIOp::create(rewriter, loc, position, c1);
+    Value kSlot = cta::StageWaitOp::create(rewriter, loc, kRing, position);
+    Value vSlot = cta::StageWaitOp::create(rewriter, loc, vRing, previous);
     turn(cta::TurnKind::wait, warpgroup);
-    Value s = cta::MmaOp::create(rewriter, loc, scoreType, sq, Value(),
-                                 wgRow, sk, slot, sZero,
-                                 noAccumulate, Value(), Value(), Value(),
-                                 Value(), /*transpose_b=*/true, nullptr,
-                                 /*cta_pair=*/false, /*in_stage=*/false,
-                                 /*one_thread=*/false)
-                  .getResult();
+    Value sPending = scoresMma(kSlot, /*async=*/true);
+    Value oPending = outputMma(carried[3], vSlot, carried[0], /*async=*/true);
     turn(cta::TurnKind::pass, warpgroup);
-    Value t0 = arith::MulIOp::create(
-        rewriter, loc, arith::AddIOp::create(rewriter, loc, first, j), keyTile);
+    Value s = cta::MmaWaitOp::create(rewriter, loc, sPending,
+                                     1);
+    cta::StageReleaseOp::create(rewriter, loc, kRing, position);
+    Value t0 = masked || !foldedScale()
+                   ? arith::MulIOp::create(rewriter, loc, j, keyTile).getResult()
+                   : Value();
+    Softmax step = buildSoftmax(s, t0, masked, carried[1], carried[2]);
+    Value o = cta::MmaWaitOp::create(rewriter, loc, oPending,
+                                     0);
+    cta::StageReleaseOp::create(rewriter, loc, vRing, previous);
+    // (P is rounded only now: until O's MMA has completed, the previous
+    // block's P occupies registers the MMA reads.)
+    Value rescaled = map(outType, {o, step.alpha}, [&](ValueRange x) {
+      return arith::MulFOp::create(rewriter, loc, x[0], x[1]);
+    });
+    scf::YieldOp::create(rewriter, loc,
+                         ValueRange{rescaled, step.m, step.l, roundP(step.p)});
+    return SmallVector<Value>(loop.getResults());
+  }
+
+  /// One block's online softmax: the new row maxima and sums, the factor
+  /// that rescales the output so far, and P (f32, in the scores' layout).
+  struct Softmax {
+    Value m, l, alpha, p;
+  };
+
+  /// The softmax of the scores `s` of the key block at `t0` (`masked`:
+  /// with the masks), given the running row maxima `m` and sums `l`.
+  Softmax buildSoftmax(Value s, Value t0, bool masked, Value m, Value l) {
+    Type f32 = rewriter.getF32Type();
     Value scores = buildScores(s, t0, masked);
 
     // The running maxima are kept in the scores' units; the exponentials
@@ -485,9 +584,10 @@ private:
     Value mNew = map(rowsType, {m, rowMax}, [&](ValueRange x) {
       return arith::MaximumFOp::create(rewriter, loc, x[0], x[1]);
     });
-    // -m * C. A row every key so far was masked from (only a mask region
-    // can do that) keeps a maximum of -inf; 0 instead keeps its
-    // exponentials 0, not NaN.
+    // -m * C. A row every key so far was masked from keeps a maximum of
+    // -inf (a mask region can do that anywhere; the causal mask and T
+    // only in rows past the sequence, which are never stored); 0 instead
+    // keeps its exponentials 0, not NaN.
     bool maybeDead = !attention.getMask().empty();
     Value negMax = map(rowsType, {mNew}, [&](ValueRange x) {
       Value y = arith::MulFOp::create(rewriter, loc, x[0], f32Constant(-base2));
@@ -514,27 +614,12 @@ private:
           rewriter, loc, arith::MulFOp::create(rewriter, loc, x[0], x[1]),
           x[2]);
     });
-    Value rescaled = map(outType, {acc, alpha}, [&](ValueRange x) {
-      return arith::MulFOp::create(rewriter, loc, x[0], x[1]);
-    });
-    // O += P V, P rounded into the MMA's register operand; V as stored
-    // ([keys, dv]) is the MN-major right operand.
-    Type pType = attention.getPType();
-    Value p16 = cta::ConvertOp::create(
-        rewriter, loc,
-        cta::FragType::get(ctx, {kRows, schedule.getTileN()}, pType,
-                           cta::FragLayout::lhs),
-        p);
-    turn(cta::TurnKind::wait, warpgroup);
-    Value oNew = cta::MmaOp::create(rewriter, loc, outType, p16, Value(),
-                                    Value(), sv, slot, rescaled, Value(),
-                                    Value(), Value(), Value(), Value(),
-                                    /*transpose_b=*/false, nullptr, false,
-                                    false, false)
-                     .getResult();
-    turn(cta::TurnKind::pass, warpgroup);
-    cta::YieldOp::create(rewriter, loc, ValueRange{oNew, mNew, lNew});
-    return op;
+    return {mNew, lNew, alpha, p};
+  }
+
+  /// P rounded into the MMA's register operand.
+  Value roundP(Value p) {
+    return cta::ConvertOp::create(rewriter, loc, pType, p);
   }
 
   /// log2(e) times the positive scale that is all the score region does
@@ -684,12 +769,12 @@ private:
   /// T, and constants: 0, 1, the rows of a warpgroup, the query and key
   /// tiles, -inf and 0.0.
   Value keys, c0, c1, rowsPerWarpgroup, queryTile, keyTile, negInf, zero;
-  Value sq, sk, sv, so, qRing, kvRing;
+  Value sq, sk, sv, so, qRing, kRing, vRing;
   // The math role's per-unit values: its warpgroup, that warpgroup's first
   // row in the query tile and in the sequence, -inf.
-  Value warpgroup, wgRow, row0;
+  Value warpgroup, wgRow, row0, qSlot;
   cta::AccType outType, scoreType;
-  cta::FragType rowsType;
+  cta::FragType rowsType, pType;
 };
 
 } // namespace

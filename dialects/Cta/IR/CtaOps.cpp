@@ -745,7 +745,22 @@ LogicalResult MmaOp::verify() {
                          << " columns but rhs provides " << columns
                          << (getCtaPair() ? " (twice its rows: a CTA pair)"
                                           : "");
+  if (failed(verifyAsync()))
+    return failure();
   return verifyScales(lhsRows, k, n);
+}
+
+LogicalResult MmaOp::verifyAsync() {
+  if (!getAsync())
+    return success();
+  if (getInStage())
+    return emitOpError() << "is either part of its stage's batch "
+                            "('in_stage') or asynchronous ('async'), not both";
+  Value result = getResult();
+  if (!result.hasOneUse() || !llvm::isa<MmaWaitOp>(*result.getUsers().begin()))
+    return emitOpError() << "an asynchronous MMA's result is read by one "
+                            "cta.mma_wait and nothing else";
+  return success();
 }
 
 LogicalResult MmaOp::verifyScales(int64_t lhsRows, int64_t k, int64_t n) {
@@ -911,6 +926,20 @@ LogicalResult FragMapOp::verify() {
   return verifyYield(*this, getBody(), {result->second});
 }
 
+/// Ops that only math warpgroups run (turns, explicit stage waits).
+static LogicalResult verifyInMathRole(Operation *op) {
+  auto role = op->getParentOfType<WarpSpecializeOp>();
+  if (!role)
+    return op->emitOpError() << "runs in a math role of cta.warp_specialize";
+  for (unsigned i = 0; i < role.getBodies().size(); ++i)
+    if (role.getBodies()[i].isAncestor(op->getParentRegion()) &&
+        role.getRole(i).getKind() != RoleKind::math)
+      return op->emitOpError() << "runs in a math role, not a "
+                               << stringifyRoleKind(role.getRole(i).getKind())
+                               << " role";
+  return success();
+}
+
 LogicalResult MmaTurnOp::verify() {
   // The generated getter is unsigned; a negative count must not wrap.
   int64_t warpgroups = getWarpgroupsAttr().getInt();
@@ -918,15 +947,32 @@ LogicalResult MmaTurnOp::verify() {
   if (warpgroups < 2 || warpgroups > most)
     return emitOpError() << "takes turns among 2 to " << most
                          << " math warpgroups, got " << warpgroups;
-  auto role = (*this)->getParentOfType<WarpSpecializeOp>();
-  if (!role)
-    return emitOpError() << "runs in a math role of cta.warp_specialize";
-  for (unsigned i = 0; i < role.getBodies().size(); ++i)
-    if (role.getBodies()[i].isAncestor((*this)->getParentRegion()) &&
-        role.getRole(i).getKind() != RoleKind::math)
-      return emitOpError() << "runs in a math role, not a "
-                           << stringifyRoleKind(role.getRole(i).getKind())
-                           << " role";
+  return verifyInMathRole(*this);
+}
+
+LogicalResult StageWaitOp::verify() { return verifyInMathRole(*this); }
+
+LogicalResult StageReleaseOp::verify() { return verifyInMathRole(*this); }
+
+LogicalResult MmaWaitOp::verify() {
+  auto mma = getPending().getDefiningOp<MmaOp>();
+  if (!mma || !mma.getAsync())
+    return emitOpError() << "waits for the result of an asynchronous "
+                            "cta.mma ('async')";
+  if (mma->getBlock() != (*this)->getBlock() ||
+      !mma->isBeforeInBlock(*this))
+    return emitOpError() << "must follow its asynchronous MMA in the same "
+                            "block";
+  int64_t issued = 0;
+  for (Operation *op = mma->getNextNode(); op != getOperation();
+       op = op->getNextNode())
+    if (auto later = llvm::dyn_cast<MmaOp>(op); later && later.getAsync())
+      ++issued;
+  // (The generated getter is unsigned; a negative count must not wrap.)
+  if (getLaterAttr().getInt() != issued)
+    return emitOpError() << "'later' must count the asynchronous MMAs "
+                            "issued between the MMA and this wait ("
+                         << issued << "), got " << getLaterAttr().getInt();
   return success();
 }
 

@@ -321,7 +321,10 @@ def Cta_MmaOp : Cta_Op<"mma", [AttrSizedOperandSegments, AllTypesMatch<["acc", "
     Inside a `cta.consume`, the MMAs of one stage form one asynchronous
     batch that stays in flight until the next stage (the stage is released
     when its batch completes); elsewhere an MMA completes before anything
-    reads its result.
+    reads its result, unless it is `async`: then it is issued and left in
+    flight, and its result is read through the `cta.mma_wait` that follows
+    it in the block (attention issues the next block's S = Q Kᵀ and this
+    block's O += P V, then computes the softmax while O's MMA runs).
 
     `cta_pair` (sm_100a, `tcgen05.mma.cta_group::2`): the two CTAs of a
     cluster pair compute one MMA of twice the rows. Each CTA holds its own
@@ -346,7 +349,8 @@ def Cta_MmaOp : Cta_Op<"mma", [AttrSizedOperandSegments, AllTypesMatch<["acc", "
                        Optional<Cta_BufferType>:$lhs_scale, Optional<Cta_BufferType>:$rhs_scale,
                        Optional<Index>:$lhs_scale_slot, Optional<Index>:$rhs_scale_slot,
                        UnitAttr:$transpose_b, OptionalAttr<I64Attr>:$scale_block,
-                       UnitAttr:$cta_pair, UnitAttr:$in_stage, UnitAttr:$one_thread);
+                       UnitAttr:$cta_pair, UnitAttr:$in_stage, UnitAttr:$one_thread,
+                       UnitAttr:$async);
   let results = (outs Cta_AccType:$result);
   let assemblyFormat = [{
     $lhs (`[` $lhs_slot^ `]`)? (`rows` $lhs_row^)? `,` $rhs (`[` $rhs_slot^ `]`)? `,` $acc
@@ -360,6 +364,8 @@ def Cta_MmaOp : Cta_Op<"mma", [AttrSizedOperandSegments, AllTypesMatch<["acc", "
   let extraClassDeclaration = [{
     /// The block-scale rules (part of the verifier).
     ::mlir::LogicalResult verifyScales(int64_t lhsRows, int64_t k, int64_t n);
+    /// The rules of `async` (part of the verifier).
+    ::mlir::LogicalResult verifyAsync();
   }];
 }
 
@@ -686,6 +692,74 @@ def Cta_ConsumeOp : Cta_Op<"consume", [
     $ring `at` $position `count` $count (`iter_args` `(` $inits^ `:` type($inits) `)`)?
     attr-dict `:` type($ring) (`->` type($results)^)? $body
   }];
+  let hasVerifier = 1;
+}
+
+def Cta_StageWaitOp : Cta_Op<"stage_wait"> {
+  let summary = "wait until a ring stage is full; its slot";
+  let description = [{
+    What `cta.consume` does before each step, as an op of its own, for a
+    loop that holds stages of several rings across its steps (attention's
+    key loop reads K of block j and V of block j - 1 in one step): waits
+    until the stage at ring position `position` is full and returns its
+    slot (`position` modulo the stages). Every warpgroup that waits releases
+    the stage once with `cta.stage_release`, after the MMAs reading it have
+    completed (`cta.mma_wait`).
+
+    ```mlir
+    %slot = cta.stage_wait %ring at %pos : !cta.ring<2>
+    %s = cta.mma %sq, %sk[%slot], %zero {async, transpose_b} : ...
+    %r = cta.mma_wait %s later 0 : !cta.acc<64x128xf32>
+    cta.stage_release %ring at %pos : !cta.ring<2>
+    ```
+  }];
+  let arguments = (ins Cta_RingType:$ring, Index:$position);
+  let results = (outs Index:$slot);
+  let builders = [OpBuilder<(ins "::mlir::Value":$ring, "::mlir::Value":$position), [{
+    build($_builder, $_state, $_builder.getIndexType(), ring, position);
+  }]>];
+  let assemblyFormat = "$ring `at` $position attr-dict `:` type($ring)";
+  let hasVerifier = 1;
+}
+
+def Cta_StageReleaseOp : Cta_Op<"stage_release"> {
+  let summary = "this warpgroup is done reading a ring stage";
+  let description = [{
+    Hands the stage at ring position `position` back to the producer (one
+    of the ring's `consumers` arrivals), as `cta.consume` does after each
+    step. Nothing may read the stage afterwards: MMAs that read it must have
+    been waited for.
+  }];
+  let arguments = (ins Cta_RingType:$ring, Index:$position);
+  let assemblyFormat = "$ring `at` $position attr-dict `:` type($ring)";
+  let hasVerifier = 1;
+}
+
+def Cta_MmaWaitOp : Cta_Op<"mma_wait", [AllTypesMatch<["pending", "result"]>]> {
+  let summary = "the result of an asynchronous MMA, once it has completed";
+  let description = [{
+    `pending` is the result of a `cta.mma {async}` earlier in the same
+    block, its only use. Waits until that MMA has completed while the
+    `later` asynchronous MMAs issued after it in the block (and before this
+    op) may stay in flight, and returns the accumulator; nothing reads an
+    asynchronous MMA's result but this op. The count is stated in the IR
+    and checked: it is the number of in-flight MMAs the tensor cores keep
+    busy with while the warpgroup computes on this result (attention's
+    softmax of S runs while its O += P V is in flight: `later 1`).
+
+    ```mlir
+    %s = cta.mma %sq, %sk[%ks], %zero {async, transpose_b} : ...
+    %o = cta.mma %p, %sv[%vs], %acc {async} : ...
+    %sr = cta.mma_wait %s later 1 : !cta.acc<64x128xf32>
+    ```
+  }];
+  let arguments = (ins Cta_AccType:$pending, I64Attr:$later);
+  let results = (outs Cta_AccType:$result);
+  let builders = [OpBuilder<(ins "::mlir::Value":$pending, "int64_t":$later), [{
+    build($_builder, $_state, pending.getType(), pending,
+          $_builder.getI64IntegerAttr(later));
+  }]>];
+  let assemblyFormat = "$pending `later` $later attr-dict `:` type($pending)";
   let hasVerifier = 1;
 }
 
