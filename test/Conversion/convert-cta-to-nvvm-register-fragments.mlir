@@ -254,6 +254,77 @@ cta.program @register_math_stage(%c: memref<?x?xf32> {cta.param = #cta.param<"c"
 
 // -----
 
+// A key step with explicit stages and asynchronous MMAs (attention's
+// pipelined key loop): a stage wait is the full barrier's try_wait at the
+// position's slot and parity; each asynchronous MMA is fenced and committed
+// as its own group and not waited for; cta.mma_wait is wait_group with the
+// MMAs issued after it left in flight (1, then 0), then its registers
+// pinned; a stage release is lane 0's arrival on the empty barrier. The
+// loop carries the accumulator and P through scf.for (structural type
+// conversion).
+// CHECK-LABEL: llvm.func @key_step(
+// CHECK:         scf.for {{.*}} -> (!llvm.struct<(f32, {{.*}})>, !llvm.struct<(i32, {{.*}})>) {
+// CHECK:           nvvm.mbarrier.try_wait.parity
+// CHECK:           nvvm.mbarrier.try_wait.parity
+// CHECK:           nvvm.wgmma.fence.aligned
+// CHECK:           nvvm.wgmma.mma_async
+// CHECK:           nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NOT:       nvvm.wgmma.wait.group
+// CHECK:           nvvm.wgmma.fence.aligned
+// CHECK:           wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16
+// CHECK:           nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NEXT:      nvvm.wgmma.wait.group.sync.aligned 1
+// CHECK-NEXT:      llvm.extractvalue
+// CHECK:           llvm.inline_asm has_side_effects asm_dialect = att "", "=f,
+// CHECK:           nvvm.mbarrier.arrive
+// CHECK:           nvvm.shfl.sync bfly
+// CHECK:           nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-NEXT:      llvm.extractvalue
+// CHECK:           llvm.inline_asm has_side_effects asm_dialect = att "", "=f,
+// CHECK:           nvvm.mbarrier.arrive
+// CHECK:           scf.yield
+cta.program @key_step(%c: memref<?x?xf32> {cta.param = #cta.param<"c", output, [M, M]>}, %M: index {cta.dim = #cta.dim<M>}) attributes {block = array<i64: 384, 1, 1>} {
+  %sq = cta.alloc : !cta.buffer<64x64xbf16, swizzle = "128B">
+  %sk = cta.alloc : !cta.buffer<64x64xbf16, stages = 2, swizzle = "128B">
+  %sv = cta.alloc : !cta.buffer<64x64xbf16, stages = 2, swizzle = "128B">
+  %kr = cta.ring {consumers = 2 : i64} : !cta.ring<2>
+  %vr = cta.ring {consumers = 2 : i64} : !cta.ring<2>
+  cta.warp_specialize #cta.role<producer, warps = 4, regs = 40> {
+  } #cta.role<math, warps = 8, regs = 232> {
+    cta.tile_loop static (%M, %M) tile [64, 64] {
+    ^bb0(%m0: index, %n0: index):
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c4 = arith.constant 4 : index
+      %z = cta.acc_zero : !cta.acc<64x64xf32>
+      %p0 = cta.convert %z : !cta.acc<64x64xf32> -> !cta.frag<64x64xbf16, lhs>
+      %r:2 = scf.for %j = %c1 to %c4 step %c1 iter_args(%o = %z, %p = %p0) -> (!cta.acc<64x64xf32>, !cta.frag<64x64xbf16, lhs>) {
+        %prev = arith.subi %j, %c1 : index
+        %ks = cta.stage_wait %kr at %j : !cta.ring<2>
+        %vs = cta.stage_wait %vr at %prev : !cta.ring<2>
+        %sz = cta.acc_zero : !cta.acc<64x64xf32>
+        %s = cta.mma %sq, %sk[%ks], %sz {async, transpose_b} : !cta.buffer<64x64xbf16, swizzle = "128B">, !cta.buffer<64x64xbf16, stages = 2, swizzle = "128B">, !cta.acc<64x64xf32>
+        %op = cta.mma %p, %sv[%vs], %o {async} : !cta.frag<64x64xbf16, lhs>, !cta.buffer<64x64xbf16, stages = 2, swizzle = "128B">, !cta.acc<64x64xf32>
+        %sr = cta.mma_wait %s later 1 : !cta.acc<64x64xf32>
+        cta.stage_release %kr at %j : !cta.ring<2>
+        %m = cta.reduce_rows max %sr : !cta.acc<64x64xf32> -> !cta.frag<64xf32, rows>
+        %e = cta.frag_map %sr, %m : !cta.acc<64x64xf32>, !cta.frag<64xf32, rows> -> !cta.frag<64x64xf32, acc> {
+        ^bb0(%row: index, %col: index, %x: f32, %y: f32):
+          %d = arith.subf %x, %y : f32
+          cta.yield %d : f32
+        }
+        %or = cta.mma_wait %op later 0 : !cta.acc<64x64xf32>
+        cta.stage_release %vr at %prev : !cta.ring<2>
+        %pn = cta.convert %e : !cta.frag<64x64xf32, acc> -> !cta.frag<64x64xbf16, lhs>
+        scf.yield %or, %pn : !cta.acc<64x64xf32>, !cta.frag<64x64xbf16, lhs>
+      }
+    }
+  }
+  cta.return
+}
+
+// -----
+
 // What sm_90a does not lower: register tiles that are not whole wgmma
 // fragments.
 cta.program @f(%c: memref<?x?xf32> {cta.param = #cta.param<"c", output, [M, M]>}, %M: index {cta.dim = #cta.dim<M>}) attributes {block = array<i64: 384, 1, 1>} {

@@ -201,3 +201,20 @@ cta.program @f64acc(%M: index {cta.dim = #cta.dim<M>}) attributes {block = array
   }
   cta.return
 }
+
+// -----
+
+// Explicit stage waits and releases (attention's key loop on sm_90a) do not
+// lower on sm_100a yet.
+cta.program @stages(%M: index {cta.dim = #cta.dim<M>}) attributes {block = array<i64: 256, 1, 1>, chip = #cta.chip<sm_100a>} {
+  %ring = cta.ring {consumers = 1 : i64} : !cta.ring<2>
+  cta.warp_specialize #cta.role<producer, warps = 4, regs = 40> {
+  } #cta.role<math, warps = 4, regs = 232> {
+    cta.tile_loop static (%M, %M) tile [128, 128] {
+    ^bb0(%m0: index, %n0: index):
+      // expected-error@+1 {{convert-cta-to-nvvm: not implemented yet on sm_100a: 'cta.stage_wait' (explicit stages and waits of a math warpgroup's key loop)}}
+      %s = cta.stage_wait %ring at %m0 : !cta.ring<2>
+    }
+  }
+  cta.return
+}

@@ -2456,3 +2456,100 @@ cta.program @p(%m: index {cta.dim = #cta.dim<M>}) {
   } {longest_first}
   cta.return
 }
+
+// -----
+
+cta.program @p() attributes {block = array<i64: 384, 1, 1>} {
+  %r = cta.ring {consumers = 1 : i64} : !cta.ring<2>
+  cta.warp_specialize #cta.role<producer, warps = 4, regs = 24> {
+    %pos = arith.constant 0 : index
+    // expected-error@+1 {{'cta.stage_wait' op runs in a math role, not a producer role}}
+    %s = cta.stage_wait %r at %pos : !cta.ring<2>
+  } #cta.role<math, warps = 4, regs = 240> {
+  }
+  cta.return
+}
+
+// -----
+
+cta.program @p(%i: index {cta.dim = #cta.dim<M>}) {
+  %r = cta.ring {consumers = 1 : i64} : !cta.ring<2>
+  // expected-error@+1 {{'cta.stage_release' op runs in a math role of cta.warp_specialize}}
+  cta.stage_release %r at %i : !cta.ring<2>
+  cta.return
+}
+
+// -----
+
+cta.program @p() attributes {block = array<i64: 384, 1, 1>} {
+  %sa = cta.alloc : !cta.buffer<64x64xbf16>
+  cta.warp_specialize #cta.role<producer, warps = 4, regs = 24> {
+  } #cta.role<math, warps = 8, regs = 240> {
+    %z = cta.acc_zero : !cta.acc<64x64xf32>
+    %s = cta.mma %sa, %sa, %z {transpose_b} : !cta.buffer<64x64xbf16>, !cta.buffer<64x64xbf16>, !cta.acc<64x64xf32>
+    // expected-error@+1 {{'cta.mma_wait' op waits for the result of an asynchronous cta.mma ('async')}}
+    %w = cta.mma_wait %s later 0 : !cta.acc<64x64xf32>
+  }
+  cta.return
+}
+
+// -----
+
+cta.program @p() attributes {block = array<i64: 384, 1, 1>} {
+  %sa = cta.alloc : !cta.buffer<64x64xbf16>
+  cta.warp_specialize #cta.role<producer, warps = 4, regs = 24> {
+  } #cta.role<math, warps = 8, regs = 240> {
+    %z = cta.acc_zero : !cta.acc<64x64xf32>
+    %s = cta.mma %sa, %sa, %z {async, transpose_b} : !cta.buffer<64x64xbf16>, !cta.buffer<64x64xbf16>, !cta.acc<64x64xf32>
+    %c = arith.constant true
+    scf.if %c {
+      // expected-error@+1 {{'cta.mma_wait' op must follow its asynchronous MMA in the same block}}
+      %w = cta.mma_wait %s later 0 : !cta.acc<64x64xf32>
+    }
+  }
+  cta.return
+}
+
+// -----
+
+cta.program @p() attributes {block = array<i64: 384, 1, 1>} {
+  %sa = cta.alloc : !cta.buffer<64x64xbf16>
+  cta.warp_specialize #cta.role<producer, warps = 4, regs = 24> {
+  } #cta.role<math, warps = 8, regs = 240> {
+    %z = cta.acc_zero : !cta.acc<64x64xf32>
+    %s = cta.mma %sa, %sa, %z {async, transpose_b} : !cta.buffer<64x64xbf16>, !cta.buffer<64x64xbf16>, !cta.acc<64x64xf32>
+    %t = cta.mma %sa, %sa, %z {async, transpose_b} : !cta.buffer<64x64xbf16>, !cta.buffer<64x64xbf16>, !cta.acc<64x64xf32>
+    // expected-error@+1 {{'cta.mma_wait' op 'later' must count the asynchronous MMAs issued between the MMA and this wait (1), got 0}}
+    %w = cta.mma_wait %s later 0 : !cta.acc<64x64xf32>
+    %v = cta.mma_wait %t later 0 : !cta.acc<64x64xf32>
+  }
+  cta.return
+}
+
+// -----
+
+cta.program @p() attributes {block = array<i64: 384, 1, 1>} {
+  %sa = cta.alloc : !cta.buffer<64x64xbf16>
+  cta.warp_specialize #cta.role<producer, warps = 4, regs = 24> {
+  } #cta.role<math, warps = 8, regs = 240> {
+    %z = cta.acc_zero : !cta.acc<64x64xf32>
+    // expected-error@+1 {{'cta.mma' op an asynchronous MMA's result is read by one cta.mma_wait and nothing else}}
+    %s = cta.mma %sa, %sa, %z {async, transpose_b} : !cta.buffer<64x64xbf16>, !cta.buffer<64x64xbf16>, !cta.acc<64x64xf32>
+    %m = cta.reduce_rows max %s : !cta.acc<64x64xf32> -> !cta.frag<64xf32, rows>
+  }
+  cta.return
+}
+
+// -----
+
+cta.program @p() attributes {block = array<i64: 384, 1, 1>} {
+  %sa = cta.alloc : !cta.buffer<64x64xbf16>
+  cta.warp_specialize #cta.role<producer, warps = 4, regs = 24> {
+  } #cta.role<math, warps = 8, regs = 240> {
+    %z = cta.acc_zero : !cta.acc<64x64xf32>
+    // expected-error@+1 {{'cta.mma' op is either part of its stage's batch ('in_stage') or asynchronous ('async'), not both}}
+    %s = cta.mma %sa, %sa, %z {async, in_stage, transpose_b} : !cta.buffer<64x64xbf16>, !cta.buffer<64x64xbf16>, !cta.acc<64x64xf32>
+    %w = cta.mma_wait %s later 0 : !cta.acc<64x64xf32>
+  }
+  cta.return
+}

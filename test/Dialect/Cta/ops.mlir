@@ -925,3 +925,40 @@ cta.program @turns() attributes {block = array<i64: 384, 1, 1>} {
   }
   cta.return
 }
+
+// -----
+
+// A key step with explicit stages and asynchronous MMAs round-trips: the
+// stage waits name their slots, S and O += P V are issued together, S is
+// waited for with one MMA still in flight.
+// CHECK-LABEL: cta.program @key_step(
+// CHECK:         %[[KS:.*]] = cta.stage_wait %[[KR:.*]] at %[[POS:.*]] : <2>
+// CHECK-NEXT:    %[[VS:.*]] = cta.stage_wait %[[VR:.*]] at %[[POS]] : <2>
+// CHECK-NEXT:    %[[S:.*]] = cta.mma %{{.*}}, %{{.*}}[%[[KS]]], %{{.*}} {async, transpose_b}
+// CHECK-NEXT:    %[[O:.*]] = cta.mma %{{.*}}, %{{.*}}[%[[VS]]], %{{.*}} {async}
+// CHECK-NEXT:    %{{.*}} = cta.mma_wait %[[S]] later 1 : <64x64xf32>
+// CHECK-NEXT:    cta.stage_release %[[KR]] at %[[POS]] : <2>
+// CHECK-NEXT:    %{{.*}} = cta.mma_wait %[[O]] later 0 : <64x64xf32>
+// CHECK-NEXT:    cta.stage_release %[[VR]] at %[[POS]] : <2>
+cta.program @key_step() attributes {block = array<i64: 384, 1, 1>} {
+  %sq = cta.alloc : !cta.buffer<64x64xbf16>
+  %sk = cta.alloc : !cta.buffer<64x64xbf16, stages = 2>
+  %sv = cta.alloc : !cta.buffer<64x64xbf16, stages = 2>
+  %kr = cta.ring {consumers = 2 : i64} : !cta.ring<2>
+  %vr = cta.ring {consumers = 2 : i64} : !cta.ring<2>
+  cta.warp_specialize #cta.role<producer, warps = 4, regs = 24> {
+  } #cta.role<math, warps = 8, regs = 240> {
+    %pos = arith.constant 0 : index
+    %z = cta.acc_zero : !cta.acc<64x64xf32>
+    %p = cta.convert %z : !cta.acc<64x64xf32> -> !cta.frag<64x64xbf16, lhs>
+    %ks = cta.stage_wait %kr at %pos : !cta.ring<2>
+    %vs = cta.stage_wait %vr at %pos : !cta.ring<2>
+    %s = cta.mma %sq, %sk[%ks], %z {async, transpose_b} : !cta.buffer<64x64xbf16>, !cta.buffer<64x64xbf16, stages = 2>, !cta.acc<64x64xf32>
+    %o = cta.mma %p, %sv[%vs], %z {async} : !cta.frag<64x64xbf16, lhs>, !cta.buffer<64x64xbf16, stages = 2>, !cta.acc<64x64xf32>
+    %sr = cta.mma_wait %s later 1 : !cta.acc<64x64xf32>
+    cta.stage_release %kr at %pos : !cta.ring<2>
+    %or = cta.mma_wait %o later 0 : !cta.acc<64x64xf32>
+    cta.stage_release %vr at %pos : !cta.ring<2>
+  }
+  cta.return
+}
