@@ -82,6 +82,15 @@ def test_grouped_query(load, s, t):
           causal=True)
 
 
+@pytest.mark.parametrize("s,t", [(17, 17), (1000, 1000), (300, 1000)])
+def test_grouped_query_not_causal(load, s, t):
+    """As above without a mask (a rank-5 walk whose units visit every key block)."""
+    kernel = load("attention_gqa_full")
+    b, hkv, g = 2, 2, 8
+    check(kernel, randn(b, hkv, g, s, 128), randn(b, hkv, 1, t, 128), randn(b, hkv, 1, t, 128),
+          causal=False)
+
+
 @pytest.mark.parametrize("s,t", [(17, 17), (1000, 300), (300, 1000)])
 def test_soft_capped_rank_3(load, s, t):
     kernel = load("attention_softcap")
@@ -94,6 +103,7 @@ KILN_RUN_CASES = [
     ("attention", "attention-causal", "B=1,H=2,S=17,T=4097"),
     ("attention_full", "attention", "B=1,H=2,S=300,T=1000"),
     ("attention_gqa", "attention-causal", "B=1,HKV=2,G=4,S=127,T=300"),
+    ("attention_gqa_full", "attention", "B=1,HKV=2,G=4,S=300,T=127"),
     ("attention_d64", "attention-causal", "B=2,H=2,S=1000,T=1000"),
 ]
 
