@@ -59,21 +59,32 @@
 // CHECK-NEXT:          %[[QS:.*]] = cta.stage_wait %[[QR]] at %[[MQPOS]] : <2>
 // CHECK-NEXT:          %[[ANY:.*]] = arith.cmpi ugt, %[[MBLOCKS]], %{{.*}} : index
 // CHECK-NEXT:          %[[OL:.*]]:2 = scf.if %[[ANY]] -> (!cta.acc<64x128xf32>, !cta.frag<64xf32, rows>) {
-// Block 0, masked.
+// The blocks without mask arithmetic.
+// CHECK:                 %[[WHOLE:.*]] = arith.minui
+// CHECK-NEXT:            %[[UNMASKED:.*]] = arith.minui %[[WHOLE]], %{{.*}} : index
+// Block 0: its softmax without the masks when it is one of those blocks.
 // CHECK:                 %[[KS0:.*]] = cta.stage_wait %[[KR]] at %[[MPOS]] : <2>
 // CHECK-NEXT:            cta.mma_turn wait %[[WG]] of 2
 // CHECK-NEXT:            %[[SZ0:.*]] = cta.acc_zero : <64x128xf32>
 // CHECK:                 %[[S0V:.*]] = cta.mma %[[SQ]][%[[QS]]] rows %{{.*}}, %[[SK]][%[[KS0]]], %[[SZ0]] accumulate %{{.*}} {transpose_b}
 // CHECK-NEXT:            cta.mma_turn pass %[[WG]] of 2
 // CHECK-NEXT:            cta.stage_release %[[KR]] at %[[MPOS]] : <2>
-// CHECK-NEXT:            cta.frag_map %[[S0V]] : !cta.acc<64x128xf32> -> !cta.frag<64x128xf32, acc> {
-// CHECK:                   arith.cmpi ult, %{{.*}}, %[[T]] : index
-// CHECK-NEXT:              arith.cmpi ule
+// CHECK-NEXT:            %[[FIRST_WHOLE:.*]] = arith.cmpi ugt, %[[UNMASKED]], %{{.*}} : index
+// CHECK-NEXT:            %[[FIRST:.*]]:3 = scf.if %[[FIRST_WHOLE]] -> (!cta.frag<64xf32, rows>, !cta.frag<64xf32, rows>, !cta.frag<64x128xf32, acc>) {
+// CHECK-NEXT:              cta.reduce_rows max %[[S0V]] : !cta.acc<64x128xf32>
+// CHECK:                 } else {
+// The built-in masks as one bound per row, in 32 bits: key t0 + jj is kept
+// below min(T, query + 1).
+// CHECK:                   %[[T32:.*]] = arith.index_castui %[[T]] : index to i32
+// CHECK:                   cta.frag_map %[[S0V]] : !cta.acc<64x128xf32> -> !cta.frag<64x128xf32, acc> {
+// CHECK:                     %[[KEY:.*]] = arith.addi %{{.*}}, %{{.*}} : i32
+// CHECK:                     %[[NEXT:.*]] = arith.addi %{{.*}}, %{{.*}} : i32
+// CHECK-NEXT:                %[[BOUND:.*]] = arith.minui %[[T32]], %[[NEXT]] : i32
+// CHECK-NEXT:                %[[KEEP:.*]] = arith.cmpi ult, %[[KEY]], %[[BOUND]] : i32
+// CHECK-NEXT:                arith.select %[[KEEP]]
 // CHECK:                 %[[O0:.*]] = cta.acc_zero : <64x128xf32>
-// CHECK-NEXT:            %[[P0:.*]] = cta.convert %{{.*}} : !cta.frag<64x128xf32, acc> -> <64x128xbf16, lhs>
+// CHECK-NEXT:            %[[P0:.*]] = cta.convert %[[FIRST]]#2 : !cta.frag<64x128xf32, acc> -> <64x128xbf16, lhs>
 // The unmasked steps.
-// CHECK:                 %[[WHOLE:.*]] = arith.minui
-// CHECK-NEXT:            %[[UNMASKED:.*]] = arith.minui %[[WHOLE]], %{{.*}} : index
 // CHECK-NEXT:            %[[FULL:.*]]:4 = scf.for %[[SJ:.*]] = %{{.*}} to %[[UNMASKED]] step %{{.*}} iter_args(%[[OA:.*]] = %[[O0]], %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %[[PA:.*]] = %[[P0]])
 // CHECK-NEXT:              %[[SPOS:.*]] = arith.addi %[[MPOS]], %[[SJ]] : index
 // CHECK-NEXT:              %[[PREV:.*]] = arith.subi %[[SPOS]], %{{.*}} : index
@@ -103,9 +114,8 @@
 // CHECK-NEXT:            %[[EDGE:.*]]:4 = scf.for %{{.*}} = %[[FROM]] to %[[MBLOCKS]] step %{{.*}} iter_args(%{{.*}} = %[[FULL]]#0, %{{.*}} = %[[FULL]]#1, %{{.*}} = %[[FULL]]#2, %{{.*}} = %[[FULL]]#3)
 // CHECK:                   cta.mma_wait %{{.*}} later 1
 // CHECK:                   cta.frag_map %{{.*}} : !cta.acc<64x128xf32> -> !cta.frag<64x128xf32, acc> {
-// CHECK:                     arith.cmpi ult, %{{.*}}, %[[T]] : index
-// CHECK-NEXT:                arith.cmpi ule
-// CHECK-NEXT:                arith.andi
+// CHECK:                     arith.minui
+// CHECK-NEXT:                arith.cmpi ult
 // CHECK-NEXT:                arith.select
 // CHECK:                   cta.mma_wait %{{.*}} later 0
 // The last block's P V.
@@ -161,7 +171,9 @@ tile.kernel @attention(%q: tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>> {til
 // CHECK-NEXT:      arith.mulf
 // CHECK-NEXT:      %[[LOG2E:.*]] = arith.constant 1.44269502 : f32
 // CHECK-NEXT:      arith.mulf %{{.*}}, %[[LOG2E]] : f32
-// CHECK-NEXT:      arith.cmpi ult
+// CHECK-NEXT:      arith.index_castui
+// CHECK-NEXT:      arith.addi %{{.*}}, %{{.*}} : i32
+// CHECK-NEXT:      arith.cmpi ult, %{{.*}}, %{{.*}} : i32
 // CHECK-NEXT:      arith.cmpi ugt
 // CHECK-NEXT:      arith.andi
 // CHECK:         arith.cmpf oeq

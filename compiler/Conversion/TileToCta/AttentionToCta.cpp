@@ -448,19 +448,19 @@ private:
                                          Value blocks) {
     Value m = cta::SplatOp::create(rewriter, loc, rowsType, negInf);
     Value l = cta::SplatOp::create(rewriter, loc, rowsType, zero);
-    // Block 0 (masked: the masks keep whatever they must, and one block of
-    // mask arithmetic per unit is cheaper than a second copy of the step).
+    // The blocks no mask touches run without mask arithmetic, the rest
+    // (the causal diagonal, the partial last block) with it.
+    Value unmasked = unmaskedBlocks(loop, blocks);
+    // Block 0.
     Value slot = cta::StageWaitOp::create(rewriter, loc, kRing, kvPos);
     turn(cta::TurnKind::wait, warpgroup);
     Value s = scoresMma(slot, /*async=*/false);
     turn(cta::TurnKind::pass, warpgroup);
     cta::StageReleaseOp::create(rewriter, loc, kRing, kvPos);
-    Softmax first = buildSoftmax(s, c0, /*masked=*/true, m, l);
+    Value p;
+    std::tie(m, l, p) = buildFirstSoftmax(s, unmasked, m, l);
     SmallVector<Value> state = {cta::AccZeroOp::create(rewriter, loc, outType),
-                                first.m, first.l, roundP(first.p)};
-    // The blocks no mask touches without mask arithmetic, then the rest
-    // (the causal diagonal, the partial last block) with it.
-    Value unmasked = unmaskedBlocks(loop, blocks);
+                                m, l, roundP(p)};
     state = buildKeySteps(kvPos, c1, unmasked, state, /*masked=*/false);
     state = buildKeySteps(kvPos,
                           arith::MaxUIOp::create(rewriter, loc, unmasked, c1),
@@ -474,6 +474,35 @@ private:
     turn(cta::TurnKind::pass, warpgroup);
     cta::StageReleaseOp::create(rewriter, loc, vRing, last);
     return {o, state[2]};
+  }
+
+  /// Block 0's softmax: without the masks when the unit has unmasked
+  /// blocks (block 0 is one of them), else with them. Returns (row maxima,
+  /// row sums, P).
+  std::tuple<Value, Value, Value> buildFirstSoftmax(Value s, Value unmasked,
+                                                    Value m, Value l) {
+    if (unmasked == c0) {
+      Softmax first = buildSoftmax(s, c0, /*masked=*/true, m, l);
+      return {first.m, first.l, first.p};
+    }
+    auto fragType = cta::FragType::get(ctx, {kRows, schedule.getTileN()},
+                                       rewriter.getF32Type(),
+                                       cta::FragLayout::acc);
+    Value whole =
+        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ugt,
+                              unmasked, c0);
+    auto choice = scf::IfOp::create(
+        rewriter, loc, TypeRange{rowsType, rowsType, fragType}, whole,
+        /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(rewriter);
+    for (auto [region, masked] : {std::pair(&choice.getThenRegion(), false),
+                                  std::pair(&choice.getElseRegion(), true)}) {
+      rewriter.setInsertionPointToStart(&region->front());
+      Softmax first = buildSoftmax(s, c0, masked, m, l);
+      scf::YieldOp::create(rewriter, loc,
+                           ValueRange{first.m, first.l, first.p});
+    }
+    return {choice.getResult(0), choice.getResult(1), choice.getResult(2)};
   }
 
   /// The leading key blocks every query row of the unit keeps whole: none
@@ -650,10 +679,25 @@ private:
     // Unmasked scores a positive scale alone modifies are the MMA's.
     if (scale && !masked)
       return s;
+    // The built-in masks as one bound per row: key t0 + jj is kept below T
+    // and, under the causal mask, below query + 1. In 32 bits (sequence
+    // lengths fit), the bound the same for every column of a row (computed
+    // once per row), so an element costs an add, a compare and a select.
+    bool causal = attention.getMaskKind() == tile::AttentionMask::causal;
+    Type i32 = rewriter.getI32Type();
+    Value t0Narrow, keysNarrow, nextRow;
+    if (masked) {
+      t0Narrow = arith::IndexCastUIOp::create(rewriter, loc, i32, t0);
+      keysNarrow = arith::IndexCastUIOp::create(rewriter, loc, i32, keys);
+      if (causal)
+        nextRow = arith::IndexCastUIOp::create(
+            rewriter, loc, i32, arith::AddIOp::create(rewriter, loc, row0, c1));
+    }
+    bool readsIndices = !scale || !attention.getMask().empty();
     return mapWithIndices(fragType, {s}, [&](Value i, Value jj, ValueRange x) {
-      // (The element's query and key index, where something reads them.)
+      // (The element's query and key index, where a region reads them.)
       Value qi, kj;
-      if (masked || !scale) {
+      if (readsIndices) {
         qi = arith::AddIOp::create(rewriter, loc, row0, i);
         kj = arith::AddIOp::create(rewriter, loc, t0, jj);
       }
@@ -666,13 +710,16 @@ private:
       }
       if (!masked)
         return y;
+      Value column = arith::IndexCastUIOp::create(rewriter, loc, i32, jj);
+      Value key = arith::AddIOp::create(rewriter, loc, t0Narrow, column);
+      Value bound = keysNarrow;
+      if (causal) {
+        Value row = arith::IndexCastUIOp::create(rewriter, loc, i32, i);
+        Value past = arith::AddIOp::create(rewriter, loc, nextRow, row);
+        bound = arith::MinUIOp::create(rewriter, loc, bound, past);
+      }
       Value keep = arith::CmpIOp::create(rewriter, loc,
-                                         arith::CmpIPredicate::ult, kj, keys);
-      if (attention.getMaskKind() == tile::AttentionMask::causal)
-        keep = arith::AndIOp::create(
-            rewriter, loc, keep,
-            arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ule, kj,
-                                  qi));
+                                         arith::CmpIPredicate::ult, key, bound);
       if (!attention.getMask().empty())
         keep = arith::AndIOp::create(
             rewriter, loc, keep,
