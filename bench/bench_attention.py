@@ -6,7 +6,7 @@ not, seqlen 1k..16k) plus head dims 64 and 256 and grouped-query attention (32 q
 4 KV heads). Contenders: SDPA with the cuDNN, flash and memory-efficient backends (each pinned
 with torch.nn.attention.sdpa_kernel), and Kiln's kernels compiled from .kiln sources
 (examples/attention.kiln for causal head dim 128, test/gpu/kernels/attention_full.kiln,
-attention_d64.kiln, attention_gqa.kiln and attention_gqa_full.kiln, bench/variants/attention_d64_full.kiln;
+attention_d64.kiln, attention_d64_full.kiln, attention_gqa.kiln and attention_gqa_full.kiln;
 scripts/build_gpu_artifacts.sh builds them into $KILN_ARTIFACTS). A form without a Kiln kernel says why in the Kiln column.
 
 Each backend's output is checked once against a float32 reference on the same inputs (relative

@@ -65,6 +65,13 @@ def test_head_dim_64(load, s, t):
     check(kernel, randn(2, 2, s, 64), randn(2, 2, t, 64), randn(2, 2, t, 64), causal=True)
 
 
+@pytest.mark.parametrize("s,t", [(1, 1), (17, 17), (191, 97), (1000, 1000), (300, 4097)])
+def test_head_dim_64_not_causal(load, s, t):
+    """Three math warpgroups (192 query rows) and 96 keys per step."""
+    kernel = load("attention_d64_full")
+    check(kernel, randn(2, 3, s, 64), randn(2, 3, t, 64), randn(2, 3, t, 64), causal=False)
+
+
 @pytest.mark.parametrize("s,t", [(17, 17), (1000, 1000), (1000, 300)])
 def test_fp16(load, s, t):
     kernel = load("attention_f16")
@@ -105,6 +112,7 @@ KILN_RUN_CASES = [
     ("attention_gqa", "attention-causal", "B=1,HKV=2,G=4,S=127,T=300"),
     ("attention_gqa_full", "attention", "B=1,HKV=2,G=4,S=300,T=127"),
     ("attention_d64", "attention-causal", "B=2,H=2,S=1000,T=1000"),
+    ("attention_d64_full", "attention", "B=2,H=2,S=193,T=1000"),
 ]
 
 

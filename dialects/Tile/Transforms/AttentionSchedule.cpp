@@ -1,7 +1,8 @@
 //===- AttentionSchedule.cpp - how an attention op is tiled ---------------===//
 //
 // FlashAttention-3's shape on sm_90a: two math warpgroups of 64 query rows
-// each (128 per CTA), a two-stage ring of key and value tiles filled by a
+// each (128 per CTA; three, 192 rows, at head dim 64), two-stage rings of
+// key and value tiles filled by a
 // producer warpgroup, one CTA per SM walking (batch, head, query block)
 // units, 128 keys per step. Head dims are multiples of 64 (one 128-byte
 // swizzle span of 16-bit elements per column block) up to 128 today (the
@@ -22,6 +23,17 @@ namespace {
 
 constexpr int64_t kRowsPerWarpgroup = target::mmaMinRows;
 constexpr int64_t kMathWarpgroups = 2;
+/// At head dim 64 the MMAs of a key block take half the time while its
+/// softmax takes the same: a third warpgroup keeps the tensor cores busy
+/// while two compute exponentials (FlashAttention-3 uses 192 query rows
+/// there too). Its scores are 96 keys wide so that the 64 x 64 output, the
+/// scores and the previous block's P fit the 160 registers each of three
+/// math warpgroups gets (128 keys spill); measured 1.14x at 4k non-causal
+/// on an H200 (docs/performance.md). Masks keep two warpgroups: their
+/// bounds still spill at 96 keys, and three measured no faster causal.
+constexpr int64_t kNarrowHeadDim = 64;
+constexpr int64_t kNarrowMathWarpgroups = 3;
+constexpr int64_t kNarrowKeyTile = 96;
 constexpr int64_t kStages = 2;
 /// The head-dim granule: one column block of 16-bit elements.
 constexpr int64_t kHeadDimMultiple = 64;
@@ -67,10 +79,13 @@ kiln::tile::planAttentionSchedule(AttentionOp op, const target::ChipInfo &chip,
   // math thread 128 registers of output and score fragments (64 x (dv +
   // tileN) f32 over a warpgroup), and 176 KiB of shared memory (Q, two
   // stages of K and V, the output staging).
-  int64_t tileN = 128;
-  int64_t tileM = kRowsPerWarpgroup * kMathWarpgroups;
+  bool narrow = std::max(d, dv) <= kNarrowHeadDim &&
+                op.getMaskKind() == AttentionMask::none && op.getMask().empty();
+  int64_t tileN = narrow ? kNarrowKeyTile : 128;
+  int64_t warpgroups = narrow ? kNarrowMathWarpgroups : kMathWarpgroups;
+  int64_t tileM = kRowsPerWarpgroup * warpgroups;
   return ScheduleAttr::get(op.getContext(), tileM, tileN, d, kStages,
-                           /*clusterM=*/1, /*clusterN=*/1, kMathWarpgroups,
+                           /*clusterM=*/1, /*clusterN=*/1, warpgroups,
                            /*persistent=*/true, /*groupM=*/1,
                            /*streamK=*/false, /*accStages=*/1);
 }

@@ -579,6 +579,21 @@ tile.kernel @attention(%q: tensor<?x?x64xbf16, #tile.dims<H, S, 64>> {tile.param
 
 // -----
 
+// Head dim 64 without masks: three math warpgroups (192 query rows) and 96
+// keys per step, so the third warpgroup's MMAs run while two compute
+// exponentials and the fragments fit 160 registers.
+// CHECK-LABEL: tile.kernel @attention_narrow(
+// CHECK: tile.attention {{.*}} {schedule = #tile.schedule<tile_m = 192, tile_n = 96, tile_k = 64, stages = 2, cluster_m = 1, cluster_n = 1, consumers = 3, persistent = true, group_m = 1>}
+tile.kernel @attention_narrow(%q: tensor<?x?x64xbf16, #tile.dims<H, S, 64>> {tile.param = #tile.param<"q", input>},
+                              %k: tensor<?x?x64xbf16, #tile.dims<H, T, 64>> {tile.param = #tile.param<"k", input>},
+                              %v: tensor<?x?x64xbf16, #tile.dims<H, T, 64>> {tile.param = #tile.param<"v", input>})
+    -> (tensor<?x?x64xbf16, #tile.dims<H, S, 64>> {tile.param = #tile.param<"o", output>}) {
+  %o = tile.attention %q, %k, %v mask_kind = none, p_type = bf16 : tensor<?x?x64xbf16, #tile.dims<H, S, 64>>, tensor<?x?x64xbf16, #tile.dims<H, T, 64>>, tensor<?x?x64xbf16, #tile.dims<H, T, 64>> -> tensor<?x?x64xbf16, #tile.dims<H, S, 64>>
+  tile.return %o : tensor<?x?x64xbf16, #tile.dims<H, S, 64>>
+}
+
+// -----
+
 tile.kernel @attention_d256(%q: tensor<?x?x256xbf16, #tile.dims<H, S, 256>> {tile.param = #tile.param<"q", input>},
                             %k: tensor<?x?x256xbf16, #tile.dims<H, T, 256>> {tile.param = #tile.param<"k", input>},
                             %v: tensor<?x?x256xbf16, #tile.dims<H, T, 256>> {tile.param = #tile.param<"v", input>})
