@@ -28,7 +28,7 @@
 // CHECK:         %[[SQ:.*]] = cta.alloc : <128x128xbf16, stages = 2>
 // CHECK-NEXT:    %[[SK:.*]] = cta.alloc : <128x128xbf16, stages = 2>
 // CHECK-NEXT:    %[[SV:.*]] = cta.alloc : <128x128xbf16, stages = 2>
-// CHECK-NEXT:    %[[SO:.*]] = cta.alloc : <64x64xbf16, stages = 2>
+// CHECK-NEXT:    %[[SO:.*]] = cta.alloc : <64x128xbf16, stages = 2>
 // CHECK-NEXT:    %[[QR:.*]] = cta.ring {consumers = 2 : i64} : <2>
 // CHECK-NEXT:    %[[KR:.*]] = cta.ring {consumers = 2 : i64} : <2>
 // CHECK-NEXT:    %[[VR:.*]] = cta.ring {consumers = 2 : i64} : <2>

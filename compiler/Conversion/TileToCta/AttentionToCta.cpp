@@ -239,8 +239,8 @@ private:
         arith::ConstantOp::create(rewriter, loc, rewriter.getF32FloatAttr(0));
   }
 
-  /// Q (held for the key loop), the K and V stages, one 64-row
-  /// staging block per math warpgroup for the output, and the three rings.
+  /// Q (held for the key loop), the K and V stages, the output staging of
+  /// each math warpgroup (its 64 rows), and the three rings.
   void allocate() {
     auto [d, dv] = *tile::attentionHeadDims(attention);
     Type in = elementOf(attention.getQ()), out = elementOf(attention.getResult());
@@ -256,9 +256,10 @@ private:
     sq = buffer(schedule.getTileM(), d, in, kQueryStages);
     sk = buffer(tileN, d, in, stages);
     sv = buffer(tileN, dv, in, stages);
-    // One swizzle span of columns: the output streams through it.
-    int64_t spanColumns = 128 * 8 / out.getIntOrFloatBitWidth();
-    so = buffer(kRows, spanColumns, out, consumers);
+    // The warpgroup's whole output row block: its column blocks go out
+    // back to back, none waiting for the bulk store of the one before to
+    // have read the staging (the shared memory fits it at head dim 128).
+    so = buffer(kRows, dv, out, consumers);
     qRing = cta::RingOp::create(rewriter, loc,
                                 cta::RingType::get(ctx, kQueryStages),
                                 consumers, /*cluster_size=*/1);

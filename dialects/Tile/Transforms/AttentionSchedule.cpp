@@ -77,8 +77,9 @@ kiln::tile::planAttentionSchedule(AttentionOp op, const target::ChipInfo &chip,
                 "output and score fragments spill registers)");
   // What this fixes fits every chip's budgets for head dims up to 128: per
   // math thread 128 registers of output and score fragments (64 x (dv +
-  // tileN) f32 over a warpgroup), and 176 KiB of shared memory (Q, two
-  // stages of K and V, the output staging).
+  // tileN) f32 over a warpgroup) next to the previous block's P, and at
+  // most 224 KiB of shared memory (two stages each of Q, K and V, and each
+  // math warpgroup's 64 x dv output staging, at head dim 128).
   bool narrow = std::max(d, dv) <= kNarrowHeadDim &&
                 op.getMaskKind() == AttentionMask::none && op.getMask().empty();
   int64_t tileN = narrow ? kNarrowKeyTile : 128;
