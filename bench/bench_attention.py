@@ -6,7 +6,8 @@ not, seqlen 1k..16k) plus head dims 64 and 256 and grouped-query attention (32 q
 4 KV heads). Contenders: SDPA with the cuDNN, flash and memory-efficient backends (each pinned
 with torch.nn.attention.sdpa_kernel), and Kiln's kernels compiled from .kiln sources
 (examples/attention.kiln for causal head dim 128, test/gpu/kernels/attention_full.kiln,
-attention_d64.kiln, attention_d64_full.kiln, attention_gqa.kiln and attention_gqa_full.kiln;
+attention_d64.kiln, attention_d64_full.kiln, attention_d256.kiln, attention_d256_full.kiln,
+attention_gqa.kiln and attention_gqa_full.kiln;
 scripts/build_gpu_artifacts.sh builds them into $KILN_ARTIFACTS). A form without a Kiln kernel says why in the Kiln column.
 
 Each backend's output is checked once against a float32 reference on the same inputs (relative
@@ -67,7 +68,8 @@ def reference(q, k, v, causal):
 KILN_KERNELS = {(128, True, False): "attention", (128, False, False): "attention_full",
                 (64, True, False): "attention_d64", (64, False, False): "attention_d64_full",
                 (128, True, True): "attention_gqa",
-                (128, False, True): "attention_gqa_full"}
+                (128, False, True): "attention_gqa_full",
+                (256, True, False): "attention_d256", (256, False, False): "attention_d256_full"}
 
 
 def kiln_fn(q, k, v, causal):

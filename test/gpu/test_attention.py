@@ -72,6 +72,19 @@ def test_head_dim_64_not_causal(load, s, t):
     check(kernel, randn(2, 3, s, 64), randn(2, 3, t, 64), randn(2, 3, t, 64), causal=False)
 
 
+@pytest.mark.parametrize("s,t", [(1, 1), (17, 17), (127, 1000), (1000, 300), (4097, 4097)])
+def test_head_dim_256(load, s, t):
+    """64 x 256 outputs per warpgroup, 32 keys per step, one query stage."""
+    kernel = load("attention_d256")
+    check(kernel, randn(1, 2, s, 256), randn(1, 2, t, 256), randn(1, 2, t, 256), causal=True)
+
+
+@pytest.mark.parametrize("s,t", [(17, 17), (1000, 300), (300, 1000)])
+def test_head_dim_256_not_causal(load, s, t):
+    kernel = load("attention_d256_full")
+    check(kernel, randn(2, 2, s, 256), randn(2, 2, t, 256), randn(2, 2, t, 256), causal=False)
+
+
 @pytest.mark.parametrize("s,t", [(17, 17), (1000, 1000), (1000, 300)])
 def test_fp16(load, s, t):
     kernel = load("attention_f16")
@@ -113,6 +126,7 @@ KILN_RUN_CASES = [
     ("attention_gqa_full", "attention", "B=1,HKV=2,G=4,S=300,T=127"),
     ("attention_d64", "attention-causal", "B=2,H=2,S=1000,T=1000"),
     ("attention_d64_full", "attention", "B=2,H=2,S=193,T=1000"),
+    ("attention_d256", "attention-causal", "B=1,H=2,S=300,T=1000"),
 ]
 
 

@@ -185,8 +185,8 @@ private:
   static constexpr bool kPingPong = true;
   /// Query tiles in flight: two, so that the producer loads the next
   /// unit's Q while this unit runs (with one, each unit waited for its own
-  /// Q after the previous unit released the stage). Two 128 x 256-byte
-  /// tiles fit next to the K/V stages at head dim 128.
+  /// Q after the previous unit released the stage), where they fit next to
+  /// the K/V stages (head dims up to 128).
   static constexpr int64_t kQueryStages = 2;
 
   //===--------------------------------------------------------------------===//
@@ -253,15 +253,29 @@ private:
                                       /*swizzle=*/nullptr))
           .getBuffer();
     };
-    sq = buffer(schedule.getTileM(), d, in, kQueryStages);
+    // Two query stages and each warpgroup's whole output row block staged
+    // (its column blocks go out back to back, none waiting for the bulk
+    // store of the one before to have read the staging) where the shared
+    // memory holds them next to the K and V stages; else (head dim 256)
+    // one query stage and one swizzle span of output columns.
+    int64_t inBytes = in.getIntOrFloatBitWidth() / 8;
+    int64_t outBytes = out.getIntOrFloatBitWidth() / 8;
+    int64_t tileM = schedule.getTileM();
+    int64_t budget = static_cast<int64_t>(chipInfo.smemPerBlockOptIn) -
+                     static_cast<int64_t>(chipInfo.smemReserve);
+    int64_t keysAndValues = stages * tileN * (d + dv) * inBytes;
+    int64_t wholeStaging = consumers * kRows * dv * outBytes;
+    bool roomy = kQueryStages * tileM * d * inBytes + keysAndValues +
+                     wholeStaging <=
+                 budget;
+    queryStages = roomy ? kQueryStages : 1;
+    int64_t spanColumns = 128 / outBytes;
+    sq = buffer(tileM, d, in, queryStages);
     sk = buffer(tileN, d, in, stages);
     sv = buffer(tileN, dv, in, stages);
-    // The warpgroup's whole output row block: its column blocks go out
-    // back to back, none waiting for the bulk store of the one before to
-    // have read the staging (the shared memory fits it at head dim 128).
-    so = buffer(kRows, dv, out, consumers);
+    so = buffer(kRows, roomy ? dv : spanColumns, out, consumers);
     qRing = cta::RingOp::create(rewriter, loc,
-                                cta::RingType::get(ctx, kQueryStages),
+                                cta::RingType::get(ctx, queryStages),
                                 consumers, /*cluster_size=*/1);
     // K and V in rings of their own: a key step reads K of its block and V
     // of the previous one, and each goes back as soon as its MMA is done.
@@ -342,7 +356,8 @@ private:
     Value qNext = produce(qRing, qPos, c1, [&](Value, Value slot) {
       cta::LoadOp::create(rewriter, loc, q(),
                           tileIndices(loop, queryOrigin(loop), false), sq,
-                          slot, qRing, 1, nullptr, false);
+                          queryStages > 1 ? slot : Value(), qRing, 1, nullptr,
+                          false);
     });
     // Per key block, K then V, each into its own ring at the same position:
     // K of the next block is in flight while the math warpgroups still read
@@ -415,7 +430,8 @@ private:
 
     // The query tile is held for the whole key loop. A unit without keys
     // (T = 0) has nothing to wait for: its rows are 0 / 0.
-    qSlot = cta::StageWaitOp::create(rewriter, loc, qRing, qPos);
+    Value slot = cta::StageWaitOp::create(rewriter, loc, qRing, qPos);
+    qSlot = queryStages > 1 ? slot : Value();
     Value hasKeys = arith::CmpIOp::create(
         rewriter, loc, arith::CmpIPredicate::ugt, blocks, c0);
     auto guarded = scf::IfOp::create(rewriter, loc,
@@ -818,6 +834,7 @@ private:
   /// tiles, -inf and 0.0.
   Value keys, c0, c1, rowsPerWarpgroup, queryTile, keyTile, negInf, zero;
   Value sq, sk, sv, so, qRing, kRing, vRing;
+  int64_t queryStages = kQueryStages;
   // The math role's per-unit values: its warpgroup, that warpgroup's first
   // row in the query tile and in the sequence, -inf.
   Value warpgroup, wgRow, row0, qSlot;

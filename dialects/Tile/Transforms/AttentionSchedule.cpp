@@ -1,12 +1,12 @@
 //===- AttentionSchedule.cpp - how an attention op is tiled ---------------===//
 //
 // FlashAttention-3's shape on sm_90a: two math warpgroups of 64 query rows
-// each (128 per CTA; three, 192 rows, at head dim 64), two-stage rings of
-// key and value tiles filled by a
-// producer warpgroup, one CTA per SM walking (batch, head, query block)
-// units, 128 keys per step. Head dims are multiples of 64 (one 128-byte
-// swizzle span of 16-bit elements per column block) up to 128 today (the
-// MMA's widest N, 256, once the fragments fit the registers).
+// each (128 per CTA; three, 192 rows, at head dim 64 without masks),
+// two-stage rings of key and value tiles filled by a producer warpgroup,
+// one CTA per SM walking (batch, head, query block) units, 128 keys per
+// step (96 at head dim 64 without masks, 32 above 128). Head dims are
+// multiples of 64 (one 128-byte swizzle span of 16-bit elements per column
+// block) up to the MMA's widest N, 256.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,6 +32,12 @@ constexpr int64_t kMathWarpgroups = 2;
 /// on an H200 (docs/performance.md). Masks keep two warpgroups: their
 /// bounds still spill at 96 keys, and three measured no faster causal.
 constexpr int64_t kNarrowHeadDim = 64;
+/// Above head dim 128 the 64 x dv output takes 128 registers of a math
+/// thread: 32 keys per step keep the scores and the previous block's P
+/// beside it in 240 (64 keys spill 116 bytes, 48 spill under the causal
+/// mask's bounds).
+constexpr int64_t kWideHeadDim = 128;
+constexpr int64_t kWideKeyTile = 32;
 constexpr int64_t kNarrowMathWarpgroups = 3;
 constexpr int64_t kNarrowKeyTile = 96;
 constexpr int64_t kStages = 2;
@@ -69,12 +75,6 @@ kiln::tile::planAttentionSchedule(AttentionOp op, const target::ChipInfo &chip,
       return fail("head dim " + Twine(dim) + " cannot be tiled: head dims "
                   "are multiples of " + Twine(kHeadDimMultiple) +
                   " up to " + Twine(widest));
-  // Above 128 the 64 x dv output accumulator and the scores of even 32 keys
-  // spill registers in the kernel built today (it needs a narrower output
-  // per warpgroup or the output split across two MMAs).
-  if (std::max(d, dv) > 128)
-    return fail("not implemented yet: head dims above 128 (64 query rows' "
-                "output and score fragments spill registers)");
   // What this fixes fits every chip's budgets for head dims up to 128: per
   // math thread 128 registers of output and score fragments (64 x (dv +
   // tileN) f32 over a warpgroup) next to the previous block's P, and at
@@ -82,7 +82,9 @@ kiln::tile::planAttentionSchedule(AttentionOp op, const target::ChipInfo &chip,
   // math warpgroup's 64 x dv output staging, at head dim 128).
   bool narrow = std::max(d, dv) <= kNarrowHeadDim &&
                 op.getMaskKind() == AttentionMask::none && op.getMask().empty();
-  int64_t tileN = narrow ? kNarrowKeyTile : 128;
+  int64_t tileN = narrow ? kNarrowKeyTile
+                 : std::max(d, dv) > kWideHeadDim ? kWideKeyTile
+                                                  : 128;
   int64_t warpgroups = narrow ? kNarrowMathWarpgroups : kMathWarpgroups;
   int64_t tileM = kRowsPerWarpgroup * warpgroups;
   return ScheduleAttr::get(op.getContext(), tileM, tileN, d, kStages,
