@@ -29,6 +29,8 @@ public:
     std::string text;
     if (kind < 4)
       return notLoweredYet();
+    if (kind < 16)
+      return (chance(10) ? schedule() : std::string()) + attention();
     text += schedule();
     if (kind < 60)
       text += matmul();
@@ -270,20 +272,53 @@ private:
     return text + "  c = " + expr({"(a @ b1^T)"}, 2) + "\n}\n";
   }
 
+  /// Attention as the math reads it (a scaled product, score modifiers, a
+  /// mask, the softmax, the second product) in the forms the compiler
+  /// builds on sm_90a (rank 3 to 5, a size-1 key/value head axis, head dims
+  /// 64 / 128 / 256, causal and predicate masks, soft-capping, symbolic or
+  /// edge extents) and, now and then, forms it refuses (other head dims, a
+  /// value head dim that differs, f32 operands, schedule hints).
+  std::string attention() {
+    std::string d = oneOf({"64", "128", "128", "256", "64", "96", "32"});
+    std::string dv = chance(92) ? d : oneOf({"64", "128", "256"});
+    std::string in = chance(90) ? oneOf({"bf16", "f16"}) : "f32";
+    std::string out = chance(92) ? oneOf({"bf16", "f16"}) : "f32";
+    std::string s = dim("S"), t = chance(20) ? s : dim("T");
+    // Leading axes: q's, and k/v's (the same, or 1 for grouped-query heads
+    // along the innermost one).
+    unsigned leading = 1 + pick(3);
+    bool grouped = leading >= 2 && chance(35);
+    std::string qLead, kvLead;
+    for (unsigned axis = 0; axis < leading; ++axis) {
+      std::string name = dim(std::string(1, static_cast<char>('A' + axis)));
+      bool broadcast = grouped && axis + 1 == leading;
+      qLead += name + ", ";
+      kvLead += (broadcast ? std::string("1") : name) + ", ";
+    }
+    std::string text =
+        "kernel attn(q: " + in + "[" + qLead + s + ", " + d + "], k: " + in +
+        "[" + kvLead + t + ", " + d + "], v: " + in + "[" + kvLead + t + ", " +
+        dv + "]) -> o: " + out + "[" + qLead + s + ", " + dv + "] {\n";
+    std::string scores = "(q @ k^T) * " +
+                         (chance(70) ? "rsqrt(" + d + ".0)" : oneOf(kFloats));
+    if (chance(20))
+      scores = "tanh(" + scores + " / " + oneOf({"30.0", "50.0", "1.0"}) +
+               ") * " + oneOf({"30.0", "50.0", "1.0"});
+    text += "  s = " + scores + "\n";
+    std::string masked =
+        oneOf({"causal(s)", "causal(s)", "s", "s",
+               "mask(s, |i, j| j <= i && i - j < 256)",
+               "mask(s, |i, j| j <= i + 1)", "mask(s, |i, j| i == j)"});
+    return text + "  o = softmax(" + masked + ") @ v\n}\n";
+  }
+
   /// Forms the frontend accepts and the lowering refuses (for now).
   std::string notLoweredYet() {
-    switch (pick(4)) {
+    switch (pick(3)) {
     case 0:
-      return "kernel attn(q: bf16[B, H, S, 128], k: bf16[B, H, T, 128], "
-             "v: bf16[B, H, T, 128]) -> o: bf16[B, H, S, 128] {\n"
-             "  s = (q @ k^T) * " +
-             oneOf(kFloats) + "\n  o = softmax(" +
-             oneOf({"causal(s)", "s", "mask(s, |i, j| j <= i && i - j < 256)"}) +
-             ") @ v\n}\n";
-    case 1:
       return "kernel moe(x: bf16[T, K], w: bf16[E, N, K], offsets: i32[E + "
              "1]) -> y: bf16[T, N] {\n  y = grouped(x, offsets) @ w^T\n}\n";
-    case 2:
+    case 1:
       return "kernel red(x: bf16[M, K], w: bf16[N, K]) -> (y: bf16[M, N], r: "
              "f32[M]) {\n  y = x @ w^T\n  r = sum(f32(y), axis = -1)\n}\n";
     default:

@@ -7,9 +7,11 @@
 // with fp8, 16-bit or block-scaled operands, epilogue expressions over the
 // products, bias/scale/residual inputs and constants, one or two outputs,
 // symbolic, constant or interesting extents, and schedule hints (mostly
-// within the rules, sometimes just outside them). A few programs are of the
-// forms that do not lower yet (attention, grouped GEMM, reductions), so their
-// "not implemented yet" paths are fuzzed too.
+// within the rules, sometimes just outside them); attention in the forms
+// convert-tile-to-cta builds (ranks, grouped-query heads, head dims, masks,
+// soft-capping) and some it refuses. A few programs are of the forms that do
+// not lower yet (grouped GEMM, reductions, batched matmul), so their "not
+// implemented yet" paths are fuzzed too.
 //
 //===----------------------------------------------------------------------===//
 

@@ -112,6 +112,14 @@ def test_grouped_query_not_causal(load, s, t):
 
 
 @pytest.mark.parametrize("s,t", [(17, 17), (1000, 300), (300, 1000)])
+def test_rank_5(load, s, t):
+    """Five axes, none broadcast (its producer at 32 registers)."""
+    kernel = load("attention_rank5")
+    check(kernel, randn(2, 2, 2, s, 128), randn(2, 2, 2, t, 128), randn(2, 2, 2, t, 128),
+          causal=True)
+
+
+@pytest.mark.parametrize("s,t", [(17, 17), (1000, 300), (300, 1000)])
 def test_soft_capped_rank_3(load, s, t):
     kernel = load("attention_softcap")
     check(kernel, randn(3, s, 128), randn(3, t, 128), randn(3, t, 128), causal=False,

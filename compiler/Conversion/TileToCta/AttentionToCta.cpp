@@ -153,13 +153,18 @@ public:
     rewriter.setInsertionPointToStart(signature.entry);
     buildExtents();
     allocate();
+    // The producer computes every walk coordinate of a unit: at the
+    // lowest count a rank-5 walk over five distinct axes spilled.
+    unsigned producerRegs = rank > 4 ? target::setmaxnregLowest +
+                                           target::setmaxnregStep
+                                     : target::setmaxnregLowest;
     unsigned mathRegs = target::warpSpecializedConsumerRegisters(
-        chipInfo, 1, consumers, target::setmaxnregLowest);
+        chipInfo, 1, consumers, producerRegs);
     auto roles = cta::WarpSpecializeOp::create(
         rewriter, loc,
         rewriter.getArrayAttr(
             {cta::RoleAttr::get(ctx, cta::RoleKind::producer, kWarps,
-                                target::setmaxnregLowest),
+                                producerRegs),
              cta::RoleAttr::get(ctx, cta::RoleKind::math, kWarps * consumers,
                                 mathRegs)}),
         /*bodiesCount=*/2);
