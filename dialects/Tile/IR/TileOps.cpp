@@ -302,13 +302,23 @@ static LogicalResult verifyProduct(Operation *op, Value lhs, Value rhs,
   if (!dimsAgree(a.cols, b.rows))
     return op->emitOpError() << "contraction dims differ: K=" << a.cols
                              << " from lhs, K=" << b.rows << " from rhs";
-  // Batch axes broadcast like elementwise operands.
+  // Batch axes broadcast like elementwise operands: each result extent is
+  // the operands' extent that is not 1 (aligned at the right), and both
+  // broadcast to it (the frontend's numpy rule: [1, B] with [2, B] gives
+  // [2, B]).
   const SmallVector<std::string> &longer =
       a.batch.size() >= b.batch.size() ? a.batch : b.batch;
-  if (failed(verifyBroadcast(op, "lhs batch", a.batch, longer)) ||
-      failed(verifyBroadcast(op, "rhs batch", b.batch, longer)))
+  const SmallVector<std::string> &shorter =
+      a.batch.size() >= b.batch.size() ? b.batch : a.batch;
+  SmallVector<std::string> batch(longer.begin(), longer.end());
+  size_t offset = longer.size() - shorter.size();
+  for (auto [axis, dim] : llvm::enumerate(shorter))
+    if (batch[offset + axis] == "1")
+      batch[offset + axis] = dim;
+  if (failed(verifyBroadcast(op, "lhs batch", a.batch, batch)) ||
+      failed(verifyBroadcast(op, "rhs batch", b.batch, batch)))
     return failure();
-  SmallVector<std::string> expected(longer.begin(), longer.end());
+  SmallVector<std::string> expected(batch.begin(), batch.end());
   expected.push_back(a.rows);
   expected.push_back(b.cols);
   return verifyDims(op, "result",

@@ -109,6 +109,25 @@ std::string whyNotScoreMap(MapOp map) {
   return "";
 }
 
+/// "" if each batch axis of `operand` (k or v, of q's rank) is q's or 1, as
+/// tile.attention needs; else why not. The product's verifier lets either
+/// side broadcast, but the op's output has q's batch axes, so q must not be
+/// the one of extent 1.
+std::string whyNotQueryBatch(Value q, Value operand, StringRef name) {
+  SmallVector<std::string> qDims = getDimExprs(
+      llvm::cast<RankedTensorType>(q.getType()));
+  SmallVector<std::string> dims = getDimExprs(
+      llvm::cast<RankedTensorType>(operand.getType()));
+  for (size_t axis = 0; axis + 2 < qDims.size(); ++axis)
+    if (dims[axis] != "1" && !dimsAgree(dims[axis], qDims[axis]))
+      return (name + " has extent '" + dims[axis] + "' where q has '" +
+              qDims[axis] + "' (axis " + std::to_string(axis) +
+              "); tile.attention broadcasts only k and v (a size-1 axis of "
+              "theirs), not q")
+          .str();
+  return "";
+}
+
 /// Walks back from the softmax to the product q @ k^T. "" once `chain` holds
 /// the masks, the modifiers and that product; else why the chain stops.
 std::string matchScores(AttentionChain &chain) {
@@ -171,13 +190,12 @@ std::string matchScores(AttentionChain &chain) {
     return "q has rank " + std::to_string(q.getRank()) +
            "; tile.attention takes rank 3 to 5 (batch or head axes, then "
            "[S, D])";
-  // Of one rank, the product's verifier has checked that k's batch axes
-  // broadcast to q's: each is q's or 1, as tile.attention needs.
   if (k.getRank() != q.getRank())
     return "k has rank " + std::to_string(k.getRank()) + " and q rank " +
            std::to_string(q.getRank()) + "; tile.attention needs one rank";
-  return "";
+  return whyNotQueryBatch(scores.getLhs(), scores.getRhs(), "k");
 }
+
 
 /// Walks forward from the softmax to the product P @ v. "" once `chain`
 /// holds it (and the roundings around it); else why the chain stops.
@@ -212,11 +230,13 @@ std::string matchOutput(AttentionChain &chain) {
     return "v is read transposed (v^T); tile.attention reads v as "
            "[.., T, Dv]";
   Value q = chain.scores.getLhs();
-  // Of one rank, v's batch axes broadcast to P's, which are q's.
   if (getRank(product.getRhs()) != getRank(q))
     return "v has rank " + std::to_string(getRank(product.getRhs())) +
            " and q rank " + std::to_string(getRank(q)) +
            "; tile.attention needs one rank";
+  if (std::string why = whyNotQueryBatch(q, product.getRhs(), "v");
+      !why.empty())
+    return why;
   chain.product = product;
   // The output's conversion to its type is part of the op; any other use
   // of the f32 result reads the op's f32 result.

@@ -498,6 +498,15 @@ tile.kernel @f(%a: tensor<?x?x?xbf16, #tile.dims<B, M, K>>, %b: tensor<?x?x?xbf1
 
 // -----
 
+tile.kernel @f(%a: tensor<1x?x?xbf16, #tile.dims<1, M, K>>, %b: tensor<2x?x?xbf16, #tile.dims<2, N, K>>) {
+  // Either side broadcasts along a batch axis: the result takes 2, not 1.
+  // expected-error@+1 {{'tile.matmul' op result is [1, M, N], expected [2, M, N] (axis 0)}}
+  %0 = tile.matmul %a, %b {transpose_b} : tensor<1x?x?xbf16, #tile.dims<1, M, K>>, tensor<2x?x?xbf16, #tile.dims<2, N, K>> -> tensor<1x?x?xf32, #tile.dims<1, M, N>>
+  tile.return
+}
+
+// -----
+
 tile.kernel @f(%a: tensor<?x?x?xbf16, #tile.dims<H, M, K>>, %b: tensor<?x?x?x?xbf16, #tile.dims<B, G, N, K>>) {
   // expected-error@+1 {{'tile.matmul' op cannot broadcast lhs batch [H] to [B, G]: extent 'H' vs 'G'}}
   %0 = tile.matmul %a, %b {transpose_b} : tensor<?x?x?xbf16, #tile.dims<H, M, K>>, tensor<?x?x?x?xbf16, #tile.dims<B, G, N, K>> -> tensor<?x?x?x?xf32, #tile.dims<B, G, M, N>>

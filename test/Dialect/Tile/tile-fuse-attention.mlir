@@ -809,3 +809,23 @@ tile.kernel @softmax_only(%q: !q, %k: !kv) -> !s {
   %1 = tile.softmax %0 : !s
   tile.return %1 : !s
 }
+
+// q broadcast along a batch axis (extent 1 where k and v have 2): the
+// product broadcasts either side, but tile.attention's output has q's axes
+// and only k and v may be 1 there. (A fuzzed program fused this into an op
+// its verifier refused.)
+// CHECK-LABEL: tile.kernel @query_broadcast(
+// CHECK-NOT:     tile.attention
+// CHECK:         tile.softmax
+tile.kernel @query_broadcast(%q: tensor<1x?x?x128xbf16, #tile.dims<1, H, S, 128>>, %k: tensor<2x?x?x128xbf16, #tile.dims<2, H, T, 128>>, %v: tensor<2x?x?x128xbf16, #tile.dims<2, H, T, 128>>) -> tensor<2x?x?x128xf32, #tile.dims<2, H, S, 128>> {
+  %0 = tile.matmul %q, %k {transpose_b} : tensor<1x?x?x128xbf16, #tile.dims<1, H, S, 128>>, tensor<2x?x?x128xbf16, #tile.dims<2, H, T, 128>> -> tensor<2x?x?x?xf32, #tile.dims<2, H, S, T>>
+  // expected-remark @+1 {{not fused into tile.attention: k has extent '2' where q has '1' (axis 0); tile.attention broadcasts only k and v (a size-1 axis of theirs), not q}}
+  %1 = tile.softmax %0 : tensor<2x?x?x?xf32, #tile.dims<2, H, S, T>>
+  %2 = tile.map %1 : tensor<2x?x?x?xf32, #tile.dims<2, H, S, T>> -> tensor<2x?x?x?xbf16, #tile.dims<2, H, S, T>> {
+  ^bb0(%x: f32):
+    %t = arith.truncf %x : f32 to bf16
+    tile.yield %t : bf16
+  }
+  %3 = tile.matmul %2, %v : tensor<2x?x?x?xbf16, #tile.dims<2, H, S, T>>, tensor<2x?x?x128xbf16, #tile.dims<2, H, T, 128>> -> tensor<2x?x?x128xf32, #tile.dims<2, H, S, 128>>
+  tile.return %3 : tensor<2x?x?x128xf32, #tile.dims<2, H, S, 128>>
+}
