@@ -156,7 +156,8 @@ tile.kernel @attention(%q: tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>> {til
 // Grouped-query attention: k and v have a size-1 axis where q has G query
 // heads; their tiles are read at index 0 along it, so the G query heads of
 // one key/value head share its loads. A score modifier that is more than a
-// scale (tanh soft-capping) is cloned into the score map before the log2(e)
+// scale (tanh soft-capping; its division may use the reciprocal: arcp) is
+// cloned into the score map before the log2(e)
 // factor; a mask region adds its predicate and the guard that keeps fully
 // masked rows' exponentials at 0.
 // Without the causal mask the walk keeps the row tiles of one head
@@ -167,7 +168,8 @@ tile.kernel @attention(%q: tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>> {til
 // CHECK:           cta.load %{{.*}}[%[[BI]], %[[HI]], %[[GI]], %{{.*}}, %{{.*}}] -> %{{.*}}[%{{.*}}] signal
 // CHECK:           cta.load %{{.*}}[%[[BI]], %[[HI]], %[[C0:[^,]*]], %{{.*}}, %[[C0]]] -> %{{.*}}[%{{.*}}] signal
 // CHECK:         cta.frag_map
-// CHECK:           math.tanh
+// CHECK:           arith.divf %{{.*}}, %{{.*}} fastmath<arcp> : f32
+// CHECK-NEXT:      math.tanh
 // CHECK-NEXT:      arith.mulf
 // CHECK-NEXT:      %[[LOG2E:.*]] = arith.constant 1.44269502 : f32
 // CHECK-NEXT:      arith.mulf %{{.*}}, %[[LOG2E]] : f32

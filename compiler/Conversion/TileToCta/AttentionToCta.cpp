@@ -769,8 +769,15 @@ private:
     Block &body = region.front();
     IRMapping mapping;
     mapping.map(body.getArguments(), args);
-    for (Operation &op : body.without_terminator())
-      rewriter.clone(op, mapping);
+    for (Operation &op : body.without_terminator()) {
+      Operation *copy = rewriter.clone(op, mapping);
+      // A score modifier's division (soft-capping's s / 30) may use the
+      // reciprocal: a multiply instead of div.rn's ~10 instructions per
+      // score, well inside what the bf16 rounding of P and ex2.approx
+      // already give up.
+      if (auto div = llvm::dyn_cast<arith::DivFOp>(copy))
+        div.setFastmath(div.getFastmath() | arith::FastMathFlags::arcp);
+    }
     return mapping.lookupOrDefault(
         llvm::cast<tile::YieldOp>(body.getTerminator()).getOperand(0));
   }
