@@ -157,9 +157,9 @@ tile.kernel @attention(%q: tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>> {til
 // heads; their tiles are read at index 0 along it, so the G query heads of
 // one key/value head share its loads. A score modifier that is more than a
 // scale (tanh soft-capping; its division may use the reciprocal: arcp) is
-// cloned into the score map before the log2(e)
-// factor; a mask region adds its predicate and the guard that keeps fully
-// masked rows' exponentials at 0.
+// cloned into the score map, log2(e) going into the exponentials' FMA; a
+// mask region adds its predicate and the guard that keeps fully masked
+// rows' exponentials at 0.
 // Without the causal mask the walk keeps the row tiles of one head
 // fastest (no longest_first): the CTAs running at once share its keys.
 // CHECK-LABEL: cta.program @gqa(
@@ -171,14 +171,18 @@ tile.kernel @attention(%q: tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>> {til
 // CHECK:           arith.divf %{{.*}}, %{{.*}} fastmath<arcp> : f32
 // CHECK-NEXT:      math.tanh
 // CHECK-NEXT:      arith.mulf
-// CHECK-NEXT:      %[[LOG2E:.*]] = arith.constant 1.44269502 : f32
-// CHECK-NEXT:      arith.mulf %{{.*}}, %[[LOG2E]] : f32
 // CHECK-NEXT:      arith.index_castui
 // CHECK-NEXT:      arith.addi %{{.*}}, %{{.*}} : i32
 // CHECK-NEXT:      arith.cmpi ult, %{{.*}}, %{{.*}} : i32
 // CHECK-NEXT:      arith.cmpi ugt
 // CHECK-NEXT:      arith.andi
 // CHECK:         arith.cmpf oeq
+// The modified scores stay in their units: log2(e) goes into the
+// exponentials' FMA, exp2(x * log2(e) - m * log2(e)).
+// CHECK:         cta.frag_map
+// CHECK:           %[[LOG2E:.*]] = arith.constant 1.44269502 : f32
+// CHECK-NEXT:      math.fma %{{.*}}, %[[LOG2E]], %{{.*}} : f32
+// CHECK-NEXT:      math.exp2
 // CHECK:         } {persistent}
 tile.kernel @gqa(%q: tensor<?x?x?x?x128xbf16, #tile.dims<B, HKV, G, S, 128>> {tile.param = #tile.param<"q", input>},
                  %k: tensor<?x?x1x?x128xbf16, #tile.dims<B, HKV, 1, T, 128>> {tile.param = #tile.param<"k", input>},

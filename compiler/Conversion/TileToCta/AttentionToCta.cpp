@@ -627,11 +627,11 @@ private:
 
     // The running maxima are kept in the scores' units; the exponentials
     // are exp2(x * C - m * C), one FMA and one MUFU per element, where C is
-    // log2(e) times a positive scale the score region only applies (else
-    // the scores are already in base 2 and C = 1).
+    // log2(e), times the positive scale when that is all the score region
+    // does (the scores are then the MMA's).
     auto fragType = cta::FragType::get(ctx, {kRows, schedule.getTileN()}, f32,
                                        cta::FragLayout::acc);
-    double base2 = foldedScale().value_or(1.0);
+    double base2 = foldedScale().value_or(kLog2e);
     Value rowMax = cta::ReduceRowsOp::create(rewriter, loc, rowsType,
                                              cta::ReduceKind::max, scores);
     Value mNew = map(rowsType, {m, rowMax}, [&](ValueRange x) {
@@ -692,9 +692,8 @@ private:
   }
 
   /// The scores the softmax reads: the MMA's, or, where the score region
-  /// does more than a positive scale, its result times log2(e) (so the
-  /// exponentials are exp2); when `masked`, with the masks (causal, keys
-  /// past T, the mask region) as -inf.
+  /// does more than a positive scale, its result; when `masked`, with the
+  /// masks (causal, keys past T, the mask region) as -inf.
   Value buildScores(Value s, Value t0, bool masked) {
     Type f32 = rewriter.getF32Type();
     auto fragType = cta::FragType::get(ctx, {kRows, schedule.getTileN()}, f32,
@@ -726,12 +725,8 @@ private:
         kj = arith::AddIOp::create(rewriter, loc, t0, jj);
       }
       Value y = x[0];
-      if (!scale) {
-        // (One statement each: the IR's order must not depend on the C++
-        // compiler's order of evaluating arguments.)
-        Value modified = cloneRegion(attention.getScore(), {y, qi, kj});
-        y = arith::MulFOp::create(rewriter, loc, modified, f32Constant(kLog2e));
-      }
+      if (!scale)
+        y = cloneRegion(attention.getScore(), {y, qi, kj});
       if (!masked)
         return y;
       Value column = arith::IndexCastUIOp::create(rewriter, loc, i32, jj);
