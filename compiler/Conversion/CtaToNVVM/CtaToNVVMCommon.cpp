@@ -38,26 +38,28 @@ void Emitter::initBarrierPairs(Value ring, int64_t stages,
   });
 }
 
+Value Emitter::inlineAsm(Type result, ValueRange operands, StringRef text,
+                         StringRef constraints) {
+  return LLVM::InlineAsmOp::create(
+             b, loc, result, operands, text, constraints,
+             /*has_side_effects=*/true, /*is_align_stack=*/false,
+             LLVM::tailcallkind::TailCallKind::None,
+             LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+             /*operand_attrs=*/ArrayAttr())
+      .getResult(0);
+}
+
 Value Emitter::warpgroupLaneHere() {
-  auto read = LLVM::InlineAsmOp::create(
-      b, loc, i32Type(), ValueRange{}, "mov.u32 $0, %tid.x;", "=r",
-      /*has_side_effects=*/true, /*is_align_stack=*/false,
-      LLVM::tailcallkind::TailCallKind::None,
-      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
-      /*operand_attrs=*/ArrayAttr());
+  Value read = inlineAsm(i32Type(), ValueRange{}, "mov.u32 $0, %tid.x;", "=r");
   Value threads = i32(kWarpgroupThreads);
-  return urem(read.getResult(0), threads);
+  return urem(read, threads);
 }
 
 Value Emitter::opaque(Value v) {
   bool wide = v.getType().isInteger(64);
-  auto copy = LLVM::InlineAsmOp::create(
-      b, loc, v.getType(), ValueRange{v}, wide ? "mov.b64 $0, $1;" : "mov.b32 $0, $1;",
-      wide ? "=l,l" : "=r,r", /*has_side_effects=*/true,
-      /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
-      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
-      /*operand_attrs=*/ArrayAttr());
-  return copy.getResult(0);
+  return inlineAsm(v.getType(), ValueRange{v},
+                   wide ? "mov.b64 $0, $1;" : "mov.b32 $0, $1;",
+                   wide ? "=l,l" : "=r,r");
 }
 
 void kiln::inlineRegionWithoutTerminator(ConversionPatternRewriter &rewriter,

@@ -314,13 +314,8 @@ struct AccRegisters {
       constraints += (i ? ",=f" : "=f");
     }
     for (int64_t m = 0; m < fragments(type); ++m) {
-      auto zeros = LLVM::InlineAsmOp::create(
-          e.b, e.loc, structType, ValueRange{}, text, constraints,
-          /*has_side_effects=*/true, /*is_align_stack=*/false,
-          LLVM::tailcallkind::TailCallKind::None,
-          LLVM::AsmDialectAttr::get(e.b.getContext(), LLVM::AsmDialect::AD_ATT),
-          ArrayAttr());
-      acc = setFragment(acc, zeros.getResult(0), m);
+      Value zeros = e.inlineAsm(structType, ValueRange{}, text, constraints);
+      acc = setFragment(acc, zeros, m);
     }
     return acc;
   }
@@ -348,13 +343,8 @@ struct AccRegisters {
           text += "mov.b32 $" + std::to_string(i) + ", $" +
                   std::to_string(regs + i) + ";\n";
       }
-      auto pinned = LLVM::InlineAsmOp::create(
-          e.b, e.loc, structType, operands, /*asm_string=*/text, constraints,
-          /*has_side_effects=*/true, /*is_align_stack=*/false,
-          LLVM::tailcallkind::TailCallKind::None,
-          LLVM::AsmDialectAttr::get(e.b.getContext(), LLVM::AsmDialect::AD_ATT),
-          /*operand_attrs=*/ArrayAttr());
-      acc = setFragment(acc, pinned.getResult(0), m);
+      Value pinned = e.inlineAsm(structType, operands, text, constraints);
+      acc = setFragment(acc, pinned, m);
     }
     return acc;
   }
@@ -1044,13 +1034,7 @@ Value registerWgmma(Emitter &e, const WgmmaPlan &plan, Value fragment,
       wgmmaTypeName(plan.typeB).str() + " {" + outputs + "}, {" + inputs +
       "}, $" + std::to_string(descIndex) + ", p, 1, 1, " +
       (plan.rhsMNMajor ? "1" : "0") + ";\n}";
-  auto wgmma = LLVM::InlineAsmOp::create(
-      e.b, e.loc, structType, operands, text, constraints,
-      /*has_side_effects=*/true, /*is_align_stack=*/false,
-      LLVM::tailcallkind::TailCallKind::None,
-      LLVM::AsmDialectAttr::get(e.b.getContext(), LLVM::AsmDialect::AD_ATT),
-      ArrayAttr());
-  return wgmma.getResult(0);
+  return e.inlineAsm(structType, operands, text, constraints);
 }
 
 /// acc += lhs x rhs as wgmma.mma_async, as planWgmma plans it. In a
@@ -1342,15 +1326,6 @@ struct StreamKJoinLowering : public AbiPattern<cta::StreamKJoinOp> {
       return e.bytePtr(part, e.mul(e.add(e.i32(j * plan.threads), thread),
                                    e.i32(16)));
     };
-    auto asmOp = [&](Type result, ValueRange operands, StringRef text,
-                     StringRef constraints) {
-      return LLVM::InlineAsmOp::create(
-          rewriter, loc, result, operands, text, constraints,
-          /*has_side_effects=*/true, /*is_align_stack=*/false,
-          LLVM::tailcallkind::TailCallKind::None,
-          LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT),
-          ArrayAttr());
-    };
     // The warpgroup's named barrier, as the store uses.
     Value barrierId = e.warpgroupBarrierId();
 
@@ -1408,10 +1383,9 @@ struct StreamKJoinLowering : public AbiPattern<cta::StreamKJoinOp> {
       {
         OpBuilder::InsertionGuard inner(rewriter);
         rewriter.setInsertionPointToStart(&count.getThenRegion().front());
-        Value before = asmOp(i32, ValueRange{counter},
-                             "atom.acq_rel.gpu.global.add.u32 $0, [$1], 1;",
-                             "=r,l,~{memory}")
-                           .getResult(0);
+        Value before = e.inlineAsm(
+            i32, ValueRange{counter},
+            "atom.acq_rel.gpu.global.add.u32 $0, [$1], 1;", "=r,l,~{memory}");
         scf::YieldOp::create(
             rewriter, loc,
             ValueRange{arith::ExtUIOp::create(rewriter, loc, i32,
@@ -1421,13 +1395,12 @@ struct StreamKJoinLowering : public AbiPattern<cta::StreamKJoinOp> {
       }
       // (nvvm.barrier takes a reduction only on barrier 0.)
       Value second =
-          asmOp(i32, ValueRange{barrierId, count.getResult(0)},
-                "{\n.reg .pred kiln_in, kiln_out;\n"
-                "setp.ne.u32 kiln_in, $2, 0;\n"
-                "bar.red.or.pred kiln_out, $1, 128, kiln_in;\n"
-                "selp.u32 $0, 1, 0, kiln_out;\n}",
-                "=r,r,r,~{memory}")
-              .getResult(0);
+          e.inlineAsm(i32, ValueRange{barrierId, count.getResult(0)},
+                      "{\n.reg .pred kiln_in, kiln_out;\n"
+                      "setp.ne.u32 kiln_in, $2, 0;\n"
+                      "bar.red.or.pred kiln_out, $1, 128, kiln_in;\n"
+                      "selp.u32 $0, 1, 0, kiln_out;\n}",
+                      "=r,r,r,~{memory}");
       Value finishes = e.cmp(arith::CmpIPredicate::ne, second, e.i32(0));
       auto add = scf::IfOp::create(rewriter, loc, TypeRange(resultTypes).drop_back(),
                                    finishes, /*withElseRegion=*/true);

@@ -145,6 +145,10 @@ struct Emitter {
   /// the loop with an immediate each, instead of being hoisted as one
   /// loop-invariant register per column, live across the whole loop.
   mlir::Value warpgroupLaneHere();
+  /// A side-effecting inline PTX instruction (AT&T dialect) of one result:
+  /// LLVM neither moves nor deletes it.
+  mlir::Value inlineAsm(mlir::Type result, mlir::ValueRange operands,
+                        llvm::StringRef text, llvm::StringRef constraints);
   /// `v` (i32 or i64) through a side-effecting copy: values derived from it
   /// are computed here, not hoisted out of the enclosing loop by LLVM and
   /// kept live in registers across it.
