@@ -24,6 +24,7 @@
 #include "compiler/Conversion/TileToCta/AttentionToCta.h"
 #include "compiler/Conversion/TileToCta/ProgramSignature.h"
 #include "compiler/Target/Chip.h"
+#include "compiler/Target/Swizzle.h"
 #include "dialects/Cta/IR/CtaOps.h"
 #include "dialects/Tile/IR/TileShapes.h"
 #include "dialects/Tile/Transforms/AttentionSchedule.h"
@@ -276,7 +277,7 @@ private:
                      wholeStaging <=
                  budget;
     queryStages = roomy ? kQueryStages : 1;
-    int64_t spanColumns = 128 / outBytes;
+    int64_t spanColumns = target::maxSwizzleSpanBytes / outBytes;
     sq = buffer(tileM, d, in, queryStages);
     sk = buffer(tileN, d, in, stages);
     sv = buffer(tileN, dv, in, stages);
@@ -431,6 +432,8 @@ private:
     Value blocks = keyBlocks(loop);
     outType = cta::AccType::get(ctx, {kRows, dv}, f32);
     scoreType = cta::AccType::get(ctx, {kRows, schedule.getTileN()}, f32);
+    probabilityType = cta::FragType::get(ctx, {kRows, schedule.getTileN()},
+                                         f32, cta::FragLayout::acc);
     rowsType = cta::FragType::get(ctx, {kRows}, f32, cta::FragLayout::rows);
     pType = cta::FragType::get(ctx, {kRows, schedule.getTileN()},
                                attention.getPType(), cta::FragLayout::lhs);
@@ -509,14 +512,11 @@ private:
       Softmax first = buildSoftmax(s, c0, /*masked=*/true, m, l);
       return {first.m, first.l, first.p};
     }
-    auto fragType = cta::FragType::get(ctx, {kRows, schedule.getTileN()},
-                                       rewriter.getF32Type(),
-                                       cta::FragLayout::acc);
     Value whole =
         arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ugt,
                               unmasked, c0);
     auto choice = scf::IfOp::create(
-        rewriter, loc, TypeRange{rowsType, rowsType, fragType}, whole,
+        rewriter, loc, TypeRange{rowsType, rowsType, probabilityType}, whole,
         /*withElseRegion=*/true);
     OpBuilder::InsertionGuard guard(rewriter);
     for (auto [region, masked] : {std::pair(&choice.getThenRegion(), false),
@@ -593,15 +593,10 @@ private:
     Value sPending = scoresMma(kSlot, /*async=*/true);
     Value oPending = outputMma(carried[3], vSlot, carried[0], /*async=*/true);
     turn(cta::TurnKind::pass, warpgroup);
-    Value s = cta::MmaWaitOp::create(rewriter, loc, sPending,
-                                     1);
+    Value s = cta::MmaWaitOp::create(rewriter, loc, sPending, /*later=*/1);
     cta::StageReleaseOp::create(rewriter, loc, kRing, position);
-    Value t0 = masked || !foldedScale()
-                   ? arith::MulIOp::create(rewriter, loc, j, keyTile).getResult()
-                   : Value();
-    Softmax step = buildSoftmax(s, t0, masked, carried[1], carried[2]);
-    Value o = cta::MmaWaitOp::create(rewriter, loc, oPending,
-                                     0);
+    Softmax step = buildSoftmax(s, j, masked, carried[1], carried[2]);
+    Value o = cta::MmaWaitOp::create(rewriter, loc, oPending, /*later=*/0);
     cta::StageReleaseOp::create(rewriter, loc, vRing, previous);
     // (P is rounded only now: until O's MMA has completed, the previous
     // block's P occupies registers the MMA reads.)
@@ -619,18 +614,15 @@ private:
     Value m, l, alpha, p;
   };
 
-  /// The softmax of the scores `s` of the key block at `t0` (`masked`:
-  /// with the masks), given the running row maxima `m` and sums `l`.
-  Softmax buildSoftmax(Value s, Value t0, bool masked, Value m, Value l) {
-    Type f32 = rewriter.getF32Type();
-    Value scores = buildScores(s, t0, masked);
+  /// The softmax of the scores `s` of key block `block` (`masked`: with the
+  /// masks), given the running row maxima `m` and sums `l`.
+  Softmax buildSoftmax(Value s, Value block, bool masked, Value m, Value l) {
+    Value scores = buildScores(s, block, masked);
 
     // The running maxima are kept in the scores' units; the exponentials
     // are exp2(x * C - m * C), one FMA and one MUFU per element, where C is
     // log2(e), times the positive scale when that is all the score region
     // does (the scores are then the MMA's).
-    auto fragType = cta::FragType::get(ctx, {kRows, schedule.getTileN()}, f32,
-                                       cta::FragLayout::acc);
     double base2 = foldedScale().value_or(kLog2e);
     Value rowMax = cta::ReduceRowsOp::create(rewriter, loc, rowsType,
                                              cta::ReduceKind::max, scores);
@@ -656,7 +648,7 @@ private:
       return math::Exp2Op::create(rewriter, loc, arg,
                                   arith::FastMathFlags::afn);
     };
-    Value p = map(fragType, {scores, negMax},
+    Value p = map(probabilityType, {scores, negMax},
                   [&](ValueRange x) { return exp2(x[0], x[1]); });
     Value alpha = map(rowsType, {m, negMax},
                       [&](ValueRange x) { return exp2(x[0], x[1]); });
@@ -694,14 +686,15 @@ private:
   /// The scores the softmax reads: the MMA's, or, where the score region
   /// does more than a positive scale, its result; when `masked`, with the
   /// masks (causal, keys past T, the mask region) as -inf.
-  Value buildScores(Value s, Value t0, bool masked) {
-    Type f32 = rewriter.getF32Type();
-    auto fragType = cta::FragType::get(ctx, {kRows, schedule.getTileN()}, f32,
-                                       cta::FragLayout::acc);
+  Value buildScores(Value s, Value block, bool masked) {
     std::optional<double> scale = foldedScale();
     // Unmasked scores a positive scale alone modifies are the MMA's.
     if (scale && !masked)
       return s;
+    // The block's first key.
+    Value t0 = block == c0 ? c0
+                           : arith::MulIOp::create(rewriter, loc, block, keyTile)
+                                 .getResult();
     // The built-in masks as one bound per row: key t0 + jj is kept below T
     // and, under the causal mask, below query + 1. In 32 bits (sequence
     // lengths fit), the bound the same for every column of a row (computed
@@ -717,7 +710,8 @@ private:
             rewriter, loc, i32, arith::AddIOp::create(rewriter, loc, row0, c1));
     }
     bool readsIndices = !scale || !attention.getMask().empty();
-    return mapWithIndices(fragType, {s}, [&](Value i, Value jj, ValueRange x) {
+    return mapWithIndices(probabilityType, {s},
+                          [&](Value i, Value jj, ValueRange x) {
       // (The element's query and key index, where a region reads them.)
       Value qi, kj;
       if (readsIndices) {
@@ -848,7 +842,9 @@ private:
   // row in the query tile and in the sequence, -inf.
   Value warpgroup, wgRow, row0, qSlot;
   cta::AccType outType, scoreType;
-  cta::FragType rowsType, pType;
+  /// The scores and P in f32 as register fragments (the MMA's layout), and
+  /// P rounded into the MMA's register operand.
+  cta::FragType rowsType, probabilityType, pType;
 };
 
 } // namespace
