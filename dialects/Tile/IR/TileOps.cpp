@@ -318,12 +318,11 @@ static LogicalResult verifyProduct(Operation *op, Value lhs, Value rhs,
   if (failed(verifyBroadcast(op, "lhs batch", a.batch, batch)) ||
       failed(verifyBroadcast(op, "rhs batch", b.batch, batch)))
     return failure();
-  SmallVector<std::string> expected(batch.begin(), batch.end());
-  expected.push_back(a.rows);
-  expected.push_back(b.cols);
+  batch.push_back(a.rows);
+  batch.push_back(b.cols);
   return verifyDims(op, "result",
                     getDimExprs(llvm::cast<RankedTensorType>(result.getType())),
-                    expected);
+                    batch);
 }
 
 LogicalResult MatmulOp::verify() {

@@ -32,14 +32,15 @@ constexpr int64_t kMathWarpgroups = 2;
 /// on an H200 (docs/performance.md). Masks keep two warpgroups: their
 /// bounds still spill at 96 keys, and three measured no faster causal.
 constexpr int64_t kNarrowHeadDim = 64;
+constexpr int64_t kNarrowMathWarpgroups = 3;
+constexpr int64_t kNarrowKeyTile = 96;
 /// Above head dim 128 the 64 x dv output takes 128 registers of a math
 /// thread: 32 keys per step keep the scores and the previous block's P
 /// beside it in 240 (64 keys spill 116 bytes, 48 spill under the causal
 /// mask's bounds).
 constexpr int64_t kWideHeadDim = 128;
 constexpr int64_t kWideKeyTile = 32;
-constexpr int64_t kNarrowMathWarpgroups = 3;
-constexpr int64_t kNarrowKeyTile = 96;
+constexpr int64_t kKeyTile = 128;
 constexpr int64_t kStages = 2;
 /// The head-dim granule: one column block of 16-bit elements.
 constexpr int64_t kHeadDimMultiple = 64;
@@ -82,9 +83,9 @@ kiln::tile::planAttentionSchedule(AttentionOp op, const target::ChipInfo &chip,
   // math warpgroup's 64 x dv output staging, at head dim 128).
   bool narrow = std::max(d, dv) <= kNarrowHeadDim &&
                 op.getMaskKind() == AttentionMask::none && op.getMask().empty();
-  int64_t tileN = narrow ? kNarrowKeyTile
+  int64_t tileN = narrow                           ? kNarrowKeyTile
                  : std::max(d, dv) > kWideHeadDim ? kWideKeyTile
-                                                  : 128;
+                                                  : kKeyTile;
   int64_t warpgroups = narrow ? kNarrowMathWarpgroups : kMathWarpgroups;
   int64_t tileM = kRowsPerWarpgroup * warpgroups;
   return ScheduleAttr::get(op.getContext(), tileM, tileN, d, kStages,

@@ -109,11 +109,16 @@ std::string whyNotScoreMap(MapOp map) {
   return "";
 }
 
-/// "" if each batch axis of `operand` (k or v, of q's rank) is q's or 1, as
-/// tile.attention needs; else why not. The product's verifier lets either
-/// side broadcast, but the op's output has q's batch axes, so q must not be
-/// the one of extent 1.
+/// "" if `operand` (k or v) has q's rank and each of its batch axes is q's
+/// or 1, as tile.attention needs; else why not. The products' verifier lets
+/// either side broadcast, but the op's output has q's batch axes, so q must
+/// not be the one of extent 1.
 std::string whyNotQueryBatch(Value q, Value operand, StringRef name) {
+  if (getRank(operand) != getRank(q))
+    return (name + " has rank " + std::to_string(getRank(operand)) +
+            " and q rank " + std::to_string(getRank(q)) +
+            "; tile.attention needs one rank")
+        .str();
   SmallVector<std::string> qDims = getDimExprs(
       llvm::cast<RankedTensorType>(q.getType()));
   SmallVector<std::string> dims = getDimExprs(
@@ -184,18 +189,13 @@ std::string matchScores(AttentionChain &chain) {
   if (!scores.getTransposeB())
     return "k is not read transposed: the scores are not q @ k^T with k "
            "[.., T, D]";
-  auto q = llvm::cast<RankedTensorType>(scores.getLhs().getType());
-  auto k = llvm::cast<RankedTensorType>(scores.getRhs().getType());
-  if (q.getRank() < 3 || q.getRank() > 5)
-    return "q has rank " + std::to_string(q.getRank()) +
+  int64_t rank = getRank(scores.getLhs());
+  if (rank < 3 || rank > 5)
+    return "q has rank " + std::to_string(rank) +
            "; tile.attention takes rank 3 to 5 (batch or head axes, then "
            "[S, D])";
-  if (k.getRank() != q.getRank())
-    return "k has rank " + std::to_string(k.getRank()) + " and q rank " +
-           std::to_string(q.getRank()) + "; tile.attention needs one rank";
   return whyNotQueryBatch(scores.getLhs(), scores.getRhs(), "k");
 }
-
 
 /// Walks forward from the softmax to the product P @ v. "" once `chain`
 /// holds it (and the roundings around it); else why the chain stops.
@@ -229,12 +229,8 @@ std::string matchOutput(AttentionChain &chain) {
   if (product.getTransposeB())
     return "v is read transposed (v^T); tile.attention reads v as "
            "[.., T, Dv]";
-  Value q = chain.scores.getLhs();
-  if (getRank(product.getRhs()) != getRank(q))
-    return "v has rank " + std::to_string(getRank(product.getRhs())) +
-           " and q rank " + std::to_string(getRank(q)) +
-           "; tile.attention needs one rank";
-  if (std::string why = whyNotQueryBatch(q, product.getRhs(), "v");
+  if (std::string why =
+          whyNotQueryBatch(chain.scores.getLhs(), product.getRhs(), "v");
       !why.empty())
     return why;
   chain.product = product;
