@@ -378,13 +378,15 @@ private:
       Value j = steps.getInductionVar();
       Value position = arith::AddIOp::create(rewriter, loc, kvPos, j);
       Value t0 = arith::MulIOp::create(rewriter, loc, j, keyTile);
-      for (auto [source, buffer, ring] :
-           {std::tuple(k(), sk, kRing), std::tuple(v(), sv, vRing)})
+      auto load = [&](Value source, Value buffer, Value ring) {
         produce(ring, position, c1, [&](Value, Value slot) {
           cta::LoadOp::create(rewriter, loc, source,
                               tileIndices(loop, t0, true), buffer, slot, ring,
                               1, nullptr, false);
         });
+      };
+      load(k(), sk, kRing);
+      load(v(), sv, vRing);
     }
     Value kvNext = arith::AddIOp::create(rewriter, loc, kvPos, blocks);
     endWalk(loop, {qNext, kvNext});
