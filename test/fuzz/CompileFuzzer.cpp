@@ -15,11 +15,8 @@
 #include "test/fuzz/Mutators.h"
 
 #include "compiler/tools/LargeStack.h"
-#include "frontend/ImportKiln.h"
 
 #include "mlir/IR/MLIRContext.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/SourceMgr.h"
 
 extern "C" size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size,
                                           size_t maxSize, unsigned seed) {
@@ -39,14 +36,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                           mlir::MLIRContext::Threading::DISABLED);
     ctx.loadAllAvailableDialects();
     kiln::fuzz::FindingWatch watch(ctx);
-    llvm::SourceMgr sourceMgr;
-    sourceMgr.AddNewSourceBuffer(
-        llvm::MemoryBuffer::getMemBufferCopy(
-            llvm::StringRef(reinterpret_cast<const char *>(data), size),
-            "fuzz.kiln"),
-        llvm::SMLoc());
-    mlir::OwningOpRef<mlir::ModuleOp> module =
-        kiln::importKiln(sourceMgr, &ctx);
+    mlir::OwningOpRef<mlir::ModuleOp> module = kiln::fuzz::importKilnText(
+        ctx, llvm::StringRef(reinterpret_cast<const char *>(data), size),
+        "fuzz.kiln");
     watch.check();
     if (!module)
       return 0;

@@ -77,14 +77,18 @@ bool compileToPtx(ModuleOp module, llvm::StringRef chip) {
   return succeeded(translateToPtx(module));
 }
 
+OwningOpRef<ModuleOp> importKilnText(MLIRContext &ctx, llvm::StringRef source,
+                                     llvm::StringRef name) {
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(source, name), llvm::SMLoc());
+  return importKiln(sourceMgr, &ctx);
+}
+
 bool frontendAccepts(llvm::StringRef source) {
   MLIRContext ctx(compileRegistry(), MLIRContext::Threading::DISABLED);
   ScopedDiagnosticHandler quiet(&ctx, [](Diagnostic &) { return success(); });
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBufferCopy(source, "mutant.kiln"),
-      llvm::SMLoc());
-  return static_cast<bool>(importKiln(sourceMgr, &ctx));
+  return static_cast<bool>(importKilnText(ctx, source, "mutant.kiln"));
 }
 
 bool verifierAccepts(llvm::StringRef ir) {

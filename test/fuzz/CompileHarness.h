@@ -24,6 +24,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/OwningOpRef.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
@@ -59,6 +60,11 @@ bool compileToPtx(mlir::ModuleOp module, llvm::StringRef chip);
 /// time goes to the passes behind the front door, which kiln-fuzz-frontend
 /// and kiln-fuzz-ir already fuzz.
 bool frontendAccepts(llvm::StringRef source);
+/// `source` (.kiln text, shown as `name` in diagnostics) imported into
+/// `ctx`; null when the frontend refuses it.
+mlir::OwningOpRef<mlir::ModuleOp> importKilnText(mlir::MLIRContext &ctx,
+                                                 llvm::StringRef source,
+                                                 llvm::StringRef name);
 bool verifierAccepts(llvm::StringRef ir);
 
 /// Runs `mutate` on a copy of the input until `accepts` takes the result,

@@ -5,13 +5,10 @@
 
 #include "compiler/Conversion/Passes.h"
 #include "compiler/Pipelines/Pipelines.h"
-#include "frontend/ImportKiln.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/PassManager.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -41,11 +38,7 @@ std::string lower(const std::string &source, Point point,
                   llvm::StringRef chip) {
   MLIRContext ctx(compileRegistry(), MLIRContext::Threading::DISABLED);
   ScopedDiagnosticHandler quiet(&ctx, [](Diagnostic &) { return success(); });
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBufferCopy(source, "generated.kiln"),
-      llvm::SMLoc());
-  OwningOpRef<ModuleOp> module = importKiln(sourceMgr, &ctx);
+  OwningOpRef<ModuleOp> module = importKilnText(ctx, source, "generated.kiln");
   if (!module)
     return {};
   PassManager pm(&ctx);

@@ -93,22 +93,22 @@ def test_fp16(load, s, t):
           randn(2, 2, t, 128, dtype=f16), causal=True)
 
 
-@pytest.mark.parametrize("s,t", [(17, 17), (1000, 1000), (127, 300)])
-def test_grouped_query(load, s, t):
+def check_grouped(kernel, s, t, causal):
     """8 query heads per key/value head, through a size-1 head axis of k and v."""
-    kernel = load("attention_gqa")
     b, hkv, g = 2, 2, 8
     check(kernel, randn(b, hkv, g, s, 128), randn(b, hkv, 1, t, 128), randn(b, hkv, 1, t, 128),
-          causal=True)
+          causal=causal)
+
+
+@pytest.mark.parametrize("s,t", [(17, 17), (1000, 1000), (127, 300)])
+def test_grouped_query(load, s, t):
+    check_grouped(load("attention_gqa"), s, t, causal=True)
 
 
 @pytest.mark.parametrize("s,t", [(17, 17), (1000, 1000), (300, 1000)])
 def test_grouped_query_not_causal(load, s, t):
-    """As above without a mask (a rank-5 walk whose units visit every key block)."""
-    kernel = load("attention_gqa_full")
-    b, hkv, g = 2, 2, 8
-    check(kernel, randn(b, hkv, g, s, 128), randn(b, hkv, 1, t, 128), randn(b, hkv, 1, t, 128),
-          causal=False)
+    """Without a mask: a rank-5 walk whose units visit every key block."""
+    check_grouped(load("attention_gqa_full"), s, t, causal=False)
 
 
 @pytest.mark.parametrize("s,t", [(17, 17), (1000, 300), (300, 1000)])
