@@ -1056,10 +1056,9 @@ struct MmaLowering : public OpConversionPattern<cta::MmaOp> {
     // the stage starts; a stage that also computes on registers fences
     // again before an MMA whose registers (a register lhs, an accumulator
     // rescaled in the stage) were written since, and waits for an MMA whose
-    // result the stage reads (attention's S).
-    // An asynchronous MMA is fenced (its registers may have been written
-    // since the last fence) and committed as its own group; its
-    // cta.mma_wait waits for it.
+    // result the stage reads (attention's S). Outside a stage an MMA is
+    // fenced and committed as its own group, then waited for at once, or,
+    // if asynchronous, by its cta.mma_wait.
     bool batched = op.getInStage();
     bool fence = !batched || plan->lhsInRegisters ||
                  writtenInStage(op.getAcc(), op);
