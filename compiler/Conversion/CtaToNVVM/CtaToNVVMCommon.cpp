@@ -597,11 +597,8 @@ struct StageWaitLowering : public OpConversionPattern<cta::StageWaitOp> {
   matchAndRewrite(cta::StageWaitOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Emitter e(rewriter, op.getLoc());
-    int64_t stages = op.getRing().getType().getStages();
-    Value position = e.toI32(adaptor.getPosition());
-    Value slot = e.ringSlot(position, stages);
-    e.wait(e.barrier(adaptor.getRing(), slot, stages, /*empty=*/false),
-           e.ringPhase(position, stages));
+    Value slot = e.waitFull(adaptor.getRing(), e.toI32(adaptor.getPosition()),
+                            op.getRing().getType().getStages());
     rewriter.replaceOp(op, e.toIndex(slot));
     return success();
   }
@@ -734,9 +731,7 @@ scf::ForOp kiln::lowerConsumeLoop(ConversionPatternRewriter &rewriter,
   rewriter.setInsertionPointToStart(body);
   Value kb = loop.getInductionVar();
   Value iteration = e.add(position, e.toI32(kb));
-  Value slot = e.ringSlot(iteration, stages);
-  Value phase = e.ringPhase(iteration, stages);
-  e.wait(e.barrier(ring, slot, stages, /*empty=*/false), phase);
+  Value slot = e.waitFull(ring, iteration, stages);
   SmallVector<Value> args = {kb, e.toIndex(slot)};
   if (hooks.beforeBody)
     llvm::append_range(args, hooks.beforeBody(e, loop.getRegionIterArgs()));

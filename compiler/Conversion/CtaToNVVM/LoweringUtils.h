@@ -195,6 +195,15 @@ struct Emitter {
     mlir::NVVM::MBarrierTryWaitParityOp::create(b, loc, bar, parity,
                                                 i32(kWaitTicks));
   }
+  /// Blocks until the stage at ring position `position` (i32) of a ring of
+  /// `stages` is full; returns its slot.
+  mlir::Value waitFull(mlir::Value ring, mlir::Value position,
+                       int64_t stages) {
+    mlir::Value slot = ringSlot(position, stages);
+    mlir::Value phase = ringPhase(position, stages);
+    wait(barrier(ring, slot, stages, /*empty=*/false), phase);
+    return slot;
+  }
   /// Thread 0 initializes the `stages` barrier pairs at `ring`: each full
   /// barrier expecting `fullArrivals`, each empty one `emptyArrivals`.
   void initBarrierPairs(mlir::Value ring, int64_t stages,
