@@ -196,6 +196,7 @@ enum class Builtin {
   Cast,
   Sum,
   ReduceMax,
+  LogSumExp,
   Softmax,
   Causal,
   Mask,

@@ -48,6 +48,8 @@ llvm::StringRef getBuiltinName(Builtin builtin) {
     return "sum";
   case Builtin::ReduceMax:
     return "reduce-max";
+  case Builtin::LogSumExp:
+    return "logsumexp";
   case Builtin::Softmax:
     return "softmax";
   case Builtin::Causal:
@@ -159,7 +161,8 @@ private:
         os << " " << getBuiltinName(call.builtin);
       if (call.builtin == Builtin::Cast)
         os << " to " << getDTypeName(call.castType);
-      if (call.builtin == Builtin::Sum || call.builtin == Builtin::ReduceMax)
+      if (call.builtin == Builtin::Sum || call.builtin == Builtin::ReduceMax ||
+          call.builtin == Builtin::LogSumExp)
         os << " axis=" << call.axis;
       break;
     }

@@ -348,9 +348,14 @@ Value Generator::genCall(const CallExpr &call) {
   switch (call.builtin) {
   case Builtin::Sum:
   case Builtin::ReduceMax:
-    return tile::ReduceOp::create(builder, location, resultType, input,
-                                  call.builtin == Builtin::Sum ? "sum" : "max",
+  case Builtin::LogSumExp: {
+    tile::ReduceKind kind = call.builtin == Builtin::Sum ? tile::ReduceKind::sum
+                            : call.builtin == Builtin::ReduceMax
+                                ? tile::ReduceKind::max
+                                : tile::ReduceKind::logsumexp;
+    return tile::ReduceOp::create(builder, location, resultType, input, kind,
                                   call.axis);
+  }
   case Builtin::Softmax:
     return tile::SoftmaxOp::create(builder, location, resultType, input);
   case Builtin::Causal:

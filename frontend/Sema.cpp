@@ -45,9 +45,9 @@ namespace {
 
 constexpr llvm::StringLiteral kFunctionNames[] = {
     "silu",   "gelu", "sigmoid", "tanh",    "exp",  "relu",
-    "rsqrt",  "max",  "min",     "where",   "sum",  "softmax",
-    "causal", "mask", "modify",  "grouped", "bf16", "f16",
-    "f32",    "i32",  "e4m3",    "e5m2"};
+    "rsqrt",  "max",  "min",     "where",   "sum",  "logsumexp",
+    "softmax", "causal", "mask", "modify",  "grouped", "bf16",
+    "f16",    "f32",    "i32",  "e4m3",    "e5m2"};
 
 /// Elementwise functions of one float argument.
 std::optional<Builtin> lookupUnaryFloatFunction(llvm::StringRef name) {
@@ -1242,9 +1242,9 @@ ValueType KernelChecker::checkCall(CallExpr &call) {
                      Operands::Numeric);
     }
     if (callee == "min") {
-      error(call.getLoc()) << "'min' takes 2 arguments (the elementwise "
-                              "minimum); only sum(...) and max(...) reduce "
-                              "along an axis";
+      error(call.getLoc())
+          << "'min' takes 2 arguments (the elementwise minimum); only "
+             "sum(...), max(...) and logsumexp(...) reduce along an axis";
       return ValueType::invalid();
     }
   }
@@ -1283,8 +1283,11 @@ ValueType KernelChecker::checkCall(CallExpr &call) {
     return ValueType::tensor(dtype, *shape);
   }
 
-  if (callee == "sum" || callee == "max") {
-    call.builtin = callee == "sum" ? Builtin::Sum : Builtin::ReduceMax;
+  if (callee == "sum" || callee == "max" || callee == "logsumexp") {
+    call.builtin = llvm::StringSwitch<Builtin>(callee)
+                       .Case("sum", Builtin::Sum)
+                       .Case("max", Builtin::ReduceMax)
+                       .Default(Builtin::LogSumExp);
     if (insideLambda() || !checkArity(call, 1, {"axis"}, "(x, axis = -1)"))
       return ValueType::invalid();
     const ValueType &input = check(*call.args[0].value);

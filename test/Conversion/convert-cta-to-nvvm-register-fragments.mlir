@@ -363,3 +363,40 @@ cta.program @turns(%c: memref<?x?xf32> {cta.param = #cta.param<"c", output, [M, 
   }
   cta.return
 }
+
+// -----
+
+// cta.store_rows: the entry gets the destination's pointer and strides; the
+// thread holding column 0 of its rows (wgmmaPairColumn = 0: one per quad)
+// writes each of its two rows, rounded to the destination's type, where the
+// row is below the last extent (S) and the row limit.
+// CHECK-LABEL: llvm.func @store_rows(
+// CHECK-SAME:    %{{.*}}: !llvm.ptr<1>, %[[STRIDE:.*]]: i64, %{{.*}}: i32, %[[S:[^:]*]]: i32
+// CHECK:         %[[LIMIT:.*]] = arith.minui %[[S]], %{{.*}} : i32
+// CHECK:         arith.muli %{{.*}}, %[[STRIDE]] : i64
+// CHECK:         %[[WRITER:.*]] = arith.cmpi eq, %{{.*}}, %{{.*}} : i32
+// CHECK:         arith.truncf %{{.*}} : f32 to bf16
+// CHECK:         %[[BELOW:.*]] = arith.cmpi ult, %{{.*}}, %[[LIMIT]] : i32
+// CHECK:         %[[W:.*]] = arith.andi %[[WRITER]], %[[BELOW]] : i1
+// CHECK:         scf.if %[[W]] {
+// CHECK:           llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, bf16
+// CHECK:           llvm.store %{{.*}}, %{{.*}} : bf16, !llvm.ptr<1>
+// CHECK:         arith.truncf
+// CHECK:         scf.if
+// CHECK:           llvm.store
+// CHECK-NOT:     llvm.store
+// CHECK:         llvm.return
+cta.program @store_rows(%lse: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"lse", output, [H, S]>}, %H: index {cta.dim = #cta.dim<H>}, %S: index {cta.dim = #cta.dim<S>}) attributes {block = array<i64: 256, 1, 1>} {
+  cta.warp_specialize #cta.role<producer, warps = 4, regs = 24> {
+  } #cta.role<math, warps = 4, regs = 240> {
+    %c64 = arith.constant 64 : index
+    cta.tile_loop batched (%H, %S, %c64) tile [1, 64, 64] {
+    ^bb0(%h: index, %s0: index, %n0: index):
+      %half = arith.constant 0.5 : f32
+      %v = cta.splat %half : f32 -> !cta.frag<64xf32, rows>
+      %c100 = arith.constant 100 : index
+      cta.store_rows %v -> %lse[%h, %s0] row_limit %c100 : !cta.frag<64xf32, rows> -> memref<?x?xbf16, strided<[?, 1]>>
+    }
+  }
+  cta.return
+}

@@ -205,6 +205,41 @@ tile.kernel @gqa(%q: tensor<?x?x?x?x128xbf16, #tile.dims<B, HKV, G, S, 128>> {ti
 
 // -----
 
+// The log-sum-exp as the first output: the key loop also yields the row
+// maxima (-inf for a unit without keys), and after the output's store each
+// row's m * scale + ln(l) (the scale folded into the exponentials: m is in
+// the MMA's units) goes to the lse argument, one value per row.
+// CHECK-LABEL: cta.program @log_sum_exp(
+// CHECK-SAME:    %[[LSE:[^:]*]]: memref<?x?xf32, strided<[?, 1]>> {cta.param = #cta.param<"lse", output, [H, S]>}
+// CHECK-SAME:    %[[O:[^:]*]]: memref<?x?x?xbf16, strided<[?, ?, 1]>> {cta.param = #cta.param<"o", output, [H, S, 128]>}
+// CHECK:         %[[ANY:.*]] = arith.cmpi ugt
+// CHECK:         %[[OLM:.*]]:3 = scf.if %[[ANY]] -> (!cta.acc<64x128xf32>, !cta.frag<64xf32, rows>, !cta.frag<64xf32, rows>) {
+// CHECK:         } else {
+// CHECK:           cta.splat %{{.*}} : f32 -> <64xf32, rows>
+// CHECK-NEXT:      %[[NINF:.*]] = cta.splat %[[NINFC:.*]] : f32 -> <64xf32, rows>
+// CHECK-NEXT:      scf.yield %{{.*}}, %{{.*}}, %[[NINF]]
+// CHECK:         cta.store %{{.*}} -> %[[O]][
+// CHECK:         %[[L:.*]] = cta.frag_map %[[OLM]]#2, %[[OLM]]#1 : !cta.frag<64xf32, rows>, !cta.frag<64xf32, rows> -> !cta.frag<64xf32, rows> {
+// CHECK:           %[[LN:.*]] = math.log %{{.*}} : f32
+// CHECK-NEXT:      %[[SCALE:.*]] = arith.constant 0.0883883461 : f32
+// CHECK-NEXT:      math.fma %{{.*}}, %[[SCALE]], %[[LN]] : f32
+// CHECK:         cta.store_rows %[[L]] -> %[[LSE]][%{{.*}}, %{{.*}}] : !cta.frag<64xf32, rows> -> memref<?x?xf32, strided<[?, 1]>>
+tile.kernel @log_sum_exp(%q: tensor<?x?x128xbf16, #tile.dims<H, S, 128>> {tile.param = #tile.param<"q", input>},
+                         %k: tensor<?x?x128xbf16, #tile.dims<H, T, 128>> {tile.param = #tile.param<"k", input>},
+                         %v: tensor<?x?x128xbf16, #tile.dims<H, T, 128>> {tile.param = #tile.param<"v", input>})
+    -> (tensor<?x?xf32, #tile.dims<H, S>> {tile.param = #tile.param<"lse", output>},
+        tensor<?x?x128xbf16, #tile.dims<H, S, 128>> {tile.param = #tile.param<"o", output>}) {
+  %o, %lse = tile.attention %q, %k, %v mask_kind = causal, p_type = bf16 {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 128, stages = 2, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 1>} : tensor<?x?x128xbf16, #tile.dims<H, S, 128>>, tensor<?x?x128xbf16, #tile.dims<H, T, 128>>, tensor<?x?x128xbf16, #tile.dims<H, T, 128>> -> tensor<?x?x128xbf16, #tile.dims<H, S, 128>>, lse tensor<?x?xf32, #tile.dims<H, S>> score {
+  ^bb0(%s: f32, %i: index, %j: index):
+    %c = arith.constant 0.0883883461 : f32
+    %x = arith.mulf %s, %c : f32
+    tile.yield %x : f32
+  }
+  tile.return %lse, %o : tensor<?x?xf32, #tile.dims<H, S>>, tensor<?x?x128xbf16, #tile.dims<H, S, 128>>
+}
+
+// -----
+
 tile.kernel @unscheduled(%q: tensor<?x?x128xbf16, #tile.dims<H, S, 128>> {tile.param = #tile.param<"q", input>},
                          %k: tensor<?x?x128xbf16, #tile.dims<H, T, 128>> {tile.param = #tile.param<"k", input>},
                          %v: tensor<?x?x128xbf16, #tile.dims<H, T, 128>> {tile.param = #tile.param<"v", input>})
@@ -244,7 +279,7 @@ tile.kernel @two_outputs(%q: tensor<?x?x128xbf16, #tile.dims<H, S, 128>> {tile.p
     -> (tensor<?x?x128xbf16, #tile.dims<H, S, 128>> {tile.param = #tile.param<"o", output>},
         tensor<?x?x128xbf16, #tile.dims<H, S, 128>> {tile.param = #tile.param<"o2", output>}) {
   %o = tile.attention %q, %k, %v mask_kind = none, p_type = bf16 {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 128, stages = 2, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 1>} : tensor<?x?x128xbf16, #tile.dims<H, S, 128>>, tensor<?x?x128xbf16, #tile.dims<H, T, 128>>, tensor<?x?x128xbf16, #tile.dims<H, T, 128>> -> tensor<?x?x128xbf16, #tile.dims<H, S, 128>>
-  // expected-error@+1 {{convert-tile-to-cta: not implemented yet: an attention kernel whose outputs are not the attention's result alone}}
+  // expected-error@+1 {{convert-tile-to-cta: not implemented yet: an attention kernel whose outputs are not the attention's result (and log-sum-exp) alone}}
   tile.return %o, %q : tensor<?x?x128xbf16, #tile.dims<H, S, 128>>, tensor<?x?x128xbf16, #tile.dims<H, S, 128>>
 }
 

@@ -313,7 +313,7 @@ tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.param = #tile.param<
 
 tile.kernel @f(%x: tensor<?x?xf32, #tile.dims<M, N>> {tile.param = #tile.param<"x", input>}) -> (tensor<?xf32, #tile.dims<M>> {tile.param = #tile.param<"y", output>}) {
   // expected-error@+1 {{convert-tile-to-cta: not implemented yet: 'tile.reduce' outside a contraction epilogue}}
-  %0 = tile.reduce %x {kind = "sum", axis = 1 : i64} : tensor<?x?xf32, #tile.dims<M, N>> -> tensor<?xf32, #tile.dims<M>>
+  %0 = tile.reduce sum %x axis = 1 : tensor<?x?xf32, #tile.dims<M, N>> -> tensor<?xf32, #tile.dims<M>>
   tile.return %0 : tensor<?xf32, #tile.dims<M>>
 }
 

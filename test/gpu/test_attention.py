@@ -126,6 +126,69 @@ def test_soft_capped_rank_3(load, s, t):
           score=lambda x: torch.tanh(x / 30.0) * 30.0)
 
 
+def masked_scores(q, k, scale, score=None, keep=None):
+    """float32 scores of q k^T times `scale`, modified by `score` and -inf where `keep(i, j)`
+    is false."""
+    s = (q.float() @ k.float().transpose(-1, -2)) * scale
+    if score is not None:
+        s = score(s)
+    if keep is not None:
+        rows, cols = s.shape[-2:]
+        i = torch.arange(rows, device=s.device)[:, None]
+        j = torch.arange(cols, device=s.device)[None, :]
+        s = s.masked_fill(~keep(i, j), float("-inf"))
+    return s
+
+
+def check_with_lse(kernel, q, k, v, s, lse_first=False, lse_dtype=torch.float32,
+                   lse_tolerance=1e-3):
+    """Runs a kernel with outputs (o, lse) (or (lse, o)) into NaN-poisoned tensors and compares
+    both with float32 torch from the scores `s`: rows torch leaves NaN (every key masked) must be
+    NaN in o and -inf in lse; elsewhere o to TOLERANCE (relative norm) and lse to
+    `lse_tolerance` (absolute, scaled by max(1, |lse|))."""
+    o = torch.full(q.shape[:-1] + (v.shape[-1],), float("nan"), device="cuda", dtype=q.dtype)
+    lse = torch.full(q.shape[:-1], float("nan"), device="cuda", dtype=lse_dtype)
+    kernel(q, k, v, out=(lse, o) if lse_first else (o, lse))
+    torch.cuda.synchronize()
+    ref_o = torch.softmax(s, dim=-1) @ v.float()
+    ref_lse = torch.logsumexp(s, dim=-1)
+    dead = torch.isneginf(ref_lse)
+    assert torch.equal(torch.isneginf(lse.float()), dead), "-inf rows differ from torch's"
+    assert torch.isnan(o[dead]).all(), "rows without keys are not NaN (0/0) in o"
+    live = ~dead
+    if not live.any():
+        return
+    err = ((o.float()[live] - ref_o[live]).norm() / ref_o[live].norm().clamp_min(1e-30)).item()
+    assert err < TOLERANCE, f"q {tuple(q.shape)} k {tuple(k.shape)}: o relative error {err:.3e}"
+    got, want = lse.float()[live], ref_lse[live]
+    lse_err = ((got - want).abs() / want.abs().clamp_min(1.0)).max().item()
+    assert lse_err < lse_tolerance, (
+        f"q {tuple(q.shape)} k {tuple(k.shape)}: lse error {lse_err:.3e}")
+
+
+@pytest.mark.parametrize("s,t", LENGTHS)
+def test_log_sum_exp(load, s, t):
+    """The second output lse = logsumexp(s) (f32 [B, H, S]) next to o, causal."""
+    kernel = load("attention_lse")
+    q, k, v = randn(2, 3, s, 128), randn(2, 3, t, 128), randn(2, 3, t, 128)
+    scores = masked_scores(q, k, 1 / math.sqrt(128), keep=lambda i, j: j <= i)
+    check_with_lse(kernel, q, k, v, scores)
+
+
+@pytest.mark.parametrize("s,t", [(1, 1), (17, 17), (191, 97), (1000, 1000), (300, 4097)])
+def test_log_sum_exp_window(load, s, t):
+    """lse first and rounded to bf16, f16 inputs, soft-capping and a strict causal window:
+    query row 0 keeps no key (o NaN, lse -inf)."""
+    kernel = load("attention_lse_window")
+    q = randn(3, s, 64, dtype=torch.float16)
+    k, v = randn(3, t, 64, dtype=torch.float16), randn(3, t, 64, dtype=torch.float16)
+    scores = masked_scores(q, k, 0.125, score=lambda x: torch.tanh(x / 30.0) * 30.0,
+                           keep=lambda i, j: (j < i) & (i - j <= 100))
+    # bf16 keeps 8 bits: a relative rounding of 2^-8 (plus tanh.approx in the scores).
+    check_with_lse(kernel, q, k, v, scores, lse_first=True, lse_dtype=torch.bfloat16,
+                   lse_tolerance=1e-2)
+
+
 KILN_RUN_CASES = [
     ("attention", "attention-causal", "B=2,H=3,S=1000,T=300"),
     ("attention", "attention-causal", "B=1,H=2,S=17,T=4097"),

@@ -1253,6 +1253,75 @@ struct StoreLowering : public AbiPattern<cta::StoreOp> {
   }
 };
 
+/// A rows vector into global memory. Each row's value is in the four
+/// threads of its quad (cta.reduce_rows leaves it in all of them); the one
+/// that holds the row's column 0 writes it with a plain store, rows at or
+/// past the destination's last extent and the row limit skipped. (One f32
+/// per row, 256 bytes per warpgroup: no staging buffer or bulk copy pays.)
+struct StoreRowsLowering : public AbiPattern<cta::StoreRowsOp> {
+  using AbiPattern::AbiPattern;
+
+  LogicalResult
+  matchAndRewrite(cta::StoreRowsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    const KernelABI &abi = abis.of(op);
+    LLVM::LLVMFuncOp kernel = abis.kernelOf(op);
+    Location loc = op.getLoc();
+    Emitter e(rewriter, loc);
+    unsigned dest = llvm::cast<BlockArgument>(op.getDest()).getArgNumber();
+    auto destType = llvm::cast<MemRefType>(op.getDest().getType());
+    int64_t rank = destType.getRank();
+    FailureOr<Value> extent = tensorExtent(e, abi, kernel, dest, rank - 1);
+    if (failed(extent))
+      return rewriter.notifyMatchFailure(op, "unknown destination extents");
+    Value limit = *extent;
+    if (adaptor.getRowLimit())
+      limit = e.minU(limit, e.toI32(adaptor.getRowLimit()));
+    const PointerArgs &args = abi.pointerArgs.lookup(dest);
+    Value pointer = kernel.getArgument(args.pointer);
+    Type i64 = rewriter.getI64Type();
+    ValueRange indices = adaptor.getIndices();
+    // The leading axes' part of the offset.
+    Value outer = e.i64(0);
+    for (int64_t axis = 0; axis + 1 < rank; ++axis) {
+      Value index = arith::ExtUIOp::create(rewriter, loc, i64,
+                                           e.toI32(indices[axis]));
+      outer = arith::AddIOp::create(
+          rewriter, loc, outer,
+          arith::MulIOp::create(rewriter, loc, index,
+                                kernel.getArgument(args.strides[axis])));
+    }
+    Value lane = e.warpgroupLane();
+    Value writer =
+        e.eq(e.threadMap(target::wgmmaPairColumn, lane), e.i32(0));
+    Value firstRow =
+        e.add(e.toI32(indices.back()), e.threadMap(target::wgmmaQuadRow, lane));
+    TileRegisters registers(e, op.getValue().getType());
+    Type element = destType.getElementType();
+    for (int64_t m = 0; m < registers.tile.fragments(); ++m) {
+      for (int64_t i = 0; i < registers.tile.registers(); ++i) {
+        Value row = e.add(
+            firstRow,
+            e.i32(m * kMmaRows + target::wgmmaAccumulatorRows(0)[i]));
+        Value value = registers.get(adaptor.getValue(), m, i);
+        if (!element.isF32())
+          value = arith::TruncFOp::create(rewriter, loc, element, value);
+        e.ifThen(e.andI(writer, e.ult(row, limit)), [&] {
+          Value at = arith::AddIOp::create(
+              rewriter, loc, outer,
+              arith::ExtUIOp::create(rewriter, loc, i64, row));
+          Value address = LLVM::GEPOp::create(
+              rewriter, loc, pointer.getType(), element, pointer,
+              ValueRange{at});
+          LLVM::StoreOp::create(rewriter, loc, value, address);
+        });
+      }
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 /// The two parts of a stream-K tile meet in the workspace (KernelABI.h,
 /// StreamKJoinPlan), and whichever arrives last finishes the tile, so
 /// neither waits for the other: each warpgroup of a part stores its
@@ -1445,6 +1514,12 @@ LogicalResult checkWgmmaLowered(Operation *op, target::Chip chip) {
   // (Its verifier keeps it to math roles; a named barrier per warpgroup.)
   if (llvm::isa<cta::MmaTurnOp>(op))
     return success();
+  if (auto rows = llvm::dyn_cast<cta::StoreRowsOp>(op)) {
+    if (std::optional<std::string> error =
+            registerTileError(rows.getValue().getType()))
+      return op->emitError() << "convert-cta-to-nvvm: " << *error;
+    return checkDestExtentsKnown(op, rows.getDest());
+  }
   if (llvm::isa<cta::SplatOp, cta::FragMapOp, cta::ReduceRowsOp,
                 cta::ConvertOp>(op)) {
     target::ValueOrError<bool> plan = planRegisterOp(op);
@@ -1509,8 +1584,9 @@ public:
                  SplatLowering, FragMapLowering, ReduceRowsLowering,
                  ConvertLowering, MmaTurnLowering, MmaWaitLowering>(converter,
                                                                     ctx);
-    patterns.add<ConsumeLowering, StoreLowering, StreamKJoinLowering,
-                 StageReleaseLowering>(converter, ctx, abis);
+    patterns.add<ConsumeLowering, StoreLowering, StoreRowsLowering,
+                 StreamKJoinLowering, StageReleaseLowering>(converter, ctx,
+                                                            abis);
   }
 };
 

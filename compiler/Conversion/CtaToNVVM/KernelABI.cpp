@@ -194,6 +194,7 @@ FailureOr<KernelABI> kiln::planKernelABI(cta::ProgramOp program) {
   };
 
   SmallVector<cta::StoreOp> stores;
+  SmallVector<cta::StoreRowsOp> rowStores;
   // Global tensors addressed with plain loads and stores, in first use.
   SmallVector<unsigned> plainTensors;
   auto addPlain = [&](Value memref) {
@@ -244,6 +245,13 @@ FailureOr<KernelABI> kiln::planKernelABI(cta::ProgramOp program) {
         return WalkResult::interrupt();
       abi.storeArgs[op].tensorMap = *map;
       stores.push_back(store);
+    } else if (auto rows = llvm::dyn_cast<cta::StoreRowsOp>(op)) {
+      auto dest = llvm::dyn_cast<BlockArgument>(rows.getDest());
+      if (!dest || dest.getOwner() != &body)
+        return (rows.emitError("convert-cta-to-nvvm: stores must write "
+                               "program arguments"),
+                WalkResult::interrupt());
+      rowStores.push_back(rows);
     } else if (auto roles = llvm::dyn_cast<cta::WarpSpecializeOp>(op)) {
       SmallVector<bool> storesInRole;
       for (auto [index, region] : llvm::enumerate(roles.getBodies())) {
@@ -297,6 +305,8 @@ FailureOr<KernelABI> kiln::planKernelABI(cta::ProgramOp program) {
     for (Value input : store.getInputs())
       addPlain(input);
   }
+  for (cta::StoreRowsOp rows : rowStores)
+    addPlain(rows.getDest());
   for (unsigned arg : plainTensors) {
     std::string name = manifest.params[paramIndex(arg)].name;
     PointerArgs &args = abi.pointerArgs[arg];

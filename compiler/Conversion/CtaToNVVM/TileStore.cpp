@@ -45,20 +45,38 @@ LogicalResult kiln::checkStoreStaging(cta::StoreOp store) {
            << staging.getShape()[1] << " buffer blocks of " << blockColumns
            << " columns";
   // Edge tiles are clipped to the destination's extents.
-  auto dest = llvm::dyn_cast<BlockArgument>(store.getDest());
-  auto program = store->getParentOfType<cta::ProgramOp>();
+  return checkDestExtentsKnown(store, store.getDest());
+}
+
+LogicalResult kiln::checkDestExtentsKnown(Operation *op, Value dest) {
+  auto arg = llvm::dyn_cast<BlockArgument>(dest);
+  auto program = op->getParentOfType<cta::ProgramOp>();
   // (Other destinations are reported by the ABI analysis.)
-  bool planned = dest && program &&
-                 dest.getOwner() == &program.getBody().front();
+  bool planned =
+      arg && program && arg.getOwner() == &program.getBody().front();
   cta::ParamAttr param =
-      planned ? program.getParam(dest.getArgNumber()) : cta::ParamAttr();
+      planned ? program.getParam(arg.getArgNumber()) : cta::ParamAttr();
   auto known = [&](tile::DimExprAttr dim) {
     return findExtent(program, dim).known();
   };
   if (planned && (!param || !llvm::all_of(param.getShape(), known)))
-    return store.emitError("convert-cta-to-nvvm: the destination's extents "
-                           "are unknown (each must be a dim or a constant)");
+    return op->emitError("convert-cta-to-nvvm: the destination's extents "
+                         "are unknown (each must be a dim or a constant)");
   return success();
+}
+
+FailureOr<Value> kiln::tensorExtent(Emitter &e, const KernelABI &abi,
+                                    LLVM::LLVMFuncOp kernel, unsigned arg,
+                                    unsigned axis) {
+  auto extents = abi.extents.find(arg);
+  if (extents == abi.extents.end() || axis >= extents->second.size())
+    return failure();
+  const ExtentArg &extent = extents->second[axis];
+  if (extent.constant)
+    return e.i32(*extent.constant);
+  if (extent.dimParam)
+    return Value(kernel.getArgument(*extent.dimParam));
+  return failure();
 }
 
 static unsigned argNumber(Value memref) {
@@ -99,15 +117,7 @@ TileStore::TileStore(Emitter &e, cta::StoreOp op, ValueRange indices,
 }
 
 FailureOr<Value> TileStore::extent(unsigned arg, unsigned axis) {
-  auto extents = abi.extents.find(arg);
-  if (extents == abi.extents.end() || axis >= extents->second.size())
-    return failure();
-  const ExtentArg &extent = extents->second[axis];
-  if (extent.constant)
-    return e.i32(*extent.constant);
-  if (extent.dimParam)
-    return Value(kernel.getArgument(*extent.dimParam));
-  return failure();
+  return tensorExtent(e, abi, kernel, arg, axis);
 }
 
 LogicalResult TileStore::prepare() {

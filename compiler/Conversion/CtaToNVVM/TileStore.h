@@ -28,6 +28,18 @@ int64_t columnBlockBytes(cta::BufferType type);
 /// staging blocks, and the destination's extents are known.
 mlir::LogicalResult checkStoreStaging(cta::StoreOp store);
 
+/// That every extent of `dest` (a program argument `op` writes) is a dim
+/// or a constant, so that stores can be clipped to it; else an error at
+/// `op`.
+mlir::LogicalResult checkDestExtentsKnown(mlir::Operation *op,
+                                          mlir::Value dest);
+
+/// Extent `axis` of program tensor `arg` as an i32 value: a constant or
+/// the entry's dim parameter; fails when the ABI has neither.
+mlir::FailureOr<mlir::Value> tensorExtent(Emitter &e, const KernelABI &abi,
+                                          mlir::LLVM::LLVMFuncOp kernel,
+                                          unsigned arg, unsigned axis);
+
 /// The chip-neutral half of one cta.store's lowering, for the warpgroup
 /// that stores the tile. Construct it at the store, call `prepare()`, then
 /// per staging block: `beginBlock`, write the block (the chip's part),

@@ -100,10 +100,18 @@ LogicalResult kiln::checkAttentionSupport(tile::KernelOp kernel,
       return notImplemented(&op, "'" + op.getName().getStringRef() +
                                      "' next to attention in one kernel");
   auto ret = llvm::cast<tile::ReturnOp>(body.getTerminator());
-  if (ret.getValues().size() != 1 ||
-      ret.getValues()[0] != attention.getResult())
+  // The outputs: the attention's result and, if it has one, its
+  // log-sum-exp, each once, in either order.
+  SmallVector<Value> outputs = {attention.getResult()};
+  if (attention.getLse())
+    outputs.push_back(attention.getLse());
+  if (ret.getValues().size() != outputs.size() ||
+      !llvm::all_of(outputs, [&](Value output) {
+        return llvm::count(ret.getValues(), output) == 1;
+      }))
     return notImplemented(ret, "an attention kernel whose outputs are not "
-                               "the attention's result alone");
+                               "the attention's result (and log-sum-exp) "
+                               "alone");
   if (!attention.getSchedule())
     return attention.emitError("convert-tile-to-cta: the attention has no "
                                "schedule; run tile-select-schedule first");
@@ -206,10 +214,16 @@ private:
       signature.addTensor(
           llvm::cast<RankedTensorType>(kernel.getArgumentTypes()[i]),
           kernel.getArgParam(i));
-    signature.addTensor(
-        llvm::cast<RankedTensorType>(kernel.getResultTypes()[0]),
-        kernel.getResultParam(0));
+    for (unsigned i = 0; i < kernel.getNumResults(); ++i)
+      signature.addTensor(
+          llvm::cast<RankedTensorType>(kernel.getResultTypes()[i]),
+          kernel.getResultParam(i));
     program = signature.create(rewriter, kernel, chip);
+    // Which kernel output is which.
+    auto ret = llvm::cast<tile::ReturnOp>(
+        kernel.getBody().front().getTerminator());
+    for (auto [i, value] : llvm::enumerate(ret.getValues()))
+      (value == attention.getLse() ? lseOutput : output) = i;
     consumers = schedule.getConsumers();
     program.setScheduleAttr(
         cta::ScheduleAttr::get(ctx, schedule.getStages(), consumers, 1));
@@ -441,40 +455,55 @@ private:
                                attention.getPType(), cta::FragLayout::lhs);
 
     // The query tile is held for the whole key loop. A unit without keys
-    // (T = 0) has nothing to wait for: its rows are 0 / 0.
+    // (T = 0) has nothing to wait for: its rows are 0 / 0, their
+    // log-sum-exp -inf.
     Value slot = cta::StageWaitOp::create(rewriter, loc, qRing, qPos);
     qSlot = queryStages > 1 ? slot : Value();
     Value hasKeys = arith::CmpIOp::create(
         rewriter, loc, arith::CmpIPredicate::ugt, blocks, c0);
-    auto guarded = scf::IfOp::create(rewriter, loc,
-                                     TypeRange{outType, rowsType}, hasKeys,
+    // (The row maxima leave the key loop only for the log-sum-exp.)
+    bool lse = static_cast<bool>(attention.getLse());
+    SmallVector<Type> types = {outType, rowsType};
+    if (lse)
+      types.push_back(rowsType);
+    auto guarded = scf::IfOp::create(rewriter, loc, types, hasKeys,
                                      /*withElseRegion=*/true);
     {
       OpBuilder::InsertionGuard guard(rewriter);
       rewriter.setInsertionPointToStart(&guarded.getThenRegion().front());
-      auto [o, l] = buildKeyBlocks(loop, kvPos, blocks);
-      scf::YieldOp::create(rewriter, loc, ValueRange{o, l});
+      KeyLoop keyLoop = buildKeyBlocks(loop, kvPos, blocks);
+      SmallVector<Value> results = {keyLoop.o, keyLoop.l};
+      if (lse)
+        results.push_back(keyLoop.m);
+      scf::YieldOp::create(rewriter, loc, results);
       rewriter.setInsertionPointToStart(&guarded.getElseRegion().front());
-      scf::YieldOp::create(
-          rewriter, loc,
-          ValueRange{cta::AccZeroOp::create(rewriter, loc, outType),
-                     cta::SplatOp::create(rewriter, loc, rowsType, zero)});
+      results = {cta::AccZeroOp::create(rewriter, loc, outType),
+                 cta::SplatOp::create(rewriter, loc, rowsType, zero)};
+      if (lse)
+        results.push_back(cta::SplatOp::create(rewriter, loc, rowsType, negInf));
+      scf::YieldOp::create(rewriter, loc, results);
     }
     cta::StageReleaseOp::create(rewriter, loc, qRing, qPos);
     buildStore(loop, guarded.getResult(0), guarded.getResult(1));
+    if (lse)
+      buildLogSumExpStore(loop, guarded.getResult(2), guarded.getResult(1));
     Value qNext = arith::AddIOp::create(rewriter, loc, qPos, c1);
     Value kvNext = arith::AddIOp::create(rewriter, loc, kvPos, blocks);
     endWalk(loop, {qNext, kvNext});
   }
+
+  /// What the key loop leaves: O (not yet divided), the row sums and the
+  /// row maxima (in the units the exponentials subtract them in).
+  struct KeyLoop {
+    Value o, l, m;
+  };
 
   /// The key blocks of a unit (at least one), software-pipelined as
   /// FlashAttention-3 does within a warpgroup: block 0's scores and softmax
   /// first; then each step issues S = Q Kᵀ of its block and O += P V of the
   /// previous block together, computes its softmax while O's MMA is in
   /// flight, and rescales O once it lands; the last block's P V last.
-  /// Returns (O, row sums).
-  std::pair<Value, Value> buildKeyBlocks(cta::TileLoopOp loop, Value kvPos,
-                                         Value blocks) {
+  KeyLoop buildKeyBlocks(cta::TileLoopOp loop, Value kvPos, Value blocks) {
     Value m = cta::SplatOp::create(rewriter, loc, rowsType, negInf);
     Value l = cta::SplatOp::create(rewriter, loc, rowsType, zero);
     // The blocks no mask touches run without mask arithmetic, the rest
@@ -502,7 +531,7 @@ private:
     Value o = outputMma(state[3], vSlot, state[0], /*async=*/false);
     turn(cta::TurnKind::pass, warpgroup);
     cta::StageReleaseOp::create(rewriter, loc, vRing, last);
-    return {o, state[2]};
+    return {o, state[2], state[1]};
   }
 
   /// Block 0's softmax: without the masks when the unit has unmasked
@@ -805,7 +834,7 @@ private:
     Type out = elementOf(attention.getResult());
     auto store = cta::StoreOp::create(
         rewriter, loc, ValueRange{normalized}, ValueRange{},
-        rewriter.getArrayAttr({}), signature.resultArg(kernel, 0),
+        rewriter.getArrayAttr({}), signature.resultArg(kernel, output),
         tileIndices(loop, row0, false), /*row_limit=*/Value(), so, warpgroup);
     OpBuilder::InsertionGuard guard(rewriter);
     Block *epilogue = rewriter.createBlock(&store.getEpilogue());
@@ -813,6 +842,24 @@ private:
     cta::YieldOp::create(
         rewriter, loc,
         arith::TruncFOp::create(rewriter, loc, out, x).getResult());
+  }
+
+  /// Each row's log-sum-exp of the scores into the lse output:
+  /// m * s + ln(l), where the running maximum m is in the MMA's units when
+  /// a positive scale s is folded into the exponentials (else s = 1). A
+  /// row every key was masked from has m = -inf and l = 0: -inf.
+  void buildLogSumExpStore(cta::TileLoopOp loop, Value m, Value l) {
+    double scale = foldedScale().value_or(kLog2e) / kLog2e;
+    Value lse = map(rowsType, {m, l}, [&](ValueRange x) {
+      Value log = math::LogOp::create(rewriter, loc, x[1]);
+      return math::FmaOp::create(rewriter, loc, x[0], f32Constant(scale), log)
+          .getResult();
+    });
+    SmallVector<Value> indices = tileIndices(loop, row0, false);
+    indices.pop_back();
+    cta::StoreRowsOp::create(rewriter, loc, lse,
+                             signature.resultArg(kernel, lseOutput), indices,
+                             /*row_limit=*/Value());
   }
 
   Value q() { return signature.programArg(attention.getQ()); }
@@ -830,6 +877,8 @@ private:
 
   ProgramSignature signature{ctx};
   cta::ProgramOp program;
+  /// The kernel outputs of the attention's result and log-sum-exp.
+  unsigned output = 0, lseOutput = 0;
   int64_t consumers = 0;
   size_t rank = 0;
   SmallVector<Value> walkExtents;

@@ -952,6 +952,22 @@ LogicalResult MmaTurnOp::verify() {
 
 LogicalResult StageWaitOp::verify() { return verifyInMathRole(*this); }
 
+LogicalResult StoreRowsOp::verify() {
+  FragType value = getValue().getType();
+  if (value.getLayout() != FragLayout::rows || !value.getElementType().isF32())
+    return emitOpError() << "stores a rows vector of f32, got " << value;
+  auto dest = llvm::cast<MemRefType>(getDest().getType());
+  Type element = dest.getElementType();
+  if (!element.isF32() && !element.isBF16() && !element.isF16())
+    return emitOpError() << "writes f32, bf16 or f16 elements, not "
+                         << element;
+  if (static_cast<int64_t>(getIndices().size()) != dest.getRank())
+    return emitOpError() << "takes one index per axis of the destination ("
+                         << dest.getRank() << "), got "
+                         << getIndices().size();
+  return verifyInMathRole(*this);
+}
+
 LogicalResult StageReleaseOp::verify() { return verifyInMathRole(*this); }
 
 LogicalResult MmaWaitOp::verify() {

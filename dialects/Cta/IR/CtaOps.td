@@ -422,6 +422,30 @@ def Cta_StoreOp : Cta_Op<"store", [AttrSizedOperandSegments]> {
   }];
 }
 
+def Cta_StoreRowsOp : Cta_Op<"store_rows", [AttrSizedOperandSegments]> {
+  let summary = "store one value per tile row";
+  let description = [{
+    Writes the `rows` vector `value` (one f32 per row of the math
+    warpgroup's tile: attention's log-sum-exp) along the last axis of `dest`
+    from `indices` (one per axis; the last is the tile's first row),
+    converted to `dest`'s element type. Rows at or past the destination's
+    last extent, and with `row_limit` at or past that row, are not written.
+    Runs in a math role; on sm_90a one thread of each quad (which holds its
+    rows' values) writes them with plain stores.
+
+    ```mlir
+    cta.store_rows %lse -> %out[%b, %h, %s0] : !cta.frag<64xf32, rows> -> memref<?x?x?xf32>
+    ```
+  }];
+  let arguments = (ins Cta_FragType:$value, AnyMemRef:$dest,
+                       Variadic<Index>:$indices, Optional<Index>:$row_limit);
+  let assemblyFormat = [{
+    $value `->` $dest `[` $indices `]` (`row_limit` $row_limit^)? attr-dict
+    `:` qualified(type($value)) `->` type($dest)
+  }];
+  let hasVerifier = 1;
+}
+
 def Cta_SplitColsOp : Cta_Op<"split_cols", [Pure]> {
   let summary = "an accumulator's column groups as separate accumulators";
   let description = [{

@@ -174,6 +174,33 @@ def Tile_ScheduleAttr : Tile_Attr<"Schedule", "schedule"> {
 }
 
 //===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+def Tile_ReduceSum : I32EnumAttrCase<"sum", 0>;
+def Tile_ReduceMax : I32EnumAttrCase<"max", 1>;
+def Tile_ReduceLogSumExp : I32EnumAttrCase<"logsumexp", 2>;
+
+def Tile_ReduceKind : I32EnumAttr<"ReduceKind", "what a tile.reduce computes",
+    [Tile_ReduceSum, Tile_ReduceMax, Tile_ReduceLogSumExp]> {
+  let cppNamespace = "::kiln::tile";
+  let genSpecializedAttr = 0;
+}
+
+def Tile_ReduceKindAttr : EnumAttr<Tile_Dialect, Tile_ReduceKind,
+                                   "reduce_kind"> {
+  let summary = "the reduction of a tile.reduce";
+  let description = [{
+    - `sum`, `max`: as named (`max` propagates NaN);
+    - `logsumexp`: `log(sum(exp(x)))`, computed without overflow
+      (`m + log(sum(exp(x - m)))` with `m` the maximum); `-inf` when every
+      element is `-inf` (attention's masked rows), as `torch.logsumexp`.
+
+    In a `tile.reduce` it is written bare: `tile.reduce sum %x axis = 1`.
+  }];
+}
+
+//===----------------------------------------------------------------------===//
 // Attention
 //===----------------------------------------------------------------------===//
 

@@ -531,9 +531,6 @@ LogicalResult MapOp::verify() {
 }
 
 LogicalResult ReduceOp::verify() {
-  if (getKind() != "sum" && getKind() != "max")
-    return emitOpError() << "unknown reduction '" << getKind()
-                         << "'; expected sum or max";
   int64_t rank = getRank(getInput());
   int64_t axis = getAxis();
   if (axis < 0 || axis >= rank)
@@ -643,6 +640,14 @@ LogicalResult AttentionOp::verify() {
   if (failed(verifyDims(
           *this, "result",
           getDimExprs(llvm::cast<RankedTensorType>(getResult().getType())),
+          expected)))
+    return failure();
+  // The log-sum-exp: one value per query row.
+  expected.pop_back();
+  if (getLse() &&
+      failed(verifyDims(
+          *this, "lse",
+          getDimExprs(llvm::cast<RankedTensorType>(getLse().getType())),
           expected)))
     return failure();
 

@@ -278,11 +278,24 @@ def Tile_MapOp : Tile_Op<"map", [Pure]> {
 }
 
 def Tile_ReduceOp : Tile_Op<"reduce", [Pure]> {
-  let summary = "sum or max along one axis";
+  let summary = "sum, max or log-sum-exp along one axis";
+  let description = [{
+    Reduces `input` along `axis`, which the result drops; the element type
+    stays the input's. `logsumexp` of attention's masked scores is the
+    softmax's log normalizer, a second output `tile-fuse-attention` folds
+    into the attention op.
+
+    ```mlir
+    %r = tile.reduce sum %x axis = 1
+        : tensor<?x?xf32, #tile.dims<M, N>> -> tensor<?xf32, #tile.dims<M>>
+    ```
+  }];
   let arguments = (ins Tile_FloatTensor:$input,
-                       StrAttr:$kind, I64Attr:$axis);
+                       Tile_ReduceKindAttr:$kind, I64Attr:$axis);
   let results = (outs Tile_FloatTensor:$result);
-  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let assemblyFormat = [{
+    $kind $input `axis` `=` $axis attr-dict `:` type($input) `->` type($result)
+  }];
   let hasVerifier = 1;
 }
 
@@ -337,6 +350,7 @@ def Tile_AttentionOp : Tile_Op<"attention", [Pure, IsolatedFromAbove]> {
     s[i, j] = -inf where the mask drops (i, j)
     p[i, :] = p_type(softmax(s[i, :]))
     o[i, :] = sum_j p[i, j] * v[j, :]                     (f32, then o's type)
+    lse[i]  = log(sum_j exp(s[i, j]))                     (optional; f32, then its type)
     ```
 
     - `q` is `[.., S, D]`, `k` `[.., T, D]`, `v` `[.., T, Dv]`, `o`
@@ -348,6 +362,10 @@ def Tile_AttentionOp : Tile_Op<"attention", [Pure, IsolatedFromAbove]> {
       everything but what the `mask` region drops.
     - `p_type`: the type the probabilities are rounded to before the second
       product (that of `v`, as FlashAttention does).
+    - `lse` (optional result, `[.., S]`): each row's log-sum-exp of the
+      masked scores, the softmax's log normalizer (FlashAttention's
+      `softmax_lse`, which a backward pass or a split-key combine reads);
+      `-inf` for a row every key is masked from.
     - `score` region `(%s: f32, %i: index, %j: index) -> f32`: the score
       modifiers in order (scaling, soft-capping, ALiBi); empty for none.
     - `mask` region `(%i: index, %j: index) -> i1`: keep `(i, j)` where it
@@ -377,12 +395,13 @@ def Tile_AttentionOp : Tile_Op<"attention", [Pure, IsolatedFromAbove]> {
                        Tile_AttentionMaskAttr:$mask_kind,
                        TypeAttr:$p_type,
                        OptionalAttr<Tile_ScheduleAttr>:$schedule);
-  let results = (outs Tile_AttentionTensor:$result);
+  let results = (outs Tile_AttentionTensor:$result,
+                      Optional<Tile_AttentionTensor>:$lse);
   let regions = (region AnyRegion:$score, AnyRegion:$mask);
   let assemblyFormat = [{
     $q `,` $k `,` $v `mask_kind` `=` `` $mask_kind `,` `p_type` `=` $p_type
     attr-dict `:` type($q) `,` type($k) `,` type($v) `->` type($result)
-    (`score` $score^)? (`mask` $mask^)?
+    (`,` `lse` type($lse)^)? (`score` $score^)? (`mask` $mask^)?
   }];
   let hasVerifier = 1;
 }

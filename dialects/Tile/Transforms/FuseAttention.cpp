@@ -39,16 +39,22 @@ struct AttentionChain {
   MapOp roundP;     // optional: P rounded to v's type
   MatmulOp product; // P @ v
   MapOp roundO;     // optional: the output converted to its type
+  ReduceOp lse;     // optional: logsumexp of the softmax's input
+  MapOp roundLse;   // optional: the log-sum-exp converted to its type
 };
 
-/// "" if `value` has one use, else why a chain through it cannot fuse
-/// (`what` names the value; `next`, if known, is the chain's own user).
+/// "" if `value` has one use (besides `alsoFused`, a user the fused op
+/// takes in too), else why a chain through it cannot fuse (`what` names the
+/// value; `next`, if known, is the chain's own user).
 std::string whyNotOnlyUse(Value value, StringRef what,
-                          Operation *next = nullptr) {
-  if (value.hasOneUse())
+                          Operation *next = nullptr,
+                          Operation *alsoFused = nullptr) {
+  auto users = llvm::make_filter_range(
+      value.getUsers(), [&](Operation *user) { return user != alsoFused; });
+  if (llvm::hasSingleElement(users))
     return "";
   Operation *other = nullptr;
-  for (Operation *user : value.getUsers()) {
+  for (Operation *user : users) {
     if (llvm::isa<ReturnOp>(user))
       return (what + " are also returned").str();
     if (user != next || !other)
@@ -133,15 +139,43 @@ std::string whyNotQueryBatch(Value q, Value operand, StringRef name) {
   return "";
 }
 
+/// The log-sum-exp over the last axis of the softmax's input, if one reads
+/// it (the softmax's log normalizer, a second output of the fused op), and
+/// its conversion to the type it is returned as.
+void matchLogSumExp(AttentionChain &chain) {
+  Value scores = chain.softmax.getInput();
+  for (Operation *user : scores.getUsers()) {
+    auto reduce = llvm::dyn_cast<ReduceOp>(user);
+    if (reduce && reduce.getKind() == ReduceKind::logsumexp &&
+        reduce.getAxis() == getRank(scores) - 1) {
+      chain.lse = reduce;
+      break;
+    }
+  }
+  if (!chain.lse || !chain.lse.getResult().hasOneUse())
+    return;
+  if (auto map = llvm::dyn_cast<MapOp>(*chain.lse.getResult().getUsers().begin()))
+    if (isConversion(map)) {
+      Type element = llvm::cast<RankedTensorType>(map.getResult().getType())
+                         .getElementType();
+      if (element.isBF16() || element.isF16() || element.isF32())
+        chain.roundLse = map;
+    }
+}
+
 /// Walks back from the softmax to the product q @ k^T. "" once `chain` holds
 /// the masks, the modifiers and that product; else why the chain stops.
 std::string matchScores(AttentionChain &chain) {
   Value current = chain.softmax.getInput();
   Operation *next = chain.softmax;
+  // The softmax's input may also be read by its log-sum-exp.
+  Operation *lse = chain.lse;
   while (auto mask = current.getDefiningOp<MaskOp>()) {
-    if (std::string why = whyNotOnlyUse(current, "the masked scores", next);
+    if (std::string why =
+            whyNotOnlyUse(current, "the masked scores", next, lse);
         !why.empty())
       return why;
+    lse = nullptr;
     if (!mask.getPredicate().empty() &&
         capturesNonConstant(mask.getPredicate()))
       return "a mask's predicate reads a value from outside its region";
@@ -158,8 +192,10 @@ std::string matchScores(AttentionChain &chain) {
              "scores before it masks them";
     StringRef what =
         llvm::isa<MatmulOp>(def) ? "the scores" : "the modified scores";
-    if (std::string why = whyNotOnlyUse(current, what, next); !why.empty())
+    if (std::string why = whyNotOnlyUse(current, what, next, lse);
+        !why.empty())
       return why;
+    lse = nullptr;
     next = def;
     if (auto map = llvm::dyn_cast<MapOp>(def)) {
       if (std::string why = whyNotScoreMap(map); !why.empty())
@@ -248,6 +284,20 @@ std::string matchOutput(AttentionChain &chain) {
   return "";
 }
 
+/// "" unless the log-sum-exp is read before the product with v, where the
+/// fused op is built; else why not.
+std::string whyNotLogSumExpAfter(AttentionChain &chain) {
+  if (!chain.lse)
+    return "";
+  Value lse =
+      chain.roundLse ? chain.roundLse.getResult() : chain.lse.getResult();
+  for (Operation *user : lse.getUsers())
+    if (user->isBeforeInBlock(chain.product))
+      return "the log-sum-exp is read before the product with v, where "
+             "tile.attention computes both";
+  return "";
+}
+
 /// Copies the constants `region` reads from outside into the block being
 /// built (adding them to `outer`), then its ops with `mapping` (block
 /// arguments already mapped); returns the value it yields.
@@ -275,12 +325,16 @@ void fuse(AttentionChain &chain) {
   MLIRContext *ctx = scores.getContext();
   OpBuilder builder(product);
   Value result = chain.roundO ? chain.roundO.getResult() : product.getResult();
+  Value lse;
+  if (chain.lse)
+    lse = chain.roundLse ? chain.roundLse.getResult() : chain.lse.getResult();
   bool causal =
       llvm::any_of(chain.masks, [](MaskOp mask) { return mask.getCausal(); });
   Type pType =
       llvm::cast<RankedTensorType>(product.getLhs().getType()).getElementType();
   auto attention = AttentionOp::create(
-      builder, loc, result.getType(), scores.getLhs(), scores.getRhs(),
+      builder, loc, result.getType(), lse ? lse.getType() : Type(),
+      scores.getLhs(), scores.getRhs(),
       product.getRhs(),
       AttentionMaskAttr::get(ctx, causal ? AttentionMask::causal
                                          : AttentionMask::none),
@@ -336,7 +390,13 @@ void fuse(AttentionChain &chain) {
   }
 
   result.replaceAllUsesWith(attention.getResult());
+  if (lse)
+    lse.replaceAllUsesWith(attention.getLse());
   // Each op's only user is the next one, so erase from the end.
+  if (chain.roundLse)
+    chain.roundLse.erase();
+  if (chain.lse)
+    chain.lse.erase();
   if (chain.roundO)
     chain.roundO.erase();
   product.erase();
@@ -364,9 +424,12 @@ struct TileFuseAttentionPass
         continue;
       AttentionChain chain;
       chain.softmax = softmax;
+      matchLogSumExp(chain);
       std::string why = matchScores(chain);
       if (why.empty())
         why = matchOutput(chain);
+      if (why.empty())
+        why = whyNotLogSumExpAfter(chain);
       if (!why.empty()) {
         softmax.emitRemark() << "not fused into tile.attention: " << why;
         continue;

@@ -2553,3 +2553,59 @@ cta.program @p() attributes {block = array<i64: 384, 1, 1>} {
   }
   cta.return
 }
+
+// -----
+
+cta.program @p(%a: memref<?x?xf32> {cta.param = #cta.param<"a", output, [M, M]>}, %M: index {cta.dim = #cta.dim<M>}) attributes {block = array<i64: 256, 1, 1>} {
+  cta.warp_specialize #cta.role<producer, warps = 4, regs = 24> {
+  } #cta.role<math, warps = 4, regs = 240> {
+    %c0 = arith.constant 0 : index
+    %x = arith.constant 1.0 : f32
+    %v = cta.splat %x : f32 -> !cta.frag<64x64xf32, acc>
+    // expected-error@+1 {{'cta.store_rows' op stores a rows vector of f32, got '!cta.frag<64x64xf32, acc>'}}
+    cta.store_rows %v -> %a[%c0, %c0] : !cta.frag<64x64xf32, acc> -> memref<?x?xf32>
+  }
+  cta.return
+}
+
+// -----
+
+cta.program @p(%a: memref<?x?xi32> {cta.param = #cta.param<"a", output, [M, M]>}, %M: index {cta.dim = #cta.dim<M>}) attributes {block = array<i64: 256, 1, 1>} {
+  cta.warp_specialize #cta.role<producer, warps = 4, regs = 24> {
+  } #cta.role<math, warps = 4, regs = 240> {
+    %c0 = arith.constant 0 : index
+    %x = arith.constant 1.0 : f32
+    %v = cta.splat %x : f32 -> !cta.frag<64xf32, rows>
+    // expected-error@+1 {{'cta.store_rows' op writes f32, bf16 or f16 elements, not 'i32'}}
+    cta.store_rows %v -> %a[%c0, %c0] : !cta.frag<64xf32, rows> -> memref<?x?xi32>
+  }
+  cta.return
+}
+
+// -----
+
+cta.program @p(%a: memref<?x?xf32> {cta.param = #cta.param<"a", output, [M, M]>}, %M: index {cta.dim = #cta.dim<M>}) attributes {block = array<i64: 256, 1, 1>} {
+  cta.warp_specialize #cta.role<producer, warps = 4, regs = 24> {
+  } #cta.role<math, warps = 4, regs = 240> {
+    %c0 = arith.constant 0 : index
+    %x = arith.constant 1.0 : f32
+    %v = cta.splat %x : f32 -> !cta.frag<64xf32, rows>
+    // expected-error@+1 {{'cta.store_rows' op takes one index per axis of the destination (2), got 1}}
+    cta.store_rows %v -> %a[%c0] : !cta.frag<64xf32, rows> -> memref<?x?xf32>
+  }
+  cta.return
+}
+
+// -----
+
+cta.program @p(%a: memref<?x?xf32> {cta.param = #cta.param<"a", output, [M, M]>}, %M: index {cta.dim = #cta.dim<M>}) attributes {block = array<i64: 256, 1, 1>} {
+  cta.warp_specialize #cta.role<producer, warps = 4, regs = 24> {
+    %c0 = arith.constant 0 : index
+    %x = arith.constant 1.0 : f32
+    %v = cta.splat %x : f32 -> !cta.frag<64xf32, rows>
+    // expected-error@+1 {{'cta.store_rows' op runs in a math role, not a producer role}}
+    cta.store_rows %v -> %a[%c0, %c0] : !cta.frag<64xf32, rows> -> memref<?x?xf32>
+  } #cta.role<math, warps = 4, regs = 240> {
+  }
+  cta.return
+}

@@ -962,3 +962,21 @@ cta.program @key_step() attributes {block = array<i64: 384, 1, 1>} {
   }
   cta.return
 }
+
+// -----
+
+// A rows vector stored along the last axis (attention's log-sum-exp).
+// CHECK-LABEL: cta.program @store_rows(
+// CHECK:         cta.store_rows %{{.*}} -> %{{.*}}[%{{.*}}, %{{.*}}] : !cta.frag<64xf32, rows> -> memref<?x?xf32>
+// CHECK:         cta.store_rows %{{.*}} -> %{{.*}}[%{{.*}}, %{{.*}}] row_limit %{{.*}} : !cta.frag<64xf32, rows> -> memref<?x?xbf16>
+cta.program @store_rows(%a: memref<?x?xf32> {cta.param = #cta.param<"a", output, [M, M]>}, %b: memref<?x?xbf16> {cta.param = #cta.param<"b", output, [M, M]>}, %M: index {cta.dim = #cta.dim<M>}) attributes {block = array<i64: 256, 1, 1>} {
+  cta.warp_specialize #cta.role<producer, warps = 4, regs = 24> {
+  } #cta.role<math, warps = 4, regs = 240> {
+    %c0 = arith.constant 0 : index
+    %x = arith.constant 1.0 : f32
+    %v = cta.splat %x : f32 -> !cta.frag<64xf32, rows>
+    cta.store_rows %v -> %a[%c0, %c0] : !cta.frag<64xf32, rows> -> memref<?x?xf32>
+    cta.store_rows %v -> %b[%c0, %c0] row_limit %c0 : !cta.frag<64xf32, rows> -> memref<?x?xbf16>
+  }
+  cta.return
+}

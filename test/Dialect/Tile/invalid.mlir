@@ -1004,8 +1004,9 @@ tile.kernel @f(%x: tensor<?x?xf32, #tile.dims<M, N>>) {
 //===----------------------------------------------------------------------===//
 
 tile.kernel @f(%x: tensor<?x?xf32, #tile.dims<M, N>>) {
-  // expected-error@+1 {{'tile.reduce' op unknown reduction 'min'; expected sum or max}}
-  %0 = tile.reduce %x {kind = "min", axis = 1 : i64} : tensor<?x?xf32, #tile.dims<M, N>> -> tensor<?xf32, #tile.dims<M>>
+  // expected-error@+2 {{expected ::kiln::tile::ReduceKind to be one of: sum, max, logsumexp}}
+  // expected-error@+1 {{failed to parse Tile_ReduceKindAttr parameter 'value'}}
+  %0 = tile.reduce min %x axis = 1 : tensor<?x?xf32, #tile.dims<M, N>> -> tensor<?xf32, #tile.dims<M>>
   tile.return
 }
 
@@ -1013,7 +1014,7 @@ tile.kernel @f(%x: tensor<?x?xf32, #tile.dims<M, N>>) {
 
 tile.kernel @f(%x: tensor<?x?xf32, #tile.dims<M, N>>) {
   // expected-error@+1 {{'tile.reduce' op axis 2 is out of range for rank 2}}
-  %0 = tile.reduce %x {kind = "sum", axis = 2 : i64} : tensor<?x?xf32, #tile.dims<M, N>> -> tensor<?xf32, #tile.dims<M>>
+  %0 = tile.reduce sum %x axis = 2 : tensor<?x?xf32, #tile.dims<M, N>> -> tensor<?xf32, #tile.dims<M>>
   tile.return
 }
 
@@ -1021,7 +1022,7 @@ tile.kernel @f(%x: tensor<?x?xf32, #tile.dims<M, N>>) {
 
 tile.kernel @f(%x: tensor<?x?xf32, #tile.dims<M, N>>) {
   // expected-error@+1 {{'tile.reduce' op axis -1 is out of range for rank 2}}
-  %0 = tile.reduce %x {kind = "sum", axis = -1 : i64} : tensor<?x?xf32, #tile.dims<M, N>> -> tensor<?xf32, #tile.dims<M>>
+  %0 = tile.reduce sum %x axis = -1 : tensor<?x?xf32, #tile.dims<M, N>> -> tensor<?xf32, #tile.dims<M>>
   tile.return
 }
 
@@ -1029,7 +1030,7 @@ tile.kernel @f(%x: tensor<?x?xf32, #tile.dims<M, N>>) {
 
 tile.kernel @f(%x: tensor<?x?xf32, #tile.dims<M, N>>) {
   // expected-error@+1 {{'tile.reduce' op result element type must match the input's}}
-  %0 = tile.reduce %x {kind = "max", axis = 1 : i64} : tensor<?x?xf32, #tile.dims<M, N>> -> tensor<?xf16, #tile.dims<M>>
+  %0 = tile.reduce max %x axis = 1 : tensor<?x?xf32, #tile.dims<M, N>> -> tensor<?xf16, #tile.dims<M>>
   tile.return
 }
 
@@ -1037,7 +1038,7 @@ tile.kernel @f(%x: tensor<?x?xf32, #tile.dims<M, N>>) {
 
 tile.kernel @f(%x: tensor<?x?xf32, #tile.dims<M, N>>) {
   // expected-error@+1 {{'tile.reduce' op result is [M], expected [N] (axis 0)}}
-  %0 = tile.reduce %x {kind = "sum", axis = 0 : i64} : tensor<?x?xf32, #tile.dims<M, N>> -> tensor<?xf32, #tile.dims<M>>
+  %0 = tile.reduce sum %x axis = 0 : tensor<?x?xf32, #tile.dims<M, N>> -> tensor<?xf32, #tile.dims<M>>
   tile.return
 }
 
@@ -1045,7 +1046,7 @@ tile.kernel @f(%x: tensor<?x?xf32, #tile.dims<M, N>>) {
 
 tile.kernel @f(%x: tensor<?x?xf32, #tile.dims<M, N>>) {
   // expected-error@+1 {{'tile.reduce' op result has rank 2, expected 1 ([M])}}
-  %0 = tile.reduce %x {kind = "sum", axis = 1 : i64} : tensor<?x?xf32, #tile.dims<M, N>> -> tensor<?x?xf32, #tile.dims<M, N>>
+  %0 = tile.reduce sum %x axis = 1 : tensor<?x?xf32, #tile.dims<M, N>> -> tensor<?x?xf32, #tile.dims<M, N>>
   tile.return
 }
 
@@ -1333,6 +1334,14 @@ tile.kernel @g() attributes {variant_of = @f} {
 tile.kernel @f(%q: tensor<?x128xbf16, #tile.dims<S, 128>>, %k: tensor<?x128xbf16, #tile.dims<T, 128>>, %v: tensor<?x128xbf16, #tile.dims<T, 128>>) {
   // expected-error@+1 {{'tile.attention' op q, k and v must have one rank from 3 to 5, got 2, 2 and 2}}
   %o = tile.attention %q, %k, %v mask_kind = causal, p_type = bf16 : tensor<?x128xbf16, #tile.dims<S, 128>>, tensor<?x128xbf16, #tile.dims<T, 128>>, tensor<?x128xbf16, #tile.dims<T, 128>> -> tensor<?x128xbf16, #tile.dims<S, 128>>
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%q: tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>>, %k: tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>>) {
+  // expected-error@+1 {{'tile.attention' op lse is [B, H, T], expected [B, H, S] (axis 2)}}
+  %o, %l = tile.attention %q, %k, %k mask_kind = none, p_type = bf16 : tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>>, tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>>, tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>> -> tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>>, lse tensor<?x?x?xf32, #tile.dims<B, H, T>>
   tile.return
 }
 

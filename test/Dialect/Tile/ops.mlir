@@ -239,13 +239,15 @@ tile.kernel @schedule_order(%w: tensor<32x64xf16>, %at: tensor<32x64xf16>) -> te
 // CHECK-NEXT:    %[[R:.*]] = arith.mulf %[[S]], %[[W]] : f32
 // CHECK-NEXT:    tile.yield %[[R]] : f32
 // CHECK-NEXT:  }
-// CHECK:       %[[SUM:.*]] = tile.reduce %[[Y]] {axis = 1 : i64, kind = "sum"} : tensor<?x?xf32, #tile.dims<M, N>> -> tensor<?xf32, #tile.dims<M>>
-// CHECK:       %[[MAX:.*]] = tile.reduce %[[Y]] {axis = 0 : i64, kind = "max"} : tensor<?x?xf32, #tile.dims<M, N>> -> tensor<?xf32, #tile.dims<N>>
+// CHECK:       %[[SUM:.*]] = tile.reduce sum %[[Y]] axis = 1 : tensor<?x?xf32, #tile.dims<M, N>> -> tensor<?xf32, #tile.dims<M>>
+// CHECK:       %[[MAX:.*]] = tile.reduce max %[[Y]] axis = 0 : tensor<?x?xf32, #tile.dims<M, N>> -> tensor<?xf32, #tile.dims<N>>
+// CHECK:       %[[LSE:.*]] = tile.reduce logsumexp %[[Y]] axis = 1 : tensor<?x?xf32, #tile.dims<M, N>> -> tensor<?xf32, #tile.dims<M>>
 // CHECK:       %[[SM:.*]] = tile.softmax %[[Y]] : tensor<?x?xf32, #tile.dims<M, N>>
-// CHECK:       tile.return %[[SUM]], %[[MAX]], %[[SM]]
+// CHECK:       tile.return %[[SUM]], %[[MAX]], %[[LSE]], %[[SM]]
 tile.kernel @elementwise(%x: tensor<?x?xf32, #tile.dims<M, N>>, %row: tensor<?xbf16, #tile.dims<N>>,
                          %col: tensor<?x1xf32, #tile.dims<M, 1>>)
-    -> (tensor<?xf32, #tile.dims<M>>, tensor<?xf32, #tile.dims<N>>, tensor<?x?xf32, #tile.dims<M, N>>) {
+    -> (tensor<?xf32, #tile.dims<M>>, tensor<?xf32, #tile.dims<N>>, tensor<?xf32, #tile.dims<M>>,
+        tensor<?x?xf32, #tile.dims<M, N>>) {
   %y = tile.map %x, %row, %col : tensor<?x?xf32, #tile.dims<M, N>>, tensor<?xbf16, #tile.dims<N>>,
                                  tensor<?x1xf32, #tile.dims<M, 1>> -> tensor<?x?xf32, #tile.dims<M, N>> {
   ^bb0(%u: f32, %v: bf16, %w: f32):
@@ -255,10 +257,12 @@ tile.kernel @elementwise(%x: tensor<?x?xf32, #tile.dims<M, N>>, %row: tensor<?xb
     %r = arith.mulf %s, %w : f32
     tile.yield %r : f32
   }
-  %sum = tile.reduce %y {kind = "sum", axis = 1 : i64} : tensor<?x?xf32, #tile.dims<M, N>> -> tensor<?xf32, #tile.dims<M>>
-  %max = tile.reduce %y {kind = "max", axis = 0 : i64} : tensor<?x?xf32, #tile.dims<M, N>> -> tensor<?xf32, #tile.dims<N>>
+  %sum = tile.reduce sum %y axis = 1 : tensor<?x?xf32, #tile.dims<M, N>> -> tensor<?xf32, #tile.dims<M>>
+  %max = tile.reduce max %y axis = 0 : tensor<?x?xf32, #tile.dims<M, N>> -> tensor<?xf32, #tile.dims<N>>
+  %lse = tile.reduce logsumexp %y axis = 1 : tensor<?x?xf32, #tile.dims<M, N>> -> tensor<?xf32, #tile.dims<M>>
   %sm = tile.softmax %y : tensor<?x?xf32, #tile.dims<M, N>>
-  tile.return %sum, %max, %sm : tensor<?xf32, #tile.dims<M>>, tensor<?xf32, #tile.dims<N>>, tensor<?x?xf32, #tile.dims<M, N>>
+  tile.return %sum, %max, %lse, %sm : tensor<?xf32, #tile.dims<M>>, tensor<?xf32, #tile.dims<N>>,
+      tensor<?xf32, #tile.dims<M>>, tensor<?x?xf32, #tile.dims<M, N>>
 }
 
 // CHECK-LABEL: tile.kernel @attention_pieces(

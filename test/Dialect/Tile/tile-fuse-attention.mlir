@@ -11,6 +11,7 @@
 !p = tensor<?x?x?x?xbf16, #tile.dims<B, H, S, T>>
 !of = tensor<?x?x?x128xf32, #tile.dims<B, H, S, 128>>
 !o = tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>>
+!lse = tensor<?x?x?xf32, #tile.dims<B, H, S>>
 
 //===----------------------------------------------------------------------===//
 // Chains that fuse
@@ -70,6 +71,55 @@ tile.kernel @plain(%q: !q, %k: !kv, %v: !kv) -> !of {
   }
   %3 = tile.matmul %2, %v : !p, !kv -> !of
   tile.return %3 : !of
+}
+
+// The log-sum-exp of the masked scores, returned next to the output (in
+// either order), becomes the op's second result.
+// CHECK-LABEL: tile.kernel @log_sum_exp(
+// CHECK-NEXT:    %[[O:.*]], %[[L:.*]] = tile.attention %{{.*}}, %{{.*}}, %{{.*}} mask_kind = causal, p_type = bf16 : {{.*}} -> tensor<?x?x?x128xf32, #tile.dims<B, H, S, 128>>, lse tensor<?x?x?xf32, #tile.dims<B, H, S>>{{$}}
+// CHECK-NEXT:    tile.return %[[L]], %[[O]]
+tile.kernel @log_sum_exp(%q: !q, %k: !kv, %v: !kv) -> (!lse, !of) {
+  %0 = tile.matmul %q, %k {transpose_b} : !q, !kv -> !s
+  %1 = tile.mask %0 causal : !s {
+  }
+  %2 = tile.softmax %1 : !s
+  %3 = tile.map %2 : !s -> !p {
+  ^bb0(%x: f32):
+    %t = arith.truncf %x : f32 to bf16
+    tile.yield %t : bf16
+  }
+  %4 = tile.matmul %3, %v : !p, !kv -> !of
+  %l = tile.reduce logsumexp %1 axis = 3 : !s -> !lse
+  tile.return %l, %4 : !lse, !of
+}
+
+// Without masks the log-sum-exp reads the (scaled) scores; returned as bf16,
+// its conversion is the result type.
+// CHECK-LABEL: tile.kernel @log_sum_exp_rounded(
+// CHECK-NEXT:    %[[O:.*]], %[[L:.*]] = tile.attention {{.*}} mask_kind = none, p_type = bf16 : {{.*}} -> tensor<?x?x?x128xf32, #tile.dims<B, H, S, 128>>, lse tensor<?x?x?xbf16, #tile.dims<B, H, S>> score {
+// CHECK:         tile.return %[[O]], %[[L]]
+tile.kernel @log_sum_exp_rounded(%q: !q, %k: !kv, %v: !kv) -> (!of, tensor<?x?x?xbf16, #tile.dims<B, H, S>>) {
+  %0 = tile.matmul %q, %k {transpose_b} : !q, !kv -> !s
+  %1 = tile.map %0 : !s -> !s {
+  ^bb0(%x: f32):
+    %c = arith.constant 0.0883883461 : f32
+    %y = arith.mulf %x, %c : f32
+    tile.yield %y : f32
+  }
+  %l = tile.reduce logsumexp %1 axis = 3 : !s -> !lse
+  %lr = tile.map %l : !lse -> tensor<?x?x?xbf16, #tile.dims<B, H, S>> {
+  ^bb0(%x: f32):
+    %t = arith.truncf %x : f32 to bf16
+    tile.yield %t : bf16
+  }
+  %2 = tile.softmax %1 : !s
+  %3 = tile.map %2 : !s -> !p {
+  ^bb0(%x: f32):
+    %t = arith.truncf %x : f32 to bf16
+    tile.yield %t : bf16
+  }
+  %4 = tile.matmul %3, %v : !p, !kv -> !of
+  tile.return %4, %lr : !of, tensor<?x?x?xbf16, #tile.dims<B, H, S>>
 }
 
 // A predicate mask (a sliding window) becomes the mask region.
@@ -385,6 +435,48 @@ tile.kernel @probabilities_returned(%q: !q, %k: !kv, %v: !kv) -> (!of, !s) {
   tile.return %3, %1 : !of, !s
 }
 
+// The log-sum-exp of the scores before the mask is not the softmax's.
+// CHECK-LABEL: tile.kernel @log_sum_exp_unmasked(
+// CHECK-NOT:     tile.attention
+// CHECK:         tile.softmax
+tile.kernel @log_sum_exp_unmasked(%q: !q, %k: !kv, %v: !kv) -> (!of, !lse) {
+  %0 = tile.matmul %q, %k {transpose_b} : !q, !kv -> !s
+  %l = tile.reduce logsumexp %0 axis = 3 : !s -> !lse
+  %1 = tile.mask %0 causal : !s {
+  }
+  // expected-remark @+1 {{not fused into tile.attention: the scores are also read by 'tile.reduce'}}
+  %2 = tile.softmax %1 : !s
+  %3 = tile.map %2 : !s -> !p {
+  ^bb0(%x: f32):
+    %t = arith.truncf %x : f32 to bf16
+    tile.yield %t : bf16
+  }
+  %4 = tile.matmul %3, %v : !p, !kv -> !of
+  tile.return %4, %l : !of, !lse
+}
+
+// The log-sum-exp read before the product with v, where the op would be.
+// CHECK-LABEL: tile.kernel @log_sum_exp_read_early(
+// CHECK-NOT:     tile.attention
+tile.kernel @log_sum_exp_read_early(%q: !q, %k: !kv, %v: !kv) -> (!of, !lse) {
+  %0 = tile.matmul %q, %k {transpose_b} : !q, !kv -> !s
+  %l = tile.reduce logsumexp %0 axis = 3 : !s -> !lse
+  %l2 = tile.map %l : !lse -> !lse {
+  ^bb0(%x: f32):
+    %y = arith.addf %x, %x : f32
+    tile.yield %y : f32
+  }
+  // expected-remark @+1 {{not fused into tile.attention: the log-sum-exp is read before the product with v, where tile.attention computes both}}
+  %2 = tile.softmax %0 : !s
+  %3 = tile.map %2 : !s -> !p {
+  ^bb0(%x: f32):
+    %t = arith.truncf %x : f32 to bf16
+    tile.yield %t : bf16
+  }
+  %4 = tile.matmul %3, %v : !p, !kv -> !of
+  tile.return %4, %l2 : !of, !lse
+}
+
 // The masked scores also reduced (a row maximum returned).
 // CHECK-LABEL: tile.kernel @masked_scores_reduced(
 // CHECK-NOT:     tile.attention
@@ -393,7 +485,7 @@ tile.kernel @masked_scores_reduced(%q: !q, %k: !kv, %v: !kv) -> (!of, tensor<?x?
   %0 = tile.matmul %q, %k {transpose_b} : !q, !kv -> !s
   %1 = tile.mask %0 causal : !s {
   }
-  %m = tile.reduce %1 {kind = "max", axis = 3 : i64} : !s -> tensor<?x?x?xf32, #tile.dims<B, H, S>>
+  %m = tile.reduce max %1 axis = 3 : !s -> tensor<?x?x?xf32, #tile.dims<B, H, S>>
   // expected-remark @+1 {{not fused into tile.attention: the masked scores are also read by 'tile.reduce'}}
   %2 = tile.softmax %1 : !s
   %3 = tile.map %2 : !s -> !p {
