@@ -305,6 +305,16 @@ Value Generator::genMatmul(const BinaryExpr &expr) {
   auto [lhsExpr, transposeA] = peelTransposes(*expr.lhs);
   auto [rhsExpr, transposeB] = peelTransposes(*expr.rhs);
 
+  auto *keys = llvm::dyn_cast<CallExpr>(rhsExpr);
+  if (keys && keys->builtin == Builtin::Grouped) {
+    auto *queries = llvm::cast<CallExpr>(lhsExpr);
+    Value q = genTensor(*queries->args[0].value);
+    Value qOffsets = genTensor(*queries->args[1].value);
+    Value k = genTensor(*keys->args[0].value);
+    Value kOffsets = genTensor(*keys->args[1].value);
+    return tile::SegmentedMatmulOp::create(builder, location, resultType, q, k,
+                                           qOffsets, kOffsets);
+  }
   if (auto *grouped = llvm::dyn_cast<CallExpr>(lhsExpr);
       grouped && grouped->builtin == Builtin::Grouped) {
     Value x = genTensor(*grouped->args[0].value);

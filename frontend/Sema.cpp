@@ -232,6 +232,10 @@ private:
   MatmulOperand checkMatmulOperand(ExprPtr &operand, bool isLhs);
   ValueType checkGroupedMatmul(BinaryExpr &expr, MatmulOperand &lhs,
                                MatmulOperand &rhs);
+  /// grouped(q, cu_q) @ grouped(k, cu_k)^T: the products of q's row segment
+  /// b with k's row segment b (varlen attention's scores).
+  ValueType checkSegmentedMatmul(BinaryExpr &expr, MatmulOperand &lhs,
+                                 MatmulOperand &rhs);
   /// The element type the MMA multiplies, or nullopt after an error.
   std::optional<ElemType> checkMmaTypes(BinaryExpr &expr, const MatmulOperand &lhs,
                                      const MatmulOperand &rhs);
@@ -782,9 +786,14 @@ KernelChecker::MatmulOperand KernelChecker::checkMatmulOperand(ExprPtr &operand,
 
   auto *call = llvm::dyn_cast<CallExpr>(base);
   if (call && call->callee == "grouped") {
-    if (!isLhs || !transposes.empty()) {
-      error(call->getLoc()) << "grouped(x, offsets) can only be the left "
-                               "operand of '@', untransposed";
+    // On the left untransposed (a grouped GEMM, or the queries of varlen
+    // attention); on the right only transposed, the keys of varlen
+    // attention: grouped(q, cu_q) @ grouped(k, cu_k)^T.
+    if (isLhs ? !transposes.empty() : !result.transposed) {
+      error(call->getLoc())
+          << "grouped(x, offsets) can only be the left operand of '@', "
+             "untransposed, or the transposed right operand of a segmented "
+             "product (grouped(q, cu_q) @ grouped(k, cu_k)^T)";
       return result;
     }
     call->builtin = Builtin::Grouped;
@@ -878,6 +887,14 @@ ValueType KernelChecker::checkMatmul(BinaryExpr &expr) {
   MatmulOperand rhs = checkMatmulOperand(expr.rhs, /*isLhs=*/false);
   if (lhs.type.isInvalid() || rhs.type.isInvalid())
     return ValueType::invalid();
+  if (lhs.grouped && rhs.grouped)
+    return checkSegmentedMatmul(expr, lhs, rhs);
+  if (rhs.grouped) {
+    error(rhs.grouped->getLoc())
+        << "a grouped right operand of '@' needs a grouped left operand: "
+           "grouped(q, cu_q) @ grouped(k, cu_k)^T";
+    return ValueType::invalid();
+  }
   if (lhs.grouped)
     return checkGroupedMatmul(expr, lhs, rhs);
 
@@ -963,6 +980,82 @@ ValueType KernelChecker::checkMatmul(BinaryExpr &expr) {
     contractions.narrowest = *mmaType;
   contractions.any = true;
   return ValueType::tensor(ElemType::F32, *batch);
+}
+
+ValueType KernelChecker::checkSegmentedMatmul(BinaryExpr &expr,
+                                              MatmulOperand &lhs,
+                                              MatmulOperand &rhs) {
+  const Expr &q = *lhs.grouped->args[0].value,
+             &qOffsets = *lhs.grouped->args[1].value;
+  const Expr &k = *rhs.grouped->args[0].value,
+             &kOffsets = *rhs.grouped->args[1].value;
+  const ValueType &tq = q.type, &tk = k.type;
+  for (const Expr *operand : {&q, &k})
+    if (!operand->type.isTensor() || operand->type.shape.size() < 2) {
+      error(operand->getLoc())
+          << "a segmented '@' needs operands of rank 2 or more [.., rows, D], "
+             "but "
+          << quote(*operand) << " is " << operand->type.str();
+      return ValueType::invalid();
+    }
+  for (const Expr *offsets : {&qOffsets, &kOffsets}) {
+    const ValueType &to = offsets->type;
+    if (!to.isTensor() || to.dtype != ElemType::I32 || to.shape.size() != 1) {
+      error(offsets->getLoc()) << "the offsets of grouped(x, offsets) must be "
+                                  "i32[B+1], but "
+                               << quote(*offsets) << " is " << to.str();
+      return ValueType::invalid();
+    }
+  }
+  if (qOffsets.type.shape[0] != kOffsets.type.shape[0]) {
+    error(expr.getLoc()) << "the segments of a segmented '@' pair up: "
+                         << quote(qOffsets) << " has "
+                         << qOffsets.type.shape[0] << " entries and "
+                         << quote(kOffsets) << " "
+                         << kOffsets.type.shape[0];
+    return ValueType::invalid();
+  }
+  if (tq.shape.size() != tk.shape.size()) {
+    error(expr.getLoc()) << "a segmented '@' needs operands of one rank, but "
+                         << quote(q) << " is " << tq.str() << " and "
+                         << quote(k) << " " << tk.str();
+    return ValueType::invalid();
+  }
+  std::optional<ElemType> mmaType = checkMmaTypes(expr, lhs, rhs);
+  if (!mmaType)
+    return ValueType::invalid();
+  if (tq.dtype == ElemType::F32 || tk.dtype == ElemType::F32) {
+    error(expr.getLoc()) << "a segmented '@' multiplies 16-bit or fp8 "
+                            "operands, not f32";
+    return ValueType::invalid();
+  }
+  if (tq.shape.back() != tk.shape.back()) {
+    error(expr.getLoc()) << "contraction dims differ: "
+                         << describeDim(tq.shape.back(), "D") << " from "
+                         << renderExpr(q) << ", "
+                         << describeDim(tk.shape.back(), "D") << " from "
+                         << renderExpr(k);
+    return ValueType::invalid();
+  }
+  llvm::ArrayRef<std::string> sq = tq.shape, sk = tk.shape;
+  std::pair<std::string, std::string> clash;
+  auto shape = broadcastShapes(sq.drop_back(2), sk.drop_back(2), clash);
+  if (!shape) {
+    error(expr.getLoc()) << "cannot broadcast batch dims "
+                         << tile::formatDims(sq.drop_back(2)) << " of "
+                         << renderExpr(q) << " with "
+                         << tile::formatDims(sk.drop_back(2)) << " of "
+                         << renderExpr(k) << ": " << clash.first << " and "
+                         << clash.second << " differ";
+    return ValueType::invalid();
+  }
+  shape->push_back(sq[sq.size() - 2]);
+  shape->push_back(sk[sk.size() - 2]);
+  if (!contractions.any ||
+      getBitWidth(*mmaType) < getBitWidth(contractions.narrowest))
+    contractions.narrowest = *mmaType;
+  contractions.any = true;
+  return ValueType::tensor(ElemType::F32, *shape);
 }
 
 ValueType KernelChecker::checkGroupedMatmul(BinaryExpr &expr,

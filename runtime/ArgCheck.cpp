@@ -104,29 +104,36 @@ bool bindDims(const LaunchPlan &plan, const Tensor *args, const bool *known,
       }
   }
 
-  // Bind each dim from its first plain occurrence among the given tensors.
+  // Bind each dim from its first plain occurrence among the given tensors,
+  // then the dims no plain occurrence binds from a name plus a constant
+  // (`B+1`: B = extent - 1). The check below reports an extent too small.
   size_t nd = plan.numDims();
   out.values.assign(nd, -1);
   out.sources.assign(nd, DimSource());
-  for (size_t i = 0; i < count; ++i) {
-    if (!given(i))
-      continue;
-    const PlannedParam &p = plan.params[i];
-    for (int a = 0; a < p.rank; ++a) {
-      const PlannedExpr &e = p.shape[a];
-      if (!e.expr.isPlainName() || out.values[e.dim] >= 0)
+  for (bool shifted : {false, true}) {
+    for (size_t i = 0; i < count; ++i) {
+      if (!given(i))
         continue;
-      int64_t v = args[i].shape[a];
-      // Dims reach the kernel as i32 arguments and TMA coordinates are 32-bit.
-      if (v > kMaxKernelIndex) {
-        error = where(p, a) + ": extent " + std::to_string(v) + " for dim " +
-                plan.dimName(e.dim) +
-                " exceeds the kernel's 32-bit dims (max " +
-                std::to_string(kMaxKernelIndex) + ")";
-        return false;
+      const PlannedParam &p = plan.params[i];
+      for (int a = 0; a < p.rank; ++a) {
+        const PlannedExpr &e = p.shape[a];
+        bool binds = shifted ? e.expr.isShiftedName() : e.expr.isPlainName();
+        if (!binds || out.values[e.dim] >= 0)
+          continue;
+        int64_t v = e.expr.invert(args[i].shape[a]);
+        if (v < 0)
+          continue;
+        // Dims reach the kernel as i32 arguments and TMA coordinates are 32-bit.
+        if (v > kMaxKernelIndex) {
+          error = where(p, a) + ": extent " + std::to_string(v) + " for dim " +
+                  plan.dimName(e.dim) +
+                  " exceeds the kernel's 32-bit dims (max " +
+                  std::to_string(kMaxKernelIndex) + ")";
+          return false;
+        }
+        out.values[e.dim] = v;
+        out.sources[e.dim] = {static_cast<int>(i), a};
       }
-      out.values[e.dim] = v;
-      out.sources[e.dim] = {static_cast<int>(i), a};
     }
   }
 

@@ -45,8 +45,18 @@ struct DimExpr {
   /// The canonical manifest spelling, e.g. `cdiv(K,128)`; `parse(str())` gives
   /// back `*this`.
   std::string str() const;
-  /// True for a bare name, the only form that binds a dim.
+  /// True for a bare name, the form that binds a dim first.
   bool isPlainName() const { return kind == Kind::Name; }
+  /// True for a name plus or minus a constant (`B+1`): it binds its dim
+  /// (extent - 1) where no bare occurrence does (the offsets `i32[B+1]` of
+  /// packed sequences, the only tensor that names B).
+  bool isShiftedName() const { return kind == Kind::Add || kind == Kind::Sub; }
+  /// The dim value an extent of a plain or shifted name gives.
+  int64_t invert(int64_t extent) const {
+    return kind == Kind::Add ? extent - value
+           : kind == Kind::Sub ? extent + value
+                               : extent;
+  }
   /// Evaluates the expression with its name bound to `nameValue` (ignored for
   /// `Const`). Fails on int64 overflow; the result may be negative (`M-4` with
   /// M = 2): callers reject that.

@@ -86,7 +86,7 @@ cta.program @no_shape(%c: memref<?x?xf32> {cta.param = #cta.param<"c", output, [
     cta.tile_loop static (%M, %M) tile [64, 64] {
     ^bb0(%m0: index, %n0: index):
       %z = cta.acc_zero : !cta.acc<64x64xf32>
-      // expected-error@+1 {{convert-cta-to-nvvm: the destination's extents are unknown (each must be a dim or a constant)}}
+      // expected-error@+1 {{convert-cta-to-nvvm: the destination's extents are unknown (each must be a dim, a dim plus a constant, or a constant)}}
       cta.store %z -> %c[%m0, %n0] staging %sc : !cta.acc<64x64xf32> -> memref<?x?xf32>, !cta.buffer<64x32xf32, swizzle = "128B"> {
       ^bb0(%e: f32):
         cta.yield %e : f32
@@ -98,15 +98,15 @@ cta.program @no_shape(%c: memref<?x?xf32> {cta.param = #cta.param<"c", output, [
 
 // -----
 
-// An extent given by an expression (E+1) cannot clip a store yet.
-cta.program @expr_shape(%c: memref<?x?xf32> {cta.param = #cta.param<"c", output, [E+1, M]>}, %M: index {cta.dim = #cta.dim<M>}, %E: index {cta.dim = #cta.dim<E>})
+// An extent given by a product (E*2) cannot clip a store yet (E+1 can).
+cta.program @expr_shape(%c: memref<?x?xf32> {cta.param = #cta.param<"c", output, [E*2, M]>}, %M: index {cta.dim = #cta.dim<M>}, %E: index {cta.dim = #cta.dim<E>})
     attributes {block = array<i64: 128, 1, 1>} {
   %sc = cta.alloc : !cta.buffer<64x32xf32, swizzle = "128B">
   cta.warp_specialize #cta.role<math, warps = 4> {
     cta.tile_loop static (%M, %M) tile [64, 64] {
     ^bb0(%m0: index, %n0: index):
       %z = cta.acc_zero : !cta.acc<64x64xf32>
-      // expected-error@+1 {{convert-cta-to-nvvm: the destination's extents are unknown (each must be a dim or a constant)}}
+      // expected-error@+1 {{convert-cta-to-nvvm: the destination's extents are unknown (each must be a dim, a dim plus a constant, or a constant)}}
       cta.store %z -> %c[%m0, %n0] staging %sc : !cta.acc<64x64xf32> -> memref<?x?xf32>, !cta.buffer<64x32xf32, swizzle = "128B"> {
       ^bb0(%e: f32):
         cta.yield %e : f32

@@ -719,7 +719,21 @@ cta.program @f(%c: memref<?x?xf32> {cta.param = #cta.param<"c", output, [M, M]>}
 
 // -----
 
-cta.program @f(%c: memref<?x?xf32> {cta.param = #cta.param<"c", output, [M, M]>}, %M: index {cta.dim = #cta.dim<M>})
+// A store bounded by a row limit (a group's end): the bulk copy, which
+// clips only at the tensor's end, runs where the whole tile lies above the
+// limit; otherwise plain stores keep below min(M, limit).
+// CHECK-LABEL: llvm.func @row_limited_store(
+// CHECK:         %[[LIMIT:.*]] = arith.index_castui %c100 : index to i32
+// CHECK:         %[[END:.*]] = arith.minui %{{.*}}, %[[LIMIT]] : i32
+// CHECK:         %[[LAST:.*]] = arith.addi %{{.*}}, %{{.*}} : i32
+// CHECK:         %[[WHOLE:.*]] = arith.cmpi ule, %[[LAST]], %[[LIMIT]] : i32
+// CHECK:         %[[BULK:.*]] = arith.andi %{{.*}}, %[[WHOLE]] : i1
+// CHECK:         scf.if %[[BULK]] {
+// CHECK:           nvvm.cp.async.bulk.tensor.global.shared.cta
+// CHECK:         } else {
+// CHECK:           arith.cmpi ult, %{{.*}}, %[[END]] : i32
+// CHECK:           llvm.store
+cta.program @row_limited_store(%c: memref<?x?xf32> {cta.param = #cta.param<"c", output, [M, M]>}, %M: index {cta.dim = #cta.dim<M>})
     attributes {block = array<i64: 256, 1, 1>} {
   %sc = cta.alloc : !cta.buffer<64x32xf32, swizzle = "128B">
   cta.warp_specialize #cta.role<producer, warps = 4, regs = 40> {
@@ -727,8 +741,8 @@ cta.program @f(%c: memref<?x?xf32> {cta.param = #cta.param<"c", output, [M, M]>}
     cta.tile_loop static (%M, %M) tile [64, 64] {
     ^bb0(%m0: index, %n0: index):
       %z = cta.acc_zero : !cta.acc<64x64xf32>
-      // expected-error@+1 {{convert-cta-to-nvvm: not implemented yet on sm_90a: a store bounded by a row limit}}
-      cta.store %z -> %c[%m0, %n0] row_limit %M staging %sc : !cta.acc<64x64xf32> -> memref<?x?xf32>, !cta.buffer<64x32xf32, swizzle = "128B"> {
+      %L = arith.constant 100 : index
+      cta.store %z -> %c[%m0, %n0] row_limit %L staging %sc : !cta.acc<64x64xf32> -> memref<?x?xf32>, !cta.buffer<64x32xf32, swizzle = "128B"> {
       ^bb0(%e: f32):
         cta.yield %e : f32
       }
@@ -956,7 +970,7 @@ cta.program @pair_sm90(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.p
 // A dim that no tensor's shape binds could not be given a value at launch
 // (kiln-fuzz-pipeline found this reaching the manifest writer as an
 // internal error).
-// expected-error@+1 {{convert-cta-to-nvvm: the program cannot be launched: dim 'M' is never a plain entry of a param shape, so no launch can bind it}}
+// expected-error@+1 {{convert-cta-to-nvvm: the program cannot be launched: dim 'M' is never a plain entry (or a name plus a constant) of a param shape, so no launch can bind it}}
 cta.program @unbound(%M: index {cta.dim = #cta.dim<M>}) attributes {block = array<i64: 128, 1, 1>} {
   cta.tile_loop static (%M, %M) tile [64, 16] {
   ^bb0(%m0: index, %n0: index):
@@ -1015,6 +1029,49 @@ cta.program @longest_first(%o: memref<?x?x?x?xbf16, strided<[?, ?, ?, 1]>> {cta.
     cta.tile_loop batched (%B, %H, %S, %D) tile [1, 1, 128, 64] {
     ^bb0(%b: index, %h: index, %s0: index, %d0: index):
     } {longest_first, persistent}
+  }
+  cta.return
+}
+
+// -----
+
+// A grouped walk (packed sequences, experts): R = cdiv(T, 128) + B virtual
+// row tiles times the heads; each CTA strides over the units and carries
+// its scan of the offsets (the group reached, the row tiles before it) in
+// the loop; an scf.while moves it forward past groups that end at or before
+// the unit's row tile, reading the offsets non-coherently (ld.global.nc:
+// invariant loads), index clamped into the tensor, value clamped at 0; a
+// unit past the last group runs nothing. cta.read_index is the same read.
+// CHECK-LABEL: llvm.func @grouped_walk(
+// CHECK-SAME:    %[[OFF:[^:]*]]: !llvm.ptr<1>
+// CHECK:         %[[R:.*]] = arith.addi %{{.*}}, %{{.*}} : i32
+// CHECK:         scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[G:.*]] = %{{.*}}, %[[PRE:.*]] = %{{.*}}) -> (i32, i32) {
+// CHECK:           %{{.*}}:2 = scf.while
+// CHECK:             llvm.load %{{.*}} invariant {alignment = 4 : i64} : !llvm.ptr<1> -> i32
+// CHECK:             arith.maxsi
+// CHECK:             scf.condition
+// CHECK:           scf.if %{{.*}} -> (i32, i32) {
+// CHECK:             llvm.load %{{.*}} invariant
+// CHECK:             scf.yield
+// CHECK:           } else {
+// CHECK:             scf.yield
+// CHECK:           scf.yield
+// CHECK:         llvm.return
+cta.program @grouped_walk(%offsets: memref<?xi32> {cta.param = #cta.param<"cu", input, [B+1]>}, %o: memref<?x?xf32> {cta.param = #cta.param<"o", output, [H, T]>}, %B: index {cta.dim = #cta.dim<B>}, %H: index {cta.dim = #cta.dim<H>}, %T: index {cta.dim = #cta.dim<T>}) attributes {block = array<i64: 128, 1, 1>} {
+  %c64 = arith.constant 64 : index
+  cta.tile_loop grouped offsets(%offsets : memref<?xi32>, %B) (%H, %T, %c64) tile [1, 128, 64] {
+  ^bb0(%g: index, %h: index, %m0: index, %n0: index, %end: index):
+    %start = cta.read_index %offsets[%g] : memref<?xi32>
+  } {persistent}
+  cta.return
+}
+
+// -----
+
+cta.program @grouped_not_persistent(%offsets: memref<?xi32> {cta.param = #cta.param<"cu", input, [B+1]>}, %B: index {cta.dim = #cta.dim<B>}, %T: index {cta.dim = #cta.dim<T>}) attributes {block = array<i64: 128, 1, 1>} {
+  // expected-error@+1 {{convert-cta-to-nvvm: not implemented yet on sm_90a: a grouped tile walk that is not persistent (its units depend on offsets on the device)}}
+  cta.tile_loop grouped offsets(%offsets : memref<?xi32>, %B) (%T, %T) tile [128, 64] {
+  ^bb0(%g: index, %m0: index, %n0: index, %end: index):
   }
   cta.return
 }

@@ -240,6 +240,46 @@ tile.kernel @log_sum_exp(%q: tensor<?x?x128xbf16, #tile.dims<H, S, 128>> {tile.p
 
 // -----
 
+// Packed sequences (varlen): a grouped walk over the query offsets, its body
+// reading the unit's first query row and its keys' range (cta.read_index) in
+// each role; K and V load from the sequence's first key, the masks see the
+// row within the sequence, and the store stops at the sequence's end
+// (m_end: row_limit).
+// CHECK-LABEL: cta.program @varlen(
+// CHECK:         cta.tile_loop grouped offsets(%[[CQ:[^ ]*]] : memref<?xi32, strided<[1]>>, %[[B:[^)]*]]) (%{{.*}}, %{{.*}}, %{{.*}}) tile [1, 128, 128]
+// CHECK-NEXT:    ^bb0(%[[SEQ:[^:]*]]: index, %{{[^:]*}}: index, %{{[^:]*}}: index, %{{[^:]*}}: index, %[[END:[^:]*]]: index,
+// CHECK:           cta.read_index %[[CQ]][%[[SEQ]]] : memref<?xi32, strided<[1]>>
+// CHECK:           %[[K0:.*]] = cta.read_index %[[CK:[^\[]*]][%[[SEQ]]]
+// CHECK:           cta.read_index %[[CK]][
+// CHECK:           arith.addi %[[K0]], %{{.*}} : index
+// CHECK:           cta.load
+// CHECK:         } {persistent}
+// CHECK:         cta.tile_loop grouped offsets(%[[CQ]]
+// CHECK:           cta.store %{{.*}} -> %{{.*}}[%{{.*}}] row_limit %{{.*}} staging
+// CHECK:         } {persistent}
+tile.kernel @varlen(%q: tensor<?x?x128xbf16, #tile.dims<H, TQ, 128>> {tile.param = #tile.param<"q", input>},
+                    %k: tensor<?x?x128xbf16, #tile.dims<H, TK, 128>> {tile.param = #tile.param<"k", input>},
+                    %v: tensor<?x?x128xbf16, #tile.dims<H, TK, 128>> {tile.param = #tile.param<"v", input>},
+                    %cq: tensor<?xi32, #tile.dims<B+1>> {tile.param = #tile.param<"cu_q", input>},
+                    %ck: tensor<?xi32, #tile.dims<B+1>> {tile.param = #tile.param<"cu_k", input>})
+    -> (tensor<?x?x128xbf16, #tile.dims<H, TQ, 128>> {tile.param = #tile.param<"o", output>}) {
+  %o = tile.attention %q, %k, %v segments(%cq, %ck : tensor<?xi32, #tile.dims<B+1>>, tensor<?xi32, #tile.dims<B+1>>) mask_kind = causal, p_type = bf16 {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 128, stages = 2, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 1>} : tensor<?x?x128xbf16, #tile.dims<H, TQ, 128>>, tensor<?x?x128xbf16, #tile.dims<H, TK, 128>>, tensor<?x?x128xbf16, #tile.dims<H, TK, 128>> -> tensor<?x?x128xbf16, #tile.dims<H, TQ, 128>>
+  tile.return %o : tensor<?x?x128xbf16, #tile.dims<H, TQ, 128>>
+}
+
+// -----
+
+tile.kernel @varlen_offsets_extent(%q: tensor<?x?x128xbf16, #tile.dims<H, TQ, 128>> {tile.param = #tile.param<"q", input>},
+                    %k: tensor<?x?x128xbf16, #tile.dims<H, TK, 128>> {tile.param = #tile.param<"k", input>},
+                    %cq: tensor<?xi32, #tile.dims<N>> {tile.param = #tile.param<"cu_q", input>})
+    -> (tensor<?x?x128xbf16, #tile.dims<H, TQ, 128>> {tile.param = #tile.param<"o", output>}) {
+  // expected-error@+1 {{convert-tile-to-cta: not implemented yet: sequence offsets of extent 'N'; varlen attention takes i32[B + 1] (a name plus one) or a constant extent}}
+  %o = tile.attention %q, %k, %k segments(%cq, %cq : tensor<?xi32, #tile.dims<N>>, tensor<?xi32, #tile.dims<N>>) mask_kind = none, p_type = bf16 {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 128, stages = 2, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 1>} : tensor<?x?x128xbf16, #tile.dims<H, TQ, 128>>, tensor<?x?x128xbf16, #tile.dims<H, TK, 128>>, tensor<?x?x128xbf16, #tile.dims<H, TK, 128>> -> tensor<?x?x128xbf16, #tile.dims<H, TQ, 128>>
+  tile.return %o : tensor<?x?x128xbf16, #tile.dims<H, TQ, 128>>
+}
+
+// -----
+
 tile.kernel @unscheduled(%q: tensor<?x?x128xbf16, #tile.dims<H, S, 128>> {tile.param = #tile.param<"q", input>},
                          %k: tensor<?x?x128xbf16, #tile.dims<H, T, 128>> {tile.param = #tile.param<"k", input>},
                          %v: tensor<?x?x128xbf16, #tile.dims<H, T, 128>> {tile.param = #tile.param<"v", input>})

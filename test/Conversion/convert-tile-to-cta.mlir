@@ -290,6 +290,17 @@ tile.kernel @f(%x: tensor<?x?xbf16, #tile.dims<T, K>> {tile.param = #tile.param<
 
 // -----
 
+tile.kernel @segmented(%q: tensor<?x?x64xbf16, #tile.dims<H, S, 64>> {tile.param = #tile.param<"q", input>},
+                       %k: tensor<?x?x64xbf16, #tile.dims<H, T, 64>> {tile.param = #tile.param<"k", input>},
+                       %c: tensor<?xi32, #tile.dims<B+1>> {tile.param = #tile.param<"c", input>})
+    -> (tensor<?x?x?xf32, #tile.dims<H, S, T>> {tile.param = #tile.param<"s", output>}) {
+  // expected-error@+1 {{convert-tile-to-cta: not implemented yet: a segmented product (grouped(q, cu_q) @ grouped(k, cu_k)^T) outside attention: it lowers as the scores of softmax(...) @ v}}
+  %0 = tile.segmented_matmul %q, %k segments(%c, %c) : tensor<?x?x64xbf16, #tile.dims<H, S, 64>>, tensor<?x?x64xbf16, #tile.dims<H, T, 64>>, tensor<?xi32, #tile.dims<B+1>>, tensor<?xi32, #tile.dims<B+1>> -> tensor<?x?x?xf32, #tile.dims<H, S, T>>
+  tile.return %0 : tensor<?x?x?xf32, #tile.dims<H, S, T>>
+}
+
+// -----
+
 tile.kernel @f(%a: tensor<?x?xf8E4M3FN, #tile.dims<M, K>> {tile.param = #tile.param<"a", input>}, %as: tensor<?x?xf32, #tile.dims<M, K>> {tile.param = #tile.param<"a.scale", scale, of = "a", block = [1, 1]>},
                %b: tensor<?x?xf8E4M3FN, #tile.dims<N, K>> {tile.param = #tile.param<"b", input>}, %bs: tensor<?x?xf32, #tile.dims<N, K>> {tile.param = #tile.param<"b.scale", scale, of = "b", block = [1, 1]>})
     -> (tensor<?x?xf32, #tile.dims<M, N>> {tile.param = #tile.param<"c", output>}) {

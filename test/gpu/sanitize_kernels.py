@@ -7,7 +7,9 @@ Launches each artifact `*.kiln.json` in $KILN_ARTIFACTS (default .device-carry/a
 shape of `--shapes` (default: 200,300,144 with edge tiles in M, N and K; 1,8,16, one partial tile
 smaller than every tile; 257,264,528, several tiles and a K remainder; K a multiple of 16 so fp8
 operands have the 16-byte rows TMA needs), binding the dims M, N, K; attention kernels get
-S = M queries and T = N keys in 2 batches of 2 heads (B, H, HKV, G = 2; BH = 3).
+S = M queries and T = N keys in 2 batches of 2 heads (B, H, HKV, G = 2; BH = 3); varlen attention
+TQ = M packed queries and TK = N keys in B = 2 sequences whose offsets (like every i32 input) are
+random in [0, 4): not monotone, which must not send an access outside memory either.
 Inputs are random host tensors copied to the GPU, outputs are allocated by the runtime, and
 PyTorch's caching allocator is off, so the only kernels on the GPU are Kiln's and every tensor is
 its own allocation (an access past one is an error memcheck sees). Correctness is pytest's job
@@ -105,7 +107,7 @@ def main():
             continue
         for m, n, k in shapes:
             dims = {"M": m, "N": n, "K": k, "S": m, "T": n, "B": 2, "H": 2, "HKV": 2, "G": 2,
-                    "BH": 3}
+                    "BH": 3, "TQ": m, "TK": n}
             try:
                 inputs = [random_input(p, dims) for p in kernel.params if p.role == "input"]
             except KeyError as e:

@@ -189,6 +189,118 @@ def test_log_sum_exp_window(load, s, t):
                    lse_tolerance=1e-2)
 
 
+def packed_offsets(lengths, start=0):
+    """int32 offsets on the device of sequences of `lengths` packed from row `start`."""
+    offsets = [start]
+    for n in lengths:
+        offsets.append(offsets[-1] + n)
+    return torch.tensor(offsets, dtype=torch.int32, device="cuda")
+
+
+def varlen_reference(q, k, v, cu_q, cu_k, causal, scale):
+    """float32 attention of each packed sequence over its own keys (causal: top-left within the
+    sequence); q [.., TQ, D], k and v [.., TK, D] with k's and v's leading axes q's or 1. Rows
+    outside every sequence are NaN (not written)."""
+    out = torch.full(q.shape[:-1] + (v.shape[-1],), float("nan"), device="cuda")
+    lse = torch.full(q.shape[:-1], float("nan"), device="cuda")
+    cq, ck = cu_q.tolist(), cu_k.tolist()
+    for b in range(len(cq) - 1):
+        q0, q1, k0, k1 = cq[b], cq[b + 1], ck[b], ck[b + 1]
+        if q1 <= q0:
+            continue
+        s = (q[..., q0:q1, :].float() @ k[..., k0:k1, :].float().transpose(-1, -2)) * scale
+        if causal:
+            i = torch.arange(q1 - q0, device="cuda")[:, None]
+            j = torch.arange(k1 - k0, device="cuda")[None, :]
+            s = s.masked_fill(j > i, float("-inf"))
+        out[..., q0:q1, :] = torch.softmax(s, dim=-1) @ v[..., k0:k1, :].float()
+        lse[..., q0:q1] = torch.logsumexp(s, dim=-1)
+    return out, lse
+
+
+def compare_varlen(o, ref, what):
+    """NaN exactly where the reference is (rows not written, rows without keys), relative
+    norm error elsewhere."""
+    nan = torch.isnan(ref)
+    assert torch.equal(torch.isnan(o.float()), nan), f"{what}: NaN rows differ"
+    err = ((o.float()[~nan] - ref[~nan]).norm() / ref[~nan].norm().clamp_min(1e-30)).item()
+    assert err < TOLERANCE, f"{what}: relative error {err:.3e}"
+
+
+VARLEN_CASES = [
+    [1],                                  # one row
+    [17, 0, 300, 1, 128, 129],            # an empty sequence, tile edges
+    [1000, 4097],                         # long ones
+    [5] * 40,                             # many short sequences (several per query tile)
+]
+
+
+@pytest.mark.parametrize("lengths", VARLEN_CASES)
+@pytest.mark.parametrize("layout", ["heads_first", "tokens_first"])
+def test_varlen_causal(load, lengths, layout):
+    """Packed sequences (FlashAttention's varlen), causal within each; the query and key
+    lengths of a sequence differ (keys = queries + 7). With tokens_first the tensors are
+    [tokens, H, 128] as PyTorch packs them, passed as their transpose(0, 1) views (no copy).
+    Rows before the first and after the last sequence stay unwritten (NaN)."""
+    kernel = load("attention_varlen")
+    h = 3
+    cu_q = packed_offsets(lengths, start=2)
+    cu_k = packed_offsets([n + 7 for n in lengths])
+    tq, tk = cu_q[-1].item() + 5, cu_k[-1].item()
+    if layout == "heads_first":
+        q, k, v = randn(h, tq, 128), randn(h, tk, 128), randn(h, tk, 128)
+        o = torch.full((h, tq, 128), float("nan"), device="cuda", dtype=torch.bfloat16)
+    else:
+        q = randn(tq, h, 128).transpose(0, 1)
+        k, v = randn(tk, h, 128).transpose(0, 1), randn(tk, h, 128).transpose(0, 1)
+        o = torch.full((tq, h, 128), float("nan"), device="cuda",
+                       dtype=torch.bfloat16).transpose(0, 1)
+    kernel(q, k, v, cu_q, cu_k, out=o)
+    torch.cuda.synchronize()
+    ref, _ = varlen_reference(q, k, v, cu_q, cu_k, causal=True, scale=1 / math.sqrt(128))
+    compare_varlen(o, ref, f"lengths {lengths[:6]}, {layout}")
+
+
+@pytest.mark.parametrize("lengths", VARLEN_CASES)
+def test_varlen_log_sum_exp(load, lengths):
+    """Non-causal packed sequences with grouped-query heads (4 query heads per key/value
+    head), f16, the log-sum-exp as a second output; query lengths differ from key lengths
+    (keys = 2 * queries + 1)."""
+    kernel = load("attention_varlen_lse")
+    hkv, g = 2, 4
+    cu_q = packed_offsets(lengths)
+    cu_k = packed_offsets([2 * n + 1 for n in lengths])
+    tq, tk = cu_q[-1].item(), cu_k[-1].item()
+    q = randn(hkv, g, tq, 64, dtype=torch.float16)
+    k = randn(hkv, 1, tk, 64, dtype=torch.float16)
+    v = randn(hkv, 1, tk, 64, dtype=torch.float16)
+    o = torch.full((hkv, g, tq, 64), float("nan"), device="cuda", dtype=torch.float16)
+    lse = torch.full((hkv, g, tq), float("nan"), device="cuda")
+    kernel(q, k, v, cu_q, cu_k, out=(o, lse))
+    torch.cuda.synchronize()
+    ref, ref_lse = varlen_reference(q, k, v, cu_q, cu_k, causal=False, scale=0.125)
+    compare_varlen(o, ref, f"lengths {lengths[:6]}")
+    assert torch.equal(torch.isnan(lse), torch.isnan(ref_lse)), "lse rows written differ"
+    live = ~torch.isnan(ref_lse)
+    err = ((lse[live] - ref_lse[live]).abs() / ref_lse[live].abs().clamp_min(1.0)).max().item()
+    assert err < 1e-3, f"lse error {err:.3e}"
+
+
+def test_varlen_offsets_on_device_change(load):
+    """The offsets stay on the device: the same launch with other offsets (same tensor
+    shapes) computes the other packing."""
+    kernel = load("attention_varlen")
+    h, tq, tk = 2, 600, 700
+    q, k, v = randn(h, tq, 128), randn(h, tk, 128), randn(h, tk, 128)
+    for lengths_q, lengths_k in [([100, 500], [350, 350]), ([599, 1], [1, 699])]:
+        cu_q, cu_k = packed_offsets(lengths_q), packed_offsets(lengths_k)
+        o = torch.full((h, tq, 128), float("nan"), device="cuda", dtype=torch.bfloat16)
+        kernel(q, k, v, cu_q, cu_k, out=o)
+        torch.cuda.synchronize()
+        ref, _ = varlen_reference(q, k, v, cu_q, cu_k, causal=True, scale=1 / math.sqrt(128))
+        compare_varlen(o, ref, f"lengths {lengths_q} / {lengths_k}")
+
+
 KILN_RUN_CASES = [
     ("attention", "attention-causal", "B=2,H=3,S=1000,T=300"),
     ("attention", "attention-causal", "B=1,H=2,S=17,T=4097"),
@@ -198,6 +310,7 @@ KILN_RUN_CASES = [
     ("attention_d64", "attention-causal", "B=2,H=2,S=1000,T=1000"),
     ("attention_d64_full", "attention", "B=2,H=2,S=193,T=1000"),
     ("attention_d256", "attention-causal", "B=1,H=2,S=300,T=1000"),
+    ("attention_lse", "attention-causal", "B=1,H=2,S=300,T=1000"),  # o and its log-sum-exp
 ]
 
 

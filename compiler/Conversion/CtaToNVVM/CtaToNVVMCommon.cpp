@@ -530,6 +530,191 @@ struct BatchedTileLoopLowering
   }
 };
 
+/// Element `index` (i32) of the rank-1 i32 program tensor `source`, read
+/// through the non-coherent cache (the kernel does not write it): an index
+/// past the tensor reads its last element (an empty tensor reads 0), a
+/// negative element reads 0.
+static Value readOffset(Emitter &e, const KernelABI &abi,
+                        LLVM::LLVMFuncOp kernel, Value source, Value index) {
+  unsigned arg = llvm::cast<BlockArgument>(source).getArgNumber();
+  Value pointer = kernel.getArgument(abi.pointerArgs.lookup(arg).pointer);
+  FailureOr<Value> extent = tensorExtent(e, abi, kernel, arg, 0);
+  Value last = e.sub(*extent, e.i32(1));
+  Value at = e.minU(index, last);
+  Type i32 = e.i32Type();
+  Value address = LLVM::GEPOp::create(
+      e.b, e.loc, pointer.getType(), i32, pointer,
+      ValueRange{arith::ExtUIOp::create(e.b, e.loc, e.b.getI64Type(), at)});
+  Value value = LLVM::LoadOp::create(e.b, e.loc, i32, address, /*alignment=*/4,
+                                     /*isVolatile=*/false,
+                                     /*isNonTemporal=*/false,
+                                     /*isInvariant=*/true);
+  Value empty = e.eq(*extent, e.i32(0));
+  value = arith::SelectOp::create(e.b, e.loc, empty, e.i32(0), value);
+  return arith::MaxSIOp::create(e.b, e.loc, value, e.i32(0));
+}
+
+/// cta.read_index: readOffset.
+struct ReadIndexLowering : public AbiPattern<cta::ReadIndexOp> {
+  using AbiPattern::AbiPattern;
+  LogicalResult
+  matchAndRewrite(cta::ReadIndexOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Emitter e(rewriter, op.getLoc());
+    Value value = readOffset(e, abis.of(op), abis.kernelOf(op), op.getSource(),
+                             e.toI32(adaptor.getIndex()));
+    rewriter.replaceOp(op, e.toIndex(value));
+    return success();
+  }
+};
+
+/// A grouped walk: units (virtual row tile r, leading index..., column
+/// tile) of R = cdiv(T, tm) + E virtual row tiles, r varying slowest, walked
+/// by the persistent CTAs in order of their linear block index, each taking
+/// every stride-th unit. Group e has cdiv(max(offsets[e+1] - offsets[e],
+/// 0), tm) row tiles, numbered on from those of the groups before it; as r
+/// never decreases along a CTA's units, each CTA carries the group it
+/// reached and the row tiles before it, and scans forward from there
+/// (every group's offsets are read once per CTA, not once per unit). A unit
+/// past the last group's tiles runs nothing.
+struct GroupedTileLoopLowering : public AbiPattern<cta::TileLoopOp> {
+  using AbiPattern::AbiPattern;
+  LogicalResult
+  matchAndRewrite(cta::TileLoopOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (op.getWalk() != cta::WalkKind::grouped)
+      return rewriter.notifyMatchFailure(op, "only grouped walks");
+    const KernelABI &abi = abis.of(op);
+    LLVM::LLVMFuncOp kernel = abis.kernelOf(op);
+    Location loc = op.getLoc();
+    Emitter e(rewriter, loc);
+    Type i32 = e.i32Type();
+    ValueRange extents = adaptor.getExtents();
+    ArrayRef<int64_t> tiles = op.getTileSizes();
+    size_t axes = extents.size(), rowAxis = axes - 2;
+    int64_t tileM = tiles[rowAxis];
+    Value groups = e.toI32(adaptor.getGroups());
+    Value offsets = op.getOffsets();
+    SmallVector<Value> counts;
+    for (auto [extent, tile] : llvm::zip(extents, tiles))
+      counts.push_back(e.ceilDiv(e.toI32(extent), e.i32(tile)));
+    counts[rowAxis] = e.add(counts[rowAxis], groups);
+    Value total = e.i32(1);
+    for (Value count : counts)
+      total = e.mul(total, count);
+    Value gridX = NVVM::GridDimXOp::create(rewriter, loc, i32);
+    Value gridXY = e.mul(gridX, NVVM::GridDimYOp::create(rewriter, loc, i32));
+    Value first = e.add(
+        e.add(NVVM::BlockIdXOp::create(rewriter, loc, i32),
+              e.mul(NVVM::BlockIdYOp::create(rewriter, loc, i32), gridX)),
+        e.mul(NVVM::BlockIdZOp::create(rewriter, loc, i32), gridXY));
+    Value stride = e.mul(gridXY, NVVM::GridDimZOp::create(rewriter, loc, i32));
+    // Carried: the loop's values, then the scan's group and the row tiles
+    // of the groups before it.
+    SmallVector<Value> inits(adaptor.getInits());
+    inits.push_back(e.i32(0));
+    inits.push_back(e.i32(0));
+    auto loop = scf::ForOp::create(rewriter, loc, e.toIndex(first),
+                                   e.toIndex(total), e.toIndex(stride), inits);
+    Block *body = loop.getBody();
+    if (!body->empty())
+      rewriter.eraseOp(body->getTerminator());
+    rewriter.setInsertionPointToStart(body);
+    size_t carried = adaptor.getInits().size();
+    ValueRange iterArgs = loop.getRegionIterArgs();
+    Value rest = e.toI32(loop.getInductionVar());
+    SmallVector<Value> args(axes);
+    // Fastest first: the column tiles, the leading axes innermost first,
+    // then the virtual row tile.
+    args[axes - 1] = e.toIndex(
+        e.mul(e.urem(rest, counts[axes - 1]), e.i32(tiles[axes - 1])));
+    rest = e.udiv(rest, counts[axes - 1]);
+    for (size_t axis = rowAxis; axis-- > 0;) {
+      args[axis] = e.toIndex(e.mul(e.urem(rest, counts[axis]),
+                                   e.i32(tiles[axis])));
+      rest = e.udiv(rest, counts[axis]);
+    }
+    Value r = rest;
+    auto tilesOf = [&](Value group) {
+      Value begin = readOffset(e, abi, kernel, offsets, group);
+      Value end = readOffset(e, abi, kernel, offsets, e.add(group, e.i32(1)));
+      Value rows = arith::MaxSIOp::create(rewriter, loc, e.sub(end, begin),
+                                          e.i32(0));
+      return std::make_tuple(begin, end, e.ceilDiv(rows, e.i32(tileM)));
+    };
+    // Scan forward while group g ends at or before row tile r.
+    auto scan = scf::WhileOp::create(
+        rewriter, loc, TypeRange{i32, i32},
+        ValueRange{iterArgs[carried], iterArgs[carried + 1]});
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      Block *before = rewriter.createBlock(&scan.getBefore(), {}, {i32, i32},
+                                           {loc, loc});
+      Value g = before->getArgument(0), prefix = before->getArgument(1);
+      Value inside = e.ult(g, groups);
+      // (The group read only inside the groups.)
+      auto past = scf::IfOp::create(rewriter, loc,
+                                    TypeRange{rewriter.getI1Type()}, inside,
+                                    /*withElseRegion=*/true);
+      rewriter.setInsertionPointToStart(&past.getThenRegion().front());
+      Value ends = e.add(prefix, std::get<2>(tilesOf(g)));
+      scf::YieldOp::create(rewriter, loc,
+                           e.cmp(arith::CmpIPredicate::ule, ends, r));
+      rewriter.setInsertionPointToStart(&past.getElseRegion().front());
+      scf::YieldOp::create(
+          rewriter, loc,
+          ValueRange{arith::ConstantIntOp::create(rewriter, loc, 0, 1)});
+      rewriter.setInsertionPointAfter(past);
+      Value more = past.getResult(0);
+      scf::ConditionOp::create(rewriter, loc, more, ValueRange{g, prefix});
+      Block *after = rewriter.createBlock(&scan.getAfter(), {}, {i32, i32},
+                                          {loc, loc});
+      Value nextG = e.add(after->getArgument(0), e.i32(1));
+      Value nextPrefix =
+          e.add(after->getArgument(1), std::get<2>(tilesOf(after->getArgument(0))));
+      scf::YieldOp::create(rewriter, loc, ValueRange{nextG, nextPrefix});
+    }
+    Value g = scan.getResult(0), prefix = scan.getResult(1);
+    // The unit's group, if r falls inside one.
+    auto unit = scf::IfOp::create(rewriter, loc, loop.getResultTypes(),
+                                  e.ult(g, groups), /*withElseRegion=*/true);
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(&unit.getElseRegion().front());
+      SmallVector<Value> same(iterArgs.take_front(carried));
+      same.push_back(g);
+      same.push_back(prefix);
+      scf::YieldOp::create(rewriter, loc, same);
+    }
+    rewriter.setInsertionPointToStart(&unit.getThenRegion().front());
+    auto [begin, end, groupTiles] = tilesOf(g);
+    (void)groupTiles;
+    args[rowAxis] =
+        e.toIndex(e.add(begin, e.mul(e.sub(r, prefix), e.i32(tileM))));
+    SmallVector<Value> bodyArgs = {e.toIndex(g)};
+    llvm::append_range(bodyArgs, args);
+    bodyArgs.push_back(e.toIndex(end));
+    llvm::append_range(bodyArgs, iterArgs.take_front(carried));
+    // The walk's cta.yield ends the unit's branch; the scan state goes out
+    // next to its values.
+    Block &walkBody = op.getBody().front();
+    auto yield = llvm::cast<cta::YieldOp>(walkBody.getTerminator());
+    rewriter.setInsertionPoint(yield);
+    SmallVector<Value> yielded(yield.getValues());
+    yielded.push_back(g);
+    yielded.push_back(prefix);
+    rewriter.modifyOpInPlace(yield,
+                             [&] { yield->setOperands(yielded); });
+    Block *thenBlock = &unit.getThenRegion().front();
+    rewriter.inlineBlockBefore(&walkBody, thenBlock, thenBlock->end(),
+                               bodyArgs);
+    rewriter.setInsertionPointAfter(unit);
+    scf::YieldOp::create(rewriter, loc, unit.getResults());
+    rewriter.replaceOp(op, loop.getResults().take_front(carried));
+    return success();
+  }
+};
+
 /// For each K step: wait until the stage is empty (the first pass through
 /// the ring passes at once: a fresh barrier's phase 1 counts as complete),
 /// post the stage's transaction bytes on its full barrier, then issue the
@@ -706,8 +891,9 @@ void kiln::populateCtaToNVVMCommonPatterns(TypeConverter &converter,
                                            const KernelABIs &abis,
                                            const CtaResources &resources) {
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<ProgramLowering, LoadLowering, RingLowering, ProduceLowering>(
-      converter, ctx, abis);
+  patterns.add<ProgramLowering, LoadLowering, RingLowering, ProduceLowering,
+               GroupedTileLoopLowering, ReadIndexLowering>(converter, ctx,
+                                                           abis);
   patterns.add<WarpSpecializeLowering>(converter, ctx, abis, resources);
   patterns.add<ReturnLowering, YieldLowering, TileLoopLowering,
                BatchedTileLoopLowering, ClusterRankLowering, AllocLowering,
@@ -822,9 +1008,16 @@ LogicalResult kiln::checkLoweredAlike(Operation *op, target::Chip chip) {
         return op->emitError("convert-cta-to-nvvm: the K loop is not "
                              "pipelined; run cta-pipeline first");
       })
+      .Case([&](cta::ReadIndexOp read) -> LogicalResult {
+        return checkDestExtentsKnown(op, read.getSource(), "offsets");
+      })
       .Case([&](cta::TileLoopOp loop) -> LogicalResult {
-        if (loop.getWalk() == cta::WalkKind::grouped)
-          return notYet("a grouped tile walk");
+        if (loop.getWalk() == cta::WalkKind::grouped) {
+          if (!loop.getPersistent())
+            return notYet("a grouped tile walk that is not persistent (its "
+                          "units depend on offsets on the device)");
+          return checkDestExtentsKnown(op, loop.getOffsets(), "offsets");
+        }
         // (A batched walk's CTAs take units one by one: nothing ties the
         // CTAs of a cluster to neighbouring tiles.)
         if (loop.getWalk() == cta::WalkKind::batched && loop.getCluster() &&
@@ -852,8 +1045,6 @@ LogicalResult kiln::checkLoweredAlike(Operation *op, target::Chip chip) {
         return success();
       })
       .Case([&](cta::StoreOp store) -> LogicalResult {
-        if (store.getRowLimit())
-          return notYet("a store bounded by a row limit");
         for (Value value : store.getValues())
           if (!llvm::isa<cta::AccType>(value.getType()))
             return notYet("storing a register fragment");

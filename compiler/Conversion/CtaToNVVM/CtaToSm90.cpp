@@ -1163,8 +1163,9 @@ struct StoreLowering : public AbiPattern<cta::StoreOp> {
     Location loc = op.getLoc();
     Emitter e(rewriter, loc);
     OpBuilder &b = rewriter;
-    TileStore store(e, op, adaptor.getIndices(), adaptor.getStaging(),
-                    adaptor.getStagingSlot(), abi, kernel);
+    TileStore store(e, op, adaptor.getIndices(), adaptor.getRowLimit(),
+                    adaptor.getStaging(), adaptor.getStagingSlot(), abi,
+                    kernel);
     if (failed(store.prepare()))
       return rewriter.notifyMatchFailure(op, "unknown destination extents");
     auto accType = cta::AccType::get(getContext(), op.getTileShape(),

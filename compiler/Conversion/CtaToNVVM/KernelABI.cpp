@@ -86,8 +86,14 @@ ExtentSource kiln::findExtent(cta::ProgramOp program, tile::DimExprAttr dim) {
   ExtentSource source;
   if (std::optional<int64_t> constant = dim.getConstant())
     source.constant = *constant;
-  else if (dim.getKind() == DimExpr::Kind::Name)
+  else if (dim.getKind() == DimExpr::Kind::Name ||
+           dim.getKind() == DimExpr::Kind::Add ||
+           dim.getKind() == DimExpr::Kind::Sub) {
     source.dimArgument = program.findDimArgument(dim.getName().getValue());
+    source.offset = dim.getKind() == DimExpr::Kind::Add   ? dim.getValue()
+                    : dim.getKind() == DimExpr::Kind::Sub ? -dim.getValue()
+                                                          : 0;
+  }
   return source;
 }
 
@@ -195,6 +201,7 @@ FailureOr<KernelABI> kiln::planKernelABI(cta::ProgramOp program) {
 
   SmallVector<cta::StoreOp> stores;
   SmallVector<cta::StoreRowsOp> rowStores;
+  SmallVector<Value> offsetTensors;
   // Global tensors addressed with plain loads and stores, in first use.
   SmallVector<unsigned> plainTensors;
   auto addPlain = [&](Value memref) {
@@ -245,6 +252,19 @@ FailureOr<KernelABI> kiln::planKernelABI(cta::ProgramOp program) {
         return WalkResult::interrupt();
       abi.storeArgs[op].tensorMap = *map;
       stores.push_back(store);
+    } else if (llvm::isa<cta::ReadIndexOp>(op) ||
+               (llvm::isa<cta::TileLoopOp>(op) &&
+                llvm::cast<cta::TileLoopOp>(op).getOffsets())) {
+      // Offsets read with plain loads (a grouped walk's, cta.read_index).
+      Value source = llvm::isa<cta::ReadIndexOp>(op)
+                         ? llvm::cast<cta::ReadIndexOp>(op).getSource()
+                         : llvm::cast<cta::TileLoopOp>(op).getOffsets();
+      auto arg = llvm::dyn_cast<BlockArgument>(source);
+      if (!arg || arg.getOwner() != &body)
+        return (op->emitError("convert-cta-to-nvvm: offsets must be program "
+                              "arguments"),
+                WalkResult::interrupt());
+      offsetTensors.push_back(source);
     } else if (auto rows = llvm::dyn_cast<cta::StoreRowsOp>(op)) {
       auto dest = llvm::dyn_cast<BlockArgument>(rows.getDest());
       if (!dest || dest.getOwner() != &body)
@@ -307,6 +327,8 @@ FailureOr<KernelABI> kiln::planKernelABI(cta::ProgramOp program) {
   }
   for (cta::StoreRowsOp rows : rowStores)
     addPlain(rows.getDest());
+  for (Value offsets : offsetTensors)
+    addPlain(offsets);
   for (unsigned arg : plainTensors) {
     std::string name = manifest.params[paramIndex(arg)].name;
     PointerArgs &args = abi.pointerArgs[arg];
@@ -366,6 +388,7 @@ FailureOr<KernelABI> kiln::planKernelABI(cta::ProgramOp program) {
       extent.constant = source.constant;
       if (source.dimArgument)
         extent.dimParam = abi.dimArgs.lookup(*source.dimArgument);
+      extent.offset = source.offset;
       extents.push_back(extent);
     }
   }
@@ -403,6 +426,16 @@ FailureOr<KernelABI> kiln::planKernelABI(cta::ProgramOp program) {
       return loop.emitError(
           "convert-cta-to-nvvm: tile extents must be dims or constants");
     launch.tiles.push_back({*expr, tile});
+  }
+  // A grouped walk's row tiles depend on the offsets on the device: the
+  // persistent grid counts the groups as a factor, an upper bound of
+  // cdiv(T, tm) + E (the count only caps the grid at the SMs).
+  if (loop.getWalk() == cta::WalkKind::grouped) {
+    FailureOr<DimExpr> groups = extentExpr(program, loop.getGroups());
+    if (failed(groups))
+      return loop.emitError(
+          "convert-cta-to-nvvm: the group count must be a dim or a constant");
+    launch.tiles.insert(launch.tiles.end() - 1, {*groups, 1});
   }
   return abi;
 }

@@ -38,11 +38,13 @@ struct StoreArgs {
   unsigned tmaOk = 0;     ///< i32: 1 when the tensor map could be encoded
 };
 
-/// One extent of a global tensor: a constant, an i32 dim parameter, or
-/// neither (an expression such as `E+1`, which plain accesses do not take).
+/// One extent of a global tensor: a constant, an i32 dim parameter plus a
+/// constant (`E+1`), or neither (an expression such as `K*2`, which plain
+/// accesses do not take).
 struct ExtentArg {
   std::optional<int64_t> constant;
   std::optional<unsigned> dimParam;
+  int64_t offset = 0;
 };
 
 /// What a program's entry passes for one global tensor that the kernel
@@ -146,10 +148,12 @@ mlir::FailureOr<KernelABI> planKernelABI(cta::ProgramOp program);
 
 /// Where `program` gets extent `dim` (an axis of a tensor's `#cta.param`):
 /// its constant value, or the index of the program argument (`cta.dim`) that
-/// carries it; neither for an expression such as `E+1`.
+/// carries it plus a constant (`E+1`: E's argument, offset 1); neither for
+/// an expression such as `K*2`.
 struct ExtentSource {
   std::optional<int64_t> constant;
   std::optional<unsigned> dimArgument;
+  int64_t offset = 0;
   bool known() const { return constant || dimArgument; }
 };
 ExtentSource findExtent(cta::ProgramOp program, tile::DimExprAttr dim);

@@ -48,7 +48,8 @@ LogicalResult kiln::checkStoreStaging(cta::StoreOp store) {
   return checkDestExtentsKnown(store, store.getDest());
 }
 
-LogicalResult kiln::checkDestExtentsKnown(Operation *op, Value dest) {
+LogicalResult kiln::checkDestExtentsKnown(Operation *op, Value dest,
+                                          StringRef what) {
   auto arg = llvm::dyn_cast<BlockArgument>(dest);
   auto program = op->getParentOfType<cta::ProgramOp>();
   // (Other destinations are reported by the ABI analysis.)
@@ -60,8 +61,9 @@ LogicalResult kiln::checkDestExtentsKnown(Operation *op, Value dest) {
     return findExtent(program, dim).known();
   };
   if (planned && (!param || !llvm::all_of(param.getShape(), known)))
-    return op->emitError("convert-cta-to-nvvm: the destination's extents "
-                         "are unknown (each must be a dim or a constant)");
+    return op->emitError() << "convert-cta-to-nvvm: the " << what
+                           << "'s extents are unknown (each must be a dim, a "
+                              "dim plus a constant, or a constant)";
   return success();
 }
 
@@ -74,8 +76,10 @@ FailureOr<Value> kiln::tensorExtent(Emitter &e, const KernelABI &abi,
   const ExtentArg &extent = extents->second[axis];
   if (extent.constant)
     return e.i32(*extent.constant);
-  if (extent.dimParam)
+  if (extent.dimParam && extent.offset == 0)
     return Value(kernel.getArgument(*extent.dimParam));
+  if (extent.dimParam)
+    return e.add(kernel.getArgument(*extent.dimParam), e.i32(extent.offset));
   return failure();
 }
 
@@ -84,9 +88,9 @@ static unsigned argNumber(Value memref) {
 }
 
 TileStore::TileStore(Emitter &e, cta::StoreOp op, ValueRange indices,
-                     Value staging, Value stagingSlot, const KernelABI &abi,
-                     LLVM::LLVMFuncOp kernel)
-    : e(e), op(op), abi(abi), kernel(kernel) {
+                     Value rowLimit, Value staging, Value stagingSlot,
+                     const KernelABI &abi, LLVM::LLVMFuncOp kernel)
+    : e(e), op(op), abi(abi), kernel(kernel), rowLimit(rowLimit) {
   ArrayRef<int64_t> tile = op.getTileShape();
   cta::BufferType stagingType = op.getStaging().getType();
   element = stagingType.getElementType();
@@ -127,6 +131,16 @@ LogicalResult TileStore::prepare() {
     return failure();
   extentM = *m;
   extentN = *n;
+  rowEnd = extentM;
+  // A row limit (a group's end) inside the tile: the bulk copy, which
+  // clips only at the tensor's end, would write the rows past it, so the
+  // block goes out with plain stores below it.
+  if (rowLimit) {
+    Value limit = e.toI32(rowLimit);
+    rowEnd = e.minU(extentM, limit);
+    tmaOk = e.andI(tmaOk, e.cmp(arith::CmpIPredicate::ule,
+                                e.add(row0, e.i32(rows)), limit));
+  }
   return success();
 }
 
@@ -258,7 +272,7 @@ void TileStore::copyOutDirect(Value buffer, int64_t block) {
     Value c = e.urem(index, e.i32(blockColumns));
     Value row = e.add(row0, r);
     Value col = e.add(col0, e.add(c, e.i32(block * blockColumns)));
-    Value inside = e.andI(e.ult(row, extentM), e.ult(col, extentN));
+    Value inside = e.andI(e.ult(row, rowEnd), e.ult(col, extentN));
     e.ifThen(inside, [&] {
       Value offset = swizzled(r, e.mul(c, e.i32(elementBytes)));
       Value value =

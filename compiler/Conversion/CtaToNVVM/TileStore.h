@@ -28,11 +28,12 @@ int64_t columnBlockBytes(cta::BufferType type);
 /// staging blocks, and the destination's extents are known.
 mlir::LogicalResult checkStoreStaging(cta::StoreOp store);
 
-/// That every extent of `dest` (a program argument `op` writes) is a dim
-/// or a constant, so that stores can be clipped to it; else an error at
-/// `op`.
+/// That every extent of `dest` (a program argument `op` writes, or reads
+/// with plain loads: `what` names it) is a dim or a constant, so that
+/// accesses can be clipped to it; else an error at `op`.
 mlir::LogicalResult checkDestExtentsKnown(mlir::Operation *op,
-                                          mlir::Value dest);
+                                          mlir::Value dest,
+                                          llvm::StringRef what = "destination");
 
 /// Extent `axis` of program tensor `arg` as an i32 value: a constant or
 /// the entry's dim parameter; fails when the ABI has neither.
@@ -46,8 +47,9 @@ mlir::FailureOr<mlir::Value> tensorExtent(Emitter &e, const KernelABI &abi,
 /// `endBlock`.
 class TileStore {
 public:
-  TileStore(Emitter &e, cta::StoreOp op, mlir::ValueRange indices, mlir::Value staging,
-            mlir::Value stagingSlot, const KernelABI &abi, mlir::LLVM::LLVMFuncOp kernel);
+  TileStore(Emitter &e, cta::StoreOp op, mlir::ValueRange indices,
+            mlir::Value rowLimit, mlir::Value staging, mlir::Value stagingSlot,
+            const KernelABI &abi, mlir::LLVM::LLVMFuncOp kernel);
 
   /// Reads the destination's extents; fails when the ABI has none.
   mlir::LogicalResult prepare();
@@ -58,8 +60,9 @@ public:
   /// The staged element type.
   mlir::Type element;
   /// The tile's first row and column in the destination (its last two
-  /// axes), and their extents.
-  mlir::Value row0, col0, extentM, extentN;
+  /// axes), and their extents; the row no store reaches (extentM, or the
+  /// row limit below it).
+  mlir::Value row0, col0, extentM, extentN, rowEnd;
   /// Its index along each leading axis of a destination of rank > 2 (one
   /// element per axis: a batch, a head), outermost first.
   llvm::SmallVector<mlir::Value, 3> outer;
@@ -92,7 +95,7 @@ private:
   cta::StoreOp op;
   const KernelABI &abi;
   mlir::LLVM::LLVMFuncOp kernel;
-  mlir::Value base, tensorMap, tmaOk, leader;
+  mlir::Value base, tensorMap, tmaOk, leader, rowLimit;
   int64_t span, swizzleMask, blockBytes;
   unsigned dest;
   llvm::DenseMap<std::tuple<unsigned, int64_t, int64_t>, mlir::Value> loaded;

@@ -83,6 +83,19 @@ std::optional<double> pureScale(Region &score) {
   return std::nullopt;
 }
 
+/// The number of packed sequences of varlen attention: the name B of
+/// offsets `i32[B+1]`, or a constant extent minus one.
+std::optional<std::string> sequenceCount(tile::AttentionOp attention) {
+  std::string extent = dimsOf(attention.getQOffsets())[0];
+  if (std::optional<int64_t> constant = tile::getConstantDim(extent))
+    return *constant >= 1 ? std::optional(std::to_string(*constant - 1))
+                          : std::nullopt;
+  StringRef name(extent);
+  if (!name.consume_back("+1") || !isNameOrConstant(name.str()))
+    return std::nullopt;
+  return name.str();
+}
+
 } // namespace
 
 LogicalResult kiln::checkAttentionSupport(tile::KernelOp kernel,
@@ -140,6 +153,13 @@ LogicalResult kiln::checkAttentionSupport(tile::KernelOp kernel,
         return notImplemented(attention,
                               "an attention extent given by the expression '" +
                                   dim + "'");
+  // Packed sequences: the walk counts them from the offsets' extent.
+  if (attention.getQOffsets() && !sequenceCount(attention))
+    return notImplemented(
+        attention, "sequence offsets of extent '" +
+                       dimsOf(attention.getQOffsets())[0] +
+                       "'; varlen attention takes i32[B + 1] (a name plus "
+                       "one) or a constant extent");
   return success();
 }
 
@@ -155,7 +175,8 @@ public:
       : rewriter(rewriter), ctx(kernel.getContext()), kernel(kernel),
         attention(attention), schedule(*attention.getSchedule()),
         chipInfo(target::getChipInfo(chip)), chip(chip),
-        loc(attention.getLoc()) {}
+        loc(attention.getLoc()),
+        segmented(static_cast<bool>(attention.getQOffsets())) {}
 
   void build() {
     buildSignature();
@@ -166,9 +187,12 @@ public:
     // lowest count a rank-5 walk over five distinct axes spilled. Rank-5
     // walks take the next count (the math warpgroups then get 232; grouped-
     // query attention measured the same at 32/232 as at 24/240 on an H200).
-    unsigned producerRegs = rank > 4 ? target::setmaxnregLowest +
-                                           target::setmaxnregStep
-                                     : target::setmaxnregLowest;
+    // A grouped walk's scan of the sequence offsets spilled 8 bytes at the
+    // lowest count too.
+    unsigned producerRegs = rank > 4 || segmented
+                                ? target::setmaxnregLowest +
+                                      target::setmaxnregStep
+                                : target::setmaxnregLowest;
     unsigned mathRegs = target::warpSpecializedConsumerRegisters(
         chipInfo, 1, consumers, producerRegs);
     auto roles = cta::WarpSpecializeOp::create(
@@ -248,6 +272,8 @@ private:
     for (size_t axis = 0; axis + 2 < rank; ++axis)
       kvBroadcast.push_back(k[axis] == "1" && q[axis] != "1");
     keys = signature.dimValue(rewriter, loc, k[rank - 2]);
+    if (segmented)
+      sequences = signature.dimValue(rewriter, loc, *sequenceCount(attention));
     c0 = arith::ConstantIndexOp::create(rewriter, loc, 0);
     c1 = arith::ConstantIndexOp::create(rewriter, loc, 1);
     rowsPerWarpgroup = arith::ConstantIndexOp::create(rewriter, loc, kRows);
@@ -318,14 +344,44 @@ private:
   cta::TileLoopOp beginWalk(Region &region) {
     Block *block = rewriter.createBlock(&region);
     rewriter.setInsertionPointToStart(block);
-    auto loop = cta::TileLoopOp::create(rewriter, loc, cta::WalkKind::batched,
-                                        walkExtents, tileSizes,
-                                        ValueRange{c0, c0});
-    loop.setPersistent(schedule.getPersistent());
-    // Causal units differ in length: the longest first, evenly per wave.
-    loop.setLongestFirst(attention.getMaskKind() ==
-                         tile::AttentionMask::causal);
+    cta::TileLoopOp loop;
+    if (segmented) {
+      // Packed sequences: each sequence's query rows tiled separately.
+      loop = cta::TileLoopOp::create(
+          rewriter, loc, cta::WalkKind::grouped,
+          signature.programArg(attention.getQOffsets()), sequences,
+          walkExtents, tileSizes, ValueRange{c0, c0});
+      loop.setPersistent(true);
+    } else {
+      loop = cta::TileLoopOp::create(rewriter, loc, cta::WalkKind::batched,
+                                     walkExtents, tileSizes,
+                                     ValueRange{c0, c0});
+      loop.setPersistent(schedule.getPersistent());
+      // Causal units differ in length: the longest first, evenly per wave.
+      loop.setLongestFirst(attention.getMaskKind() ==
+                           tile::AttentionMask::causal);
+    }
     rewriter.setInsertionPointToStart(&loop.getBody().front());
+    if (segmented) {
+      // The unit's sequence: its first query row and its keys.
+      Value sequence = loop.getBody().getArgument(0);
+      Value kOffsets = signature.programArg(attention.getKOffsets());
+      Type index = rewriter.getIndexType();
+      sequenceStart = cta::ReadIndexOp::create(
+          rewriter, loc, index, signature.programArg(attention.getQOffsets()),
+          sequence);
+      keyStart =
+          cta::ReadIndexOp::create(rewriter, loc, index, kOffsets, sequence);
+      Value next = arith::AddIOp::create(rewriter, loc, sequence, c1);
+      Value keyEnd =
+          cta::ReadIndexOp::create(rewriter, loc, index, kOffsets, next);
+      // (Offsets that decrease give an empty sequence.)
+      Value ordered = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::ugt, keyEnd, keyStart);
+      keys = arith::SelectOp::create(
+          rewriter, loc, ordered,
+          arith::SubIOp::create(rewriter, loc, keyEnd, keyStart), c0);
+    }
     return loop;
   }
 
@@ -341,6 +397,24 @@ private:
     return loop.getTileOrigin(rank - 2);
   }
 
+  /// The unit's query-block origin within its sequence (the masks' query
+  /// index): queryOrigin less the sequence's first row when packed.
+  Value localQueryOrigin(cta::TileLoopOp loop) {
+    if (!segmented)
+      return queryOrigin(loop);
+    return arith::SubIOp::create(rewriter, loc, queryOrigin(loop),
+                                 sequenceStart);
+  }
+
+  /// The last row a unit's stores may write below: its sequence's end when
+  /// packed (the grouped walk's m_end), else none (the tensor's end).
+  Value rowLimit(cta::TileLoopOp loop) {
+    if (!segmented)
+      return Value();
+    Block &body = loop.getBody().front();
+    return body.getArgument(loop.getNumCoordinates() - 1);
+  }
+
   /// The key blocks the unit visits: all of them, or under a causal mask
   /// (key j <= query i) those up to the block's last query row.
   Value keyBlocks(cta::TileLoopOp loop) {
@@ -348,7 +422,8 @@ private:
     if (attention.getMaskKind() == tile::AttentionMask::causal)
       end = arith::MinUIOp::create(
           rewriter, loc,
-          arith::AddIOp::create(rewriter, loc, queryOrigin(loop), queryTile),
+          arith::AddIOp::create(rewriter, loc, localQueryOrigin(loop),
+                                queryTile),
           keys);
     return arith::CeilDivUIOp::create(rewriter, loc, end, keyTile);
   }
@@ -373,8 +448,7 @@ private:
 
   void buildProducer(Region &region) {
     cta::TileLoopOp loop = beginWalk(region);
-    Block &body = loop.getBody().front();
-    Value qPos = body.getArgument(rank), kvPos = body.getArgument(rank + 1);
+    Value qPos = loop.getIterArgs()[0], kvPos = loop.getIterArgs()[1];
     Value qNext = produce(qRing, qPos, c1, [&](Value, Value slot) {
       cta::LoadOp::create(rewriter, loc, q(),
                           tileIndices(loop, queryOrigin(loop), false), sq,
@@ -392,6 +466,8 @@ private:
       Value j = steps.getInductionVar();
       Value position = arith::AddIOp::create(rewriter, loc, kvPos, j);
       Value t0 = arith::MulIOp::create(rewriter, loc, j, keyTile);
+      if (segmented)
+        t0 = arith::AddIOp::create(rewriter, loc, keyStart, t0);
       auto load = [&](Value source, Value buffer, Value ring) {
         produce(ring, position, c1, [&](Value, Value slot) {
           cta::LoadOp::create(rewriter, loc, source,
@@ -437,14 +513,17 @@ private:
                                                   rewriter.getIndexType());
       turn(cta::TurnKind::start, first);
     }
-    Block &body = loop.getBody().front();
-    Value qPos = body.getArgument(rank), kvPos = body.getArgument(rank + 1);
+    Value qPos = loop.getIterArgs()[0], kvPos = loop.getIterArgs()[1];
     int64_t dv = tile::attentionHeadDims(attention)->second;
     Type f32 = rewriter.getF32Type();
     warpgroup = cta::WarpgroupIndexOp::create(rewriter, loc,
                                               rewriter.getIndexType());
     wgRow = arith::MulIOp::create(rewriter, loc, warpgroup, rowsPerWarpgroup);
     row0 = arith::AddIOp::create(rewriter, loc, queryOrigin(loop), wgRow);
+    localRow0 = segmented ? arith::AddIOp::create(rewriter, loc,
+                                                  localQueryOrigin(loop), wgRow)
+                                .getResult()
+                          : row0;
     Value blocks = keyBlocks(loop);
     outType = cta::AccType::get(ctx, {kRows, dv}, f32);
     scoreType = cta::AccType::get(ctx, {kRows, schedule.getTileN()}, f32);
@@ -573,7 +652,7 @@ private:
           rewriter, loc, whole,
           arith::DivUIOp::create(
               rewriter, loc,
-              arith::AddIOp::create(rewriter, loc, queryOrigin(loop), c1),
+              arith::AddIOp::create(rewriter, loc, localQueryOrigin(loop), c1),
               keyTile));
     return arith::MinUIOp::create(rewriter, loc, whole, blocks);
   }
@@ -738,7 +817,8 @@ private:
       keysNarrow = arith::IndexCastUIOp::create(rewriter, loc, i32, keys);
       if (causal)
         nextRow = arith::IndexCastUIOp::create(
-            rewriter, loc, i32, arith::AddIOp::create(rewriter, loc, row0, c1));
+            rewriter, loc, i32,
+            arith::AddIOp::create(rewriter, loc, localRow0, c1));
     }
     bool readsIndices = !scale || !attention.getMask().empty();
     return mapWithIndices(probabilityType, {s},
@@ -746,7 +826,7 @@ private:
       // (The element's query and key index, where a region reads them.)
       Value qi, kj;
       if (readsIndices) {
-        qi = arith::AddIOp::create(rewriter, loc, row0, i);
+        qi = arith::AddIOp::create(rewriter, loc, localRow0, i);
         kj = arith::AddIOp::create(rewriter, loc, t0, jj);
       }
       Value y = x[0];
@@ -835,7 +915,7 @@ private:
     auto store = cta::StoreOp::create(
         rewriter, loc, ValueRange{normalized}, ValueRange{},
         rewriter.getArrayAttr({}), signature.resultArg(kernel, output),
-        tileIndices(loop, row0, false), /*row_limit=*/Value(), so, warpgroup);
+        tileIndices(loop, row0, false), rowLimit(loop), so, warpgroup);
     OpBuilder::InsertionGuard guard(rewriter);
     Block *epilogue = rewriter.createBlock(&store.getEpilogue());
     Value x = epilogue->addArgument(rewriter.getF32Type(), loc);
@@ -859,7 +939,7 @@ private:
     indices.pop_back();
     cta::StoreRowsOp::create(rewriter, loc, lse,
                              signature.resultArg(kernel, lseOutput), indices,
-                             /*row_limit=*/Value());
+                             rowLimit(loop));
   }
 
   Value q() { return signature.programArg(attention.getQ()); }
@@ -884,14 +964,20 @@ private:
   SmallVector<Value> walkExtents;
   SmallVector<int64_t> tileSizes;
   SmallVector<bool> kvBroadcast;
-  /// T, and constants: 0, 1, the rows of a warpgroup, the query and key
-  /// tiles, -inf and 0.0.
+  /// T (per unit when packed: the unit's sequence's keys), and constants:
+  /// 0, 1, the rows of a warpgroup, the query and key tiles, -inf and 0.0.
   Value keys, c0, c1, rowsPerWarpgroup, queryTile, keyTile, negInf, zero;
+  /// Packed sequences (varlen): their count, and per unit (read in each
+  /// role) the sequence's first query row and first key row.
+  bool segmented = false;
+  Value sequences, sequenceStart, keyStart;
   Value sq, sk, sv, so, qRing, kRing, vRing;
   int64_t queryStages = kQueryStages;
   // The math role's per-unit values: its warpgroup, that warpgroup's first
   // row in the query tile and in the sequence, -inf.
   Value warpgroup, wgRow, row0, qSlot;
+  /// The warpgroup's first row within its sequence (the masks' index).
+  Value localRow0;
   cta::AccType outType, scoreType;
   /// The scores and P in f32 as register fragments (the MMA's layout), and
   /// P rounded into the MMA's register operand.

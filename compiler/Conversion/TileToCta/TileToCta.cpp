@@ -134,6 +134,10 @@ static FailureOr<tile::ContractOp> findOnlyContraction(tile::KernelOp kernel,
     }
     if (llvm::isa<tile::GroupedMatmulOp>(op))
       return notImplemented(&op, "grouped (mixture-of-experts) matmul");
+    if (llvm::isa<tile::SegmentedMatmulOp>(op))
+      return notImplemented(&op, "a segmented product (grouped(q, cu_q) @ "
+                                 "grouped(k, cu_k)^T) outside attention: it "
+                                 "lowers as the scores of softmax(...) @ v");
     if (llvm::isa<tile::ScaledMatmulOp>(op))
       return notImplemented(&op, "block-scaled matmul with scale blocks "
                                  "other than 1 x K-block on both operands "

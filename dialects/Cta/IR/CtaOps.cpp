@@ -253,6 +253,16 @@ ProgramOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
 void TileLoopOp::build(OpBuilder &builder, OperationState &state, WalkKind walk,
                        ValueRange extents, ArrayRef<int64_t> tileSizes,
                        ValueRange inits) {
+  build(builder, state, walk, Value(), Value(), extents, tileSizes, inits);
+}
+
+void TileLoopOp::build(OpBuilder &builder, OperationState &state, WalkKind walk,
+                       Value offsets, Value groups, ValueRange extents,
+                       ArrayRef<int64_t> tileSizes, ValueRange inits) {
+  if (offsets)
+    state.addOperands(offsets);
+  if (groups)
+    state.addOperands(groups);
   state.addOperands(extents);
   state.addOperands(inits);
   state.addAttribute(getWalkAttrName(state.name),
@@ -261,7 +271,8 @@ void TileLoopOp::build(OpBuilder &builder, OperationState &state, WalkKind walk,
                      builder.getDenseI64ArrayAttr(tileSizes));
   state.addAttribute(
       getOperandSegmentSizesAttrName(state.name),
-      builder.getDenseI32ArrayAttr({0, 0, static_cast<int32_t>(extents.size()),
+      builder.getDenseI32ArrayAttr({offsets ? 1 : 0, groups ? 1 : 0,
+                                    static_cast<int32_t>(extents.size()),
                                     static_cast<int32_t>(inits.size())}));
   state.addTypes(inits.getTypes());
   Region *body = state.addRegion();
@@ -276,19 +287,23 @@ void TileLoopOp::build(OpBuilder &builder, OperationState &state, WalkKind walk,
 void TileLoopOp::getAsmBlockArgumentNames(Region &region,
                                           OpAsmSetValueNameFn setNameFn) {
   static const char *const planar[] = {"m0", "n0"};
-  static const char *const grouped[] = {"group", "m0", "n0", "m_end"};
   static const char *const streamK[] = {"m0", "n0", "k_begin", "k_end",
                                         "partial"};
   unsigned coordinates = getNumCoordinates();
+  size_t extents = getExtents().size();
   for (auto [index, arg] : llvm::enumerate(region.getArguments())) {
     if (index >= coordinates)
       setNameFn(arg, "carried");
     else if (getWalk() == WalkKind::grouped)
-      setNameFn(arg, grouped[index]);
+      // (group, batch..., m0, n0, m_end)
+      setNameFn(arg, index == 0                ? "group"
+                     : index + 1 == coordinates ? "m_end"
+                     : index + 2 >= extents + 1 ? planar[index + 1 - extents]
+                                                : "batch");
     else if (getWalk() == WalkKind::stream_k)
       setNameFn(arg, streamK[index]);
-    else if (index + 2 >= getExtents().size())
-      setNameFn(arg, planar[index + 2 - getExtents().size()]);
+    else if (index + 2 >= extents)
+      setNameFn(arg, planar[index + 2 - extents]);
     else
       setNameFn(arg, "batch");
   }
@@ -442,10 +457,14 @@ LogicalResult TileLoopOp::verify() {
                                      : "only a grouped walk takes offsets");
   switch (getWalk()) {
   case WalkKind::static_:
-  case WalkKind::grouped:
     if (axes != 2)
-      return emitOpError() << "a " << stringifyWalkKind(getWalk())
-                           << " walk tiles 2 axes, got " << axes;
+      return emitOpError() << "a static walk tiles 2 axes, got " << axes;
+    break;
+  case WalkKind::grouped:
+    if (axes < 2)
+      return emitOpError() << "a grouped walk tiles rows and columns after "
+                              "any batch axes: needs at least 2 extents, got "
+                           << axes;
     break;
   case WalkKind::stream_k:
     if (axes != 3)
@@ -951,6 +970,13 @@ LogicalResult MmaTurnOp::verify() {
 }
 
 LogicalResult StageWaitOp::verify() { return verifyInMathRole(*this); }
+
+LogicalResult ReadIndexOp::verify() {
+  auto source = llvm::cast<MemRefType>(getSource().getType());
+  if (source.getRank() != 1 || !source.getElementType().isInteger(32))
+    return emitOpError() << "reads a rank-1 i32 tensor, got " << source;
+  return success();
+}
 
 LogicalResult StoreRowsOp::verify() {
   FragType value = getValue().getType();

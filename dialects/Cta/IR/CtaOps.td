@@ -137,11 +137,16 @@ def Cta_TileLoopOp : Cta_Op<"tile_loop", [
     - `batched (%B, ..., %M, %N) tile [1, ..., tm, tn]`: the same over
       leading batch axes (attention's batch x heads, tiled by 1); the body
       gets one coordinate per axis.
-    - `grouped offsets(%offsets : memref<?xi32>, %E) (%T, %N) tile [tm, tn]`: the
-      row segments `offsets[e] .. offsets[e+1]` of a `T x N` output, each
-      tiled separately (mixture of experts); the body gets
-      `(%e, %m0, %n0, %m_end)`: the group, the tile origin and the group's
-      end row, which stores must not cross.
+    - `grouped offsets(%offsets : memref<?xi32>, %E) (%B, ..., %T, %N) tile
+      [1, ..., tm, tn]`: the row segments `offsets[e] .. offsets[e+1]` of a
+      `T x N` output (after any leading batch axes), each tiled separately
+      (mixture of experts, packed variable-length sequences); the body gets
+      `(%e, %b..., %m0, %n0, %m_end)`: the group, the tile origin and the
+      group's end row, which stores must not cross. Persistent CTAs take
+      the units in order of a virtual row tile (at most `cdiv(T, tm) + E`
+      of them), scanning the offsets forward as they go; a negative
+      segment length counts as empty, and rows past `cdiv(T, tm) + E` tiles
+      (offsets that are not monotone within `[0, T]`) are not visited.
 
     - `stream_k (%M, %N, %K) tile [tm, tn, tk]`: the tiles of a static walk,
       persistent, where the last tiles' K steps (`tk` elements each) are
@@ -216,6 +221,11 @@ def Cta_TileLoopOp : Cta_Op<"tile_loop", [
   }];
   let skipDefaultBuilders = 1;
   let builders = [OpBuilder<(ins "::kiln::cta::WalkKind":$walk, "::mlir::ValueRange":$extents,
+                                 "::llvm::ArrayRef<int64_t>":$tileSizes,
+                                 "::mlir::ValueRange":$inits)>,
+                   // A grouped walk: its offsets and group count too.
+                   OpBuilder<(ins "::kiln::cta::WalkKind":$walk, "::mlir::Value":$offsets,
+                                 "::mlir::Value":$groups, "::mlir::ValueRange":$extents,
                                  "::llvm::ArrayRef<int64_t>":$tileSizes,
                                  "::mlir::ValueRange":$inits)>];
 }
@@ -420,6 +430,24 @@ def Cta_StoreOp : Cta_Op<"store", [AttrSizedOperandSegments]> {
     /// The tile's shape: that of the first stored value.
     ::llvm::ArrayRef<int64_t> getTileShape();
   }];
+}
+
+def Cta_ReadIndexOp : Cta_Op<"read_index", [Pure]> {
+  let summary = "one i32 element of a global tensor, as an index";
+  let description = [{
+    Reads `source[index]` (a rank-1 i32 tensor the kernel does not write:
+    the offsets of packed sequences or expert groups) as an index. A
+    negative element reads as 0, and an index past the tensor reads its
+    last element, so that no offset sends a later access outside memory.
+
+    ```mlir
+    %k0 = cta.read_index %cu_k[%e] : memref<?xi32>
+    ```
+  }];
+  let arguments = (ins AnyMemRef:$source, Index:$index);
+  let results = (outs Index:$result);
+  let assemblyFormat = "$source `[` $index `]` attr-dict `:` type($source)";
+  let hasVerifier = 1;
 }
 
 def Cta_StoreRowsOp : Cta_Op<"store_rows", [AttrSizedOperandSegments]> {

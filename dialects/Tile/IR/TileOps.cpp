@@ -401,6 +401,52 @@ LogicalResult GroupedMatmulOp::verify() {
       {x.rows, b.cols});
 }
 
+/// That `offsets` are `i32[X]` with one extent for both.
+static LogicalResult verifySegmentOffsets(Operation *op, Value first,
+                                          Value second) {
+  SmallVector<std::string> a =
+      getDimExprs(llvm::cast<RankedTensorType>(first.getType()));
+  SmallVector<std::string> b =
+      getDimExprs(llvm::cast<RankedTensorType>(second.getType()));
+  if (a.size() != 1 || b.size() != 1)
+    return op->emitOpError() << "segment offsets are i32[B+1], got ranks "
+                             << a.size() << " and " << b.size();
+  if (!dimsAgree(a[0], b[0]))
+    return op->emitOpError() << "segment offsets differ in extent: " << a[0]
+                             << " and " << b[0];
+  return success();
+}
+
+LogicalResult SegmentedMatmulOp::verify() {
+  int64_t rank = getRank(getLhs());
+  if (rank < 2 || getRank(getRhs()) != rank)
+    return emitOpError() << "lhs and rhs must have one rank of at least 2, "
+                            "got "
+                         << rank << " and " << getRank(getRhs());
+  if (failed(verifyOperandTypes(*this, getElementType(getLhs()),
+                                getElementType(getRhs()))) ||
+      failed(verifySegmentOffsets(*this, getLhsOffsets(), getRhsOffsets())))
+    return failure();
+  MatrixDims q = getMatrixDims(getLhs(), /*transposed=*/false);
+  MatrixDims k = getMatrixDims(getRhs(), /*transposed=*/false);
+  if (!dimsAgree(q.cols, k.cols))
+    return emitOpError() << "contraction dims differ: D=" << q.cols
+                         << " from lhs, D=" << k.cols << " from rhs";
+  for (auto [axis, pair] : llvm::enumerate(llvm::zip(k.batch, q.batch)))
+    if (std::get<0>(pair) != "1" &&
+        !dimsAgree(std::get<0>(pair), std::get<1>(pair)))
+      return emitOpError() << "rhs batch axes " << formatDims(k.batch)
+                           << " must be lhs's " << formatDims(q.batch)
+                           << " or 1 (axis " << axis << ")";
+  SmallVector<std::string> expected(q.batch);
+  expected.push_back(q.rows);
+  expected.push_back(k.rows);
+  return verifyDims(
+      *this, "result",
+      getDimExprs(llvm::cast<RankedTensorType>(getResult().getType())),
+      expected);
+}
+
 SmallVector<StringAttr, 3> ContractOp::getMNK() {
   auto mma = llvm::cast<MmaAttr>(getContractions()[0]);
   MatrixDims a = getMatrixDims(getInputs()[mma.getLhs()], mma.getTransposeA());
@@ -633,6 +679,11 @@ LogicalResult AttentionOp::verify() {
                          << " from k, T=" << v.rows << " from v";
   if (failed(verifyAttentionBatch(*this, "k", k.batch, q.batch)) ||
       failed(verifyAttentionBatch(*this, "v", v.batch, q.batch)))
+    return failure();
+  if (bool(getQOffsets()) != bool(getKOffsets()))
+    return emitOpError() << "takes segment offsets for q and k, or neither";
+  if (getQOffsets() &&
+      failed(verifySegmentOffsets(*this, getQOffsets(), getKOffsets())))
     return failure();
   SmallVector<std::string> expected(q.batch);
   expected.push_back(q.rows);

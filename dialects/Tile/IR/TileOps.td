@@ -175,6 +175,39 @@ def Tile_GroupedMatmulOp : Tile_Op<"grouped_matmul", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Tile_SegmentedMatmulOp : Tile_Op<"segmented_matmul", [Pure]> {
+  let summary = "products within paired row segments (varlen attention's scores)";
+  let description = [{
+    `lhs` is `[.., S, D]`, `rhs` `[.., T, D]` (read transposed), the offsets
+    `i32[B+1]` each: segment `b` is rows `lhs_offsets[b] .. lhs_offsets[b+1]`
+    of `lhs` and rows `rhs_offsets[b] .. rhs_offsets[b+1]` of `rhs` (packed
+    variable-length sequences). The result `[.., S, T]` (f32) holds
+    `lhs[i] . rhs[j]` where `i` and `j` lie in the same segment; every other
+    pair is masked (`-inf`, as `tile.mask` drops), so a softmax over it sees
+    only its own sequence's keys, and a row of `lhs` outside every segment
+    has no score. Masks and score modifiers of these scores see the indices
+    within the segment (`i - lhs_offsets[b]`, `j - rhs_offsets[b]`): `causal`
+    is causal per sequence. Leading axes of `rhs` are `lhs`'s or 1.
+
+    ```mlir
+    %s = tile.segmented_matmul %q, %k segments(%cu_q, %cu_k)
+        : tensor<?x?x128xbf16, #tile.dims<H, S, 128>>, tensor<?x?x128xbf16, #tile.dims<H, T, 128>>,
+          tensor<?xi32, #tile.dims<B+1>>, tensor<?xi32, #tile.dims<B+1>>
+        -> tensor<?x?x?xf32, #tile.dims<H, S, T>>
+    ```
+  }];
+  let arguments = (ins Tile_MmaTensor:$lhs, Tile_MmaTensor:$rhs,
+                       Tile_OffsetsTensor:$lhs_offsets,
+                       Tile_OffsetsTensor:$rhs_offsets);
+  let results = (outs Tile_F32Tensor:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs `segments` `(` $lhs_offsets `,` $rhs_offsets `)` attr-dict
+    `:` type($lhs) `,` type($rhs) `,` type($lhs_offsets) `,` type($rhs_offsets)
+    `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 def Tile_MmaAttr : Tile_Attr<"Mma", "mma"> {
   let summary = "one accumulator of a tile.contract";
   let description = [{
@@ -337,7 +370,7 @@ def Tile_ScoreModOp : Tile_Op<"score_mod", [Pure, AllTypesMatch<["scores", "resu
 
 def Tile_AttentionTensor : RankedTensorOf<[BF16, F16, F32]>;
 
-def Tile_AttentionOp : Tile_Op<"attention", [Pure, IsolatedFromAbove]> {
+def Tile_AttentionOp : Tile_Op<"attention", [Pure, IsolatedFromAbove, AttrSizedOperandSegments]> {
   let summary = "softmax(mask(score(q @ k^T))) @ v, without the score matrix";
   let description = [{
     Attention as one op, so the `[.., S, T]` score matrix is never a tensor
@@ -362,6 +395,11 @@ def Tile_AttentionOp : Tile_Op<"attention", [Pure, IsolatedFromAbove]> {
       everything but what the `mask` region drops.
     - `p_type`: the type the probabilities are rounded to before the second
       product (that of `v`, as FlashAttention does).
+    - `q_offsets`, `k_offsets` (optional, `i32[B+1]` each): packed
+      variable-length sequences (`tile.segmented_matmul`): query rows
+      `q_offsets[b] ..` attend to key rows `k_offsets[b] ..` only, the
+      masks and score modifiers see indices within the sequence, and rows
+      outside every sequence are not written.
     - `lse` (optional result, `[.., S]`): each row's log-sum-exp of the
       masked scores, the softmax's log normalizer (FlashAttention's
       `softmax_lse`, which a backward pass or a split-key combine reads);
@@ -392,6 +430,8 @@ def Tile_AttentionOp : Tile_Op<"attention", [Pure, IsolatedFromAbove]> {
     ```
   }];
   let arguments = (ins Tile_MmaTensor:$q, Tile_MmaTensor:$k, Tile_MmaTensor:$v,
+                       Optional<Tile_OffsetsTensor>:$q_offsets,
+                       Optional<Tile_OffsetsTensor>:$k_offsets,
                        Tile_AttentionMaskAttr:$mask_kind,
                        TypeAttr:$p_type,
                        OptionalAttr<Tile_ScheduleAttr>:$schedule);
@@ -399,9 +439,11 @@ def Tile_AttentionOp : Tile_Op<"attention", [Pure, IsolatedFromAbove]> {
                       Optional<Tile_AttentionTensor>:$lse);
   let regions = (region AnyRegion:$score, AnyRegion:$mask);
   let assemblyFormat = [{
-    $q `,` $k `,` $v `mask_kind` `=` `` $mask_kind `,` `p_type` `=` $p_type
-    attr-dict `:` type($q) `,` type($k) `,` type($v) `->` type($result)
-    (`,` `lse` type($lse)^)? (`score` $score^)? (`mask` $mask^)?
+    $q `,` $k `,` $v (`segments` `(` $q_offsets^ `,` $k_offsets `:`
+    type($q_offsets) `,` type($k_offsets) `)`)? `mask_kind` `=` `` $mask_kind
+    `,` `p_type` `=` $p_type attr-dict `:` type($q) `,` type($k) `,` type($v)
+    `->` type($result) (`,` `lse` type($lse)^)? (`score` $score^)?
+    (`mask` $mask^)?
   }];
   let hasVerifier = 1;
 }

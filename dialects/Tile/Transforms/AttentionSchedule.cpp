@@ -81,8 +81,10 @@ kiln::tile::planAttentionSchedule(AttentionOp op, const target::ChipInfo &chip,
   // tileN) f32 over a warpgroup) next to the previous block's P, and at
   // most 224 KiB of shared memory (two stages each of Q, K and V, and each
   // math warpgroup's 64 x dv output staging, at head dim 128).
+  // (Packed sequences mask the keys past each sequence's end: masks too.)
   bool narrow = std::max(d, dv) <= kNarrowHeadDim &&
-                op.getMaskKind() == AttentionMask::none && op.getMask().empty();
+                op.getMaskKind() == AttentionMask::none &&
+                op.getMask().empty() && !op.getQOffsets();
   int64_t tileN = narrow                           ? kNarrowKeyTile
                  : std::max(d, dv) > kWideHeadDim ? kWideKeyTile
                                                   : kKeyTile;

@@ -32,7 +32,9 @@ namespace {
 /// The ops of one attention chain. The score modifiers and masks are listed
 /// from the softmax backwards (the order they are found and erased in).
 struct AttentionChain {
-  MatmulOp scores;                    // q @ k^T
+  Operation *scores = nullptr; // q @ k^T, or a tile.segmented_matmul
+  Value q, k;                  // its operands
+  Value qOffsets, kOffsets;    // segmented: the sequences' offsets
   SmallVector<Operation *> modifiers; // tile.map / tile.score_mod
   SmallVector<MaskOp> masks;
   SoftmaxOp softmax;
@@ -147,7 +149,7 @@ void matchLogSumExp(AttentionChain &chain) {
   for (Operation *user : scores.getUsers()) {
     auto reduce = llvm::dyn_cast<ReduceOp>(user);
     if (reduce && reduce.getKind() == ReduceKind::logsumexp &&
-        reduce.getAxis() == getRank(scores) - 1) {
+        reduce.getAxisAttr().getInt() == getRank(scores) - 1) {
       chain.lse = reduce;
       break;
     }
@@ -212,25 +214,36 @@ std::string matchScores(AttentionChain &chain) {
       continue;
     }
     if (auto scores = llvm::dyn_cast<MatmulOp>(def)) {
+      if (scores.getTransposeA())
+        return "q is read transposed (q^T); tile.attention reads q as "
+               "[.., S, D]";
+      if (!scores.getTransposeB())
+        return "k is not read transposed: the scores are not q @ k^T with k "
+               "[.., T, D]";
       chain.scores = scores;
+      chain.q = scores.getLhs();
+      chain.k = scores.getRhs();
+      break;
+    }
+    // Varlen attention's scores: grouped(q, cu_q) @ grouped(k, cu_k)^T.
+    if (auto scores = llvm::dyn_cast<SegmentedMatmulOp>(def)) {
+      chain.scores = scores;
+      chain.q = scores.getLhs();
+      chain.k = scores.getRhs();
+      chain.qOffsets = scores.getLhsOffsets();
+      chain.kOffsets = scores.getRhsOffsets();
       break;
     }
     return ("the scores come from '" + def->getName().getStringRef() +
             "', not from a product q @ k^T")
         .str();
   }
-  MatmulOp scores = chain.scores;
-  if (scores.getTransposeA())
-    return "q is read transposed (q^T); tile.attention reads q as [.., S, D]";
-  if (!scores.getTransposeB())
-    return "k is not read transposed: the scores are not q @ k^T with k "
-           "[.., T, D]";
-  int64_t rank = getRank(scores.getLhs());
+  int64_t rank = getRank(chain.q);
   if (rank < 3 || rank > 5)
     return "q has rank " + std::to_string(rank) +
            "; tile.attention takes rank 3 to 5 (batch or head axes, then "
            "[S, D])";
-  return whyNotQueryBatch(scores.getLhs(), scores.getRhs(), "k");
+  return whyNotQueryBatch(chain.q, chain.k, "k");
 }
 
 /// Walks forward from the softmax to the product P @ v. "" once `chain`
@@ -266,7 +279,7 @@ std::string matchOutput(AttentionChain &chain) {
     return "v is read transposed (v^T); tile.attention reads v as "
            "[.., T, Dv]";
   if (std::string why =
-          whyNotQueryBatch(chain.scores.getLhs(), product.getRhs(), "v");
+          whyNotQueryBatch(chain.q, product.getRhs(), "v");
       !why.empty())
     return why;
   chain.product = product;
@@ -319,10 +332,10 @@ Value inlineRegion(OpBuilder &builder, Region &region, IRMapping &mapping,
 /// Replaces `chain` by one tile.attention at the location of q @ k^T (where
 /// the language wrote the attention's first product).
 void fuse(AttentionChain &chain) {
-  MatmulOp scores = chain.scores;
+  Operation *scores = chain.scores;
   MatmulOp product = chain.product;
-  Location loc = scores.getLoc();
-  MLIRContext *ctx = scores.getContext();
+  Location loc = scores->getLoc();
+  MLIRContext *ctx = scores->getContext();
   OpBuilder builder(product);
   Value result = chain.roundO ? chain.roundO.getResult() : product.getResult();
   Value lse;
@@ -334,8 +347,7 @@ void fuse(AttentionChain &chain) {
       llvm::cast<RankedTensorType>(product.getLhs().getType()).getElementType();
   auto attention = AttentionOp::create(
       builder, loc, result.getType(), lse ? lse.getType() : Type(),
-      scores.getLhs(), scores.getRhs(),
-      product.getRhs(),
+      chain.q, chain.k, product.getRhs(), chain.qOffsets, chain.kOffsets,
       AttentionMaskAttr::get(ctx, causal ? AttentionMask::causal
                                          : AttentionMask::none),
       TypeAttr::get(pType), /*schedule=*/ScheduleAttr());
@@ -407,7 +419,7 @@ void fuse(AttentionChain &chain) {
     mask.erase();
   for (Operation *op : chain.modifiers)
     op->erase();
-  scores.erase();
+  scores->erase();
   for (Operation *constant : outer)
     if (constant->use_empty())
       constant->erase();

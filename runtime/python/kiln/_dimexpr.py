@@ -51,8 +51,22 @@ class DimExpr:
 
     @property
     def is_plain_name(self):
-        """True for a bare name, the only form that binds a dim."""
+        """True for a bare name, the form that binds a dim first."""
         return self.kind == "name"
+
+    @property
+    def is_shifted_name(self):
+        """True for a name plus or minus a constant (`B+1`): it binds its dim where no bare
+        occurrence does (runtime/DimExpr.h)."""
+        return self.kind in ("add", "sub")
+
+    def invert(self, extent):
+        """The dim value an extent of a plain or shifted name gives."""
+        if self.kind == "add":
+            return extent - self.value
+        if self.kind == "sub":
+            return extent + self.value
+        return extent
 
     def evaluate(self, dims):
         """The extent with `dims` (name -> int or SymInt); KeyError names an unbound dim."""

@@ -112,6 +112,15 @@ class _Signature:
                 if e.is_plain_name and e.name not in dims:
                     dims[e.name] = shape[axis]
                     where[e.name] = (p.name, axis)
+        # Then the dims no bare name binds, from a name plus a constant (the
+        # offsets i32[B+1] of packed sequences: B = extent - 1).
+        for t, i in zip(tensors, self.inputs):
+            p = params[i]
+            shape = list(t.shape)
+            for axis, e in enumerate(self.exprs[i]):
+                if e.is_shifted_name and e.name not in dims:
+                    dims[e.name] = e.invert(shape[axis])
+                    where[e.name] = (p.name, axis)
         for t, i in zip(tensors, self.inputs):
             p = params[i]
             shape = list(t.shape)

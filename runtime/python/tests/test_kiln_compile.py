@@ -266,6 +266,12 @@ class DimExprTest(unittest.TestCase):
             self.assertEqual(DimExpr(text).evaluate(dims), value, text)
         self.assertTrue(DimExpr("M").is_plain_name)
         self.assertFalse(DimExpr("M+1").is_plain_name)
+        # A name plus a constant binds its dim where no bare name does (offsets i32[B+1]).
+        self.assertTrue(DimExpr("B+1").is_shifted_name)
+        self.assertTrue(DimExpr("B-2").is_shifted_name)
+        self.assertFalse(DimExpr("B*2").is_shifted_name)
+        self.assertEqual(DimExpr("B+1").invert(9), 8)
+        self.assertEqual(DimExpr("B-2").invert(9), 11)
         # The runtime's parser (kiln_dim_expr_parse) decides, so Python and C agree.
         for bad in ["", "M+N", "cdiv(M,0)", "2*M", "-1", "cdiv(3,M)", "M/2"]:
             with self.assertRaisesRegex(ValueError, "invalid dim expression"):

@@ -34,11 +34,12 @@ Operand dequantize(DType dtype, const uint8_t *bytes, int64_t rows,
 
 /// Counts one checked element into `st`: NaNs, the largest error and
 /// error/tolerance ratio, and a mismatch (the first one described as
-/// `where()`, then its values).
+/// `where()`, then its values). Equal values (infinities included: a
+/// log-sum-exp of no keys is -inf) have no error.
 template <typename Where>
 static void record(CheckStats &st, double got, double ref, double tol,
                    Where where) {
-  double err = std::fabs(got - ref);
+  double err = got == ref ? 0 : std::fabs(got - ref);
   if (std::isnan(got))
     ++st.nans;
   if (!(err <= st.maxAbsErr))
@@ -129,7 +130,8 @@ CheckStats checkOutput(RefKind kind, const Operand &a, const Operand &b1,
 CheckStats checkAttention(const AttentionShape &shape, const Operand &q,
                           const Operand &k, const Operand &v, DType pType,
                           DType outType, const uint8_t *out,
-                          const std::vector<int64_t> &rows) {
+                          const std::vector<int64_t> &rows,
+                          const uint8_t *lse, DType lseType) {
   CheckStats st;
   const int64_t S = shape.S, T = shape.T, D = shape.D, Dv = shape.Dv;
   st.cols = Dv;
@@ -154,6 +156,20 @@ CheckStats checkAttention(const AttentionShape &shape, const Operand &q,
     double sum = 0;
     for (int64_t j = 0; j < keys; ++j)
       sum += (p[j] = std::exp(p[j] - max));
+    if (lse) {
+      // log(sum_j exp(s_j)); -inf without keys.
+      double ref = keys == 0 ? -INFINITY : max + std::log(sum);
+      double tol = keys == 0 ? 0
+                             : 2 * outputEps(lseType) * std::fabs(ref) +
+                                   0x1p-14 * (1 + std::fabs(ref));
+      record(st, decodeElement(lseType, lse, row), ref, tol, [&] {
+        char buf[96];
+        std::snprintf(buf, sizeof buf, "entry %lld, query %lld, log-sum-exp",
+                      static_cast<long long>(entry),
+                      static_cast<long long>(i));
+        return std::string(buf);
+      });
+    }
     for (int64_t d = 0; d < Dv; ++d) {
       double ref = 0, mag = 0;
       for (int64_t j = 0; j < keys; ++j) {

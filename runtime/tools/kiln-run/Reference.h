@@ -81,11 +81,16 @@ struct AttentionShape {
 /// element passes when |got - ref| <= 2 * eps(out) * |ref| + 2 * eps(p) *
 /// sum_j p_j |v_j| + 2^-20 * sum_j p_j |v_j|, where eps(p) is that of
 /// `pType`, the type the kernel rounds the probabilities to before P V. A
-/// row without keys (T = 0) has no reference and fails.
+/// row without keys (T = 0) has no reference and fails. With `lse` (an
+/// [entries * S] output of dtype `lseType`), each checked row's
+/// log-sum-exp of the scaled scores too, to 2 * eps(lse) * |ref| + 2^-14 *
+/// (1 + |ref|) (-inf exactly for a row without keys).
 CheckStats checkAttention(const AttentionShape &shape, const Operand &q,
                           const Operand &k, const Operand &v, DType pType,
                           DType outType, const uint8_t *out,
-                          const std::vector<int64_t> &rows);
+                          const std::vector<int64_t> &rows,
+                          const uint8_t *lse = nullptr,
+                          DType lseType = DType::F32);
 
 /// All rows when M*N*K <= maxWork, else about maxWork/(N*K) rows spread evenly
 /// (first and last included).

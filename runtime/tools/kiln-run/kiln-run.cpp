@@ -62,6 +62,7 @@ struct RefPlan {
   RefKind kind = RefKind::Matmul;
   std::vector<int> inputs; // a, b (matmul) or x, w1, w2 (swiglu)
   int output = -1;
+  int lseOutput = -1; // attention's optional log-sum-exp [.., S]
 };
 
 bool sameExpr(const Param &p, int axis, const Param &q, int qaxis) {
@@ -70,19 +71,34 @@ bool sameExpr(const Param &p, int axis, const Param &q, int qaxis) {
 
 /// The attention reference's params: q [.., S, D], k [.., T, D], v [.., T,
 /// Dv] -> o [.., S, Dv] of one rank from 3 to 5, k's and v's leading axes
-/// q's or 1 (one key/value head for several query heads).
+/// q's or 1 (one key/value head for several query heads), and optionally a
+/// log-sum-exp output [.., S] (before or after o).
 bool planAttention(const Manifest &m, const std::vector<int> &ins,
                    const std::vector<int> &outs, bool causal, RefPlan &out,
                    std::string &why) {
   why = "kernel '" + m.kernel +
         "' does not have the attention signature (q[.., S, D], k[.., T, D], "
-        "v[.., T, Dv] -> o[.., S, Dv], rank 3 to 5, k's and v's leading axes "
-        "q's or 1)";
-  if (ins.size() != 3 || outs.size() != 1)
+        "v[.., T, Dv] -> o[.., S, Dv] and optionally lse[.., S], rank 3 to 5, "
+        "k's and v's leading axes q's or 1)";
+  if (ins.size() != 3 || outs.empty() || outs.size() > 2)
     return false;
+  size_t r = m.params[ins[0]].shape.size();
+  // o has q's rank, the log-sum-exp one less.
+  int oIndex = outs[0], lseIndex = -1;
+  if (outs.size() == 2) {
+    lseIndex = outs[1];
+    if (m.params[oIndex].shape.size() + 1 == r)
+      std::swap(oIndex, lseIndex);
+    const Param &lse = m.params[lseIndex];
+    const Param &q0 = m.params[ins[0]];
+    if (lse.shape.size() + 1 != r)
+      return false;
+    for (size_t a = 0; a + 1 < r; ++a)
+      if (!(lse.shape[a] == q0.shape[a]))
+        return false;
+  }
   const Param &q = m.params[ins[0]], &k = m.params[ins[1]],
-              &v = m.params[ins[2]], &o = m.params[outs[0]];
-  size_t r = q.shape.size();
+              &v = m.params[ins[2]], &o = m.params[oIndex];
   if (r < 3 || r > 5 || k.shape.size() != r || v.shape.size() != r ||
       o.shape.size() != r)
     return false;
@@ -99,7 +115,8 @@ bool planAttention(const Manifest &m, const std::vector<int> &ins,
       return false;
   out.kind = causal ? RefKind::AttentionCausal : RefKind::Attention;
   out.inputs = ins;
-  out.output = outs[0];
+  out.output = oIndex;
+  out.lseOutput = lseIndex;
   why.clear();
   return true;
 }
@@ -198,14 +215,19 @@ bool checkAttentionOutput(const Manifest &m, const RefPlan &rp,
   int64_t M = shape.entries * shape.S;
   std::vector<int64_t> rows =
       sampleRows(M, shape.T, shape.D + shape.Dv, checkWork);
+  const uint8_t *lse =
+      rp.lseOutput >= 0 ? bufs[rp.lseOutput].host.data() : nullptr;
+  DType lseType =
+      rp.lseOutput >= 0 ? m.params[rp.lseOutput].dtype : DType::F32;
   CheckStats st = checkAttention(shape, q, k, v, vp.dtype,
                                  m.params[rp.output].dtype, ob.host.data(),
-                                 rows);
-  std::printf("check (attention%s: o = softmax(q k^T / sqrt(%lld)) v, host "
+                                 rows, lse, lseType);
+  std::printf("check (attention%s%s: o = softmax(q k^T / sqrt(%lld)) v, host "
               "double reference): %lld of %lld query rows x %lld cols, max "
               "abs err %.3g, max err/tolerance %.3g, %lld NaN, %lld "
               "mismatches: %s\n",
               shape.causal ? ", causal" : "",
+              lse ? ", and its log-sum-exp" : "",
               static_cast<long long>(shape.D),
               static_cast<long long>(st.rowsChecked),
               static_cast<long long>(M), static_cast<long long>(st.cols),
@@ -423,10 +445,14 @@ int run(int argc, char **argv) {
   bool attention =
       rp.kind == RefKind::Attention || rp.kind == RefKind::AttentionCausal;
   if (opt.check && attention) {
-    Buffer &ob = bufs[rp.output];
-    ob.host.resize(ob.bytes);
-    if (ob.bytes)
-      CK(cuMemcpyDtoH(ob.host.data(), ob.ptr, ob.bytes));
+    for (int output : {rp.output, rp.lseOutput}) {
+      if (output < 0)
+        continue;
+      Buffer &ob = bufs[output];
+      ob.host.resize(ob.bytes);
+      if (ob.bytes)
+        CK(cuMemcpyDtoH(ob.host.data(), ob.ptr, ob.bytes));
+    }
     if (!checkAttentionOutput(m, rp, bufs, opt.checkWork))
       exitCode = 1;
   } else if (opt.check) {

@@ -650,9 +650,9 @@ cta.program @p(%m: index {cta.dim = #cta.dim<M>}) {
 // -----
 
 cta.program @p(%o: memref<?xi32> {cta.param = #cta.param<"offsets", input, [D0]>}, %m: index {cta.dim = #cta.dim<M>}) {
-  // expected-error@+1 {{'cta.tile_loop' op a grouped walk tiles 2 axes, got 3}}
-  cta.tile_loop grouped offsets(%o : memref<?xi32>, %m) (%m, %m, %m) tile [1, 128, 128] {
-  ^bb0(%g: index, %b: index, %m0: index, %n0: index, %m_end: index):
+  // expected-error@+1 {{'cta.tile_loop' op a grouped walk tiles rows and columns after any batch axes: needs at least 2 extents, got 1}}
+  cta.tile_loop grouped offsets(%o : memref<?xi32>, %m) (%m) tile [128] {
+  ^bb0(%g: index, %m0: index, %m_end: index):
   }
   cta.return
 }
@@ -2607,5 +2607,14 @@ cta.program @p(%a: memref<?x?xf32> {cta.param = #cta.param<"a", output, [M, M]>}
     cta.store_rows %v -> %a[%c0, %c0] : !cta.frag<64xf32, rows> -> memref<?x?xf32>
   } #cta.role<math, warps = 4, regs = 240> {
   }
+  cta.return
+}
+
+// -----
+
+cta.program @p(%o: memref<?x?xi32> {cta.param = #cta.param<"o", input, [M, M]>}, %M: index {cta.dim = #cta.dim<M>}) {
+  %c0 = arith.constant 0 : index
+  // expected-error@+1 {{'cta.read_index' op reads a rank-1 i32 tensor, got 'memref<?x?xi32>'}}
+  %x = cta.read_index %o[%c0] : memref<?x?xi32>
   cta.return
 }

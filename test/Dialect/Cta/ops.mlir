@@ -980,3 +980,19 @@ cta.program @store_rows(%a: memref<?x?xf32> {cta.param = #cta.param<"a", output,
   }
   cta.return
 }
+
+// -----
+
+// A grouped walk with a leading batch axis (varlen attention's heads) and
+// a scalar read of the offsets.
+// CHECK-LABEL: cta.program @grouped_batched(
+// CHECK:         cta.tile_loop grouped offsets(%{{.*}} : memref<?xi32>, %{{.*}}) (%{{.*}}, %{{.*}}, %{{.*}}) tile [1, 128, 128] {
+// CHECK-NEXT:    ^bb0(%group: index, %batch: index, %m0: index, %n0: index, %m_end: index):
+// CHECK-NEXT:      %{{.*}} = cta.read_index %{{.*}}[%group] : memref<?xi32>
+cta.program @grouped_batched(%offsets: memref<?xi32> {cta.param = #cta.param<"cu", input, [B+1]>}, %B: index {cta.dim = #cta.dim<B>}, %H: index {cta.dim = #cta.dim<H>}, %T: index {cta.dim = #cta.dim<T>}) {
+  cta.tile_loop grouped offsets(%offsets : memref<?xi32>, %B) (%H, %T, %T) tile [1, 128, 128] {
+  ^bb0(%g: index, %h: index, %m0: index, %n0: index, %end: index):
+    %start = cta.read_index %offsets[%g] : memref<?xi32>
+  } {persistent}
+  cta.return
+}

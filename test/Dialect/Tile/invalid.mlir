@@ -1545,3 +1545,66 @@ tile.kernel @f(%q: tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>>, %k: tensor<
   }
   tile.return
 }
+
+// -----
+
+tile.kernel @f(%q: tensor<?x?x64xbf16, #tile.dims<H, S, 64>>, %k: tensor<?x?x64xbf16, #tile.dims<H, T, 64>>,
+               %a: tensor<?xi32, #tile.dims<B+1>>, %b: tensor<?xi32, #tile.dims<C+1>>) {
+  // expected-error@+1 {{'tile.segmented_matmul' op segment offsets differ in extent: B+1 and C+1}}
+  %s = tile.segmented_matmul %q, %k segments(%a, %b) : tensor<?x?x64xbf16, #tile.dims<H, S, 64>>, tensor<?x?x64xbf16, #tile.dims<H, T, 64>>, tensor<?xi32, #tile.dims<B+1>>, tensor<?xi32, #tile.dims<C+1>> -> tensor<?x?x?xf32, #tile.dims<H, S, T>>
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%q: tensor<?x?x64xbf16, #tile.dims<H, S, 64>>, %k: tensor<?x?x32xbf16, #tile.dims<H, T, 32>>,
+               %a: tensor<?xi32, #tile.dims<B+1>>) {
+  // expected-error@+1 {{'tile.segmented_matmul' op contraction dims differ: D=64 from lhs, D=32 from rhs}}
+  %s = tile.segmented_matmul %q, %k segments(%a, %a) : tensor<?x?x64xbf16, #tile.dims<H, S, 64>>, tensor<?x?x32xbf16, #tile.dims<H, T, 32>>, tensor<?xi32, #tile.dims<B+1>>, tensor<?xi32, #tile.dims<B+1>> -> tensor<?x?x?xf32, #tile.dims<H, S, T>>
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%q: tensor<?x?x64xbf16, #tile.dims<H, S, 64>>, %k: tensor<?x64xbf16, #tile.dims<T, 64>>,
+               %a: tensor<?xi32, #tile.dims<B+1>>) {
+  // expected-error@+1 {{'tile.segmented_matmul' op lhs and rhs must have one rank of at least 2, got 3 and 2}}
+  %s = tile.segmented_matmul %q, %k segments(%a, %a) : tensor<?x?x64xbf16, #tile.dims<H, S, 64>>, tensor<?x64xbf16, #tile.dims<T, 64>>, tensor<?xi32, #tile.dims<B+1>>, tensor<?xi32, #tile.dims<B+1>> -> tensor<?x?x?xf32, #tile.dims<H, S, T>>
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%q: tensor<?x?x64xbf16, #tile.dims<H, S, 64>>, %k: tensor<?x?x64xbf16, #tile.dims<G, T, 64>>,
+               %a: tensor<?xi32, #tile.dims<B+1>>) {
+  // expected-error@+1 {{'tile.segmented_matmul' op rhs batch axes [G] must be lhs's [H] or 1 (axis 0)}}
+  %s = tile.segmented_matmul %q, %k segments(%a, %a) : tensor<?x?x64xbf16, #tile.dims<H, S, 64>>, tensor<?x?x64xbf16, #tile.dims<G, T, 64>>, tensor<?xi32, #tile.dims<B+1>>, tensor<?xi32, #tile.dims<B+1>> -> tensor<?x?x?xf32, #tile.dims<H, S, T>>
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%q: tensor<?x?x64xbf16, #tile.dims<H, S, 64>>, %k: tensor<?x?x64xbf16, #tile.dims<H, T, 64>>,
+               %a: tensor<?xi32, #tile.dims<B+1>>) {
+  // expected-error@+1 {{'tile.segmented_matmul' op result is [H, S, S], expected [H, S, T] (axis 2)}}
+  %s = tile.segmented_matmul %q, %k segments(%a, %a) : tensor<?x?x64xbf16, #tile.dims<H, S, 64>>, tensor<?x?x64xbf16, #tile.dims<H, T, 64>>, tensor<?xi32, #tile.dims<B+1>>, tensor<?xi32, #tile.dims<B+1>> -> tensor<?x?x?xf32, #tile.dims<H, S, S>>
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%q: tensor<?x?x64xbf16, #tile.dims<H, S, 64>>, %k: tensor<?x?x64xbf16, #tile.dims<H, T, 64>>,
+               %a: tensor<?xi32, #tile.dims<B+1>>, %b: tensor<?xi32, #tile.dims<C+1>>) {
+  // expected-error@+1 {{'tile.attention' op segment offsets differ in extent: B+1 and C+1}}
+  %o = tile.attention %q, %k, %k segments(%a, %b : tensor<?xi32, #tile.dims<B+1>>, tensor<?xi32, #tile.dims<C+1>>) mask_kind = none, p_type = bf16 : tensor<?x?x64xbf16, #tile.dims<H, S, 64>>, tensor<?x?x64xbf16, #tile.dims<H, T, 64>>, tensor<?x?x64xbf16, #tile.dims<H, T, 64>> -> tensor<?x?x64xbf16, #tile.dims<H, S, 64>>
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%q: tensor<?x?x64xbf16, #tile.dims<H, S, 64>>, %k: tensor<?x?x64xbf16, #tile.dims<H, T, 64>>,
+               %a: tensor<?xi32, #tile.dims<B+1>>) {
+  // expected-error@+1 {{'tile.attention' op takes segment offsets for q and k, or neither}}
+  %o = "tile.attention"(%q, %k, %k, %a) <{mask_kind = #tile<attention_mask causal>, p_type = bf16, operandSegmentSizes = array<i32: 1, 1, 1, 1, 0>}> ({}, {}) : (tensor<?x?x64xbf16, #tile.dims<H, S, 64>>, tensor<?x?x64xbf16, #tile.dims<H, T, 64>>, tensor<?x?x64xbf16, #tile.dims<H, T, 64>>, tensor<?xi32, #tile.dims<B+1>>) -> tensor<?x?x64xbf16, #tile.dims<H, S, 64>>
+  tile.return
+}

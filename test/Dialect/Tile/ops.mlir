@@ -374,6 +374,28 @@ tile.kernel @attention_gqa_window(%q: tensor<?x?x?x64xf16, #tile.dims<B, H, S, 6
   tile.return %o : tensor<?x?x?x32xf32, #tile.dims<B, H, S, 32>>
 }
 
+// Packed sequences: the segmented product of varlen attention's scores, and
+// the attention op over segments with its log-sum-exp.
+// CHECK-LABEL: tile.kernel @attention_varlen(
+// CHECK:       %{{.*}} = tile.segmented_matmul %{{.*}}, %{{.*}} segments(%[[CQ:.*]], %[[CK:.*]]) : tensor<?x?x?xbf16, #tile.dims<H, S, D>>, tensor<?x?x?xbf16, #tile.dims<H, T, D>>, tensor<?xi32, #tile.dims<B+1>>, tensor<?xi32, #tile.dims<B+1>> -> tensor<?x?x?xf32, #tile.dims<H, S, T>>
+// CHECK:       %{{.*}}, %{{.*}} = tile.attention %{{.*}}, %{{.*}}, %{{.*}} segments(%[[CQ]], %[[CK]] : tensor<?xi32, #tile.dims<B+1>>, tensor<?xi32, #tile.dims<B+1>>) mask_kind = causal, p_type = bf16 : {{.*}} -> tensor<?x?x?xbf16, #tile.dims<H, S, D>>, lse tensor<?x?xf32, #tile.dims<H, S>>{{$}}
+tile.kernel @attention_varlen(%q: tensor<?x?x?xbf16, #tile.dims<H, S, D>>,
+                              %k: tensor<?x?x?xbf16, #tile.dims<H, T, D>>,
+                              %v: tensor<?x?x?xbf16, #tile.dims<H, T, D>>,
+                              %cq: tensor<?xi32, #tile.dims<B+1>>, %ck: tensor<?xi32, #tile.dims<B+1>>)
+    -> (tensor<?x?x?xf32, #tile.dims<H, S, T>>, tensor<?x?x?xbf16, #tile.dims<H, S, D>>,
+        tensor<?x?xf32, #tile.dims<H, S>>) {
+  %s = tile.segmented_matmul %q, %k segments(%cq, %ck)
+      : tensor<?x?x?xbf16, #tile.dims<H, S, D>>, tensor<?x?x?xbf16, #tile.dims<H, T, D>>,
+        tensor<?xi32, #tile.dims<B+1>>, tensor<?xi32, #tile.dims<B+1>> -> tensor<?x?x?xf32, #tile.dims<H, S, T>>
+  %o, %l = tile.attention %q, %k, %v segments(%cq, %ck : tensor<?xi32, #tile.dims<B+1>>, tensor<?xi32, #tile.dims<B+1>>)
+      mask_kind = causal, p_type = bf16
+      : tensor<?x?x?xbf16, #tile.dims<H, S, D>>, tensor<?x?x?xbf16, #tile.dims<H, T, D>>,
+        tensor<?x?x?xbf16, #tile.dims<H, T, D>> -> tensor<?x?x?xbf16, #tile.dims<H, S, D>>, lse tensor<?x?xf32, #tile.dims<H, S>>
+  tile.return %s, %o, %l : tensor<?x?x?xf32, #tile.dims<H, S, T>>, tensor<?x?x?xbf16, #tile.dims<H, S, D>>,
+      tensor<?x?xf32, #tile.dims<H, S>>
+}
+
 // Rank 3, neither region: plain softmax(q @ k^T) @ v.
 // CHECK-LABEL: tile.kernel @attention_plain(
 // CHECK:       %[[O:.*]] = tile.attention %{{.*}}, %{{.*}}, %{{.*}} mask_kind = none, p_type = bf16 : tensor<?x?x?xbf16, #tile.dims<H, S, D>>, tensor<?x?x?xbf16, #tile.dims<H, T, D>>, tensor<?x?x?xbf16, #tile.dims<H, T, D>> -> tensor<?x?x?xbf16, #tile.dims<H, S, D>>{{$}}

@@ -122,6 +122,25 @@ tile.kernel @log_sum_exp_rounded(%q: !q, %k: !kv, %v: !kv) -> (!of, tensor<?x?x?
   tile.return %4, %lr : !of, tensor<?x?x?xbf16, #tile.dims<B, H, S>>
 }
 
+// Packed sequences: a segmented product as the scores gives the op its
+// segment offsets (the masks then see indices within each sequence).
+// CHECK-LABEL: tile.kernel @varlen(
+// CHECK-NEXT:    %[[O:.*]] = tile.attention %{{.*}}, %{{.*}}, %{{.*}} segments(%arg3, %arg4 : tensor<?xi32, #tile.dims<N+1>>, tensor<?xi32, #tile.dims<N+1>>) mask_kind = causal, p_type = bf16 : {{.*}} -> tensor<?x?x?x128xf32, #tile.dims<B, H, S, 128>>{{$}}
+// CHECK-NEXT:    tile.return %[[O]]
+tile.kernel @varlen(%q: !q, %k: !kv, %v: !kv, %cq: tensor<?xi32, #tile.dims<N+1>>, %ck: tensor<?xi32, #tile.dims<N+1>>) -> !of {
+  %0 = tile.segmented_matmul %q, %k segments(%cq, %ck) : !q, !kv, tensor<?xi32, #tile.dims<N+1>>, tensor<?xi32, #tile.dims<N+1>> -> !s
+  %1 = tile.mask %0 causal : !s {
+  }
+  %2 = tile.softmax %1 : !s
+  %3 = tile.map %2 : !s -> !p {
+  ^bb0(%x: f32):
+    %t = arith.truncf %x : f32 to bf16
+    tile.yield %t : bf16
+  }
+  %4 = tile.matmul %3, %v : !p, !kv -> !of
+  tile.return %4 : !of
+}
+
 // A predicate mask (a sliding window) becomes the mask region.
 // CHECK-LABEL: tile.kernel @window(
 // CHECK-NEXT:    %[[O:.*]] = tile.attention {{.*}} mask_kind = none, p_type = bf16 : {{.*}} -> tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>> mask {

@@ -84,6 +84,27 @@ TEST(BindDims, ChecksExpressionsAndConstants) {
             "param 'bias' axis 0: extent 16, expected 8");
 }
 
+// A dim named only as a name plus a constant (the offsets i32[B+1] of
+// packed sequences) binds from it, after the plain occurrences: B = 8 from
+// an extent of 9; an extent of 0 leaves it unbound.
+TEST(BindDims, BindsFromANamePlusAConstant) {
+  Manifest m = moeManifest();
+  m.params[2] = param("w", ParamRole::Input, DType::E4M3, {"4", "N", "K"});
+  m.params[3] = scale("w.scale", "w", DType::F32,
+                      {"4", "cdiv(N,128)", "cdiv(K,128)"}, {128, 128});
+  LaunchPlan plan = planOf(m);
+  auto args = moeArgs(300, 256, 384, 4);
+  args[4] = Tensor::contiguous(kBase + 0x4000000, DType::I32, {9});
+  BoundDims dims;
+  std::string error;
+  ASSERT_TRUE(checkArguments(plan, args.data(), args.size(), dims, error))
+      << error;
+  EXPECT_EQ(dims.values[3], 8); // E from offsets' E+1
+  EXPECT_EQ(dims.sources[3].param, 4);
+  args[4] = Tensor::contiguous(kBase + 0x4000000, DType::I32, {0});
+  EXPECT_FALSE(checkArguments(plan, args.data(), args.size(), dims, error));
+}
+
 TEST(BindDims, MismatchedDimNamesBothValues) {
   LaunchPlan plan = planOf(matmulManifest());
   auto args = matmulArgs(128, 256, 512);

@@ -14,6 +14,7 @@
 
 #include "gtest/gtest.h"
 
+#include <cmath>
 #include <initializer_list>
 #include <string>
 #include <vector>
@@ -204,4 +205,45 @@ TEST(KilnRunReference, AttentionAgainstKnownOutputs) {
       << st.firstBad;
   // The causal outputs are not the full softmax's.
   EXPECT_GT(check(causal, false).mismatches, 0);
+}
+
+// The log-sum-exp of the same rows: every score is 1 / sqrt(4) = 0.5, so
+// row i's is 0.5 + ln(keys) (3 keys, or i + 1 under the causal mask); a
+// wrong value fails and is named, and a row without keys (T = 0) must be
+// -inf exactly.
+TEST(KilnRunReference, AttentionLogSumExp) {
+  AttentionShape shape;
+  shape.entries = 1;
+  shape.S = 2;
+  shape.T = 3;
+  shape.D = 4;
+  shape.Dv = 2;
+  shape.kvEntry = {0};
+  Operand q = operand(2, 4, {1, 0, 0, 0, 1, 0, 0, 0});
+  Operand k = operand(3, 4, {1, 1, 0, 0, 1, 0, 1, 0, 1, 0, 0, 1});
+  Operand v = operand(3, 2, {1, 10, 2, 20, 6, 60});
+  std::vector<float> out = {1, 10, 1.5f, 15};
+  auto check = [&](const std::vector<float> &lse) {
+    shape.causal = true;
+    return checkAttention(shape, q, k, v, DType::BF16, DType::F32,
+                          reinterpret_cast<const uint8_t *>(out.data()),
+                          {0, 1}, reinterpret_cast<const uint8_t *>(lse.data()),
+                          DType::F32);
+  };
+  std::vector<float> lse = {0.5f, 0.5f + std::log(2.0f)};
+  CheckStats st = check(lse);
+  EXPECT_EQ(st.mismatches, 0) << st.firstBad;
+  std::vector<float> wrong = {0.5f, 0.5f + std::log(3.0f)}; // the full softmax's
+  st = check(wrong);
+  EXPECT_EQ(st.mismatches, 1);
+  EXPECT_NE(st.firstBad.find("query 1, log-sum-exp"), std::string::npos)
+      << st.firstBad;
+
+  // No keys: the output row has no reference, the log-sum-exp is -inf.
+  shape.T = 0;
+  std::vector<float> none = {-INFINITY, -INFINITY};
+  st = check(none);
+  EXPECT_EQ(st.mismatches, 4); // the two output rows' four columns
+  std::vector<float> finite = {0, -INFINITY};
+  EXPECT_EQ(check(finite).mismatches, 5);
 }
