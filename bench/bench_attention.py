@@ -9,6 +9,9 @@ with torch.nn.attention.sdpa_kernel), and Kiln's kernels compiled from .kiln sou
 attention_d64.kiln, attention_d64_full.kiln, attention_d256.kiln, attention_d256_full.kiln,
 attention_gqa.kiln and attention_gqa_full.kiln;
 scripts/build_gpu_artifacts.sh builds them into $KILN_ARTIFACTS). A form without a Kiln kernel says why in the Kiln column.
+A varlen row packs sequences of lengths drawn from 1..8192 (causal, 16 heads, head dim 128):
+Kiln's attention_varlen.kiln on the offsets against SDPA on jagged nested tensors (the flash and
+cuDNN backends, the ones PyTorch routes them to) and a loop of per-sequence SDPA calls.
 
 Each backend's output is checked once against a float32 reference on the same inputs (relative
 error; a backend that fails the check is reported, not timed). Timing as the other benchmarks
@@ -157,11 +160,106 @@ def bench_case(case, args):
     return row
 
 
+VARLEN_HEADS, VARLEN_DIM, VARLEN_MAX = 16, 128, 8192
+
+
+def bench_varlen(args):
+    """Causal attention over packed sequences of random lengths in 1..VARLEN_MAX (seeded)."""
+    gen = torch.Generator().manual_seed(0)
+    lengths = torch.randint(1, VARLEN_MAX + 1, (8,), generator=gen).tolist()
+    h, d = VARLEN_HEADS, VARLEN_DIM
+    offsets = [0]
+    for n in lengths:
+        offsets.append(offsets[-1] + n)
+    total = offsets[-1]
+    flops = sum(4.0 * h * n * n * d / 2 for n in lengths)
+    row = {"form": "varlen", "batch": len(lengths), "heads": h, "kv_heads": h, "seqlen": total,
+           "head_dim": d, "causal": True, "flops": flops, "lengths": lengths, "contenders": {}}
+    torch.manual_seed(0)
+    # PyTorch's packed layout: [tokens, heads, head dim].
+    q, k, v = (torch.randn(total, h, d, device="cuda", dtype=torch.bfloat16) for _ in range(3))
+    cu = torch.tensor(offsets, dtype=torch.int32, device="cuda")
+    # The reference of the first sequence keeps the check affordable.
+    n0 = lengths[0]
+    ref = reference(q[None, :n0].transpose(1, 2), k[None, :n0].transpose(1, 2),
+                    v[None, :n0].transpose(1, 2), True)[0].transpose(0, 1)
+    fns = {}
+
+    def check(label, fn):
+        try:
+            out = fn()
+            torch.cuda.synchronize()
+        except Exception as e:  # noqa: BLE001
+            row["contenders"][label] = {"error": short(e)}
+            return
+        err = relative_error(out[:n0], ref)
+        if err < TOLERANCE:
+            row["contenders"][label] = {"rel_err": err}
+            fns[label] = fn
+        else:
+            row["contenders"][label] = {"error": f"relative error {err:.3e}"}
+
+    # Jagged nested tensors [B, j, H, D] -> [B, H, j, D], built once (a user holds them already),
+    # with their length bounds given so that SDPA does not read them back from the device.
+    offsets_dev = torch.tensor(offsets, dtype=torch.int64, device="cuda")
+    qn, kn, vn = (torch.nested.nested_tensor_from_jagged(
+        x, offsets_dev, min_seqlen=min(lengths), max_seqlen=max(lengths)).transpose(1, 2)
+        for x in (q, k, v))
+    for label, backend in (("cudnn", BACKENDS["cudnn"]), ("flash", BACKENDS["flash"])):
+        def nested(backend=backend):
+            with sdpa_kernel(backend):
+                o = F.scaled_dot_product_attention(qn, kn, vn, is_causal=True)
+            return o.transpose(1, 2).values()
+        check(label, nested)
+
+    def loop():
+        outs = []
+        for i in range(len(lengths)):
+            a, b = offsets[i], offsets[i + 1]
+            outs.append(F.scaled_dot_product_attention(
+                q[None, a:b].transpose(1, 2), k[None, a:b].transpose(1, 2),
+                v[None, a:b].transpose(1, 2), is_causal=True)[0].transpose(0, 1))
+        return torch.cat(outs)
+    check("loop", loop)
+
+    path = os.path.join(os.environ.get("KILN_ARTIFACTS", ".device-carry/artifacts"),
+                        "attention_varlen.kiln.json")
+    if os.path.exists(path):
+        import kiln
+        kernel = kiln.load(path)
+        o = torch.empty_like(q)
+        views = tuple(x.transpose(0, 1) for x in (q, k, v))  # [heads, tokens, d], no copy
+
+        def run():
+            kernel(*views, cu, cu, out=o.transpose(0, 1))
+            return o
+        check("kiln", run)
+    else:
+        row["contenders"]["kiln"] = {"error": f"{path} was not built"}
+    medians, errors = time_interleaved(fns, args.iters)
+    for label, ms in medians.items():
+        row["contenders"][label].update({"ms": ms, "tflops": flops / ms / 1e9})
+    for label, error in errors.items():
+        row["contenders"][label] = {"error": short(error)}
+    best = min((c["ms"] for label, c in row["contenders"].items()
+                if label != "kiln" and "ms" in c), default=None)
+    if best and "ms" in row["contenders"].get("kiln", {}):
+        row["kiln_over_best_sdpa"] = best / row["contenders"]["kiln"]["ms"]
+    print(f"varlen: {len(lengths)} sequences {lengths}, {total} tokens, causal, H {h}, D {d}")
+    for label, c in row["contenders"].items():
+        print(f"    {label:6}: " + (f"{c['tflops']:7.1f} TFLOP/s  {c['ms']:.3f} ms" if "ms" in c
+                                    else c["error"]))
+    if "kiln_over_best_sdpa" in row:
+        print(f"    kiln / best SDPA: {row['kiln_over_best_sdpa']:.3f}x")
+    return row
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="seqlens 2k and 16k only")
     parser.add_argument("--iters", type=int, default=30)
     parser.add_argument("--json", default="bench_attention.json")
+    parser.add_argument("--varlen-only", action="store_true", help="only the varlen row")
     args = parser.parse_args()
     # A backend that cannot run a form (GQA on the memory-efficient kernel) says why in a
     # UserWarning per call; the table reports it once.
@@ -170,7 +268,7 @@ def main():
     names = ["kiln", *BACKENDS]
     print(f"{'form':6} {'B':>3} {'Hq':>3} {'Hkv':>3} {'S':>6} {'D':>4} {'causal':>6}   "
           + "  ".join(f"{name:>16}" for name in names) + "   kiln/cudnn kiln/flash")
-    for case in cases(args.quick):
+    for case in [] if args.varlen_only else cases(args.quick):
         row = bench_case(case, args)
         rows.append(row)
         cells = []
@@ -190,6 +288,7 @@ def main():
         for name in names:
             if "error" in row["contenders"][name]:
                 print(f"    {name}: {row['contenders'][name]['error']}")
+    rows.append(bench_varlen(args))
     with open(args.json, "w") as f:
         json.dump({"environment": environment(), "rows": rows}, f, indent=1)
 
