@@ -276,8 +276,10 @@ private:
   /// mask, the softmax, the second product) in the forms the compiler
   /// builds on sm_90a (rank 3 to 5, a size-1 key/value head axis, head dims
   /// 64 / 128 / 256, causal and predicate masks, soft-capping, symbolic or
-  /// edge extents) and, now and then, forms it refuses (other head dims, a
-  /// value head dim that differs, f32 operands, schedule hints).
+  /// edge extents, a log-sum-exp output, packed variable-length sequences)
+  /// and, now and then, forms it refuses (other head dims, a value head dim
+  /// that differs, f32 operands, schedule hints, the log-sum-exp of other
+  /// scores, offsets of extent N).
   std::string attention() {
     std::string d = oneOf({"64", "128", "128", "256", "64", "96", "32"});
     std::string dv = chance(92) ? d : oneOf({"64", "128", "256"});
@@ -295,11 +297,27 @@ private:
       qLead += name + ", ";
       kvLead += (broadcast ? std::string("1") : name) + ", ";
     }
+    // Packed sequences: grouped(q, cu_q) @ grouped(k, cu_k)^T; offsets
+    // usually i32[B + 1], now and then of another extent.
+    bool varlen = chance(25);
+    std::string offsets =
+        varlen ? ", cu_q: i32[" + oneOf({"B + 1", "B + 1", "B + 1", "N", "3"}) +
+                     "], cu_k: i32[" + oneOf({"B + 1", "B + 1", "B + 1", "N", "3"}) +
+                     "]"
+               : "";
+    // The log-sum-exp as a second output, usually of the softmax's scores.
+    bool lse = chance(25);
+    std::string lseOut = lse ? ", lse: " + oneOf({"f32", "f32", "bf16"}) + "[" +
+                                   qLead + s + "]"
+                             : "";
     std::string text =
         "kernel attn(q: " + in + "[" + qLead + s + ", " + d + "], k: " + in +
         "[" + kvLead + t + ", " + d + "], v: " + in + "[" + kvLead + t + ", " +
-        dv + "]) -> o: " + out + "[" + qLead + s + ", " + dv + "] {\n";
-    std::string scores = "(q @ k^T) * " +
+        dv + "]" + offsets + ") -> (o: " + out + "[" + qLead + s + ", " + dv +
+        "]" + lseOut + ") {\n";
+    std::string product =
+        varlen ? "(grouped(q, cu_q) @ grouped(k, cu_k)^T)" : "(q @ k^T)";
+    std::string scores = product + " * " +
                          (chance(70) ? "rsqrt(" + d + ".0)" : oneOf(kFloats));
     if (chance(20))
       scores = "tanh(" + scores + " / " + oneOf({"30.0", "50.0", "1.0"}) +
@@ -309,7 +327,10 @@ private:
         oneOf({"causal(s)", "causal(s)", "s", "s",
                "mask(s, |i, j| j <= i && i - j < 256)",
                "mask(s, |i, j| j <= i + 1)", "mask(s, |i, j| i == j)"});
-    return text + "  o = softmax(" + masked + ") @ v\n}\n";
+    text += "  p = " + masked + "\n  o = softmax(p) @ v\n";
+    if (lse)
+      text += "  lse = logsumexp(" + std::string(chance(85) ? "p" : "s") + ")\n";
+    return text + "}\n";
   }
 
   /// Forms the frontend accepts and the lowering refuses (for now).
