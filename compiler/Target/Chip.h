@@ -111,6 +111,11 @@ struct ChipInfo {
   /// Bytes of that window a schedule must leave for mbarriers and for
   /// aligning the dynamic window to 1024 bytes (what SW128 tiles need).
   unsigned smemReserve;
+  /// Bytes of L2 cache per device, a lower bound over the chip's parts
+  /// (cudaDevAttrL2CacheSize: 52428800 on an H100 SXM, measured; sm_100a
+  /// parts have more, and this figure stands in until one is measured); a
+  /// walk sizes the operands the CTAs running at once share by it.
+  unsigned l2Bytes;
   /// 32-bit registers per SM, shared by every resident thread.
   unsigned registerFile;
   /// The most registers ptxas gives one thread.

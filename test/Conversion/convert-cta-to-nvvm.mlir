@@ -1075,3 +1075,25 @@ cta.program @grouped_not_persistent(%offsets: memref<?xi32> {cta.param = #cta.pa
   }
   cta.return
 }
+
+// -----
+
+// A banded longest-first walk: units of band b (n batch entries; the last
+// band may have fewer) take the row tiles longest first when b is even and
+// shortest first when it is odd, the band's entries faster; the band size
+// passes through an opaque copy (redone per unit, not hoisted).
+// CHECK-LABEL: llvm.func @banded_walk(
+// CHECK:         scf.for
+// CHECK:           llvm.inline_asm has_side_effects asm_dialect = att "mov.b32 $0, $1;"
+// CHECK:           arith.minui
+// CHECK:           %[[B:.*]] = arith.divui
+// CHECK:           %[[PARITY:.*]] = arith.andi %[[B]], %{{.*}} : i32
+// CHECK:           %[[EVEN:.*]] = arith.cmpi eq, %[[PARITY]], %{{.*}} : i32
+// CHECK:           arith.select %[[EVEN]], %{{.*}}, %{{.*}} : i32
+cta.program @banded_walk(%o: memref<?x?x?xf32> {cta.param = #cta.param<"o", output, [B, S, S]>}, %B: index {cta.dim = #cta.dim<B>}, %S: index {cta.dim = #cta.dim<S>}) attributes {block = array<i64: 128, 1, 1>} {
+  %c3 = arith.constant 3 : index
+  cta.tile_loop batched (%B, %S, %S) tile [1, 128, 128] band(%c3) {
+  ^bb0(%b: index, %m0: index, %n0: index):
+  } {longest_first, persistent}
+  cta.return
+}

@@ -34,7 +34,15 @@
 // CHECK-NEXT:    %[[VR:.*]] = cta.ring {consumers = 2 : i64} : <2>
 // CHECK-NEXT:    cta.warp_specialize
 // CHECK-NEXT:      #cta.role<producer, warps = 4, regs = 24> {
-// CHECK-NEXT:      cta.tile_loop batched (%[[B]], %[[H]], %[[S]], %{{.*}}) tile [1, 1, 128, 128] iter_args
+// The causal walk goes in bands of (batch, head) entries whose keys and
+// values fill at most half of L2 (T * 512 bytes each at head dim 128).
+// CHECK-NEXT:      %[[BYTES:.*]] = arith.constant 512 : index
+// CHECK-NEXT:      %[[PER:.*]] = arith.muli %[[T]], %[[BYTES]] : index
+// CHECK-NEXT:      %[[PER1:.*]] = arith.maxui %[[PER]], %{{.*}} : index
+// CHECK-NEXT:      %[[HALF:.*]] = arith.constant 26214400 : index
+// CHECK-NEXT:      %[[N:.*]] = arith.divui %[[HALF]], %[[PER1]] : index
+// CHECK-NEXT:      %[[BAND:.*]] = arith.maxui %[[N]], %{{.*}} : index
+// CHECK-NEXT:      cta.tile_loop batched (%[[B]], %[[H]], %[[S]], %{{.*}}) tile [1, 1, 128, 128] band(%[[BAND]]) iter_args
 // CHECK-NEXT:      ^bb0(%[[BI:[^:]*]]: index, %[[HI:[^:]*]]: index, %[[S0:[^:]*]]: index, %{{[^:]*}}: index, %[[QPOS:[^:]*]]: index, %[[POS:[^:]*]]: index):
 // CHECK-NEXT:        cta.produce %[[QR]] at %[[QPOS]] count
 // CHECK-NEXT:        ^bb0

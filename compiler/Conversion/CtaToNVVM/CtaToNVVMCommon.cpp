@@ -502,10 +502,56 @@ struct BatchedTileLoopLowering
     Value rest = e.toI32(loop.getInductionVar());
     size_t axes = counts.size();
     SmallVector<Value> args(axes);
+    size_t rowAxis = axes - 2;
+    if (Value band = adaptor.getBand()) {
+      // Bands of n leading entries, one after the other: within band b the
+      // row tiles vary slowest (longest first when b is even, shortest
+      // first when odd), the band's entries faster, the column tiles
+      // fastest; the last band may hold fewer entries.
+      Value columns = counts[axes - 1];
+      args[axes - 1] = e.toIndex(
+          e.mul(e.urem(rest, columns), e.i32(op.getTileSizes()[axes - 1])));
+      rest = e.udiv(rest, columns);
+      Value entries = e.i32(1);
+      for (size_t axis = 0; axis < rowAxis; ++axis)
+        entries = e.mul(entries, counts[axis]);
+      Value rows = counts[rowAxis];
+      // (Through an opaque copy: the band's arithmetic is redone per unit,
+      // not hoisted into registers live across the walk, where attention's
+      // math warpgroups have none to spare.)
+      // Bands of equal size, at most `band` entries: a short last band
+      // would leave most CTAs idle at its end (grouped-query attention at
+      // 16 x 1024 ran 0.94x with bands of 400 and 112 entries).
+      Value all = e.opaque(entries);
+      Value most = e.minU(arith::MaxUIOp::create(
+                              rewriter, loc, e.opaque(e.toI32(band)), e.i32(1)),
+                          all);
+      Value n = e.ceilDiv(all, e.ceilDiv(all, most));
+      Value bandUnits = e.mul(n, rows);
+      Value b = e.udiv(rest, bandUnits);
+      Value bandFirst = e.mul(b, n);
+      Value size = e.minU(n, e.sub(all, bandFirst));
+      Value within = e.sub(rest, e.mul(b, bandUnits));
+      Value step = e.udiv(within, size);
+      Value entry = e.add(bandFirst, e.urem(within, size));
+      Value even = e.eq(e.andI(b, e.i32(1)), e.i32(0));
+      Value row = arith::SelectOp::create(
+          rewriter, loc, even, e.sub(e.sub(rows, e.i32(1)), step), step);
+      args[rowAxis] = e.toIndex(e.mul(row, e.i32(op.getTileSizes()[rowAxis])));
+      for (size_t axis = rowAxis; axis-- > 0;) {
+        Value index = axis == 0 ? entry : e.urem(entry, counts[axis]);
+        entry = e.udiv(entry, counts[axis]);
+        args[axis] = e.toIndex(e.mul(index, e.i32(op.getTileSizes()[axis])));
+      }
+      llvm::append_range(args, loop.getRegionIterArgs());
+      rewriter.inlineBlockBefore(&op.getBody().front(), body, body->end(),
+                                 args);
+      rewriter.replaceOp(op, loop.getResults());
+      return success();
+    }
     // Fastest first: the column tiles, then (longest first) the leading
     // axes innermost first and the row tiles, or the row tiles and the
     // leading axes. The last axis takes the remaining quotient.
-    size_t rowAxis = axes - 2;
     SmallVector<size_t> order = {axes - 1};
     if (!op.getLongestFirst())
       order.push_back(rowAxis);

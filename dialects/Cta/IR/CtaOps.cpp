@@ -272,7 +272,7 @@ void TileLoopOp::build(OpBuilder &builder, OperationState &state, WalkKind walk,
   state.addAttribute(
       getOperandSegmentSizesAttrName(state.name),
       builder.getDenseI32ArrayAttr({offsets ? 1 : 0, groups ? 1 : 0,
-                                    static_cast<int32_t>(extents.size()),
+                                    static_cast<int32_t>(extents.size()), 0,
                                     static_cast<int32_t>(inits.size())}));
   state.addTypes(inits.getTypes());
   Region *body = state.addRegion();
@@ -391,6 +391,13 @@ ParseResult TileLoopOp::parse(OpAsmParser &parser, OperationState &result) {
       parser.parseCustomAttributeWithFallback(tileSizes, Type{}))
     return failure();
   props.tile_sizes = tileSizes;
+  SmallVector<OpAsmParser::UnresolvedOperand, 1> band;
+  if (succeeded(parser.parseOptionalKeyword("band"))) {
+    OpAsmParser::UnresolvedOperand n;
+    if (parser.parseLParen() || parser.parseOperand(n) || parser.parseRParen())
+      return failure();
+    band.push_back(n);
+  }
   if (parseIterArgs(parser, inits, initsTypes))
     return failure();
   if (succeeded(parser.parseOptionalArrow()) &&
@@ -403,6 +410,7 @@ ParseResult TileLoopOp::parse(OpAsmParser &parser, OperationState &result) {
   llvm::copy(ArrayRef<int32_t>({static_cast<int32_t>(offsets.size()),
                                 static_cast<int32_t>(groups.size()),
                                 static_cast<int32_t>(extents.size()),
+                                static_cast<int32_t>(band.size()),
                                 static_cast<int32_t>(inits.size())}),
              props.operandSegmentSizes.begin());
   result.addTypes(resultTypes);
@@ -412,6 +420,7 @@ ParseResult TileLoopOp::parse(OpAsmParser &parser, OperationState &result) {
                              result.operands) ||
       parser.resolveOperands(groups, index, result.operands) ||
       parser.resolveOperands(extents, index, result.operands) ||
+      parser.resolveOperands(band, index, result.operands) ||
       parser.resolveOperands(inits, initsTypes, parser.getNameLoc(),
                              result.operands));
 }
@@ -423,6 +432,8 @@ void TileLoopOp::print(OpAsmPrinter &p) {
       << ", " << getGroups() << ")";
   p << " (" << getExtents() << ") tile ";
   p.printStrippedAttrOrType(getTileSizesAttr());
+  if (getBand())
+    p << " band(" << getBand() << ")";
   printIterArgs(p, getInits());
   if (!getResults().empty())
     p << " -> (" << getResults().getTypes() << ")";
@@ -488,6 +499,8 @@ LogicalResult TileLoopOp::verify() {
                            << " axes is persistent (a grid has 3 axes)";
     break;
   }
+  if (getBand() && !getLongestFirst())
+    return emitOpError() << "band orders the units of a longest_first walk";
   if (getLongestFirst() && getWalk() != WalkKind::batched)
     return emitOpError() << "longest_first orders the row tiles of a batched "
                             "walk; this walk is "

@@ -167,7 +167,13 @@ def Cta_TileLoopOp : Cta_Op<"tile_loop", [
     only: the row tiles vary slowest and backwards, so each wave takes units
     of about equal length under a causal mask, the longest first; otherwise
     the row tiles of one batch entry vary fastest, backwards, and the CTAs
-    running at once share its operands in L2).
+    running at once share its operands in L2). `band(%n)` (with
+    `longest_first`): the flattened leading index is cut into bands of equal
+    size, at most `n` entries, walked one after the other, each band's row tiles longest
+    first in even bands and shortest first in odd ones (a snake, so that a
+    CTA taking every stride-th unit alternates long and short units), so
+    the units running at once read the operands of `n` batch entries, which
+    then stay in L2 (causal attention's keys and values).
 
     ```mlir
     %end = cta.tile_loop static (%M, %N) tile [128, 256] iter_args(%c0 : index) -> (index) {
@@ -179,14 +185,15 @@ def Cta_TileLoopOp : Cta_Op<"tile_loop", [
   }];
   let arguments = (ins Cta_WalkKind:$walk, Optional<AnyMemRef>:$offsets,
                        Optional<Index>:$groups, Variadic<Index>:$extents,
-                       DenseI64ArrayAttr:$tile_sizes, Variadic<AnyType>:$inits,
+                       DenseI64ArrayAttr:$tile_sizes, Optional<Index>:$band,
+                       Variadic<AnyType>:$inits,
                        UnitAttr:$persistent, DefaultValuedAttr<I64Attr, "1">:$group_m,
                        OptionalAttr<DenseI64ArrayAttr>:$cluster, UnitAttr:$longest_first);
   let results = (outs Variadic<AnyType>:$results);
   let regions = (region SizedRegion<1>:$body);
   // The declarative form of this syntax, which CtaOps.cpp parses by hand:
   //   $walk (`offsets` `(` $offsets^ `:` type($offsets) `,` $groups `)`)? `(` $extents `)`
-  //   `tile` $tile_sizes (`iter_args` `(` $inits^ `:` type($inits) `)`)?
+  //   `tile` $tile_sizes (`band` `(` $band^ `)`)? (`iter_args` `(` $inits^ `:` type($inits) `)`)?
   //   (`->` `(` type($results)^ `)`)? $body attr-dict
   // A generated parser keeps the region in a local until the end, so a bad
   // attribute after it would free the region while a value defined in it may

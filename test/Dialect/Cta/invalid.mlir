@@ -2618,3 +2618,13 @@ cta.program @p(%o: memref<?x?xi32> {cta.param = #cta.param<"o", input, [M, M]>},
   %x = cta.read_index %o[%c0] : memref<?x?xi32>
   cta.return
 }
+
+// -----
+
+cta.program @p(%m: index {cta.dim = #cta.dim<M>}) {
+  // expected-error@+1 {{'cta.tile_loop' op band orders the units of a longest_first walk}}
+  cta.tile_loop batched (%m, %m, %m) tile [1, 128, 128] band(%m) {
+  ^bb0(%b: index, %m0: index, %n0: index):
+  } {persistent}
+  cta.return
+}

@@ -996,3 +996,16 @@ cta.program @grouped_batched(%offsets: memref<?xi32> {cta.param = #cta.param<"cu
   } {persistent}
   cta.return
 }
+
+// -----
+
+// A longest-first batched walk in bands of %n batch entries.
+// CHECK-LABEL: cta.program @banded(
+// CHECK:         cta.tile_loop batched (%{{.*}}, %{{.*}}, %{{.*}}) tile [1, 128, 128] band(%{{.*}}) {
+// CHECK:         } {longest_first, persistent}
+cta.program @banded(%B: index {cta.dim = #cta.dim<B>}, %S: index {cta.dim = #cta.dim<S>}, %n: index {cta.dim = #cta.dim<N>}) {
+  cta.tile_loop batched (%B, %S, %S) tile [1, 128, 128] band(%n) {
+  ^bb0(%b: index, %m0: index, %n0: index):
+  } {longest_first, persistent}
+  cta.return
+}
