@@ -28,7 +28,7 @@ import torch
 import torch.nn.functional as F
 from torch.nn.attention import SDPBackend, sdpa_kernel
 
-from common import environment, relative_error, short, time_interleaved
+from common import bar_plot, environment, relative_error, short, time_interleaved
 
 TOKENS = 16384
 SEQLENS = [1024, 2048, 4096, 8192, 16384]
@@ -254,13 +254,36 @@ def bench_varlen(args):
     return row
 
 
+def plot(rows, path, device):
+    """TFLOP/s of Kiln, cuDNN, flash (and, for varlen, the loop of SDPA calls) per form."""
+    labels, series = [], {"kiln": [], "cudnn": [], "flash": [], "sdpa loop": []}
+    for row in rows:
+        c = row["contenders"]
+        label = row["form"] if row["form"] == "varlen" else (
+            f"{row['form']} {row['seqlen'] // 1024}k" + (" causal" if row["causal"] else ""))
+        labels.append(label)
+        for name, key in (("kiln", "kiln"), ("cudnn", "cudnn"), ("flash", "flash"),
+                          ("sdpa loop", "loop")):
+            series[name].append(c.get(key, {}).get("tflops"))
+    bar_plot(path, labels, series, "TFLOP/s",
+             f"Attention forward, bf16 ({device}): Kiln against SDPA backends")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="seqlens 2k and 16k only")
     parser.add_argument("--iters", type=int, default=30)
     parser.add_argument("--json", default="bench_attention.json")
     parser.add_argument("--varlen-only", action="store_true", help="only the varlen row")
+    parser.add_argument("--plot", default="", help="also draw the figures as a PNG")
+    parser.add_argument("--plot-from", default="",
+                        help="draw --plot from this saved JSON instead of measuring")
     args = parser.parse_args()
+    if args.plot_from:
+        with open(args.plot_from) as f:
+            saved = json.load(f)
+        plot(saved["rows"], args.plot, saved["environment"].get("device", "GPU"))
+        return
     # A backend that cannot run a form (GQA on the memory-efficient kernel) says why in a
     # UserWarning per call; the table reports it once.
     warnings.filterwarnings("ignore", category=UserWarning)
@@ -289,8 +312,11 @@ def main():
             if "error" in row["contenders"][name]:
                 print(f"    {name}: {row['contenders'][name]['error']}")
     rows.append(bench_varlen(args))
+    env = environment()
     with open(args.json, "w") as f:
-        json.dump({"environment": environment(), "rows": rows}, f, indent=1)
+        json.dump({"environment": env, "rows": rows}, f, indent=1)
+    if args.plot:
+        plot(rows, args.plot, env.get("device", "GPU"))
 
 
 if __name__ == "__main__":
