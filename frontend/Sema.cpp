@@ -232,6 +232,18 @@ private:
   MatmulOperand checkMatmulOperand(ExprPtr &operand, bool isLhs);
   ValueType checkGroupedMatmul(BinaryExpr &expr, MatmulOperand &lhs,
                                MatmulOperand &rhs);
+  /// Whether `offsets` is an i32 vector; else an error naming its
+  /// extent `count`+1.
+  bool checkOffsets(const Expr &offsets, llvm::StringRef count);
+  /// The broadcast of the batch axes (all but the last two) of `sa` (of `a`)
+  /// and `sb` (of `b`), or an error at `expr`.
+  std::optional<llvm::SmallVector<std::string>>
+  checkBatchBroadcast(const BinaryExpr &expr, const Expr &a,
+                      llvm::ArrayRef<std::string> sa, const Expr &b,
+                      llvm::ArrayRef<std::string> sb);
+  /// Records a contraction of `mmaType` operands (the narrowest decides the
+  /// kernel's defaults).
+  void noteContraction(ElemType mmaType);
   /// grouped(q, cu_q) @ grouped(k, cu_k)^T: the products of q's row segment
   /// b with k's row segment b (varlen attention's scores).
   ValueType checkSegmentedMatmul(BinaryExpr &expr, MatmulOperand &lhs,
@@ -961,25 +973,47 @@ ValueType KernelChecker::checkMatmul(BinaryExpr &expr) {
                          << describeDim(kB, "K") << " from " << renderExpr(b);
     return ValueType::invalid();
   }
+  auto batch = checkBatchBroadcast(expr, a, sa, b, sb);
+  if (!batch)
+    return ValueType::invalid();
+  batch->push_back(sa[sa.size() - 2]);
+  batch->push_back(sb.back());
+  noteContraction(*mmaType);
+  return ValueType::tensor(ElemType::F32, *batch);
+}
+
+bool KernelChecker::checkOffsets(const Expr &offsets, llvm::StringRef count) {
+  const ValueType &to = offsets.type;
+  if (to.isTensor() && to.dtype == ElemType::I32 && to.shape.size() == 1)
+    return true;
+  error(offsets.getLoc()) << "the offsets of grouped(x, offsets) must be i32["
+                          << count << "+1], but " << quote(offsets) << " is "
+                          << to.str();
+  return false;
+}
+
+std::optional<llvm::SmallVector<std::string>>
+KernelChecker::checkBatchBroadcast(const BinaryExpr &expr, const Expr &a,
+                                   llvm::ArrayRef<std::string> sa,
+                                   const Expr &b,
+                                   llvm::ArrayRef<std::string> sb) {
   std::pair<std::string, std::string> clash;
   auto batch = broadcastShapes(sa.drop_back(2), sb.drop_back(2), clash);
-  if (!batch) {
+  if (!batch)
     error(expr.getLoc()) << "cannot broadcast batch dims "
                          << tile::formatDims(sa.drop_back(2)) << " of "
                          << renderExpr(a) << " with "
                          << tile::formatDims(sb.drop_back(2)) << " of "
                          << renderExpr(b) << ": " << clash.first << " and "
                          << clash.second << " differ";
-    return ValueType::invalid();
-  }
-  batch->push_back(sa[sa.size() - 2]);
-  batch->push_back(sb.back());
+  return batch;
+}
 
+void KernelChecker::noteContraction(ElemType mmaType) {
   if (!contractions.any ||
-      getBitWidth(*mmaType) < getBitWidth(contractions.narrowest))
-    contractions.narrowest = *mmaType;
+      getBitWidth(mmaType) < getBitWidth(contractions.narrowest))
+    contractions.narrowest = mmaType;
   contractions.any = true;
-  return ValueType::tensor(ElemType::F32, *batch);
 }
 
 ValueType KernelChecker::checkSegmentedMatmul(BinaryExpr &expr,
@@ -998,15 +1032,9 @@ ValueType KernelChecker::checkSegmentedMatmul(BinaryExpr &expr,
           << quote(*operand) << " is " << operand->type.str();
       return ValueType::invalid();
     }
-  for (const Expr *offsets : {&qOffsets, &kOffsets}) {
-    const ValueType &to = offsets->type;
-    if (!to.isTensor() || to.dtype != ElemType::I32 || to.shape.size() != 1) {
-      error(offsets->getLoc()) << "the offsets of grouped(x, offsets) must be "
-                                  "i32[B+1], but "
-                               << quote(*offsets) << " is " << to.str();
+  for (const Expr *offsets : {&qOffsets, &kOffsets})
+    if (!checkOffsets(*offsets, "B"))
       return ValueType::invalid();
-    }
-  }
   if (qOffsets.type.shape[0] != kOffsets.type.shape[0]) {
     error(expr.getLoc()) << "the segments of a segmented '@' pair up: "
                          << quote(qOffsets) << " has "
@@ -1038,23 +1066,12 @@ ValueType KernelChecker::checkSegmentedMatmul(BinaryExpr &expr,
     return ValueType::invalid();
   }
   llvm::ArrayRef<std::string> sq = tq.shape, sk = tk.shape;
-  std::pair<std::string, std::string> clash;
-  auto shape = broadcastShapes(sq.drop_back(2), sk.drop_back(2), clash);
-  if (!shape) {
-    error(expr.getLoc()) << "cannot broadcast batch dims "
-                         << tile::formatDims(sq.drop_back(2)) << " of "
-                         << renderExpr(q) << " with "
-                         << tile::formatDims(sk.drop_back(2)) << " of "
-                         << renderExpr(k) << ": " << clash.first << " and "
-                         << clash.second << " differ";
+  auto shape = checkBatchBroadcast(expr, q, sq, k, sk);
+  if (!shape)
     return ValueType::invalid();
-  }
   shape->push_back(sq[sq.size() - 2]);
   shape->push_back(sk[sk.size() - 2]);
-  if (!contractions.any ||
-      getBitWidth(*mmaType) < getBitWidth(contractions.narrowest))
-    contractions.narrowest = *mmaType;
-  contractions.any = true;
+  noteContraction(*mmaType);
   return ValueType::tensor(ElemType::F32, *shape);
 }
 
@@ -1070,12 +1087,8 @@ ValueType KernelChecker::checkGroupedMatmul(BinaryExpr &expr,
                       << quote(x) << " is " << tx.str();
     return ValueType::invalid();
   }
-  if (!to.isTensor() || to.dtype != ElemType::I32 || to.shape.size() != 1) {
-    error(offsets.getLoc()) << "the offsets of grouped(x, offsets) must be "
-                               "i32[E+1], but "
-                            << quote(offsets) << " is " << to.str();
+  if (!checkOffsets(offsets, "E"))
     return ValueType::invalid();
-  }
   if (tw.shape.size() != 3) {
     error(expr.getLoc()) << "a grouped '@' needs a right operand of rank 3 "
                             "[E, K, N] (one matrix per expert), but "
@@ -1123,10 +1136,7 @@ ValueType KernelChecker::checkGroupedMatmul(BinaryExpr &expr,
                          << renderExpr(w);
     return ValueType::invalid();
   }
-  if (!contractions.any ||
-      getBitWidth(*mmaType) < getBitWidth(contractions.narrowest))
-    contractions.narrowest = *mmaType;
-  contractions.any = true;
+  noteContraction(*mmaType);
   return ValueType::tensor(ElemType::F32, {tx.shape[0], tw.shape[2]});
 }
 

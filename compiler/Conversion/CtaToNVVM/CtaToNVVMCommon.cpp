@@ -453,6 +453,30 @@ struct TileLoopLowering : public OpConversionPattern<cta::TileLoopOp> {
   }
 };
 
+/// The loop over units [0, `total`) that this CTA takes: every stride-th
+/// unit from its linear block index over the whole grid (a `tiles` launch
+/// spreads the first three axes' counts over x, y and z), carrying `inits`;
+/// the builder is left at the start of its empty body.
+static scf::ForOp unitLoop(ConversionPatternRewriter &rewriter, Emitter &e,
+                           Value total, ValueRange inits) {
+  Location loc = e.loc;
+  Type i32 = e.i32Type();
+  Value gridX = NVVM::GridDimXOp::create(rewriter, loc, i32);
+  Value gridXY = e.mul(gridX, NVVM::GridDimYOp::create(rewriter, loc, i32));
+  Value first = e.add(
+      e.add(NVVM::BlockIdXOp::create(rewriter, loc, i32),
+            e.mul(NVVM::BlockIdYOp::create(rewriter, loc, i32), gridX)),
+      e.mul(NVVM::BlockIdZOp::create(rewriter, loc, i32), gridXY));
+  Value stride = e.mul(gridXY, NVVM::GridDimZOp::create(rewriter, loc, i32));
+  auto loop = scf::ForOp::create(rewriter, loc, e.toIndex(first),
+                                 e.toIndex(total), e.toIndex(stride), inits);
+  Block *body = loop.getBody();
+  if (!body->empty())
+    rewriter.eraseOp(body->getTerminator());
+  rewriter.setInsertionPointToStart(body);
+  return loop;
+}
+
 /// A batched walk (attention): one unit per (leading index..., row tile,
 /// column tile) of extents E_0..E_n-1 in tiles t_0..t_n-1, walked by the
 /// CTAs of the grid in order of their linear block index, each taking every
@@ -475,7 +499,6 @@ struct BatchedTileLoopLowering
       return rewriter.notifyMatchFailure(op, "only batched walks");
     Location loc = op.getLoc();
     Emitter e(rewriter, loc);
-    Type i32 = e.i32Type();
     SmallVector<Value> counts;
     Value total = e.i32(1);
     for (auto [extent, tile] :
@@ -483,22 +506,8 @@ struct BatchedTileLoopLowering
       counts.push_back(e.ceilDiv(e.toI32(extent), e.i32(tile)));
       total = e.mul(total, counts.back());
     }
-    // The linear block index over the whole grid (a `tiles` launch spreads
-    // the first three axes' counts over x, y and z).
-    Value gridX = NVVM::GridDimXOp::create(rewriter, loc, i32);
-    Value gridXY = e.mul(gridX, NVVM::GridDimYOp::create(rewriter, loc, i32));
-    Value first = e.add(
-        e.add(NVVM::BlockIdXOp::create(rewriter, loc, i32),
-              e.mul(NVVM::BlockIdYOp::create(rewriter, loc, i32), gridX)),
-        e.mul(NVVM::BlockIdZOp::create(rewriter, loc, i32), gridXY));
-    Value stride = e.mul(gridXY, NVVM::GridDimZOp::create(rewriter, loc, i32));
-    auto loop =
-        scf::ForOp::create(rewriter, loc, e.toIndex(first), e.toIndex(total),
-                           e.toIndex(stride), adaptor.getInits());
+    scf::ForOp loop = unitLoop(rewriter, e, total, adaptor.getInits());
     Block *body = loop.getBody();
-    if (!body->empty())
-      rewriter.eraseOp(body->getTerminator());
-    rewriter.setInsertionPointToStart(body);
     Value rest = e.toI32(loop.getInductionVar());
     size_t axes = counts.size();
     SmallVector<Value> args(axes);
@@ -516,12 +525,12 @@ struct BatchedTileLoopLowering
       for (size_t axis = 0; axis < rowAxis; ++axis)
         entries = e.mul(entries, counts[axis]);
       Value rows = counts[rowAxis];
-      // (Through an opaque copy: the band's arithmetic is redone per unit,
-      // not hoisted into registers live across the walk, where attention's
-      // math warpgroups have none to spare.)
       // Bands of equal size, at most `band` entries: a short last band
       // would leave most CTAs idle at its end (grouped-query attention at
-      // 16 x 1024 ran 0.94x with bands of 400 and 112 entries).
+      // 16 x 1024 ran 0.94x with bands of 400 and 112 entries). (Through
+      // opaque copies: the band's arithmetic is redone per unit, not hoisted
+      // into registers live across the walk, where attention's math
+      // warpgroups have none to spare.)
       Value all = e.opaque(entries);
       Value most = e.minU(arith::MaxUIOp::create(
                               rewriter, loc, e.opaque(e.toI32(band)), e.i32(1)),
@@ -543,31 +552,27 @@ struct BatchedTileLoopLowering
         entry = e.udiv(entry, counts[axis]);
         args[axis] = e.toIndex(e.mul(index, e.i32(op.getTileSizes()[axis])));
       }
-      llvm::append_range(args, loop.getRegionIterArgs());
-      rewriter.inlineBlockBefore(&op.getBody().front(), body, body->end(),
-                                 args);
-      rewriter.replaceOp(op, loop.getResults());
-      return success();
-    }
-    // Fastest first: the column tiles, then (longest first) the leading
-    // axes innermost first and the row tiles, or the row tiles and the
-    // leading axes. The last axis takes the remaining quotient.
-    SmallVector<size_t> order = {axes - 1};
-    if (!op.getLongestFirst())
-      order.push_back(rowAxis);
-    for (size_t axis = rowAxis; axis-- > 0;)
-      order.push_back(axis);
-    if (op.getLongestFirst())
-      order.push_back(rowAxis);
-    for (auto [position, axis] : llvm::enumerate(order)) {
-      Value index = rest;
-      if (position + 1 < order.size()) {
-        index = e.urem(rest, counts[axis]);
-        rest = e.udiv(rest, counts[axis]);
+    } else {
+      // Fastest first: the column tiles, then (longest first) the leading
+      // axes innermost first and the row tiles, or the row tiles and the
+      // leading axes. The last axis takes the remaining quotient.
+      SmallVector<size_t> order = {axes - 1};
+      if (!op.getLongestFirst())
+        order.push_back(rowAxis);
+      for (size_t axis = rowAxis; axis-- > 0;)
+        order.push_back(axis);
+      if (op.getLongestFirst())
+        order.push_back(rowAxis);
+      for (auto [position, axis] : llvm::enumerate(order)) {
+        Value index = rest;
+        if (position + 1 < order.size()) {
+          index = e.urem(rest, counts[axis]);
+          rest = e.udiv(rest, counts[axis]);
+        }
+        if (axis == rowAxis)
+          index = e.sub(e.sub(counts[axis], e.i32(1)), index);
+        args[axis] = e.toIndex(e.mul(index, e.i32(op.getTileSizes()[axis])));
       }
-      if (axis == rowAxis)
-        index = e.sub(e.sub(counts[axis], e.i32(1)), index);
-      args[axis] = e.toIndex(e.mul(index, e.i32(op.getTileSizes()[axis])));
     }
     llvm::append_range(args, loop.getRegionIterArgs());
     rewriter.inlineBlockBefore(&op.getBody().front(), body, body->end(), args);
@@ -648,24 +653,12 @@ struct GroupedTileLoopLowering : public AbiPattern<cta::TileLoopOp> {
     Value total = e.i32(1);
     for (Value count : counts)
       total = e.mul(total, count);
-    Value gridX = NVVM::GridDimXOp::create(rewriter, loc, i32);
-    Value gridXY = e.mul(gridX, NVVM::GridDimYOp::create(rewriter, loc, i32));
-    Value first = e.add(
-        e.add(NVVM::BlockIdXOp::create(rewriter, loc, i32),
-              e.mul(NVVM::BlockIdYOp::create(rewriter, loc, i32), gridX)),
-        e.mul(NVVM::BlockIdZOp::create(rewriter, loc, i32), gridXY));
-    Value stride = e.mul(gridXY, NVVM::GridDimZOp::create(rewriter, loc, i32));
     // Carried: the loop's values, then the scan's group and the row tiles
     // of the groups before it.
     SmallVector<Value> inits(adaptor.getInits());
     inits.push_back(e.i32(0));
     inits.push_back(e.i32(0));
-    auto loop = scf::ForOp::create(rewriter, loc, e.toIndex(first),
-                                   e.toIndex(total), e.toIndex(stride), inits);
-    Block *body = loop.getBody();
-    if (!body->empty())
-      rewriter.eraseOp(body->getTerminator());
-    rewriter.setInsertionPointToStart(body);
+    scf::ForOp loop = unitLoop(rewriter, e, total, inits);
     size_t carried = adaptor.getInits().size();
     ValueRange iterArgs = loop.getRegionIterArgs();
     Value rest = e.toI32(loop.getInductionVar());

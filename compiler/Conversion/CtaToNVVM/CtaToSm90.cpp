@@ -1283,15 +1283,10 @@ struct StoreRowsLowering : public AbiPattern<cta::StoreRowsOp> {
     Type i64 = rewriter.getI64Type();
     ValueRange indices = adaptor.getIndices();
     // The leading axes' part of the offset.
-    Value outer = e.i64(0);
-    for (int64_t axis = 0; axis + 1 < rank; ++axis) {
-      Value index = arith::ExtUIOp::create(rewriter, loc, i64,
-                                           e.toI32(indices[axis]));
-      outer = arith::AddIOp::create(
-          rewriter, loc, outer,
-          arith::MulIOp::create(rewriter, loc, index,
-                                kernel.getArgument(args.strides[axis])));
-    }
+    SmallVector<Value> leading;
+    for (Value index : indices.drop_back())
+      leading.push_back(e.toI32(index));
+    Value outer = leadingOffset(e, kernel, args, leading);
     Value lane = e.warpgroupLane();
     Value writer =
         e.eq(e.threadMap(target::wgmmaPairColumn, lane), e.i32(0));

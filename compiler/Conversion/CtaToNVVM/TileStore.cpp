@@ -67,6 +67,20 @@ LogicalResult kiln::checkDestExtentsKnown(Operation *op, Value dest,
   return success();
 }
 
+Value kiln::leadingOffset(Emitter &e, LLVM::LLVMFuncOp kernel,
+                          const PointerArgs &args, ValueRange indices) {
+  OpBuilder &b = e.b;
+  Type i64 = b.getI64Type();
+  Value offset = e.i64(0);
+  for (auto [axis, index] : llvm::enumerate(indices))
+    offset = arith::AddIOp::create(
+        b, e.loc, offset,
+        arith::MulIOp::create(b, e.loc,
+                              arith::ExtUIOp::create(b, e.loc, i64, index),
+                              kernel.getArgument(args.strides[axis])));
+  return offset;
+}
+
 FailureOr<Value> kiln::tensorExtent(Emitter &e, const KernelABI &abi,
                                     LLVM::LLVMFuncOp kernel, unsigned arg,
                                     unsigned axis) {
@@ -258,13 +272,7 @@ void TileStore::copyOutDirect(Value buffer, int64_t block) {
   Value stride = kernel.getArgument(pointerArgs.strides[outer.size()]);
   Type i64 = b.getI64Type();
   // The leading axes' part of every element's offset.
-  Value outerOffset = e.i64(0);
-  for (auto [axis, index] : llvm::enumerate(outer))
-    outerOffset = arith::AddIOp::create(
-        b, e.loc, outerOffset,
-        arith::MulIOp::create(b, e.loc,
-                              arith::ExtUIOp::create(b, e.loc, i64, index),
-                              kernel.getArgument(pointerArgs.strides[axis])));
+  Value outerOffset = leadingOffset(e, kernel, pointerArgs, outer);
   int64_t elements = rows * blockColumns;
   for (int64_t k = 0; k < elements / kWarpgroupThreads; ++k) {
     Value index = e.add(e.i32(k * kWarpgroupThreads), lane);

@@ -35,6 +35,12 @@ mlir::LogicalResult checkDestExtentsKnown(mlir::Operation *op,
                                           mlir::Value dest,
                                           llvm::StringRef what = "destination");
 
+/// The i64 element offset of `indices` (i32, one per leading axis of a
+/// tensor addressed with plain loads and stores, outermost first) along
+/// those axes' strides.
+mlir::Value leadingOffset(Emitter &e, mlir::LLVM::LLVMFuncOp kernel,
+                          const PointerArgs &args, mlir::ValueRange indices);
+
 /// Extent `axis` of program tensor `arg` as an i32 value: a constant or
 /// the entry's dim parameter; fails when the ABI has neither.
 mlir::FailureOr<mlir::Value> tensorExtent(Emitter &e, const KernelABI &abi,

@@ -86,14 +86,14 @@ std::optional<double> pureScale(Region &score) {
 /// The number of packed sequences of varlen attention: the name B of
 /// offsets `i32[B+1]`, or a constant extent minus one.
 std::optional<std::string> sequenceCount(tile::AttentionOp attention) {
-  std::string extent = dimsOf(attention.getQOffsets())[0];
-  if (std::optional<int64_t> constant = tile::getConstantDim(extent))
+  tile::DimExprAttr extent = tile::getDimAttrs(llvm::cast<RankedTensorType>(
+      attention.getQOffsets().getType()))[0];
+  if (std::optional<int64_t> constant = extent.getConstant())
     return *constant >= 1 ? std::optional(std::to_string(*constant - 1))
                           : std::nullopt;
-  StringRef name(extent);
-  if (!name.consume_back("+1") || !isNameOrConstant(name.str()))
+  if (extent.getKind() != DimExpr::Kind::Add || extent.getValue() != 1)
     return std::nullopt;
-  return name.str();
+  return extent.getName().str();
 }
 
 } // namespace
@@ -368,9 +368,8 @@ private:
       // 1.00x at 4 x 4096 on an H100).
       if (attention.getMaskKind() == tile::AttentionMask::causal) {
         loop.setLongestFirst(true);
-        if (std::max(tile::attentionHeadDims(attention)->first,
-                     tile::attentionHeadDims(attention)->second) <=
-                kBandedHeadDim &&
+        auto [d, dv] = *tile::attentionHeadDims(attention);
+        if (std::max(d, dv) <= kBandedHeadDim &&
             !llvm::is_contained(kvBroadcast, true))
           loop.getBandMutable().assign(keyValueBand(loop));
       }

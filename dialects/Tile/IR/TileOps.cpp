@@ -401,6 +401,21 @@ LogicalResult GroupedMatmulOp::verify() {
       {x.rows, b.cols});
 }
 
+/// That each batch axis of `what` (`got`) is that of `of` (`batch`) or 1:
+/// keys and values broadcast along the query heads they serve.
+static LogicalResult verifyBroadcastBatch(Operation *op, StringRef what,
+                                          ArrayRef<std::string> got,
+                                          StringRef of,
+                                          ArrayRef<std::string> batch) {
+  for (auto [axis, pair] : llvm::enumerate(llvm::zip(got, batch)))
+    if (std::get<0>(pair) != "1" &&
+        !dimsAgree(std::get<0>(pair), std::get<1>(pair)))
+      return op->emitOpError()
+             << what << " batch axes " << formatDims(got) << " must be " << of
+             << "'s " << formatDims(batch) << " or 1 (axis " << axis << ")";
+  return success();
+}
+
 /// That `offsets` are `i32[X]` with one extent for both.
 static LogicalResult verifySegmentOffsets(Operation *op, Value first,
                                           Value second) {
@@ -432,12 +447,8 @@ LogicalResult SegmentedMatmulOp::verify() {
   if (!dimsAgree(q.cols, k.cols))
     return emitOpError() << "contraction dims differ: D=" << q.cols
                          << " from lhs, D=" << k.cols << " from rhs";
-  for (auto [axis, pair] : llvm::enumerate(llvm::zip(k.batch, q.batch)))
-    if (std::get<0>(pair) != "1" &&
-        !dimsAgree(std::get<0>(pair), std::get<1>(pair)))
-      return emitOpError() << "rhs batch axes " << formatDims(k.batch)
-                           << " must be lhs's " << formatDims(q.batch)
-                           << " or 1 (axis " << axis << ")";
+  if (failed(verifyBroadcastBatch(*this, "rhs", k.batch, "lhs", q.batch)))
+    return failure();
   SmallVector<std::string> expected(q.batch);
   expected.push_back(q.rows);
   expected.push_back(k.rows);
@@ -646,17 +657,6 @@ bool kiln::tile::feedsProduct(Operation *op) {
 
 /// Checks that the leading axes `got` of `what` are q's `batch`, axis by
 /// axis, or the constant 1 (one key/value head for several query heads).
-static LogicalResult verifyAttentionBatch(Operation *op, StringRef what,
-                                          ArrayRef<std::string> got,
-                                          ArrayRef<std::string> batch) {
-  for (auto [axis, pair] : llvm::enumerate(llvm::zip(got, batch)))
-    if (std::get<0>(pair) != "1" &&
-        !dimsAgree(std::get<0>(pair), std::get<1>(pair)))
-      return op->emitOpError()
-             << what << " batch axes " << formatDims(got) << " must be q's "
-             << formatDims(batch) << " or 1 (axis " << axis << ")";
-  return success();
-}
 
 LogicalResult AttentionOp::verify() {
   int64_t rank = getRank(getQ());
@@ -677,8 +677,8 @@ LogicalResult AttentionOp::verify() {
   if (!dimsAgree(k.rows, v.rows))
     return emitOpError() << "key lengths differ: T=" << k.rows
                          << " from k, T=" << v.rows << " from v";
-  if (failed(verifyAttentionBatch(*this, "k", k.batch, q.batch)) ||
-      failed(verifyAttentionBatch(*this, "v", v.batch, q.batch)))
+  if (failed(verifyBroadcastBatch(*this, "k", k.batch, "q", q.batch)) ||
+      failed(verifyBroadcastBatch(*this, "v", v.batch, "q", q.batch)))
     return failure();
   if (bool(getQOffsets()) != bool(getKOffsets()))
     return emitOpError() << "takes segment offsets for q and k, or neither";

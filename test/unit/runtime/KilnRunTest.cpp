@@ -168,22 +168,31 @@ Operand operand(int64_t rows, int64_t cols, std::vector<float> values) {
   return op;
 }
 
+/// Two query rows over three keys whose scores q . k are all 1 (D = 4).
+struct UniformScores {
+  UniformScores() {
+    shape.entries = 1;
+    shape.S = 2;
+    shape.T = 3;
+    shape.D = 4;
+    shape.Dv = 2;
+    shape.kvEntry = {0};
+  }
+  AttentionShape shape;
+  Operand q = operand(2, 4, {1, 0, 0, 0, 1, 0, 0, 0});
+  Operand k = operand(3, 4, {1, 1, 0, 0, 1, 0, 1, 0, 1, 0, 0, 1});
+  Operand v = operand(3, 2, {1, 10, 2, 20, 6, 60});
+};
+
 } // namespace
 
 // Two query rows over three keys with equal scores: the softmax is uniform, so
 // each output is the mean of the values (over all keys, or under the causal
 // mask over keys 0..i); a wrong element fails and is named.
 TEST(KilnRunReference, AttentionAgainstKnownOutputs) {
-  AttentionShape shape;
-  shape.entries = 1;
-  shape.S = 2;
-  shape.T = 3;
-  shape.D = 4;
-  shape.Dv = 2;
-  shape.kvEntry = {0};
-  Operand q = operand(2, 4, {1, 0, 0, 0, 1, 0, 0, 0});
-  Operand k = operand(3, 4, {1, 1, 0, 0, 1, 0, 1, 0, 1, 0, 0, 1});
-  Operand v = operand(3, 2, {1, 10, 2, 20, 6, 60});
+  UniformScores in;
+  AttentionShape &shape = in.shape;
+  const Operand &q = in.q, &k = in.k, &v = in.v;
   std::vector<float> all = {3, 30, 3, 30};
   std::vector<float> causal = {1, 10, 1.5f, 15};
   auto check = [&](const std::vector<float> &out, bool isCausal) {
@@ -212,16 +221,9 @@ TEST(KilnRunReference, AttentionAgainstKnownOutputs) {
 // wrong value fails and is named, and a row without keys (T = 0) must be
 // -inf exactly.
 TEST(KilnRunReference, AttentionLogSumExp) {
-  AttentionShape shape;
-  shape.entries = 1;
-  shape.S = 2;
-  shape.T = 3;
-  shape.D = 4;
-  shape.Dv = 2;
-  shape.kvEntry = {0};
-  Operand q = operand(2, 4, {1, 0, 0, 0, 1, 0, 0, 0});
-  Operand k = operand(3, 4, {1, 1, 0, 0, 1, 0, 1, 0, 1, 0, 0, 1});
-  Operand v = operand(3, 2, {1, 10, 2, 20, 6, 60});
+  UniformScores in;
+  AttentionShape &shape = in.shape;
+  const Operand &q = in.q, &k = in.k, &v = in.v;
   std::vector<float> out = {1, 10, 1.5f, 15};
   auto check = [&](const std::vector<float> &lse) {
     shape.causal = true;
