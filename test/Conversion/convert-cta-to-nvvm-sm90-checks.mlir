@@ -177,3 +177,31 @@ cta.program @f16acc(%M: index {cta.dim = #cta.dim<M>}) attributes {block = array
   }
   cta.return
 }
+
+// -----
+
+// Offsets read with plain loads are clipped to their extent, which must be
+// known.
+cta.program @offsets_extent(%o: memref<?xi32> {cta.param = #cta.param<"o", input, [E*2]>}, %E: index {cta.dim = #cta.dim<E>})
+    attributes {block = array<i64: 128, 1, 1>} {
+  %c0 = arith.constant 0 : index
+  // expected-error@+1 {{convert-cta-to-nvvm: the offsets's extents are unknown (each must be a dim, a dim plus a constant, or a constant)}}
+  %x = cta.read_index %o[%c0] : memref<?xi32>
+  cta.return
+}
+
+// -----
+
+// So is the destination of a rows vector.
+cta.program @store_rows_extent(%c: memref<?x?xf32> {cta.param = #cta.param<"c", output, [E, E*2]>}, %E: index {cta.dim = #cta.dim<E>})
+    attributes {block = array<i64: 256, 1, 1>} {
+  cta.warp_specialize #cta.role<producer, warps = 4, regs = 24> {
+  } #cta.role<math, warps = 4, regs = 240> {
+    %c0 = arith.constant 0 : index
+    %one = arith.constant 1.0 : f32
+    %v = cta.splat %one : f32 -> !cta.frag<64xf32, rows>
+    // expected-error@+1 {{convert-cta-to-nvvm: the destination's extents are unknown (each must be a dim, a dim plus a constant, or a constant)}}
+    cta.store_rows %v -> %c[%c0, %c0] : !cta.frag<64xf32, rows> -> memref<?x?xf32>
+  }
+  cta.return
+}

@@ -1608,3 +1608,12 @@ tile.kernel @f(%q: tensor<?x?x64xbf16, #tile.dims<H, S, 64>>, %k: tensor<?x?x64x
   %o = "tile.attention"(%q, %k, %k, %a) <{mask_kind = #tile<attention_mask causal>, p_type = bf16, operandSegmentSizes = array<i32: 1, 1, 1, 1, 0>}> ({}, {}) : (tensor<?x?x64xbf16, #tile.dims<H, S, 64>>, tensor<?x?x64xbf16, #tile.dims<H, T, 64>>, tensor<?x?x64xbf16, #tile.dims<H, T, 64>>, tensor<?xi32, #tile.dims<B+1>>) -> tensor<?x?x64xbf16, #tile.dims<H, S, 64>>
   tile.return
 }
+
+// -----
+
+tile.kernel @f(%q: tensor<?x?x64xbf16, #tile.dims<H, S, 64>>, %k: tensor<?x?x64xbf16, #tile.dims<H, T, 64>>,
+               %a: tensor<?x2xi32, #tile.dims<B, 2>>, %b: tensor<?xi32, #tile.dims<B+1>>) {
+  // expected-error@+1 {{'tile.segmented_matmul' op segment offsets are i32[B+1], got ranks 2 and 1}}
+  %s = tile.segmented_matmul %q, %k segments(%a, %b) : tensor<?x?x64xbf16, #tile.dims<H, S, 64>>, tensor<?x?x64xbf16, #tile.dims<H, T, 64>>, tensor<?x2xi32, #tile.dims<B, 2>>, tensor<?xi32, #tile.dims<B+1>> -> tensor<?x?x?xf32, #tile.dims<H, S, T>>
+  tile.return
+}
