@@ -28,6 +28,25 @@ ValueOrError<uint32_t> tmemAddress(uint32_t lane, uint32_t column) {
   return (lane << 16) | column;
 }
 
+ValueOrError<uint32_t> tmemColumnsOf(uint32_t elementBits, uint32_t elements) {
+  if (elementBits != 16 && elementBits != 32)
+    return ValueOrError<uint32_t>::failure(
+        "tensor memory holds 32-bit elements or packed pairs of 16-bit ones, "
+        "not " + std::to_string(elementBits) + "-bit elements");
+  uint64_t bits = uint64_t{elementBits} * elements;
+  if (bits % tmemColumnBits != 0)
+    return ValueOrError<uint32_t>::failure(
+        std::to_string(elements) + " elements of " +
+        std::to_string(elementBits) + " bits do not fill whole 32-bit "
+        "tensor-memory columns");
+  return static_cast<uint32_t>(bits / tmemColumnBits);
+}
+
+uint32_t tmemOperandKStepColumns(unsigned step) {
+  // 32 bytes of K per instruction: 8 columns of 4 bytes.
+  return step * (32 * 8 / tmemColumnBits);
+}
+
 uint32_t tmemLaneBaseForWarp(uint32_t warpIndex) {
   return 32 * (warpIndex % 4);
 }

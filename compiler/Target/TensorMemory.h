@@ -36,6 +36,23 @@ ValueOrError<uint32_t> tmemAddress(uint32_t lane, uint32_t column);
 /// lanes [32 * (w % 4), 32 * (w % 4) + 32).
 uint32_t tmemLaneBaseForWarp(uint32_t warpIndex);
 
+/// Bits of one tensor-memory column: a lane holds one 32-bit element per
+/// column, or two 16-bit elements packed (the lower column index in the
+/// low half), as tcgen05.st `.32x32b` writes them from b32 registers and
+/// tcgen05.mma reads an A operand from tensor memory (PTX ISA, "Matrix A in
+/// tensor memory"; CUTLASS's `SM100_MMA_F16BF16_TS` atoms).
+constexpr uint32_t tmemColumnBits = 32;
+
+/// The columns `elements` elements of `elementBits` bits take along a lane:
+/// 32-bit elements one per column, 16-bit two per column. Fails for other
+/// widths and for counts that do not fill whole columns.
+ValueOrError<uint32_t> tmemColumnsOf(uint32_t elementBits, uint32_t elements);
+
+/// The column offset of K step `step` of a tcgen05.mma A operand read from
+/// tensor memory: each instruction reads 32 bytes of K per row (K = 16 for
+/// 16-bit elements), 8 columns. Example: step 3 of a bf16 P tile: 24.
+uint32_t tmemOperandKStepColumns(unsigned step);
+
 /// CTA pairs (tcgen05 `.cta_group::2`, sm_100a): two CTAs of a cluster, the
 /// even one (the leader) issuing one MMA of twice the rows for both.
 constexpr uint32_t ctaPairSize = 2;

@@ -7,9 +7,10 @@
 // fragment, a cols vector its C/4 columns, an lhs fragment C/16 K steps of 4
 // b32 registers. ptxas assembles a program using all of them (test/Driver/
 // sm90-attention.test) and test/gpu/test_attention_probe.py runs it against
-// a float32 reference. sm_100a does not lower them yet.
+// a float32 reference. sm_100a's register tiles are 128 rows, one per
+// thread (convert-cta-to-nvvm-sm100-registers.mlir), so it refuses these.
 
-// SM100: not implemented yet on sm_100a: 'cta.splat'
+// SM100: a 64-row !cta.frag<64xf32, rows>; on sm_100a register tiles have one row per thread of a warpgroup (128)
 
 // cta.splat: every register holds the value; an lhs fragment packs two
 // copies per b32 register.

@@ -204,16 +204,37 @@ cta.program @f64acc(%M: index {cta.dim = #cta.dim<M>}) attributes {block = array
 
 // -----
 
-// Explicit stage waits and releases (attention's key loop on sm_90a) do not
-// lower on sm_100a yet.
-cta.program @stages(%M: index {cta.dim = #cta.dim<M>}) attributes {block = array<i64: 256, 1, 1>, chip = #cta.chip<sm_100a>} {
+// A math warpgroup's explicit stage release (attention's key loop on
+// sm_90a) does not lower on sm_100a: there the MMA warp releases stages with
+// the commit that tracks the MMAs reading them.
+cta.program @stages(%c: memref<?x?xf32> {cta.param = #cta.param<"c", output, [M, M]>}, %M: index {cta.dim = #cta.dim<M>}) attributes {block = array<i64: 256, 1, 1>, chip = #cta.chip<sm_100a>} {
   %ring = cta.ring {consumers = 1 : i64} : !cta.ring<2>
   cta.warp_specialize #cta.role<producer, warps = 4, regs = 40> {
   } #cta.role<math, warps = 4, regs = 232> {
     cta.tile_loop static (%M, %M) tile [128, 128] {
     ^bb0(%m0: index, %n0: index):
-      // expected-error@+1 {{convert-cta-to-nvvm: not implemented yet on sm_100a: 'cta.stage_wait' (explicit stages and waits of a math warpgroup's key loop)}}
       %s = cta.stage_wait %ring at %m0 : !cta.ring<2>
+      // expected-error@+1 {{convert-cta-to-nvvm: not implemented yet on sm_100a: releasing a stage outside the MMA warp (its tcgen05.commit tracks the MMAs that read it)}}
+      cta.stage_release %ring at %m0 : !cta.ring<2>
+    }
+  }
+  cta.return
+}
+
+// -----
+
+// An MMA warp's results are handed over by rings, not waited for.
+cta.program @mma_wait(%c: memref<?x?xf32> {cta.param = #cta.param<"c", output, [M, M]>}, %M: index {cta.dim = #cta.dim<M>}) attributes {block = array<i64: 256, 1, 1>, chip = #cta.chip<sm_100a>} {
+  %sa = cta.alloc : !cta.buffer<128x64xbf16, swizzle = "128B">
+  %sb = cta.alloc : !cta.buffer<128x64xbf16, swizzle = "128B">
+  cta.warp_specialize #cta.role<epilogue, warps = 4> {
+  } #cta.role<mma, warps = 1> {
+    cta.tile_loop static (%M, %M) tile [128, 128] {
+    ^bb0(%m0: index, %n0: index):
+      %z = cta.acc_zero : !cta.acc<128x128xf32>
+      %p = cta.mma %sa, %sb, %z {async, transpose_b} : !cta.buffer<128x64xbf16, swizzle = "128B">, !cta.buffer<128x64xbf16, swizzle = "128B">, !cta.acc<128x128xf32>
+      // expected-error@+1 {{convert-cta-to-nvvm: not implemented yet on sm_100a: 'cta.mma_wait' (an MMA warp's results are handed over by rings: tcgen05.commit)}}
+      %r = cta.mma_wait %p later 0 : !cta.acc<128x128xf32>
     }
   }
   cta.return

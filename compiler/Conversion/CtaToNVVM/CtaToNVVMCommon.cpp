@@ -828,6 +828,26 @@ struct StageWaitLowering : public OpConversionPattern<cta::StageWaitOp> {
   }
 };
 
+/// Waits until the stage at the ring position is empty, with the producer
+/// side's parity (the first pass through the ring passes at once), as
+/// cta.produce does before its copies; the slot is the position modulo the
+/// stages.
+struct StageAcquireLowering : public OpConversionPattern<cta::StageAcquireOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(cta::StageAcquireOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Emitter e(rewriter, op.getLoc());
+    int64_t stages = op.getRing().getType().getStages();
+    Value position = e.toI32(adaptor.getPosition());
+    Value slot = e.ringSlot(position, stages);
+    e.wait(e.barrier(adaptor.getRing(), slot, stages, /*empty=*/true),
+           e.xorI(e.ringPhase(position, stages), e.i32(1)));
+    rewriter.replaceOp(op, e.toIndex(slot));
+    return success();
+  }
+};
+
 /// A tile copy as TMA: one box per swizzle-span column block of the buffer.
 /// With multicast, each CTA of the cluster copies 1/cs of the rows and the
 /// copy lands in every CTA's buffer.
@@ -936,7 +956,8 @@ void kiln::populateCtaToNVVMCommonPatterns(TypeConverter &converter,
   patterns.add<WarpSpecializeLowering>(converter, ctx, abis, resources);
   patterns.add<ReturnLowering, YieldLowering, TileLoopLowering,
                BatchedTileLoopLowering, ClusterRankLowering, AllocLowering,
-               WarpgroupIndexLowering, StageWaitLowering>(converter, ctx);
+               WarpgroupIndexLowering, StageWaitLowering,
+               StageAcquireLowering>(converter, ctx);
 }
 
 scf::ForOp kiln::lowerConsumeLoop(ConversionPatternRewriter &rewriter,
@@ -973,15 +994,16 @@ scf::ForOp kiln::lowerConsumeLoop(ConversionPatternRewriter &rewriter,
 
 MmaOperandAddresses kiln::mmaOperandAddresses(Emitter &e, cta::MmaOp op,
                                               cta::MmaOp::Adaptor adaptor) {
-  auto lhs = llvm::cast<cta::BufferType>(op.getLhs().getType());
   cta::BufferType rhs = op.getRhs().getType();
-  Value slotA = op.getLhsSlot() ? e.toI32(adaptor.getLhsSlot()) : e.i32(0);
   Value slotB = op.getRhsSlot() ? e.toI32(adaptor.getRhsSlot()) : e.i32(0);
-  Value rowA = op.getLhsRow() ? e.toI32(adaptor.getLhsRow()) : e.i32(0);
   MmaOperandAddresses addresses;
-  addresses.lhs = e.add(e.smemAddress(adaptor.getLhs()),
-                        e.add(e.mul(slotA, e.i32(lhs.getStageBytes())),
-                              e.mul(rowA, e.i32(columnBlockBytes(lhs)))));
+  if (auto lhs = llvm::dyn_cast<cta::BufferType>(op.getLhs().getType())) {
+    Value slotA = op.getLhsSlot() ? e.toI32(adaptor.getLhsSlot()) : e.i32(0);
+    Value rowA = op.getLhsRow() ? e.toI32(adaptor.getLhsRow()) : e.i32(0);
+    addresses.lhs = e.add(e.smemAddress(adaptor.getLhs()),
+                          e.add(e.mul(slotA, e.i32(lhs.getStageBytes())),
+                                e.mul(rowA, e.i32(columnBlockBytes(lhs)))));
+  }
   addresses.rhs = e.add(e.smemAddress(adaptor.getRhs()),
                         e.mul(slotB, e.i32(rhs.getStageBytes())));
   return addresses;
@@ -1018,7 +1040,7 @@ LogicalResult kiln::checkLoweredAlike(Operation *op, target::Chip chip) {
             cta::WarpSpecializeOp, cta::ProduceOp, cta::ConsumeOp,
             cta::SplitColsOp, cta::AccZeroOp, cta::MmaOp,
             cta::ClusterRankOp, cta::StageWaitOp, cta::StageReleaseOp,
-            cta::MmaWaitOp>(
+            cta::StageAcquireOp, cta::MmaWaitOp>(
           [](Operation *) { return success(); })
       .Case([&](cta::RingOp ring) -> LogicalResult {
         if (static_cast<int64_t>(ring.getClusterSize()) != clusterSize())
@@ -1042,6 +1064,13 @@ LogicalResult kiln::checkLoweredAlike(Operation *op, target::Chip chip) {
                << "convert-cta-to-nvvm: '" << op->getName()
                << "' hands tensor-memory accumulators between warp roles; "
                << target::chipName(chip) << " has no tensor memory (sm_100a has)";
+      })
+      .Case<cta::TmemAllocOp, cta::TmemAccOp, cta::TmemStoreOp,
+            cta::TmemUpdateOp>([&](Operation *) {
+        return op->emitError()
+               << "convert-cta-to-nvvm: '" << op->getName()
+               << "' names a tensor-memory tile; " << target::chipName(chip)
+               << " has no tensor memory (sm_100a has)";
       })
       .Case([&](cta::MainloopOp) -> LogicalResult {
         return op->emitError("convert-cta-to-nvvm: the K loop is not "

@@ -30,6 +30,7 @@
 
 #include "compiler/Conversion/CtaToNVVM/ChipLowering.h"
 #include "compiler/Conversion/CtaToNVVM/LoweringUtils.h"
+#include "compiler/Conversion/CtaToNVVM/Tcgen05Values.h"
 #include "compiler/Conversion/CtaToNVVM/TileStore.h"
 #include "compiler/Target/MLIR/ElementTypes.h"
 #include "compiler/Target/BlockScaleLayout.h"
@@ -40,39 +41,12 @@
 
 using namespace mlir;
 using namespace kiln;
+using namespace kiln::tcgen05;
 
 namespace {
 
 /// Accumulator rows of one cta_group::1 tcgen05.mma: one per TMEM lane.
 constexpr int64_t kMmaRows = target::tmemLanes;
-
-/// The lowered accumulator: its TMEM address (lane 0, first column) and
-/// whether an MMA has written it since it was zeroed.
-Type accStruct(MLIRContext *ctx) {
-  return LLVM::LLVMStructType::getLiteral(
-      ctx, {IntegerType::get(ctx, 32), IntegerType::get(ctx, 1)});
-}
-
-Value makeAcc(Emitter &e, Value address, Value written) {
-  Value acc = LLVM::UndefOp::create(e.b, e.loc, accStruct(e.b.getContext()));
-  acc = LLVM::InsertValueOp::create(e.b, e.loc, acc, address,
-                                    ArrayRef<int64_t>{0});
-  return LLVM::InsertValueOp::create(e.b, e.loc, acc, written,
-                                     ArrayRef<int64_t>{1});
-}
-Value accAddress(Emitter &e, Value acc) {
-  return LLVM::ExtractValueOp::create(e.b, e.loc, acc, ArrayRef<int64_t>{0});
-}
-Value accWritten(Emitter &e, Value acc) {
-  return LLVM::ExtractValueOp::create(e.b, e.loc, acc, ArrayRef<int64_t>{1});
-}
-Value tmemPointer(Emitter &e, Value address) {
-  return LLVM::IntToPtrOp::create(
-      e.b, e.loc, LLVM::LLVMPointerType::get(e.b.getContext(), 6), address);
-}
-Value boolConstant(Emitter &e, bool value) {
-  return arith::ConstantIntOp::create(e.b, e.loc, value ? 1 : 0, 1);
-}
 
 /// The tcgen05 form of a block-scaled cta.mma: NVFP4 (e2m1 data, e4m3
 /// scales per 16: kind::mxf4nvf4.block16) or MXFP8 (e4m3/e5m2 data, ue8m0
@@ -122,10 +96,6 @@ int64_t scaleAtoms(cta::BufferType buffer) {
   return buffer.getShape()[0] / target::scaleFactorAtomBufferRows;
 }
 
-void fence(Emitter &e, NVVM::Tcgen05FenceKind kind) {
-  NVVM::Tcgen05FenceOp::create(e.b, e.loc, kind);
-}
-
 /// The warp that allocates and releases tensor memory (whole-warp
 /// instructions, the same warp for both): warp 0, before the roles split
 /// the CTA and after they join again.
@@ -136,22 +106,6 @@ Value isAllocatingWarp(Emitter &e) {
 /// The CTA group of the program's tcgen05 instructions: 2 for CTA pairs.
 NVVM::CTAGroupKind ctaGroup(const KernelABI &abi) {
   return abi.ctaPair ? NVVM::CTAGroupKind::CTA_2 : NVVM::CTAGroupKind::CTA_1;
-}
-
-/// Runs `issue` in one thread: the thread itself where the op's role runs
-/// in one elected thread already (`one_thread`: the mma role), else lane 0
-/// of the warpgroup.
-void issueOnce(Emitter &e, bool oneThread, llvm::function_ref<void()> issue) {
-  if (oneThread)
-    return issue();
-  e.ifThen(e.eq(e.warpgroupLane(), e.i32(0)), issue);
-}
-
-/// The TMEM address of the allocation's first column, from the slot
-/// tcgen05.alloc wrote (before the CTA barrier that started the roles).
-Value tmemBase(Emitter &e, const KernelABI &abi) {
-  Value slot = e.bytePtr(e.smemBase(), abi.tmemSlot);
-  return LLVM::LoadOp::create(e.b, e.loc, e.i32Type(), slot);
 }
 
 /// A zero accumulator: its columns, read from the allocation's slot, and
@@ -296,6 +250,10 @@ struct Tcgen05MmaPlan {
   std::optional<ScaledMma> scaled;
   /// Whether the first instruction ignores what D holds (accumulate false).
   bool overwrite = false;
+  /// A is read from tensor memory (the lhs is a cta.tmem tile): per K step
+  /// its column offset instead of a descriptor.
+  bool tmemA = false;
+  SmallVector<uint32_t> columnsA;
 };
 
 target::ValueOrError<Tcgen05MmaPlan> planTcgen05Mma(cta::MmaOp mma) {
@@ -306,13 +264,18 @@ target::ValueOrError<Tcgen05MmaPlan> planTcgen05Mma(cta::MmaOp mma) {
     (os << ... << parts);
     return text;
   };
-  auto lhs = llvm::dyn_cast<cta::BufferType>(mma.getLhs().getType());
-  if (!lhs)
+  if (llvm::isa<cta::FragType>(mma.getLhs().getType()))
     return Plan::failure(
-        "not implemented yet on sm_100a: an MMA with its lhs in registers");
+        "an MMA with its lhs in registers: tcgen05.mma reads A from shared "
+        "or tensor memory (a cta.tmem tile)");
+  auto lhs = llvm::dyn_cast<cta::BufferType>(mma.getLhs().getType());
+  auto lhsTile = llvm::dyn_cast<cta::TmemType>(mma.getLhs().getType());
   cta::BufferType rhs = mma.getRhs().getType();
-  Type element = lhs.getElementType(), rhsElement = rhs.getElementType();
+  Type element = lhs ? lhs.getElementType() : lhsTile.getElementType();
+  Type rhsElement = rhs.getElementType();
+  ArrayRef<int64_t> lhsShape = lhs ? lhs.getShape() : lhsTile.getShape();
   Tcgen05MmaPlan plan;
+  plan.tmemA = static_cast<bool>(lhsTile);
   target::Tcgen05InstrDescriptorFields &fields = plan.fields;
   for (Type type : {element, rhsElement})
     if (!target::getElementType(type))
@@ -337,15 +300,25 @@ target::ValueOrError<Tcgen05MmaPlan> planTcgen05Mma(cta::MmaOp mma) {
         "no sm_100a MMA multiplies ", element, " by ", rhsElement,
         " (kind::f16: both bf16 or both f16; kind::f8f6f4: both e4m3/e5m2)"));
   }
-  if (!mma.getTransposeB())
-    return Plan::failure("rhs must be K-major (transpose_b)");
-  if (Value accumulate = mma.getAccumulate()) {
-    auto constant = accumulate.getDefiningOp<arith::ConstantOp>();
-    if (!constant)
-      return Plan::failure("not implemented yet on sm_100a: an accumulate "
-                           "flag computed at run time");
-    plan.overwrite = !llvm::cast<BoolAttr>(constant.getValue()).getValue();
-  }
+  // An rhs stored [K, N] (attention's V) is read MN-major.
+  target::OperandMajor rhsMajor = mma.getTransposeB()
+                                      ? target::OperandMajor::K
+                                      : target::OperandMajor::MN;
+  if (plan.tmemA && fields.kind != target::Tcgen05Kind::F16)
+    return Plan::failure(describe(
+        "an lhs of ", element,
+        " in tensor memory; tcgen05.mma reads A from tensor memory here only "
+        "for kind::f16 (bf16, f16)"));
+  if (rhsMajor == target::OperandMajor::MN &&
+      (plan.scaled || mma.getCtaPair()))
+    return Plan::failure("the rhs of a block-scaled MMA or of a CTA pair "
+                         "must be K-major (transpose_b)");
+  fields.bMajor = rhsMajor;
+  // (A flag computed at run time is read with the accumulator's "holds
+  // data" in the lowering.)
+  if (Value accumulate = mma.getAccumulate())
+    if (auto constant = accumulate.getDefiningOp<arith::ConstantOp>())
+      plan.overwrite = !llvm::cast<BoolAttr>(constant.getValue()).getValue();
   cta::AccType acc = mma.getAcc().getType();
   if (std::optional<std::string> error = accumulatorError(acc))
     return Plan::failure(*error);
@@ -359,41 +332,46 @@ target::ValueOrError<Tcgen05MmaPlan> planTcgen05Mma(cta::MmaOp mma) {
   if (!idesc)
     return Plan::failure(idesc.error());
   unsigned instructionK = target::tcgen05InstructionK(fields.kind);
-  if (lhs.getShape()[1] % instructionK != 0)
-    return Plan::failure(describe("K = ", lhs.getShape()[1],
+  if (lhsShape[1] % instructionK != 0)
+    return Plan::failure(describe("K = ", lhsShape[1],
                                   " is not a multiple of the tcgen05.mma's K "
                                   "of ",
                                   instructionK));
-  if (lhs.getShape()[0] != kMmaRows)
-    return Plan::failure(describe("the lhs has ", lhs.getShape()[0],
+  if (lhsShape[0] != kMmaRows)
+    return Plan::failure(describe("the lhs has ", lhsShape[0],
                                   " rows; tcgen05.mma reads ", kMmaRows));
   // (The rhs tile covers the accumulator's columns, or in a CTA pair half
   // of them: the cta.mma verifier checks it.)
   if (mma.getCtaPair() && plan.scaled)
     return Plan::failure(
         "not implemented yet on sm_100a: block-scaled MMAs of a CTA pair");
-  target::ValueOrError<uint64_t> highA = target::tcgen05DescriptorHighBits(
-      target::OperandMajor::K, lhs.getSwizzleMode(), lhs.getShape()[0]);
-  if (!highA)
-    return Plan::failure(highA.error());
+  if (lhs) {
+    target::ValueOrError<uint64_t> highA = target::tcgen05DescriptorHighBits(
+        target::OperandMajor::K, lhs.getSwizzleMode(), lhsShape[0]);
+    if (!highA)
+      return Plan::failure(highA.error());
+    plan.highA = *highA;
+  }
+  // The rhs's rows: N rows K-major, K rows MN-major (CanonicalLayout.h).
   target::ValueOrError<uint64_t> highB = target::tcgen05DescriptorHighBits(
-      target::OperandMajor::K, rhs.getSwizzleMode(), rhs.getShape()[0]);
+      rhsMajor, rhs.getSwizzleMode(), rhs.getShape()[0]);
   if (!highB)
     return Plan::failure(highB.error());
-  plan.highA = *highA;
   plan.highB = *highB;
-  int64_t kSteps = lhs.getShape()[1] / instructionK;
+  int64_t kSteps = lhsShape[1] / instructionK;
   for (int64_t k = 0; k < kSteps; ++k) {
-    target::ValueOrError<uint64_t> stepA = target::tcgen05KStepDescriptorDelta(
-        fields.kind, target::OperandMajor::K, lhs.getSwizzleMode(),
-        lhs.getShape()[0], k);
+    target::ValueOrError<uint64_t> stepA =
+        lhs ? target::tcgen05KStepDescriptorDelta(
+                  fields.kind, target::OperandMajor::K, lhs.getSwizzleMode(),
+                  lhsShape[0], k)
+            : target::ValueOrError<uint64_t>(0);
     target::ValueOrError<uint64_t> stepB = target::tcgen05KStepDescriptorDelta(
-        fields.kind, target::OperandMajor::K, rhs.getSwizzleMode(),
-        rhs.getShape()[0], k);
+        fields.kind, rhsMajor, rhs.getSwizzleMode(), rhs.getShape()[0], k);
     if (!stepA || !stepB)
       return Plan::failure(stepA ? stepB.error() : stepA.error());
     plan.stepA.push_back(*stepA);
     plan.stepB.push_back(*stepB);
+    plan.columnsA.push_back(target::tmemOperandKStepColumns(k));
     plan.idesc.push_back(*idesc);
     plan.scaleColumns.push_back({0, 0});
     if (!plan.scaled)
@@ -443,9 +421,15 @@ struct MmaLowering : public AbiPattern<cta::MmaOp> {
     Value readD = accWritten(e, adaptor.getAcc());
     if (plan->overwrite)
       readD = boolConstant(e, false);
+    else if (Value accumulate = adaptor.getAccumulate())
+      readD = e.andI(readD, accumulate);
     int64_t kSteps = plan->stepA.size();
-    Value descA = e.smemDescriptor(addresses.lhs, plan->highA),
-          descB = e.smemDescriptor(addresses.rhs, plan->highB);
+    // A from tensor memory: the tile's columns (its lanes are the rows).
+    Value tmemA = plan->tmemA ? e.add(tmemBase(e, abi), adaptor.getLhs())
+                              : Value();
+    Value descA = plan->tmemA ? Value()
+                              : e.smemDescriptor(addresses.lhs, plan->highA);
+    Value descB = e.smemDescriptor(addresses.rhs, plan->highB);
     Value instr = e.i32(static_cast<int32_t>(plan->idesc[0]));
 
     // Block scales: each operand's atoms of this stage go from shared to
@@ -517,7 +501,9 @@ struct MmaLowering : public AbiPattern<cta::MmaOp> {
       }
       for (int64_t k = 0; k < kSteps; ++k) {
         Value enable = k == 0 ? readD : boolConstant(e, true);
-        Value a = e.add(descA, e.i64(plan->stepA[k]));
+        Value a = plan->tmemA
+                      ? tmemPointer(e, e.add(tmemA, e.i32(plan->columnsA[k])))
+                      : e.add(descA, e.i64(plan->stepA[k]));
         Value b = e.add(descB, e.i64(plan->stepB[k]));
         Value stepInstr =
             scaled ? e.i32(static_cast<int32_t>(plan->idesc[k])) : instr;
@@ -543,6 +529,26 @@ struct MmaLowering : public AbiPattern<cta::MmaOp> {
       }
     });
     rewriter.replaceOp(op, makeAcc(e, address, boolConstant(e, true)));
+    return success();
+  }
+};
+
+/// The MMA warp hands a stage back when the MMAs it issued so far, those
+/// that read the stage among them, have completed: tcgen05.commit to the
+/// stage's empty barrier; the thread goes on.
+struct StageReleaseLowering : public AbiPattern<cta::StageReleaseOp> {
+  using AbiPattern::AbiPattern;
+  LogicalResult
+  matchAndRewrite(cta::StageReleaseOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Emitter e(rewriter, op.getLoc());
+    int64_t stages = op.getRing().getType().getStages();
+    Value slot = e.ringSlot(e.toI32(adaptor.getPosition()), stages);
+    NVVM::Tcgen05CommitOp::create(
+        rewriter, op.getLoc(),
+        e.barrier(adaptor.getRing(), slot, stages, /*empty=*/true), Value(),
+        ctaGroup(abis.of(op)));
+    rewriter.eraseOp(op);
     return success();
   }
 };
@@ -734,10 +740,7 @@ struct StoreLowering : public AbiPattern<cta::StoreOp> {
     // [32 (w % 4), 32 (w % 4) + 32).
     Value row = store.lane;
     Value laneRow = e.add(store.row0, row);
-    Value laneOffset = e.shl(
-        e.mul(e.udiv(row, e.i32(target::threadsPerWarp)),
-              e.i32(target::threadsPerWarp)),
-        e.i32(16));
+    Value laneOffset = warpLaneOffset(e, row);
     SmallVector<Value> addresses, written;
     for (Value value : adaptor.getValues()) {
       addresses.push_back(e.add(accAddress(e, value), laneOffset));
@@ -905,6 +908,8 @@ LogicalResult checkTcgen05Lowered(Operation *op, target::Chip chip) {
   if (llvm::isa<cta::AccRingOp, cta::AccAcquireOp, cta::AccCommitOp,
                 cta::AccWaitOp, cta::AccReleaseOp>(op))
     return checkAccRingOp(op);
+  if (std::optional<LogicalResult> registers = checkRegisterOp(op))
+    return *registers;
   if (failed(checkLoweredAlike(op, chip)))
     return failure();
   auto notYet = [&](const Twine &what) {
@@ -916,12 +921,16 @@ LogicalResult checkTcgen05Lowered(Operation *op, target::Chip chip) {
       .Case([&](cta::StreamKJoinOp) -> LogicalResult {
         return notYet("stream-K partial tiles of tensor-memory accumulators");
       })
-      .Case<cta::StageWaitOp, cta::StageReleaseOp, cta::MmaWaitOp>(
-          [&](Operation *) -> LogicalResult {
-            return notYet("'" + op->getName().getStringRef() +
-                          "' (explicit stages and waits of a math "
-                          "warpgroup's key loop)");
-          })
+      .Case([&](cta::MmaWaitOp) -> LogicalResult {
+        return notYet("'cta.mma_wait' (an MMA warp's results are handed "
+                      "over by rings: tcgen05.commit)");
+      })
+      .Case([&](cta::StageReleaseOp release) -> LogicalResult {
+        if (!release.getOneThread())
+          return notYet("releasing a stage outside the MMA warp (its "
+                        "tcgen05.commit tracks the MMAs that read it)");
+        return success();
+      })
 
       .Case([&](cta::WarpSpecializeOp roles) -> LogicalResult {
         for (unsigned i = 0; i < roles.getRoles().size(); ++i) {
@@ -951,8 +960,11 @@ LogicalResult checkTcgen05Lowered(Operation *op, target::Chip chip) {
         return checkAccumulator(op, zero.getAcc().getType());
       })
       .Case([&](cta::MmaOp mma) -> LogicalResult {
-        if (!llvm::isa<cta::ConsumeOp>(op->getParentOp()))
-          return notYet("an MMA outside a pipelined K step");
+        // (The MMA warp issues attention's MMAs outside a K loop: its
+        // rings and commits order them.)
+        if (!llvm::isa<cta::ConsumeOp>(op->getParentOp()) &&
+            roleKindOf(op) != cta::RoleKind::mma)
+          return notYet("an MMA outside a pipelined K step or an MMA warp");
         target::ValueOrError<Tcgen05MmaPlan> plan = planTcgen05Mma(mma);
         if (!plan)
           return op->emitError() << "convert-cta-to-nvvm: " << plan.error();
@@ -1000,6 +1012,7 @@ public:
   void addTypeConversions(TypeConverter &converter) const override {
     converter.addConversion(
         [](cta::AccType type) -> Type { return accStruct(type.getContext()); });
+    addRegisterConversions(converter);
     // An accumulator ring is its barriers; its columns were allocated.
     converter.addConversion([](cta::AccRingType type) -> Type {
       return LLVM::LLVMPointerType::get(type.getContext(), 3);
@@ -1011,8 +1024,9 @@ public:
     patterns.add<SplitColsLowering>(converter, ctx);
     patterns.add<AccZeroLowering, ConsumeLowering, MmaLowering,
                  AccRingLowering, AccAcquireLowering, AccCommitLowering,
-                 AccWaitLowering, AccReleaseLowering, StoreLowering>(
-        converter, ctx, abis);
+                 AccWaitLowering, AccReleaseLowering, StoreLowering,
+                 StageReleaseLowering>(converter, ctx, abis);
+    populateRegisterPatterns(converter, patterns, abis);
   }
   CtaResources resources() const override {
     return {acquireTensorMemory, releaseTensorMemory};

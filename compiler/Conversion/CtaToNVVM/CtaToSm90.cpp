@@ -1265,52 +1265,25 @@ struct StoreRowsLowering : public AbiPattern<cta::StoreRowsOp> {
   LogicalResult
   matchAndRewrite(cta::StoreRowsOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    const KernelABI &abi = abis.of(op);
-    LLVM::LLVMFuncOp kernel = abis.kernelOf(op);
-    Location loc = op.getLoc();
-    Emitter e(rewriter, loc);
-    unsigned dest = llvm::cast<BlockArgument>(op.getDest()).getArgNumber();
-    auto destType = llvm::cast<MemRefType>(op.getDest().getType());
-    int64_t rank = destType.getRank();
-    FailureOr<Value> extent = tensorExtent(e, abi, kernel, dest, rank - 1);
-    if (failed(extent))
+    Emitter e(rewriter, op.getLoc());
+    FailureOr<RowsDestination> dest = rowsDestination(
+        e, op, adaptor.getIndices(), adaptor.getRowLimit(), abis.of(op),
+        abis.kernelOf(op));
+    if (failed(dest))
       return rewriter.notifyMatchFailure(op, "unknown destination extents");
-    Value limit = *extent;
-    if (adaptor.getRowLimit())
-      limit = e.minU(limit, e.toI32(adaptor.getRowLimit()));
-    const PointerArgs &args = abi.pointerArgs.lookup(dest);
-    Value pointer = kernel.getArgument(args.pointer);
-    Type i64 = rewriter.getI64Type();
-    ValueRange indices = adaptor.getIndices();
-    // The leading axes' part of the offset.
-    SmallVector<Value> leading;
-    for (Value index : indices.drop_back())
-      leading.push_back(e.toI32(index));
-    Value outer = leadingOffset(e, kernel, args, leading);
     Value lane = e.warpgroupLane();
     Value writer =
         e.eq(e.threadMap(target::wgmmaPairColumn, lane), e.i32(0));
-    Value firstRow =
-        e.add(e.toI32(indices.back()), e.threadMap(target::wgmmaQuadRow, lane));
+    Value firstRow = e.add(e.toI32(adaptor.getIndices().back()),
+                           e.threadMap(target::wgmmaQuadRow, lane));
     TileRegisters registers(e, op.getValue().getType());
-    Type element = destType.getElementType();
     for (int64_t m = 0; m < registers.tile.fragments(); ++m) {
       for (int64_t i = 0; i < registers.tile.registers(); ++i) {
         Value row = e.add(
             firstRow,
             e.i32(m * kMmaRows + target::wgmmaAccumulatorRows(0)[i]));
         Value value = registers.get(adaptor.getValue(), m, i);
-        if (!element.isF32())
-          value = arith::TruncFOp::create(rewriter, loc, element, value);
-        e.ifThen(e.andI(writer, e.ult(row, limit)), [&] {
-          Value at = arith::AddIOp::create(
-              rewriter, loc, outer,
-              arith::ExtUIOp::create(rewriter, loc, i64, row));
-          Value address = LLVM::GEPOp::create(
-              rewriter, loc, pointer.getType(), element, pointer,
-              ValueRange{at});
-          LLVM::StoreOp::create(rewriter, loc, value, address);
-        });
+        dest->store(e, row, value, writer);
       }
     }
     rewriter.eraseOp(op);

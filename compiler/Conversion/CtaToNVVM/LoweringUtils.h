@@ -300,8 +300,8 @@ mlir::scf::ForOp lowerConsumeLoop(mlir::ConversionPatternRewriter &rewriter,
                                   const ConsumeStepHooks &hooks);
 
 /// The shared-memory addresses (i32) where an MMA's operand tiles start in
-/// this stage: the lhs `lhs_row` rows into each of its column blocks, the
-/// rhs at its slot.
+/// this stage: the lhs `lhs_row` rows into each of its column blocks (none
+/// for an lhs in registers or tensor memory), the rhs at its slot.
 struct MmaOperandAddresses {
   mlir::Value lhs, rhs;
 };

@@ -325,3 +325,43 @@ void TileStore::endBlock(Value buffer, int64_t block) {
   b.setInsertionPointToStart(&copyOut.getElseRegion().front());
   copyOutDirect(buffer, block);
 }
+
+FailureOr<RowsDestination>
+kiln::rowsDestination(Emitter &e, cta::StoreRowsOp op, ValueRange indices,
+                      Value rowLimit, const KernelABI &abi,
+                      LLVM::LLVMFuncOp kernel) {
+  unsigned dest = llvm::cast<BlockArgument>(op.getDest()).getArgNumber();
+  auto destType = llvm::cast<MemRefType>(op.getDest().getType());
+  FailureOr<Value> extent =
+      tensorExtent(e, abi, kernel, dest, destType.getRank() - 1);
+  if (failed(extent))
+    return failure();
+  RowsDestination rows;
+  rows.limit = *extent;
+  if (rowLimit)
+    rows.limit = e.minU(rows.limit, e.toI32(rowLimit));
+  const PointerArgs &args = abi.pointerArgs.lookup(dest);
+  rows.pointer = kernel.getArgument(args.pointer);
+  // The leading axes' part of the offset.
+  SmallVector<Value> leading;
+  for (Value index : indices.drop_back())
+    leading.push_back(e.toI32(index));
+  rows.outer = leadingOffset(e, kernel, args, leading);
+  rows.element = destType.getElementType();
+  return rows;
+}
+
+void RowsDestination::store(Emitter &e, Value row, Value value,
+                            Value when) const {
+  if (!element.isF32())
+    value = arith::TruncFOp::create(e.b, e.loc, element, value);
+  Value inside = e.ult(row, limit);
+  e.ifThen(when ? e.andI(when, inside) : inside, [&] {
+    Value at = arith::AddIOp::create(
+        e.b, e.loc, outer,
+        arith::ExtUIOp::create(e.b, e.loc, e.b.getI64Type(), row));
+    Value address = LLVM::GEPOp::create(e.b, e.loc, pointer.getType(),
+                                        element, pointer, ValueRange{at});
+    LLVM::StoreOp::create(e.b, e.loc, value, address);
+  });
+}

@@ -47,6 +47,23 @@ mlir::FailureOr<mlir::Value> tensorExtent(Emitter &e, const KernelABI &abi,
                                           mlir::LLVM::LLVMFuncOp kernel,
                                           unsigned arg, unsigned axis);
 
+/// Where a cta.store_rows writes: the destination's pointer and element
+/// type, the element offset of its leading axes, and the row no store
+/// reaches (the last extent, or the row limit below it). Each chip decides
+/// which thread writes which row.
+struct RowsDestination {
+  mlir::Value pointer, outer, limit;
+  mlir::Type element;
+  /// Writes `value` (f32, converted to the element type) at `row` (i32)
+  /// when the row is below the limit (and `when`, if given, holds).
+  void store(Emitter &e, mlir::Value row, mlir::Value value,
+             mlir::Value when = {}) const;
+};
+mlir::FailureOr<RowsDestination>
+rowsDestination(Emitter &e, cta::StoreRowsOp op, mlir::ValueRange indices,
+                mlir::Value rowLimit, const KernelABI &abi,
+                mlir::LLVM::LLVMFuncOp kernel);
+
 /// The chip-neutral half of one cta.store's lowering, for the warpgroup
 /// that stores the tile. Construct it at the store, call `prepare()`, then
 /// per staging block: `beginBlock`, write the block (the chip's part),

@@ -736,6 +736,16 @@ LogicalResult MmaOp::verify() {
       return emitOpError() << "accumulator rows (" << acc.getShape()[0]
                            << ") must equal lhs rows (" << lhsRows
                            << ") or select a slice with 'rows'";
+  } else if (auto tile = llvm::dyn_cast<TmemType>(getLhs().getType())) {
+    if (getLhsSlot() || getLhsRow())
+      return emitOpError() << "a tensor-memory lhs takes no slot or rows";
+    lhsRows = tile.getShape()[0];
+    k = tile.getShape()[1];
+    lhsElement = tile.getElementType();
+    if (acc.getShape()[0] != lhsRows)
+      return emitOpError() << "accumulator rows (" << acc.getShape()[0]
+                           << ") must equal the tensor-memory lhs rows ("
+                           << lhsRows << ")";
   } else {
     auto frag = llvm::cast<FragType>(getLhs().getType());
     if (frag.getLayout() != FragLayout::lhs)
@@ -958,18 +968,44 @@ LogicalResult FragMapOp::verify() {
   return verifyYield(*this, getBody(), {result->second});
 }
 
-/// Ops that only math warpgroups run (turns, explicit stage waits).
-static LogicalResult verifyInMathRole(Operation *op) {
+/// Ops that run only in warp roles of the given kinds (turns in math
+/// warpgroups; explicit stage waits in math warpgroups or an MMA warp; the
+/// writes that fill a stage in math or epilogue warpgroups).
+static LogicalResult verifyInRole(Operation *op,
+                                  ArrayRef<RoleKind> kinds) {
+  std::string names;
+  for (auto [i, kind] : llvm::enumerate(kinds))
+    names += (i == 0 ? "" : " or ") + stringifyRoleKind(kind).str();
   auto role = op->getParentOfType<WarpSpecializeOp>();
   if (!role)
-    return op->emitOpError() << "runs in a math role of cta.warp_specialize";
+    return op->emitOpError() << "runs in " << (kinds.front() == RoleKind::math
+                                                   ? "a "
+                                                   : "an ")
+                             << names << " role of cta.warp_specialize";
   for (unsigned i = 0; i < role.getBodies().size(); ++i)
     if (role.getBodies()[i].isAncestor(op->getParentRegion()) &&
-        role.getRole(i).getKind() != RoleKind::math)
-      return op->emitOpError() << "runs in a math role, not a "
-                               << stringifyRoleKind(role.getRole(i).getKind())
-                               << " role";
+        !llvm::is_contained(kinds, role.getRole(i).getKind()))
+      return op->emitOpError()
+             << "runs in " << (kinds.front() == RoleKind::math ? "a " : "an ")
+             << names << " role, not a "
+             << stringifyRoleKind(role.getRole(i).getKind()) << " role";
   return success();
+}
+
+static LogicalResult verifyInMathRole(Operation *op) {
+  return verifyInRole(op, {RoleKind::math});
+}
+
+/// Waiting for and releasing ring stages: math warpgroups (sm_90a) and the
+/// MMA warp (sm_100a).
+static LogicalResult verifyStageConsumer(Operation *op) {
+  return verifyInRole(op, {RoleKind::math, RoleKind::mma});
+}
+
+/// Filling ring stages with a warpgroup's writes; tensor-memory tiles each
+/// thread reads and writes by rows.
+static LogicalResult verifyInWarpgroupRole(Operation *op) {
+  return verifyInRole(op, {RoleKind::math, RoleKind::epilogue});
 }
 
 LogicalResult MmaTurnOp::verify() {
@@ -982,7 +1018,7 @@ LogicalResult MmaTurnOp::verify() {
   return verifyInMathRole(*this);
 }
 
-LogicalResult StageWaitOp::verify() { return verifyInMathRole(*this); }
+LogicalResult StageWaitOp::verify() { return verifyStageConsumer(*this); }
 
 LogicalResult ReadIndexOp::verify() {
   auto source = llvm::cast<MemRefType>(getSource().getType());
@@ -1004,10 +1040,73 @@ LogicalResult StoreRowsOp::verify() {
     return emitOpError() << "takes one index per axis of the destination ("
                          << dest.getRank() << "), got "
                          << getIndices().size();
-  return verifyInMathRole(*this);
+  return verifyInWarpgroupRole(*this);
 }
 
-LogicalResult StageReleaseOp::verify() { return verifyInMathRole(*this); }
+LogicalResult StageReleaseOp::verify() { return verifyStageConsumer(*this); }
+
+LogicalResult StageAcquireOp::verify() { return verifyInWarpgroupRole(*this); }
+
+LogicalResult StageCommitOp::verify() { return verifyInWarpgroupRole(*this); }
+
+//===----------------------------------------------------------------------===//
+// Tensor-memory tiles
+//===----------------------------------------------------------------------===//
+
+LogicalResult TmemAccOp::verify() {
+  TmemType tile = getTile().getType();
+  AccType acc = getAcc().getType();
+  if (!tile.getElementType().isF32() || acc.getShape() != tile.getShape() ||
+      acc.getElementType() != tile.getElementType())
+    return emitOpError() << "the accumulator of " << tile << " is "
+                         << AccType::get(getContext(), tile.getShape(),
+                                         tile.getElementType())
+                         << (tile.getElementType().isF32()
+                                 ? ""
+                                 : " (accumulators hold f32)");
+  return success();
+}
+
+LogicalResult TmemStoreOp::verify() {
+  FragType value = getValue().getType();
+  TmemType tile = getTile().getType();
+  if (value.getLayout() != FragLayout::acc || !value.getElementType().isF32() ||
+      value.getShape() != tile.getShape())
+    return emitOpError() << "writes an f32 acc fragment of the tile's shape "
+                         << FragType::get(getContext(), tile.getShape(),
+                                          Float32Type::get(getContext()),
+                                          FragLayout::acc)
+                         << ", got " << value;
+  return verifyInWarpgroupRole(*this);
+}
+
+LogicalResult TmemUpdateOp::verify() {
+  TmemType tile = getTile().getType();
+  if (!tile.getElementType().isF32())
+    return emitOpError() << "updates f32 tiles, not " << tile;
+  Type index = IndexType::get(getContext());
+  SmallVector<Type> args = {index, index, tile.getElementType()};
+  for (Value input : getInputs()) {
+    auto frag = llvm::cast<FragType>(input.getType());
+    if (frag.getLayout() != FragLayout::rows ||
+        frag.getShape() != ArrayRef<int64_t>{tile.getShape()[0]})
+      return emitOpError() << "inputs are rows vectors of the tile's "
+                           << tile.getShape()[0] << " rows, got " << frag;
+    args.push_back(frag.getElementType());
+  }
+  if (getBody().front().getArgumentTypes() != TypeRange(args))
+    return emitOpError()
+           << "body takes (row, col, element) then one element per input";
+  if (failed(verifyYield(*this, getBody(), {tile.getElementType()})))
+    return failure();
+  return verifyInWarpgroupRole(*this);
+}
+
+void TmemUpdateOp::getAsmBlockArgumentNames(Region &region,
+                                            OpAsmSetValueNameFn setNameFn) {
+  for (auto [index, arg] : llvm::enumerate(region.getArguments()))
+    setNameFn(arg, index == 0 ? "row" : index == 1 ? "col" : "x");
+}
 
 LogicalResult MmaWaitOp::verify() {
   auto mma = getPending().getDefiningOp<MmaOp>();

@@ -319,12 +319,100 @@ def Cta_AccZeroOp : Cta_Op<"acc_zero", [Pure]> {
   let assemblyFormat = "attr-dict `:` type($acc)";
 }
 
+def Cta_TmemAllocOp : Cta_Op<"tmem_alloc", [HasParent<"ProgramOp">]> {
+  let summary = "a tile in tensor memory for the program's lifetime";
+  let description = [{
+    A tensor-memory tile (sm_100a) that the program's warp roles name,
+    placed by `cta-allocate-resources` (`tmem_column`: its first column)
+    next to the accumulators and accumulator rings.
+
+    ```mlir
+    %o = cta.tmem_alloc : !cta.tmem<128x128xf32>
+    %p = cta.tmem_alloc : !cta.tmem<128x128xbf16>
+    ```
+  }];
+  let arguments = (ins OptionalAttr<I64Attr>:$tmem_column);
+  let results = (outs Cta_TmemType:$tile);
+  let builders = [OpBuilder<(ins "::mlir::Type":$tile), [{
+    build($_builder, $_state, tile, ::mlir::IntegerAttr());
+  }]>];
+  let assemblyFormat = "attr-dict `:` type($tile)";
+}
+
+def Cta_TmemAccOp : Cta_Op<"tmem_acc", [Pure]> {
+  let summary = "the accumulator a tensor-memory tile holds";
+  let description = [{
+    The columns of an f32 tensor-memory tile as an accumulator that holds
+    data: a `cta.mma` into it adds to what they hold unless its `accumulate`
+    is false, and a `cta.store` of it reads them. The roles that name the
+    tile order these accesses with their rings (attention: the MMA warp
+    accumulates O += P V; the softmax warpgroup stores O once the last one
+    has completed).
+
+    ```mlir
+    %acc = cta.tmem_acc %o : !cta.tmem<128x128xf32> -> !cta.acc<128x128xf32>
+    ```
+  }];
+  let arguments = (ins Cta_TmemType:$tile);
+  let results = (outs Cta_AccType:$acc);
+  let assemblyFormat = "$tile attr-dict `:` type($tile) `->` type($acc)";
+  let hasVerifier = 1;
+}
+
+def Cta_TmemStoreOp : Cta_Op<"tmem_store"> {
+  let summary = "write a register tile into a tensor-memory tile";
+  let description = [{
+    Writes an f32 `acc` fragment of the tile's shape into the tile, rounded
+    to nearest even to the tile's element type: attention's P, which the
+    MMA warp then reads as its left operand. Each thread of the executing
+    warpgroup writes the rows it holds. Other roles see the writes once the
+    stage they fill is committed (`cta.stage_commit`).
+
+    ```mlir
+    cta.tmem_store %pf -> %p : !cta.frag<128x128xf32, acc>, !cta.tmem<128x128xbf16>
+    ```
+  }];
+  let arguments = (ins Cta_FragType:$value, Cta_TmemType:$tile);
+  let assemblyFormat = "$value `->` $tile attr-dict `:` type($value) `,` type($tile)";
+  let hasVerifier = 1;
+}
+
+def Cta_TmemUpdateOp : Cta_Op<"tmem_update", [
+    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmBlockArgumentNames"]>]> {
+  let summary = "compute a tensor-memory tile's elements in place";
+  let description = [{
+    Replaces each element of an f32 tensor-memory tile with the region's
+    result, computed from the element's row and column (`index`), its value
+    and one element of each `rows` vector input. Each thread of the
+    executing warpgroup updates the rows it holds, a few columns at a time,
+    so the tile never sits in registers whole: attention rescales its
+    output by each row's correction factor and divides it by the row sums
+    before the store.
+
+    ```mlir
+    cta.tmem_update %o inputs(%alpha : !cta.frag<128xf32, rows>) : !cta.tmem<128x128xf32> {
+    ^bb0(%row: index, %col: index, %x: f32, %a: f32):
+      %y = arith.mulf %x, %a : f32
+      cta.yield %y : f32
+    }
+    ```
+  }];
+  let arguments = (ins Cta_TmemType:$tile, Variadic<Cta_FragType>:$inputs);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $tile (`inputs` `(` $inputs^ `:` type($inputs) `)`)? attr-dict `:` type($tile) $body
+  }];
+  let hasVerifier = 1;
+}
+
 def Cta_MmaOp : Cta_Op<"mma", [AttrSizedOperandSegments, AllTypesMatch<["acc", "result"]>]> {
   let summary = "acc (+)= lhs x rhs";
   let description = [{
     `lhs` is an `M x K` shared-memory buffer (the accumulator's rows start
-    at `lhs_row` within it when given) or a register fragment in the `lhs`
-    layout (attention's `P`); `rhs` is an `N x K` buffer with `transpose_b`
+    at `lhs_row` within it when given), a register fragment in the `lhs`
+    layout (attention's `P` on sm_90a) or a tensor-memory tile (attention's
+    `P` on sm_100a: `tcgen05.mma` reads A from tensor memory); `rhs` is an
+    `N x K` buffer with `transpose_b`
     (`K x N` without). `accumulate` (default true) chooses `acc + lhs x rhs`
     or `lhs x rhs`. Issued by the warpgroup(s) that own `acc`.
 
@@ -360,7 +448,7 @@ def Cta_MmaOp : Cta_Op<"mma", [AttrSizedOperandSegments, AllTypesMatch<["acc", "
           !cta.acc<128x256xf32>, !cta.buffer<128x16xf8E4M3FN, stages = 2>, !cta.buffer<256x16xf8E4M3FN, stages = 2>
     ```
   }];
-  let arguments = (ins AnyTypeOf<[Cta_BufferType, Cta_FragType]>:$lhs, Optional<Index>:$lhs_slot,
+  let arguments = (ins AnyTypeOf<[Cta_BufferType, Cta_FragType, Cta_TmemType]>:$lhs, Optional<Index>:$lhs_slot,
                        Optional<Index>:$lhs_row, Cta_BufferType:$rhs, Optional<Index>:$rhs_slot,
                        Cta_AccType:$acc, Optional<I1>:$accumulate,
                        Optional<Cta_BufferType>:$lhs_scale, Optional<Cta_BufferType>:$rhs_scale,
@@ -460,13 +548,14 @@ def Cta_ReadIndexOp : Cta_Op<"read_index", [Pure]> {
 def Cta_StoreRowsOp : Cta_Op<"store_rows", [AttrSizedOperandSegments]> {
   let summary = "store one value per tile row";
   let description = [{
-    Writes the `rows` vector `value` (one f32 per row of the math
+    Writes the `rows` vector `value` (one f32 per row of the executing
     warpgroup's tile: attention's log-sum-exp) along the last axis of `dest`
     from `indices` (one per axis; the last is the tile's first row),
     converted to `dest`'s element type. Rows at or past the destination's
     last extent, and with `row_limit` at or past that row, are not written.
-    Runs in a math role; on sm_90a one thread of each quad (which holds its
-    rows' values) writes them with plain stores.
+    Runs in a math or epilogue role; on sm_90a one thread of each quad
+    (which holds its rows' values) writes them with plain stores, on
+    sm_100a each thread its own row.
 
     ```mlir
     cta.store_rows %lse -> %out[%b, %h, %s0] : !cta.frag<64xf32, rows> -> memref<?x?x?xf32>
@@ -763,7 +852,9 @@ def Cta_StageWaitOp : Cta_Op<"stage_wait"> {
     until the stage at ring position `position` is full and returns its
     slot (`position` modulo the stages). Every warpgroup that waits releases
     the stage once with `cta.stage_release`, after the MMAs reading it have
-    completed (`cta.mma_wait`).
+    completed (`cta.mma_wait`). In a math role (sm_90a) or in an MMA warp
+    (sm_100a, whose releases the tensor core signals when the MMAs issued
+    before them complete).
 
     ```mlir
     %slot = cta.stage_wait %ring at %pos : !cta.ring<2>
@@ -786,8 +877,55 @@ def Cta_StageReleaseOp : Cta_Op<"stage_release"> {
   let description = [{
     Hands the stage at ring position `position` back to the producer (one
     of the ring's `consumers` arrivals), as `cta.consume` does after each
-    step. Nothing may read the stage afterwards: MMAs that read it must have
-    been waited for.
+    step. Nothing may read the stage afterwards: in a math role the MMAs
+    that read it must have been waited for; in an MMA warp (sm_100a) the
+    release completes when every MMA the thread issued before it has
+    (`tcgen05.commit`), and the thread goes on.
+  }];
+  // Set by cta-allocate-resources: the op runs in a one-thread role (the
+  // MMA warp), which releases through the tensor core's commit.
+  let arguments = (ins Cta_RingType:$ring, Index:$position, UnitAttr:$one_thread);
+  let assemblyFormat = "$ring `at` $position attr-dict `:` type($ring)";
+  let hasVerifier = 1;
+}
+
+def Cta_StageAcquireOp : Cta_Op<"stage_acquire"> {
+  let summary = "wait until a ring stage is empty, to fill it with writes";
+  let description = [{
+    The producer side of a ring whose stages a warpgroup fills with its own
+    writes rather than with copies: waits until the ring's consumers have
+    released the stage at `position` (the first pass through the ring does
+    not wait) and returns its slot; `cta.stage_commit` then marks it full.
+    Acquiring a position again before committing it waits for nothing new.
+    Attention's softmax warpgroup acquires the P stage, which the MMA warp
+    releases once its O += P V has completed: after the wait, O may be
+    rescaled and P rewritten.
+
+    ```mlir
+    %slot = cta.stage_acquire %pring at %pos : !cta.ring<1>
+    ```
+  }];
+  let arguments = (ins Cta_RingType:$ring, Index:$position);
+  let results = (outs Index:$slot);
+  let builders = [OpBuilder<(ins "::mlir::Value":$ring, "::mlir::Value":$position), [{
+    build($_builder, $_state, $_builder.getIndexType(), ring, position);
+  }]>];
+  let assemblyFormat = "$ring `at` $position attr-dict `:` type($ring)";
+  let hasVerifier = 1;
+}
+
+def Cta_StageCommitOp : Cta_Op<"stage_commit"> {
+  let summary = "the executing warpgroup has filled a ring stage";
+  let description = [{
+    After a `cta.stage_acquire` of the same position: every thread of the
+    warpgroup has written its part of the stage (tensor-memory stores
+    included), and the stage becomes full for the ring's consumers. On
+    sm_100a each thread waits for its `tcgen05.st` and fences, the
+    warpgroup synchronizes, and one thread arrives on the full barrier.
+
+    ```mlir
+    cta.stage_commit %pring at %pos : !cta.ring<1>
+    ```
   }];
   let arguments = (ins Cta_RingType:$ring, Index:$position);
   let assemblyFormat = "$ring `at` $position attr-dict `:` type($ring)";

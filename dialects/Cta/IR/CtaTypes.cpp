@@ -3,6 +3,7 @@
 #include "dialects/Cta/IR/CtaDialect.h"
 
 #include "compiler/Target/Chip.h"
+#include "compiler/Target/TensorMemory.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -274,4 +275,40 @@ int64_t AccRingType::getSetColumns() const {
   for (AccType acc : getAccs())
     columns += acc.getShape()[1];
   return columns;
+}
+
+//===----------------------------------------------------------------------===//
+// TmemType
+//===----------------------------------------------------------------------===//
+
+LogicalResult TmemType::verify(function_ref<InFlightDiagnostic()> emitError,
+                               ArrayRef<int64_t> shape, Type elementType) {
+  if (shape.size() != 2 || shape[0] <= 0 || shape[1] <= 0)
+    return emitError() << "a tensor-memory tile is a 2-D tile with positive "
+                          "extents";
+  if (shape[0] != static_cast<int64_t>(target::tmemLanes))
+    return emitError() << "a tensor-memory tile has one row per lane: "
+                       << target::tmemLanes << " rows, not " << shape[0];
+  if (!elementType.isF32() && !elementType.isBF16() && !elementType.isF16())
+    return emitError() << "tensor-memory tiles hold f32, bf16 or f16, not "
+                       << elementType;
+  // (Two 16-bit elements per column at most: wider tiles never fit.)
+  if (shape[1] > 2 * static_cast<int64_t>(target::tmemColumns))
+    return emitError() << "a tensor-memory tile of " << shape[1]
+                       << " columns; tensor memory has "
+                       << target::tmemColumns << " 32-bit columns";
+  target::ValueOrError<uint32_t> columns = target::tmemColumnsOf(
+      elementType.getIntOrFloatBitWidth(), static_cast<uint32_t>(shape[1]));
+  if (!columns)
+    return emitError() << columns.error();
+  if (*columns > target::tmemColumns)
+    return emitError() << "a tensor-memory tile of " << *columns
+                       << " columns; tensor memory has "
+                       << target::tmemColumns << " 32-bit columns";
+  return success();
+}
+
+int64_t TmemType::getColumns() const {
+  return *target::tmemColumnsOf(getElementType().getIntOrFloatBitWidth(),
+                                static_cast<uint32_t>(getShape()[1]));
 }

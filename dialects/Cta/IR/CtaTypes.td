@@ -56,6 +56,34 @@ def Cta_AccType : Cta_Type<"Acc", "acc"> {
   let genVerifyDecl = 1;
 }
 
+def Cta_TmemType : Cta_Type<"Tmem", "tmem"> {
+  let summary = "a tile in tensor memory that several warp roles name";
+  let description = [{
+    A `rows x cols` tile in tensor memory (sm_100a), placed by
+    `cta-allocate-resources` (`cta.tmem_alloc`'s `tmem_column`): one row per
+    lane, 32-bit elements one per column, 16-bit elements two per column.
+    Unlike an accumulator, which one role owns at a time (or an
+    accumulator ring hands over), a tensor-memory tile is named by every
+    role that reads or writes it, and the program orders their accesses
+    with its rings: attention's output `O`, accumulated by the MMA warp and
+    rescaled and stored by the softmax warpgroup, and its probabilities
+    `P`, written by the softmax warpgroup and read by the MMA as its left
+    operand.
+
+    ```mlir
+    !cta.tmem<128x128xf32>
+    !cta.tmem<128x128xbf16>
+    ```
+  }];
+  let parameters = (ins ArrayRefParameter<"int64_t">:$shape, "::mlir::Type":$elementType);
+  let assemblyFormat = "`<` custom<TileShape>($shape, $elementType) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// 32-bit tensor-memory columns the tile takes.
+    int64_t getColumns() const;
+  }];
+}
+
 def Cta_FragType : Cta_Type<"Frag", "frag"> {
   let summary = "a tile held in the registers of the executing warpgroup(s)";
   let description = [{

@@ -8,15 +8,15 @@
 //   TMA boxes then start on a pattern boundary, so MMA descriptors keep
 //   base_offset 0), then each barrier ring (`smem_offset`); the program's
 //   total (`smem_bytes`);
-// - tensor memory (chips that have it): each accumulator and accumulator
-//   ring, then each block-scale buffer's region, one slice per ring stage
+// - tensor memory (chips that have it): each accumulator, tensor-memory
+//   tile and accumulator ring, then each block-scale buffer's region, one slice per ring stage
 //   (`tmem_column`); the program's allocation (`tmem_columns`, a power of two)
 //   and the shared-memory slot tcgen05.alloc writes its address to
 //   (`tmem_slot`);
 // - role facts: the first warpgroup of the role a cta.warpgroup_index runs
 //   in (`first_warpgroup`), MMAs that are a pipelined stage's batch
 //   (`in_stage`), ops a single elected thread issues (`one_thread`: in a
-//   producer or mma role), stores in an epilogue role (`in_epilogue_role`).
+//   producer or mma role: MMAs, K loops, commits and stage releases), stores in an epilogue role (`in_epilogue_role`).
 //
 // The pass recomputes all of it, so it may run again on edited IR.
 //
@@ -89,6 +89,12 @@ LogicalResult allocateTensorMemory(ProgramOp program,
     zero.setTmemColumnAttr(b.getI64IntegerAttr(columns));
     columns += zero.getAcc().getType().getShape()[1];
   });
+  // Tensor-memory tiles the roles share.
+  for (TmemAllocOp tile :
+       program.getBody().front().getOps<TmemAllocOp>()) {
+    tile.setTmemColumnAttr(b.getI64IntegerAttr(columns));
+    columns += tile.getTile().getType().getColumns();
+  }
   // An accumulator ring: its sets one after the other.
   program.walk([&](AccRingOp ring) {
     ring.setTmemColumnAttr(b.getI64IntegerAttr(columns));
@@ -129,7 +135,8 @@ LogicalResult allocateTensorMemory(ProgramOp program,
           std::min<int64_t>(columns, std::numeric_limits<uint32_t>::max())));
   if (!allocation)
     return program.emitError()
-           << "cta-allocate-resources: the accumulators and block scales need "
+           << "cta-allocate-resources: the accumulators, tensor-memory tiles and "
+              "block scales need "
            << columns << " tensor-memory columns; " << chip.tensorMemoryColumns
            << " exist (" << allocation.error() << ")";
   program.setTmemColumnsAttr(b.getI64IntegerAttr(*allocation));
@@ -166,6 +173,8 @@ void recordRoleFacts(ProgramOp program) {
           consume.setOneThread(oneThread);
         else if (auto commit = llvm::dyn_cast<AccCommitOp>(op))
           commit.setOneThread(oneThread);
+        else if (auto release = llvm::dyn_cast<StageReleaseOp>(op))
+          release.setOneThread(oneThread);
         else if (auto store = llvm::dyn_cast<StoreOp>(op))
           store.setInEpilogueRole(epilogue);
       });

@@ -160,7 +160,7 @@ cta.program @stale() attributes {chip = #cta.chip<sm_90a>, smem_bytes = 7 : i64}
 // -----
 
 // Every accumulator gets its own columns; 512 exist.
-// expected-error@+1 {{cta-allocate-resources: the accumulators and block scales need 768 tensor-memory columns; 512 exist}}
+// expected-error@+1 {{cta-allocate-resources: the accumulators, tensor-memory tiles and block scales need 768 tensor-memory columns; 512 exist}}
 cta.program @too_many_columns() attributes {chip = #cta.chip<sm_100a>} {
   %a = cta.acc_zero : <128x256xf32>
   %b = cta.acc_zero : <128x256xf32>

@@ -2463,7 +2463,7 @@ cta.program @p() attributes {block = array<i64: 384, 1, 1>} {
   %r = cta.ring {consumers = 1 : i64} : !cta.ring<2>
   cta.warp_specialize #cta.role<producer, warps = 4, regs = 24> {
     %pos = arith.constant 0 : index
-    // expected-error@+1 {{'cta.stage_wait' op runs in a math role, not a producer role}}
+    // expected-error@+1 {{'cta.stage_wait' op runs in a math or mma role, not a producer role}}
     %s = cta.stage_wait %r at %pos : !cta.ring<2>
   } #cta.role<math, warps = 4, regs = 240> {
   }
@@ -2474,7 +2474,7 @@ cta.program @p() attributes {block = array<i64: 384, 1, 1>} {
 
 cta.program @p(%i: index {cta.dim = #cta.dim<M>}) {
   %r = cta.ring {consumers = 1 : i64} : !cta.ring<2>
-  // expected-error@+1 {{'cta.stage_release' op runs in a math role of cta.warp_specialize}}
+  // expected-error@+1 {{'cta.stage_release' op runs in a math or mma role of cta.warp_specialize}}
   cta.stage_release %r at %i : !cta.ring<2>
   cta.return
 }
@@ -2603,7 +2603,7 @@ cta.program @p(%a: memref<?x?xf32> {cta.param = #cta.param<"a", output, [M, M]>}
     %c0 = arith.constant 0 : index
     %x = arith.constant 1.0 : f32
     %v = cta.splat %x : f32 -> !cta.frag<64xf32, rows>
-    // expected-error@+1 {{'cta.store_rows' op runs in a math role, not a producer role}}
+    // expected-error@+1 {{'cta.store_rows' op runs in a math or epilogue role, not a producer role}}
     cta.store_rows %v -> %a[%c0, %c0] : !cta.frag<64xf32, rows> -> memref<?x?xf32>
   } #cta.role<math, warps = 4, regs = 240> {
   }

@@ -34,6 +34,28 @@ TEST(TargetTensorMemory, Addresses) {
   EXPECT_FALSE(tmemAddress(0, 512));
 }
 
+TEST(TargetTensorMemory, ColumnsOfPackedElements) {
+  // Attention's P: 128 bf16 keys per lane in 64 columns; O and S in f32.
+  EXPECT_EQ(*tmemColumnsOf(16, 128), 64u);
+  EXPECT_EQ(*tmemColumnsOf(32, 128), 128u);
+  EXPECT_EQ(*tmemColumnsOf(32, 256), 256u);
+  ValueOrError<uint32_t> odd = tmemColumnsOf(16, 3);
+  ASSERT_FALSE(odd);
+  EXPECT_EQ(odd.error(), "3 elements of 16 bits do not fill whole 32-bit "
+                         "tensor-memory columns");
+  ValueOrError<uint32_t> bytes = tmemColumnsOf(8, 64);
+  ASSERT_FALSE(bytes);
+  EXPECT_EQ(bytes.error(), "tensor memory holds 32-bit elements or packed "
+                           "pairs of 16-bit ones, not 8-bit elements");
+}
+
+TEST(TargetTensorMemory, OperandKSteps) {
+  // A k16 step of a 16-bit A operand: 32 bytes per lane, 8 columns.
+  EXPECT_EQ(tmemOperandKStepColumns(0), 0u);
+  EXPECT_EQ(tmemOperandKStepColumns(1), 8u);
+  EXPECT_EQ(tmemOperandKStepColumns(7), 56u);
+}
+
 TEST(TargetTensorMemory, WarpLaneQuarters) {
   const uint32_t expected[] = {0, 32, 64, 96, 0, 32, 64, 96, 0};
   for (uint32_t warp = 0; warp < 9; ++warp)
