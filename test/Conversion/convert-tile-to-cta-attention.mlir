@@ -1,5 +1,4 @@
 // RUN: kiln-opt %s -split-input-file -verify-diagnostics --convert-tile-to-cta | FileCheck %s
-// RUN: not kiln-opt %s -split-input-file --convert-tile-to-cta=chip=sm_100a 2>&1 | FileCheck %s --check-prefix=SM100
 
 // convert-tile-to-cta on attention kernels (AttentionToCta.cpp): a
 // tile.attention becomes a warp-specialized program in FlashAttention-3's
@@ -145,7 +144,6 @@
 // CHECK:               arith.truncf %{{.*}} : f32 to bf16
 // CHECK:           } {longest_first, persistent}
 
-// SM100: error: convert-tile-to-cta: not implemented yet: attention (tile.attention) on sm_100a (it lowers on sm_90a)
 tile.kernel @attention(%q: tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>> {tile.param = #tile.param<"q", input>},
                        %k: tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>> {tile.param = #tile.param<"k", input>},
                        %v: tensor<?x?x?x128xbf16, #tile.dims<B, H, T, 128>> {tile.param = #tile.param<"v", input>})

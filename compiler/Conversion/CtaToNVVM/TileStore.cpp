@@ -274,8 +274,13 @@ void TileStore::copyOutDirect(Value buffer, int64_t block) {
   // The leading axes' part of every element's offset.
   Value outerOffset = leadingOffset(e, kernel, pointerArgs, outer);
   int64_t elements = rows * blockColumns;
+  // (The lane read here: LLVM would otherwise compute every element's
+  // swizzled address at the kernel's entry, for this rarely taken path, and
+  // keep them live through the whole kernel: 29 spilled registers in the
+  // sm_100a attention kernel, whose softmax holds a 128-column row.)
+  Value here = e.warpgroupLaneHere();
   for (int64_t k = 0; k < elements / kWarpgroupThreads; ++k) {
-    Value index = e.add(e.i32(k * kWarpgroupThreads), lane);
+    Value index = e.add(e.i32(k * kWarpgroupThreads), here);
     Value r = e.udiv(index, e.i32(blockColumns));
     Value c = e.urem(index, e.i32(blockColumns));
     Value row = e.add(row0, r);

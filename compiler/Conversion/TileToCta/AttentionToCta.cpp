@@ -25,6 +25,7 @@
 #include "compiler/Conversion/TileToCta/ProgramSignature.h"
 #include "compiler/Target/Chip.h"
 #include "compiler/Target/Swizzle.h"
+#include "compiler/Target/TensorMemory.h"
 #include "dialects/Cta/IR/CtaOps.h"
 #include "dialects/Tile/IR/TileShapes.h"
 #include "dialects/Tile/Transforms/AttentionSchedule.h"
@@ -101,11 +102,6 @@ std::optional<std::string> sequenceCount(tile::AttentionOp attention) {
 LogicalResult kiln::checkAttentionSupport(tile::KernelOp kernel,
                                           tile::AttentionOp attention,
                                           target::Chip chip) {
-  const target::ChipInfo &info = target::getChipInfo(chip);
-  if (info.mma != target::MmaFamily::Wgmma)
-    return notImplemented(attention, "attention (tile.attention) on " +
-                                         Twine(target::chipName(chip)) +
-                                         " (it lowers on sm_90a)");
   Block &body = kernel.getBody().front();
   for (Operation &op : body)
     if (&op != attention.getOperation() && !llvm::isa<tile::ReturnOp>(op) &&
@@ -176,13 +172,18 @@ public:
         attention(attention), schedule(*attention.getSchedule()),
         chipInfo(target::getChipInfo(chip)), chip(chip),
         loc(attention.getLoc()),
-        segmented(static_cast<bool>(attention.getQOffsets())) {}
+        segmented(static_cast<bool>(attention.getQOffsets())),
+        tensorMemory(chipInfo.hasTensorMemory()),
+        kRows(tensorMemory ? static_cast<int64_t>(target::tmemLanes)
+                           : target::mmaMinRows) {}
 
   void build() {
     buildSignature();
     rewriter.setInsertionPointToStart(signature.entry);
     buildExtents();
     allocate();
+    if (tensorMemory)
+      return buildTensorMemoryRoles();
     // The producer computes every walk coordinate of a unit: at the
     // lowest count a rank-5 walk over five distinct axes spilled. Rank-5
     // walks take the next count (the math warpgroups then get 232; grouped-
@@ -215,7 +216,6 @@ public:
 
 private:
   static constexpr int64_t kWarps = target::warpsPerWarpgroup;
-  static constexpr int64_t kRows = target::mmaMinRows;
   static constexpr double kLog2e = 1.4426950408889634;
   /// Whether the math warpgroups take turns issuing MMAs (ping-pong): one
   /// warpgroup's softmax runs while the tensor cores run the other's
@@ -253,7 +253,8 @@ private:
       (value == attention.getLse() ? lseOutput : output) = i;
     consumers = schedule.getConsumers();
     program.setScheduleAttr(
-        cta::ScheduleAttr::get(ctx, schedule.getStages(), consumers, 1));
+        cta::ScheduleAttr::get(ctx, schedule.getStages(), consumers,
+                               schedule.getAccStages()));
     program.setClusterAttr(rewriter.getDenseI64ArrayAttr({1, 1}));
   }
 
@@ -336,6 +337,235 @@ private:
     vRing = cta::RingOp::create(rewriter, loc,
                                 cta::RingType::get(ctx, stages), consumers,
                                 /*cluster_size=*/1);
+    if (!tensorMemory)
+      return;
+    // Tensor memory: the score sets (the MMA warp computes the next block's
+    // S while the softmax warpgroup reads this one), O, and P (rounded to
+    // the product's type), which the softmax warpgroup hands to the MMA warp through
+    // a ring of one stage: the MMA warp releases it once its O += P V has
+    // completed, after which O may be rescaled and P rewritten.
+    Type f32 = rewriter.getF32Type();
+    auto scores = cta::AccType::get(ctx, {kRows, tileN}, f32);
+    sRing = cta::AccRingOp::create(
+        rewriter, loc,
+        cta::AccRingType::get(ctx, schedule.getAccStages(), {scores}),
+        /*consumers=*/1);
+    pRing = cta::RingOp::create(rewriter, loc, cta::RingType::get(ctx, 1),
+                                /*consumers=*/1, /*cluster_size=*/1);
+    oTile = cta::TmemAllocOp::create(
+        rewriter, loc, cta::TmemType::get(ctx, {kRows, dv}, f32));
+    pTile = cta::TmemAllocOp::create(
+        rewriter, loc,
+        cta::TmemType::get(ctx, {kRows, tileN}, attention.getPType()));
+  }
+
+  //===--------------------------------------------------------------------===//
+  // sm_100a: the MMA warp and the softmax warpgroup
+  //===--------------------------------------------------------------------===//
+
+  /// Three roles, the softmax warpgroup first (warp w reads tensor-memory
+  /// lanes [32 w, +32)): it reads each block's scores from tensor memory,
+  /// computes the online softmax in its registers (one row per thread),
+  /// rescales O and writes P in tensor memory, and stores O / l; a
+  /// producer warp loads Q, K and V as on sm_90a; the MMA warp issues
+  /// S = Q Kᵀ of each block into the next free score set and O += P V of
+  /// the block before once its P is written, so the tensor cores compute a
+  /// block's scores while the softmax works on the previous one.
+  void buildTensorMemoryRoles() {
+    Type f32 = rewriter.getF32Type();
+    int64_t tileN = schedule.getTileN();
+    outType = cta::AccType::get(
+        ctx, {kRows, tile::attentionHeadDims(attention)->second}, f32);
+    scoreType = cta::AccType::get(ctx, {kRows, tileN}, f32);
+    probabilityType =
+        cta::FragType::get(ctx, {kRows, tileN}, f32, cta::FragLayout::acc);
+    rowsType = cta::FragType::get(ctx, {kRows}, f32, cta::FragLayout::rows);
+    auto roles = cta::WarpSpecializeOp::create(
+        rewriter, loc,
+        rewriter.getArrayAttr(
+            {cta::RoleAttr::get(ctx, cta::RoleKind::epilogue, kWarps, 0),
+             cta::RoleAttr::get(ctx, cta::RoleKind::producer, 1, 0),
+             cta::RoleAttr::get(ctx, cta::RoleKind::mma, 1, 0)}),
+        /*bodiesCount=*/3);
+    buildSoftmaxRole(roles.getBodies()[0]);
+    buildProducer(roles.getBodies()[1]);
+    buildMmaRole(roles.getBodies()[2]);
+    rewriter.setInsertionPointToEnd(signature.entry);
+    cta::ReturnOp::create(rewriter, loc);
+    program.setBlockAttr(rewriter.getDenseI64ArrayAttr(
+        {static_cast<int64_t>(chipInfo.threadsPerWarpgroup) +
+             2 * static_cast<int64_t>(target::threadsPerWarp),
+         1, 1}));
+    rewriter.eraseOp(kernel);
+  }
+
+  /// The MMA warp's units: per key block S = Q Kᵀ into the block's score
+  /// set (K released when it completes), and from the second block on
+  /// O += P V of the block before, once the softmax warpgroup has written
+  /// its P (V and the P stage released when it completes); the last
+  /// block's P V after the loop. Q goes back when every MMA of the unit
+  /// has completed.
+  void buildMmaRole(Region &region) {
+    cta::TileLoopOp loop = beginWalk(region);
+    Value qPos = loop.getIterArgs()[0], kvPos = loop.getIterArgs()[1];
+    Value blocks = keyBlocks(loop);
+    Value slot = cta::StageWaitOp::create(rewriter, loc, qRing, qPos);
+    qSlot = queryStages > 1 ? slot : Value();
+    Value hasKeys = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::ugt, blocks, c0);
+    auto guarded = scf::IfOp::create(rewriter, loc, hasKeys,
+                                     /*withElseRegion=*/false);
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPoint(guarded.thenBlock()->getTerminator());
+      issueScores(kvPos);
+      auto steps = scf::ForOp::create(rewriter, loc, c1, blocks, c1);
+      {
+        OpBuilder::InsertionGuard inner(rewriter);
+        rewriter.setInsertionPoint(steps.getBody()->getTerminator());
+        Value j = steps.getInductionVar();
+        Value position = arith::AddIOp::create(rewriter, loc, kvPos, j);
+        issueScores(position);
+        // (O accumulates from the unit's second P V on.)
+        issueOutput(arith::SubIOp::create(rewriter, loc, position, c1),
+                    arith::CmpIOp::create(rewriter, loc,
+                                          arith::CmpIPredicate::ugt, j, c1));
+      }
+      Value last = arith::SubIOp::create(
+          rewriter, loc, arith::AddIOp::create(rewriter, loc, kvPos, blocks),
+          c1);
+      issueOutput(last, arith::CmpIOp::create(
+                            rewriter, loc, arith::CmpIPredicate::ugt, blocks,
+                            c1));
+    }
+    cta::StageReleaseOp::create(rewriter, loc, qRing, qPos);
+    Value qNext = arith::AddIOp::create(rewriter, loc, qPos, c1);
+    Value kvNext = arith::AddIOp::create(rewriter, loc, kvPos, blocks);
+    endWalk(loop, {qNext, kvNext});
+  }
+
+  /// S = Q Kᵀ of the block at ring position `position` into its score set.
+  void issueScores(Value position) {
+    Value kSlot = cta::StageWaitOp::create(rewriter, loc, kRing, position);
+    auto acquire = cta::AccAcquireOp::create(
+        rewriter, loc, TypeRange{scoreType}, sRing, position);
+    Value noAccumulate = arith::ConstantIntOp::create(rewriter, loc, 0, 1);
+    Value s = cta::MmaOp::create(
+                  rewriter, loc, scoreType, sq, qSlot, Value(), sk, kSlot,
+                  acquire.getAccs()[0], noAccumulate, Value(), Value(),
+                  Value(), Value(), /*transpose_b=*/true, nullptr,
+                  /*cta_pair=*/false, /*in_stage=*/false,
+                  /*one_thread=*/false, /*async=*/false)
+                  .getResult();
+    cta::AccCommitOp::create(rewriter, loc, sRing, position, ValueRange{s});
+    cta::StageReleaseOp::create(rewriter, loc, kRing, position);
+  }
+
+  /// O (+)= P V of the block at ring position `position`, P from tensor
+  /// memory once the softmax warpgroup has committed it.
+  void issueOutput(Value position, Value accumulate) {
+    cta::StageWaitOp::create(rewriter, loc, pRing, position);
+    Value vSlot = cta::StageWaitOp::create(rewriter, loc, vRing, position);
+    Value o = cta::TmemAccOp::create(rewriter, loc, outType, oTile);
+    cta::MmaOp::create(rewriter, loc, outType, pTile, Value(), Value(),
+                       sv, vSlot, o, accumulate, Value(), Value(), Value(),
+                       Value(), /*transpose_b=*/false, nullptr,
+                       /*cta_pair=*/false, /*in_stage=*/false,
+                       /*one_thread=*/false, /*async=*/false);
+    cta::StageReleaseOp::create(rewriter, loc, vRing, position);
+    cta::StageReleaseOp::create(rewriter, loc, pRing, position);
+  }
+
+  /// The softmax warpgroup's units: the key blocks no mask touches, then
+  /// the rest, each reading its scores from tensor memory (a thread per
+  /// row); then O / l once the last P V has completed, and the
+  /// log-sum-exp.
+  void buildSoftmaxRole(Region &region) {
+    cta::TileLoopOp loop = beginWalk(region);
+    Value qPos = loop.getIterArgs()[0], kvPos = loop.getIterArgs()[1];
+    row0 = queryOrigin(loop);
+    localRow0 = localQueryOrigin(loop);
+    Value blocks = keyBlocks(loop);
+    Value unmasked = unmaskedBlocks(loop, blocks);
+    SmallVector<Value> state = {
+        cta::SplatOp::create(rewriter, loc, rowsType, negInf),
+        cta::SplatOp::create(rewriter, loc, rowsType, zero)};
+    state = buildSoftmaxSteps(kvPos, c0, unmasked, state, /*masked=*/false);
+    state = buildSoftmaxSteps(kvPos, unmasked, blocks, state, /*masked=*/true);
+    // The P stage after the unit's last comes back once its P V has
+    // completed: O is final. (Without keys it has long been back; O then
+    // holds another unit's values, and the rows are 0 / 0 as on sm_90a.)
+    Value end = arith::AddIOp::create(rewriter, loc, kvPos, blocks);
+    cta::StageAcquireOp::create(rewriter, loc, pRing, end);
+    Value hasKeys = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::ugt, blocks, c0);
+    updateOutput({state[1]}, [&](ValueRange x) {
+      Value o = arith::SelectOp::create(rewriter, loc, hasKeys, x[0], zero);
+      return arith::DivFOp::create(rewriter, loc, o, x[1]).getResult();
+    });
+    Value o = cta::TmemAccOp::create(rewriter, loc, outType, oTile);
+    storeOutput(loop, o);
+    if (attention.getLse())
+      buildLogSumExpStore(loop, state[0], state[1]);
+    Value qNext = arith::AddIOp::create(rewriter, loc, qPos, c1);
+    endWalk(loop, {qNext, end});
+  }
+
+  /// Key blocks [from, to) of the softmax warpgroup, carrying the row
+  /// maxima and sums: wait for the block's scores, compute its softmax and
+  /// free the score set; once the previous block's P V has completed,
+  /// write P and rescale O (from the second block on); hand P to the MMA
+  /// warp.
+  SmallVector<Value> buildSoftmaxSteps(Value kvPos, Value from, Value to,
+                                       ValueRange inits, bool masked) {
+    auto loop = scf::ForOp::create(rewriter, loc, from, to, c1, inits);
+    OpBuilder::InsertionGuard guard(rewriter);
+    Block *body = loop.getBody();
+    if (!body->empty())
+      rewriter.eraseOp(body->getTerminator());
+    rewriter.setInsertionPointToStart(body);
+    Value j = loop.getInductionVar();
+    ValueRange carried = loop.getRegionIterArgs();
+    Value position = arith::AddIOp::create(rewriter, loc, kvPos, j);
+    Value filled = arith::ConstantIntOp::create(rewriter, loc, 1, 1);
+    auto wait = cta::AccWaitOp::create(rewriter, loc,
+                                       TypeRange{scoreType}, sRing,
+                                       position, filled);
+    Softmax step = buildSoftmax(wait.getAccs()[0], j, masked, carried[0],
+                                carried[1]);
+    cta::AccReleaseOp::create(rewriter, loc, sRing, position);
+    cta::StageAcquireOp::create(rewriter, loc, pRing, position);
+    // P first: its registers are free before O's rescale runs.
+    cta::TmemStoreOp::create(rewriter, loc, step.p, pTile);
+    Value later = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::ugt, j, c0);
+    auto rescale = scf::IfOp::create(rewriter, loc, later,
+                                     /*withElseRegion=*/false);
+    {
+      OpBuilder::InsertionGuard inner(rewriter);
+      rewriter.setInsertionPoint(rescale.thenBlock()->getTerminator());
+      updateOutput({step.alpha}, [&](ValueRange x) {
+        return arith::MulFOp::create(rewriter, loc, x[0], x[1]).getResult();
+      });
+    }
+    cta::StageCommitOp::create(rewriter, loc, pRing, position);
+    scf::YieldOp::create(rewriter, loc, ValueRange{step.m, step.l});
+    return SmallVector<Value>(loop.getResults());
+  }
+
+  /// O's elements in place: `fn(element, inputs' elements)`.
+  void updateOutput(ValueRange inputs,
+                    llvm::function_ref<Value(ValueRange)> fn) {
+    auto op = cta::TmemUpdateOp::create(rewriter, loc, oTile, inputs);
+    OpBuilder::InsertionGuard guard(rewriter);
+    Block *body = rewriter.createBlock(&op.getBody());
+    Type f32 = rewriter.getF32Type();
+    body->addArgument(rewriter.getIndexType(), loc);
+    body->addArgument(rewriter.getIndexType(), loc);
+    SmallVector<Value> elements = {body->addArgument(f32, loc)};
+    for (size_t n = 0; n < inputs.size(); ++n)
+      elements.push_back(body->addArgument(f32, loc));
+    cta::YieldOp::create(rewriter, loc, fn(elements));
   }
 
   //===--------------------------------------------------------------------===//
@@ -833,9 +1063,13 @@ private:
   /// masks (causal, keys past T, the mask region) as -inf.
   Value buildScores(Value s, Value block, bool masked) {
     std::optional<double> scale = foldedScale();
-    // Unmasked scores a positive scale alone modifies are the MMA's.
+    // Unmasked scores a positive scale alone modifies are the MMA's (in
+    // tensor memory: read into registers once, not by each op that reads
+    // them).
     if (scale && !masked)
-      return s;
+      return tensorMemory ? map(probabilityType, {s},
+                                [](ValueRange x) { return x[0]; })
+                          : s;
     // The block's first key.
     Value t0 = block == c0 ? c0
                            : arith::MulIOp::create(rewriter, loc, block, keyTile)
@@ -946,11 +1180,17 @@ private:
     Value normalized = map(outType, {o, l}, [&](ValueRange x) {
       return arith::DivFOp::create(rewriter, loc, x[0], x[1]);
     });
+    storeOutput(loop, normalized);
+  }
+
+  /// The warpgroup's rows of the (normalized) output, rounded to its type.
+  void storeOutput(cta::TileLoopOp loop, Value normalized) {
     Type out = elementOf(attention.getResult());
     auto store = cta::StoreOp::create(
         rewriter, loc, ValueRange{normalized}, ValueRange{},
         rewriter.getArrayAttr({}), signature.resultArg(kernel, output),
-        tileIndices(loop, row0, false), rowLimit(loop), so, warpgroup);
+        tileIndices(loop, row0, false), rowLimit(loop), so,
+        consumers > 1 ? warpgroup : Value());
     OpBuilder::InsertionGuard guard(rewriter);
     Block *epilogue = rewriter.createBlock(&store.getEpilogue());
     Value x = epilogue->addArgument(rewriter.getF32Type(), loc);
@@ -1005,6 +1245,15 @@ private:
   /// Packed sequences (varlen): their count, and per unit (read in each
   /// role) the sequence's first query row and first key row.
   bool segmented = false;
+  /// The chip keeps accumulators in tensor memory (sm_100a): the kernel of
+  /// buildTensorMemoryRoles.
+  bool tensorMemory = false;
+  /// Query rows per consumer warpgroup: a wgmma's 64, or a tcgen05.mma's
+  /// 128 (one per tensor-memory lane).
+  int64_t kRows = 0;
+  /// sm_100a: the score sets the MMA warp hands to the softmax warpgroup,
+  /// the ring of P stages it hands back, O and P in tensor memory.
+  Value sRing, pRing, oTile, pTile;
   Value sequences, sequenceStart, keyStart;
   Value sq, sk, sv, so, qRing, kRing, vRing;
   int64_t queryStages = kQueryStages;

@@ -98,7 +98,7 @@ def Cta_ReturnOp : Cta_Op<"return", [Pure, HasParent<"ProgramOp">, Terminator, R
 
 def Cta_YieldOp : Cta_Op<"yield", [Pure, Terminator, ReturnLike,
     ParentOneOf<["TileLoopOp", "MainloopOp", "StoreOp", "WarpSpecializeOp",
-                 "ProduceOp", "ConsumeOp", "FragMapOp"]>]> {
+                 "ProduceOp", "ConsumeOp", "FragMapOp", "TmemUpdateOp"]>]> {
   let summary = "values carried out of a cta region";
   let arguments = (ins Variadic<AnyType>:$values);
   let builders = [OpBuilder<(ins), [{ /* nothing */ }]>];

@@ -4,7 +4,9 @@
 // each (128 per CTA; three, 192 rows, at head dim 64 without masks),
 // two-stage rings of key and value tiles filled by a producer warpgroup,
 // one CTA per SM walking (batch, head, query block) units, 128 keys per
-// step (96 at head dim 64 without masks, 32 above 128). Head dims are
+// step (96 at head dim 64 without masks, 32 above 128). On sm_100a one
+// softmax warpgroup of 128 query rows, its scores, P and O in tensor
+// memory, 128 keys per step (64 above head dim 128). Head dims are
 // multiples of 64 (one 128-byte swizzle span of 16-bit elements per column
 // block) up to the MMA's widest N, 256.
 //
@@ -45,6 +47,41 @@ constexpr int64_t kStages = 2;
 /// The head-dim granule: one column block of 16-bit elements.
 constexpr int64_t kHeadDimMultiple = 64;
 
+/// sm_100a (tensor memory): one softmax warpgroup of 128 query rows (one
+/// tcgen05.mma M), S = Q Kᵀ in two accumulator sets so that the MMA warp
+/// computes the next block's scores while the softmax reads these, O and P
+/// in tensor memory beside them. Above head dim 128 a key block of 64 keeps
+/// Q, two stages of K and V and the output staging in shared memory (128
+/// keys: 320 KiB), and its scores and P in tensor memory next to the
+/// 256-column O.
+constexpr int64_t kTensorMemoryQueryRows = 128;
+constexpr int64_t kTensorMemoryWideKeyTile = 64;
+constexpr int64_t kScoreSets = 2;
+
+/// The tcgen05 schedule: tile_m 128 (one warpgroup), tile_n keys per step,
+/// two score sets (acc_stages).
+FailureOr<ScheduleAttr> planTensorMemorySchedule(AttentionOp op, int64_t d,
+                                                 int64_t dv,
+                                                 const target::ChipInfo &chip,
+                                                 std::string &error) {
+  int64_t tileN = std::max(d, dv) > kWideHeadDim ? kTensorMemoryWideKeyTile
+                                                 : kKeyTile;
+  // O (f32) and P (16-bit, two per column) next to the score sets: at
+  // most 256 + 32 + 2 x 64 = 416 of sm_100a's 512 columns.
+  int64_t needed = dv + tileN / 2 + kScoreSets * tileN;
+  int64_t columns = static_cast<int64_t>(chip.tensorMemoryColumns);
+  if (needed > columns) {
+    error = "the scores, P and O of head dims " + std::to_string(d) + " / " +
+            std::to_string(dv) + " need " + std::to_string(needed) +
+            " tensor-memory columns; " + std::to_string(columns) + " exist";
+    return failure();
+  }
+  return ScheduleAttr::get(op.getContext(), kTensorMemoryQueryRows, tileN, d,
+                           kStages, /*clusterM=*/1, /*clusterN=*/1,
+                           /*consumers=*/1, /*persistent=*/true,
+                           /*groupM=*/1, /*streamK=*/false, kScoreSets);
+}
+
 } // namespace
 
 std::optional<std::pair<int64_t, int64_t>>
@@ -76,7 +113,9 @@ kiln::tile::planAttentionSchedule(AttentionOp op, const target::ChipInfo &chip,
       return fail("head dim " + Twine(dim) + " cannot be tiled: head dims "
                   "are multiples of " + Twine(kHeadDimMultiple) +
                   " up to " + Twine(widest));
-  // What this fixes fits every chip's budgets for head dims up to 128: per
+  if (chip.hasTensorMemory())
+    return planTensorMemorySchedule(op, d, dv, chip, error);
+  // What this fixes fits sm_90a's budgets for head dims up to 128: per
   // math thread 128 registers of output and score fragments (64 x (dv +
   // tileN) f32 over a warpgroup) next to the previous block's P, and at
   // most 224 KiB of shared memory (two stages each of Q, K and V, and each

@@ -159,6 +159,23 @@ cta.program @stale() attributes {chip = #cta.chip<sm_90a>, smem_bytes = 7 : i64}
 
 // -----
 
+// sm_100a attention: the tensor-memory tiles (O in f32, P in bf16: two
+// elements per column) come after the accumulators and before the
+// accumulator rings; 128 + 64 + 2 x 128 = 448 columns allocate 512.
+// CHECK-LABEL: cta.program @tmem_tiles
+// CHECK-SAME:    tmem_columns = 512 : i64
+// CHECK:         cta.tmem_alloc {tmem_column = 0 : i64} : <128x128xf32>
+// CHECK:         cta.tmem_alloc {tmem_column = 128 : i64} : <128x128xbf16>
+// CHECK:         cta.acc_ring {consumers = 1 : i64, smem_offset = {{[0-9]+}} : i64, tmem_column = 192 : i64} : <2, [<128x128xf32>]>
+cta.program @tmem_tiles() attributes {chip = #cta.chip<sm_100a>} {
+  %o = cta.tmem_alloc : !cta.tmem<128x128xf32>
+  %p = cta.tmem_alloc : !cta.tmem<128x128xbf16>
+  %s = cta.acc_ring {consumers = 1} : !cta.acc_ring<2, [!cta.acc<128x128xf32>]>
+  cta.return
+}
+
+// -----
+
 // Every accumulator gets its own columns; 512 exist.
 // expected-error@+1 {{cta-allocate-resources: the accumulators, tensor-memory tiles and block scales need 768 tensor-memory columns; 512 exist}}
 cta.program @too_many_columns() attributes {chip = #cta.chip<sm_100a>} {

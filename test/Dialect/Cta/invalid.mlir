@@ -453,7 +453,7 @@ cta.program @p(%m: index {cta.dim = #cta.dim<M>}) {
 
 cta.program @p() {
   %c0 = arith.constant 0 : index
-  // expected-error@+1 {{'cta.yield' op expects parent op to be one of 'cta.tile_loop, cta.mainloop, cta.store, cta.warp_specialize, cta.produce, cta.consume, cta.frag_map'}}
+  // expected-error@+1 {{'cta.yield' op expects parent op to be one of 'cta.tile_loop, cta.mainloop, cta.store, cta.warp_specialize, cta.produce, cta.consume, cta.frag_map, cta.tmem_update'}}
   cta.yield %c0 : index
 }
 
@@ -2626,5 +2626,203 @@ cta.program @p(%m: index {cta.dim = #cta.dim<M>}) {
   cta.tile_loop batched (%m, %m, %m) tile [1, 128, 128] band(%m) {
   ^bb0(%b: index, %m0: index, %n0: index):
   } {persistent}
+  cta.return
+}
+
+// -----
+
+cta.program @p() {
+  // expected-error@+1 {{a tensor-memory tile has one row per lane: 128 rows, not 64}}
+  %t = cta.tmem_alloc : !cta.tmem<64x128xf32>
+  cta.return
+}
+
+// -----
+
+cta.program @p() {
+  // expected-error@+1 {{tensor-memory tiles hold f32, bf16 or f16, not 'f8E4M3FN'}}
+  %t = cta.tmem_alloc : !cta.tmem<128x128xf8E4M3FN>
+  cta.return
+}
+
+// -----
+
+cta.program @p() {
+  // expected-error@+1 {{1 elements of 16 bits do not fill whole 32-bit tensor-memory columns}}
+  %t = cta.tmem_alloc : !cta.tmem<128x1xbf16>
+  cta.return
+}
+
+// -----
+
+cta.program @p() {
+  // expected-error@+1 {{a tensor-memory tile of 1024 columns; tensor memory has 512 32-bit columns}}
+  %t = cta.tmem_alloc : !cta.tmem<128x1024xf32>
+  cta.return
+}
+
+// -----
+
+cta.program @p() {
+  // expected-error@+1 {{a tensor-memory tile of 4096 columns; tensor memory has 512 32-bit columns}}
+  %t = cta.tmem_alloc : !cta.tmem<128x4096xbf16>
+  cta.return
+}
+
+// -----
+
+cta.program @p() {
+  %t = cta.tmem_alloc : !cta.tmem<128x128xbf16>
+  // expected-error@+1 {{'cta.tmem_acc' op the accumulator of '!cta.tmem<128x128xbf16>' is '!cta.acc<128x128xbf16>' (accumulators hold f32)}}
+  %a = cta.tmem_acc %t : !cta.tmem<128x128xbf16> -> !cta.acc<128x128xf32>
+  cta.return
+}
+
+// -----
+
+cta.program @p() {
+  %t = cta.tmem_alloc : !cta.tmem<128x128xf32>
+  // expected-error@+1 {{'cta.tmem_acc' op the accumulator of '!cta.tmem<128x128xf32>' is '!cta.acc<128x128xf32>'}}
+  %a = cta.tmem_acc %t : !cta.tmem<128x128xf32> -> !cta.acc<128x64xf32>
+  cta.return
+}
+
+// -----
+
+cta.program @p() {
+  cta.warp_specialize #cta.role<epilogue, warps = 4> {
+    // expected-error@+1 {{'cta.tmem_alloc' op expects parent op 'cta.program'}}
+    %t = cta.tmem_alloc : !cta.tmem<128x128xf32>
+  }
+  cta.return
+}
+
+// -----
+
+cta.program @p() {
+  %one = arith.constant 1.0 : f32
+  %t = cta.tmem_alloc : !cta.tmem<128x128xbf16>
+  cta.warp_specialize #cta.role<epilogue, warps = 4> {
+    %v = cta.splat %one : f32 -> !cta.frag<128x64xf32, acc>
+    // expected-error@+1 {{'cta.tmem_store' op writes an f32 acc fragment of the tile's shape '!cta.frag<128x128xf32, acc>', got '!cta.frag<128x64xf32, acc>'}}
+    cta.tmem_store %v -> %t : !cta.frag<128x64xf32, acc>, !cta.tmem<128x128xbf16>
+  }
+  cta.return
+}
+
+// -----
+
+cta.program @p() {
+  %one = arith.constant 1.0 : f32
+  %t = cta.tmem_alloc : !cta.tmem<128x128xbf16>
+  cta.warp_specialize #cta.role<mma, warps = 1> {
+    %v = cta.splat %one : f32 -> !cta.frag<128x128xf32, acc>
+    // expected-error@+1 {{'cta.tmem_store' op runs in a math or epilogue role, not a mma role}}
+    cta.tmem_store %v -> %t : !cta.frag<128x128xf32, acc>, !cta.tmem<128x128xbf16>
+  }
+  cta.return
+}
+
+// -----
+
+cta.program @p() {
+  %t = cta.tmem_alloc : !cta.tmem<128x128xbf16>
+  cta.warp_specialize #cta.role<epilogue, warps = 4> {
+    // expected-error@+1 {{'cta.tmem_update' op updates f32 tiles, not '!cta.tmem<128x128xbf16>'}}
+    cta.tmem_update %t : !cta.tmem<128x128xbf16> {
+    ^bb0(%row: index, %col: index, %x: f32):
+      cta.yield %x : f32
+    }
+  }
+  cta.return
+}
+
+// -----
+
+cta.program @p() {
+  %one = arith.constant 1.0 : f32
+  %t = cta.tmem_alloc : !cta.tmem<128x128xf32>
+  cta.warp_specialize #cta.role<epilogue, warps = 4> {
+    %v = cta.splat %one : f32 -> !cta.frag<64xf32, rows>
+    // expected-error@+1 {{'cta.tmem_update' op inputs are rows vectors of the tile's 128 rows, got '!cta.frag<64xf32, rows>'}}
+    cta.tmem_update %t inputs(%v : !cta.frag<64xf32, rows>) : !cta.tmem<128x128xf32> {
+    ^bb0(%row: index, %col: index, %x: f32, %a: f32):
+      cta.yield %x : f32
+    }
+  }
+  cta.return
+}
+
+// -----
+
+cta.program @p() {
+  %t = cta.tmem_alloc : !cta.tmem<128x128xf32>
+  cta.warp_specialize #cta.role<epilogue, warps = 4> {
+    // expected-error@+1 {{'cta.tmem_update' op body takes (row, col, element) then one element per input}}
+    cta.tmem_update %t : !cta.tmem<128x128xf32> {
+    ^bb0(%row: index, %x: f32):
+      cta.yield %x : f32
+    }
+  }
+  cta.return
+}
+
+// -----
+
+cta.program @p() {
+  %t = cta.tmem_alloc : !cta.tmem<128x128xf32>
+  cta.warp_specialize #cta.role<epilogue, warps = 4> {
+    // expected-error@+1 {{'cta.tmem_update' op}}
+    cta.tmem_update %t : !cta.tmem<128x128xf32> {
+    ^bb0(%row: index, %col: index, %x: f32):
+      cta.yield %row : index
+    }
+  }
+  cta.return
+}
+
+// -----
+
+cta.program @p() {
+  %c0 = arith.constant 0 : index
+  %ring = cta.ring {consumers = 1} : !cta.ring<1>
+  cta.warp_specialize #cta.role<producer, warps = 1> {
+    // expected-error@+1 {{'cta.stage_acquire' op runs in a math or epilogue role, not a producer role}}
+    %s = cta.stage_acquire %ring at %c0 : !cta.ring<1>
+  }
+  cta.return
+}
+
+// -----
+
+cta.program @p() {
+  %c0 = arith.constant 0 : index
+  %ring = cta.ring {consumers = 1} : !cta.ring<1>
+  // expected-error@+1 {{'cta.stage_commit' op runs in a math or epilogue role of cta.warp_specialize}}
+  cta.stage_commit %ring at %c0 : !cta.ring<1>
+  cta.return
+}
+
+// -----
+
+cta.program @p() {
+  %c0 = arith.constant 0 : index
+  %sv = cta.alloc : !cta.buffer<128x128xbf16, stages = 2>
+  %p = cta.tmem_alloc : !cta.tmem<128x128xbf16>
+  %o = cta.tmem_alloc : !cta.tmem<128x128xf32>
+  %acc = cta.tmem_acc %o : !cta.tmem<128x128xf32> -> !cta.acc<128x128xf32>
+  // expected-error@+1 {{'cta.mma' op a tensor-memory lhs takes no slot or rows}}
+  %r = cta.mma %p[%c0], %sv[%c0], %acc : !cta.tmem<128x128xbf16>, !cta.buffer<128x128xbf16, stages = 2>, !cta.acc<128x128xf32>
+  cta.return
+}
+
+// -----
+
+cta.program @p() {
+  %sv = cta.alloc : !cta.buffer<128x128xbf16>
+  %p = cta.tmem_alloc : !cta.tmem<128x128xbf16>
+  %z = cta.acc_zero : !cta.acc<64x128xf32>
+  // expected-error@+1 {{'cta.mma' op accumulator rows (64) must equal the tensor-memory lhs rows (128)}}
+  %r = cta.mma %p, %sv, %z : !cta.tmem<128x128xbf16>, !cta.buffer<128x128xbf16>, !cta.acc<64x128xf32>
   cta.return
 }

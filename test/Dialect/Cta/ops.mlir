@@ -1009,3 +1009,51 @@ cta.program @banded(%B: index {cta.dim = #cta.dim<B>}, %S: index {cta.dim = #cta
   } {longest_first, persistent}
   cta.return
 }
+
+// Tensor-memory tiles that several roles name (sm_100a attention): O
+// accumulated by the MMA warp from P in tensor memory and V read MN-major,
+// rescaled in place and P written by the softmax warpgroup, which fills the
+// P ring's stage itself (stage_acquire / stage_commit) and the MMA warp
+// releases.
+// CHECK-LABEL: cta.program @tmem_tiles(
+// CHECK:         %[[O:.*]] = cta.tmem_alloc : <128x128xf32>
+// CHECK:         %[[P:.*]] = cta.tmem_alloc : <128x128xbf16>
+// CHECK:         #cta.role<epilogue, warps = 4> {
+// CHECK:           %{{.*}} = cta.stage_acquire %[[R:.*]] at %{{.*}} : <1>
+// CHECK:           cta.tmem_store %{{.*}} -> %[[P]] : <128x128xf32, acc>, <128x128xbf16>
+// CHECK:           cta.tmem_update %[[O]] inputs(%{{.*}} : !cta.frag<128xf32, rows>) : <128x128xf32> {
+// CHECK:           ^bb0(%row: index, %col: index, %x: f32, %x_{{.*}}: f32):
+// CHECK:           cta.stage_commit %[[R]] at %{{.*}} : <1>
+// CHECK:         #cta.role<mma, warps = 1> {
+// CHECK:           %[[ACC:.*]] = cta.tmem_acc %[[O]] : <128x128xf32> -> <128x128xf32>
+// CHECK:           cta.mma %[[P]], %{{.*}}, %[[ACC]] accumulate %{{.*}} : !cta.tmem<128x128xbf16>, <128x128xbf16>, <128x128xf32>
+// CHECK:           cta.stage_release %[[R]] at %{{.*}} : <1>
+cta.program @tmem_tiles() {
+  %c0 = arith.constant 0 : index
+  %true = arith.constant true
+  %one = arith.constant 1.0 : f32
+  %sv = cta.alloc : !cta.buffer<128x128xbf16>
+  %ring = cta.ring {consumers = 1} : !cta.ring<1>
+  %o = cta.tmem_alloc : !cta.tmem<128x128xf32>
+  %p = cta.tmem_alloc : !cta.tmem<128x128xbf16>
+  cta.warp_specialize
+    #cta.role<epilogue, warps = 4> {
+      %alpha = cta.splat %one : f32 -> !cta.frag<128xf32, rows>
+      %pf = cta.splat %one : f32 -> !cta.frag<128x128xf32, acc>
+      %slot = cta.stage_acquire %ring at %c0 : !cta.ring<1>
+      cta.tmem_store %pf -> %p : !cta.frag<128x128xf32, acc>, !cta.tmem<128x128xbf16>
+      cta.tmem_update %o inputs(%alpha : !cta.frag<128xf32, rows>) : !cta.tmem<128x128xf32> {
+      ^bb0(%row: index, %col: index, %x: f32, %a: f32):
+        %y = arith.mulf %x, %a : f32
+        cta.yield %y : f32
+      }
+      cta.stage_commit %ring at %c0 : !cta.ring<1>
+    }
+    #cta.role<mma, warps = 1> {
+      %s = cta.stage_wait %ring at %c0 : !cta.ring<1>
+      %acc = cta.tmem_acc %o : !cta.tmem<128x128xf32> -> !cta.acc<128x128xf32>
+      %r = cta.mma %p, %sv, %acc accumulate %true : !cta.tmem<128x128xbf16>, !cta.buffer<128x128xbf16>, !cta.acc<128x128xf32>
+      cta.stage_release %ring at %c0 : !cta.ring<1>
+    }
+  cta.return
+}

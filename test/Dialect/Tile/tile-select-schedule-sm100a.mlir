@@ -314,3 +314,33 @@ tile.kernel @fp8_f32_scales(%a: tensor<?x?xf8E4M3FN, #tile.dims<M, K>>, %as: ten
   }
   tile.return %0 : tensor<?x?xbf16, #tile.dims<M, N>>
 }
+
+// -----
+
+// Attention on sm_100a (AttentionSchedule.h): one softmax warpgroup of 128
+// query rows (a tcgen05.mma's M), 128 keys per step, two score sets in
+// tensor memory (2 x 128 + O 128 + P 64 = 448 columns).
+// CHECK-LABEL: tile.kernel @attention(
+// CHECK: tile.attention {{.*}} {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 128, stages = 2, cluster_m = 1, cluster_n = 1, consumers = 1, persistent = true, group_m = 1, acc_stages = 2>}
+tile.kernel @attention(%q: tensor<?x?x128xbf16, #tile.dims<H, S, 128>> {tile.param = #tile.param<"q", input>},
+                       %k: tensor<?x?x128xbf16, #tile.dims<H, T, 128>> {tile.param = #tile.param<"k", input>},
+                       %v: tensor<?x?x128xbf16, #tile.dims<H, T, 128>> {tile.param = #tile.param<"v", input>})
+    -> (tensor<?x?x128xbf16, #tile.dims<H, S, 128>> {tile.param = #tile.param<"o", output>}) {
+  %o = tile.attention %q, %k, %v mask_kind = causal, p_type = bf16 : tensor<?x?x128xbf16, #tile.dims<H, S, 128>>, tensor<?x?x128xbf16, #tile.dims<H, T, 128>>, tensor<?x?x128xbf16, #tile.dims<H, T, 128>> -> tensor<?x?x128xbf16, #tile.dims<H, S, 128>>
+  tile.return %o : tensor<?x?x128xbf16, #tile.dims<H, S, 128>>
+}
+
+// -----
+
+// Head dim 256: 64 keys per step (Q, two stages of K and V and the output
+// staging fit shared memory; 128 keys would need 320 KiB), still two score
+// sets (2 x 64 + O 256 + P 32 = 416 columns).
+// CHECK-LABEL: tile.kernel @attention_d256(
+// CHECK: tile.attention {{.*}} {schedule = #tile.schedule<tile_m = 128, tile_n = 64, tile_k = 256, stages = 2, cluster_m = 1, cluster_n = 1, consumers = 1, persistent = true, group_m = 1, acc_stages = 2>}
+tile.kernel @attention_d256(%q: tensor<?x?x256xbf16, #tile.dims<H, S, 256>> {tile.param = #tile.param<"q", input>},
+                            %k: tensor<?x?x256xbf16, #tile.dims<H, T, 256>> {tile.param = #tile.param<"k", input>},
+                            %v: tensor<?x?x256xbf16, #tile.dims<H, T, 256>> {tile.param = #tile.param<"v", input>})
+    -> (tensor<?x?x256xbf16, #tile.dims<H, S, 256>> {tile.param = #tile.param<"o", output>}) {
+  %o = tile.attention %q, %k, %v mask_kind = none, p_type = bf16 : tensor<?x?x256xbf16, #tile.dims<H, S, 256>>, tensor<?x?x256xbf16, #tile.dims<H, T, 256>>, tensor<?x?x256xbf16, #tile.dims<H, T, 256>> -> tensor<?x?x256xbf16, #tile.dims<H, S, 256>>
+  tile.return %o : tensor<?x?x256xbf16, #tile.dims<H, S, 256>>
+}

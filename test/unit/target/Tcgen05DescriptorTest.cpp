@@ -105,6 +105,25 @@ TEST(TargetTcgen05SmemDescriptor, MatchesNvvmMmaSmemDescOp) {
   EXPECT_EQ(back.swizzle, SwizzleMode::Bytes128);
 }
 
+TEST(TargetTcgen05SmemDescriptor, AttentionValueTile) {
+  // V as stored ([128 keys, 128 d] bf16, SW128) is the MN-major B of
+  // O += P V: the canonical layout wgmma read on an H200 (LBO 16384 between
+  // the two 64-column blocks, SBO 1024 between 8-key groups; wgmma's
+  // 0x4000004004000000), in tcgen05's encoding (version bit 46, layout code
+  // 2 at bits 61-63), and 16 keys per MMA step: 16 x 128 B = +128.
+  ValueOrError<uint64_t> desc =
+      tcgen05DescriptorHighBits(OperandMajor::MN, SwizzleMode::Bytes128, 128);
+  ASSERT_TRUE(desc) << desc.error();
+  EXPECT_EQ(*desc, 0x4000404004000000u);
+  SmemDescriptorFields back = decodeTcgen05SmemDescriptor(*desc);
+  EXPECT_EQ(back.leadingByteOffset, 16384u);
+  EXPECT_EQ(back.strideByteOffset, 1024u);
+  ValueOrError<uint64_t> step = tcgen05KStepDescriptorDelta(
+      Tcgen05Kind::F16, OperandMajor::MN, SwizzleMode::Bytes128, 128, 1);
+  ASSERT_TRUE(step) << step.error();
+  EXPECT_EQ(*step, 128u);
+}
+
 TEST(TargetTcgen05SmemDescriptor, VersionBitAlwaysSet) {
   for (SwizzleMode mode : {SwizzleMode::None, SwizzleMode::Bytes32,
                            SwizzleMode::Bytes64, SwizzleMode::Bytes128}) {
