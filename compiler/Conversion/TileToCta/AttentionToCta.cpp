@@ -518,12 +518,8 @@ private:
   /// warp.
   SmallVector<Value> buildSoftmaxSteps(Value kvPos, Value from, Value to,
                                        ValueRange inits, bool masked) {
-    auto loop = scf::ForOp::create(rewriter, loc, from, to, c1, inits);
     OpBuilder::InsertionGuard guard(rewriter);
-    Block *body = loop.getBody();
-    if (!body->empty())
-      rewriter.eraseOp(body->getTerminator());
-    rewriter.setInsertionPointToStart(body);
+    scf::ForOp loop = openKeyLoop(from, to, inits);
     Value j = loop.getInductionVar();
     ValueRange carried = loop.getRegionIterArgs();
     Value position = arith::AddIOp::create(rewriter, loc, kvPos, j);
@@ -945,6 +941,17 @@ private:
         .getResult();
   }
 
+  /// A loop over key blocks [from, to) carrying `inits`, with the insertion
+  /// point at the start of its body, which the caller ends with its yield.
+  scf::ForOp openKeyLoop(Value from, Value to, ValueRange inits) {
+    auto loop = scf::ForOp::create(rewriter, loc, from, to, c1, inits);
+    Block *body = loop.getBody();
+    if (!body->empty())
+      rewriter.eraseOp(body->getTerminator());
+    rewriter.setInsertionPointToStart(body);
+    return loop;
+  }
+
   /// Key blocks [from, to) after the first, carrying (O, row maxima, row
   /// sums, P of the previous block). Step j holds K of block j and V of
   /// block j - 1: their MMAs are issued together, S is waited for with
@@ -952,12 +959,8 @@ private:
   /// MMA has completed.
   SmallVector<Value> buildKeySteps(Value kvPos, Value from, Value to,
                                    ValueRange inits, bool masked) {
-    auto loop = scf::ForOp::create(rewriter, loc, from, to, c1, inits);
     OpBuilder::InsertionGuard guard(rewriter);
-    Block *body = loop.getBody();
-    if (!body->empty())
-      rewriter.eraseOp(body->getTerminator());
-    rewriter.setInsertionPointToStart(body);
+    scf::ForOp loop = openKeyLoop(from, to, inits);
     Value j = loop.getInductionVar();
     ValueRange carried = loop.getRegionIterArgs();
     Value position = arith::AddIOp::create(rewriter, loc, kvPos, j);
