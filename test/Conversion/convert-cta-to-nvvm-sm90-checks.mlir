@@ -205,3 +205,24 @@ cta.program @store_rows_extent(%c: memref<?x?xf32> {cta.param = #cta.param<"c", 
   }
   cta.return
 }
+
+// -----
+
+// Tensor-memory tiles and an MMA reading its lhs from one are tcgen05's
+// (sm_100a); each is reported, none crashes (the MMA's check once cast a
+// tensor-memory lhs to a shared buffer).
+cta.program @tmem_on_sm90(%c: memref<?x?xf32> {cta.param = #cta.param<"c", output, [M, M]>}, %M: index {cta.dim = #cta.dim<M>}) attributes {block = array<i64: 256, 1, 1>, chip = #cta.chip<sm_90a>} {
+  %sv = cta.alloc : !cta.buffer<128x128xbf16, swizzle = "128B">
+  // expected-error@+1 {{convert-cta-to-nvvm: 'cta.tmem_alloc' names a tensor-memory tile; sm_90a has no tensor memory (sm_100a has)}}
+  %p = cta.tmem_alloc : !cta.tmem<128x128xbf16>
+  cta.warp_specialize #cta.role<producer, warps = 4, regs = 40> {
+  } #cta.role<math, warps = 4, regs = 232> {
+    cta.tile_loop static (%M, %M) tile [128, 128] {
+    ^bb0(%m0: index, %n0: index):
+      %z = cta.acc_zero : !cta.acc<128x128xf32>
+      // expected-error@+1 {{convert-cta-to-nvvm: an MMA with its lhs in tensor memory (tcgen05.mma, sm_100a); sm_90a has no tensor memory}}
+      %r = cta.mma %p, %sv, %z : !cta.tmem<128x128xbf16>, !cta.buffer<128x128xbf16, swizzle = "128B">, !cta.acc<128x128xf32>
+    }
+  }
+  cta.return
+}

@@ -87,8 +87,8 @@
 // CHECK-NEXT:          cta.stage_release %[[KR]] at %[[KV]] : <2>
 // CHECK:               scf.for %[[MJ:.*]] = %c1 to
 // CHECK:                 cta.mma %[[SQ]][%[[QS]]], %[[SK]]
-// CHECK:                 %[[FLAG:.*]] = arith.cmpi ugt, %[[MJ]], %c1 : index
-// CHECK-NEXT:            %[[PREV:.*]] = arith.subi
+// CHECK:                 %[[PREV:.*]] = arith.subi
+// CHECK-NEXT:            %[[FLAG:.*]] = arith.cmpi ugt, %[[MJ]], %c1 : index
 // CHECK-NEXT:            cta.stage_wait %[[PR]] at %[[PREV]] : <1>
 // CHECK-NEXT:            %[[VS:.*]] = cta.stage_wait %[[VR]] at %[[PREV]] : <2>
 // CHECK-NEXT:            %[[OA:.*]] = cta.tmem_acc %[[O]]

@@ -841,8 +841,10 @@ struct StageAcquireLowering : public OpConversionPattern<cta::StageAcquireOp> {
     int64_t stages = op.getRing().getType().getStages();
     Value position = e.toI32(adaptor.getPosition());
     Value slot = e.ringSlot(position, stages);
-    e.wait(e.barrier(adaptor.getRing(), slot, stages, /*empty=*/true),
-           e.xorI(e.ringPhase(position, stages), e.i32(1)));
+    Value phase = e.ringPhase(position, stages);
+    Value empty = e.barrier(adaptor.getRing(), slot, stages, /*empty=*/true);
+    Value one = e.i32(1);
+    e.wait(empty, e.xorI(phase, one));
     rewriter.replaceOp(op, e.toIndex(slot));
     return success();
   }

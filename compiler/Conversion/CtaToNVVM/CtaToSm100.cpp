@@ -283,6 +283,9 @@ target::ValueOrError<Tcgen05MmaPlan> planTcgen05Mma(cta::MmaOp mma) {
           describe("no sm_100a MMA for ", type, " operands"));
   fields.a = *target::getElementType(element);
   fields.b = *target::getElementType(rhsElement);
+  if (mma.getLhsScale() && plan.tmemA)
+    return Plan::failure("not implemented yet on sm_100a: a block-scaled MMA "
+                         "with its lhs in tensor memory");
   if (mma.getLhsScale()) {
     std::string error;
     FailureOr<ScaledMma> scaled = scaledMmaOf(mma, error);

@@ -393,7 +393,9 @@ struct StageCommitLowering : public OpConversionPattern<cta::StageCommitOp> {
                             e.warpgroupBarrierId(), e.i32(kWarpgroupThreads),
                             nullptr, Value());
     Value slot = e.ringSlot(e.toI32(adaptor.getPosition()), stages);
-    e.ifThen(e.eq(e.warpgroupLane(), e.i32(0)), [&] {
+    Value lane = e.warpgroupLane();
+    Value zero = e.i32(0);
+    e.ifThen(e.eq(lane, zero), [&] {
       NVVM::MBarrierArriveOp::create(
           rewriter, op.getLoc(), Type(),
           e.barrier(adaptor.getRing(), slot, stages, /*empty=*/false),
@@ -416,7 +418,8 @@ struct StoreRowsLowering : public AbiPattern<cta::StoreRowsOp> {
         abis.kernelOf(op));
     if (failed(dest))
       return rewriter.notifyMatchFailure(op, "unknown destination extents");
-    Value row = e.add(e.toI32(adaptor.getIndices().back()), e.warpgroupLane());
+    Value first = e.toI32(adaptor.getIndices().back());
+    Value row = e.add(first, e.warpgroupLane());
     dest->store(e, row, adaptor.getValue());
     rewriter.eraseOp(op);
     return success();

@@ -189,7 +189,10 @@ target::ValueOrError<WgmmaPlan> planWgmma(cta::MmaOp mma) {
                          "have (sm_100a)");
   if (auto frag = llvm::dyn_cast<cta::FragType>(mma.getLhs().getType()))
     return planRegisterWgmma(mma, frag);
-  auto lhs = llvm::cast<cta::BufferType>(mma.getLhs().getType());
+  auto lhs = llvm::dyn_cast<cta::BufferType>(mma.getLhs().getType());
+  if (!lhs)
+    return Plan::failure("an MMA with its lhs in tensor memory "
+                         "(tcgen05.mma, sm_100a); sm_90a has no tensor memory");
   if (mma.getLhsScale())
     return Plan::failure(
         "sm_90a has no block-scaled MMA (NVFP4, MXFP8 need sm_100a)");

@@ -427,16 +427,16 @@ private:
         Value position = arith::AddIOp::create(rewriter, loc, kvPos, j);
         issueScores(position);
         // (O accumulates from the unit's second P V on.)
-        issueOutput(arith::SubIOp::create(rewriter, loc, position, c1),
-                    arith::CmpIOp::create(rewriter, loc,
-                                          arith::CmpIPredicate::ugt, j, c1));
+        Value previous = arith::SubIOp::create(rewriter, loc, position, c1);
+        Value accumulate = arith::CmpIOp::create(
+            rewriter, loc, arith::CmpIPredicate::ugt, j, c1);
+        issueOutput(previous, accumulate);
       }
-      Value last = arith::SubIOp::create(
-          rewriter, loc, arith::AddIOp::create(rewriter, loc, kvPos, blocks),
-          c1);
-      issueOutput(last, arith::CmpIOp::create(
-                            rewriter, loc, arith::CmpIPredicate::ugt, blocks,
-                            c1));
+      Value end = arith::AddIOp::create(rewriter, loc, kvPos, blocks);
+      Value last = arith::SubIOp::create(rewriter, loc, end, c1);
+      Value accumulate = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::ugt, blocks, c1);
+      issueOutput(last, accumulate);
     }
     cta::StageReleaseOp::create(rewriter, loc, qRing, qPos);
     Value qNext = arith::AddIOp::create(rewriter, loc, qPos, c1);

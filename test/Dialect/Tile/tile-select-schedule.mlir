@@ -594,10 +594,10 @@ tile.kernel @attention_narrow(%q: tensor<?x?x64xbf16, #tile.dims<H, S, 64>> {til
 
 // -----
 
-// Head dim 256: 32 keys per step, so that the 64 x 256 output, the scores
+// Head dim 256: 64 keys per step, so that the 64 x 256 output, the scores
 // and the previous block's P fit a math warpgroup's 240 registers.
 // CHECK-LABEL: tile.kernel @attention_d256(
-// CHECK: tile.attention {{.*}} {schedule = #tile.schedule<tile_m = 128, tile_n = 32, tile_k = 256, stages = 2, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 1>}
+// CHECK: tile.attention {{.*}} {schedule = #tile.schedule<tile_m = 128, tile_n = 64, tile_k = 256, stages = 2, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 1>}
 tile.kernel @attention_d256(%q: tensor<?x?x256xbf16, #tile.dims<H, S, 256>> {tile.param = #tile.param<"q", input>},
                             %k: tensor<?x?x256xbf16, #tile.dims<H, T, 256>> {tile.param = #tile.param<"k", input>},
                             %v: tensor<?x?x256xbf16, #tile.dims<H, T, 256>> {tile.param = #tile.param<"v", input>})
