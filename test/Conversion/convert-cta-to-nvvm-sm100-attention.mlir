@@ -52,8 +52,9 @@
 // thread's arrival on the full barrier.
 // CHECK-NEXT:    nvvm.tcgen05.wait <store>
 // CHECK-NEXT:    nvvm.tcgen05.fence <before>
-// CHECK-NEXT:    %[[THREADS:.*]] = arith.constant 128 : i32
-// CHECK:         nvvm.barrier id = %{{.*}} number_of_threads = %[[THREADS]]
+// CHECK:         nvvm.read.ptx.sreg.tid.x
+// CHECK:         %[[THREADS:.*]] = arith.constant 128 : i32
+// CHECK-NEXT:    nvvm.barrier id = %{{.*}} number_of_threads = %[[THREADS]]
 // CHECK:         scf.if
 // CHECK:           nvvm.mbarrier.arrive
 // The log-sum-exp: each thread its row, below the extent.

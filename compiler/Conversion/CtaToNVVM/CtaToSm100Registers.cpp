@@ -389,8 +389,9 @@ struct StageCommitLowering : public OpConversionPattern<cta::StageCommitOp> {
     NVVM::Tcgen05WaitOp::create(rewriter, op.getLoc(),
                                 NVVM::Tcgen05WaitKind::STORE);
     fence(e, NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
-    NVVM::BarrierOp::create(rewriter, op.getLoc(), Type(),
-                            e.warpgroupBarrierId(), e.i32(kWarpgroupThreads),
+    Value barrier = e.warpgroupBarrierId();
+    Value threads = e.i32(kWarpgroupThreads);
+    NVVM::BarrierOp::create(rewriter, op.getLoc(), Type(), barrier, threads,
                             nullptr, Value());
     Value slot = e.ringSlot(e.toI32(adaptor.getPosition()), stages);
     Value lane = e.warpgroupLane();

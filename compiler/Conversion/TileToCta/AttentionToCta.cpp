@@ -189,11 +189,14 @@ public:
     // walks take the next count (the math warpgroups then get 232; grouped-
     // query attention measured the same at 32/232 as at 24/240 on an H200).
     // A grouped walk's scan of the sequence offsets spilled 8 bytes at the
-    // lowest count too.
-    unsigned producerRegs = rank > 4 || segmented
-                                ? target::setmaxnregLowest +
-                                      target::setmaxnregStep
-                                : target::setmaxnregLowest;
+    // lowest count too, and so did a banded walk above head dim 128 (4
+    // bytes; the math warpgroups' 232 then hold the 64 x 256 output with
+    // no spills).
+    auto [d, dv] = *tile::attentionHeadDims(attention);
+    unsigned producerRegs =
+        rank > 4 || segmented || (banded() && std::max(d, dv) > kWideHeadDim)
+            ? target::setmaxnregLowest + target::setmaxnregStep
+            : target::setmaxnregLowest;
     unsigned mathRegs = target::warpSpecializedConsumerRegisters(
         chipInfo, 1, consumers, producerRegs);
     auto roles = cta::WarpSpecializeOp::create(
@@ -228,9 +231,9 @@ private:
   /// Q after the previous unit released the stage), where they fit next to
   /// the K/V stages (head dims up to 128).
   static constexpr int64_t kQueryStages = 2;
-  /// Causal walks go in bands of batch entries whose K/V fit in L2 up to
-  /// this head dim (keyValueBand).
-  static constexpr int64_t kBandedHeadDim = 128;
+  /// Above this head dim the band arithmetic of a causal walk spilled 4
+  /// bytes in a producer of the lowest register count.
+  static constexpr int64_t kWideHeadDim = 128;
 
   //===--------------------------------------------------------------------===//
   // The signature, extents and resources
@@ -588,17 +591,10 @@ private:
       loop.setPersistent(schedule.getPersistent());
       // Causal units differ in length: the longest first, evenly per wave,
       // in bands of batch entries whose keys and values fit in L2.
-      // Not above head dim 128 (its walk's band arithmetic spilled 8 bytes
-      // at 24 / 240 registers), nor for grouped-query heads (their few K/V
-      // heads mostly stay in L2 anyway: bands measured 0.96x at 16 x 1024,
-      // 1.00x at 4 x 4096 on an H100).
-      if (attention.getMaskKind() == tile::AttentionMask::causal) {
+      if (attention.getMaskKind() == tile::AttentionMask::causal)
         loop.setLongestFirst(true);
-        auto [d, dv] = *tile::attentionHeadDims(attention);
-        if (std::max(d, dv) <= kBandedHeadDim &&
-            !llvm::is_contained(kvBroadcast, true))
-          loop.getBandMutable().assign(keyValueBand(loop));
-      }
+      if (banded())
+        loop.getBandMutable().assign(keyValueBand(loop));
     }
     rewriter.setInsertionPointToStart(&loop.getBody().front());
     if (segmented) {
@@ -622,6 +618,17 @@ private:
           arith::SubIOp::create(rewriter, loc, keyEnd, keyStart), c0);
     }
     return loop;
+  }
+
+  /// Whether the walk goes in bands (keyValueBand): causal walks, not
+  /// packed sequences (their walk is grouped) nor grouped-query heads (their
+  /// few K/V heads mostly stay in L2 anyway: bands measured 0.96x at
+  /// 16 x 1024, 1.00x at 4 x 4096 on an H100). Head dim 256 gained 1.17x
+  /// causal at 4 x 4096 (H100).
+  bool banded() {
+    return !segmented &&
+           attention.getMaskKind() == tile::AttentionMask::causal &&
+           !llvm::is_contained(kvBroadcast, true);
   }
 
   /// Batch entries (the flattened leading index) whose keys and values take

@@ -31,8 +31,9 @@ constexpr int64_t kMathWarpgroups = 2;
 /// there too). Its scores are 96 keys wide so that the 64 x 64 output, the
 /// scores and the previous block's P fit the 160 registers each of three
 /// math warpgroups gets (128 keys spill); measured 1.14x at 4k non-causal
-/// on an H200 (docs/performance.md). Masks keep two warpgroups: their
-/// bounds still spill at 96 keys, and three measured no faster causal.
+/// on an H200 (docs/performance.md); causal too since its bounds stopped
+/// spilling (1.09x at 4 x 4096 on an H100). Mask regions and packed
+/// sequences keep two warpgroups.
 constexpr int64_t kNarrowHeadDim = 64;
 constexpr int64_t kNarrowMathWarpgroups = 3;
 constexpr int64_t kNarrowKeyTile = 96;
@@ -123,9 +124,8 @@ kiln::tile::planAttentionSchedule(AttentionOp op, const target::ChipInfo &chip,
   // most 224 KiB of shared memory (two stages each of Q, K and V, and each
   // math warpgroup's 64 x dv output staging, at head dim 128).
   // (Packed sequences mask the keys past each sequence's end: masks too.)
-  bool narrow = std::max(d, dv) <= kNarrowHeadDim &&
-                op.getMaskKind() == AttentionMask::none &&
-                op.getMask().empty() && !op.getQOffsets();
+  bool narrow = std::max(d, dv) <= kNarrowHeadDim && op.getMask().empty() &&
+                !op.getQOffsets();
   int64_t tileN = narrow                           ? kNarrowKeyTile
                  : std::max(d, dv) > kWideHeadDim ? kWideKeyTile
                                                   : kKeyTile;

@@ -568,12 +568,45 @@ tile.kernel @bad_existing(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?
 // 128 query rows over two math warpgroups, 128 keys per step, a two-stage
 // key/value ring, persistent.
 // CHECK-LABEL: tile.kernel @attention(
-// CHECK: tile.attention {{.*}} {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 64, stages = 2, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 1>}
-tile.kernel @attention(%q: tensor<?x?x64xbf16, #tile.dims<H, S, 64>> {tile.param = #tile.param<"q", input>},
-                       %k: tensor<?x?x64xbf16, #tile.dims<H, T, 64>> {tile.param = #tile.param<"k", input>},
-                       %v: tensor<?x?x64xbf16, #tile.dims<H, T, 64>> {tile.param = #tile.param<"v", input>})
+// CHECK: tile.attention {{.*}} {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 128, stages = 2, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 1>}
+tile.kernel @attention(%q: tensor<?x?x128xbf16, #tile.dims<H, S, 128>> {tile.param = #tile.param<"q", input>},
+                       %k: tensor<?x?x128xbf16, #tile.dims<H, T, 128>> {tile.param = #tile.param<"k", input>},
+                       %v: tensor<?x?x128xbf16, #tile.dims<H, T, 128>> {tile.param = #tile.param<"v", input>})
+    -> (tensor<?x?x128xbf16, #tile.dims<H, S, 128>> {tile.param = #tile.param<"o", output>}) {
+  %o = tile.attention %q, %k, %v mask_kind = causal, p_type = bf16 : tensor<?x?x128xbf16, #tile.dims<H, S, 128>>, tensor<?x?x128xbf16, #tile.dims<H, T, 128>>, tensor<?x?x128xbf16, #tile.dims<H, T, 128>> -> tensor<?x?x128xbf16, #tile.dims<H, S, 128>>
+  tile.return %o : tensor<?x?x128xbf16, #tile.dims<H, S, 128>>
+}
+
+// -----
+
+// Head dim 64, causal: three math warpgroups and 96 keys as without a mask.
+// CHECK-LABEL: tile.kernel @attention_d64_causal(
+// CHECK: tile.attention {{.*}} {schedule = #tile.schedule<tile_m = 192, tile_n = 96, tile_k = 64, stages = 2, cluster_m = 1, cluster_n = 1, consumers = 3, persistent = true, group_m = 1>}
+tile.kernel @attention_d64_causal(%q: tensor<?x?x64xbf16, #tile.dims<H, S, 64>> {tile.param = #tile.param<"q", input>},
+                                  %k: tensor<?x?x64xbf16, #tile.dims<H, T, 64>> {tile.param = #tile.param<"k", input>},
+                                  %v: tensor<?x?x64xbf16, #tile.dims<H, T, 64>> {tile.param = #tile.param<"v", input>})
     -> (tensor<?x?x64xbf16, #tile.dims<H, S, 64>> {tile.param = #tile.param<"o", output>}) {
   %o = tile.attention %q, %k, %v mask_kind = causal, p_type = bf16 : tensor<?x?x64xbf16, #tile.dims<H, S, 64>>, tensor<?x?x64xbf16, #tile.dims<H, T, 64>>, tensor<?x?x64xbf16, #tile.dims<H, T, 64>> -> tensor<?x?x64xbf16, #tile.dims<H, S, 64>>
+  tile.return %o : tensor<?x?x64xbf16, #tile.dims<H, S, 64>>
+}
+
+// -----
+
+// A mask region keeps two warpgroups and 128 keys at head dim 64.
+// CHECK-LABEL: tile.kernel @attention_d64_mask(
+// CHECK: tile.attention {{.*}} {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 64, stages = 2, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 1>}
+tile.kernel @attention_d64_mask(%q: tensor<?x?x64xbf16, #tile.dims<H, S, 64>> {tile.param = #tile.param<"q", input>},
+                                %k: tensor<?x?x64xbf16, #tile.dims<H, T, 64>> {tile.param = #tile.param<"k", input>},
+                                %v: tensor<?x?x64xbf16, #tile.dims<H, T, 64>> {tile.param = #tile.param<"v", input>})
+    -> (tensor<?x?x64xbf16, #tile.dims<H, S, 64>> {tile.param = #tile.param<"o", output>}) {
+  %o = tile.attention %q, %k, %v mask_kind = none, p_type = bf16 : tensor<?x?x64xbf16, #tile.dims<H, S, 64>>, tensor<?x?x64xbf16, #tile.dims<H, T, 64>>, tensor<?x?x64xbf16, #tile.dims<H, T, 64>> -> tensor<?x?x64xbf16, #tile.dims<H, S, 64>> score {
+  ^bb0(%s: f32, %i: index, %j: index):
+    tile.yield %s : f32
+  } mask {
+  ^bb0(%i: index, %j: index):
+    %keep = arith.cmpi ule, %j, %i : index
+    tile.yield %keep : i1
+  }
   tile.return %o : tensor<?x?x64xbf16, #tile.dims<H, S, 64>>
 }
 
