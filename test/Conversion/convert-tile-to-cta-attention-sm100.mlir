@@ -61,12 +61,15 @@
 // CHECK:                 arith.cmpi ult
 // CHECK:                 arith.select
 // CHECK:               cta.stage_commit %[[PR]]
-// After the loops: the last P V has completed, O / l in place, stored.
+// After the loops: the last P V has completed, O times 1 / l in place
+// (one division per row), stored.
 // CHECK:             %[[END:.*]] = arith.addi %{{.*}}, %{{.*}} : index
 // CHECK-NEXT:        cta.stage_acquire %[[PR]] at %[[END]] : <1>
-// CHECK:             cta.tmem_update %[[O]] inputs(%{{.*}} : !cta.frag<128xf32, rows>) : <128x128xf32> {
+// CHECK:             %[[INV:.*]] = cta.frag_map %{{.*}} : !cta.frag<128xf32, rows> -> !cta.frag<128xf32, rows> {
+// CHECK:               arith.divf %{{.*}}, %{{.*}} : f32
+// CHECK:             cta.tmem_update %[[O]] inputs(%[[INV]] : !cta.frag<128xf32, rows>) : <128x128xf32> {
 // CHECK:               arith.select
-// CHECK:               arith.divf
+// CHECK-NEXT:          arith.mulf
 // CHECK:             %[[OACC:.*]] = cta.tmem_acc %[[O]] : <128x128xf32> -> <128x128xf32>
 // CHECK-NEXT:        cta.store %[[OACC]] -> %{{.*}} staging %[[SO]] : !cta.acc<128x128xf32>
 // CHECK:             cta.yield %{{.*}}, %[[END]] : index, index

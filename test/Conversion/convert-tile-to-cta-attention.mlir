@@ -138,8 +138,13 @@
 // CHECK-NEXT:            cta.acc_zero
 // CHECK-NEXT:            cta.splat
 // CHECK-NEXT:            scf.yield
+// The output times 1 / l: one division per row, a multiply per element.
 // CHECK:               cta.stage_release %[[QR]] at %[[MQPOS]] : <2>
-// CHECK:               arith.divf
+// CHECK:               %[[INV:.*]] = cta.frag_map %{{.*}} : !cta.frag<64xf32, rows> -> !cta.frag<64xf32, rows> {
+// CHECK:                 arith.divf
+// CHECK:               cta.frag_map %{{.*}}, %[[INV]] : !cta.acc<64x128xf32>, !cta.frag<64xf32, rows> -> !cta.acc<64x128xf32> {
+// CHECK-NEXT:          ^bb0(%{{.*}}: index, %{{.*}}: index, %{{.*}}: f32, %{{.*}}: f32):
+// CHECK-NEXT:            arith.mulf
 // CHECK:             cta.store %{{.*}} -> %[[O]][%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] staging %[[SO]][%{{.*}}]
 // CHECK:               arith.truncf %{{.*}} : f32 to bf16
 // CHECK:           } {longest_first, persistent}
