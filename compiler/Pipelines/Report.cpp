@@ -102,6 +102,30 @@ double productFlops(Value lhs, Value rhs, bool transposeA, bool transposeB,
   return 2 * batch * m * n * k;
 }
 
+/// FLOPs of an attention op, FlashAttention's count: its two products,
+/// 2 S T d (scores) and 2 S T dv (output) per batch entry, halved under the
+/// causal mask (S = T: the kept half of the scores). Mask regions count
+/// every score. Packed sequences fail: their work depends on the offsets.
+double attentionFlops(tile::AttentionOp attention, const DimValues &dims,
+                      std::string &error) {
+  if (attention.getQOffsets()) {
+    error = "the work of packed sequences depends on their offsets";
+    return -1;
+  }
+  FailureOr<SmallVector<int64_t>> q = extentsOf(attention.getQ(), dims, error);
+  FailureOr<SmallVector<int64_t>> k = extentsOf(attention.getK(), dims, error);
+  FailureOr<SmallVector<int64_t>> v = extentsOf(attention.getV(), dims, error);
+  if (failed(q) || failed(k) || failed(v))
+    return -1;
+  size_t rank = q->size();
+  double batch = elementsOf(ArrayRef<int64_t>(*q).drop_back(2));
+  double s = (*q)[rank - 2], t = (*k)[rank - 2];
+  double d = (*q)[rank - 1], dv = (*v)[rank - 1];
+  double flops = 2 * batch * s * t * (d + dv);
+  return attention.getMaskKind() == tile::AttentionMask::causal ? flops / 2
+                                                                : flops;
+}
+
 KernelWork measure(tile::KernelOp kernel, const DimValues &dims) {
   KernelWork work;
   for (Value arg : kernel.getBody().getArguments()) {
@@ -139,6 +163,8 @@ KernelWork measure(tile::KernelOp kernel, const DimValues &dims) {
     } else if (auto scaled = llvm::dyn_cast<tile::ScaledMatmulOp>(op)) {
       ok = add(productFlops(scaled.getLhs(), scaled.getRhs(), false,
                             scaled.getTransposeB(), dims, work.error));
+    } else if (auto attention = llvm::dyn_cast<tile::AttentionOp>(op)) {
+      ok = add(attentionFlops(attention, dims, work.error));
     }
     return ok ? WalkResult::advance() : WalkResult::interrupt();
   });
@@ -161,6 +187,8 @@ std::optional<target::MathPrecision> precisionOf(tile::KernelOp kernel) {
       lhs = matmul.getLhs();
     else if (auto scaled = llvm::dyn_cast<tile::ScaledMatmulOp>(op))
       lhs = scaled.getLhs();
+    else if (auto attention = llvm::dyn_cast<tile::AttentionOp>(op))
+      lhs = attention.getQ();
   });
   if (!lhs)
     return std::nullopt;
@@ -218,6 +246,21 @@ kiln::collectKernelReports(ModuleOp module, StringRef chip,
       report.clusterM = schedule->getClusterM();
       report.clusterN = schedule->getClusterN();
       report.accumulators = contract.getContractions().size();
+      report.accStages = schedule->getAccStages();
+    });
+    // Attention: the scores and the output.
+    kernel.walk([&](tile::AttentionOp attention) {
+      std::optional<tile::ScheduleAttr> schedule = attention.getSchedule();
+      if (!schedule || report.tileM)
+        return;
+      report.tileM = schedule->getTileM();
+      report.tileN = schedule->getTileN();
+      report.tileK = schedule->getTileK();
+      report.stages = schedule->getStages();
+      report.consumers = schedule->getConsumers();
+      report.clusterM = schedule->getClusterM();
+      report.clusterN = schedule->getClusterN();
+      report.accumulators = 2;
       report.accStages = schedule->getAccStages();
     });
     if (std::optional<int64_t> columns = kernel.getTmemColumns())

@@ -69,9 +69,12 @@ FailureOr<ScheduleAttr> planTensorMemorySchedule(AttentionOp op, int64_t d,
                                                  std::string &error) {
   int64_t tileN = std::max(d, dv) > kWideHeadDim ? kTensorMemoryWideKeyTile
                                                  : kKeyTile;
-  // O (f32) and P (16-bit, two per column) next to the score sets: at
-  // most 256 + 32 + 2 x 64 = 416 of sm_100a's 512 columns.
-  int64_t needed = dv + tileN / 2 + kScoreSets * tileN;
+  ScheduleAttr schedule = ScheduleAttr::get(
+      op.getContext(), kTensorMemoryQueryRows, tileN, d, kStages,
+      /*clusterM=*/1, /*clusterN=*/1, /*consumers=*/1, /*persistent=*/true,
+      /*groupM=*/1, /*streamK=*/false, kScoreSets);
+  // At most 256 + 32 + 2 x 64 = 416 of sm_100a's 512 columns.
+  int64_t needed = attentionTensorMemoryColumns(dv, schedule);
   int64_t columns = static_cast<int64_t>(chip.tensorMemoryColumns);
   if (needed > columns) {
     error = "the scores, P and O of head dims " + std::to_string(d) + " / " +
@@ -79,13 +82,16 @@ FailureOr<ScheduleAttr> planTensorMemorySchedule(AttentionOp op, int64_t d,
             " tensor-memory columns; " + std::to_string(columns) + " exist";
     return failure();
   }
-  return ScheduleAttr::get(op.getContext(), kTensorMemoryQueryRows, tileN, d,
-                           kStages, /*clusterM=*/1, /*clusterN=*/1,
-                           /*consumers=*/1, /*persistent=*/true,
-                           /*groupM=*/1, /*streamK=*/false, kScoreSets);
+  return schedule;
 }
 
 } // namespace
+
+int64_t kiln::tile::attentionTensorMemoryColumns(int64_t dv,
+                                                ScheduleAttr schedule) {
+  return dv + schedule.getTileN() / 2 +
+         schedule.getAccStages() * schedule.getTileN();
+}
 
 std::optional<std::pair<int64_t, int64_t>>
 kiln::tile::attentionHeadDims(AttentionOp op) {

@@ -629,6 +629,11 @@ struct TileSelectSchedulePass
       return attention.emitError()
              << "schedule for " << budget.name << ": " << error;
     attention.setScheduleAttr(*schedule);
+    if (budget.hasTensorMemory())
+      kernel.setTmemColumnsAttr(IntegerAttr::get(
+          IntegerType::get(kernel.getContext(), 64),
+          attentionTensorMemoryColumns(attentionHeadDims(attention)->second,
+                                       *schedule)));
     return success();
   }
 
