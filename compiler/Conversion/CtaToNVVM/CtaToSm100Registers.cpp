@@ -28,7 +28,6 @@
 #include "compiler/Conversion/CtaToNVVM/TileStore.h"
 #include "compiler/Target/TensorMemory.h"
 
-#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/TypeSwitch.h"
 

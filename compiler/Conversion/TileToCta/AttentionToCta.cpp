@@ -14,6 +14,13 @@
 // MMAs (ping-pong), so one's softmax overlaps the other's MMAs. The output
 // is multiplied by the inverse row sums before the store.
 //
+// On a chip with tensor memory (sm_100a, buildTensorMemoryRoles) the scores,
+// P and O live there instead: an MMA warp issues S = Q Kᵀ into two score
+// sets and O += P V with P read from tensor memory, and one softmax
+// warpgroup of 128 rows (a thread per row) reads the scores, writes P and
+// rescales O, handing P over through a one-stage ring; the producer and
+// the softmax's arithmetic are the same code as on sm_90a.
+//
 // The program is built with its warp roles, rings and ring positions
 // already explicit, since its loop nest (a query tile held across a key loop
 // that carries registers) is not the single K loop cta-pipeline turns into
