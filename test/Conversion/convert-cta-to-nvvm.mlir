@@ -1079,15 +1079,19 @@ cta.program @grouped_not_persistent(%offsets: memref<?xi32> {cta.param = #cta.pa
 // -----
 
 // A banded longest-first walk: units of band b (n batch entries; the last
-// band may have fewer) take the row tiles longest first when b is even and
-// shortest first when it is odd, the band's entries faster; the band size
+// band may have fewer) take the row tiles longest first in the last band
+// and every second band before it (the walk ends with short units),
+// shortest first in the others, the band's entries faster; the band size
 // passes through an opaque copy (redone per unit, not hoisted).
 // CHECK-LABEL: llvm.func @banded_walk(
 // CHECK:         scf.for
 // CHECK:           llvm.inline_asm has_side_effects asm_dialect = att "mov.b32 $0, $1;"
 // CHECK:           arith.minui
 // CHECK:           %[[B:.*]] = arith.divui
-// CHECK:           %[[PARITY:.*]] = arith.andi %[[B]], %{{.*}} : i32
+// CHECK:           %[[BANDS:.*]] = arith.ceildivui
+// CHECK:           %[[LAST:.*]] = arith.subi %[[BANDS]], %{{.*}} : i32
+// CHECK-NEXT:      %[[FROMLAST:.*]] = arith.subi %[[LAST]], %[[B]] : i32
+// CHECK-NEXT:      %[[PARITY:.*]] = arith.andi %[[FROMLAST]], %{{.*}} : i32
 // CHECK:           %[[EVEN:.*]] = arith.cmpi eq, %[[PARITY]], %{{.*}} : i32
 // CHECK:           arith.select %[[EVEN]], %{{.*}}, %{{.*}} : i32
 cta.program @banded_walk(%o: memref<?x?x?xf32> {cta.param = #cta.param<"o", output, [B, S, S]>}, %B: index {cta.dim = #cta.dim<B>}, %S: index {cta.dim = #cta.dim<S>}) attributes {block = array<i64: 128, 1, 1>} {

@@ -514,9 +514,10 @@ struct BatchedTileLoopLowering
     size_t rowAxis = axes - 2;
     if (Value band = adaptor.getBand()) {
       // Bands of n leading entries, one after the other: within band b the
-      // row tiles vary slowest (longest first when b is even, shortest
-      // first when odd), the band's entries faster, the column tiles
-      // fastest; the last band may hold fewer entries.
+      // row tiles vary slowest (longest first in the last band and every
+      // second one before it, shortest first in the others), the band's
+      // entries faster, the column tiles fastest; the last band may hold
+      // fewer entries.
       Value columns = counts[axes - 1];
       args[axes - 1] = e.toIndex(
           e.mul(e.urem(rest, columns), e.i32(op.getTileSizes()[axes - 1])));
@@ -543,7 +544,15 @@ struct BatchedTileLoopLowering
       Value within = e.sub(rest, e.mul(b, bandUnits));
       Value step = e.udiv(within, size);
       Value entry = e.add(bandFirst, e.urem(within, size));
-      Value even = e.eq(e.andI(b, e.i32(1)), e.i32(0));
+      // The last band runs longest first, so that the walk ends with its
+      // shortest units (ending on the longest left one 128-block unit
+      // running after the others at 16k: causal 0.56x the non-causal time).
+      Value bands = e.ceilDiv(all, n);
+      Value one = e.i32(1);
+      Value fromLast = e.sub(e.sub(bands, one), b);
+      Value parity = e.andI(fromLast, one);
+      Value zero = e.i32(0);
+      Value even = e.eq(parity, zero);
       Value row = arith::SelectOp::create(
           rewriter, loc, even, e.sub(e.sub(rows, e.i32(1)), step), step);
       args[rowAxis] = e.toIndex(e.mul(row, e.i32(op.getTileSizes()[rowAxis])));

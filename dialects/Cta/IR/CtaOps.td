@@ -170,8 +170,9 @@ def Cta_TileLoopOp : Cta_Op<"tile_loop", [
     running at once share its operands in L2). `band(%n)` (with
     `longest_first`): the flattened leading index is cut into bands of equal
     size, at most `n` entries, walked one after the other, each band's row tiles longest
-    first in even bands and shortest first in odd ones (a snake, so that a
-    CTA taking every stride-th unit alternates long and short units), so
+    first in the last band and every second band before it, shortest first
+    in the others (a snake, so that a CTA taking every stride-th unit
+    alternates long and short units and the walk ends on short ones), so
     the units running at once read the operands of `n` batch entries, which
     then stay in L2 (causal attention's keys and values).
 
