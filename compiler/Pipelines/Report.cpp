@@ -234,8 +234,10 @@ kiln::collectKernelReports(ModuleOp module, StringRef chip,
     KernelReport report;
     report.name = kernel.getSymName().str();
     report.chip = chip.str();
-    kernel.walk([&](tile::ContractOp contract) {
-      std::optional<tile::ScheduleAttr> schedule = contract.getSchedule();
+    // The first scheduled product's tiles (an attention: its scores and
+    // output are the accumulators).
+    auto take = [&](std::optional<tile::ScheduleAttr> schedule,
+                    int64_t accumulators) {
       if (!schedule || report.tileM)
         return;
       report.tileM = schedule->getTileM();
@@ -245,23 +247,14 @@ kiln::collectKernelReports(ModuleOp module, StringRef chip,
       report.consumers = schedule->getConsumers();
       report.clusterM = schedule->getClusterM();
       report.clusterN = schedule->getClusterN();
-      report.accumulators = contract.getContractions().size();
+      report.accumulators = accumulators;
       report.accStages = schedule->getAccStages();
-    });
-    // Attention: the scores and the output.
-    kernel.walk([&](tile::AttentionOp attention) {
-      std::optional<tile::ScheduleAttr> schedule = attention.getSchedule();
-      if (!schedule || report.tileM)
-        return;
-      report.tileM = schedule->getTileM();
-      report.tileN = schedule->getTileN();
-      report.tileK = schedule->getTileK();
-      report.stages = schedule->getStages();
-      report.consumers = schedule->getConsumers();
-      report.clusterM = schedule->getClusterM();
-      report.clusterN = schedule->getClusterN();
-      report.accumulators = 2;
-      report.accStages = schedule->getAccStages();
+    };
+    kernel.walk([&](Operation *op) {
+      if (auto contract = llvm::dyn_cast<tile::ContractOp>(op))
+        take(contract.getSchedule(), contract.getContractions().size());
+      else if (auto attention = llvm::dyn_cast<tile::AttentionOp>(op))
+        take(attention.getSchedule(), 2);
     });
     if (std::optional<int64_t> columns = kernel.getTmemColumns())
       report.tmemColumns = *columns;
