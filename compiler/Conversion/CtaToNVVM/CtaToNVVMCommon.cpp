@@ -794,10 +794,7 @@ struct ProduceLowering : public AbiPattern<cta::ProduceOp> {
       rewriter.setInsertionPoint(end);
       Value kb = loop.getInductionVar();
       Value iteration = e.add(position, e.toI32(kb));
-      Value slot = e.ringSlot(iteration, stages);
-      Value phase = e.ringPhase(iteration, stages);
-      e.wait(e.barrier(ring, slot, stages, /*empty=*/true),
-             e.xorI(phase, e.i32(1)));
+      Value slot = e.waitEmpty(ring, iteration, stages);
       auto expect = [&](int64_t bytes) {
         NVVM::MBarrierArriveExpectTxOp::create(
             rewriter, loc, /*res=*/Type(),
@@ -847,13 +844,8 @@ struct StageAcquireLowering : public OpConversionPattern<cta::StageAcquireOp> {
   matchAndRewrite(cta::StageAcquireOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Emitter e(rewriter, op.getLoc());
-    int64_t stages = op.getRing().getType().getStages();
-    Value position = e.toI32(adaptor.getPosition());
-    Value slot = e.ringSlot(position, stages);
-    Value phase = e.ringPhase(position, stages);
-    Value empty = e.barrier(adaptor.getRing(), slot, stages, /*empty=*/true);
-    Value one = e.i32(1);
-    e.wait(empty, e.xorI(phase, one));
+    Value slot = e.waitEmpty(adaptor.getRing(), e.toI32(adaptor.getPosition()),
+                             op.getRing().getType().getStages());
     rewriter.replaceOp(op, e.toIndex(slot));
     return success();
   }

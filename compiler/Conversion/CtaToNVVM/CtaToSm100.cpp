@@ -251,19 +251,13 @@ struct Tcgen05MmaPlan {
   /// Whether the first instruction ignores what D holds (accumulate false).
   bool overwrite = false;
   /// A is read from tensor memory (the lhs is a cta.tmem tile): per K step
-  /// its column offset instead of a descriptor.
+  /// its column offset (target::tmemOperandKStepColumns) instead of a
+  /// descriptor.
   bool tmemA = false;
-  SmallVector<uint32_t> columnsA;
 };
 
 target::ValueOrError<Tcgen05MmaPlan> planTcgen05Mma(cta::MmaOp mma) {
   using Plan = target::ValueOrError<Tcgen05MmaPlan>;
-  auto describe = [](auto &&...parts) {
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    (os << ... << parts);
-    return text;
-  };
   if (llvm::isa<cta::FragType>(mma.getLhs().getType()))
     return Plan::failure(
         "an MMA with its lhs in registers: tcgen05.mma reads A from shared "
@@ -374,7 +368,6 @@ target::ValueOrError<Tcgen05MmaPlan> planTcgen05Mma(cta::MmaOp mma) {
       return Plan::failure(stepA ? stepB.error() : stepA.error());
     plan.stepA.push_back(*stepA);
     plan.stepB.push_back(*stepB);
-    plan.columnsA.push_back(target::tmemOperandKStepColumns(k));
     plan.idesc.push_back(*idesc);
     plan.scaleColumns.push_back({0, 0});
     if (!plan.scaled)
@@ -505,7 +498,9 @@ struct MmaLowering : public AbiPattern<cta::MmaOp> {
       for (int64_t k = 0; k < kSteps; ++k) {
         Value enable = k == 0 ? readD : boolConstant(e, true);
         Value a = plan->tmemA
-                      ? tmemPointer(e, e.add(tmemA, e.i32(plan->columnsA[k])))
+                      ? tmemPointer(e, e.add(tmemA,
+                                             e.i32(target::tmemOperandKStepColumns(
+                                                 static_cast<unsigned>(k)))))
                       : e.add(descA, e.i64(plan->stepA[k]));
         Value b = e.add(descB, e.i64(plan->stepB[k]));
         Value stepInstr =
@@ -757,19 +752,15 @@ struct StoreLowering : public AbiPattern<cta::StoreOp> {
         blockColumns,
         std::max<int64_t>(8, 32 / static_cast<int64_t>(
                                       adaptor.getValues().size())));
-    auto loadType = VectorType::get({loadColumns}, e.i32Type());
 
     for (int64_t block = 0; block < store.tileBlocks; ++block) {
       Value buffer = store.beginBlock(block);
       for (int64_t first = 0; first < blockColumns; first += loadColumns) {
         SmallVector<Value> loaded;
         for (Value address : addresses)
-          loaded.push_back(NVVM::Tcgen05LdOp::create(
-              b, loc, loadType, /*pack=*/false,
-              NVVM::Tcgen05LdStShape::SHAPE_32X32B,
-              tmemPointer(e, e.add(address,
-                                   e.i32(block * blockColumns + first))),
-              Value()));
+          loaded.push_back(loadTmemColumns(
+              e, e.add(address, e.i32(block * blockColumns + first)),
+              loadColumns));
         NVVM::Tcgen05WaitOp::create(b, loc, NVVM::Tcgen05WaitKind::LOAD);
         for (int64_t chunk = 0; chunk < loadColumns / chunkElements; ++chunk) {
           Value vector = LLVM::UndefOp::create(

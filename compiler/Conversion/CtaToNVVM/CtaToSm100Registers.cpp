@@ -43,13 +43,6 @@ constexpr int64_t kRows = target::tmemLanes;
 /// the update of a tensor-memory tile holds this many values at a time.
 constexpr int64_t kColumnsPerAccess = 32;
 
-template <typename... Parts> std::string describe(Parts &&...parts) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  (os << ... << parts);
-  return text;
-}
-
 /// The registers of a row-per-thread tile: `columns` f32 values (an `acc`
 /// fragment) or one (a `rows` vector).
 struct RowTile {
@@ -110,10 +103,7 @@ SmallVector<Value> readAccRow(Emitter &e, Value acc, int64_t columns) {
   SmallVector<Value> loads;
   for (int64_t first = 0; first < columns; first += kColumnsPerAccess) {
     int64_t count = std::min(kColumnsPerAccess, columns - first);
-    loads.push_back(NVVM::Tcgen05LdOp::create(
-        e.b, e.loc, VectorType::get({count}, e.i32Type()), /*pack=*/false,
-        NVVM::Tcgen05LdStShape::SHAPE_32X32B,
-        tmemPointer(e, e.add(address, e.i32(first))), Value()));
+    loads.push_back(loadTmemColumns(e, e.add(address, e.i32(first)), count));
   }
   NVVM::Tcgen05WaitOp::create(e.b, e.loc, NVVM::Tcgen05WaitKind::LOAD);
   Value zero = arith::ConstantOp::create(e.b, e.loc, e.b.getF32FloatAttr(0));
@@ -350,10 +340,7 @@ struct TmemUpdateLowering : public AbiPattern<cta::TmemUpdateOp> {
     for (int64_t first = 0; first < columns; first += kColumnsPerAccess) {
       int64_t count = std::min(kColumnsPerAccess, columns - first);
       Value at = e.add(address, e.i32(first));
-      Value loaded = NVVM::Tcgen05LdOp::create(
-          rewriter, loc, VectorType::get({count}, e.i32Type()),
-          /*pack=*/false, NVVM::Tcgen05LdStShape::SHAPE_32X32B,
-          tmemPointer(e, at), Value());
+      Value loaded = loadTmemColumns(e, at, count);
       NVVM::Tcgen05WaitOp::create(rewriter, loc, NVVM::Tcgen05WaitKind::LOAD);
       SmallVector<Value> results;
       for (int64_t i = 0; i < count; ++i) {

@@ -93,14 +93,6 @@ StringRef wgmmaTypeName(NVVM::WGMMATypes type) {
   return NVVM::stringifyWGMMATypes(type);
 }
 
-/// Describes `parts` as one string (for plan failures).
-template <typename... Parts> std::string describe(Parts &&...parts) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  (os << ... << parts);
-  return text;
-}
-
 /// The accumulate flag's first scale-out, where it is a constant.
 target::ValueOrError<NVVM::WGMMAScaleOut> firstScaleOut(cta::MmaOp mma) {
   using Result = target::ValueOrError<NVVM::WGMMAScaleOut>;

@@ -19,12 +19,14 @@
 #include "compiler/Target/WgmmaFragment.h"
 
 #include <functional>
+#include <string>
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "llvm/Support/raw_ostream.h"
 
 namespace kiln {
 
@@ -36,6 +38,14 @@ inline constexpr int64_t kWarpgroupThreads =
 inline constexpr int64_t kWaitTicks = 10000000;
 /// The dynamic shared-memory window every kernel of the module shares.
 inline constexpr llvm::StringLiteral kSmemSymbol = "kiln_smem";
+
+/// `parts` streamed into one string (the text of a plan's failure).
+template <typename... Parts> std::string describe(Parts &&...parts) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  (os << ... << parts);
+  return text;
+}
 
 /// Builds i32 arithmetic and NVVM idioms at one insertion point.
 struct Emitter {
@@ -202,6 +212,18 @@ struct Emitter {
     mlir::Value slot = ringSlot(position, stages);
     mlir::Value phase = ringPhase(position, stages);
     wait(barrier(ring, slot, stages, /*empty=*/false), phase);
+    return slot;
+  }
+  /// Blocks until the stage at ring position `position` (i32) is empty, with
+  /// the producer side's parity (the first pass through the ring passes at
+  /// once); returns its slot.
+  mlir::Value waitEmpty(mlir::Value ring, mlir::Value position,
+                        int64_t stages) {
+    mlir::Value slot = ringSlot(position, stages);
+    mlir::Value phase = ringPhase(position, stages);
+    mlir::Value one = i32(1);
+    mlir::Value parity = xorI(phase, one);
+    wait(barrier(ring, slot, stages, /*empty=*/true), parity);
     return slot;
   }
   /// Thread 0 initializes the `stages` barrier pairs at `ring`: each full

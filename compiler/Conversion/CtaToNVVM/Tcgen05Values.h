@@ -69,6 +69,17 @@ inline mlir::Value warpLaneOffset(Emitter &e, mlir::Value warpgroupLane) {
                e.i32(16));
 }
 
+/// `columns` 32-bit columns of this thread's row from the TMEM address
+/// `address` (its lane quarter's offset included): one tcgen05.ld
+/// `.32x32b`, whose results the caller reads after tcgen05.wait::ld.
+inline mlir::Value loadTmemColumns(Emitter &e, mlir::Value address,
+                                   int64_t columns) {
+  return mlir::NVVM::Tcgen05LdOp::create(
+      e.b, e.loc, mlir::VectorType::get({columns}, e.i32Type()),
+      /*pack=*/false, mlir::NVVM::Tcgen05LdStShape::SHAPE_32X32B,
+      tmemPointer(e, address), mlir::Value());
+}
+
 /// Runs `issue` in one thread: the thread itself where the op's role runs
 /// in one elected thread already (`one_thread`: the mma role), else lane 0
 /// of the warpgroup.
