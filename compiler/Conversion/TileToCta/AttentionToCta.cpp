@@ -189,6 +189,7 @@ public:
     rewriter.setInsertionPointToStart(signature.entry);
     buildExtents();
     allocate();
+    buildTypes();
     if (tensorMemory)
       return buildTensorMemoryRoles();
     // The producer computes every walk coordinate of a unit: at the
@@ -216,12 +217,7 @@ public:
         /*bodiesCount=*/2);
     buildProducer(roles.getBodies()[0]);
     buildMath(roles.getBodies()[1]);
-    rewriter.setInsertionPointToEnd(signature.entry);
-    cta::ReturnOp::create(rewriter, loc);
-    program.setBlockAttr(rewriter.getDenseI64ArrayAttr(
-        {static_cast<int64_t>(chipInfo.threadsPerWarpgroup) * (1 + consumers),
-         1, 1}));
-    rewriter.eraseOp(kernel);
+    finishProgram(roles);
   }
 
 private:
@@ -245,6 +241,33 @@ private:
   //===--------------------------------------------------------------------===//
   // The signature, extents and resources
   //===--------------------------------------------------------------------===//
+
+  /// Ends the program after its roles: one thread per lane of every role's
+  /// warps; the kernel it replaces goes.
+  void finishProgram(cta::WarpSpecializeOp roles) {
+    rewriter.setInsertionPointToEnd(signature.entry);
+    cta::ReturnOp::create(rewriter, loc);
+    program.setBlockAttr(rewriter.getDenseI64ArrayAttr(
+        {roles.getTotalWarps() * static_cast<int64_t>(target::threadsPerWarp),
+         1, 1}));
+    rewriter.eraseOp(kernel);
+  }
+
+  /// The tiles a consumer warpgroup computes on: O and S (accumulators), P
+  /// in f32 and rounded into the MMA's register operand (sm_90a), the row
+  /// statistics.
+  void buildTypes() {
+    Type f32 = rewriter.getF32Type();
+    int64_t tileN = schedule.getTileN();
+    outType = cta::AccType::get(
+        ctx, {kRows, tile::attentionHeadDims(attention)->second}, f32);
+    scoreType = cta::AccType::get(ctx, {kRows, tileN}, f32);
+    probabilityType =
+        cta::FragType::get(ctx, {kRows, tileN}, f32, cta::FragLayout::acc);
+    rowsType = cta::FragType::get(ctx, {kRows}, f32, cta::FragLayout::rows);
+    pType = cta::FragType::get(ctx, {kRows, tileN}, attention.getPType(),
+                               cta::FragLayout::lhs);
+  }
 
   void buildSignature() {
     for (unsigned i = 0; i < kernel.getNumArguments(); ++i)
@@ -382,14 +405,6 @@ private:
   /// the block before once its P is written, so the tensor cores compute a
   /// block's scores while the softmax works on the previous one.
   void buildTensorMemoryRoles() {
-    Type f32 = rewriter.getF32Type();
-    int64_t tileN = schedule.getTileN();
-    outType = cta::AccType::get(
-        ctx, {kRows, tile::attentionHeadDims(attention)->second}, f32);
-    scoreType = cta::AccType::get(ctx, {kRows, tileN}, f32);
-    probabilityType =
-        cta::FragType::get(ctx, {kRows, tileN}, f32, cta::FragLayout::acc);
-    rowsType = cta::FragType::get(ctx, {kRows}, f32, cta::FragLayout::rows);
     auto roles = cta::WarpSpecializeOp::create(
         rewriter, loc,
         rewriter.getArrayAttr(
@@ -400,13 +415,7 @@ private:
     buildSoftmaxRole(roles.getBodies()[0]);
     buildProducer(roles.getBodies()[1]);
     buildMmaRole(roles.getBodies()[2]);
-    rewriter.setInsertionPointToEnd(signature.entry);
-    cta::ReturnOp::create(rewriter, loc);
-    program.setBlockAttr(rewriter.getDenseI64ArrayAttr(
-        {static_cast<int64_t>(chipInfo.threadsPerWarpgroup) +
-             2 * static_cast<int64_t>(target::threadsPerWarp),
-         1, 1}));
-    rewriter.eraseOp(kernel);
+    finishProgram(roles);
   }
 
   /// The MMA warp's units: per key block S = Q Kᵀ into the block's score
@@ -564,15 +573,8 @@ private:
   void updateOutput(ValueRange inputs,
                     llvm::function_ref<Value(ValueRange)> fn) {
     auto op = cta::TmemUpdateOp::create(rewriter, loc, oTile, inputs);
-    OpBuilder::InsertionGuard guard(rewriter);
-    Block *body = rewriter.createBlock(&op.getBody());
-    Type f32 = rewriter.getF32Type();
-    body->addArgument(rewriter.getIndexType(), loc);
-    body->addArgument(rewriter.getIndexType(), loc);
-    SmallVector<Value> elements = {body->addArgument(f32, loc)};
-    for (size_t n = 0; n < inputs.size(); ++n)
-      elements.push_back(body->addArgument(f32, loc));
-    cta::YieldOp::create(rewriter, loc, fn(elements));
+    buildElementRegion(op.getBody(), 1 + inputs.size(),
+                       [&](Value, Value, ValueRange x) { return fn(x); });
   }
 
   //===--------------------------------------------------------------------===//
@@ -790,8 +792,6 @@ private:
       turn(cta::TurnKind::start, first);
     }
     Value qPos = loop.getIterArgs()[0], kvPos = loop.getIterArgs()[1];
-    int64_t dv = tile::attentionHeadDims(attention)->second;
-    Type f32 = rewriter.getF32Type();
     warpgroup = cta::WarpgroupIndexOp::create(rewriter, loc,
                                               rewriter.getIndexType());
     wgRow = arith::MulIOp::create(rewriter, loc, warpgroup, rowsPerWarpgroup);
@@ -801,13 +801,6 @@ private:
                                 .getResult()
                           : row0;
     Value blocks = keyBlocks(loop);
-    outType = cta::AccType::get(ctx, {kRows, dv}, f32);
-    scoreType = cta::AccType::get(ctx, {kRows, schedule.getTileN()}, f32);
-    probabilityType = cta::FragType::get(ctx, {kRows, schedule.getTileN()},
-                                         f32, cta::FragLayout::acc);
-    rowsType = cta::FragType::get(ctx, {kRows}, f32, cta::FragLayout::rows);
-    pType = cta::FragType::get(ctx, {kRows, schedule.getTileN()},
-                               attention.getPType(), cta::FragLayout::lhs);
 
     // The query tile is held for the whole key loop. A unit without keys
     // (T = 0) has nothing to wait for: its rows are 0 / 0, their
@@ -1175,16 +1168,25 @@ private:
       Type type, ValueRange inputs,
       llvm::function_ref<Value(Value, Value, ValueRange)> fn) {
     auto op = cta::FragMapOp::create(rewriter, loc, type, inputs);
+    buildElementRegion(op.getBody(), inputs.size(), fn);
+    return op.getResult();
+  }
+
+  /// The body of an elementwise region (cta.frag_map, cta.tmem_update): the
+  /// element's row and column, then `elements` f32 values; it yields
+  /// `fn(row, column, values)`.
+  void buildElementRegion(
+      Region &region, size_t elements,
+      llvm::function_ref<Value(Value, Value, ValueRange)> fn) {
     OpBuilder::InsertionGuard guard(rewriter);
-    Block *body = rewriter.createBlock(&op.getBody());
+    Block *body = rewriter.createBlock(&region);
     Type f32 = rewriter.getF32Type();
     Value i = body->addArgument(rewriter.getIndexType(), loc);
     Value jj = body->addArgument(rewriter.getIndexType(), loc);
-    SmallVector<Value> elements;
-    for (size_t n = 0; n < inputs.size(); ++n)
-      elements.push_back(body->addArgument(f32, loc));
-    cta::YieldOp::create(rewriter, loc, fn(i, jj, elements));
-    return op.getResult();
+    SmallVector<Value> values;
+    for (size_t n = 0; n < elements; ++n)
+      values.push_back(body->addArgument(f32, loc));
+    cta::YieldOp::create(rewriter, loc, fn(i, jj, values));
   }
 
   Value map(Type type, ValueRange inputs,

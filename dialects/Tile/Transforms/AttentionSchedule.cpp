@@ -14,6 +14,7 @@
 
 #include "dialects/Tile/Transforms/AttentionSchedule.h"
 
+#include "compiler/Target/TensorMemory.h"
 #include "dialects/Tile/IR/TileShapes.h"
 #include "llvm/ADT/Twine.h"
 
@@ -57,7 +58,7 @@ constexpr int64_t kHeadDimMultiple = 64;
 /// Q, two stages of K and V and the output staging in shared memory (128
 /// keys: 320 KiB), and its scores and P in tensor memory next to the
 /// 256-column O.
-constexpr int64_t kTensorMemoryQueryRows = 128;
+constexpr int64_t kTensorMemoryQueryRows = target::tmemLanes;
 constexpr int64_t kTensorMemoryWideKeyTile = 64;
 constexpr int64_t kScoreSets = 2;
 
@@ -74,7 +75,7 @@ FailureOr<ScheduleAttr> planTensorMemorySchedule(AttentionOp op, int64_t d,
       /*clusterM=*/1, /*clusterN=*/1, /*consumers=*/1, /*persistent=*/true,
       /*groupM=*/1, /*streamK=*/false, kScoreSets);
   // At most 256 + 32 + 2 x 64 = 416 of sm_100a's 512 columns.
-  int64_t needed = attentionTensorMemoryColumns(dv, schedule);
+  int64_t needed = attentionTensorMemoryColumns(op, schedule);
   int64_t columns = static_cast<int64_t>(chip.tensorMemoryColumns);
   if (needed > columns) {
     error = "the scores, P and O of head dims " + std::to_string(d) + " / " +
@@ -87,10 +88,17 @@ FailureOr<ScheduleAttr> planTensorMemorySchedule(AttentionOp op, int64_t d,
 
 } // namespace
 
-int64_t kiln::tile::attentionTensorMemoryColumns(int64_t dv,
+int64_t kiln::tile::attentionTensorMemoryColumns(AttentionOp op,
                                                 ScheduleAttr schedule) {
-  return dv + schedule.getTileN() / 2 +
-         schedule.getAccStages() * schedule.getTileN();
+  auto columns = [](Type element, int64_t elements) -> int64_t {
+    return *target::tmemColumnsOf(element.getIntOrFloatBitWidth(),
+                                  static_cast<uint32_t>(elements));
+  };
+  Type f32 = Float32Type::get(op.getContext());
+  int64_t tileN = schedule.getTileN();
+  return columns(f32, attentionHeadDims(op)->second) +
+         columns(op.getPType(), tileN) +
+         schedule.getAccStages() * columns(f32, tileN);
 }
 
 std::optional<std::pair<int64_t, int64_t>>

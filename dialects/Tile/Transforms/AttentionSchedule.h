@@ -23,9 +23,10 @@ namespace kiln::tile {
 std::optional<std::pair<int64_t, int64_t>> attentionHeadDims(AttentionOp op);
 
 /// The tensor-memory columns of an attention kernel on a chip that has
-/// tensor memory: O (f32, `dv` columns), P (16-bit, two per column) and the
-/// schedule's score sets (`acc_stages` of `tile_n` f32 columns).
-int64_t attentionTensorMemoryColumns(int64_t dv, ScheduleAttr schedule);
+/// tensor memory: O (f32, `dv` columns), P (its 16-bit type, two per
+/// column: target::tmemColumnsOf) and the schedule's score sets
+/// (`acc_stages` of `tile_n` f32 columns).
+int64_t attentionTensorMemoryColumns(AttentionOp op, ScheduleAttr schedule);
 
 /// The schedule of `op` on `chip`; on failure `error` says which budget or
 /// rule no schedule meets.

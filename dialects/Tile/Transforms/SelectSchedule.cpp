@@ -632,8 +632,7 @@ struct TileSelectSchedulePass
     if (budget.hasTensorMemory())
       kernel.setTmemColumnsAttr(IntegerAttr::get(
           IntegerType::get(kernel.getContext(), 64),
-          attentionTensorMemoryColumns(attentionHeadDims(attention)->second,
-                                       *schedule)));
+          attentionTensorMemoryColumns(attention, *schedule)));
     return success();
   }
 
