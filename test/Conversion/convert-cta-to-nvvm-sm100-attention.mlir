@@ -33,12 +33,15 @@
 // CHECK:         nvvm.mbarrier.arrive
 // The P stage: wait until the MMA warp released it (producer parity).
 // CHECK:         nvvm.mbarrier.try_wait.parity
-// P: pairs rounded to bf16, 64 words in two 32-column stores at P's column.
+// P: pairs rounded to bf16, 64 words in two 32-column stores at P's column,
+// after a fence that orders them after the wait.
+// CHECK:         nvvm.tcgen05.fence <after>
 // CHECK:         arith.truncf %{{.*}} : f32 to bf16
 // CHECK:         nvvm.tcgen05.st {{.*}} {shape = #nvvm.tcgen05_ldst_shape<shape_32x32b>} : vector<32xi32>
 // CHECK:         nvvm.tcgen05.st {{.*}} {shape = #nvvm.tcgen05_ldst_shape<shape_32x32b>} : vector<32xi32>
-// O in place: load 32 columns, wait, multiply, store; four times, then wait
-// for the stores.
+// O in place, after its own fence: load 32 columns, wait, multiply, store;
+// four times, then wait for the stores.
+// CHECK:         nvvm.tcgen05.fence <after>
 // CHECK:         nvvm.tcgen05.ld
 // CHECK-NEXT:    nvvm.tcgen05.wait <load>
 // CHECK:         arith.mulf

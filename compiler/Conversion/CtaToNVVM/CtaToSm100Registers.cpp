@@ -304,7 +304,10 @@ void writeRow(Emitter &e, Value address, ArrayRef<Value> words) {
 }
 
 /// Each thread writes its row; cta.stage_commit waits for the stores
-/// before the stage is handed on.
+/// before the stage is handed on. The fence orders the writes after the
+/// thread synchronization that handed the tile over (the wait of
+/// cta.stage_acquire: the MMAs that read it have completed), as the PTX
+/// ISA asks of tensor-memory accesses after a thread sync.
 struct TmemStoreLowering : public AbiPattern<cta::TmemStoreOp> {
   using AbiPattern::AbiPattern;
   LogicalResult
@@ -313,6 +316,7 @@ struct TmemStoreLowering : public AbiPattern<cta::TmemStoreOp> {
     Emitter e(rewriter, op.getLoc());
     SmallVector<Value> values =
         rowValues(e, op.getValue().getType(), adaptor.getValue());
+    fence(e, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
     Value address = rowAddress(
         e, e.add(tmemBase(e, abis.of(op)), adaptor.getTile()));
     writeRow(e, address,
@@ -324,7 +328,9 @@ struct TmemStoreLowering : public AbiPattern<cta::TmemStoreOp> {
 
 /// Each thread rewrites its row 32 columns at a time (load, wait, the body
 /// per element, store), so at most 32 values of the tile are in registers;
-/// the last wait::st makes the tile's new values what later reads see.
+/// the last wait::st makes the tile's new values what later reads see. The
+/// first fence orders the accesses after the thread sync that handed the
+/// tile over, as for cta.tmem_store.
 struct TmemUpdateLowering : public AbiPattern<cta::TmemUpdateOp> {
   using AbiPattern::AbiPattern;
   LogicalResult
@@ -333,6 +339,7 @@ struct TmemUpdateLowering : public AbiPattern<cta::TmemUpdateOp> {
     Location loc = op.getLoc();
     Emitter e(rewriter, loc);
     int64_t columns = op.getTile().getType().getShape()[1];
+    fence(e, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
     Value address = rowAddress(
         e, e.add(tmemBase(e, abis.of(op)), adaptor.getTile()));
     Value row = e.toIndex(e.warpgroupLane());
