@@ -11,6 +11,7 @@
 // thread (convert-cta-to-nvvm-sm100-registers.mlir), so it refuses these.
 
 // SM100: a 64-row !cta.frag<64xf32, rows>; on sm_100a register tiles have one row per thread of a warpgroup (128)
+// SM100: a 64-row !cta.acc<64x64xf32>; on sm_100a an accumulator has one row per tensor-memory lane (128)
 
 // cta.splat: every register holds the value; an lhs fragment packs two
 // copies per b32 register.

@@ -218,6 +218,13 @@ cta.program @register_lhs() attributes {block = array<i64: 192, 1, 1>, chip = #c
     // expected-error@+1 {{convert-cta-to-nvvm: a !cta.frag<128x128xbf16, lhs> on sm_100a: tcgen05.mma reads its left operand from shared or tensor memory (write it with cta.tmem_store)}}
     %p = cta.splat %one : bf16 -> !cta.frag<128x128xbf16, lhs>
     cta.yield
+  } #cta.role<mma, warps = 1> {
+    // expected-error@+1 {{convert-cta-to-nvvm: a !cta.frag<128x128xbf16, lhs> on sm_100a}}
+    %q = cta.splat %one : bf16 -> !cta.frag<128x128xbf16, lhs>
+    %acc = cta.tmem_acc %o : !cta.tmem<128x128xf32> -> !cta.acc<128x128xf32>
+    // expected-error@+1 {{convert-cta-to-nvvm: an MMA with its lhs in registers: tcgen05.mma reads A from shared or tensor memory (a cta.tmem tile)}}
+    %r = cta.mma %q, %sv, %acc : !cta.frag<128x128xbf16, lhs>, <128x128xbf16, swizzle = "128B">, <128x128xf32>
+    cta.yield
   }
   cta.return
 }

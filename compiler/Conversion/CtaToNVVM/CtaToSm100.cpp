@@ -301,15 +301,7 @@ target::ValueOrError<Tcgen05MmaPlan> planTcgen05Mma(cta::MmaOp mma) {
   target::OperandMajor rhsMajor = mma.getTransposeB()
                                       ? target::OperandMajor::K
                                       : target::OperandMajor::MN;
-  if (plan.tmemA && fields.kind != target::Tcgen05Kind::F16)
-    return Plan::failure(describe(
-        "an lhs of ", element,
-        " in tensor memory; tcgen05.mma reads A from tensor memory here only "
-        "for kind::f16 (bf16, f16)"));
-  if (rhsMajor == target::OperandMajor::MN &&
-      (plan.scaled || mma.getCtaPair()))
-    return Plan::failure("the rhs of a block-scaled MMA or of a CTA pair "
-                         "must be K-major (transpose_b)");
+  // (The cta.mma verifier keeps block-scaled and CTA-pair rhs K-major.)
   fields.bMajor = rhsMajor;
   // (A flag computed at run time is read with the accumulator's "holds
   // data" in the lowering.)

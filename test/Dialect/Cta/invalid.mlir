@@ -2632,6 +2632,14 @@ cta.program @p(%m: index {cta.dim = #cta.dim<M>}) {
 // -----
 
 cta.program @p() {
+  // expected-error@+1 {{a tensor-memory tile is a 2-D tile with positive extents}}
+  %t = cta.tmem_alloc : !cta.tmem<128xf32>
+  cta.return
+}
+
+// -----
+
+cta.program @p() {
   // expected-error@+1 {{a tensor-memory tile has one row per lane: 128 rows, not 64}}
   %t = cta.tmem_alloc : !cta.tmem<64x128xf32>
   cta.return
