@@ -23,7 +23,7 @@ trap 'rm -f "$log"' EXIT
 pending=()
 failed=()
 for src in "$ROOT/examples/matmul.kiln" "$ROOT/examples/swiglu.kiln" "$ROOT/examples/matmul_fp8.kiln" \
-           "$ROOT/examples/attention.kiln" \
+           "$ROOT/examples/attention.kiln" "$ROOT/examples/moe_grouped.kiln" "$ROOT/examples/moe_swiglu.kiln" \
            "$ROOT"/test/gpu/kernels/*.kiln "$ROOT"/test/gpu/kernels/*.mlir \
            "$ROOT"/bench/variants/*.kiln; do
   name=$(basename "$(basename "$src" .kiln)" .mlir)

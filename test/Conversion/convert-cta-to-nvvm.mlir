@@ -1042,6 +1042,9 @@ cta.program @longest_first(%o: memref<?x?x?x?xbf16, strided<[?, ?, ?, 1]>> {cta.
 // the unit's row tile, reading the offsets non-coherently (ld.global.nc:
 // invariant loads), index clamped into the tensor, value clamped at 0; a
 // unit past the last group runs nothing. cta.read_index is the same read.
+// Whole warps run this walk, so each step of the scan looks at 32 groups:
+// lane l reads group g + l, an inclusive sum over the lanes (shfl.up) gives
+// each group's end, and a ballot counts the groups that end by the target.
 // CHECK-LABEL: llvm.func @grouped_walk(
 // CHECK-SAME:    %[[OFF:[^:]*]]: !llvm.ptr<1>
 // CHECK:         %[[R:.*]] = arith.addi %{{.*}}, %{{.*}} : i32
@@ -1049,6 +1052,10 @@ cta.program @longest_first(%o: memref<?x?x?x?xbf16, strided<[?, ?, ?, 1]>> {cta.
 // CHECK:           %{{.*}}:2 = scf.while
 // CHECK:             llvm.load %{{.*}} invariant {alignment = 4 : i64} : !llvm.ptr<1> -> i32
 // CHECK:             arith.maxsi
+// CHECK-COUNT-5:     nvvm.shfl.sync up
+// CHECK:             nvvm.vote.sync ballot
+// CHECK:             llvm.intr.ctpop
+// CHECK:             nvvm.shfl.sync idx
 // CHECK:             scf.condition
 // CHECK:           scf.if %{{.*}} -> (i32, i32) {
 // CHECK:             llvm.load %{{.*}} invariant
@@ -1063,6 +1070,41 @@ cta.program @grouped_walk(%offsets: memref<?xi32> {cta.param = #cta.param<"cu", 
   ^bb0(%g: index, %h: index, %m0: index, %n0: index, %end: index):
     %start = cta.read_index %offsets[%g] : memref<?xi32>
   } {persistent}
+  cta.return
+}
+
+// -----
+
+// A grouped GEMM's walk in a pipelined program: the producer's elected thread
+// scans one group per step (no shuffles: its warp's other lanes do not run
+// the walk); the math warpgroups scan 32 at a time. With group_m = 8 the
+// virtual row tiles go in bands (at most the groups' average row tiles
+// high), the carried scan reaching the band's first row and a second scan
+// the unit's own.
+// CHECK-LABEL: llvm.func @grouped_roles(
+// CHECK:         nvvm.setmaxregister decrease 40
+// CHECK-NOT:     nvvm.shfl.sync
+// CHECK:         arith.maxui
+// CHECK:         scf.while
+// CHECK-NOT:     nvvm.shfl.sync
+// CHECK:         scf.while
+// CHECK-NOT:     nvvm.shfl.sync
+// CHECK:         nvvm.setmaxregister increase 232
+// CHECK:         arith.maxui
+// CHECK:         scf.while
+// CHECK-COUNT-5:   nvvm.shfl.sync up
+// CHECK:         scf.while
+// CHECK-COUNT-5:   nvvm.shfl.sync up
+cta.program @grouped_roles(%offsets: memref<?xi32> {cta.param = #cta.param<"offsets", input, [E+1]>}, %y: memref<?x?xbf16> {cta.param = #cta.param<"y", output, [T, N]>}, %E: index {cta.dim = #cta.dim<E>}, %T: index {cta.dim = #cta.dim<T>}, %N: index {cta.dim = #cta.dim<N>}) attributes {block = array<i64: 384, 1, 1>, chip = #cta.chip<sm_90a>} {
+  cta.warp_specialize #cta.role<producer, warps = 4, regs = 40> {
+    cta.tile_loop grouped offsets(%offsets : memref<?xi32>, %E) (%T, %N) tile [128, 256] {
+    ^bb0(%g: index, %m0: index, %n0: index, %end: index):
+    } {group_m = 8 : i64, persistent}
+  } #cta.role<math, warps = 8, regs = 232> {
+    cta.tile_loop grouped offsets(%offsets : memref<?xi32>, %E) (%T, %N) tile [128, 256] {
+    ^bb0(%g: index, %m0: index, %n0: index, %end: index):
+    } {group_m = 8 : i64, persistent}
+  }
   cta.return
 }
 

@@ -294,6 +294,10 @@ FailureOr<KernelABI> kiln::planKernelABI(cta::ProgramOp program) {
           }
           if (auto store = llvm::dyn_cast<cta::StoreOp>(inner))
             storesHere |= static_cast<bool>(store.getStaging());
+          cta::RoleKind kind = roles.getRole(index).getKind();
+          if (llvm::isa<cta::TileLoopOp>(inner) &&
+              (kind == cta::RoleKind::producer || kind == cta::RoleKind::mma))
+            abi.singleThreadWalks.insert(inner);
         });
         storesInRole.push_back(storesHere);
       }

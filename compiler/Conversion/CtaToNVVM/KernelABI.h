@@ -105,6 +105,9 @@ struct KernelABI {
   /// For each cta.warp_specialize: whether role `i` issues bulk (TMA)
   /// stores, which must complete before its warps exit.
   llvm::DenseMap<mlir::Operation *, llvm::SmallVector<bool>> roleStores;
+  /// Tile walks one thread runs (those of producer and MMA roles, which an
+  /// elected thread runs); every other walk runs in whole warps.
+  llvm::DenseSet<mlir::Operation *> singleThreadWalks;
   /// For each cta.stream_k_join: its workspace layout.
   llvm::DenseMap<mlir::Operation *, StreamKJoinPlan> streamKJoins;
   /// Entry parameter of the stream-K workspace (when streamKJoins is not

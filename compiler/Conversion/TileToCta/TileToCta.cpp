@@ -172,6 +172,9 @@ static LogicalResult checkProducts(tile::ContractOp contract,
   }
   bool scaled =
       llvm::cast<tile::MmaAttr>(contract.getContractions()[0]).isBlockScaled();
+  if (scaled && contract.getGroups())
+    return notImplemented(contract, "block-scaled grouped (mixture-of-experts) "
+                                    "products");
   if (scaled && !target::getChipInfo(chip).blockScaledMma)
     return contract.emitError("convert-tile-to-cta: block-scaled products "
                               "(NVFP4, MXFP8) need sm_100a");
@@ -309,7 +312,8 @@ void collectSlice(Block &block, Value value, llvm::SetVector<Operation *> &ops,
 ///   1. the signature (the ABI the manifest describes) and the entry block;
 ///   2. how the tile maps onto MMAs (a CTA pair, a packed rhs), no IR;
 ///   3. the shared buffers: operand tiles, block-scale atoms, staging;
-///   4. the tile walk (static, or stream-K with a K range per tile part);
+///   4. the tile walk (static; stream-K with a K range per tile part;
+///      grouped by offsets, with the group and its end row);
 ///   5. the K loop: copies and MMAs into the carried accumulators;
 ///   6. the stream-K join and the split of a packed accumulator;
 ///   7. one store per output with the part of the epilogue it needs.
@@ -575,14 +579,27 @@ private:
     // The tile walk, K loop, copies, MMAs and stores are the contraction's:
     // they carry its location, so the PTX's line info (and a profiler's
     // source view) puts them on the line of its `@`.
-    loop = streamK ? cta::TileLoopOp::create(rewriter, contractLoc,
-                                             cta::WalkKind::stream_k,
-                                             ValueRange{m, n, k}, {tm, tn, tk},
-                                             ValueRange{})
-                   : cta::TileLoopOp::create(rewriter, contractLoc,
-                                             cta::WalkKind::static_,
-                                             ValueRange{m, n}, {tm, tn},
-                                             ValueRange{});
+    if (Value offsets = contract.getGroups()) {
+      // Mixture of experts: each group's rows tiled on their own, found by
+      // scanning the offsets on the device; the group count is the rhs's
+      // leading extent (offsets are [E+1]).
+      Value groups = dimValue(
+          rewriter.getStringAttr(tile::getDimExprs(llvm::cast<RankedTensorType>(
+              operands(0).second.getType()))[0]));
+      loop = cta::TileLoopOp::create(rewriter, contractLoc,
+                                     cta::WalkKind::grouped,
+                                     programArg(offsets), groups,
+                                     ValueRange{m, n}, {tm, tn}, ValueRange{});
+    } else if (streamK) {
+      loop = cta::TileLoopOp::create(rewriter, contractLoc,
+                                     cta::WalkKind::stream_k,
+                                     ValueRange{m, n, k}, {tm, tn, tk},
+                                     ValueRange{});
+    } else {
+      loop = cta::TileLoopOp::create(rewriter, contractLoc,
+                                     cta::WalkKind::static_, ValueRange{m, n},
+                                     {tm, tn}, ValueRange{});
+    }
     loop.setPersistent(schedule.getPersistent());
     loop.setGroupM(schedule.getGroupM());
     loop.setCluster(
@@ -590,6 +607,10 @@ private:
     rewriter.setInsertionPointToStart(&loop.getBody().front());
     m0 = loop.getTileOrigin(0);
     n0 = loop.getTileOrigin(1);
+    if (contract.getGroups()) {
+      group = loop.getBody().getArgument(0);
+      groupEnd = loop.getBody().getArgument(3);
+    }
     if (streamK) {
       kBegin = loop.getBody().getArgument(2);
       kEnd = loop.getBody().getArgument(3);
@@ -651,10 +672,14 @@ private:
       cta::LoadOp::create(rewriter, contractLoc, programArg(lhs),
                           ValueRange{m0, k0}, sa, Value(), Value(), 1, nullptr,
                           pair);
+    // A grouped rhs is [E, N, K]: the tile of the group's matrix.
+    SmallVector<Value, 3> rhsIndices = {rhsRow0, k0};
+    if (group)
+      rhsIndices.insert(rhsIndices.begin(), group);
     for (auto [index, entry] : llvm::enumerate(rhsBuffers)) {
       auto load = cta::LoadOp::create(
-          rewriter, contractLoc, programArg(entry.first),
-          ValueRange{rhsRow0, k0}, entry.second, Value(), Value(),
+          rewriter, contractLoc, programArg(entry.first), rhsIndices,
+          entry.second, Value(), Value(),
           pair ? 1 : schedule.getClusterM(), nullptr, pair);
       if (packed)
         load.setDstRows(
@@ -800,7 +825,7 @@ private:
     auto store = cta::StoreOp::create(
         rewriter, contractLoc, values, inputs, rewriter.getArrayAttr(kinds),
         signature.resultArg(kernel, result),
-        ValueRange{m0, n0}, /*row_limit=*/Value(), staging.lookup(outType),
+        ValueRange{m0, n0}, /*row_limit=*/groupEnd, staging.lookup(outType),
         /*staging_slot=*/Value());
     Block *epilogue = rewriter.createBlock(&store.getEpilogue());
     IRMapping mapping;
@@ -873,9 +898,10 @@ private:
   llvm::MapVector<Value, Value> lhsScaleBuffers, rhsScaleBuffers;
   llvm::MapVector<Type, Value> staging;
 
-  // 4. The walk and its block arguments.
+  // 4. The walk and its block arguments (a grouped walk's group and the
+  // group's end row, which stores do not cross).
   cta::TileLoopOp loop;
-  Value m0, n0, kBegin, kEnd, partial;
+  Value m0, n0, kBegin, kEnd, partial, group, groupEnd;
 };
 
 struct KernelToProgram : public OpRewritePattern<tile::KernelOp> {

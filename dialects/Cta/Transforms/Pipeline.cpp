@@ -97,8 +97,7 @@ FailureOr<std::optional<TileBody>> matchTileBody(ProgramOp program) {
   }
   if (!body.mainloop)
     return std::optional<TileBody>();
-  if (body.loop.getWalk() != WalkKind::static_ &&
-      body.loop.getWalk() != WalkKind::stream_k)
+  if (body.loop.getWalk() == WalkKind::batched)
     return body.loop.emitError()
            << "cta-pipeline: not implemented yet: a "
            << stringifyWalkKind(body.loop.getWalk()) << " tile walk";
@@ -110,6 +109,7 @@ FailureOr<std::optional<TileBody>> matchTileBody(ProgramOp program) {
 TileLoopOp cloneTileLoop(OpBuilder &builder, TileLoopOp loop,
                          ValueRange initialPositions, IRMapping &mapping) {
   auto clone = TileLoopOp::create(builder, loop.getLoc(), loop.getWalk(),
+                                  loop.getOffsets(), loop.getGroups(),
                                   loop.getExtents(), loop.getTileSizes(),
                                   initialPositions);
   clone->setDiscardableAttrs(loop->getDiscardableAttrDictionary());

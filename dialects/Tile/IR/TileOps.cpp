@@ -367,6 +367,22 @@ LogicalResult ScaledMatmulOp::verify() {
                        getResult());
 }
 
+/// That `offsets` has one entry more than the groups of `rhs` (its leading
+/// axis `E`): `[E+1]`.
+static LogicalResult verifyGroupOffsets(Operation *op, Value rhs,
+                                        Value offsets) {
+  std::string experts =
+      getDimExprs(llvm::cast<RankedTensorType>(rhs.getType()))[0];
+  std::string expectedOffsets =
+      experts == kUnknownDim    ? kUnknownDim.str()
+      : getConstantDim(experts) ? std::to_string(*getConstantDim(experts) + 1)
+                                : experts + "+1";
+  return verifyDims(
+      op, "offsets",
+      getDimExprs(llvm::cast<RankedTensorType>(offsets.getType())),
+      {expectedOffsets});
+}
+
 LogicalResult GroupedMatmulOp::verify() {
   if (getRank(getLhs()) != 2 || getRank(getRhs()) != 3 ||
       getRank(getOffsets()) != 1)
@@ -378,17 +394,7 @@ LogicalResult GroupedMatmulOp::verify() {
   if (failed(verifyOperandTypes(*this, getElementType(getLhs()),
                                 getElementType(getRhs()))))
     return failure();
-  SmallVector<std::string> w =
-      getDimExprs(llvm::cast<RankedTensorType>(getRhs().getType()));
-  std::string experts = w[0];
-  std::string expectedOffsets =
-      experts == kUnknownDim    ? kUnknownDim.str()
-      : getConstantDim(experts) ? std::to_string(*getConstantDim(experts) + 1)
-                                : experts + "+1";
-  if (failed(verifyDims(
-          *this, "offsets",
-          getDimExprs(llvm::cast<RankedTensorType>(getOffsets().getType())),
-          {expectedOffsets})))
+  if (failed(verifyGroupOffsets(*this, getRhs(), getOffsets())))
     return failure();
   MatrixDims x = getMatrixDims(getLhs(), false);
   MatrixDims b = getMatrixDims(getRhs(), getTransposeB());
@@ -488,10 +494,12 @@ LogicalResult ContractOp::verifyContractionScales(size_t index, MmaAttr mma) {
     if (scale < 0 || scale >= static_cast<int64_t>(getInputs().size()))
       return emitOpError() << "contraction #" << index << ": " << what
                            << " names no operand";
+    // One scale per `scale_block` elements along K (the last axis) of each
+    // row (a grouped rhs [E, N, K] has scales [E, N, K/block]).
     SmallVector<std::string> dataDims =
         getDimExprs(llvm::cast<RankedTensorType>(getInputs()[data].getType()));
-    SmallVector<std::string> expected = {
-        dataDims[0], getScaleDim(dataDims[1], mma.getScaleBlock())};
+    SmallVector<std::string> expected(dataDims.begin(), dataDims.end() - 1);
+    expected.push_back(getScaleDim(dataDims.back(), mma.getScaleBlock()));
     if (failed(verifyDims(*this, what,
                           getDimExprs(llvm::cast<RankedTensorType>(
                               getInputs()[scale].getType())),
@@ -527,9 +535,21 @@ LogicalResult ContractOp::verify() {
                            << std::max(mma.getLhs(), mma.getRhs())
                            << " but there are only " << getInputs().size();
     Value lhs = getInputs()[mma.getLhs()], rhs = getInputs()[mma.getRhs()];
-    if (getRank(lhs) != 2 || getRank(rhs) != 2)
+    if (getGroups()) {
+      // Grouped: rhs[e] multiplies group e's rows of the lhs.
+      if (getRank(lhs) != 2 || getRank(rhs) != 3 || getRank(getGroups()) != 1)
+        return emitOpError()
+               << "contraction #" << index
+               << ": grouped operands are lhs [T, K], rhs [E, N, K] and "
+                  "groups [E+1]; got ranks "
+               << getRank(lhs) << ", " << getRank(rhs) << ", "
+               << getRank(getGroups());
+      if (failed(verifyGroupOffsets(*this, rhs, getGroups())))
+        return failure();
+    } else if (getRank(lhs) != 2 || getRank(rhs) != 2) {
       return emitOpError() << "contraction #" << index
                            << " operands must have rank 2";
+    }
     if (failed(verifyOperandTypes(*this, getElementType(lhs),
                                   getElementType(rhs))))
       return failure();

@@ -258,15 +258,23 @@ def Tile_ContractOp : Tile_Op<"contract", [AttrSizedOperandSegments]> {
     ```
     A SwiGLU dual GEMM has two entries sharing `lhs = 0`; two products of
     one `x` written to two outputs yield two values.
+
+    With `groups(%offsets)` (`i32[E+1]`, mixture of experts) the products
+    are grouped: every rhs is `[E, N, K]` (read transposed) and rows
+    `offsets[e] .. offsets[e+1]` of the `[T, K]` lhs multiply `rhs[e]`
+    (`tile.grouped_matmul`); the outputs are `[T, N]`, rows outside every
+    group unwritten.
   }];
   let arguments = (ins Variadic<Tile_Tensor>:$inputs,
                        Variadic<Tile_Tensor>:$epilogue_inputs,
+                       Optional<Tile_OffsetsTensor>:$groups,
                        TypedArrayAttrBase<Tile_MmaAttr, "contractions">:$contractions,
                        OptionalAttr<Tile_ScheduleAttr>:$schedule);
   let results = (outs Variadic<Tile_Tensor>:$outputs);
   let regions = (region SizedRegion<1>:$epilogue);
   let assemblyFormat = [{
     `(` $inputs `:` type($inputs) `)`
+    (`groups` `(` $groups^ `:` type($groups) `)`)?
     (`epilogue_inputs` `(` $epilogue_inputs^ `:` type($epilogue_inputs) `)`)?
     $contractions attr-dict `->` type($outputs) $epilogue
   }];

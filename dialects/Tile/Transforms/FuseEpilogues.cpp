@@ -37,8 +37,8 @@ void wrapMatmul(MatmulOp matmul) {
   auto contract =
       ContractOp::create(builder, matmul.getLoc(), TypeRange{matmul.getType()},
                          ValueRange{matmul.getLhs(), matmul.getRhs()},
-                         ValueRange{}, builder.getArrayAttr({mma}),
-                         /*schedule=*/nullptr);
+                         ValueRange{}, /*groups=*/Value(),
+                         builder.getArrayAttr({mma}), /*schedule=*/nullptr);
   Block *body = builder.createBlock(&contract.getEpilogue());
   Value acc = body->addArgument(builder.getF32Type(), matmul.getLoc());
   YieldOp::create(builder, matmul.getLoc(), acc);
@@ -64,7 +64,25 @@ void wrapScaledMatmul(ScaledMatmulOp matmul) {
       builder, matmul.getLoc(), TypeRange{matmul.getType()},
       ValueRange{matmul.getLhs(), matmul.getRhs(), matmul.getLhsScale(),
                  matmul.getRhsScale()},
-      ValueRange{}, builder.getArrayAttr({mma}), /*schedule=*/nullptr);
+      ValueRange{}, /*groups=*/Value(), builder.getArrayAttr({mma}),
+      /*schedule=*/nullptr);
+  Block *body = builder.createBlock(&contract.getEpilogue());
+  Value acc = body->addArgument(builder.getF32Type(), matmul.getLoc());
+  YieldOp::create(builder, matmul.getLoc(), acc);
+  matmul.replaceAllUsesWith(contract.getOutputs()[0]);
+  matmul.erase();
+}
+
+/// Replaces a `tile.grouped_matmul` (mixture of experts) by a grouped
+/// `tile.contract` with an identity epilogue.
+void wrapGroupedMatmul(GroupedMatmulOp matmul) {
+  OpBuilder builder(matmul);
+  auto mma = MmaAttr::get(matmul.getContext(), 0, 1, /*transpose_a=*/false,
+                          matmul.getTransposeB());
+  auto contract = ContractOp::create(
+      builder, matmul.getLoc(), TypeRange{matmul.getType()},
+      ValueRange{matmul.getLhs(), matmul.getRhs()}, ValueRange{},
+      matmul.getOffsets(), builder.getArrayAttr({mma}), /*schedule=*/nullptr);
   Block *body = builder.createBlock(&contract.getEpilogue());
   Value acc = body->addArgument(builder.getF32Type(), matmul.getLoc());
   YieldOp::create(builder, matmul.getLoc(), acc);
@@ -137,7 +155,8 @@ void fuse(ContractOp contract, MapOp map) {
 
   auto fused = ContractOp::create(
       builder, map.getLoc(), outputTypes, contract.getInputs(), epilogueInputs,
-      contract.getContractions(), contract.getScheduleAttr());
+      contract.getGroups(), contract.getContractions(),
+      contract.getScheduleAttr());
   Block *body = builder.createBlock(&fused.getEpilogue());
   Block &oldEpilogue = contract.getEpilogue().front();
   Block &mapBody = map.getBody().front();
@@ -198,6 +217,10 @@ struct TileFuseEpiloguesPass
     getOperation().walk([&](ScaledMatmulOp op) { scaled.push_back(op); });
     for (ScaledMatmulOp matmul : scaled)
       wrapScaledMatmul(matmul);
+    SmallVector<GroupedMatmulOp> grouped;
+    getOperation().walk([&](GroupedMatmulOp op) { grouped.push_back(op); });
+    for (GroupedMatmulOp matmul : grouped)
+      wrapGroupedMatmul(matmul);
 
     // Fuse to a fixed point: each fusion can expose the next consumer.
     bool changed = true;

@@ -64,6 +64,10 @@ std::string whyNotFusable(ContractOp a, ContractOp b) {
   };
   if (scaleBlock(a) != scaleBlock(b))
     return "their block scales differ";
+  if (a.getGroups() != b.getGroups())
+    return a.getGroups() && b.getGroups()
+               ? "they are grouped by different offsets"
+               : "one is grouped (mixture of experts) and the other is not";
   return "";
 }
 
@@ -125,8 +129,8 @@ ContractOp buildFused(ContractOp first, ContractOp second, bool feeds) {
   llvm::append_range(outputs, second.getOutputs().getTypes());
   auto fused = ContractOp::create(
       builder, second.getLoc(), outputs, inputs.getArrayRef(),
-      epilogueInputs.getArrayRef(), builder.getArrayAttr(contractions),
-      /*schedule=*/nullptr);
+      epilogueInputs.getArrayRef(), first.getGroups(),
+      builder.getArrayAttr(contractions), /*schedule=*/nullptr);
 
   // Epilogue: every accumulator, then every epilogue input.
   Block *body = builder.createBlock(&fused.getEpilogue());

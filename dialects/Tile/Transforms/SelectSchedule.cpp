@@ -147,6 +147,7 @@ public:
                   std::optional<TileVariant> variant, HintsAttr hints)
       : contract(contract), budget(budget), variant(variant), hints(hints),
         numAccs(contract.getContractions().size()),
+        grouped(contract.getGroups() != nullptr),
         mmaRows(budget.mmaRowsPerInstruction),
         scaleBlock(llvm::cast<MmaAttr>(contract.getContractions()[0])
                        .getScaleBlock()) {
@@ -195,6 +196,8 @@ private:
       s.consumers = 1;
       s.clusterM = 1;
     }
+    if (grouped)
+      s.clusterM = 1;
     pinned = applyHints(hints, s);
     if (variant) {
       s.tileN = variant->tileN;
@@ -209,7 +212,7 @@ private:
     // persistent. Tensor-memory accumulators cannot take part yet.
     if (!pinned.contains("stream_k"))
       s.streamK = s.persistent && budget.streamK && !variant &&
-                  contract.getContractions().size() > 1;
+                  contract.getContractions().size() > 1 && !grouped;
   }
 
   /// Whether the tile is a CTA pair's, and so the rows each CTA owns.
@@ -223,7 +226,7 @@ private:
     // default for a single dense product (the plain GEMM); block scales are
     // not paired yet, and a dual GEMM keeps its two sets of accumulators.
     if (budget.tensorMemoryColumns && !pinned.contains("tile") &&
-        numAccs == 1 && scaleBlock == 0)
+        numAccs == 1 && scaleBlock == 0 && !grouped)
       s.tileM = kiln::target::ctaPairSize * mmaRows;
     pair = budget.tensorMemoryColumns &&
            s.tileM == kiln::target::ctaPairSize * mmaRows;
@@ -313,6 +316,25 @@ private:
     if (s.streamK && !s.persistent)
       return fail("stream_k needs a persistent schedule: the clusters that "
                   "share a tile must run at the same time");
+    if (grouped) {
+      if (pair)
+        return fail("tile_m = " + Twine(s.tileM) +
+                    ": a CTA pair is not implemented yet for a grouped "
+                    "(mixture-of-experts) contraction (use 128)");
+      // The grouped walk's CTAs scan the offsets forward as they go
+      // (cta.tile_loop grouped): each must walk many tiles.
+      if (!s.persistent)
+        return fail("a grouped (mixture-of-experts) contraction needs a "
+                    "persistent schedule: its tiles are found by scanning "
+                    "the offsets on the device");
+      if (s.clusterM != 1)
+        return fail("cluster = [" + Twine(s.clusterM) +
+                    ", 1]: the row tiles of a grouped contraction may belong "
+                    "to different groups, which share no rhs tile (use [1, 1])");
+      if (s.streamK)
+        return fail("stream_k is not implemented yet for a grouped "
+                    "(mixture-of-experts) contraction");
+    }
     if (s.streamK && !budget.streamK)
       return fail("stream_k is not implemented yet on " + Twine(budget.name) +
                   " (partial tiles of tensor-memory accumulators)");
@@ -524,7 +546,11 @@ private:
   const ChipInfo &budget;
   std::optional<TileVariant> variant;
   HintsAttr hints;
-  int64_t numAccs, mmaRows, scaleBlock;
+  int64_t numAccs;
+  /// A grouped (mixture-of-experts) contraction: adjacent row tiles may
+  /// belong to different groups, so they share no rhs tile.
+  bool grouped;
+  int64_t mmaRows, scaleBlock;
   int64_t operandBits = 0;
   llvm::SmallSetVector<Type, 2> outputTypes;
   llvm::SmallSet<unsigned, 4> lhsOperands, rhsOperands;
@@ -593,7 +619,10 @@ struct TileSelectSchedulePass
     // narrower tiles; the runtime picks, per launch, the one that finishes
     // sooner.
     HintsAttr hints = kernel.getHintsAttr();
-    if (!budget.tileVariants || (hints && !hints.getTile().empty()))
+    // A grouped walk's tile count depends on the offsets on the device,
+    // which the runtime's cost rule cannot see: one schedule.
+    if (!budget.tileVariants || (hints && !hints.getTile().empty()) ||
+        contracts[0].getGroups())
       return success();
     int64_t defaultTileN = contracts[0].getSchedule()->getTileN();
     OpBuilder builder(kernel);

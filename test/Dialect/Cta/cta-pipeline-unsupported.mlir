@@ -68,22 +68,6 @@ cta.program @batched_walk(%B: index {cta.dim = #cta.dim<B>}, %S: index {cta.dim 
 
 // -----
 
-// ERR: error: cta-pipeline: not implemented yet: a grouped tile walk
-cta.program @grouped_walk(%offsets: memref<?xi32> {cta.param = #cta.param<"offsets", input, [D0]>}, %E: index {cta.dim = #cta.dim<E>}, %T: index {cta.dim = #cta.dim<T>})
-    attributes {chip = #cta.chip<sm_90a>, schedule = #cta.schedule<stages = 2, math_warpgroups = 2>} {
-  cta.tile_loop grouped offsets(%offsets : memref<?xi32>, %E) (%T, %T) tile [128, 128] {
-  ^bb0(%e: index, %m0: index, %n0: index, %m_end: index):
-    %zero = cta.acc_zero : !cta.acc<128x128xf32>
-    %acc = cta.mainloop %T step 64 iter_args(%zero : !cta.acc<128x128xf32>) -> !cta.acc<128x128xf32> {
-    ^bb0(%k0: index, %it: !cta.acc<128x128xf32>):
-      cta.yield %it : !cta.acc<128x128xf32>
-    }
-  }
-  cta.return
-}
-
-// -----
-
 // ERR: error: cta-pipeline: the program has no schedule
 cta.program @no_schedule(%M: index {cta.dim = #cta.dim<M>}) attributes {chip = #cta.chip<sm_90a>} {
   cta.tile_loop static (%M, %M) tile [64, 64] {

@@ -472,20 +472,50 @@ cta.program @f(%q: memref<?x?x?xbf16> {cta.param = #cta.param<"q", input, [D0, D
 
 // -----
 
-cta.program @f(%x: memref<?x?xbf16> {cta.param = #cta.param<"x", input, [M, K]>}, %offsets: memref<?xi32> {cta.param = #cta.param<"offsets", input, [D0]>},
-               %E: index {cta.dim = #cta.dim<E>}, %T: index {cta.dim = #cta.dim<T>}, %K: index {cta.dim = #cta.dim<K>})
+// A grouped walk (mixture of experts) is pipelined like a static one: both
+// roles walk the same groups' tiles (the offsets and the group count go with
+// each clone), the producer loads group %e's rhs and the math warpgroups
+// store no row past the group's end.
+// CHECK-LABEL: cta.program @grouped(
+// CHECK: cta.warp_specialize
+// CHECK-NEXT: #cta.role<producer
+// CHECK: cta.tile_loop grouped offsets(%[[OFF:.*]] : memref<?xi32>, %[[E:.*]]) (%[[T:.*]], %[[N:.*]]) tile [128, 128] iter_args
+// CHECK-NEXT: ^bb0(%[[G:.*]]: index, %[[M0:.*]]: index, %[[N0:.*]]: index, %{{.*}}: index, %{{.*}}: index):
+// CHECK: cta.produce
+// CHECK: cta.load %{{.*}}[%[[M0]], %{{.*}}] -> %{{.*}}[%{{.*}}] signal
+// CHECK: cta.load %{{.*}}[%[[G]], %[[N0]], %{{.*}}] -> %{{.*}}[%{{.*}}] signal
+// CHECK: } {persistent}
+// CHECK: #cta.role<math
+// CHECK: cta.tile_loop grouped offsets(%[[OFF]] : memref<?xi32>, %[[E]]) (%[[T]], %[[N]]) tile [128, 128] iter_args
+// CHECK-NEXT: ^bb0(%{{.*}}: index, %{{.*}}: index, %{{.*}}: index, %[[END:.*]]: index, %{{.*}}: index):
+// CHECK: cta.consume
+// CHECK: cta.store %{{.*}} -> %{{.*}}[%{{.*}}, %{{.*}}] row_limit %[[END]] staging
+cta.program @grouped(%x: memref<?x?xbf16> {cta.param = #cta.param<"x", input, [T, K]>},
+               %w: memref<?x?x?xbf16> {cta.param = #cta.param<"w", input, [E, N, K]>},
+               %offsets: memref<?xi32> {cta.param = #cta.param<"offsets", input, [E+1]>},
+               %y: memref<?x?xbf16> {cta.param = #cta.param<"y", output, [T, N]>},
+               %E: index {cta.dim = #cta.dim<E>}, %T: index {cta.dim = #cta.dim<T>},
+               %N: index {cta.dim = #cta.dim<N>}, %K: index {cta.dim = #cta.dim<K>})
     attributes {chip = #cta.chip<sm_90a>, schedule = #cta.schedule<stages = 2, math_warpgroups = 2>} {
   %sx = cta.alloc : !cta.buffer<128x64xbf16>
-  // expected-error@+1 {{cta-pipeline: not implemented yet: a grouped tile walk}}
-  cta.tile_loop grouped offsets(%offsets : memref<?xi32>, %E) (%T, %T) tile [128, 128] {
+  %sw = cta.alloc : !cta.buffer<128x64xbf16>
+  %sc = cta.alloc : !cta.buffer<128x64xbf16, swizzle = "128B">
+  cta.tile_loop grouped offsets(%offsets : memref<?xi32>, %E) (%T, %N) tile [128, 128] {
   ^bb0(%e: index, %m0: index, %n0: index, %m_end: index):
     %zero = cta.acc_zero : !cta.acc<128x128xf32>
     %acc = cta.mainloop %K step 64 iter_args(%zero : !cta.acc<128x128xf32>) -> !cta.acc<128x128xf32> {
     ^bb0(%k0: index, %it: !cta.acc<128x128xf32>):
       cta.load %x[%m0, %k0] -> %sx : memref<?x?xbf16> -> !cta.buffer<128x64xbf16>
-      cta.yield %it : !cta.acc<128x128xf32>
+      cta.load %w[%e, %n0, %k0] -> %sw : memref<?x?x?xbf16> -> !cta.buffer<128x64xbf16>
+      %p = cta.mma %sx, %sw, %it {transpose_b} : !cta.buffer<128x64xbf16>, !cta.buffer<128x64xbf16>, !cta.acc<128x128xf32>
+      cta.yield %p : !cta.acc<128x128xf32>
     }
-  }
+    cta.store %acc -> %y[%m0, %n0] row_limit %m_end staging %sc : !cta.acc<128x128xf32> -> memref<?x?xbf16>, !cta.buffer<128x64xbf16, swizzle = "128B"> {
+    ^bb0(%v: f32):
+      %t = arith.truncf %v : f32 to bf16
+      cta.yield %t : bf16
+    }
+  } {persistent}
   cta.return
 }
 

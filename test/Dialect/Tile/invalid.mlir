@@ -1617,3 +1617,40 @@ tile.kernel @f(%q: tensor<?x?x64xbf16, #tile.dims<H, S, 64>>, %k: tensor<?x?x64x
   %s = tile.segmented_matmul %q, %k segments(%a, %b) : tensor<?x?x64xbf16, #tile.dims<H, S, 64>>, tensor<?x?x64xbf16, #tile.dims<H, T, 64>>, tensor<?x2xi32, #tile.dims<B, 2>>, tensor<?xi32, #tile.dims<B+1>> -> tensor<?x?x?xf32, #tile.dims<H, S, T>>
   tile.return
 }
+
+// -----
+
+// A grouped contraction: lhs [T, K], rhs [E, N, K], offsets [E+1].
+tile.kernel @f(%x: tensor<?x?xbf16, #tile.dims<T, K>>, %w: tensor<?x?xbf16, #tile.dims<N, K>>, %o: tensor<?xi32, #tile.dims<E+1>>) {
+  // expected-error@+1 {{'tile.contract' op contraction #0: grouped operands are lhs [T, K], rhs [E, N, K] and groups [E+1]; got ranks 2, 2, 1}}
+  %0 = tile.contract(%x, %w : tensor<?x?xbf16, #tile.dims<T, K>>, tensor<?x?xbf16, #tile.dims<N, K>>) groups(%o : tensor<?xi32, #tile.dims<E+1>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xf32, #tile.dims<T, N>> {
+  ^bb0(%acc: f32):
+    tile.yield %acc : f32
+  }
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%x: tensor<?x?xbf16, #tile.dims<T, K>>, %w: tensor<?x?x?xbf16, #tile.dims<E, N, K>>, %o: tensor<?xi32, #tile.dims<E>>) {
+  // expected-error@+1 {{'tile.contract' op offsets is [E], expected [E+1] (axis 0)}}
+  %0 = tile.contract(%x, %w : tensor<?x?xbf16, #tile.dims<T, K>>, tensor<?x?x?xbf16, #tile.dims<E, N, K>>) groups(%o : tensor<?xi32, #tile.dims<E>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xf32, #tile.dims<T, N>> {
+  ^bb0(%acc: f32):
+    tile.yield %acc : f32
+  }
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%x: tensor<?x?xbf16, #tile.dims<T, K>>, %w: tensor<?x?x?xbf16, #tile.dims<E, N, K>>, %o: tensor<?xi32, #tile.dims<E+1>>) {
+  // expected-error@+1 {{'tile.contract' op result is [E, N], expected [T, N] (axis 0)}}
+  %0 = tile.contract(%x, %w : tensor<?x?xbf16, #tile.dims<T, K>>, tensor<?x?x?xbf16, #tile.dims<E, N, K>>) groups(%o : tensor<?xi32, #tile.dims<E+1>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xf32, #tile.dims<E, N>> {
+  ^bb0(%acc: f32):
+    tile.yield %acc : f32
+  }
+  tile.return
+}

@@ -409,3 +409,24 @@ tile.kernel @attention_plain(%q: tensor<?x?x?xbf16, #tile.dims<H, S, D>>,
         tensor<?x?x?xbf16, #tile.dims<H, T, D>> -> tensor<?x?x?xbf16, #tile.dims<H, S, D>>
   tile.return %o : tensor<?x?x?xbf16, #tile.dims<H, S, D>>
 }
+
+// -----
+
+// A grouped contraction (mixture of experts): the groups' offsets come after
+// the operands; rhs is [E, N, K].
+// CHECK-LABEL: tile.kernel @grouped_contract(
+// CHECK:       tile.contract(%{{.*}}, %{{.*}} : tensor<?x?xbf16, #tile.dims<T, K>>, tensor<?x?x?xbf16, #tile.dims<E, N, K>>) groups(%{{.*}} : tensor<?xi32, #tile.dims<E+1>>) epilogue_inputs(%{{.*}} : tensor<?x1xf32, #tile.dims<T, 1>>) [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<T, N>> {
+tile.kernel @grouped_contract(%x: tensor<?x?xbf16, #tile.dims<T, K>>, %w: tensor<?x?x?xbf16, #tile.dims<E, N, K>>,
+                              %o: tensor<?xi32, #tile.dims<E+1>>, %gate: tensor<?x1xf32, #tile.dims<T, 1>>)
+    -> tensor<?x?xbf16, #tile.dims<T, N>> {
+  %y = tile.contract(%x, %w : tensor<?x?xbf16, #tile.dims<T, K>>, tensor<?x?x?xbf16, #tile.dims<E, N, K>>)
+      groups(%o : tensor<?xi32, #tile.dims<E+1>>)
+      epilogue_inputs(%gate : tensor<?x1xf32, #tile.dims<T, 1>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<T, N>> {
+  ^bb0(%acc: f32, %g: f32):
+    %p = arith.mulf %acc, %g : f32
+    %t = arith.truncf %p : f32 to bf16
+    tile.yield %t : bf16
+  }
+  tile.return %y : tensor<?x?xbf16, #tile.dims<T, N>>
+}

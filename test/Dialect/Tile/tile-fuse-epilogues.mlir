@@ -267,3 +267,32 @@ tile.kernel @fp8_blockwise(%a: tensor<?x?xf8E4M3FN, #tile.dims<M, K>>, %as: tens
   %0 = tile.scaled_matmul %a, %as, %b, %bs {lhs_block = array<i64: 1, 128>, rhs_block = array<i64: 128, 128>, transpose_b} : tensor<?x?xf8E4M3FN, #tile.dims<M, K>>, tensor<?x?xf32, #tile.dims<M, cdiv(K, 128)>>, tensor<?x?xf8E4M3FN, #tile.dims<N, K>>, tensor<?x?xf32, #tile.dims<cdiv(N, 128), cdiv(K, 128)>> -> tensor<?x?xf32, #tile.dims<M, N>>
   tile.return %0 : tensor<?x?xf32, #tile.dims<M, N>>
 }
+
+// -----
+
+// A grouped matmul (mixture of experts) becomes a grouped contraction, and
+// its elementwise consumers fuse into it as into any other.
+// CHECK-LABEL: tile.kernel @grouped(
+// CHECK-NOT:     tile.grouped_matmul
+// CHECK:         %[[Y:.*]] = tile.contract(%arg0, %arg1 : {{.*}}) groups(%arg2 : tensor<?xi32, #tile.dims<E+1>>) epilogue_inputs(%arg3 : tensor<?x1xf32, #tile.dims<T, 1>>) [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<T, N>> {
+// CHECK-NEXT:    ^bb0(%[[ACC:.*]]: f32, %[[G:.*]]: f32):
+// CHECK-NEXT:      %[[P:.*]] = arith.mulf %[[ACC]], %[[G]] : f32
+// CHECK-NEXT:      %[[T:.*]] = arith.truncf %[[P]] : f32 to bf16
+// CHECK-NEXT:      tile.yield %[[T]] : bf16
+// CHECK:         tile.return %[[Y]]
+tile.kernel @grouped(%x: tensor<?x?xbf16, #tile.dims<T, K>>, %w: tensor<?x?x?xbf16, #tile.dims<E, N, K>>,
+                     %o: tensor<?xi32, #tile.dims<E+1>>, %gate: tensor<?x1xf32, #tile.dims<T, 1>>)
+    -> tensor<?x?xbf16, #tile.dims<T, N>> {
+  %0 = tile.grouped_matmul %x, %w, %o {transpose_b} : tensor<?x?xbf16, #tile.dims<T, K>>, tensor<?x?x?xbf16, #tile.dims<E, N, K>>, tensor<?xi32, #tile.dims<E+1>> -> tensor<?x?xf32, #tile.dims<T, N>>
+  %1 = tile.map %0, %gate : tensor<?x?xf32, #tile.dims<T, N>>, tensor<?x1xf32, #tile.dims<T, 1>> -> tensor<?x?xf32, #tile.dims<T, N>> {
+  ^bb0(%a: f32, %g: f32):
+    %p = arith.mulf %a, %g : f32
+    tile.yield %p : f32
+  }
+  %2 = tile.map %1 : tensor<?x?xf32, #tile.dims<T, N>> -> tensor<?x?xbf16, #tile.dims<T, N>> {
+  ^bb0(%a: f32):
+    %t = arith.truncf %a : f32 to bf16
+    tile.yield %t : bf16
+  }
+  tile.return %2 : tensor<?x?xbf16, #tile.dims<T, N>>
+}

@@ -310,3 +310,70 @@ tile.kernel @nvfp4_dual(%a: tensor<?x?xf4E2M1FN, #tile.dims<M, K>>, %as: tensor<
   }
   tile.return %2 : tensor<?x?xf16, #tile.dims<M, N>>
 }
+
+// -----
+
+// Grouped products (mixture of experts) of one x over the same offsets fuse
+// as dense ones do (the grouped SwiGLU's up and gate projections), keeping
+// the groups.
+// CHECK-LABEL: tile.kernel @grouped_pair(
+// CHECK:         %[[C:.*]]:2 = tile.contract(%arg0, %arg1, %arg2 : {{.*}}) groups(%arg3 : tensor<?xi32, #tile.dims<E+1>>) [#tile.mma<lhs = 0, rhs = 1, {{.*}}>, #tile.mma<lhs = 0, rhs = 2, {{.*}}>]
+// CHECK-NOT:     tile.contract
+// CHECK:         tile.return %[[C]]#0, %[[C]]#1
+tile.kernel @grouped_pair(%x: tensor<?x?xbf16, #tile.dims<T, K>>, %w1: tensor<?x?x?xbf16, #tile.dims<E, N, K>>, %w2: tensor<?x?x?xbf16, #tile.dims<E, N, K>>, %o: tensor<?xi32, #tile.dims<E+1>>)
+    -> (tensor<?x?xf32, #tile.dims<T, N>>, tensor<?x?xf32, #tile.dims<T, N>>) {
+  %a = tile.contract(%x, %w1 : tensor<?x?xbf16, #tile.dims<T, K>>, tensor<?x?x?xbf16, #tile.dims<E, N, K>>)
+      groups(%o : tensor<?xi32, #tile.dims<E+1>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xf32, #tile.dims<T, N>> {
+  ^bb0(%acc: f32):
+    tile.yield %acc : f32
+  }
+  %b = tile.contract(%x, %w2 : tensor<?x?xbf16, #tile.dims<T, K>>, tensor<?x?x?xbf16, #tile.dims<E, N, K>>)
+      groups(%o : tensor<?xi32, #tile.dims<E+1>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xf32, #tile.dims<T, N>> {
+  ^bb0(%acc: f32):
+    tile.yield %acc : f32
+  }
+  tile.return %a, %b : tensor<?x?xf32, #tile.dims<T, N>>, tensor<?x?xf32, #tile.dims<T, N>>
+}
+
+// -----
+
+// A grouped product and a dense one of the same x share no tile walk.
+tile.kernel @grouped_and_dense(%x: tensor<?x?xbf16, #tile.dims<T, K>>, %w1: tensor<?x?x?xbf16, #tile.dims<E, N, K>>, %w2: tensor<?x?xbf16, #tile.dims<N, K>>, %o: tensor<?xi32, #tile.dims<E+1>>)
+    -> (tensor<?x?xf32, #tile.dims<T, N>>, tensor<?x?xf32, #tile.dims<T, N>>) {
+  %a = tile.contract(%x, %w1 : tensor<?x?xbf16, #tile.dims<T, K>>, tensor<?x?x?xbf16, #tile.dims<E, N, K>>)
+      groups(%o : tensor<?xi32, #tile.dims<E+1>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xf32, #tile.dims<T, N>> {
+  ^bb0(%acc: f32):
+    tile.yield %acc : f32
+  }
+  // expected-remark @+1 {{one is grouped (mixture of experts) and the other is not}}
+  %b = tile.contract(%x, %w2 : tensor<?x?xbf16, #tile.dims<T, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xf32, #tile.dims<T, N>> {
+  ^bb0(%acc: f32):
+    tile.yield %acc : f32
+  }
+  tile.return %a, %b : tensor<?x?xf32, #tile.dims<T, N>>, tensor<?x?xf32, #tile.dims<T, N>>
+}
+
+// -----
+
+// Nor do products grouped by different offsets.
+tile.kernel @other_offsets(%x: tensor<?x?xbf16, #tile.dims<T, K>>, %w1: tensor<?x?x?xbf16, #tile.dims<E, N, K>>, %w2: tensor<?x?x?xbf16, #tile.dims<E, N, K>>, %o: tensor<?xi32, #tile.dims<E+1>>, %p: tensor<?xi32, #tile.dims<E+1>>)
+    -> (tensor<?x?xf32, #tile.dims<T, N>>, tensor<?x?xf32, #tile.dims<T, N>>) {
+  %a = tile.contract(%x, %w1 : tensor<?x?xbf16, #tile.dims<T, K>>, tensor<?x?x?xbf16, #tile.dims<E, N, K>>)
+      groups(%o : tensor<?xi32, #tile.dims<E+1>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xf32, #tile.dims<T, N>> {
+  ^bb0(%acc: f32):
+    tile.yield %acc : f32
+  }
+  // expected-remark @+1 {{they are grouped by different offsets}}
+  %b = tile.contract(%x, %w2 : tensor<?x?xbf16, #tile.dims<T, K>>, tensor<?x?x?xbf16, #tile.dims<E, N, K>>)
+      groups(%p : tensor<?xi32, #tile.dims<E+1>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xf32, #tile.dims<T, N>> {
+  ^bb0(%acc: f32):
+    tile.yield %acc : f32
+  }
+  tile.return %a, %b : tensor<?x?xf32, #tile.dims<T, N>>, tensor<?x?xf32, #tile.dims<T, N>>
+}

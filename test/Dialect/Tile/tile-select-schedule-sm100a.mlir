@@ -344,3 +344,33 @@ tile.kernel @attention_d256(%q: tensor<?x?x256xbf16, #tile.dims<H, S, 256>> {til
   %o = tile.attention %q, %k, %v mask_kind = none, p_type = bf16 : tensor<?x?x256xbf16, #tile.dims<H, S, 256>>, tensor<?x?x256xbf16, #tile.dims<H, T, 256>>, tensor<?x?x256xbf16, #tile.dims<H, T, 256>> -> tensor<?x?x256xbf16, #tile.dims<H, S, 256>>
   tile.return %o : tensor<?x?x256xbf16, #tile.dims<H, S, 256>>
 }
+
+// -----
+
+// A grouped contraction is not paired (a pair's two CTAs would walk one
+// group's tile together): 128x256 tiles, two accumulator sets.
+// CHECK-LABEL: tile.kernel @grouped(
+// CHECK:         {schedule = #tile.schedule<tile_m = 128, tile_n = 256, tile_k = 64, stages = 4, cluster_m = 1, cluster_n = 1, consumers = 1, persistent = true, group_m = 8, acc_stages = 2>}
+tile.kernel @grouped(%x: tensor<?x?xbf16, #tile.dims<T, K>>, %w: tensor<?x?x?xbf16, #tile.dims<E, N, K>>, %o: tensor<?xi32, #tile.dims<E+1>>) -> tensor<?x?xbf16, #tile.dims<T, N>> {
+  // expected-remark@+1 {{schedule for sm_100a: tile 128x256x64, 4 stages of 48 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory; MMA warp + 1 epilogue warpgroup(s) x 128 rows (512 tensor-memory columns); cluster 1x1; persistent, group_m 8, 2 accumulator sets (epilogue overlaps the next tile's MMAs)}}
+  %0 = tile.contract(%x, %w : tensor<?x?xbf16, #tile.dims<T, K>>, tensor<?x?x?xbf16, #tile.dims<E, N, K>>) groups(%o : tensor<?xi32, #tile.dims<E+1>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<T, N>> {
+  ^bb0(%acc0: f32):
+    %t = arith.truncf %acc0 : f32 to bf16
+    tile.yield %t : bf16
+  }
+  tile.return %0 : tensor<?x?xbf16, #tile.dims<T, N>>
+}
+
+// -----
+
+tile.kernel @grouped_pair(%x: tensor<?x?xbf16, #tile.dims<T, K>>, %w: tensor<?x?x?xbf16, #tile.dims<E, N, K>>, %o: tensor<?xi32, #tile.dims<E+1>>) -> tensor<?x?xbf16, #tile.dims<T, N>> attributes {hints = #tile.hints<tile = [256, 256]>} {
+  // expected-error@+1 {{schedule for sm_100a: tile_m = 256: a CTA pair is not implemented yet for a grouped (mixture-of-experts) contraction (use 128)}}
+  %0 = tile.contract(%x, %w : tensor<?x?xbf16, #tile.dims<T, K>>, tensor<?x?x?xbf16, #tile.dims<E, N, K>>) groups(%o : tensor<?xi32, #tile.dims<E+1>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<T, N>> {
+  ^bb0(%acc0: f32):
+    %t = arith.truncf %acc0 : f32 to bf16
+    tile.yield %t : bf16
+  }
+  tile.return %0 : tensor<?x?xbf16, #tile.dims<T, N>>
+}

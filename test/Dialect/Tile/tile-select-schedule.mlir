@@ -671,3 +671,62 @@ tile.kernel @attention_hinted(%q: tensor<?x?x128xbf16, #tile.dims<H, S, 128>> {t
   %o = tile.attention %q, %k, %v mask_kind = none, p_type = bf16 : tensor<?x?x128xbf16, #tile.dims<H, S, 128>>, tensor<?x?x128xbf16, #tile.dims<H, T, 128>>, tensor<?x?x128xbf16, #tile.dims<H, T, 128>> -> tensor<?x?x128xbf16, #tile.dims<H, S, 128>>
   tile.return %o : tensor<?x?x128xbf16, #tile.dims<H, S, 128>>
 }
+
+// -----
+
+// A grouped contraction (mixture of experts): adjacent row tiles may belong
+// to different groups, so no cluster shares an rhs tile; the walk is
+// persistent (it scans the offsets on the device) and no narrower variant
+// is made (the runtime cannot see the groups' sizes).
+// CHECK-LABEL: tile.kernel @grouped(
+// CHECK:         {schedule = #tile.schedule<tile_m = 128, tile_n = 256, tile_k = 64, stages = 4, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>}
+// CHECK-NOT:     tile.kernel
+tile.kernel @grouped(%x: tensor<?x?xbf16, #tile.dims<T, K>>, %w: tensor<?x?x?xbf16, #tile.dims<E, N, K>>, %o: tensor<?xi32, #tile.dims<E+1>>) -> tensor<?x?xbf16, #tile.dims<T, N>> {
+  // expected-remark@+1 {{schedule for sm_90a: tile 128x256x64, 4 stages of 48 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (128 accumulator registers/thread); cluster 1x1; persistent, group_m 8}}
+  %0 = tile.contract(%x, %w : tensor<?x?xbf16, #tile.dims<T, K>>, tensor<?x?x?xbf16, #tile.dims<E, N, K>>) groups(%o : tensor<?xi32, #tile.dims<E+1>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<T, N>> {
+  ^bb0(%acc0: f32):
+    %t = arith.truncf %acc0 : f32 to bf16
+    tile.yield %t : bf16
+  }
+  tile.return %0 : tensor<?x?xbf16, #tile.dims<T, N>>
+}
+
+// -----
+
+tile.kernel @grouped_cluster(%x: tensor<?x?xbf16, #tile.dims<T, K>>, %w: tensor<?x?x?xbf16, #tile.dims<E, N, K>>, %o: tensor<?xi32, #tile.dims<E+1>>) -> tensor<?x?xbf16, #tile.dims<T, N>> attributes {hints = #tile.hints<cluster = [2]>} {
+  // expected-error@+1 {{schedule for sm_90a: cluster = [2, 1]: the row tiles of a grouped contraction may belong to different groups, which share no rhs tile (use [1, 1])}}
+  %0 = tile.contract(%x, %w : tensor<?x?xbf16, #tile.dims<T, K>>, tensor<?x?x?xbf16, #tile.dims<E, N, K>>) groups(%o : tensor<?xi32, #tile.dims<E+1>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<T, N>> {
+  ^bb0(%acc0: f32):
+    %t = arith.truncf %acc0 : f32 to bf16
+    tile.yield %t : bf16
+  }
+  tile.return %0 : tensor<?x?xbf16, #tile.dims<T, N>>
+}
+
+// -----
+
+tile.kernel @grouped_not_persistent(%x: tensor<?x?xbf16, #tile.dims<T, K>>, %w: tensor<?x?x?xbf16, #tile.dims<E, N, K>>, %o: tensor<?xi32, #tile.dims<E+1>>) -> tensor<?x?xbf16, #tile.dims<T, N>> attributes {hints = #tile.hints<persistent = false>} {
+  // expected-error@+1 {{schedule for sm_90a: a grouped (mixture-of-experts) contraction needs a persistent schedule: its tiles are found by scanning the offsets on the device}}
+  %0 = tile.contract(%x, %w : tensor<?x?xbf16, #tile.dims<T, K>>, tensor<?x?x?xbf16, #tile.dims<E, N, K>>) groups(%o : tensor<?xi32, #tile.dims<E+1>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<T, N>> {
+  ^bb0(%acc0: f32):
+    %t = arith.truncf %acc0 : f32 to bf16
+    tile.yield %t : bf16
+  }
+  tile.return %0 : tensor<?x?xbf16, #tile.dims<T, N>>
+}
+
+// -----
+
+tile.kernel @grouped_stream_k(%x: tensor<?x?xbf16, #tile.dims<T, K>>, %w: tensor<?x?x?xbf16, #tile.dims<E, N, K>>, %o: tensor<?xi32, #tile.dims<E+1>>) -> tensor<?x?xbf16, #tile.dims<T, N>> attributes {hints = #tile.hints<stream_k = true>} {
+  // expected-error@+1 {{schedule for sm_90a: stream_k is not implemented yet for a grouped (mixture-of-experts) contraction}}
+  %0 = tile.contract(%x, %w : tensor<?x?xbf16, #tile.dims<T, K>>, tensor<?x?x?xbf16, #tile.dims<E, N, K>>) groups(%o : tensor<?xi32, #tile.dims<E+1>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<T, N>> {
+  ^bb0(%acc0: f32):
+    %t = arith.truncf %acc0 : f32 to bf16
+    tile.yield %t : bf16
+  }
+  tile.return %0 : tensor<?x?xbf16, #tile.dims<T, N>>
+}
