@@ -434,6 +434,14 @@ int kiln_module_last_variant(const kiln_module *module) {
   return module ? module->module->lastVariant() : -1;
 }
 
+kiln_status kiln_module_set_check_offsets(kiln_module *module, int on) {
+  if (!module)
+    return fail(KILN_ERROR_INVALID_VALUE,
+                "kiln_module_set_check_offsets: null module");
+  module->module->setCheckOffsets(on != 0);
+  return KILN_OK;
+}
+
 kiln_status kiln_module_choose_variant(const kiln_module *module,
                                        const kiln_tensor *args, int nargs,
                                        int sm_count, int *variant_out) {

@@ -581,6 +581,25 @@ bool validateManifest(const Manifest &m, std::string &error) {
   if (!checkKernel(m, "", m.tensorMaps, m.kernelArgs, m.launch, error))
     return false;
 
+  // Group offsets: a rank-1 i32 param, the rows a dim.
+  for (size_t i = 0; i < m.segments.size(); ++i) {
+    const Segments &g = m.segments[i];
+    std::string at = "segments[" + std::to_string(i) + "]";
+    int p = m.findParam(g.param);
+    if (p < 0) {
+      error = at + ".param: no param named '" + g.param + "'";
+      return false;
+    }
+    if (m.params[p].dtype != DType::I32 || m.params[p].shape.size() != 1) {
+      error = at + ".param: '" + g.param + "' is not a rank-1 i32 tensor";
+      return false;
+    }
+    if (m.findDim(g.rows) < 0) {
+      error = at + ".rows: no dim named '" + g.rows + "'";
+      return false;
+    }
+  }
+
   // Variants: each checked like the primary; no two kernels share an entry.
   for (size_t v = 0; v < m.variants.size(); ++v) {
     const KernelVariant &kv = m.variants[v];
@@ -780,6 +799,12 @@ bool readParam(Reader &r, const Json &j, const std::string &path, Param &p) {
   return true;
 }
 
+bool readSegments(Reader &r, const Json &j, const std::string &path,
+                  Segments &g) {
+  return r.object(j, path) && r.strField(j, "param", path, g.param) &&
+         r.strField(j, "rows", path, g.rows);
+}
+
 bool readTensorMap(Reader &r, const Json &j, const std::string &path,
                    TensorMapDesc &t) {
   if (!r.object(j, path) || !r.strField(j, "param", path, t.param) ||
@@ -940,6 +965,10 @@ bool readManifest(const Json &top, Manifest &m, std::string &error) {
       !readList(r, top, "manifest", "", "kernel_args", m.kernelArgs,
                 readKernelArg))
     return false;
+  m.segments.clear();
+  if (top.contains("segments") &&
+      !readList(r, top, "manifest", "", "segments", m.segments, readSegments))
+    return false;
   const Json *launch = r.field(top, "launch", "manifest", true);
   if (!launch || !readLaunch(r, *launch, "launch", m.launch))
     return false;
@@ -1010,6 +1039,10 @@ bool readManifestFile(const std::string &path, Manifest &out,
 //===----------------------------------------------------------------------===//
 
 namespace {
+
+Json toJson(const Segments &g) {
+  return Json{{"param", g.param}, {"rows", g.rows}};
+}
 
 Json toJson(const Param &p) {
   Json j;
@@ -1128,6 +1161,8 @@ std::string writeManifest(const Manifest &m) {
     kv("params", list(m.params));
     kv("tensor_maps", list(m.tensorMaps));
     kv("kernel_args", list(m.kernelArgs));
+    if (!m.segments.empty())
+      kv("segments", list(m.segments));
     kv("launch", compact(toJson(m.launch)), /*last=*/m.variants.empty());
     if (!m.variants.empty()) {
       std::string v = "[\n";

@@ -178,6 +178,19 @@ struct Launch {
   }
 };
 
+/// An i32 param of group offsets into the rows of dim `rows`: the offsets
+/// that drive a grouped tile walk (the experts of a grouped GEMM, packed
+/// sequences). Its `E+1` entries are expected to satisfy
+/// `0 = o[0] <= ... <= o[E] = rows`; the runtime's checking mode
+/// (docs/runtime.md, "Checking offsets") reads them before a launch.
+struct Segments {
+  std::string param;
+  std::string rows;
+  bool operator==(const Segments &o) const {
+    return param == o.param && rows == o.rows;
+  }
+};
+
 /// Another compilation of the same kernel in the same cubin (e.g. other tile
 /// sizes): its own entry, tensor maps, parameter list and launch, over the
 /// manifest's shared params and dims. The runtime picks one kernel per launch.
@@ -207,6 +220,8 @@ struct Manifest {
   std::vector<Param> params;
   std::vector<TensorMapDesc> tensorMaps;
   std::vector<KernelArg> kernelArgs;
+  /// The params of group offsets (`segments`; empty: none).
+  std::vector<Segments> segments;
   Launch launch;
   /// Variants 1..n (`entry`, `tensorMaps`, `kernelArgs` and `launch` above are
   /// variant 0, the primary); empty for a single-kernel manifest.
@@ -217,7 +232,8 @@ struct Manifest {
            source == o.source && chip == o.chip && cubin == o.cubin &&
            entry == o.entry && dims == o.dims && params == o.params &&
            tensorMaps == o.tensorMaps && kernelArgs == o.kernelArgs &&
-           launch == o.launch && variants == o.variants;
+           segments == o.segments && launch == o.launch &&
+           variants == o.variants;
   }
 
   /// Index of the parameter called `name`, or -1.

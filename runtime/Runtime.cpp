@@ -12,6 +12,7 @@
 #include "runtime/ArgCheck.h"
 #include "runtime/CudaDriver.h"
 #include "runtime/DeviceCheck.h"
+#include "runtime/OffsetsCheck.h"
 #include "runtime/Format.h"
 #include "runtime/KernelArgs.h"
 #include "runtime/Limits.h"
@@ -205,6 +206,8 @@ struct Module::Impl {
 
   /// The variant of the most recent successful launch; -1 before the first.
   std::atomic<int> lastVariant{-1};
+  /// Module::setCheckOffsets.
+  std::atomic<bool> checkOffsets{false};
 
   std::mutex mutex;
   std::vector<std::unique_ptr<ContextState>> contexts;
@@ -222,7 +225,50 @@ struct Module::Impl {
                     LaunchReport *report);
   Status workspaceFor(ContextState &cs, CUstream stream, size_t bytes,
                       uint64_t &out);
+  Status checkSegments(const Tensor *args, const BoundDims &dims,
+                       CUstream stream);
 };
+
+/// The checking mode: each group offsets param the manifest lists, read
+/// after the work queued on `stream` (which may write it) has finished.
+Status Module::Impl::checkSegments(const Tensor *args, const BoundDims &dims,
+                                   CUstream stream) {
+  const Manifest &m = plan.manifest;
+  if (!cu().cuMemcpyDtoH)
+    return Status::error(ErrorCode::Device,
+                         "checking offsets: the driver has no cuMemcpyDtoH");
+  CUresult r = cu().cuStreamSynchronize(stream);
+  if (r != CUDA_SUCCESS)
+    return Status::error(ErrorCode::Device,
+                         "checking offsets: synchronizing the stream failed "
+                         "(it cannot run inside stream capture): " +
+                             cudaErrorText(r));
+  for (const Segments &g : m.segments) {
+    int p = m.findParam(g.param), d = m.findDim(g.rows);
+    if (p < 0 || d < 0)
+      continue; // validateManifest refused such a manifest.
+    const Tensor &t = args[p];
+    std::vector<int32_t> host(static_cast<size_t>(t.shape[0]));
+    for (size_t i = 0; i < host.size();) {
+      // Contiguous entries in one copy; a strided view one entry at a time.
+      size_t run = t.strides[0] == 1 ? host.size() : 1;
+      r = cu().cuMemcpyDtoH(
+          host.data() + i,
+          static_cast<CUdeviceptr>(t.data + i * t.strides[0] * sizeof(int32_t)),
+          run * sizeof(int32_t));
+      if (r != CUDA_SUCCESS)
+        return Status::error(ErrorCode::Device,
+                             "checking offsets: reading '" + g.param +
+                                 "' failed: " + cudaErrorText(r));
+      i += run;
+    }
+    std::string error;
+    if (!checkGroupOffsets(host.data(), host.size(), dims.values[d], g.param,
+                           g.rows, error))
+      return Status::error(ErrorCode::Argument, error);
+  }
+  return Status();
+}
 
 Module::Impl::~Impl() {
   for (auto &cs : contexts) {
@@ -599,6 +645,7 @@ Status Module::loadFromMemory(const Manifest &manifest, std::string cubin,
     impl->cubin = std::move(cubin);
     const char *dbg = std::getenv("KILN_DEBUG");
     impl->debug = dbg && *dbg && std::strcmp(dbg, "0") != 0;
+    impl->checkOffsets = checkOffsetsFromEnvironment();
     out.reset(new Module(std::move(impl)));
     return Status();
   } catch (const std::bad_alloc &) {
@@ -701,6 +748,10 @@ Status Module::launch(const Tensor *args, size_t count, CUstream stream,
     ContextState *cs = nullptr;
     Status s = impl->acquire(stream, args, count, scope, cs);
     if (!s.ok())
+      return s;
+    if (impl->checkOffsets.load(std::memory_order_relaxed) &&
+        !plan.manifest.segments.empty() &&
+        !(s = impl->checkSegments(args, dims, stream)))
       return s;
 
     // The variant for these dims (integer arithmetic, no allocation); from here
@@ -841,6 +892,14 @@ const std::string &Module::variantEntry(size_t k) const {
 
 int Module::lastVariant() const {
   return impl->lastVariant.load(std::memory_order_relaxed);
+}
+
+void Module::setCheckOffsets(bool on) {
+  impl->checkOffsets.store(on, std::memory_order_relaxed);
+}
+
+bool Module::checkOffsets() const {
+  return impl->checkOffsets.load(std::memory_order_relaxed);
 }
 
 Status Module::chooseVariant(const Tensor *args, const bool *known,

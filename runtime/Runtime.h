@@ -130,6 +130,15 @@ public:
   /// before the first.
   int lastVariant() const;
 
+  /// The checking mode (docs/runtime.md, "Checking offsets"): before each
+  /// launch, synchronize `stream`, copy the group offsets the manifest lists
+  /// (`segments`) to the host and refuse the launch (ErrorCode::Argument) at
+  /// the first entry outside 0 = o[0] <= ... <= o[E] = rows. Off unless
+  /// $KILN_CHECK_OFFSETS was set (not "0") when the module was loaded; for
+  /// debugging, not inside stream capture.
+  void setCheckOffsets(bool on);
+  bool checkOffsets() const;
+
   struct Impl;
 
 private:

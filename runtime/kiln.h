@@ -183,6 +183,13 @@ KILN_API const char *kiln_module_variant_entry(const kiln_module *module,
  * thread) ran, or would have run for an empty grid; -1 before the first
  * launch and for NULL. */
 KILN_API int kiln_module_last_variant(const kiln_module *module);
+/** The checking mode (docs/runtime.md, "Checking offsets"): with `on`
+ * nonzero, each launch first synchronizes its stream, reads the group
+ * offsets the manifest lists and fails with KILN_ERROR_ARGUMENT at the first
+ * entry outside 0 = o[0] <= ... <= o[E] = rows, launching nothing. Off unless
+ * $KILN_CHECK_OFFSETS was set (not "0") when the module was loaded. */
+KILN_API kiln_status kiln_module_set_check_offsets(kiln_module *module,
+                                                   int on);
 /** The variant a launch with these tensors would run on a device with
  * `sm_count` SMs, without launching or any CUDA call. `args` are as in
  * kiln_module_infer_shapes (shape == NULL: unknown); the known ones must bind

@@ -214,3 +214,36 @@ def test_graph_replay_with_new_offsets(load):
         graph.replay()
         torch.cuda.synchronize()
         check(y, buf, product_rows(x, w), offsets, f"replay {counts}")
+
+
+CHECK_MESSAGES = {
+    "last_below_T": "offsets[2] = 250: the last group ends at T = 300",
+    "last_above_T": "offsets[2] = 500 is past the 300 rows of T",
+    "negative": "offsets[0] = -50: the first group starts at row 0",
+    "not_monotone": "offsets[2] = 50 is below offsets[1] = 200: offsets never decrease",
+    "decreasing": "offsets[0] = 300: the first group starts at row 0",
+}
+
+
+@pytest.mark.parametrize("case", CHECK_MESSAGES)
+def test_checking_mode_names_the_first_bad_entry(load, kiln_module, case):
+    """kernel.check_offsets = True: a launch with bad offsets raises, naming the entry, and
+    writes nothing; good offsets launch as usual."""
+    kernel = load("moe_grouped")
+    values, t = BAD_OFFSETS[case]
+    n, k = 136, 64
+    x, w = randn(t, k), randn(len(values) - 1, n, k)
+    buf, y = guarded_output(t, n, torch.bfloat16)
+    kernel.check_offsets = True
+    try:
+        with pytest.raises(kiln_module.KilnError, match=CHECK_MESSAGES[case]):
+            kernel(x, w, torch.tensor(values, dtype=torch.int32, device="cuda"), out=y)
+        torch.cuda.synchronize()
+        assert torch.isnan(buf.float()).all(), "a refused launch wrote its output"
+        good = offsets_of([100, 0, 200][:len(values) - 1] + [0] * (len(values) - 4))
+        good[-1] = t
+        kernel(x, w, good, out=y)
+        torch.cuda.synchronize()
+        check(y, buf, product_rows(x, w), good, f"{case}, checked")
+    finally:
+        kernel.check_offsets = False

@@ -265,6 +265,19 @@ FailureOr<KernelABI> kiln::planKernelABI(cta::ProgramOp program) {
                               "arguments"),
                 WalkResult::interrupt());
       offsetTensors.push_back(source);
+      // A grouped walk's offsets split the rows of its row axis: the
+      // runtime's checking mode reads them (Manifest.h, Segments).
+      if (auto loop = llvm::dyn_cast<cta::TileLoopOp>(op))
+        if (auto rowsArg = llvm::dyn_cast<BlockArgument>(
+                loop.getExtents()[loop.getExtents().size() - 2]))
+          if (auto dim = program.getArgAttrOfType<cta::DimAttr>(
+                  rowsArg.getArgNumber(), cta::ProgramOp::kDimAttrName)) {
+            Segments segments{
+                manifest.params[paramIndex(arg.getArgNumber())].name,
+                dim.getName().str()};
+            if (!llvm::is_contained(manifest.segments, segments))
+              manifest.segments.push_back(segments);
+          }
     } else if (auto rows = llvm::dyn_cast<cta::StoreRowsOp>(op)) {
       auto dest = llvm::dyn_cast<BlockArgument>(rows.getDest());
       if (!dest || dest.getOwner() != &body)

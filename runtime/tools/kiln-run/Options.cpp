@@ -44,6 +44,10 @@ const char *const kUsage =
     "                        (default 268435456)\n"
     "  --values NAME=v,...   the values of an i32 input (e.g. MoE offsets); "
     "otherwise zeros\n"
+    "  --check-offsets       refuse a launch whose group offsets break "
+    "0 = o[0] <= ... <= o[E] = rows,\n"
+    "                        naming the first bad entry (the runtime's "
+    "checking mode)\n"
     "  --seed N              random seed (default 1)\n"
     "  --device N            CUDA device ordinal (default 0)\n"
     "  --verbose             print the grid, every kernel argument and, for "
@@ -111,6 +115,8 @@ ParseResult parseArgs(int argc, const char *const *argv, Options &o,
       return ParseResult::Help;
     } else if (arg == "--check") {
       o.check = true;
+    } else if (arg == "--check-offsets") {
+      o.checkOffsets = true;
     } else if (arg == "--verbose" || arg == "-v") {
       o.verbose = true;
     } else if (arg == "--dims") {

@@ -28,6 +28,8 @@ struct Options {
   int iters = 20;
   int warmup = 3;
   bool check = false;
+  /// --check-offsets: the runtime's checking mode for group offsets.
+  bool checkOffsets = false;
   std::string ref;
   int64_t checkWork = int64_t(1) << 28;
   uint64_t seed = 1;

@@ -261,6 +261,8 @@ int run(int argc, char **argv) {
     return 1;
   }
   const Manifest &m = mod->manifest();
+  if (opt.checkOffsets)
+    mod->setCheckOffsets(true);
 
   // Dims and shapes.
   std::vector<int64_t> dimValues;

@@ -60,3 +60,11 @@ TEST(CApiDimExpr, RefusesBadTextAndSmallBuffers) {
 }
 
 } // namespace
+
+// The checking mode's switch refuses a null module, naming the function.
+TEST(CApi, SetCheckOffsetsRefusesNull) {
+  EXPECT_EQ(kiln_module_set_check_offsets(nullptr, 1),
+            KILN_ERROR_INVALID_VALUE);
+  EXPECT_NE(std::string(kiln_last_error()).find("kiln_module_set_check_offsets"),
+            std::string::npos);
+}

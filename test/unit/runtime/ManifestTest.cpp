@@ -593,3 +593,21 @@ TEST(ManifestFile, ManifestPathForCubin) {
 }
 
 } // namespace
+
+// Group offsets (`segments`): a rank-1 i32 param and a dim of rows.
+TEST(Manifest, ChecksSegments) {
+  Manifest moe = moeManifest();
+  expectInvalid([](Manifest &m) { m.segments[0].param = "cu"; },
+                "segments[0].param: no param named 'cu'", moe);
+  expectInvalid([](Manifest &m) { m.segments[0].param = "y"; },
+                "segments[0].param: 'y' is not a rank-1 i32 tensor", moe);
+  expectInvalid([](Manifest &m) { m.segments[0].param = "bias"; },
+                "segments[0].param: 'bias' is not a rank-1 i32 tensor", moe);
+  expectInvalid([](Manifest &m) { m.segments[0].rows = "S"; },
+                "segments[0].rows: no dim named 'S'", moe);
+  // Written only when there are some; a manifest without them reads back
+  // without them.
+  EXPECT_NE(writeManifest(moe).find(R"("segments": [)"), std::string::npos);
+  EXPECT_EQ(writeManifest(matmulManifest()).find("segments"),
+            std::string::npos);
+}

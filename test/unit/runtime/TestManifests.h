@@ -197,6 +197,7 @@ inline Manifest moeManifest() {
   m.launch.cluster = {1, 2, 1};
   m.launch.dynamicSmem = 100000;
   m.launch.rule = GridRule::Tiles;
+  m.segments = {{"offsets", "T"}};
   m.launch.tiles = {{DimExpr::dim("N"), 128}, {DimExpr::dim("T"), 64}};
   return m;
 }
