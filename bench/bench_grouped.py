@@ -42,10 +42,12 @@ TOLERANCE = 1e-2
 def counts_of(experts, routing, tokens, seed=0):
     if routing == "uniform":
         return [tokens // experts] * experts
-    g = torch.Generator().manual_seed(seed)
-    p = torch.distributions.Dirichlet(torch.full((experts,), 0.3)).sample()
-    return torch.multinomial(p, tokens, replacement=True, generator=g).bincount(
-        minlength=experts).tolist()
+    # The same routing in every run (the Dirichlet draw uses the global generator).
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(seed)
+        p = torch.distributions.Dirichlet(torch.full((experts,), 0.3)).sample()
+        return torch.multinomial(p, tokens, replacement=True).bincount(
+            minlength=experts).tolist()
 
 
 def grouped_reference(x, w, counts):

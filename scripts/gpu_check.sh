@@ -24,6 +24,7 @@
 #   pytest.log         (with per-test times: --durations=0)
 #   bench_matmul.json  bench_matmul.png  bench_swiglu.json  bench_swiglu.png  bench_epilogue.json
 #   bench_fp8.json     (the fp8 GEMM and the fp8 SwiGLU)
+#   bench_grouped.json bench_grouped.png (grouped GEMM and grouped SwiGLU against torch._grouped_mm)
 set -u -o pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT" || exit 1
@@ -152,6 +153,13 @@ if [ $BENCH = 1 ]; then
       --artifact "$KILN_ARTIFACTS/matmul_fp8.kiln.json" --out "$OUT/bench_fp8.json" $Q
   else
     note "== bench_fp8: skipped, $KILN_ARTIFACTS/matmul_fp8.kiln.json was not built"
+  fi
+  if [ -e "$KILN_ARTIFACTS/moe_grouped.kiln.json" ] && [ -e "$KILN_ARTIFACTS/moe_swiglu.kiln.json" ]; then
+    run -t all "bench_grouped" timeout 300 python3 bench/bench_grouped.py \
+      --artifacts "$KILN_ARTIFACTS" --out "$OUT/bench_grouped.json" --plot "$OUT/bench_grouped.png" \
+      $([ $QUICK = 1 ] && echo --cases 0,2,3,4)
+  else
+    note "== bench_grouped: skipped, moe_grouped / moe_swiglu were not built"
   fi
 fi
 note "gpu_check: $([ $status = 0 ] && echo PASS || echo FAIL)"

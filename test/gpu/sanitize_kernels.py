@@ -9,7 +9,8 @@ smaller than every tile; 257,264,528, several tiles and a K remainder; K a multi
 operands have the 16-byte rows TMA needs), binding the dims M, N, K; attention kernels get
 S = M queries and T = N keys in 2 batches of 2 heads (B, H, HKV, G = 2; BH = 3); varlen attention
 TQ = M packed queries and TK = N keys in B = 2 sequences whose offsets (like every i32 input) are
-random in [0, 4): not monotone, which must not send an access outside memory either.
+random in [0, 4): not monotone, which must not send an access outside memory either;
+grouped GEMMs (mixture of experts) T = N rows in E = 3 groups, their offsets random the same way.
 Inputs are random host tensors copied to the GPU, outputs are allocated by the runtime, and
 PyTorch's caching allocator is off, so the only kernels on the GPU are Kiln's and every tensor is
 its own allocation (an access past one is an error memcheck sees). Correctness is pytest's job
@@ -107,7 +108,7 @@ def main():
             continue
         for m, n, k in shapes:
             dims = {"M": m, "N": n, "K": k, "S": m, "T": n, "B": 2, "H": 2, "HKV": 2, "G": 2,
-                    "BH": 3, "TQ": m, "TK": n}
+                    "BH": 3, "TQ": m, "TK": n, "E": 3}
             try:
                 inputs = [random_input(p, dims) for p in kernel.params if p.role == "input"]
             except KeyError as e:
