@@ -317,11 +317,27 @@ Value Generator::genMatmul(const BinaryExpr &expr) {
   }
   if (auto *grouped = llvm::dyn_cast<CallExpr>(lhsExpr);
       grouped && grouped->builtin == Builtin::Grouped) {
+    // Block-scaled operands (Sema admits both or neither) bring their
+    // scale tensors.
+    auto *xName = llvm::dyn_cast<NameExpr>(grouped->args[0].value.get());
+    auto *wName = llvm::dyn_cast<NameExpr>(rhsExpr);
+    if (xName && xName->param && xName->param->type.scale) {
+      auto [x, xScale] = paramValues.lookup(xName->param);
+      auto [w, wScale] = paramValues.lookup(wName->param);
+      const BlockScale &sx = *xName->param->type.scale;
+      const BlockScale &sw = *wName->param->type.scale;
+      Value offsets = genTensor(*grouped->args[1].value);
+      return tile::GroupedMatmulOp::create(
+          builder, location, resultType, x, w, offsets, xScale, wScale,
+          transposeB, builder.getDenseI64ArrayAttr({sx.rows, sx.cols}),
+          builder.getDenseI64ArrayAttr({sw.rows, sw.cols}));
+    }
     Value x = genTensor(*grouped->args[0].value);
     Value offsets = genTensor(*grouped->args[1].value);
     Value w = genTensor(*rhsExpr);
     return tile::GroupedMatmulOp::create(builder, location, resultType, x, w,
-                                         offsets, transposeB);
+                                         offsets, Value(), Value(), transposeB,
+                                         nullptr, nullptr);
   }
 
   auto *lhsName = llvm::dyn_cast<NameExpr>(lhsExpr);

@@ -251,6 +251,11 @@ private:
   /// The element type the MMA multiplies, or nullopt after an error.
   std::optional<ElemType> checkMmaTypes(BinaryExpr &expr, const MatmulOperand &lhs,
                                      const MatmulOperand &rhs);
+  /// Block scales of the operands of '@': both or neither, the lhs
+  /// untransposed, one scale type, one block along K (recorded in
+  /// `contractions`); false after an error.
+  bool checkScalePair(BinaryExpr &expr, const MatmulOperand &lhs,
+                      const MatmulOperand &rhs);
   ValueType checkLambda(LambdaExpr &lambda, llvm::ArrayRef<ElemType> paramTypes,
                         llvm::StringRef what, llvm::StringRef paramNames);
 
@@ -811,7 +816,13 @@ KernelChecker::MatmulOperand KernelChecker::checkMatmulOperand(ExprPtr &operand,
     call->builtin = Builtin::Grouped;
     if (!checkArity(*call, 2, {}, "(x, offsets)"))
       return result;
+    // x may be block-scaled: the grouped product applies its scales.
+    allowScaled = true;
     const ValueType &x = check(*call->args[0].value);
+    allowScaled = false;
+    if (auto *name = llvm::dyn_cast<NameExpr>(call->args[0].value.get());
+        name && name->param && name->param->type.scale)
+      result.scaled = name->param;
     check(*call->args[1].value);
     if (x.isInvalid() || call->args[1].value->type.isInvalid())
       return result;
@@ -889,6 +900,43 @@ std::optional<ElemType> KernelChecker::checkMmaTypes(BinaryExpr &expr,
   return std::nullopt;
 }
 
+bool KernelChecker::checkScalePair(BinaryExpr &expr, const MatmulOperand &lhs,
+                                   const MatmulOperand &rhs) {
+  if (bool(lhs.scaled) != bool(rhs.scaled)) {
+    const MatmulOperand &s = lhs.scaled ? lhs : rhs;
+    const MatmulOperand &u = lhs.scaled ? rhs : lhs;
+    error(expr.getLoc()) << quote(*s.base) << " is block-scaled ("
+                         << formatType(s.scaled->type) << ") but "
+                         << quote(*u.base) << " is not; both operands of "
+                         << "'@' must carry block scales";
+    return false;
+  }
+  if (!lhs.scaled)
+    return true;
+  const BlockScale &sa = *lhs.scaled->type.scale, &sb = *rhs.scaled->type.scale;
+  if (lhs.transposed) {
+    error(lhs.transposeLoc) << "the left operand of a block-scaled '@' "
+                               "cannot be transposed";
+    return false;
+  }
+  if (sa.dtype != sb.dtype) {
+    error(expr.getLoc()) << "scale types differ: " << getDTypeName(sa.dtype)
+                         << " for " << quote(*lhs.base) << ", "
+                         << getDTypeName(sb.dtype) << " for "
+                         << quote(*rhs.base);
+    return false;
+  }
+  int64_t kA = sa.cols, kB = rhs.transposed ? sb.cols : sb.rows;
+  if (kA != kB) {
+    error(expr.getLoc()) << "scale blocks along K differ: " << kA << " for "
+                         << quote(*lhs.base) << ", " << kB << " for "
+                         << quote(*expr.rhs);
+    return false;
+  }
+  contractions.scaleBlockK = kA;
+  return true;
+}
+
 ValueType KernelChecker::checkMatmul(BinaryExpr &expr) {
   if (lambda) {
     error(expr.getLoc()) << "'@' cannot be used inside a lambda; a lambda "
@@ -919,22 +967,12 @@ ValueType KernelChecker::checkMatmul(BinaryExpr &expr) {
       return ValueType::invalid();
     }
 
-  // Block scales: both operands or neither, agreeing along K.
-  if (bool(lhs.scaled) != bool(rhs.scaled)) {
-    const MatmulOperand &s = lhs.scaled ? lhs : rhs;
-    const MatmulOperand &u = lhs.scaled ? rhs : lhs;
-    error(expr.getLoc()) << quote(*s.base) << " is block-scaled ("
-                         << formatType(s.scaled->type) << ") but "
-                         << quote(*u.base) << " is not; both operands of "
-                         << "'@' must carry block scales";
+  if (!checkScalePair(expr, lhs, rhs))
     return ValueType::invalid();
-  }
   std::optional<ElemType> mmaType = checkMmaTypes(expr, lhs, rhs);
   if (!mmaType)
     return ValueType::invalid();
-  if (lhs.scaled) {
-    const BlockScale &sa = *lhs.scaled->type.scale,
-                     &sb = *rhs.scaled->type.scale;
+  if (lhs.scaled)
     for (const MatmulOperand *operand : {&lhs, &rhs})
       if (operand->type.shape.size() != 2) {
         error(expr.getLoc()) << "block-scaled operands of '@' must have rank "
@@ -943,27 +981,6 @@ ValueType KernelChecker::checkMatmul(BinaryExpr &expr) {
                              << operand->type.shape.size();
         return ValueType::invalid();
       }
-    if (lhs.transposed) {
-      error(lhs.transposeLoc) << "the left operand of a block-scaled '@' "
-                                 "cannot be transposed";
-      return ValueType::invalid();
-    }
-    if (sa.dtype != sb.dtype) {
-      error(expr.getLoc()) << "scale types differ: " << getDTypeName(sa.dtype)
-                           << " for " << quote(*lhs.base) << ", "
-                           << getDTypeName(sb.dtype) << " for "
-                           << quote(*rhs.base);
-      return ValueType::invalid();
-    }
-    int64_t kA = sa.cols, kB = rhs.transposed ? sb.cols : sb.rows;
-    if (kA != kB) {
-      error(expr.getLoc()) << "scale blocks along K differ: " << kA << " for "
-                           << quote(*lhs.base) << ", " << kB << " for "
-                           << quote(b);
-      return ValueType::invalid();
-    }
-    contractions.scaleBlockK = kA;
-  }
 
   llvm::ArrayRef<std::string> sa = lhs.type.shape, sb = rhs.type.shape;
   const std::string &kA = sa.back(), &kB = sb[sb.size() - 2];
@@ -1019,6 +1036,15 @@ void KernelChecker::noteContraction(ElemType mmaType) {
 ValueType KernelChecker::checkSegmentedMatmul(BinaryExpr &expr,
                                               MatmulOperand &lhs,
                                               MatmulOperand &rhs) {
+  for (const MatmulOperand *operand : {&lhs, &rhs})
+    if (operand->scaled) {
+      error(expr.getLoc()) << "a segmented '@' (grouped(q, cu_q) @ "
+                              "grouped(k, cu_k)^T) does not take block-scaled "
+                              "operands, but "
+                           << quote(*operand->grouped->args[0].value) << " is "
+                           << formatType(operand->scaled->type);
+      return ValueType::invalid();
+    }
   const Expr &q = *lhs.grouped->args[0].value,
              &qOffsets = *lhs.grouped->args[1].value;
   const Expr &k = *rhs.grouped->args[0].value,
@@ -1095,11 +1121,6 @@ ValueType KernelChecker::checkGroupedMatmul(BinaryExpr &expr,
                          << quote(w) << " is " << tw.str();
     return ValueType::invalid();
   }
-  if (rhs.scaled) {
-    error(expr.getLoc()) << "grouped '@' of block-scaled operands is not "
-                            "supported";
-    return ValueType::invalid();
-  }
 
   // offsets has one boundary per expert plus the end.
   const std::string &experts = tw.shape[0], &boundaries = to.shape[0];
@@ -1115,6 +1136,8 @@ ValueType KernelChecker::checkGroupedMatmul(BinaryExpr &expr,
         << " (one boundary per expert, plus the end)";
     return ValueType::invalid();
   }
+  if (!checkScalePair(expr, lhs, rhs))
+    return ValueType::invalid();
   std::optional<ElemType> mmaType = checkMmaTypes(expr, lhs, rhs);
   if (!mmaType)
     return ValueType::invalid();

@@ -439,7 +439,7 @@ cta.program @f(%offsets: memref<?xi32> {cta.param = #cta.param<"offsets", input,
     attributes {block = array<i64: 384, 1, 1>} {
   // expected-error@+1 {{convert-cta-to-nvvm: not implemented yet on sm_90a: a grouped tile walk}}
   cta.tile_loop grouped offsets(%offsets : memref<?xi32>, %E) (%T, %T) tile [64, 64] {
-  ^bb0(%e: index, %m0: index, %n0: index, %m_end: index):
+  ^bb0(%e: index, %m0: index, %n0: index, %m_end: index, %row_tile: index):
   }
   cta.return
 }
@@ -1067,7 +1067,7 @@ cta.program @longest_first(%o: memref<?x?x?x?xbf16, strided<[?, ?, ?, 1]>> {cta.
 cta.program @grouped_walk(%offsets: memref<?xi32> {cta.param = #cta.param<"cu", input, [B+1]>}, %o: memref<?x?xf32> {cta.param = #cta.param<"o", output, [H, T]>}, %B: index {cta.dim = #cta.dim<B>}, %H: index {cta.dim = #cta.dim<H>}, %T: index {cta.dim = #cta.dim<T>}) attributes {block = array<i64: 128, 1, 1>} {
   %c64 = arith.constant 64 : index
   cta.tile_loop grouped offsets(%offsets : memref<?xi32>, %B) (%H, %T, %c64) tile [1, 128, 64] {
-  ^bb0(%g: index, %h: index, %m0: index, %n0: index, %end: index):
+  ^bb0(%g: index, %h: index, %m0: index, %n0: index, %end: index, %row_tile: index):
     %start = cta.read_index %offsets[%g] : memref<?xi32>
   } {persistent}
   cta.return
@@ -1098,11 +1098,11 @@ cta.program @grouped_walk(%offsets: memref<?xi32> {cta.param = #cta.param<"cu", 
 cta.program @grouped_roles(%offsets: memref<?xi32> {cta.param = #cta.param<"offsets", input, [E+1]>}, %y: memref<?x?xbf16> {cta.param = #cta.param<"y", output, [T, N]>}, %E: index {cta.dim = #cta.dim<E>}, %T: index {cta.dim = #cta.dim<T>}, %N: index {cta.dim = #cta.dim<N>}) attributes {block = array<i64: 384, 1, 1>, chip = #cta.chip<sm_90a>} {
   cta.warp_specialize #cta.role<producer, warps = 4, regs = 40> {
     cta.tile_loop grouped offsets(%offsets : memref<?xi32>, %E) (%T, %N) tile [128, 256] {
-    ^bb0(%g: index, %m0: index, %n0: index, %end: index):
+    ^bb0(%g: index, %m0: index, %n0: index, %end: index, %row_tile: index):
     } {group_m = 8 : i64, persistent}
   } #cta.role<math, warps = 8, regs = 232> {
     cta.tile_loop grouped offsets(%offsets : memref<?xi32>, %E) (%T, %N) tile [128, 256] {
-    ^bb0(%g: index, %m0: index, %n0: index, %end: index):
+    ^bb0(%g: index, %m0: index, %n0: index, %end: index, %row_tile: index):
     } {group_m = 8 : i64, persistent}
   }
   cta.return
@@ -1113,7 +1113,7 @@ cta.program @grouped_roles(%offsets: memref<?xi32> {cta.param = #cta.param<"offs
 cta.program @grouped_not_persistent(%offsets: memref<?xi32> {cta.param = #cta.param<"cu", input, [B+1]>}, %B: index {cta.dim = #cta.dim<B>}, %T: index {cta.dim = #cta.dim<T>}) attributes {block = array<i64: 128, 1, 1>} {
   // expected-error@+1 {{convert-cta-to-nvvm: not implemented yet on sm_90a: a grouped tile walk that is not persistent (its units depend on offsets on the device)}}
   cta.tile_loop grouped offsets(%offsets : memref<?xi32>, %B) (%T, %T) tile [128, 64] {
-  ^bb0(%g: index, %m0: index, %n0: index, %end: index):
+  ^bb0(%g: index, %m0: index, %n0: index, %end: index, %row_tile: index):
   }
   cta.return
 }

@@ -35,3 +35,42 @@ tile.kernel @nvfp4(%a: tensor<?x?xf4E2M1FN, #tile.dims<M, K>> {tile.param = #til
   }
   tile.return %0 : tensor<?x?xf16, #tile.dims<M, N>>
 }
+
+// -----
+
+// Block-scaled experts (MXFP8, examples/moe_mxfp8.kiln): w's scale atoms are
+// one tensor per expert, loaded from group %e's; x's are per group, each
+// group's rows padded to whole atoms, so a tile's atom row is its row-tile
+// index over all groups (%row_tile), and their count is a dim of its own.
+// CHECK-LABEL: cta.program @moe_mxfp8(
+// CHECK-SAME:    {cta.param = #cta.param<"x.scale", scale, [x_row_atoms, cdiv(K, 128), 32, 16], of = "x", block = [1, 32]>}
+// CHECK-SAME:    {cta.param = #cta.param<"w.scale", scale, [E, cdiv(N, 128), cdiv(K, 128), 32, 16], of = "w", block = [1, 32]>}
+// CHECK-SAME:    %{{.*}}: index {cta.dim = #cta.dim<x_row_atoms>}
+// CHECK:         cta.tile_loop grouped
+// CHECK-NEXT:    ^bb0(%[[G:.*]]: index, %[[M0:.*]]: index, %[[N0:.*]]: index, %{{.*}}: index, %[[RT:.*]]: index):
+// CHECK:           %[[XA:.*]] = arith.addi %[[RT]], %{{.*}} : index
+// CHECK:           cta.load %arg1[%[[XA]], %{{.*}}, %{{.*}}, %{{.*}}] -> %{{.*}} {dst_rows = array<i64: 0, 32>}
+// CHECK:           cta.load %arg3[%[[G]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] -> %{{.*}} {dst_rows = array<i64: 0, 32>}
+// CHECK:           cta.mma %{{.*}} scales(%{{.*}}, %{{.*}}) {scale_block = 32 : i64, transpose_b}
+tile.kernel @moe_mxfp8(%arg0: tensor<?x?xf8E4M3FN, #tile.dims<T, K>> {tile.param = #tile.param<"x", input>}, %arg1: tensor<?x?xf8E8M0FNU, #tile.dims<T, cdiv(K, 32)>> {tile.param = #tile.param<"x.scale", scale, of = "x", block = [1, 32]>}, %arg2: tensor<?x?x?xf8E4M3FN, #tile.dims<E, N, K>> {tile.param = #tile.param<"w", input>}, %arg3: tensor<?x?x?xf8E8M0FNU, #tile.dims<E, N, cdiv(K, 32)>> {tile.param = #tile.param<"w.scale", scale, of = "w", block = [1, 32]>}, %arg4: tensor<?xi32, #tile.dims<E+1>> {tile.param = #tile.param<"offsets", input>}) -> (tensor<?x?xbf16, #tile.dims<T, N>> {tile.param = #tile.param<"y", output>}) {
+  %0 = tile.contract(%arg0, %arg2, %arg1, %arg3 : tensor<?x?xf8E4M3FN, #tile.dims<T, K>>, tensor<?x?x?xf8E4M3FN, #tile.dims<E, N, K>>, tensor<?x?xf8E8M0FNU, #tile.dims<T, cdiv(K, 32)>>, tensor<?x?x?xf8E8M0FNU, #tile.dims<E, N, cdiv(K, 32)>>) groups(%arg4 : tensor<?xi32, #tile.dims<E+1>>) [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true, lhs_scale = 2, rhs_scale = 3, scale_block = 32>] {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 128, stages = 5, cluster_m = 1, cluster_n = 1, consumers = 1, persistent = true, group_m = 8, acc_stages = 2>} -> tensor<?x?xbf16, #tile.dims<T, N>> {
+  ^bb0(%arg5: f32):
+    %1 = arith.truncf %arg5 : f32 to bf16
+    tile.yield %1 : bf16
+  }
+  tile.return %0 : tensor<?x?xbf16, #tile.dims<T, N>>
+}
+
+// -----
+
+// Its x scale atoms are per 128-row tile: a schedule of other tile rows
+// cannot read them.
+tile.kernel @moe_mxfp8_256(%arg0: tensor<?x?xf8E4M3FN, #tile.dims<T, K>> {tile.param = #tile.param<"x", input>}, %arg1: tensor<?x?xf8E8M0FNU, #tile.dims<T, cdiv(K, 32)>> {tile.param = #tile.param<"x.scale", scale, of = "x", block = [1, 32]>}, %arg2: tensor<?x?x?xf8E4M3FN, #tile.dims<E, N, K>> {tile.param = #tile.param<"w", input>}, %arg3: tensor<?x?x?xf8E8M0FNU, #tile.dims<E, N, cdiv(K, 32)>> {tile.param = #tile.param<"w.scale", scale, of = "w", block = [1, 32]>}, %arg4: tensor<?xi32, #tile.dims<E+1>> {tile.param = #tile.param<"offsets", input>}) -> (tensor<?x?xbf16, #tile.dims<T, N>> {tile.param = #tile.param<"y", output>}) {
+  // expected-error@+1 {{convert-tile-to-cta: not implemented yet: a block-scaled grouped (mixture-of-experts) product with tile_m = 256 (its scale atoms are per group of 128 rows)}}
+  %0 = tile.contract(%arg0, %arg2, %arg1, %arg3 : tensor<?x?xf8E4M3FN, #tile.dims<T, K>>, tensor<?x?x?xf8E4M3FN, #tile.dims<E, N, K>>, tensor<?x?xf8E8M0FNU, #tile.dims<T, cdiv(K, 32)>>, tensor<?x?x?xf8E8M0FNU, #tile.dims<E, N, cdiv(K, 32)>>) groups(%arg4 : tensor<?xi32, #tile.dims<E+1>>) [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true, lhs_scale = 2, rhs_scale = 3, scale_block = 32>] {schedule = #tile.schedule<tile_m = 256, tile_n = 128, tile_k = 128, stages = 5, cluster_m = 1, cluster_n = 1, consumers = 1, persistent = true, group_m = 8, acc_stages = 2>} -> tensor<?x?xbf16, #tile.dims<T, N>> {
+  ^bb0(%arg5: f32):
+    %1 = arith.truncf %arg5 : f32 to bf16
+    tile.yield %1 : bf16
+  }
+  tile.return %0 : tensor<?x?xbf16, #tile.dims<T, N>>
+}

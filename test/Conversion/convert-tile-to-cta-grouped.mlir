@@ -16,7 +16,7 @@
 // CHECK:         %[[SX:.*]] = cta.alloc : <128x64xbf16>
 // CHECK:         %[[SW:.*]] = cta.alloc : <256x64xbf16>
 // CHECK:         cta.tile_loop grouped offsets(%[[OFF]] : memref<?xi32, strided<[1]>>, %[[E]]) (%[[T]], %[[N]]) tile [128, 256] {
-// CHECK-NEXT:    ^bb0(%[[G:.*]]: index, %[[M0:.*]]: index, %[[N0:.*]]: index, %[[END:.*]]: index):
+// CHECK-NEXT:    ^bb0(%[[G:.*]]: index, %[[M0:.*]]: index, %[[N0:.*]]: index, %[[END:.*]]: index, %{{.*}}: index):
 // CHECK:           cta.mainloop %[[K]] step 64
 // CHECK:             cta.load %[[X]][%[[M0]], %[[K0:.*]]] -> %[[SX]]
 // CHECK-NEXT:        cta.load %[[W]][%[[G]], %[[N0]], %[[K0]]] -> %[[SW]]
@@ -33,25 +33,6 @@ tile.kernel @moe(%x: tensor<?x?xbf16, #tile.dims<T, K>> {tile.param = #tile.para
   ^bb0(%acc: f32, %g: f32):
     %p = arith.mulf %acc, %g : f32
     %t = arith.truncf %p : f32 to bf16
-    tile.yield %t : bf16
-  }
-  tile.return %0 : tensor<?x?xbf16, #tile.dims<T, N>>
-}
-
-// -----
-
-// Block-scaled experts (MXFP8, NVFP4) are not lowered yet.
-tile.kernel @moe_mxfp8(%x: tensor<?x?xf8E4M3FN, #tile.dims<T, K>> {tile.param = #tile.param<"x", input>},
-                       %xs: tensor<?x?xf8E8M0FNU, #tile.dims<T, cdiv(K, 32)>> {tile.param = #tile.param<"x.scale", scale, of = "x", block = [1, 32]>},
-                       %w: tensor<?x?x?xf8E4M3FN, #tile.dims<E, N, K>> {tile.param = #tile.param<"w", input>},
-                       %ws: tensor<?x?x?xf8E8M0FNU, #tile.dims<E, N, cdiv(K, 32)>> {tile.param = #tile.param<"w.scale", scale, of = "w", block = [1, 32]>},
-                       %o: tensor<?xi32, #tile.dims<E+1>> {tile.param = #tile.param<"offsets", input>})
-    -> (tensor<?x?xbf16, #tile.dims<T, N>> {tile.param = #tile.param<"y", output>}) {
-  // expected-error@+1 {{convert-tile-to-cta: not implemented yet: block-scaled grouped (mixture-of-experts) products}}
-  %0 = tile.contract(%x, %w, %xs, %ws : tensor<?x?xf8E4M3FN, #tile.dims<T, K>>, tensor<?x?x?xf8E4M3FN, #tile.dims<E, N, K>>, tensor<?x?xf8E8M0FNU, #tile.dims<T, cdiv(K, 32)>>, tensor<?x?x?xf8E8M0FNU, #tile.dims<E, N, cdiv(K, 32)>>) groups(%o : tensor<?xi32, #tile.dims<E+1>>)
-      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true, lhs_scale = 2, rhs_scale = 3, scale_block = 32>] {schedule = #tile.schedule<tile_m = 128, tile_n = 256, tile_k = 128, stages = 3, cluster_m = 1, cluster_n = 1, consumers = 1, persistent = true, group_m = 8>} -> tensor<?x?xbf16, #tile.dims<T, N>> {
-  ^bb0(%acc: f32):
-    %t = arith.truncf %acc : f32 to bf16
     tile.yield %t : bf16
   }
   tile.return %0 : tensor<?x?xbf16, #tile.dims<T, N>>

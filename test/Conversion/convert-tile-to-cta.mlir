@@ -283,7 +283,7 @@ tile.kernel @f(%s: tensor<?x?xf32, #tile.dims<S, T>> {tile.param = #tile.param<"
 
 tile.kernel @f(%x: tensor<?x?xbf16, #tile.dims<T, K>> {tile.param = #tile.param<"x", input>}, %w: tensor<?x?x?xbf16, #tile.dims<E, N, K>> {tile.param = #tile.param<"w", input>},
                %o: tensor<?xi32, #tile.dims<E+1>> {tile.param = #tile.param<"offsets", input>}) -> (tensor<?x?xf32, #tile.dims<T, N>> {tile.param = #tile.param<"y", output>}) {
-  // expected-error@+1 {{convert-tile-to-cta: not implemented yet: grouped (mixture-of-experts) matmul}}
+  // expected-error@+1 {{convert-tile-to-cta: not implemented yet: a grouped (mixture-of-experts) matmul that tile-fuse-epilogues did not make a contraction}}
   %0 = tile.grouped_matmul %x, %w, %o {transpose_b} : tensor<?x?xbf16, #tile.dims<T, K>>, tensor<?x?x?xbf16, #tile.dims<E, N, K>>, tensor<?xi32, #tile.dims<E+1>> -> tensor<?x?xf32, #tile.dims<T, N>>
   tile.return %0 : tensor<?x?xf32, #tile.dims<T, N>>
 }

@@ -817,6 +817,9 @@ struct GroupedTileLoopLowering : public AbiPattern<cta::TileLoopOp> {
     SmallVector<Value> bodyArgs = {e.toIndex(g)};
     llvm::append_range(bodyArgs, args);
     bodyArgs.push_back(e.toIndex(end));
+    // The tile's index among all groups' row tiles: r itself (group g's
+    // tiles are numbered on from those before it).
+    bodyArgs.push_back(e.toIndex(r));
     llvm::append_range(bodyArgs, iterArgs.take_front(carried));
     // The walk's cta.yield ends the unit's branch; the scan state goes out
     // next to its values.

@@ -689,8 +689,7 @@ private:
   Value rowLimit(cta::TileLoopOp loop) {
     if (!segmented)
       return Value();
-    Block &body = loop.getBody().front();
-    return body.getArgument(loop.getNumCoordinates() - 1);
+    return loop.getGroupEnd();
   }
 
   /// The key blocks the unit visits: all of them, or under a causal mask

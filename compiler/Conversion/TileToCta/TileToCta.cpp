@@ -132,8 +132,13 @@ static FailureOr<tile::ContractOp> findOnlyContraction(tile::KernelOp kernel,
                    "one contraction (a matmul or a dual GEMM with its "
                    "epilogue) lower");
     }
-    if (llvm::isa<tile::GroupedMatmulOp>(op))
-      return notImplemented(&op, "grouped (mixture-of-experts) matmul");
+    if (auto grouped = llvm::dyn_cast<tile::GroupedMatmulOp>(op))
+      return notImplemented(
+          &op, grouped.getLhsScale()
+                   ? "block-scaled grouped (mixture-of-experts) matmul with "
+                     "scale blocks other than 1 x K-block on both operands"
+                   : "a grouped (mixture-of-experts) matmul that "
+                     "tile-fuse-epilogues did not make a contraction");
     if (llvm::isa<tile::SegmentedMatmulOp>(op))
       return notImplemented(&op, "a segmented product (grouped(q, cu_q) @ "
                                  "grouped(k, cu_k)^T) outside attention: it "
@@ -172,9 +177,14 @@ static LogicalResult checkProducts(tile::ContractOp contract,
   }
   bool scaled =
       llvm::cast<tile::MmaAttr>(contract.getContractions()[0]).isBlockScaled();
-  if (scaled && contract.getGroups())
-    return notImplemented(contract, "block-scaled grouped (mixture-of-experts) "
-                                    "products");
+  if (scaled && contract.getGroups() &&
+      contract.getSchedule()->getTileM() != target::scaleFactorAtomRows)
+    return notImplemented(contract,
+                          "a block-scaled grouped (mixture-of-experts) product "
+                          "with tile_m = " +
+                              Twine(contract.getSchedule()->getTileM()) +
+                              " (its scale atoms are per group of " +
+                              Twine(target::scaleFactorAtomRows) + " rows)");
   if (scaled && !target::getChipInfo(chip).blockScaledMma)
     return contract.emitError("convert-tile-to-cta: block-scaled products "
                               "(NVFP4, MXFP8) need sm_100a");
@@ -404,10 +414,29 @@ private:
       for (auto [data, scale] : {std::pair<unsigned, int64_t>{mma.getLhs(),
                                                               mma.getLhsScale()},
                                  {mma.getRhs(), mma.getRhsScale()}}) {
+        // A grouped rhs [E, N, K] has one such tensor per group:
+        // [E, row atoms, K atoms, 32, 16].
         SmallVector<tile::DimExprAttr> dataDims = tile::getDimAttrs(
             llvm::cast<RankedTensorType>(contract.getInputs()[data].getType()));
-        scaleShapes[contract.getInputs()[scale]] =
-            scaleTensorShape(dataDims[0], dataDims[1], mma.getScaleBlock());
+        size_t rank = dataDims.size();
+        SmallVector<tile::DimExprAttr> shape(dataDims.begin(),
+                                             dataDims.end() - 2);
+        llvm::append_range(shape,
+                           scaleTensorShape(dataDims[rank - 2],
+                                            dataDims[rank - 1],
+                                            mma.getScaleBlock()));
+        // A grouped lhs's row atoms are per group: group e's first atom
+        // follows the last of group e - 1 (each group's rows padded to
+        // whole atoms), at most cdiv(T, 128) + E of them, a dim of its own
+        // (`<x>_row_atoms`) bound from the tensor.
+        if (contract.getGroups() && data == mma.getLhs()) {
+          auto arg = llvm::cast<BlockArgument>(contract.getInputs()[data]);
+          std::string name =
+              kernel.getArgParam(arg.getArgNumber()).getName().str() +
+              "_row_atoms";
+          shape[0] = tile::DimExprAttr::get(ctx, DimExpr::dim(name));
+        }
+        scaleShapes[contract.getInputs()[scale]] = shape;
       }
     }
     return scaleShapes;
@@ -608,8 +637,9 @@ private:
     m0 = loop.getTileOrigin(0);
     n0 = loop.getTileOrigin(1);
     if (contract.getGroups()) {
-      group = loop.getBody().getArgument(0);
-      groupEnd = loop.getBody().getArgument(3);
+      group = loop.getGroup();
+      groupEnd = loop.getGroupEnd();
+      groupRowTile = loop.getGroupRowTile();
     }
     if (streamK) {
       kBegin = loop.getBody().getArgument(2);
@@ -697,12 +727,10 @@ private:
         arith::ConstantIndexOp::create(
             rewriter, contractLoc, target::scaleFactorAtomKBlocks * scaleBlock));
     // Atom (rowAtom, kAtom) of a scale tensor into `rows` atom rows of
-    // `buffer` starting at atom `firstAtom`.
-    auto loadAtoms = [&](Value scale, Value buffer, Value origin, int64_t rows,
-                         int64_t firstRowAtom) {
-      Value rowAtom0 = arith::DivUIOp::create(
-          rewriter, contractLoc, origin,
-          arith::ConstantIndexOp::create(rewriter, contractLoc, atomRows));
+    // `buffer` starting at atom `firstAtom`; a grouped rhs's from `group`'s
+    // tensor.
+    auto loadAtoms = [&](Value scale, Value buffer, Value rowAtom0,
+                         int64_t rows, int64_t firstRowAtom, Value group) {
       for (int64_t ra = 0,
                    e = static_cast<int64_t>(llvm::divideCeil(rows, atomRows));
            ra < e; ++ra)
@@ -714,20 +742,32 @@ private:
               rewriter, contractLoc, kAtom0,
               arith::ConstantIndexOp::create(rewriter, contractLoc, ka));
           int64_t atom = (firstRowAtom + ra) * kAtoms + ka;
-          auto load = cta::LoadOp::create(
-              rewriter, contractLoc, programArg(scale),
-              ValueRange{row, col, c0, c0}, buffer, Value(), Value(), 1,
-              nullptr);
+          // A grouped rhs's atoms: those of the group's tensor.
+          SmallVector<Value, 5> indices = {row, col, c0, c0};
+          if (group)
+            indices.insert(indices.begin(), group);
+          auto load = cta::LoadOp::create(rewriter, contractLoc,
+                                          programArg(scale), indices, buffer,
+                                          Value(), Value(), 1, nullptr);
           load.setDstRows(ArrayRef<int64_t>{32 * atom, 32 * atom + 32});
         }
     };
+    auto atomOf = [&](Value origin) {
+      return arith::DivUIOp::create(
+                 rewriter, contractLoc, origin,
+                 arith::ConstantIndexOp::create(rewriter, contractLoc, atomRows))
+          .getResult();
+    };
+    // A grouped lhs's tile is its group's row tile `groupRowTile` (one atom
+    // of 128 rows: planTiling keeps tm at 128), its atoms per group.
     for (auto [scale, sfa] : lhsScaleBuffers)
-      loadAtoms(scale, sfa, m0, tm, 0);
+      loadAtoms(scale, sfa, group ? groupRowTile : atomOf(m0), tm, 0, Value());
     for (auto [index, entry] : llvm::enumerate(rhsScaleBuffers))
-      loadAtoms(entry.first, entry.second, n0, tn,
+      loadAtoms(entry.first, entry.second, atomOf(n0), tn,
                 packed ? static_cast<int64_t>(index) *
                              llvm::divideCeil(tn, atomRows)
-                       : 0);
+                       : 0,
+                group);
   }
 
   /// One MMA per carried accumulator (one for a packed rhs) of this K
@@ -901,7 +941,7 @@ private:
   // 4. The walk and its block arguments (a grouped walk's group and the
   // group's end row, which stores do not cross).
   cta::TileLoopOp loop;
-  Value m0, n0, kBegin, kEnd, partial, group, groupEnd;
+  Value m0, n0, kBegin, kEnd, partial, group, groupEnd, groupRowTile;
 };
 
 struct KernelToProgram : public OpRewritePattern<tile::KernelOp> {

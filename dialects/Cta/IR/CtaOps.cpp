@@ -295,9 +295,10 @@ void TileLoopOp::getAsmBlockArgumentNames(Region &region,
     if (index >= coordinates)
       setNameFn(arg, "carried");
     else if (getWalk() == WalkKind::grouped)
-      // (group, batch..., m0, n0, m_end)
+      // (group, batch..., m0, n0, m_end, row_tile)
       setNameFn(arg, index == 0                ? "group"
-                     : index + 1 == coordinates ? "m_end"
+                     : index + 1 == coordinates ? "row_tile"
+                     : index + 2 == coordinates ? "m_end"
                      : index + 2 >= extents + 1 ? planar[index + 1 - extents]
                                                 : "batch");
     else if (getWalk() == WalkKind::stream_k)

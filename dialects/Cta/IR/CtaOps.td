@@ -141,8 +141,11 @@ def Cta_TileLoopOp : Cta_Op<"tile_loop", [
       [1, ..., tm, tn]`: the row segments `offsets[e] .. offsets[e+1]` of a
       `T x N` output (after any leading batch axes), each tiled separately
       (mixture of experts, packed variable-length sequences); the body gets
-      `(%e, %b..., %m0, %n0, %m_end)`: the group, the tile origin and the
-      group's end row, which stores must not cross. Persistent CTAs take
+      `(%e, %b..., %m0, %n0, %m_end, %row_tile)`: the group, the tile
+      origin, the group's end row, which stores must not cross, and the
+      tile's index among the row tiles of all groups in order (group e's
+      first tile follows the last of group e - 1: where per-group padded
+      block scales of its rows start). Persistent CTAs take
       the units in order of a virtual row tile (at most `cdiv(T, tm) + E`
       of them), scanning the offsets forward as they go; a negative
       segment length counts as empty, and rows past `cdiv(T, tm) + E` tiles
@@ -203,17 +206,28 @@ def Cta_TileLoopOp : Cta_Op<"tile_loop", [
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     /// Body arguments before the carried values: one coordinate per axis,
-    /// plus the group and its end row for a grouped walk.
+    /// plus the group, its end row and the tile's row-tile index for a
+    /// grouped walk.
     unsigned getNumCoordinates() {
       return numCoordinates(getWalk(), getExtents().size());
     }
     /// Body arguments before the carried values of a `walk` over `extents`
-    /// axes: a grouped walk adds the group and its end row, a stream-K walk
-    /// turns its K axis into a range and a partial-tile slot.
+    /// axes: a grouped walk adds the group, its end row and the row tile, a
+    /// stream-K walk turns its K axis into a range and a partial-tile slot.
     static unsigned numCoordinates(::kiln::cta::WalkKind walk, unsigned extents) {
-      return extents + (walk == ::kiln::cta::WalkKind::grouped ||
-                                walk == ::kiln::cta::WalkKind::stream_k
-                            ? 2 : 0);
+      return extents + (walk == ::kiln::cta::WalkKind::grouped    ? 3
+                        : walk == ::kiln::cta::WalkKind::stream_k ? 2
+                                                                  : 0);
+    }
+    /// A grouped walk's group, the group's end row (stores stop there) and
+    /// the tile's row-tile index over all groups (group e's tiles follow
+    /// those of the groups before it: per-group padded block scales).
+    ::mlir::BlockArgument getGroup() { return getBody().getArgument(0); }
+    ::mlir::BlockArgument getGroupEnd() {
+      return getBody().getArgument(getNumCoordinates() - 2);
+    }
+    ::mlir::BlockArgument getGroupRowTile() {
+      return getBody().getArgument(getNumCoordinates() - 1);
     }
     /// The origin of the tile along `axis` (0 = the first extent).
     ::mlir::BlockArgument getTileOrigin(unsigned axis) {

@@ -394,6 +394,34 @@ LogicalResult GroupedMatmulOp::verify() {
   if (failed(verifyOperandTypes(*this, getElementType(getLhs()),
                                 getElementType(getRhs()))))
     return failure();
+  if (bool(getLhsScale()) != bool(getRhsScale()) ||
+      bool(getLhsScale()) != bool(getLhsBlock()) ||
+      bool(getLhsBlock()) != bool(getRhsBlock()))
+    return emitOpError() << "block scales need both scale tensors and both "
+                            "blocks, or none of them";
+  if (getLhsScale()) {
+    if (!getTransposeB())
+      return emitOpError() << "block-scaled experts are read K-major: rhs "
+                              "[E, N, K] with transpose_b";
+    // One scale per block of each operand's last two axes.
+    for (auto [what, data, scale, block] :
+         {std::tuple<StringRef, Value, Value, ArrayRef<int64_t>>{
+              "lhs_scale", getLhs(), getLhsScale(), *getLhsBlock()},
+          {"rhs_scale", getRhs(), getRhsScale(), *getRhsBlock()}}) {
+      if (block.size() != 2 || block[0] < 1 || block[1] < 1)
+        return emitOpError() << what << "'s block must be two positive extents";
+      SmallVector<std::string> expected =
+          getDimExprs(llvm::cast<RankedTensorType>(data.getType()));
+      size_t rank = expected.size();
+      expected[rank - 2] = getScaleDim(expected[rank - 2], block[0]);
+      expected[rank - 1] = getScaleDim(expected[rank - 1], block[1]);
+      if (failed(verifyDims(
+              *this, what,
+              getDimExprs(llvm::cast<RankedTensorType>(scale.getType())),
+              expected)))
+        return failure();
+    }
+  }
   if (failed(verifyGroupOffsets(*this, getRhs(), getOffsets())))
     return failure();
   MatrixDims x = getMatrixDims(getLhs(), false);

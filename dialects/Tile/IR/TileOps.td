@@ -158,19 +158,34 @@ def Tile_ScaledMatmulOp : Tile_Op<"scaled_matmul", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Tile_GroupedMatmulOp : Tile_Op<"grouped_matmul", [Pure]> {
+def Tile_GroupedMatmulOp : Tile_Op<"grouped_matmul", [Pure, AttrSizedOperandSegments]> {
   let summary = "per-group matrix product (mixture of experts)";
   let description = [{
     `lhs` is `[T, K]`, `rhs` is `[E, K, N]` (`[E, N, K]` with `transpose_b`),
     `offsets` is `i32[E+1]`: rows `offsets[e] .. offsets[e+1]` of `lhs`
     multiply `rhs[e]`. The result is `[T, N]` in f32.
+
+    Block-scaled operands (MXFP8, NVFP4 experts) come with their scale
+    tensors, one scale per `lhs_block` / `rhs_block` block of the last two
+    axes (`rhs` is then `[E, N, K]`, its scales `[E, N / bn, K / bk]`):
+
+    ```mlir
+    %y = tile.grouped_matmul %x, %w, %offsets scales(%xs, %ws : ...)
+        {lhs_block = array<i64: 1, 32>, rhs_block = array<i64: 1, 32>, transpose_b} : ...
+    ```
   }];
   let arguments = (ins Tile_MmaTensor:$lhs, Tile_MmaTensor:$rhs,
-                       Tile_OffsetsTensor:$offsets, UnitAttr:$transpose_b);
+                       Tile_OffsetsTensor:$offsets,
+                       Optional<Tile_ScaleTensor>:$lhs_scale,
+                       Optional<Tile_ScaleTensor>:$rhs_scale,
+                       UnitAttr:$transpose_b,
+                       OptionalAttr<DenseI64ArrayAttr>:$lhs_block,
+                       OptionalAttr<DenseI64ArrayAttr>:$rhs_block);
   let results = (outs Tile_F32Tensor:$result);
   let assemblyFormat = [{
-    $lhs `,` $rhs `,` $offsets attr-dict `:` type($lhs) `,` type($rhs) `,` type($offsets)
-    `->` type($result)
+    $lhs `,` $rhs `,` $offsets
+    (`scales` `(` $lhs_scale^ `,` $rhs_scale `:` type($lhs_scale) `,` type($rhs_scale) `)`)?
+    attr-dict `:` type($lhs) `,` type($rhs) `,` type($offsets) `->` type($result)
   }];
   let hasVerifier = 1;
 }

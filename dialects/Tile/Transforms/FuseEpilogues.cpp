@@ -74,15 +74,29 @@ void wrapScaledMatmul(ScaledMatmulOp matmul) {
 }
 
 /// Replaces a `tile.grouped_matmul` (mixture of experts) by a grouped
-/// `tile.contract` with an identity epilogue.
+/// `tile.contract` with an identity epilogue; block-scaled experts only with
+/// scales along K (1 x b on both operands: MXFP8, NVFP4), as
+/// wrapScaledMatmul.
 void wrapGroupedMatmul(GroupedMatmulOp matmul) {
   OpBuilder builder(matmul);
-  auto mma = MmaAttr::get(matmul.getContext(), 0, 1, /*transpose_a=*/false,
-                          matmul.getTransposeB());
+  MLIRContext *ctx = matmul.getContext();
+  SmallVector<Value> inputs = {matmul.getLhs(), matmul.getRhs()};
+  MmaAttr mma =
+      MmaAttr::get(ctx, 0, 1, /*transpose_a=*/false, matmul.getTransposeB());
+  if (matmul.getLhsScale()) {
+    ArrayRef<int64_t> lhsBlock = *matmul.getLhsBlock();
+    ArrayRef<int64_t> rhsBlock = *matmul.getRhsBlock();
+    if (lhsBlock.size() != 2 || lhsBlock[0] != 1 || lhsBlock != rhsBlock)
+      return;
+    inputs.push_back(matmul.getLhsScale());
+    inputs.push_back(matmul.getRhsScale());
+    mma = MmaAttr::get(ctx, 0, 1, /*transpose_a=*/false, /*transpose_b=*/true,
+                       2, 3, lhsBlock[1]);
+  }
   auto contract = ContractOp::create(
-      builder, matmul.getLoc(), TypeRange{matmul.getType()},
-      ValueRange{matmul.getLhs(), matmul.getRhs()}, ValueRange{},
-      matmul.getOffsets(), builder.getArrayAttr({mma}), /*schedule=*/nullptr);
+      builder, matmul.getLoc(), TypeRange{matmul.getType()}, inputs,
+      ValueRange{}, matmul.getOffsets(), builder.getArrayAttr({mma}),
+      /*schedule=*/nullptr);
   Block *body = builder.createBlock(&contract.getEpilogue());
   Value acc = body->addArgument(builder.getF32Type(), matmul.getLoc());
   YieldOp::create(builder, matmul.getLoc(), acc);

@@ -480,14 +480,14 @@ cta.program @f(%q: memref<?x?x?xbf16> {cta.param = #cta.param<"q", input, [D0, D
 // CHECK: cta.warp_specialize
 // CHECK-NEXT: #cta.role<producer
 // CHECK: cta.tile_loop grouped offsets(%[[OFF:.*]] : memref<?xi32>, %[[E:.*]]) (%[[T:.*]], %[[N:.*]]) tile [128, 128] iter_args
-// CHECK-NEXT: ^bb0(%[[G:.*]]: index, %[[M0:.*]]: index, %[[N0:.*]]: index, %{{.*}}: index, %{{.*}}: index):
+// CHECK-NEXT: ^bb0(%[[G:.*]]: index, %[[M0:.*]]: index, %[[N0:.*]]: index, %{{.*}}: index, %{{.*}}: index, %{{.*}}: index):
 // CHECK: cta.produce
 // CHECK: cta.load %{{.*}}[%[[M0]], %{{.*}}] -> %{{.*}}[%{{.*}}] signal
 // CHECK: cta.load %{{.*}}[%[[G]], %[[N0]], %{{.*}}] -> %{{.*}}[%{{.*}}] signal
 // CHECK: } {persistent}
 // CHECK: #cta.role<math
 // CHECK: cta.tile_loop grouped offsets(%[[OFF]] : memref<?xi32>, %[[E]]) (%[[T]], %[[N]]) tile [128, 128] iter_args
-// CHECK-NEXT: ^bb0(%{{.*}}: index, %{{.*}}: index, %{{.*}}: index, %[[END:.*]]: index, %{{.*}}: index):
+// CHECK-NEXT: ^bb0(%{{.*}}: index, %{{.*}}: index, %{{.*}}: index, %[[END:.*]]: index, %{{.*}}: index, %{{.*}}: index):
 // CHECK: cta.consume
 // CHECK: cta.store %{{.*}} -> %{{.*}}[%{{.*}}, %{{.*}}] row_limit %[[END]] staging
 cta.program @grouped(%x: memref<?x?xbf16> {cta.param = #cta.param<"x", input, [T, K]>},
@@ -501,7 +501,7 @@ cta.program @grouped(%x: memref<?x?xbf16> {cta.param = #cta.param<"x", input, [T
   %sw = cta.alloc : !cta.buffer<128x64xbf16>
   %sc = cta.alloc : !cta.buffer<128x64xbf16, swizzle = "128B">
   cta.tile_loop grouped offsets(%offsets : memref<?xi32>, %E) (%T, %N) tile [128, 128] {
-  ^bb0(%e: index, %m0: index, %n0: index, %m_end: index):
+  ^bb0(%e: index, %m0: index, %n0: index, %m_end: index, %row_tile: index):
     %zero = cta.acc_zero : !cta.acc<128x128xf32>
     %acc = cta.mainloop %K step 64 iter_args(%zero : !cta.acc<128x128xf32>) -> !cta.acc<128x128xf32> {
     ^bb0(%k0: index, %it: !cta.acc<128x128xf32>):

@@ -529,7 +529,7 @@ cta.program @p(%m: index {cta.dim = #cta.dim<M>}) {
 cta.program @p(%m: index {cta.dim = #cta.dim<M>}) {
   // expected-error@+1 {{'cta.tile_loop' op a grouped walk needs offsets and a group count}}
   cta.tile_loop grouped (%m, %m) tile [128, 128] {
-  ^bb0(%g: index, %m0: index, %n0: index, %m_end: index):
+  ^bb0(%g: index, %m0: index, %n0: index, %m_end: index, %row_tile: index):
   }
   cta.return
 }
@@ -652,7 +652,7 @@ cta.program @p(%m: index {cta.dim = #cta.dim<M>}) {
 cta.program @p(%o: memref<?xi32> {cta.param = #cta.param<"offsets", input, [D0]>}, %m: index {cta.dim = #cta.dim<M>}) {
   // expected-error@+1 {{'cta.tile_loop' op a grouped walk tiles rows and columns after any batch axes: needs at least 2 extents, got 1}}
   cta.tile_loop grouped offsets(%o : memref<?xi32>, %m) (%m) tile [128] {
-  ^bb0(%g: index, %m0: index, %m_end: index):
+  ^bb0(%g: index, %m0: index, %m_end: index, %row_tile: index):
   }
   cta.return
 }
@@ -662,7 +662,7 @@ cta.program @p(%o: memref<?xi32> {cta.param = #cta.param<"offsets", input, [D0]>
 cta.program @p(%o: memref<?xi64> {cta.param = #cta.param<"offsets", input, [D0]>}, %m: index {cta.dim = #cta.dim<M>}) {
   // expected-error@+1 {{'cta.tile_loop' op offsets must be a rank-1 i32 tensor, got 'memref<?xi64>'}}
   cta.tile_loop grouped offsets(%o : memref<?xi64>, %m) (%m, %m) tile [128, 128] {
-  ^bb0(%g: index, %m0: index, %n0: index, %m_end: index):
+  ^bb0(%g: index, %m0: index, %n0: index, %m_end: index, %row_tile: index):
   }
   cta.return
 }
@@ -672,7 +672,7 @@ cta.program @p(%o: memref<?xi64> {cta.param = #cta.param<"offsets", input, [D0]>
 cta.program @p(%o: memref<?x?xi32> {cta.param = #cta.param<"offsets", input, [M, K]>}, %m: index {cta.dim = #cta.dim<M>}) {
   // expected-error@+1 {{'cta.tile_loop' op offsets must be a rank-1 i32 tensor, got 'memref<?x?xi32>'}}
   cta.tile_loop grouped offsets(%o : memref<?x?xi32>, %m) (%m, %m) tile [128, 128] {
-  ^bb0(%g: index, %m0: index, %n0: index, %m_end: index):
+  ^bb0(%g: index, %m0: index, %n0: index, %m_end: index, %row_tile: index):
   }
   cta.return
 }
@@ -773,10 +773,10 @@ cta.program @p(%m: index {cta.dim = #cta.dim<M>}) {
 
 // -----
 
-// A grouped walk's body takes the group and the group's end row around the
-// tile origin.
+// A grouped walk's body takes the group, then the tile origin, the group's
+// end row and the tile's row-tile index.
 cta.program @p(%o: memref<?xi32> {cta.param = #cta.param<"offsets", input, [D0]>}, %m: index {cta.dim = #cta.dim<M>}) {
-  // expected-error@+1 {{'cta.tile_loop' op body arguments must be ('index', 'index', 'index', 'index')}}
+  // expected-error@+1 {{'cta.tile_loop' op body arguments must be ('index', 'index', 'index', 'index', 'index')}}
   cta.tile_loop grouped offsets(%o : memref<?xi32>, %m) (%m, %m) tile [128, 128] {
   ^bb0(%m0: index, %n0: index):
   }

@@ -110,7 +110,7 @@ cta.program @swizzle_attrs() attributes {s128 = #cta.swizzle<"128B">, s32 = #cta
 // CHECK-NEXT:    ^bb0(%batch: index, %batch_0: index, %m0: index, %n0: index):
 // CHECK-NEXT:    } {persistent}
 // CHECK-NEXT:    %{{.*}} = cta.tile_loop grouped offsets(%[[OFF]] : memref<?xi32>, %[[E]]) (%[[M]], %[[N]]) tile [128, 128] iter_args(%[[C0]] : index) -> (index) {
-// CHECK-NEXT:    ^bb0(%group: index, %m0: index, %n0: index, %m_end: index, %carried: index):
+// CHECK-NEXT:    ^bb0(%group: index, %m0: index, %n0: index, %m_end: index, %row_tile: index, %carried: index):
 // CHECK-NEXT:      cta.yield %carried : index
 // CHECK-NEXT:    } {persistent}
 cta.program @walks(%offsets: memref<?xi32> {cta.param = #cta.param<"offsets", input, [D0]>}, %B: index {cta.dim = #cta.dim<B>}, %H: index {cta.dim = #cta.dim<H>},
@@ -123,7 +123,7 @@ cta.program @walks(%offsets: memref<?xi32> {cta.param = #cta.param<"offsets", in
   ^bb0(%b: index, %h: index, %m0: index, %n0: index):
   } {persistent}
   %end = cta.tile_loop grouped offsets(%offsets : memref<?xi32>, %E) (%M, %N) tile [128, 128] iter_args(%c0 : index) -> (index) {
-  ^bb0(%g: index, %m0: index, %n0: index, %m_end: index, %pos: index):
+  ^bb0(%g: index, %m0: index, %n0: index, %m_end: index, %row_tile: index, %pos: index):
     cta.yield %pos : index
   } {persistent}
   cta.return
@@ -412,7 +412,7 @@ cta.program @attention(%q: memref<?x?x?x?xbf16> {cta.param = #cta.param<"q", inp
 // CHECK-NEXT:    %[[SW:.*]] = cta.alloc : <128x64xbf16>
 // CHECK-NEXT:    %[[SY:.*]] = cta.alloc : <128x128xbf16>
 // CHECK-NEXT:    cta.tile_loop grouped offsets(%[[OFF]] : memref<?xi32>, %[[E]]) (%[[T]], %[[N]]) tile [128, 128] {
-// CHECK-NEXT:    ^bb0(%[[G:.*]]: index, %[[M0:.*]]: index, %[[N0:.*]]: index, %[[MEND:.*]]: index):
+// CHECK-NEXT:    ^bb0(%[[G:.*]]: index, %[[M0:.*]]: index, %[[N0:.*]]: index, %[[MEND:.*]]: index, %{{.*}}: index):
 // CHECK-NEXT:      %[[Z:.*]] = cta.acc_zero : <128x128xf32>
 // CHECK-NEXT:      %[[ACC:.*]] = cta.mainloop %[[K]] step 64 iter_args(%[[Z]] : !cta.acc<128x128xf32>) -> !cta.acc<128x128xf32> {
 // CHECK-NEXT:      ^bb0(%[[K0:.*]]: index, %[[IT:.*]]: !cta.acc<128x128xf32>):
@@ -433,7 +433,7 @@ cta.program @grouped_gemm(%x: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #ct
   %sw = cta.alloc : !cta.buffer<128x64xbf16>
   %sy = cta.alloc : !cta.buffer<128x128xbf16>
   cta.tile_loop grouped offsets(%offsets : memref<?xi32>, %E) (%T, %N) tile [128, 128] {
-  ^bb0(%e: index, %m0: index, %n0: index, %m_end: index):
+  ^bb0(%e: index, %m0: index, %n0: index, %m_end: index, %row_tile: index):
     %zero = cta.acc_zero : !cta.acc<128x128xf32>
     %acc = cta.mainloop %K step 64 iter_args(%zero : !cta.acc<128x128xf32>) -> !cta.acc<128x128xf32> {
     ^bb0(%k0: index, %it: !cta.acc<128x128xf32>):
@@ -987,11 +987,11 @@ cta.program @store_rows(%a: memref<?x?xf32> {cta.param = #cta.param<"a", output,
 // a scalar read of the offsets.
 // CHECK-LABEL: cta.program @grouped_batched(
 // CHECK:         cta.tile_loop grouped offsets(%{{.*}} : memref<?xi32>, %{{.*}}) (%{{.*}}, %{{.*}}, %{{.*}}) tile [1, 128, 128] {
-// CHECK-NEXT:    ^bb0(%group: index, %batch: index, %m0: index, %n0: index, %m_end: index):
+// CHECK-NEXT:    ^bb0(%group: index, %batch: index, %m0: index, %n0: index, %m_end: index, %row_tile: index):
 // CHECK-NEXT:      %{{.*}} = cta.read_index %{{.*}}[%group] : memref<?xi32>
 cta.program @grouped_batched(%offsets: memref<?xi32> {cta.param = #cta.param<"cu", input, [B+1]>}, %B: index {cta.dim = #cta.dim<B>}, %H: index {cta.dim = #cta.dim<H>}, %T: index {cta.dim = #cta.dim<T>}) {
   cta.tile_loop grouped offsets(%offsets : memref<?xi32>, %B) (%H, %T, %T) tile [1, 128, 128] {
-  ^bb0(%g: index, %h: index, %m0: index, %n0: index, %end: index):
+  ^bb0(%g: index, %h: index, %m0: index, %n0: index, %end: index, %row_tile: index):
     %start = cta.read_index %offsets[%g] : memref<?xi32>
   } {persistent}
   cta.return

@@ -1654,3 +1654,35 @@ tile.kernel @f(%x: tensor<?x?xbf16, #tile.dims<T, K>>, %w: tensor<?x?x?xbf16, #t
   }
   tile.return
 }
+
+// -----
+
+tile.kernel @f(%x: tensor<?x?xf8E4M3FN, #tile.dims<T, K>>, %xs: tensor<?x?xf8E8M0FNU, #tile.dims<T, cdiv(K, 32)>>, %w: tensor<?x?x?xf8E4M3FN, #tile.dims<E, N, K>>, %ws: tensor<?x?x?xf8E8M0FNU, #tile.dims<E, N, cdiv(K, 32)>>, %o: tensor<?xi32, #tile.dims<E+1>>) {
+  // expected-error@+1 {{'tile.grouped_matmul' op block scales need both scale tensors and both blocks, or none of them}}
+  %y = tile.grouped_matmul %x, %w, %o scales(%xs, %ws : tensor<?x?xf8E8M0FNU, #tile.dims<T, cdiv(K, 32)>>, tensor<?x?x?xf8E8M0FNU, #tile.dims<E, N, cdiv(K, 32)>>) {transpose_b} : tensor<?x?xf8E4M3FN, #tile.dims<T, K>>, tensor<?x?x?xf8E4M3FN, #tile.dims<E, N, K>>, tensor<?xi32, #tile.dims<E+1>> -> tensor<?x?xf32, #tile.dims<T, N>>
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%x: tensor<?x?xf8E4M3FN, #tile.dims<T, K>>, %xs: tensor<?x?xf8E8M0FNU, #tile.dims<T, cdiv(K, 32)>>, %w: tensor<?x?x?xf8E4M3FN, #tile.dims<E, N, K>>, %ws: tensor<?x?x?xf8E8M0FNU, #tile.dims<E, N, cdiv(K, 32)>>, %o: tensor<?xi32, #tile.dims<E+1>>) {
+  // expected-error@+1 {{'tile.grouped_matmul' op block-scaled experts are read K-major: rhs [E, N, K] with transpose_b}}
+  %y = tile.grouped_matmul %x, %w, %o scales(%xs, %ws : tensor<?x?xf8E8M0FNU, #tile.dims<T, cdiv(K, 32)>>, tensor<?x?x?xf8E8M0FNU, #tile.dims<E, N, cdiv(K, 32)>>) {lhs_block = array<i64: 1, 32>, rhs_block = array<i64: 1, 32>} : tensor<?x?xf8E4M3FN, #tile.dims<T, K>>, tensor<?x?x?xf8E4M3FN, #tile.dims<E, N, K>>, tensor<?xi32, #tile.dims<E+1>> -> tensor<?x?xf32, #tile.dims<T, K>>
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%x: tensor<?x?xf8E4M3FN, #tile.dims<T, K>>, %xs: tensor<?x?xf8E8M0FNU, #tile.dims<T, cdiv(K, 32)>>, %w: tensor<?x?x?xf8E4M3FN, #tile.dims<E, N, K>>, %ws: tensor<?x?xf8E8M0FNU, #tile.dims<N, cdiv(K, 32)>>, %o: tensor<?xi32, #tile.dims<E+1>>) {
+  // expected-error@+1 {{'tile.grouped_matmul' op rhs_scale has rank 2, expected 3 ([E, N, cdiv(K,32)])}}
+  %y = tile.grouped_matmul %x, %w, %o scales(%xs, %ws : tensor<?x?xf8E8M0FNU, #tile.dims<T, cdiv(K, 32)>>, tensor<?x?xf8E8M0FNU, #tile.dims<N, cdiv(K, 32)>>) {lhs_block = array<i64: 1, 32>, rhs_block = array<i64: 1, 32>, transpose_b} : tensor<?x?xf8E4M3FN, #tile.dims<T, K>>, tensor<?x?x?xf8E4M3FN, #tile.dims<E, N, K>>, tensor<?xi32, #tile.dims<E+1>> -> tensor<?x?xf32, #tile.dims<T, N>>
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%x: tensor<?x?xf8E4M3FN, #tile.dims<T, K>>, %xs: tensor<?x?xf8E8M0FNU, #tile.dims<T, cdiv(K, 32)>>, %w: tensor<?x?x?xf8E4M3FN, #tile.dims<E, N, K>>, %ws: tensor<?x?x?xf8E8M0FNU, #tile.dims<E, N, cdiv(K, 32)>>, %o: tensor<?xi32, #tile.dims<E+1>>) {
+  // expected-error@+1 {{'tile.grouped_matmul' op lhs_scale's block must be two positive extents}}
+  %y = tile.grouped_matmul %x, %w, %o scales(%xs, %ws : tensor<?x?xf8E8M0FNU, #tile.dims<T, cdiv(K, 32)>>, tensor<?x?x?xf8E8M0FNU, #tile.dims<E, N, cdiv(K, 32)>>) {lhs_block = array<i64: 32>, rhs_block = array<i64: 1, 32>, transpose_b} : tensor<?x?xf8E4M3FN, #tile.dims<T, K>>, tensor<?x?x?xf8E4M3FN, #tile.dims<E, N, K>>, tensor<?xi32, #tile.dims<E+1>> -> tensor<?x?xf32, #tile.dims<T, N>>
+  tile.return
+}

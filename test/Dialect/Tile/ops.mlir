@@ -430,3 +430,14 @@ tile.kernel @grouped_contract(%x: tensor<?x?xbf16, #tile.dims<T, K>>, %w: tensor
   }
   tile.return %y : tensor<?x?xbf16, #tile.dims<T, N>>
 }
+
+// -----
+
+// Block-scaled experts (MXFP8): the scale tensors after the offsets, one
+// scale per block of the last two axes.
+// CHECK-LABEL: tile.kernel @grouped_scaled(
+// CHECK:       tile.grouped_matmul %{{.*}}, %{{.*}}, %{{.*}} scales(%{{.*}}, %{{.*}} : tensor<?x?xf8E8M0FNU, #tile.dims<T, cdiv(K, 32)>>, tensor<?x?x?xf8E8M0FNU, #tile.dims<E, N, cdiv(K, 32)>>) {lhs_block = array<i64: 1, 32>, rhs_block = array<i64: 1, 32>, transpose_b}
+tile.kernel @grouped_scaled(%x: tensor<?x?xf8E4M3FN, #tile.dims<T, K>>, %xs: tensor<?x?xf8E8M0FNU, #tile.dims<T, cdiv(K, 32)>>, %w: tensor<?x?x?xf8E4M3FN, #tile.dims<E, N, K>>, %ws: tensor<?x?x?xf8E8M0FNU, #tile.dims<E, N, cdiv(K, 32)>>, %o: tensor<?xi32, #tile.dims<E+1>>) -> tensor<?x?xf32, #tile.dims<T, N>> {
+  %y = tile.grouped_matmul %x, %w, %o scales(%xs, %ws : tensor<?x?xf8E8M0FNU, #tile.dims<T, cdiv(K, 32)>>, tensor<?x?x?xf8E8M0FNU, #tile.dims<E, N, cdiv(K, 32)>>) {lhs_block = array<i64: 1, 32>, rhs_block = array<i64: 1, 32>, transpose_b} : tensor<?x?xf8E4M3FN, #tile.dims<T, K>>, tensor<?x?x?xf8E4M3FN, #tile.dims<E, N, K>>, tensor<?xi32, #tile.dims<E+1>> -> tensor<?x?xf32, #tile.dims<T, N>>
+  tile.return %y : tensor<?x?xf32, #tile.dims<T, N>>
+}
