@@ -201,6 +201,13 @@ print(",".join(d + "=1008" for d in json.load(open(sys.argv[1]))["dims"]))' "$ma
       # Attention: 2 batches of 4 heads of 1008 queries and keys (1008 heads
       # would not fit), checked against the causal reference it computes.
       [ "$name" = attention ] && dims=B=2,H=4,S=1008,T=1008 ref=(--ref attention-causal)
+      # Grouped GEMMs (mixture of experts): 8 experts over 1008 tokens, one
+      # empty, some smaller than a tile, checked per expert.
+      case $name in
+        moe_grouped|moe_swiglu)
+          dims=T=1008,K=1008,N=1008,E=8
+          ref=(--values offsets=0,0,130,131,400,401,700,1000,1008) ;;
+      esac
       echo "-- $(rel "$run_tool") $(rel "$manifest") --dims $dims --check ${ref[*]}"
       log=$OUT/$name.run.log
       status=0

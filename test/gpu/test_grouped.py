@@ -249,3 +249,29 @@ def test_checking_mode_names_the_first_bad_entry(load, kiln_module, case):
         check(y, buf, product_rows(x, w), good, f"{case}, checked")
     finally:
         kernel.check_offsets = False
+
+
+KILN_RUN_GROUPED = [
+    # (kernel, extra args): the reference is chosen from the manifest's group offsets.
+    ("moe_grouped", []),
+    ("moe_swiglu", []),
+    ("moe_grouped", ["--ref", "grouped"]),
+]
+
+
+@pytest.mark.parametrize("name,extra", KILN_RUN_GROUPED)
+def test_kiln_run_check_grouped(device, name, extra):
+    """kiln-run --check checks a grouped kernel per expert (one empty, some smaller than a
+    tile); with every offset zero it fails, saying no row belongs to a group."""
+    from conftest import ARTIFACTS, host_binary, run
+    manifest = ARTIFACTS / f"{name}.kiln.json"
+    if not manifest.exists():
+        pytest.skip(f"{manifest} was not built (run scripts/build_gpu_artifacts.sh)")
+    base = [host_binary("kiln-run"), str(manifest), "--dims", "T=1008,K=520,N=300,E=8",
+            "--check", "--iters", "0"] + extra
+    result = run(base + ["--values", "offsets=0,0,130,131,400,401,700,1000,1008"])
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "mismatches: PASS" in result.stdout, result.stdout
+    result = run(base)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "no row belongs to a group" in result.stdout, result.stdout

@@ -39,6 +39,13 @@ const char *const kUsage =
     "                        o = softmax(q k^T / sqrt(D)) v over all keys or "
     "keys j <= i\n"
     "                        (never guessed: the manifest does not say which)\n"
+    "  --ref grouped|grouped-swiglu\n"
+    "                        a grouped product (mixture of experts): x[T,K], "
+    "w[E,N,K] (or w1, w2),\n"
+    "                        offsets[E+1] -> y[T,N], checked per group (the "
+    "default for a kernel\n"
+    "                        whose manifest lists group offsets; set them "
+    "with --values)\n"
     "  --check-work N        reference multiply-adds per GEMM before rows are "
     "sampled\n"
     "                        (default 268435456)\n"
@@ -176,9 +183,11 @@ ParseResult parseArgs(int argc, const char *const *argv, Options &o,
       if (!next(o.ref))
         return ParseResult::Error;
       if (o.ref != "matmul" && o.ref != "swiglu" && o.ref != "attention" &&
-          o.ref != "attention-causal") {
+          o.ref != "attention-causal" && o.ref != "grouped" &&
+          o.ref != "grouped-swiglu") {
         error = "--ref: '" + o.ref +
-                "' is not matmul, swiglu, attention or attention-causal";
+                "' is not matmul, swiglu, grouped, grouped-swiglu, attention "
+                "or attention-causal";
         return ParseResult::Error;
       }
     } else if (!arg.empty() && arg[0] == '-') {

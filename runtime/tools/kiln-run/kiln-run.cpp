@@ -63,6 +63,9 @@ struct RefPlan {
   std::vector<int> inputs; // a, b (matmul) or x, w1, w2 (swiglu)
   int output = -1;
   int lseOutput = -1; // attention's optional log-sum-exp [.., S]
+  /// A grouped product's offsets param (mixture of experts): the weights
+  /// are [E, N, K], rows offsets[e] .. offsets[e+1] of x multiply w[e].
+  int offsets = -1;
 };
 
 bool sameExpr(const Param &p, int axis, const Param &q, int qaxis) {
@@ -121,6 +124,40 @@ bool planAttention(const Manifest &m, const std::vector<int> &ins,
   return true;
 }
 
+/// A grouped product's params (`--ref grouped` or `grouped-swiglu`): x[T, K],
+/// one or two weights [E, N, K] and offsets i32[E+1] -> y[T, N], unscaled.
+bool planGrouped(const Manifest &m, const std::vector<int> &ins,
+                 const std::vector<int> &outs, bool swiglu, RefPlan &out,
+                 std::string &why) {
+  why = "kernel '" + m.kernel + "' does not have the grouped" +
+        (swiglu ? "-swiglu" : "") + " signature (x[T,K], " +
+        (swiglu ? "w1[E,N,K], w2[E,N,K]" : "w[E,N,K]") +
+        ", offsets[E+1] -> y[T,N], no block scales)";
+  size_t weights = swiglu ? 2 : 1;
+  if (ins.size() != weights + 2 || outs.size() != 1)
+    return false;
+  for (const Param &p : m.params)
+    if (p.role == ParamRole::Scale)
+      return false;
+  const Param &x = m.params[ins[0]], &o = m.params[ins.back()],
+              &y = m.params[outs[0]];
+  if (x.shape.size() != 2 || y.shape.size() != 2 || o.shape.size() != 1 ||
+      o.dtype != DType::I32 || !(y.shape[0] == x.shape[0]))
+    return false;
+  for (size_t j = 1; j <= weights; ++j) {
+    const Param &w = m.params[ins[j]];
+    if (w.shape.size() != 3 || !(w.shape[2] == x.shape[1]) ||
+        !(w.shape[1] == y.shape[1]))
+      return false;
+  }
+  out.kind = swiglu ? RefKind::Swiglu : RefKind::Matmul;
+  out.inputs.assign(ins.begin(), ins.end() - 1);
+  out.offsets = ins.back();
+  out.output = outs[0];
+  why.clear();
+  return true;
+}
+
 bool planReference(const Manifest &m, const std::string &requested,
                    RefPlan &out, std::string &why) {
   std::vector<int> ins, outs;
@@ -150,6 +187,15 @@ bool planReference(const Manifest &m, const std::string &requested,
   if (requested == "attention" || requested == "attention-causal")
     return planAttention(m, ins, outs, requested == "attention-causal", out,
                          why);
+  // A grouped kernel (its manifest lists the offsets it walks) is checked
+  // as one, per group.
+  if (requested == "grouped" || requested == "grouped-swiglu" ||
+      (requested.empty() && !m.segments.empty()))
+    return planGrouped(m, ins, outs,
+                       requested == "grouped-swiglu" ||
+                           (requested.empty() &&
+                            m.kernel.find("swiglu") != std::string::npos),
+                       out, why);
   std::string kind = requested;
   if (kind.empty())
     kind = m.kernel.find("swiglu") != std::string::npos && matches(3)
@@ -162,12 +208,82 @@ bool planReference(const Manifest &m, const std::string &requested,
           (kind == "swiglu" ? "x[M,K], w1[N,K], w2[N,K] -> y[M,N]"
                             : "a[M,K], b[N,K] -> c[M,N]") +
           ", plus optional scales); kiln-run --check knows only matmul, "
-          "swiglu and, with --ref attention|attention-causal, attention";
+          "swiglu, grouped (mixture of experts) and, with --ref "
+          "attention|attention-causal, attention";
     return false;
   }
   out.inputs = ins;
   out.output = outs[0];
   return true;
+}
+
+/// kiln-run --check for a grouped product (mixture of experts), on the output
+/// the caller read back to the host: per group, sampled rows of x times that group's
+/// weights (rows clipped to [0, T), a decreasing pair an empty group, as
+/// the kernel reads them); rows of no group are not checked. Prints the
+/// result; false on a mismatch.
+bool checkGroupedOutput(const Manifest &m, const RefPlan &rp,
+                        std::vector<Buffer> &bufs, int64_t checkWork) {
+  const Buffer &ob = bufs[rp.output];
+  const Buffer &xb = bufs[rp.inputs[0]];
+  int64_t T = xb.shape[0], K = xb.shape[1], N = ob.shape[1];
+  Operand x = dequantize(m.params[rp.inputs[0]].dtype, xb.host.data(), T, K,
+                         nullptr);
+  std::vector<int32_t> offsets(bufs[rp.offsets].shape[0]);
+  std::memcpy(offsets.data(), bufs[rp.offsets].host.data(),
+              offsets.size() * sizeof(int32_t));
+  int64_t groups = static_cast<int64_t>(offsets.size()) - 1;
+  CheckStats total;
+  int64_t rowsInGroups = 0;
+  for (int64_t e = 0; e < groups; ++e) {
+    int64_t begin = std::min<int64_t>(std::max(offsets[e], 0), T);
+    int64_t end = std::min<int64_t>(
+        std::max<int64_t>(std::max(offsets[e + 1], 0), begin), T);
+    if (end <= begin)
+      continue;
+    rowsInGroups += end - begin;
+    std::vector<Operand> weights;
+    for (size_t j = 1; j < rp.inputs.size(); ++j) {
+      const Param &w = m.params[rp.inputs[j]];
+      size_t matrixBytes = static_cast<size_t>(N * K) * dtypeBits(w.dtype) / 8;
+      weights.push_back(dequantize(
+          w.dtype, bufs[rp.inputs[j]].host.data() + e * matrixBytes, N, K,
+          nullptr));
+    }
+    std::vector<int64_t> rows =
+        sampleRows(end - begin, N, K, std::max<int64_t>(checkWork / groups, 1));
+    for (int64_t &r : rows)
+      r += begin;
+    CheckStats st = checkOutput(
+        rp.kind, x, weights[0], weights.size() > 1 ? &weights[1] : nullptr,
+        m.params[rp.output].dtype, ob.host.data(), rows);
+    if (st.mismatches && !total.mismatches)
+      total.firstBad = st.firstBad + " (group " + std::to_string(e) + ")";
+    total.rowsChecked += st.rowsChecked;
+    total.cols = st.cols;
+    total.mismatches += st.mismatches;
+    total.nans += st.nans;
+    total.maxAbsErr = std::max(total.maxAbsErr, st.maxAbsErr);
+    total.maxRatio = std::max(total.maxRatio, st.maxRatio);
+  }
+  std::printf("check (grouped%s, per group: %s, host double reference): "
+              "%lld of %lld rows in %lld groups x %lld cols, max abs err %.3g, "
+              "max err/tolerance %.3g, %lld NaN, %lld mismatches: %s\n",
+              rp.kind == RefKind::Swiglu ? " swiglu" : "",
+              rp.kind == RefKind::Swiglu ? "y = silu(x * w1[e]^T) * (x * w2[e]^T)"
+                                         : "y = x * w[e]^T",
+              static_cast<long long>(total.rowsChecked),
+              static_cast<long long>(rowsInGroups),
+              static_cast<long long>(groups), static_cast<long long>(N),
+              total.maxAbsErr, total.maxRatio,
+              static_cast<long long>(total.nans),
+              static_cast<long long>(total.mismatches),
+              total.mismatches || total.rowsChecked == 0 ? "FAIL" : "PASS");
+  if (total.rowsChecked == 0)
+    std::printf("no row belongs to a group: set the offsets with --values\n");
+  if (total.mismatches)
+    std::printf("first mismatch at %s\n", total.firstBad.c_str());
+  return total.mismatches == 0 && total.rowsChecked > 0;
 }
 
 /// kiln-run --check for attention, on the output read back to the host:
@@ -456,6 +572,13 @@ int run(int argc, char **argv) {
         CK(cuMemcpyDtoH(ob.host.data(), ob.ptr, ob.bytes));
     }
     if (!checkAttentionOutput(m, rp, bufs, opt.checkWork))
+      exitCode = 1;
+  } else if (opt.check && rp.offsets >= 0) {
+    Buffer &ob = bufs[rp.output];
+    ob.host.resize(ob.bytes);
+    if (ob.bytes)
+      CK(cuMemcpyDtoH(ob.host.data(), ob.ptr, ob.bytes));
+    if (!checkGroupedOutput(m, rp, bufs, opt.checkWork))
       exitCode = 1;
   } else if (opt.check) {
     // Dequantize inputs (with their scales), read the output back.

@@ -123,8 +123,8 @@ TEST(KilnRunOptions, ValuesAreI32) {
 
 TEST(KilnRunOptions, OtherUsageErrors) {
   expectUsageError({"--ref", "conv"},
-                   "--ref: 'conv' is not matmul, swiglu, attention or "
-                   "attention-causal");
+                   "--ref: 'conv' is not matmul, swiglu, grouped, "
+                   "grouped-swiglu, attention or attention-causal");
   expectUsageError({"--bogus"}, "unknown option --bogus");
   expectUsageError({"other.kiln.json"},
                    "more than one manifest given ('k.kiln.json', "
