@@ -23,85 +23,82 @@ using namespace kiln::tile;
 
 namespace {
 
-/// Replaces a rank-2 `tile.matmul` by a `tile.contract` with an identity
-/// epilogue; batched products are left for later stages.
+/// Replaces the product `matmul` (one f32 result) by a `tile.contract` of
+/// `inputs` (grouped by `groups` when set) with one accumulator `mma` and an
+/// identity epilogue.
+void replaceByContract(Operation *matmul, ValueRange inputs, Value groups,
+                       MmaAttr mma) {
+  OpBuilder builder(matmul);
+  Location loc = matmul->getLoc();
+  auto contract = ContractOp::create(
+      builder, loc, matmul->getResultTypes(), inputs, ValueRange{}, groups,
+      builder.getArrayAttr({mma}), /*schedule=*/nullptr);
+  Block *body = builder.createBlock(&contract.getEpilogue());
+  Value acc = body->addArgument(builder.getF32Type(), loc);
+  YieldOp::create(builder, loc, acc);
+  matmul->getResult(0).replaceAllUsesWith(contract.getOutputs()[0]);
+  matmul->erase();
+}
+
+/// The block size along K of scales that run along K only (one scale per row
+/// and `b` K elements on both operands: NVFP4, MXFP8), else 0 (the 128x128
+/// weight blocks of fp8 GEMMs).
+int64_t scaleBlockAlongK(ArrayRef<int64_t> lhsBlock,
+                         ArrayRef<int64_t> rhsBlock) {
+  return lhsBlock.size() == 2 && lhsBlock[0] == 1 && lhsBlock == rhsBlock
+             ? lhsBlock[1]
+             : 0;
+}
+
+/// A rank-2 `tile.matmul` becomes a contraction; batched products are left
+/// for later stages.
 void wrapMatmul(MatmulOp matmul) {
   auto lhs = llvm::cast<RankedTensorType>(matmul.getLhs().getType());
   auto rhs = llvm::cast<RankedTensorType>(matmul.getRhs().getType());
   if (lhs.getRank() != 2 || rhs.getRank() != 2)
     return;
-  OpBuilder builder(matmul);
-  MLIRContext *ctx = matmul.getContext();
-  auto mma =
-      MmaAttr::get(ctx, 0, 1, matmul.getTransposeA(), matmul.getTransposeB());
-  auto contract =
-      ContractOp::create(builder, matmul.getLoc(), TypeRange{matmul.getType()},
-                         ValueRange{matmul.getLhs(), matmul.getRhs()},
-                         ValueRange{}, /*groups=*/Value(),
-                         builder.getArrayAttr({mma}), /*schedule=*/nullptr);
-  Block *body = builder.createBlock(&contract.getEpilogue());
-  Value acc = body->addArgument(builder.getF32Type(), matmul.getLoc());
-  YieldOp::create(builder, matmul.getLoc(), acc);
-  matmul.replaceAllUsesWith(contract.getOutputs()[0]);
-  matmul.erase();
+  replaceByContract(matmul, {matmul.getLhs(), matmul.getRhs()}, Value(),
+                    MmaAttr::get(matmul.getContext(), 0, 1,
+                                 matmul.getTransposeA(),
+                                 matmul.getTransposeB()));
 }
 
-/// Replaces a block-scaled product whose scales run along K only (one scale
-/// per row and `b` K elements on both operands: NVFP4, MXFP8) by a
-/// `tile.contract` that names its scale tensors. Other scale blocks (the
-/// 128x128 weight blocks of fp8 GEMMs) stay as they are.
+/// A block-scaled product with scales along K becomes a contraction that
+/// names its scale tensors; other scale blocks stay as they are.
 void wrapScaledMatmul(ScaledMatmulOp matmul) {
-  ArrayRef<int64_t> lhsBlock = matmul.getLhsBlock();
-  ArrayRef<int64_t> rhsBlock = matmul.getRhsBlock();
-  if (lhsBlock.size() != 2 || lhsBlock[0] != 1 || lhsBlock != rhsBlock ||
-      !matmul.getTransposeB())
+  int64_t block = scaleBlockAlongK(matmul.getLhsBlock(), matmul.getRhsBlock());
+  if (!block || !matmul.getTransposeB())
     return;
-  OpBuilder builder(matmul);
-  MLIRContext *ctx = matmul.getContext();
-  auto mma = MmaAttr::get(ctx, 0, 1, /*transpose_a=*/false,
-                          /*transpose_b=*/true, 2, 3, lhsBlock[1]);
-  auto contract = ContractOp::create(
-      builder, matmul.getLoc(), TypeRange{matmul.getType()},
-      ValueRange{matmul.getLhs(), matmul.getRhs(), matmul.getLhsScale(),
-                 matmul.getRhsScale()},
-      ValueRange{}, /*groups=*/Value(), builder.getArrayAttr({mma}),
-      /*schedule=*/nullptr);
-  Block *body = builder.createBlock(&contract.getEpilogue());
-  Value acc = body->addArgument(builder.getF32Type(), matmul.getLoc());
-  YieldOp::create(builder, matmul.getLoc(), acc);
-  matmul.replaceAllUsesWith(contract.getOutputs()[0]);
-  matmul.erase();
+  replaceByContract(matmul,
+                    {matmul.getLhs(), matmul.getRhs(), matmul.getLhsScale(),
+                     matmul.getRhsScale()},
+                    Value(),
+                    MmaAttr::get(matmul.getContext(), 0, 1,
+                                 /*transpose_a=*/false, /*transpose_b=*/true,
+                                 2, 3, block));
 }
 
-/// Replaces a `tile.grouped_matmul` (mixture of experts) by a grouped
-/// `tile.contract` with an identity epilogue; block-scaled experts only with
-/// scales along K (1 x b on both operands: MXFP8, NVFP4), as
+/// A `tile.grouped_matmul` (mixture of experts) becomes a grouped
+/// contraction; block-scaled experts only with scales along K, as
 /// wrapScaledMatmul.
 void wrapGroupedMatmul(GroupedMatmulOp matmul) {
-  OpBuilder builder(matmul);
   MLIRContext *ctx = matmul.getContext();
-  SmallVector<Value> inputs = {matmul.getLhs(), matmul.getRhs()};
-  MmaAttr mma =
-      MmaAttr::get(ctx, 0, 1, /*transpose_a=*/false, matmul.getTransposeB());
-  if (matmul.getLhsScale()) {
-    ArrayRef<int64_t> lhsBlock = *matmul.getLhsBlock();
-    ArrayRef<int64_t> rhsBlock = *matmul.getRhsBlock();
-    if (lhsBlock.size() != 2 || lhsBlock[0] != 1 || lhsBlock != rhsBlock)
-      return;
-    inputs.push_back(matmul.getLhsScale());
-    inputs.push_back(matmul.getRhsScale());
-    mma = MmaAttr::get(ctx, 0, 1, /*transpose_a=*/false, /*transpose_b=*/true,
-                       2, 3, lhsBlock[1]);
+  if (!matmul.getLhsScale()) {
+    replaceByContract(matmul, {matmul.getLhs(), matmul.getRhs()},
+                      matmul.getOffsets(),
+                      MmaAttr::get(ctx, 0, 1, /*transpose_a=*/false,
+                                   matmul.getTransposeB()));
+    return;
   }
-  auto contract = ContractOp::create(
-      builder, matmul.getLoc(), TypeRange{matmul.getType()}, inputs,
-      ValueRange{}, matmul.getOffsets(), builder.getArrayAttr({mma}),
-      /*schedule=*/nullptr);
-  Block *body = builder.createBlock(&contract.getEpilogue());
-  Value acc = body->addArgument(builder.getF32Type(), matmul.getLoc());
-  YieldOp::create(builder, matmul.getLoc(), acc);
-  matmul.replaceAllUsesWith(contract.getOutputs()[0]);
-  matmul.erase();
+  int64_t block = scaleBlockAlongK(*matmul.getLhsBlock(), *matmul.getRhsBlock());
+  if (!block)
+    return;
+  replaceByContract(matmul,
+                    {matmul.getLhs(), matmul.getRhs(), matmul.getLhsScale(),
+                     matmul.getRhsScale()},
+                    matmul.getOffsets(),
+                    MmaAttr::get(ctx, 0, 1, /*transpose_a=*/false,
+                                 /*transpose_b=*/true, 2, 3, block));
 }
 
 /// The contraction whose outputs `map` reads element by element, if fusing
