@@ -275,3 +275,16 @@ def test_kiln_run_check_grouped(device, name, extra):
     result = run(base)
     assert result.returncode == 1, result.stdout + result.stderr
     assert "no row belongs to a group" in result.stdout, result.stdout
+
+
+@pytest.mark.parametrize("experts,tokens", [(0, 37), (3, 0)])
+def test_no_work(load, experts, tokens):
+    """No expert (offsets [0]) or no token: nothing is launched and nothing written; no error."""
+    kernel = load("moe_grouped")
+    n, k = 64, 64
+    x, w = randn(tokens, k), randn(experts, n, k)
+    offsets = torch.zeros(experts + 1, dtype=torch.int32, device="cuda")
+    buf, y = guarded_output(tokens, n, torch.bfloat16)
+    kernel(x, w, offsets, out=y)
+    torch.cuda.synchronize()
+    assert torch.isnan(buf.float()).all(), "a launch without work wrote its output"
