@@ -688,9 +688,12 @@ struct GroupedTileLoopLowering : public AbiPattern<cta::TileLoopOp> {
       // tiles on average: a band then spans several groups, whose rhs
       // tiles share nothing, and measured slower (128 groups of one row
       // tile: 0.94x the unbanded walk).
-      Value averageTiles = e.udiv(e.sub(counts[0], groups),
-                                  arith::MaxUIOp::create(rewriter, loc, groups,
-                                                         e.i32(1)));
+      // (Operands named first: gcc and clang build call arguments in
+      // different orders.)
+      Value realTiles = e.sub(counts[0], groups);
+      Value someGroups =
+          arith::MaxUIOp::create(rewriter, loc, groups, e.i32(1));
+      Value averageTiles = e.udiv(realTiles, someGroups);
       Value groupM = arith::MaxUIOp::create(
           rewriter, loc, e.minU(averageTiles, e.i32(op.getGroupM())),
           e.i32(1));
