@@ -85,6 +85,15 @@ private:
   Value genStmtValue(const Stmt &stmt);
   Value genTensor(const Expr &expr);
   Value genMatmul(const BinaryExpr &expr);
+  /// A block-scaled parameter as an operand of '@': its data, its scale
+  /// tensor and the scale's block.
+  struct ScaledOperand {
+    Value data, scale;
+    DenseI64ArrayAttr block;
+  };
+  /// `expr` as a block-scaled operand, when it names a block-scaled
+  /// parameter.
+  std::optional<ScaledOperand> scaledOperand(const Expr &expr);
   Value genCall(const CallExpr &expr);
   /// Converts the elements of `value` to `elementType` with a one-input map.
   Value genConversion(Value value, Type elementType, Location location);
@@ -299,6 +308,17 @@ Value Generator::genTensor(const Expr &expr) {
   }
 }
 
+std::optional<Generator::ScaledOperand>
+Generator::scaledOperand(const Expr &expr) {
+  auto *name = llvm::dyn_cast<NameExpr>(&expr);
+  if (!name || !name->param || !name->param->type.scale)
+    return std::nullopt;
+  auto [data, scale] = paramValues.lookup(name->param);
+  const BlockScale &block = *name->param->type.scale;
+  return ScaledOperand{data, scale,
+                       builder.getDenseI64ArrayAttr({block.rows, block.cols})};
+}
+
 Value Generator::genMatmul(const BinaryExpr &expr) {
   Location location = loc(expr.getLoc());
   RankedTensorType resultType = getTensorType(expr.type);
@@ -319,18 +339,12 @@ Value Generator::genMatmul(const BinaryExpr &expr) {
       grouped && grouped->builtin == Builtin::Grouped) {
     // Block-scaled operands (Sema admits both or neither) bring their
     // scale tensors.
-    auto *xName = llvm::dyn_cast<NameExpr>(grouped->args[0].value.get());
-    auto *wName = llvm::dyn_cast<NameExpr>(rhsExpr);
-    if (xName && xName->param && xName->param->type.scale) {
-      auto [x, xScale] = paramValues.lookup(xName->param);
-      auto [w, wScale] = paramValues.lookup(wName->param);
-      const BlockScale &sx = *xName->param->type.scale;
-      const BlockScale &sw = *wName->param->type.scale;
+    if (std::optional<ScaledOperand> x = scaledOperand(*grouped->args[0].value)) {
+      ScaledOperand w = *scaledOperand(*rhsExpr);
       Value offsets = genTensor(*grouped->args[1].value);
       return tile::GroupedMatmulOp::create(
-          builder, location, resultType, x, w, offsets, xScale, wScale,
-          transposeB, builder.getDenseI64ArrayAttr({sx.rows, sx.cols}),
-          builder.getDenseI64ArrayAttr({sw.rows, sw.cols}));
+          builder, location, resultType, x->data, w.data, offsets, x->scale,
+          w.scale, transposeB, x->block, w.block);
     }
     Value x = genTensor(*grouped->args[0].value);
     Value offsets = genTensor(*grouped->args[1].value);
@@ -340,17 +354,11 @@ Value Generator::genMatmul(const BinaryExpr &expr) {
                                          nullptr, nullptr);
   }
 
-  auto *lhsName = llvm::dyn_cast<NameExpr>(lhsExpr);
-  auto *rhsName = llvm::dyn_cast<NameExpr>(rhsExpr);
-  if (lhsName && lhsName->param && lhsName->param->type.scale) {
-    auto [a, aScale] = paramValues.lookup(lhsName->param);
-    auto [b, bScale] = paramValues.lookup(rhsName->param);
-    const BlockScale &sa = *lhsName->param->type.scale;
-    const BlockScale &sb = *rhsName->param->type.scale;
-    return tile::ScaledMatmulOp::create(
-        builder, location, resultType, a, aScale, b, bScale,
-        builder.getDenseI64ArrayAttr({sa.rows, sa.cols}),
-        builder.getDenseI64ArrayAttr({sb.rows, sb.cols}), transposeB);
+  if (std::optional<ScaledOperand> a = scaledOperand(*lhsExpr)) {
+    ScaledOperand b = *scaledOperand(*rhsExpr);
+    return tile::ScaledMatmulOp::create(builder, location, resultType, a->data,
+                                        a->scale, b.data, b.scale, a->block,
+                                        b.block, transposeB);
   }
 
   Value a = genTensor(*lhsExpr);

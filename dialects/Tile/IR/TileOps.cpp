@@ -330,6 +330,20 @@ LogicalResult MatmulOp::verify() {
                        getTransposeB(), getResult());
 }
 
+/// That `scale` holds one entry per `block` of `data`'s last two axes (its
+/// leading axes as `data`'s: a grouped rhs's scales per group).
+static LogicalResult verifyScaleDims(Operation *op, StringRef what, Value data,
+                                     Value scale, ArrayRef<int64_t> block) {
+  SmallVector<std::string> expected =
+      getDimExprs(llvm::cast<RankedTensorType>(data.getType()));
+  size_t rank = expected.size();
+  expected[rank - 2] = getScaleDim(expected[rank - 2], block[0]);
+  expected[rank - 1] = getScaleDim(expected[rank - 1], block[1]);
+  return verifyDims(op, what,
+                    getDimExprs(llvm::cast<RankedTensorType>(scale.getType())),
+                    expected);
+}
+
 LogicalResult ScaledMatmulOp::verify() {
   for (Value operand : {getLhs(), getRhs()})
     if (getRank(operand) != 2)
@@ -349,20 +363,11 @@ LogicalResult ScaledMatmulOp::verify() {
       return emitOpError() << name << " must be two positive extents";
 
   // Each scale tensor has one entry per block of its operand's stored axes.
-  for (auto [what, data, scale, block] :
-       {std::tuple<StringRef, Value, Value, ArrayRef<int64_t>>{
-            "lhs_scale", getLhs(), getLhsScale(), getLhsBlock()},
-        {"rhs_scale", getRhs(), getRhsScale(), getRhsBlock()}}) {
-    SmallVector<std::string> dataDims =
-        getDimExprs(llvm::cast<RankedTensorType>(data.getType()));
-    SmallVector<std::string> expected = {getScaleDim(dataDims[0], block[0]),
-                                         getScaleDim(dataDims[1], block[1])};
-    if (failed(verifyDims(
-            *this, what,
-            getDimExprs(llvm::cast<RankedTensorType>(scale.getType())),
-            expected)))
-      return failure();
-  }
+  if (failed(verifyScaleDims(*this, "lhs_scale", getLhs(), getLhsScale(),
+                             getLhsBlock())) ||
+      failed(verifyScaleDims(*this, "rhs_scale", getRhs(), getRhsScale(),
+                             getRhsBlock())))
+    return failure();
   return verifyProduct(*this, getLhs(), getRhs(), false, getTransposeB(),
                        getResult());
 }
@@ -410,15 +415,7 @@ LogicalResult GroupedMatmulOp::verify() {
           {"rhs_scale", getRhs(), getRhsScale(), *getRhsBlock()}}) {
       if (block.size() != 2 || block[0] < 1 || block[1] < 1)
         return emitOpError() << what << "'s block must be two positive extents";
-      SmallVector<std::string> expected =
-          getDimExprs(llvm::cast<RankedTensorType>(data.getType()));
-      size_t rank = expected.size();
-      expected[rank - 2] = getScaleDim(expected[rank - 2], block[0]);
-      expected[rank - 1] = getScaleDim(expected[rank - 1], block[1]);
-      if (failed(verifyDims(
-              *this, what,
-              getDimExprs(llvm::cast<RankedTensorType>(scale.getType())),
-              expected)))
+      if (failed(verifyScaleDims(*this, what, data, scale, block)))
         return failure();
     }
   }
