@@ -442,6 +442,10 @@ kiln_status kiln_module_set_check_offsets(kiln_module *module, int on) {
   return KILN_OK;
 }
 
+int kiln_module_check_offsets(const kiln_module *module) {
+  return module ? (module->module->checkOffsets() ? 1 : 0) : -1;
+}
+
 kiln_status kiln_module_choose_variant(const kiln_module *module,
                                        const kiln_tensor *args, int nargs,
                                        int sm_count, int *variant_out) {

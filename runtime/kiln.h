@@ -190,6 +190,8 @@ KILN_API int kiln_module_last_variant(const kiln_module *module);
  * $KILN_CHECK_OFFSETS was set (not "0") when the module was loaded. */
 KILN_API kiln_status kiln_module_set_check_offsets(kiln_module *module,
                                                    int on);
+/** Whether the checking mode is on for `module`: 1 or 0; -1 for NULL. */
+KILN_API int kiln_module_check_offsets(const kiln_module *module);
 /** The variant a launch with these tensors would run on a device with
  * `sm_count` SMs, without launching or any CUDA call. `args` are as in
  * kiln_module_infer_shapes (shape == NULL: unknown); the known ones must bind

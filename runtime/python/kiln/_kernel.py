@@ -92,8 +92,6 @@ class Kernel:
         _lib.check(lib.kiln_module_load(os.fsencode(self.path), ctypes.byref(handle)))
         self._handle = handle
         self._free = lib.kiln_module_free  # kept for __del__ at interpreter shutdown
-        # The runtime's rule for $KILN_CHECK_OFFSETS at load (OffsetsCheck.h).
-        self._check_offsets = os.environ.get("KILN_CHECK_OFFSETS", "") not in ("", "0")
         self.name = lib.kiln_module_kernel(handle).decode()
         self.chip = lib.kiln_module_chip(handle).decode()
         self.dims = [lib.kiln_module_dim_name(handle, i).decode()
@@ -171,12 +169,11 @@ class Kernel:
         experts, packed sequences) and raises kiln.KilnError at the first entry outside
         0 = o[0] <= ... <= o[E] = rows instead of launching. Off unless $KILN_CHECK_OFFSETS was
         set when the kernel was loaded; for debugging (it cannot run inside CUDA-graph capture)."""
-        return self._check_offsets
+        return self._lib.kiln_module_check_offsets(self._handle) == 1
 
     @check_offsets.setter
     def check_offsets(self, on):
         _lib.check(self._lib.kiln_module_set_check_offsets(self._handle, 1 if on else 0))
-        self._check_offsets = bool(on)
 
     # -- PyTorch custom op ---------------------------------------------------------------------
 

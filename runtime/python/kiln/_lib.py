@@ -123,6 +123,7 @@ def _declare(lib):
         "kiln_module_variant_entry": (c.c_char_p, [mod, c.c_int]),
         "kiln_module_last_variant": (c.c_int, [mod]),
         "kiln_module_set_check_offsets": (c.c_int, [mod, c.c_int]),
+        "kiln_module_check_offsets": (c.c_int, [mod]),
         "kiln_module_choose_variant": (
             c.c_int,
             [mod, c.POINTER(CTensor), c.c_int, c.c_int, c.POINTER(c.c_int)],

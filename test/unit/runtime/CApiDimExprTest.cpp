@@ -67,4 +67,5 @@ TEST(CApi, SetCheckOffsetsRefusesNull) {
             KILN_ERROR_INVALID_VALUE);
   EXPECT_NE(std::string(kiln_last_error()).find("kiln_module_set_check_offsets"),
             std::string::npos);
+  EXPECT_EQ(kiln_module_check_offsets(nullptr), -1);
 }
