@@ -82,6 +82,16 @@ def check(y, buf, expected_of, offsets, what):
             near = ((got[None] - refs).abs() <= TOLERANCE * refs.abs() + 0.05).any(0)
             assert near.all(), f"{what}: row {r} has elements of no group's product"
 
+def moe_inputs(counts, n, k, dtype=torch.bfloat16, weights=1):
+    """Offsets of `counts`, their row count T, x [T, K] and `weights` weights [E, N, K] of
+    unit-variance products."""
+    offsets = offsets_of(counts)
+    t = int(offsets[-1])
+    x = randn(t, k, dtype=dtype, scale=k ** -0.25)
+    ws = [randn(len(counts), n, k, dtype=dtype, scale=k ** -0.25) for _ in range(weights)]
+    return offsets, t, x, *ws
+
+
 def product_rows(x, w):
     """rows, groups -> x[rows] @ w[group]^T in float32, one group at a time."""
     def expected(rows, groups):
@@ -112,9 +122,7 @@ def test_moe_grouped(load, routing):
     kernel = load("moe_grouped")
     counts = ROUTINGS[routing]()
     n, k = 200, 328
-    offsets = offsets_of(counts)
-    t = int(offsets[-1])
-    x, w = randn(t, k, scale=k ** -0.25), randn(len(counts), n, k, scale=k ** -0.25)
+    offsets, t, x, w = moe_inputs(counts, n, k)
     buf, y = guarded_output(t, n, torch.bfloat16)
     kernel(x, w, offsets, out=y)
     torch.cuda.synchronize()
@@ -126,10 +134,7 @@ def test_moe_f16_f32_out(load):
     kernel = load("moe_f16")
     counts = skewed_counts(12, 777, 0.3, seed=3)
     n, k = 384, 512
-    offsets = offsets_of(counts)
-    t = int(offsets[-1])
-    x = randn(t, k, dtype=torch.float16, scale=k ** -0.25)
-    w = randn(len(counts), n, k, dtype=torch.float16, scale=k ** -0.25)
+    offsets, t, x, w = moe_inputs(counts, n, k, dtype=torch.float16)
     buf, y = guarded_output(t, n, torch.float32)
     kernel(x, w, offsets, out=y)
     torch.cuda.synchronize()
@@ -141,9 +146,7 @@ def test_moe_gate(load):
     kernel = load("moe_gate")
     counts = skewed_counts(8, 1500, 0.3, seed=4)
     n, k = 256, 256
-    offsets = offsets_of(counts)
-    t = int(offsets[-1])
-    x, w = randn(t, k, scale=k ** -0.25), randn(len(counts), n, k, scale=k ** -0.25)
+    offsets, t, x, w = moe_inputs(counts, n, k)
     gate = torch.rand(t, 1, device="cuda")
     buf, y = guarded_output(t, n, torch.bfloat16)
     kernel(x, w, offsets, gate, out=y)
@@ -158,10 +161,7 @@ def test_moe_swiglu(load, routing):
     kernel = load("moe_swiglu")
     counts = ROUTINGS[routing]()
     n, k = 272, 256
-    offsets = offsets_of(counts)
-    t = int(offsets[-1])
-    x = randn(t, k, scale=k ** -0.25)
-    w1, w2 = (randn(len(counts), n, k, scale=k ** -0.25) for _ in range(2))
+    offsets, t, x, w1, w2 = moe_inputs(counts, n, k, weights=2)
     buf, y = guarded_output(t, n, torch.bfloat16)
     kernel(x, w1, w2, offsets, out=y)
     torch.cuda.synchronize()
