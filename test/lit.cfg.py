@@ -39,6 +39,10 @@ else:
     # `REQUIRES: ptxas` fails here too, instead of finding /usr/local/cuda.
     config.environment["KILN_PTXAS"] = os.path.join(config.kiln_obj_root, "ptxas-not-configured")
 
+# `REQUIRES: kiln-run`: the runtime's command-line tool, built with a CUDA toolkit.
+if os.path.exists(os.path.join(config.kiln_tools_dir, "kiln-run")):
+    config.available_features.add("kiln-run")
+
 # `REQUIRES: nvdisasm` (kiln compile --emit=sass): the toolkit's disassembler next to ptxas.
 if config.ptxas and os.path.exists(os.path.join(os.path.dirname(config.ptxas), "nvdisasm")):
     config.available_features.add("nvdisasm")

@@ -290,6 +290,18 @@ tile.kernel @f(%x: tensor<?x?xbf16, #tile.dims<T, K>> {tile.param = #tile.param<
 
 // -----
 
+// Block-scaled experts with DeepSeek's 128x128 weight blocks (scales in
+// software) stay a tile.grouped_matmul.
+tile.kernel @f(%x: tensor<?x?xf8E4M3FN, #tile.dims<T, K>> {tile.param = #tile.param<"x", input>}, %xs: tensor<?x?xf32, #tile.dims<T, cdiv(K, 128)>> {tile.param = #tile.param<"x.scale", scale, of = "x", block = [1, 128]>},
+               %w: tensor<?x?x?xf8E4M3FN, #tile.dims<E, N, K>> {tile.param = #tile.param<"w", input>}, %ws: tensor<?x?x?xf32, #tile.dims<E, cdiv(N, 128), cdiv(K, 128)>> {tile.param = #tile.param<"w.scale", scale, of = "w", block = [128, 128]>},
+               %o: tensor<?xi32, #tile.dims<E+1>> {tile.param = #tile.param<"offsets", input>}) -> (tensor<?x?xf32, #tile.dims<T, N>> {tile.param = #tile.param<"y", output>}) {
+  // expected-error@+1 {{convert-tile-to-cta: not implemented yet: block-scaled grouped (mixture-of-experts) matmul with scale blocks other than 1 x K-block on both operands}}
+  %0 = tile.grouped_matmul %x, %w, %o scales(%xs, %ws : tensor<?x?xf32, #tile.dims<T, cdiv(K, 128)>>, tensor<?x?x?xf32, #tile.dims<E, cdiv(N, 128), cdiv(K, 128)>>) {lhs_block = array<i64: 1, 128>, rhs_block = array<i64: 128, 128>, transpose_b} : tensor<?x?xf8E4M3FN, #tile.dims<T, K>>, tensor<?x?x?xf8E4M3FN, #tile.dims<E, N, K>>, tensor<?xi32, #tile.dims<E+1>> -> tensor<?x?xf32, #tile.dims<T, N>>
+  tile.return %0 : tensor<?x?xf32, #tile.dims<T, N>>
+}
+
+// -----
+
 tile.kernel @segmented(%q: tensor<?x?x64xbf16, #tile.dims<H, S, 64>> {tile.param = #tile.param<"q", input>},
                        %k: tensor<?x?x64xbf16, #tile.dims<H, T, 64>> {tile.param = #tile.param<"k", input>},
                        %c: tensor<?xi32, #tile.dims<B+1>> {tile.param = #tile.param<"c", input>})
