@@ -202,6 +202,7 @@ enum class Builtin {
   Mask,
   Modify,
   Grouped,
+  PerGroup,
 };
 
 /// One argument: positional, or `axis = -1`.

@@ -60,6 +60,8 @@ llvm::StringRef getBuiltinName(Builtin builtin) {
     return "modify";
   case Builtin::Grouped:
     return "grouped";
+  case Builtin::PerGroup:
+    return "per_group";
   }
   return "?";
 }

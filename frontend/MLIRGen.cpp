@@ -392,6 +392,11 @@ Value Generator::genCall(const CallExpr &call) {
   }
   case Builtin::Softmax:
     return tile::SoftmaxOp::create(builder, location, resultType, input);
+  case Builtin::PerGroup: {
+    Value offsets = genTensor(*call.args[1].value);
+    return tile::PerGroupOp::create(builder, location, resultType, input,
+                                    offsets);
+  }
   case Builtin::Causal:
     return tile::MaskOp::create(builder, location, resultType, input,
                                 /*causal=*/true);

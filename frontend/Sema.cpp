@@ -46,7 +46,7 @@ namespace {
 constexpr llvm::StringLiteral kFunctionNames[] = {
     "silu",   "gelu", "sigmoid", "tanh",    "exp",  "relu",
     "rsqrt",  "max",  "min",     "where",   "sum",  "logsumexp",
-    "softmax", "causal", "mask", "modify",  "grouped", "bf16",
+    "softmax", "causal", "mask", "modify",  "grouped", "per_group", "bf16",
     "f16",    "f32",    "i32",  "e4m3",    "e5m2"};
 
 /// Elementwise functions of one float argument.
@@ -194,6 +194,9 @@ private:
   // Declarations and statements.
   void declareTensors();
   void checkStmt(Stmt &stmt);
+  /// The row extent of the `x` of each `grouped(x, offsets)` (by offsets
+  /// name), from collectGroupedRows.
+  llvm::StringMap<std::string> groupedRows;
   void checkOutputValue(const Stmt &stmt, const TensorDecl &output);
   void warnUnused();
 
@@ -234,7 +237,17 @@ private:
                                MatmulOperand &rhs);
   /// Whether `offsets` is an i32 vector; else an error naming its
   /// extent `count`+1.
-  bool checkOffsets(const Expr &offsets, llvm::StringRef count);
+  bool checkOffsets(const Expr &offsets, llvm::StringRef count,
+                    llvm::StringRef form = "grouped(x, offsets)");
+  /// Whether `offsets` (i32[B+1]) has one entry more than `groups`, the
+  /// leading extent of `what` (an error at `offsets` if not).
+  bool checkOffsetsCount(const Expr &offsets, const Expr &what,
+                         const std::string &groups);
+  /// per_group(b, offsets): b's row e for each row of group e.
+  ValueType checkPerGroup(CallExpr &call);
+  /// Records, for each offsets tensor of a `grouped(x, offsets)` product,
+  /// the row extent T of its `x` (which per_group(b, offsets) takes).
+  void collectGroupedRows();
   /// The broadcast of the batch axes (all but the last two) of `sa` (of `a`)
   /// and `sb` (of `b`), or an error at `expr`.
   std::optional<llvm::SmallVector<std::string>>
@@ -434,6 +447,7 @@ void KernelChecker::warnUnused() {
 
 LogicalResult KernelChecker::run() {
   declareTensors();
+  collectGroupedRows();
   // Statements are checked even after declaration errors, so that all
   // problems are reported in one run; Invalid types keep them independent.
   for (Stmt &stmt : kernel.body)
@@ -999,14 +1013,102 @@ ValueType KernelChecker::checkMatmul(BinaryExpr &expr) {
   return ValueType::tensor(ElemType::F32, *batch);
 }
 
-bool KernelChecker::checkOffsets(const Expr &offsets, llvm::StringRef count) {
+bool KernelChecker::checkOffsets(const Expr &offsets, llvm::StringRef count,
+                                 llvm::StringRef form) {
   const ValueType &to = offsets.type;
   if (to.isTensor() && to.dtype == ElemType::I32 && to.shape.size() == 1)
     return true;
-  error(offsets.getLoc()) << "the offsets of grouped(x, offsets) must be i32["
+  error(offsets.getLoc()) << "the offsets of " << form << " must be i32["
                           << count << "+1], but " << quote(offsets) << " is "
                           << to.str();
   return false;
+}
+
+bool KernelChecker::checkOffsetsCount(const Expr &offsets, const Expr &what,
+                                      const std::string &groups) {
+  // offsets has one boundary per group plus the end.
+  const std::string &boundaries = offsets.type.shape[0];
+  std::optional<std::string> expected;
+  if (std::optional<int64_t> e = tile::getConstantDim(groups))
+    expected = std::to_string(*e + 1);
+  else if (groups.find_first_of("+-*") == std::string::npos)
+    expected = groups + "+1";
+  if (!expected || boundaries == *expected)
+    return true;
+  error(offsets.getLoc()) << "offsets has " << boundaries << " entries but "
+                          << renderExpr(what) << " has " << groups
+                          << " experts; expected " << *expected
+                          << " (one boundary per expert, plus the end)";
+  return false;
+}
+
+/// Calls `visit` on every call in `expr` (lambda bodies aside).
+static void forEachCall(Expr &expr,
+                        llvm::function_ref<void(CallExpr &)> visit) {
+  switch (expr.getKind()) {
+  case ExprKind::Unary:
+    forEachCall(*llvm::cast<UnaryExpr>(expr).operand, visit);
+    return;
+  case ExprKind::Binary: {
+    auto &binary = llvm::cast<BinaryExpr>(expr);
+    forEachCall(*binary.lhs, visit);
+    forEachCall(*binary.rhs, visit);
+    return;
+  }
+  case ExprKind::Transpose:
+    forEachCall(*llvm::cast<TransposeExpr>(expr).operand, visit);
+    return;
+  case ExprKind::Call: {
+    auto &call = llvm::cast<CallExpr>(expr);
+    visit(call);
+    for (CallArg &arg : call.args)
+      forEachCall(*arg.value, visit);
+    return;
+  }
+  default:
+    return;
+  }
+}
+
+void KernelChecker::collectGroupedRows() {
+  for (Stmt &stmt : kernel.body)
+    forEachCall(*stmt.value, [&](CallExpr &call) {
+      if (call.callee != "grouped" || call.args.size() != 2)
+        return;
+      auto *x = llvm::dyn_cast<NameExpr>(call.args[0].value.get());
+      auto *offsets = llvm::dyn_cast<NameExpr>(call.args[1].value.get());
+      if (!x || !offsets)
+        return;
+      auto param = params.find(x->name);
+      if (param == params.end() || param->second->type.shape.size() != 2)
+        return;
+      groupedRows.try_emplace(offsets->name, param->second->type.shape[0]);
+    });
+}
+
+ValueType KernelChecker::checkPerGroup(CallExpr &call) {
+  const Expr &b = *call.args[0].value, &offsets = *call.args[1].value;
+  const ValueType &tb = b.type;
+  if (!tb.isTensor() || tb.shape.size() != 2) {
+    error(b.getLoc()) << "per_group(b, offsets) needs b of rank 2 [E, N] or "
+                         "[E, 1] (one row per group), but "
+                      << quote(b) << " is " << tb.str();
+    return ValueType::invalid();
+  }
+  if (!checkOffsets(offsets, "E", "per_group(b, offsets)") ||
+      !checkOffsetsCount(offsets, b, tb.shape[0]))
+    return ValueType::invalid();
+  auto *name = llvm::dyn_cast<NameExpr>(&offsets);
+  auto rows = name ? groupedRows.find(name->name) : groupedRows.end();
+  if (rows == groupedRows.end()) {
+    error(call.getLoc())
+        << "per_group(b, " << renderExpr(offsets)
+        << ") expands b to the rows of a grouped product, but the kernel has "
+           "no grouped(x, "
+        << renderExpr(offsets) << ") with x a parameter [T, K]";
+    return ValueType::invalid();
+  }
+  return ValueType::tensor(tb.dtype, {rows->second, tb.shape[1]});
 }
 
 std::optional<llvm::SmallVector<std::string>>
@@ -1107,7 +1209,7 @@ ValueType KernelChecker::checkGroupedMatmul(BinaryExpr &expr,
   CallExpr &call = *lhs.grouped;
   const Expr &x = *call.args[0].value, &offsets = *call.args[1].value;
   const Expr &w = *expr.rhs;
-  const ValueType &tx = x.type, &to = offsets.type, &tw = rhs.type;
+  const ValueType &tx = x.type, &tw = rhs.type;
   if (!tx.isTensor() || tx.shape.size() != 2) {
     error(x.getLoc()) << "grouped(x, offsets) needs x of rank 2 [T, K], but "
                       << quote(x) << " is " << tx.str();
@@ -1122,20 +1224,8 @@ ValueType KernelChecker::checkGroupedMatmul(BinaryExpr &expr,
     return ValueType::invalid();
   }
 
-  // offsets has one boundary per expert plus the end.
-  const std::string &experts = tw.shape[0], &boundaries = to.shape[0];
-  std::optional<std::string> expected;
-  if (std::optional<int64_t> e = tile::getConstantDim(experts))
-    expected = std::to_string(*e + 1);
-  else if (experts.find_first_of("+-*") == std::string::npos)
-    expected = experts + "+1";
-  if (expected && boundaries != *expected) {
-    error(offsets.getLoc())
-        << "offsets has " << boundaries << " entries but " << renderExpr(w)
-        << " has " << experts << " experts; expected " << *expected
-        << " (one boundary per expert, plus the end)";
+  if (!checkOffsetsCount(offsets, w, tw.shape[0]))
     return ValueType::invalid();
-  }
   if (!checkScalePair(expr, lhs, rhs))
     return ValueType::invalid();
   std::optional<ElemType> mmaType = checkMmaTypes(expr, lhs, rhs);
@@ -1510,6 +1600,14 @@ ValueType KernelChecker::checkCall(CallExpr &call) {
       return ValueType::invalid();
     }
     return input;
+  }
+
+  if (callee == "per_group") {
+    call.builtin = Builtin::PerGroup;
+    if (insideLambda() || !checkArity(call, 2, {}, "(b, offsets)") ||
+        !checkArgs())
+      return ValueType::invalid();
+    return checkPerGroup(call);
   }
 
   if (callee == "grouped") {

@@ -209,3 +209,53 @@ cta.program @f(%c: memref<?x?xf32> {cta.param = #cta.param<"c", output, [M, M]>}
     }
   cta.return
 }
+
+// -----
+
+// Per-group inputs (a grouped walk's per-expert bias [E, N] and scale
+// [E, 1]) are read at row `group` (clamped below the input's leading
+// extent) times its stride: the bias also at the element's column, the
+// scale once per tile.
+// CHECK-LABEL: llvm.func @per_group(
+// CHECK-SAME:    %[[TMA_OK:[^:]*]]: i32, %[[PTR_C:[^:]*]]: !llvm.ptr<1>, %[[STRIDE_C:[^:]*]]: i64,
+// CHECK-SAME:    %[[PTR_BIAS:[^:]*]]: !llvm.ptr<1>, %[[STRIDE_BIAS:[^:]*]]: i64,
+// CHECK-SAME:    %[[PTR_SCALE:[^:]*]]: !llvm.ptr<1>, %[[STRIDE_SCALE:[^:]*]]: i64,
+// CHECK-SAME:    %[[DIM_E:[^:]*]]: i32, %{{[^:]*}}: i32, %{{[^:]*}}: i32)
+// CHECK:         %[[BLAST:.*]] = arith.subi %[[DIM_E]], %{{.*}} : i32
+// CHECK-NEXT:    %[[BG:.*]] = arith.minui %[[G:[^,]*]], %[[BLAST]] : i32
+// CHECK-NEXT:    %[[BG64:.*]] = arith.extui %[[BG]] : i32 to i64
+// CHECK-NEXT:    %[[BROW:.*]] = arith.muli %[[BG64]], %[[STRIDE_BIAS]] : i64
+// CHECK:         %[[BAT:.*]] = arith.addi %[[BROW]], %{{.*}} : i64
+// CHECK-NEXT:    llvm.getelementptr %[[PTR_BIAS]][%[[BAT]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, bf16
+// CHECK:         %[[SLAST:.*]] = arith.subi %[[DIM_E]], %{{.*}} : i32
+// CHECK-NEXT:    %[[SG:.*]] = arith.minui %[[G]], %[[SLAST]] : i32
+// CHECK-NEXT:    %[[SG64:.*]] = arith.extui %[[SG]] : i32 to i64
+// CHECK-NEXT:    %[[SROW:.*]] = arith.muli %[[SG64]], %[[STRIDE_SCALE]] : i64
+// CHECK-NEXT:    llvm.getelementptr %[[PTR_SCALE]][%[[SROW]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+// The next element (next column) reads the bias again, not the scale.
+// CHECK-NOT:     llvm.getelementptr %[[PTR_SCALE]]
+// CHECK:         llvm.getelementptr %[[PTR_BIAS]]
+cta.program @per_group(%bias: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"bias", input, [E, N]>},
+                       %scale: memref<?x?xf32, strided<[?, 1]>> {cta.param = #cta.param<"scale", input, [E, 1]>},
+                       %c: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"c", output, [M, N]>},
+                       %E: index {cta.dim = #cta.dim<E>}, %M: index {cta.dim = #cta.dim<M>}, %N: index {cta.dim = #cta.dim<N>})
+    attributes {block = array<i64: 128, 1, 1>} {
+  %sc = cta.alloc : !cta.buffer<64x128xbf16, swizzle = "128B">
+  cta.warp_specialize
+    #cta.role<math, warps = 4, regs = 232> {
+      cta.tile_loop static (%M, %N) tile [64, 128] {
+      ^bb0(%m0: index, %n0: index):
+        %acc = cta.acc_zero : !cta.acc<64x128xf32>
+        cta.store %acc inputs(%bias per_group_col, %scale per_group : memref<?x?xbf16, strided<[?, 1]>>, memref<?x?xf32, strided<[?, 1]>>)
+            -> %c[%m0, %n0] group %m0 staging %sc : !cta.acc<64x128xf32> -> memref<?x?xbf16, strided<[?, 1]>>, !cta.buffer<64x128xbf16, swizzle = "128B"> {
+        ^bb0(%x: f32, %b: bf16, %s: f32):
+          %bf = arith.extf %b : bf16 to f32
+          %y = arith.mulf %x, %s : f32
+          %z = arith.addf %y, %bf : f32
+          %t = arith.truncf %z : f32 to bf16
+          cta.yield %t : bf16
+        }
+      }
+    }
+  cta.return
+}

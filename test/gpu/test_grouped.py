@@ -155,6 +155,28 @@ def test_moe_gate(load):
     check(y, buf, lambda rows, groups: plain(rows, groups) * gate[rows], offsets, "gate")
 
 
+@pytest.mark.parametrize("routing", ["skewed", "empty_experts", "small_experts"])
+def test_moe_bias(load, routing):
+    """A bias [E, N] and a scale [E, 1] per expert (per_group(b, offsets)): each row adds
+    its own expert's row of b, never a neighbour's, also in tiles that cross experts."""
+    kernel = load("moe_bias")
+    counts = ROUTINGS[routing]()
+    n, k = 272, 128
+    offsets, t, x, w = moe_inputs(counts, n, k)
+    experts = len(counts)
+    b = randn(experts, n, scale=4.0)
+    s = torch.rand(experts, 1, device="cuda") + 0.5
+    buf, y = guarded_output(t, n, torch.bfloat16)
+    kernel(x, w, offsets, b, s, out=y)
+    torch.cuda.synchronize()
+    plain = product_rows(x, w)
+
+    def expected(rows, groups):
+        g = torch.tensor(groups, device="cuda")
+        return plain(rows, groups) * s[g] + b[g].float()
+    check(y, buf, expected, offsets, routing)
+
+
 @pytest.mark.parametrize("routing", ["uniform", "skewed", "empty_experts"])
 def test_moe_swiglu(load, routing):
     """examples/moe_swiglu.kiln: silu(grouped(x) @ w1^T) * (grouped(x) @ w2^T) in one kernel."""

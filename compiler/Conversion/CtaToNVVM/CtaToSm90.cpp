@@ -1159,8 +1159,8 @@ struct StoreLowering : public AbiPattern<cta::StoreOp> {
     Emitter e(rewriter, loc);
     OpBuilder &b = rewriter;
     TileStore store(e, op, adaptor.getIndices(), adaptor.getRowLimit(),
-                    adaptor.getStaging(), adaptor.getStagingSlot(), abi,
-                    kernel);
+                    adaptor.getGroup(), adaptor.getStaging(),
+                    adaptor.getStagingSlot(), abi, kernel);
     if (failed(store.prepare()))
       return rewriter.notifyMatchFailure(op, "unknown destination extents");
     auto accType = cta::AccType::get(getContext(), op.getTileShape(),

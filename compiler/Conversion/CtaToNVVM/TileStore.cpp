@@ -102,9 +102,12 @@ static unsigned argNumber(Value memref) {
 }
 
 TileStore::TileStore(Emitter &e, cta::StoreOp op, ValueRange indices,
-                     Value rowLimit, Value staging, Value stagingSlot,
-                     const KernelABI &abi, LLVM::LLVMFuncOp kernel)
+                     Value rowLimit, Value group, Value staging,
+                     Value stagingSlot, const KernelABI &abi,
+                     LLVM::LLVMFuncOp kernel)
     : e(e), op(op), abi(abi), kernel(kernel), rowLimit(rowLimit) {
+  if (group)
+    this->group = e.toI32(group);
   ArrayRef<int64_t> tile = op.getTileShape();
   cta::BufferType stagingType = op.getStaging().getType();
   element = stagingType.getElementType();
@@ -146,6 +149,16 @@ LogicalResult TileStore::prepare() {
   extentM = *m;
   extentN = *n;
   rowEnd = extentM;
+  for (auto [index, input] : llvm::enumerate(op.getInputs())) {
+    cta::InputKind kind = op.getInputKind(index);
+    if (kind != cta::InputKind::per_group &&
+        kind != cta::InputKind::per_group_col)
+      continue;
+    FailureOr<Value> count = extent(argNumber(input), 0);
+    if (failed(count))
+      return failure();
+    groupCounts[index] = *count;
+  }
   // A row limit (a group's end) inside the tile: the bulk copy, which
   // clips only at the tensor's end, would write the rows past it, so the
   // block goes out with plain stores below it.
@@ -172,6 +185,16 @@ void TileStore::syncWarpgroup() {
                           e.i32(kWarpgroupThreads), nullptr, Value());
 }
 
+/// Whether an epilogue input of `kind` varies along the output's rows
+/// (columns).
+static bool readsByRow(cta::InputKind kind) {
+  return kind == cta::InputKind::per_row || kind == cta::InputKind::tile;
+}
+static bool readsByCol(cta::InputKind kind) {
+  return kind == cta::InputKind::per_col || kind == cta::InputKind::tile ||
+         kind == cta::InputKind::per_group_col;
+}
+
 /// Loads element (row, col) of epilogue input `index` (a program tensor read
 /// as its kind), or zero outside the destination's extents.
 Value TileStore::loadInput(unsigned index, Value row, Value col) {
@@ -180,8 +203,7 @@ Value TileStore::loadInput(unsigned index, Value row, Value col) {
   auto type = llvm::cast<MemRefType>(input.getType());
   Type inputElement = type.getElementType();
   const PointerArgs &args = abi.pointerArgs.lookup(argNumber(input));
-  bool byRow = kind == cta::InputKind::per_row || kind == cta::InputKind::tile;
-  bool byCol = kind == cta::InputKind::per_col || kind == cta::InputKind::tile;
+  bool byRow = readsByRow(kind), byCol = readsByCol(kind);
   OpBuilder &b = e.b;
   Value inside = arith::ConstantIntOp::create(b, e.loc, 1, 1);
   Type i64 = b.getI64Type();
@@ -202,6 +224,15 @@ Value TileStore::loadInput(unsigned index, Value row, Value col) {
     offset = arith::MulIOp::create(
         b, e.loc,
         arith::ExtUIOp::create(b, e.loc, i64, clamp(row, extentM)), stride);
+  }
+  if (kind == cta::InputKind::per_group ||
+      kind == cta::InputKind::per_group_col) {
+    // Row `group` of a [E, 1] or [E, N] tensor (the walk's group is below
+    // E; the clamp keeps a tensor bound with fewer rows in bounds).
+    Value stride = kernel.getArgument(args.strides[0]);
+    offset = arith::MulIOp::create(
+        b, e.loc, arith::ExtUIOp::create(b, e.loc, i64, clamp(group, groupCounts.lookup(index))),
+        stride);
   }
   if (byCol) {
     inside = e.andI(inside, e.ult(col, extentN));
@@ -226,10 +257,7 @@ Value TileStore::epilogue(ArrayRef<Value> values, Value laneRow,
     mapping.map(arg, value);
   for (unsigned in = 0; in < op.getInputs().size(); ++in) {
     cta::InputKind kind = op.getInputKind(in);
-    bool byRow =
-        kind == cta::InputKind::per_row || kind == cta::InputKind::tile;
-    bool byCol =
-        kind == cta::InputKind::per_col || kind == cta::InputKind::tile;
+    bool byRow = readsByRow(kind), byCol = readsByCol(kind);
     auto key = std::make_tuple(in, byRow ? rowKey : -1, byCol ? colKey : -1);
     Value value = loaded.lookup(key);
     if (!value) {

@@ -71,8 +71,9 @@ rowsDestination(Emitter &e, cta::StoreRowsOp op, mlir::ValueRange indices,
 class TileStore {
 public:
   TileStore(Emitter &e, cta::StoreOp op, mlir::ValueRange indices,
-            mlir::Value rowLimit, mlir::Value staging, mlir::Value stagingSlot,
-            const KernelABI &abi, mlir::LLVM::LLVMFuncOp kernel);
+            mlir::Value rowLimit, mlir::Value group, mlir::Value staging,
+            mlir::Value stagingSlot, const KernelABI &abi,
+            mlir::LLVM::LLVMFuncOp kernel);
 
   /// Reads the destination's extents; fails when the ABI has none.
   mlir::LogicalResult prepare();
@@ -119,6 +120,10 @@ private:
   const KernelABI &abi;
   mlir::LLVM::LLVMFuncOp kernel;
   mlir::Value base, tensorMap, tmaOk, leader, rowLimit;
+  /// The tile's group (i32), and the group count (leading extent) of each
+  /// input read per group, by input index.
+  mlir::Value group;
+  llvm::DenseMap<unsigned, mlir::Value> groupCounts;
   int64_t span, swizzleMask, blockBytes;
   unsigned dest;
   llvm::DenseMap<std::tuple<unsigned, int64_t, int64_t>, mlir::Value> loaded;

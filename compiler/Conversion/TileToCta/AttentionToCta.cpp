@@ -1219,7 +1219,7 @@ private:
     auto store = cta::StoreOp::create(
         rewriter, loc, ValueRange{normalized}, ValueRange{},
         rewriter.getArrayAttr({}), signature.resultArg(kernel, output),
-        tileIndices(loop, row0, false), rowLimit(loop), so,
+        tileIndices(loop, row0, false), rowLimit(loop), /*group=*/Value(), so,
         consumers > 1 ? warpgroup : Value());
     OpBuilder::InsertionGuard guard(rewriter);
     Block *epilogue = rewriter.createBlock(&store.getEpilogue());

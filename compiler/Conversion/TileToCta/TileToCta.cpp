@@ -118,8 +118,10 @@ static FailureOr<tile::ContractOp> findOnlyContraction(tile::KernelOp kernel,
       contract = candidate;
       continue;
     }
-    // Constants canonicalization hoisted out of an epilogue move back in.
-    if (llvm::isa<tile::ReturnOp>(op) || op.hasTrait<OpTrait::ConstantLike>())
+    // Constants canonicalization hoisted out of an epilogue move back in;
+    // a per_group expansion is read by the store (checkEpilogueAndExtents).
+    if (llvm::isa<tile::ReturnOp, tile::PerGroupOp>(op) ||
+        op.hasTrait<OpTrait::ConstantLike>())
       continue;
     if (llvm::isa<tile::SoftmaxOp, tile::MaskOp, tile::ScoreModOp>(op)) {
       if (tile::feedsProduct(&op))
@@ -225,6 +227,17 @@ static LogicalResult checkProducts(tile::ContractOp contract,
 /// walk can take as index arguments.
 static LogicalResult checkEpilogueAndExtents(tile::ContractOp contract) {
   for (Value input : contract.getEpilogueInputs()) {
+    if (auto perGroup = input.getDefiningOp<tile::PerGroupOp>()) {
+      if (!contract.getGroups())
+        return notImplemented(perGroup, "per_group(b, offsets) in the "
+                                        "epilogue of a product that is not "
+                                        "grouped");
+      if (perGroup.getOffsets() != contract.getGroups())
+        return notImplemented(perGroup,
+                              "per_group(b, offsets) with other offsets than "
+                              "its grouped product's");
+      input = perGroup.getInput();
+    }
     if (!llvm::isa<BlockArgument>(input))
       return notImplemented(contract, "epilogue inputs computed inside the "
                                       "kernel (only kernel parameters)");
@@ -854,19 +867,33 @@ private:
         continue;
       }
       Value input = contract.getEpilogueInputs()[arg.getArgNumber() - numAccs];
+      SmallVector<std::string> dims =
+          tile::getDimExprs(llvm::cast<RankedTensorType>(input.getType()));
+      cta::InputKind kind = inputKind(dims, outDims);
+      // A per-group tensor is read at the tile's group (one walk tile lies
+      // in one group).
+      if (auto perGroup = input.getDefiningOp<tile::PerGroupOp>()) {
+        input = perGroup.getInput();
+        bool perCol = kind == cta::InputKind::per_col ||
+                      kind == cta::InputKind::tile;
+        kind = perCol ? cta::InputKind::per_group_col
+                      : cta::InputKind::per_group;
+      }
       inputs.push_back(programArg(input));
-      kinds.push_back(cta::InputKindAttr::get(
-          ctx, inputKind(tile::getDimExprs(
-                             llvm::cast<RankedTensorType>(input.getType())),
-                         outDims)));
+      kinds.push_back(cta::InputKindAttr::get(ctx, kind));
     }
     Type outType =
         llvm::cast<RankedTensorType>(output.getType()).getElementType();
+    bool readsGroup = llvm::any_of(kinds, [](Attribute kind) {
+      cta::InputKind value = llvm::cast<cta::InputKindAttr>(kind).getValue();
+      return value == cta::InputKind::per_group ||
+             value == cta::InputKind::per_group_col;
+    });
     auto store = cta::StoreOp::create(
         rewriter, contractLoc, values, inputs, rewriter.getArrayAttr(kinds),
-        signature.resultArg(kernel, result),
-        ValueRange{m0, n0}, /*row_limit=*/groupEnd, staging.lookup(outType),
-        /*staging_slot=*/Value());
+        signature.resultArg(kernel, result), ValueRange{m0, n0},
+        /*row_limit=*/groupEnd, readsGroup ? group : Value(),
+        staging.lookup(outType), /*staging_slot=*/Value());
     Block *epilogue = rewriter.createBlock(&store.getEpilogue());
     IRMapping mapping;
     for (BlockArgument arg : used)

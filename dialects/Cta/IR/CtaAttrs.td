@@ -115,10 +115,13 @@ def Cta_InputScalar : I32EnumAttrCase<"scalar", 0>;
 def Cta_InputPerRow : I32EnumAttrCase<"per_row", 1>;
 def Cta_InputPerCol : I32EnumAttrCase<"per_col", 2>;
 def Cta_InputTile : I32EnumAttrCase<"tile", 3>;
+def Cta_InputPerGroup : I32EnumAttrCase<"per_group", 4>;
+def Cta_InputPerGroupCol : I32EnumAttrCase<"per_group_col", 5>;
 
 def Cta_InputKind : I32EnumAttr<"InputKind",
     "how an epilogue input is indexed by the output element",
-    [Cta_InputScalar, Cta_InputPerRow, Cta_InputPerCol, Cta_InputTile]> {
+    [Cta_InputScalar, Cta_InputPerRow, Cta_InputPerCol, Cta_InputTile,
+     Cta_InputPerGroup, Cta_InputPerGroupCol]> {
   let cppNamespace = "::kiln::cta";
 }
 

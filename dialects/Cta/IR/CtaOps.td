@@ -502,7 +502,11 @@ def Cta_StoreOp : Cta_Op<"store", [AttrSizedOperandSegments]> {
     `inputs` tensor, read as `input_kinds` says: `scalar` (one value),
     `per_row` (one per output row: a `[M, 1]` scale), `per_col` (one per
     output column: a `[N]` or `[1, N]` bias) or `tile` (the element at the
-    same position: a `[M, N]` residual). It yields the destination element.
+    same position: a `[M, N]` residual); in a grouped walk also
+    `per_group` (row `group` of an `[E, 1]` tensor: a per-expert scale) and
+    `per_group_col` (row `group`, the output's column, of an `[E, N]`
+    tensor: a per-expert bias), with the tile's `group`. It yields the
+    destination element.
 
     With a `staging` buffer the tile goes through shared memory and bulk
     copies (TMA stores); the lowering falls back to direct stores when the
@@ -523,12 +527,13 @@ def Cta_StoreOp : Cta_Op<"store", [AttrSizedOperandSegments]> {
                        Variadic<AnyMemRef>:$inputs,
                        DefaultValuedAttr<TypedArrayAttrBase<Cta_InputKind, "epilogue input kinds">, "{}">:$input_kinds,
                        AnyMemRef:$dest, Variadic<Index>:$indices, Optional<Index>:$row_limit,
+                       Optional<Index>:$group,
                        Optional<Cta_BufferType>:$staging, Optional<Index>:$staging_slot,
                        UnitAttr:$in_epilogue_role);
   let regions = (region SizedRegion<1>:$epilogue);
   let assemblyFormat = [{
     $values custom<EpilogueInputs>($inputs, type($inputs), $input_kinds) $dest `[` $indices `]`
-    (`row_limit` $row_limit^)? (`staging` $staging^ (`[` $staging_slot^ `]`)?)? attr-dict
+    (`row_limit` $row_limit^)? (`group` $group^)? (`staging` $staging^ (`[` $staging_slot^ `]`)?)? attr-dict
     `:` type($values) `->` type($dest) (`,` type($staging)^)? $epilogue
   }];
   let hasVerifier = 1;

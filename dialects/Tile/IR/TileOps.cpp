@@ -434,6 +434,29 @@ LogicalResult GroupedMatmulOp::verify() {
 
 /// That each batch axis of `what` (`got`) is that of `of` (`batch`) or 1:
 /// keys and values broadcast along the query heads they serve.
+LogicalResult PerGroupOp::verify() {
+  if (getRank(getInput()) != 2 || getRank(getOffsets()) != 1 ||
+      getRank(getResult()) != 2)
+    return emitOpError() << "expects input [E, X], offsets [E+1] and a result "
+                            "[T, X]; got ranks "
+                         << getRank(getInput()) << ", " << getRank(getOffsets())
+                         << ", " << getRank(getResult());
+  if (getElementType(getInput()) != getElementType(getResult()))
+    return emitOpError() << "result element type "
+                         << getElementType(getResult())
+                         << " differs from the input's "
+                         << getElementType(getInput());
+  if (failed(verifyGroupOffsets(*this, getInput(), getOffsets())))
+    return failure();
+  std::string columns =
+      getDimExprs(llvm::cast<RankedTensorType>(getInput().getType()))[1];
+  std::string rows =
+      getDimExprs(llvm::cast<RankedTensorType>(getResult().getType()))[0];
+  return verifyDims(*this, "result",
+                    getDimExprs(llvm::cast<RankedTensorType>(getResult().getType())),
+                    {rows, columns});
+}
+
 static LogicalResult verifyBroadcastBatch(Operation *op, StringRef what,
                                           ArrayRef<std::string> got,
                                           StringRef of,

@@ -190,6 +190,29 @@ def Tile_GroupedMatmulOp : Tile_Op<"grouped_matmul", [Pure, AttrSizedOperandSegm
   let hasVerifier = 1;
 }
 
+def Tile_PerGroupOp : Tile_Op<"per_group", [Pure]> {
+  let summary = "one row of a per-group tensor for each row of its group";
+  let description = [{
+    `input` is `[E, X]` (one row per group, `X` a column extent or 1),
+    `offsets` is `i32[E+1]`: row `t` of the `[T, X]` result is
+    `input[e]` for the group `e` with `offsets[e] <= t < offsets[e+1]`
+    (a mixture of experts' per-expert bias or scale). It lowers only as an
+    epilogue input of a grouped contraction with the same offsets, whose
+    store reads `input` at the tile's group.
+
+    ```mlir
+    %bt = tile.per_group %b, %offsets : tensor<?x?xbf16, #tile.dims<E, N>>,
+        tensor<?xi32, #tile.dims<E+1>> -> tensor<?x?xbf16, #tile.dims<T, N>>
+    ```
+  }];
+  let arguments = (ins Tile_Tensor:$input, Tile_OffsetsTensor:$offsets);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = [{
+    $input `,` $offsets attr-dict `:` type($input) `,` type($offsets) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 def Tile_SegmentedMatmulOp : Tile_Op<"segmented_matmul", [Pure]> {
   let summary = "products within paired row segments (varlen attention's scores)";
   let description = [{

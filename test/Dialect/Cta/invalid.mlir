@@ -1399,7 +1399,7 @@ cta.program @p() {
 
 cta.program @p(%c: memref<?x?xf32> {cta.param = #cta.param<"c", input, [M, K]>}, %i: index {cta.dim = #cta.dim<M>}) {
   // expected-error@+1 {{'cta.store' op needs at least one value to store}}
-  "cta.store"(%c, %i, %i) <{operandSegmentSizes = array<i32: 0, 0, 1, 2, 0, 0, 0>}> ({
+  "cta.store"(%c, %i, %i) <{operandSegmentSizes = array<i32: 0, 0, 1, 2, 0, 0, 0, 0>}> ({
   ^bb0:
     %x = arith.constant 0.0 : f32
     cta.yield %x : f32
@@ -1516,7 +1516,7 @@ cta.program @p(%c: memref<?x?xf32> {cta.param = #cta.param<"c", input, [M, K]>},
 cta.program @p(%b: memref<?xf32> {cta.param = #cta.param<"b", input, [D0]>}, %c: memref<?x?xf32> {cta.param = #cta.param<"c", input, [M, K]>}, %i: index {cta.dim = #cta.dim<M>}) {
   %z = cta.acc_zero : !cta.acc<64x64xf32>
   // expected-error@+1 {{'cta.store' op needs one kind per epilogue input, got 0 for 1}}
-  "cta.store"(%z, %b, %c, %i, %i) <{input_kinds = [], operandSegmentSizes = array<i32: 1, 1, 1, 2, 0, 0, 0>}> ({
+  "cta.store"(%z, %b, %c, %i, %i) <{input_kinds = [], operandSegmentSizes = array<i32: 1, 1, 1, 2, 0, 0, 0, 0>}> ({
   ^bb0(%e: f32, %f: f32):
     cta.yield %e : f32
   }) : (!cta.acc<64x64xf32>, memref<?xf32>, memref<?x?xf32>, index, index) -> ()
@@ -1552,6 +1552,43 @@ cta.program @p(%b: memref<?xf32> {cta.param = #cta.param<"b", input, [D0]>}, %c:
 
 // -----
 
+// A per-expert input is read at the tile's group, which the store names.
+cta.program @p(%b: memref<?x?xf32> {cta.param = #cta.param<"b", input, [E, N]>}, %c: memref<?x?xf32> {cta.param = #cta.param<"c", input, [M, N]>}, %i: index {cta.dim = #cta.dim<M>}) {
+  %z = cta.acc_zero : !cta.acc<64x64xf32>
+  // expected-error@+1 {{'cta.store' op epilogue input #0 is read per_group_col, which needs the tile's group}}
+  cta.store %z inputs(%b per_group_col : memref<?x?xf32>) -> %c[%i, %i] : !cta.acc<64x64xf32> -> memref<?x?xf32> {
+  ^bb0(%e: f32, %f: f32):
+    cta.yield %e : f32
+  }
+  cta.return
+}
+
+// -----
+
+cta.program @p(%b: memref<?x?xf32> {cta.param = #cta.param<"b", input, [M, N]>}, %c: memref<?x?xf32> {cta.param = #cta.param<"c", input, [M, N]>}, %i: index {cta.dim = #cta.dim<M>}) {
+  %z = cta.acc_zero : !cta.acc<64x64xf32>
+  // expected-error@+1 {{'cta.store' op has a group but no epilogue input read per_group or per_group_col}}
+  cta.store %z inputs(%b tile : memref<?x?xf32>) -> %c[%i, %i] group %i : !cta.acc<64x64xf32> -> memref<?x?xf32> {
+  ^bb0(%e: f32, %f: f32):
+    cta.yield %e : f32
+  }
+  cta.return
+}
+
+// -----
+
+cta.program @p(%b: memref<?xf32> {cta.param = #cta.param<"b", input, [E]>}, %c: memref<?x?xf32> {cta.param = #cta.param<"c", input, [M, N]>}, %i: index {cta.dim = #cta.dim<M>}) {
+  %z = cta.acc_zero : !cta.acc<64x64xf32>
+  // expected-error@+1 {{'cta.store' op epilogue input #0 of rank 1 cannot be read per_group}}
+  cta.store %z inputs(%b per_group : memref<?xf32>) -> %c[%i, %i] group %i : !cta.acc<64x64xf32> -> memref<?x?xf32> {
+  ^bb0(%e: f32, %f: f32):
+    cta.yield %e : f32
+  }
+  cta.return
+}
+
+// -----
+
 cta.program @p(%b: memref<?xf32> {cta.param = #cta.param<"b", input, [D0]>}, %r: memref<?x?x?xf32> {cta.param = #cta.param<"r", input, [D0, D1, D2]>}, %c: memref<?x?xf32> {cta.param = #cta.param<"c", input, [M, K]>}, %i: index {cta.dim = #cta.dim<M>}) {
   %z = cta.acc_zero : !cta.acc<64x64xf32>
   // expected-error@+1 {{'cta.store' op epilogue input #1 of rank 3 cannot be read tile}}
@@ -1564,11 +1601,11 @@ cta.program @p(%b: memref<?xf32> {cta.param = #cta.param<"b", input, [D0]>}, %r:
 
 // -----
 
-// In the generic form, input kinds are InputKind values (0 to 3).
+// In the generic form, input kinds are InputKind values (0 to 5).
 cta.program @p(%b: memref<?xf32> {cta.param = #cta.param<"b", input, [D0]>}, %c: memref<?x?xf32> {cta.param = #cta.param<"c", input, [M, K]>}, %i: index {cta.dim = #cta.dim<M>}) {
   %z = cta.acc_zero : !cta.acc<64x64xf32>
   // expected-error@+1 {{'cta.store' op attribute 'input_kinds' failed to satisfy constraint: epilogue input kinds}}
-  "cta.store"(%z, %b, %c, %i, %i) <{input_kinds = [7 : i32], operandSegmentSizes = array<i32: 1, 1, 1, 2, 0, 0, 0>}> ({
+  "cta.store"(%z, %b, %c, %i, %i) <{input_kinds = [7 : i32], operandSegmentSizes = array<i32: 1, 1, 1, 2, 0, 0, 0, 0>}> ({
   ^bb0(%e: f32, %f: f32):
     cta.yield %e : f32
   }) : (!cta.acc<64x64xf32>, memref<?xf32>, memref<?x?xf32>, index, index) -> ()

@@ -403,6 +403,8 @@ cta.program @attention(%q: memref<?x?x?x?xbf16> {cta.param = #cta.param<"q", inp
 // CHECK-SAME:    %[[X:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"x",
 // CHECK-SAME:    %[[W:[^:]*]]: memref<?x?x?xbf16, strided<[?, ?, 1]>> {cta.param = #cta.param<"w",
 // CHECK-SAME:    %[[OFF:[^:]*]]: memref<?xi32> {cta.param = #cta.param<"offsets",
+// CHECK-SAME:    %[[BIAS:[^:]*]]: memref<?x?xf32, strided<[?, 1]>> {cta.param = #cta.param<"bias",
+// CHECK-SAME:    %[[SCALE:[^:]*]]: memref<?x?xf32, strided<[?, 1]>> {cta.param = #cta.param<"scale",
 // CHECK-SAME:    %[[Y:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"y",
 // CHECK-SAME:    %[[E:[^:]*]]: index {cta.dim = #cta.dim<E>}
 // CHECK-SAME:    %[[T:[^:]*]]: index {cta.dim = #cta.dim<T>}
@@ -421,11 +423,13 @@ cta.program @attention(%q: memref<?x?x?x?xbf16> {cta.param = #cta.param<"q", inp
 // CHECK-NEXT:        %[[NEXT:.*]] = cta.mma %[[SX]], %[[SW]], %[[IT]] {transpose_b}
 // CHECK-NEXT:        cta.yield %[[NEXT]] : !cta.acc<128x128xf32>
 // CHECK-NEXT:      }
-// CHECK-NEXT:      cta.store %[[ACC]] -> %[[Y]][%[[M0]], %[[N0]]] row_limit %[[MEND]] staging %[[SY]] : !cta.acc<128x128xf32> -> memref<?x?xbf16, strided<[?, 1]>>, !cta.buffer<128x128xbf16> {
+// CHECK-NEXT:      cta.store %[[ACC]] inputs(%[[BIAS]] per_group_col, %[[SCALE]] per_group : memref<?x?xf32, strided<[?, 1]>>, memref<?x?xf32, strided<[?, 1]>>) -> %[[Y]][%[[M0]], %[[N0]]] row_limit %[[MEND]] group %[[G]] staging %[[SY]] : !cta.acc<128x128xf32> -> memref<?x?xbf16, strided<[?, 1]>>, !cta.buffer<128x128xbf16> {
 // CHECK:         } {persistent}
 cta.program @grouped_gemm(%x: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"x", input, [T, K]>},
                           %w: memref<?x?x?xbf16, strided<[?, ?, 1]>> {cta.param = #cta.param<"w", input, [E, N, K]>},
                           %offsets: memref<?xi32> {cta.param = #cta.param<"offsets", input, [G]>},
+                          %bias: memref<?x?xf32, strided<[?, 1]>> {cta.param = #cta.param<"bias", input, [E, N]>},
+                          %scale: memref<?x?xf32, strided<[?, 1]>> {cta.param = #cta.param<"scale", input, [E, 1]>},
                           %y: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"y", output, [T, N]>},
                           %E: index {cta.dim = #cta.dim<E>}, %T: index {cta.dim = #cta.dim<T>}, %K: index {cta.dim = #cta.dim<K>}, %N: index {cta.dim = #cta.dim<N>})
     attributes {chip = #cta.chip<sm_90a>, schedule = #cta.schedule<stages = 4, math_warpgroups = 2>} {
@@ -442,9 +446,11 @@ cta.program @grouped_gemm(%x: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #ct
       %next = cta.mma %sx, %sw, %it {transpose_b} : !cta.buffer<128x64xbf16>, !cta.buffer<128x64xbf16>, !cta.acc<128x128xf32>
       cta.yield %next : !cta.acc<128x128xf32>
     }
-    cta.store %acc -> %y[%m0, %n0] row_limit %m_end staging %sy : !cta.acc<128x128xf32> -> memref<?x?xbf16, strided<[?, 1]>>, !cta.buffer<128x128xbf16> {
-    ^bb0(%v: f32):
-      %t = arith.truncf %v : f32 to bf16
+    cta.store %acc inputs(%bias per_group_col, %scale per_group : memref<?x?xf32, strided<[?, 1]>>, memref<?x?xf32, strided<[?, 1]>>) -> %y[%m0, %n0] row_limit %m_end group %e staging %sy : !cta.acc<128x128xf32> -> memref<?x?xbf16, strided<[?, 1]>>, !cta.buffer<128x128xbf16> {
+    ^bb0(%v: f32, %b: f32, %s: f32):
+      %scaled = arith.mulf %v, %s : f32
+      %biased = arith.addf %scaled, %b : f32
+      %t = arith.truncf %biased : f32 to bf16
       cta.yield %t : bf16
     }
   } {persistent}

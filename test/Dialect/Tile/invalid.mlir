@@ -1686,3 +1686,39 @@ tile.kernel @f(%x: tensor<?x?xf8E4M3FN, #tile.dims<T, K>>, %xs: tensor<?x?xf8E8M
   %y = tile.grouped_matmul %x, %w, %o scales(%xs, %ws : tensor<?x?xf8E8M0FNU, #tile.dims<T, cdiv(K, 32)>>, tensor<?x?x?xf8E8M0FNU, #tile.dims<E, N, cdiv(K, 32)>>) {lhs_block = array<i64: 32>, rhs_block = array<i64: 1, 32>, transpose_b} : tensor<?x?xf8E4M3FN, #tile.dims<T, K>>, tensor<?x?x?xf8E4M3FN, #tile.dims<E, N, K>>, tensor<?xi32, #tile.dims<E+1>> -> tensor<?x?xf32, #tile.dims<T, N>>
   tile.return
 }
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// tile.per_group
+//===----------------------------------------------------------------------===//
+
+tile.kernel @f(%b: tensor<?xbf16, #tile.dims<E>>, %o: tensor<?xi32, #tile.dims<E+1>>) {
+  // expected-error@+1 {{'tile.per_group' op expects input [E, X], offsets [E+1] and a result [T, X]; got ranks 1, 1, 2}}
+  %0 = tile.per_group %b, %o : tensor<?xbf16, #tile.dims<E>>, tensor<?xi32, #tile.dims<E+1>> -> tensor<?x?xbf16, #tile.dims<T, N>>
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%b: tensor<?x?xbf16, #tile.dims<E, N>>, %o: tensor<?xi32, #tile.dims<E+1>>) {
+  // expected-error@+1 {{'tile.per_group' op result element type 'f32' differs from the input's 'bf16'}}
+  %0 = tile.per_group %b, %o : tensor<?x?xbf16, #tile.dims<E, N>>, tensor<?xi32, #tile.dims<E+1>> -> tensor<?x?xf32, #tile.dims<T, N>>
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%b: tensor<?x?xbf16, #tile.dims<E, N>>, %o: tensor<?xi32, #tile.dims<E>>) {
+  // expected-error@+1 {{'tile.per_group' op offsets is [E], expected [E+1] (axis 0)}}
+  %0 = tile.per_group %b, %o : tensor<?x?xbf16, #tile.dims<E, N>>, tensor<?xi32, #tile.dims<E>> -> tensor<?x?xbf16, #tile.dims<T, N>>
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%b: tensor<?x?xbf16, #tile.dims<E, N>>, %o: tensor<?xi32, #tile.dims<E+1>>) {
+  // expected-error@+1 {{'tile.per_group' op result is [T, M], expected [T, N] (axis 1)}}
+  %0 = tile.per_group %b, %o : tensor<?x?xbf16, #tile.dims<E, N>>, tensor<?xi32, #tile.dims<E+1>> -> tensor<?x?xbf16, #tile.dims<T, M>>
+  tile.return
+}

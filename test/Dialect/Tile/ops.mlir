@@ -441,3 +441,15 @@ tile.kernel @grouped_scaled(%x: tensor<?x?xf8E4M3FN, #tile.dims<T, K>>, %xs: ten
   %y = tile.grouped_matmul %x, %w, %o scales(%xs, %ws : tensor<?x?xf8E8M0FNU, #tile.dims<T, cdiv(K, 32)>>, tensor<?x?x?xf8E8M0FNU, #tile.dims<E, N, cdiv(K, 32)>>) {lhs_block = array<i64: 1, 32>, rhs_block = array<i64: 1, 32>, transpose_b} : tensor<?x?xf8E4M3FN, #tile.dims<T, K>>, tensor<?x?x?xf8E4M3FN, #tile.dims<E, N, K>>, tensor<?xi32, #tile.dims<E+1>> -> tensor<?x?xf32, #tile.dims<T, N>>
   tile.return %y : tensor<?x?xf32, #tile.dims<T, N>>
 }
+
+// A per-expert tensor expanded to the rows of its groups.
+// CHECK-LABEL: tile.kernel @per_group(
+// CHECK:       tile.per_group %{{.*}}, %{{.*}} : tensor<?x?xbf16, #tile.dims<E, N>>, tensor<?xi32, #tile.dims<E+1>> -> tensor<?x?xbf16, #tile.dims<T, N>>
+// CHECK:       tile.per_group %{{.*}}, %{{.*}} : tensor<8x1xf32, #tile.dims<8, 1>>, tensor<9xi32> -> tensor<?x1xf32, #tile.dims<T, 1>>
+tile.kernel @per_group(%b: tensor<?x?xbf16, #tile.dims<E, N>>, %o: tensor<?xi32, #tile.dims<E+1>>,
+                       %s: tensor<8x1xf32, #tile.dims<8, 1>>, %o9: tensor<9xi32>)
+    -> (tensor<?x?xbf16, #tile.dims<T, N>>, tensor<?x1xf32, #tile.dims<T, 1>>) {
+  %0 = tile.per_group %b, %o : tensor<?x?xbf16, #tile.dims<E, N>>, tensor<?xi32, #tile.dims<E+1>> -> tensor<?x?xbf16, #tile.dims<T, N>>
+  %1 = tile.per_group %s, %o9 : tensor<8x1xf32, #tile.dims<8, 1>>, tensor<9xi32> -> tensor<?x1xf32, #tile.dims<T, 1>>
+  tile.return %0, %1 : tensor<?x?xbf16, #tile.dims<T, N>>, tensor<?x1xf32, #tile.dims<T, 1>>
+}

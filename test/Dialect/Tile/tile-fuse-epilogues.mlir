@@ -299,6 +299,26 @@ tile.kernel @grouped(%x: tensor<?x?xbf16, #tile.dims<T, K>>, %w: tensor<?x?x?xbf
 
 // -----
 
+// A per-expert bias (tile.per_group) is an epilogue input like any other:
+// convert-tile-to-cta reads it at the tile's group.
+// CHECK-LABEL: tile.kernel @grouped_bias(
+// CHECK:         %[[B:.*]] = tile.per_group %arg3, %arg2
+// CHECK:         tile.contract(%arg0, %arg1 : {{.*}}) groups(%arg2 : tensor<?xi32, #tile.dims<E+1>>) epilogue_inputs(%[[B]] : tensor<?x?xf32, #tile.dims<T, N>>)
+tile.kernel @grouped_bias(%x: tensor<?x?xbf16, #tile.dims<T, K>>, %w: tensor<?x?x?xbf16, #tile.dims<E, N, K>>,
+                          %o: tensor<?xi32, #tile.dims<E+1>>, %b: tensor<?x?xf32, #tile.dims<E, N>>)
+    -> tensor<?x?xf32, #tile.dims<T, N>> {
+  %0 = tile.grouped_matmul %x, %w, %o {transpose_b} : tensor<?x?xbf16, #tile.dims<T, K>>, tensor<?x?x?xbf16, #tile.dims<E, N, K>>, tensor<?xi32, #tile.dims<E+1>> -> tensor<?x?xf32, #tile.dims<T, N>>
+  %1 = tile.per_group %b, %o : tensor<?x?xf32, #tile.dims<E, N>>, tensor<?xi32, #tile.dims<E+1>> -> tensor<?x?xf32, #tile.dims<T, N>>
+  %2 = tile.map %0, %1 : tensor<?x?xf32, #tile.dims<T, N>>, tensor<?x?xf32, #tile.dims<T, N>> -> tensor<?x?xf32, #tile.dims<T, N>> {
+  ^bb0(%a: f32, %c: f32):
+    %p = arith.addf %a, %c : f32
+    tile.yield %p : f32
+  }
+  tile.return %2 : tensor<?x?xf32, #tile.dims<T, N>>
+}
+
+// -----
+
 // Block-scaled experts with scales along K (MXFP8) become a grouped
 // contraction that names its scale tensors.
 // CHECK-LABEL: tile.kernel @grouped_mxfp8(
