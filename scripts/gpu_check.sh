@@ -25,6 +25,7 @@
 #   bench_matmul.json  bench_matmul.png  bench_swiglu.json  bench_swiglu.png  bench_epilogue.json
 #   bench_fp8.json     (the fp8 GEMM and the fp8 SwiGLU)
 #   bench_grouped.json bench_grouped.png (grouped GEMM and grouped SwiGLU against torch._grouped_mm)
+#   (bench_layouts prints weights stored [K, N] against [N, K] to the log only)
 set -u -o pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT" || exit 1
@@ -160,6 +161,12 @@ if [ $BENCH = 1 ]; then
       $([ $QUICK = 1 ] && echo --cases 0,2,3,4)
   else
     note "== bench_grouped: skipped, moe_grouped / moe_swiglu were not built"
+  fi
+  if [ -e "$KILN_ARTIFACTS/kn_matmul.kiln.json" ]; then
+    run -t all "bench_layouts" timeout 200 python3 bench/bench_layouts.py --iters 30 \
+      $([ $QUICK = 1 ] && echo --shapes 4096x4096x4096,8192x8192x8192)
+  else
+    note "== bench_layouts: skipped, kn_matmul was not built"
   fi
 fi
 note "gpu_check: $([ $status = 0 ] && echo PASS || echo FAIL)"

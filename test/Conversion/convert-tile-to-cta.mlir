@@ -415,10 +415,36 @@ tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<K, M>> {tile.param = #tile.param<
 
 // -----
 
-tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.param = #tile.param<"a", input>}, %b: tensor<?x?xbf16, #tile.dims<K, N>> {tile.param = #tile.param<"b", input>})
+// An rhs stored [K, N] (a @ b, row-major weights): its tile is tile_k rows
+// of tile_n columns, loaded at (k0, n0), and the MMA reads it MN-major (no
+// transpose_b).
+// CHECK-LABEL: cta.program @kn(
+// CHECK-SAME:    %[[A:arg0]]: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"a", input, [M, K]>}
+// CHECK-SAME:    %[[B:arg1]]: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"b", input, [K, N]>}
+// CHECK:         %[[SA:.*]] = cta.alloc : <128x64xbf16>
+// CHECK-NEXT:    %[[SB:.*]] = cta.alloc : <64x128xbf16>
+// CHECK:           cta.load %[[A]][%[[M0:.*]], %[[K0:.*]]] -> %[[SA]]
+// CHECK-NEXT:      cta.load %[[B]][%[[K0]], %[[N0:.*]]] -> %[[SB]] : memref<?x?xbf16, strided<[?, 1]>> -> <64x128xbf16>
+// CHECK-NEXT:      cta.mma %[[SA]], %[[SB]], %{{[^ ]*}} : !cta.buffer<128x64xbf16>, <64x128xbf16>, <128x128xf32>
+tile.kernel @kn(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.param = #tile.param<"a", input>}, %b: tensor<?x?xbf16, #tile.dims<K, N>> {tile.param = #tile.param<"b", input>})
     -> (tensor<?x?xf32, #tile.dims<M, N>> {tile.param = #tile.param<"c", output>}) {
-  // expected-error@+1 {{convert-tile-to-cta: not implemented yet: an rhs stored [K, N]; store it [N, K] and write b^T}}
   %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<K, N>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = false>]
+      {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 64, stages = 4, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>}
+      -> tensor<?x?xf32, #tile.dims<M, N>> {
+  ^bb0(%acc: f32):
+    tile.yield %acc : f32
+  }
+  tile.return %0 : tensor<?x?xf32, #tile.dims<M, N>>
+}
+
+// -----
+
+// 8-bit operands are read K-major only.
+tile.kernel @f(%a: tensor<?x?xf8E4M3FN, #tile.dims<M, K>> {tile.param = #tile.param<"a", input>}, %b: tensor<?x?xf8E4M3FN, #tile.dims<K, N>> {tile.param = #tile.param<"b", input>})
+    -> (tensor<?x?xf32, #tile.dims<M, N>> {tile.param = #tile.param<"c", output>}) {
+  // expected-error@+1 {{convert-tile-to-cta: not implemented yet: an rhs of f8E4M3FN stored [K, N] (the MMA reads 8-bit and 4-bit operands K-major only); store it [N, K] and write b^T}}
+  %0 = tile.contract(%a, %b : tensor<?x?xf8E4M3FN, #tile.dims<M, K>>, tensor<?x?xf8E4M3FN, #tile.dims<K, N>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = false>]
       {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 64, stages = 4, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>}
       -> tensor<?x?xf32, #tile.dims<M, N>> {

@@ -173,9 +173,19 @@ static LogicalResult checkProducts(tile::ContractOp contract,
     auto mma = llvm::cast<tile::MmaAttr>(attr);
     if (mma.getTransposeA())
       return notImplemented(contract, "a transposed lhs (stored [K, M])");
-    if (!mma.getTransposeB())
-      return notImplemented(
-          contract, "an rhs stored [K, N]; store it [N, K] and write b^T");
+    if (!mma.getTransposeB()) {
+      // An rhs stored [K, N] is read MN-major, which the MMAs take for
+      // 16-bit operands only.
+      Type element = llvm::cast<RankedTensorType>(
+                         contract.getInputs()[mma.getRhs()].getType())
+                         .getElementType();
+      if (mma.isBlockScaled() || element.getIntOrFloatBitWidth() != 16)
+        return notImplemented(
+            contract, "an rhs of " + llvm::formatv("{0}", element).str() +
+                          " stored [K, N] (the MMA reads 8-bit and 4-bit "
+                          "operands K-major only); store it [N, K] and "
+                          "write b^T");
+    }
   }
   bool scaled =
       llvm::cast<tile::MmaAttr>(contract.getContractions()[0]).isBlockScaled();
@@ -487,6 +497,10 @@ private:
     tm = schedule.getTileM();
     tn = schedule.getTileN();
     tk = schedule.getTileK();
+    // Every product's rhs is stored alike (tile-fuse-siblings pairs
+    // products of one layout): [N, K] (K-major, b^T) or [K, N].
+    rhsKMajor = llvm::cast<tile::MmaAttr>(contract.getContractions()[0])
+                    .getTransposeB();
     streamK = schedule.getStreamK();
     // A CTA pair (sm_100a, tile_m = 256): each CTA of the 2x1 cluster owns
     // 128 rows of the tile and holds half of each rhs tile (the even CTA the
@@ -507,7 +521,10 @@ private:
     auto elementOf = [](Value value) {
       return llvm::cast<RankedTensorType>(value.getType()).getElementType();
     };
-    packed = !pair && numAccs > 1 && rhsOperands.size() == numAccs &&
+    // (An rhs stored [K, N] is MN-major: its tiles would sit side by side
+    // along columns, not rows; those products keep one MMA each.)
+    packed = !pair && rhsKMajor && numAccs > 1 &&
+             rhsOperands.size() == numAccs &&
              llvm::all_of(llvm::seq<size_t>(0, numAccs),
                           [&](size_t i) {
                             return operands(i).first == operands(0).first;
@@ -560,9 +577,12 @@ private:
         Value shared = rhsBuffers.front().second; // (a copy: [] may grow)
         rhsBuffers[rhs] = shared;
       } else if (!rhsBuffers.count(rhs)) {
-        rhsBuffers[rhs] = buffer(
-            packed ? tn * static_cast<int64_t>(numAccs) : rhsRows, tk,
-            rhsElement);
+        // A [K, N] rhs's tile is tk rows of its rhsRows columns.
+        rhsBuffers[rhs] =
+            rhsKMajor ? buffer(packed ? tn * static_cast<int64_t>(numAccs)
+                                      : rhsRows,
+                               tk, rhsElement)
+                      : buffer(tk, rhsRows, rhsElement);
       }
     }
   }
@@ -715,8 +735,11 @@ private:
       cta::LoadOp::create(rewriter, contractLoc, programArg(lhs),
                           ValueRange{m0, k0}, sa, Value(), Value(), 1, nullptr,
                           pair);
-    // A grouped rhs is [E, N, K]: the tile of the group's matrix.
+    // A grouped rhs is [E, N, K] (or [E, K, N]): the tile of the group's
+    // matrix.
     SmallVector<Value, 3> rhsIndices = {rhsRow0, k0};
+    if (!rhsKMajor)
+      rhsIndices = {k0, rhsRow0};
     if (group)
       rhsIndices.insert(rhsIndices.begin(), group);
     for (auto [index, entry] : llvm::enumerate(rhsBuffers)) {
@@ -800,7 +823,7 @@ private:
               rewriter, contractLoc, carried[i], lhsBuffers.lookup(lhs),
               Value(), Value(), rhsBuffers.lookup(rhs), Value(), accs[i],
               Value(), lhsScale, rhsScale, Value(), Value(),
-              /*transpose_b=*/true,
+              /*transpose_b=*/rhsKMajor,
               scaleBlock ? rewriter.getI64IntegerAttr(scaleBlock) : nullptr,
               /*cta_pair=*/pair)
               .getResult());
@@ -954,6 +977,9 @@ private:
   // tile_k and the rhs rows it holds.
   int64_t tm = 0, tn = 0, tk = 0, rhsRows = 0;
   bool pair = false, packed = false, streamK = false;
+  /// Whether the rhs is stored [N, K] (read transposed, K-major); else
+  /// [K, N], read MN-major, its tiles tk x rhsRows.
+  bool rhsKMajor = true;
   /// K elements per block scale (0: not block-scaled) and scale-factor atoms
   /// along K per stage.
   int64_t scaleBlock = 0, kAtoms = 0;

@@ -165,6 +165,7 @@ public:
       auto mma = llvm::cast<MmaAttr>(attr);
       lhsOperands.insert(mma.getLhs());
       rhsOperands.insert(mma.getRhs());
+      rhsMNMajor |= !mma.getTransposeB();
     }
   }
 
@@ -224,9 +225,10 @@ private:
     // shared memory per MMA (64 instead of 96 bytes per tensor-core clock
     // on a B200: the budget the TMA writes and the epilogue share). By
     // default for a single dense product (the plain GEMM); block scales are
-    // not paired yet, and a dual GEMM keeps its two sets of accumulators.
+    // not paired yet, a dual GEMM keeps its two sets of accumulators, and a
+    // pair's MMA reads its rhs K-major (not an rhs stored [K, N]).
     if (budget.tensorMemoryColumns && !pinned.contains("tile") &&
-        numAccs == 1 && scaleBlock == 0 && !grouped)
+        numAccs == 1 && scaleBlock == 0 && !grouped && !rhsMNMajor)
       s.tileM = kiln::target::ctaPairSize * mmaRows;
     pair = budget.tensorMemoryColumns &&
            s.tileM == kiln::target::ctaPairSize * mmaRows;
@@ -362,6 +364,11 @@ private:
       return fail("a CTA pair (tile_m = " + Twine(s.tileM) +
                   ") runs in clusters of [2, 1], not [" + Twine(s.clusterM) +
                   ", " + Twine(s.clusterN) + "]");
+    if (pair && rhsMNMajor)
+      return fail("tile_m = " + Twine(s.tileM) +
+                  ": a CTA pair's MMA reads its rhs K-major, but an rhs is "
+                  "stored [K, N] (use 128, or store it [N, K] and write "
+                  "b^T)");
     if (pair && scaleBlock)
       return fail("CTA pairs (tile_m = " + Twine(s.tileM) +
                   ") with block-scaled operands are not implemented yet");
@@ -550,6 +557,8 @@ private:
   /// A grouped (mixture-of-experts) contraction: adjacent row tiles may
   /// belong to different groups, so they share no rhs tile.
   bool grouped;
+  /// An rhs stored [K, N] (no transpose_b), read MN-major.
+  bool rhsMNMajor = false;
   int64_t mmaRows, scaleBlock;
   int64_t operandBits = 0;
   llvm::SmallSetVector<Type, 2> outputTypes;

@@ -374,3 +374,33 @@ tile.kernel @grouped_pair(%x: tensor<?x?xbf16, #tile.dims<T, K>>, %w: tensor<?x?
   }
   tile.return %0 : tensor<?x?xbf16, #tile.dims<T, N>>
 }
+
+// -----
+
+// An rhs stored [K, N] is read MN-major, which a CTA pair's MMA does not
+// take: the plain product runs on 128-row CTA tiles.
+// CHECK-LABEL: tile.kernel @kn(
+// CHECK:         {schedule = #tile.schedule<tile_m = 128, tile_n = 256, tile_k = 64, stages = 4, cluster_m = 1, cluster_n = 1, consumers = 1, persistent = true, group_m = 8, acc_stages = 2>}
+tile.kernel @kn(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<K, N>>) -> tensor<?x?xbf16, #tile.dims<M, N>> {
+  // expected-remark@+1 {{schedule for sm_100a: tile 128x256x64, 4 stages of 48 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory; MMA warp + 1 epilogue warpgroup(s) x 128 rows (512 tensor-memory columns); cluster 1x1; persistent, group_m 8, 2 accumulator sets (epilogue overlaps the next tile's MMAs)}}
+  %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<K, N>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = false>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
+  ^bb0(%acc0: f32):
+    %t = arith.truncf %acc0 : f32 to bf16
+    tile.yield %t : bf16
+  }
+  tile.return %0 : tensor<?x?xbf16, #tile.dims<M, N>>
+}
+
+// -----
+
+tile.kernel @kn_pair(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<K, N>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {hints = #tile.hints<tile = [256, 256]>} {
+  // expected-error@+1 {{schedule for sm_100a: tile_m = 256: a CTA pair's MMA reads its rhs K-major, but an rhs is stored [K, N] (use 128, or store it [N, K] and write b^T)}}
+  %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<K, N>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = false>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
+  ^bb0(%acc0: f32):
+    %t = arith.truncf %acc0 : f32 to bf16
+    tile.yield %t : bf16
+  }
+  tile.return %0 : tensor<?x?xbf16, #tile.dims<M, N>>
+}
