@@ -25,7 +25,8 @@
 #   bench_matmul.json  bench_matmul.png  bench_swiglu.json  bench_swiglu.png  bench_epilogue.json
 #   bench_fp8.json     (the fp8 GEMM and the fp8 SwiGLU)
 #   bench_grouped.json bench_grouped.png (grouped GEMM and grouped SwiGLU against torch._grouped_mm)
-#   (bench_layouts prints weights stored [K, N] against [N, K] to the log only)
+#   (bench_layouts and bench_batched print [K, N] weights against [N, K] and batched matmuls
+#   against torch.bmm to the log only)
 set -u -o pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT" || exit 1
@@ -167,6 +168,12 @@ if [ $BENCH = 1 ]; then
       $([ $QUICK = 1 ] && echo --shapes 4096x4096x4096,8192x8192x8192)
   else
     note "== bench_layouts: skipped, kn_matmul was not built"
+  fi
+  if [ -e "$KILN_ARTIFACTS/bmm_kn.kiln.json" ]; then
+    run -t all "bench_batched" timeout 200 python3 bench/bench_batched.py --iters 30 \
+      $([ $QUICK = 1 ] && echo --shapes 32:1024x1024x128,8:4096x4096x4096)
+  else
+    note "== bench_batched: skipped, bmm_kn was not built"
   fi
 fi
 note "gpu_check: $([ $status = 0 ] && echo PASS || echo FAIL)"

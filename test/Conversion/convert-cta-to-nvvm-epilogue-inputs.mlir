@@ -259,3 +259,33 @@ cta.program @per_group(%bias: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #ct
     }
   cta.return
 }
+
+// -----
+
+// A store into a rank-3 tensor (a batched matmul's) reads its inputs (rank
+// 1 or 2) at the element's row and column alone: they broadcast over the
+// leading axes. The bias is read at its column, the output written at the
+// batch index's offset.
+// CHECK-LABEL: llvm.func @batched_dest(
+// CHECK-SAME:    %[[PTR_C:[^:]*]]: !llvm.ptr<1>, %{{[^:]*}}: i64, %{{[^:]*}}: i64,
+// CHECK-SAME:    %[[PTR_BIAS:[^:]*]]: !llvm.ptr<1>,
+// CHECK:         llvm.getelementptr %[[PTR_BIAS]][%{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+cta.program @batched_dest(%c: memref<?x?x?xf32> {cta.param = #cta.param<"c", output, [B, M, M]>}, %bias: memref<?xf32> {cta.param = #cta.param<"bias", input, [M]>}, %B: index {cta.dim = #cta.dim<B>}, %M: index {cta.dim = #cta.dim<M>})
+    attributes {block = array<i64: 256, 1, 1>} {
+  %c0 = arith.constant 0 : index
+  %sc = cta.alloc : !cta.buffer<64x32xf32, swizzle = "128B">
+  cta.warp_specialize #cta.role<producer, warps = 4, regs = 40> {
+  } #cta.role<math, warps = 4, regs = 232> {
+    cta.tile_loop static (%M, %M) tile [64, 64] {
+    ^bb0(%m0: index, %n0: index):
+      %z = cta.acc_zero : !cta.acc<64x64xf32>
+      cta.store %z inputs(%bias per_col : memref<?xf32>) -> %c[%c0, %m0, %n0] staging %sc : !cta.acc<64x64xf32> -> memref<?x?x?xf32>, !cta.buffer<64x32xf32, swizzle = "128B"> {
+      ^bb0(%e: f32, %b: f32):
+        %s = arith.addf %e, %b : f32
+        cta.yield %s : f32
+      }
+    }
+  }
+  cta.return
+}
+

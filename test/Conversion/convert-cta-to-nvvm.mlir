@@ -426,10 +426,27 @@ cta.program @f(%a: memref<?x?xbf16> {cta.param = #cta.param<"a", input, [M, M]>}
 // -----
 
 cta.program @f(%B: index {cta.dim = #cta.dim<B>}, %M: index {cta.dim = #cta.dim<M>}) attributes {block = array<i64: 384, 1, 1>} {
-  // expected-error@+1 {{convert-cta-to-nvvm: not implemented yet on sm_90a: a batched tile walk in clusters of several CTAs}}
+  // expected-error@+1 {{convert-cta-to-nvvm: not implemented yet on sm_90a: a batched tile walk in clusters of several CTAs that is longest_first or not persistent}}
   cta.tile_loop batched (%B, %M, %M) tile [1, 64, 64] {
   ^bb0(%b: index, %m0: index, %n0: index):
   } {cluster = array<i64: 2, 1>}
+  cta.return
+}
+
+// -----
+
+// A batched matmul's walk (persistent, group_m, 2x1 clusters): each batch
+// entry's tiles in the static raster, clusters along x, the entry the
+// quotient of the cluster tile by the tiles per entry.
+// CHECK-LABEL: llvm.func @batched_raster(
+// CHECK:         %[[CLUSTERS:.*]] = nvvm.read.ptx.sreg.nclusterid.x : i32
+// CHECK:         %[[RANK:.*]] = nvvm.read.ptx.sreg.cluster.ctarank : i32
+// CHECK:         scf.for
+// CHECK:           arith.divui
+cta.program @batched_raster(%c: memref<?x?x?xbf16> {cta.param = #cta.param<"c", output, [B, M, M]>}, %B: index {cta.dim = #cta.dim<B>}, %M: index {cta.dim = #cta.dim<M>}) attributes {block = array<i64: 384, 1, 1>} {
+  cta.tile_loop batched (%B, %M, %M) tile [1, 64, 64] {
+  ^bb0(%b: index, %m0: index, %n0: index):
+  } {cluster = array<i64: 2, 1>, group_m = 8 : i64, persistent}
   cta.return
 }
 
@@ -805,28 +822,6 @@ cta.program @f(%M: index {cta.dim = #cta.dim<M>}) attributes {block = array<i64:
       cta.store %z -> %d[%m0, %n0] staging %sc : !cta.acc<64x64xf32> -> memref<?x?xf32>, !cta.buffer<64x32xf32, swizzle = "128B"> {
       ^bb0(%e: f32):
         cta.yield %e : f32
-      }
-    }
-  }
-  cta.return
-}
-
-// -----
-
-cta.program @f(%c: memref<?x?x?xf32> {cta.param = #cta.param<"c", output, [B, M, M]>}, %bias: memref<?xf32> {cta.param = #cta.param<"bias", input, [M]>}, %B: index {cta.dim = #cta.dim<B>}, %M: index {cta.dim = #cta.dim<M>})
-    attributes {block = array<i64: 256, 1, 1>} {
-  %c0 = arith.constant 0 : index
-  %sc = cta.alloc : !cta.buffer<64x32xf32, swizzle = "128B">
-  cta.warp_specialize #cta.role<producer, warps = 4, regs = 40> {
-  } #cta.role<math, warps = 4, regs = 232> {
-    cta.tile_loop static (%M, %M) tile [64, 64] {
-    ^bb0(%m0: index, %n0: index):
-      %z = cta.acc_zero : !cta.acc<64x64xf32>
-      // expected-error@+1 {{convert-cta-to-nvvm: not implemented yet: epilogue inputs of a store into a tensor of rank other than 2}}
-      cta.store %z inputs(%bias per_col : memref<?xf32>) -> %c[%c0, %m0, %n0] staging %sc : !cta.acc<64x64xf32> -> memref<?x?x?xf32>, !cta.buffer<64x32xf32, swizzle = "128B"> {
-      ^bb0(%e: f32, %b: f32):
-        %s = arith.addf %e, %b : f32
-        cta.yield %s : f32
       }
     }
   }

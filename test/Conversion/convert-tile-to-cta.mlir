@@ -602,3 +602,33 @@ tile.kernel @stream_k(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.param = #tile
   }
   tile.return %0 : tensor<?x?xbf16, #tile.dims<M, N>>
 }
+
+// -----
+
+// A batched contraction walks the tiles of every leading index (batched
+// walk); each operand is read at the indices of the leading axes it has
+// (aligned at the right; 0 where its extent is 1), the output at all of
+// them.
+// CHECK-LABEL: cta.program @batched(
+// CHECK-SAME:    %[[A:arg0]]: memref<?x?x?x?xbf16, strided<[?, ?, ?, 1]>> {cta.param = #cta.param<"a", input, [B, H, M, K]>}
+// CHECK-SAME:    %[[W:arg1]]: memref<?x?x?xbf16, strided<[?, ?, 1]>> {cta.param = #cta.param<"w", input, [1, N, K]>}
+// CHECK-SAME:    %[[C:arg2]]: memref<?x?x?x?xbf16, strided<[?, ?, ?, 1]>> {cta.param = #cta.param<"c", output, [B, H, M, N]>}
+// CHECK:         cta.tile_loop batched (%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) tile [1, 1, 128, 128] {
+// CHECK-NEXT:    ^bb0(%[[B:[^:]*]]: index, %[[H:[^:]*]]: index, %[[M0:[^:]*]]: index, %[[N0:[^:]*]]: index):
+// CHECK:             cta.load %[[A]][%[[B]], %[[H]], %[[M0]], %[[K0:.*]]] ->
+// CHECK-NEXT:        %[[ZERO:.*]] = arith.constant 0 : index
+// CHECK-NEXT:        cta.load %[[W]][%[[ZERO]], %[[N0]], %[[K0]]] ->
+// CHECK:           cta.store %{{.*}} -> %[[C]][%[[B]], %[[H]], %[[M0]], %[[N0]]]
+// CHECK:         } {cluster = array<i64: 1, 1>, group_m = 8 : i64, persistent}
+tile.kernel @batched(%a: tensor<?x?x?x?xbf16, #tile.dims<B, H, M, K>> {tile.param = #tile.param<"a", input>}, %w: tensor<1x?x?xbf16, #tile.dims<1, N, K>> {tile.param = #tile.param<"w", input>})
+    -> (tensor<?x?x?x?xbf16, #tile.dims<B, H, M, N>> {tile.param = #tile.param<"c", output>}) {
+  %0 = tile.contract(%a, %w : tensor<?x?x?x?xbf16, #tile.dims<B, H, M, K>>, tensor<1x?x?xbf16, #tile.dims<1, N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>]
+      {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 64, stages = 4, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>}
+      -> tensor<?x?x?x?xbf16, #tile.dims<B, H, M, N>> {
+  ^bb0(%acc: f32):
+    %t = arith.truncf %acc : f32 to bf16
+    tile.yield %t : bf16
+  }
+  tile.return %0 : tensor<?x?x?x?xbf16, #tile.dims<B, H, M, N>>
+}

@@ -296,6 +296,61 @@ struct WarpgroupIndexLowering : public OpConversionPattern<cta::WarpgroupIndexOp
   }
 };
 
+/// Where this CTA's walk over cluster tiles starts, how far it steps, and
+/// its rank in its cluster: cluster tile `first`, `first + stride`, ... of a
+/// walk whose clusters are `clusterM` CTAs along x (one CTA each when 1;
+/// with `gridZ`, over a grid's z axis too).
+struct ClusterWalk {
+  Value first, stride, rank;
+};
+static ClusterWalk clusterWalk(ConversionPatternRewriter &rewriter,
+                               Emitter &e, int64_t clusterM,
+                               bool gridZ = false) {
+  Location loc = e.loc;
+  Type i32 = e.i32Type();
+  if (clusterM > 1) {
+    Value gridClusters = NVVM::ClusterDimXOp::create(rewriter, loc, i32);
+    Value first = e.add(
+        NVVM::ClusterIdXOp::create(rewriter, loc, i32),
+        e.mul(NVVM::ClusterIdYOp::create(rewriter, loc, i32), gridClusters));
+    Value stride =
+        e.mul(gridClusters, NVVM::ClusterDimYOp::create(rewriter, loc, i32));
+    return {first, stride, NVVM::ClusterId::create(rewriter, loc, i32)};
+  }
+  Value gridX = NVVM::GridDimXOp::create(rewriter, loc, i32);
+  Value first = e.add(NVVM::BlockIdXOp::create(rewriter, loc, i32),
+                      e.mul(NVVM::BlockIdYOp::create(rewriter, loc, i32), gridX));
+  Value stride = e.mul(gridX, NVVM::GridDimYOp::create(rewriter, loc, i32));
+  if (gridZ) {
+    first = e.add(first,
+                  e.mul(NVVM::BlockIdZOp::create(rewriter, loc, i32), stride));
+    stride = e.mul(stride, NVVM::GridDimZOp::create(rewriter, loc, i32));
+  }
+  return {first, stride, e.i32(0)};
+}
+
+/// The origin (m0, n0) of cluster tile `t` (i32) of a `clusterRows` x
+/// `tilesN` raster of cluster tiles (`clusterM` row tiles of `tileM` each,
+/// this CTA the `rank`-th), visited in bands of `groupM` cluster rows,
+/// column by column.
+static std::pair<Value, Value> rasterOrigin(Emitter &e, Value t,
+                                            Value clusterRows, Value tilesN,
+                                            int64_t groupM, int64_t clusterM,
+                                            Value rank, int64_t tileM,
+                                            int64_t tileN) {
+  Value group = e.i32(groupM);
+  Value groupSize = e.mul(group, tilesN);
+  Value firstRow = e.mul(e.udiv(t, groupSize), group);
+  Value rowsInGroup = e.minU(e.sub(clusterRows, firstRow), group);
+  Value inGroup = e.urem(t, groupSize);
+  Value clusterRow = e.add(firstRow, e.urem(inGroup, rowsInGroup));
+  Value column = e.udiv(inGroup, rowsInGroup);
+  Value m0 =
+      e.mul(e.add(e.mul(clusterRow, e.i32(clusterM)), rank), e.i32(tileM));
+  Value n0 = e.mul(column, e.i32(tileN));
+  return {m0, n0};
+}
+
 /// The static and stream-K tile walks. Cluster c walks cluster tiles c,
 /// c + #clusters, ...; a cluster tile is `cluster[0]` vertically adjacent
 /// CTA tiles sharing n0. Persistent grids have at most one CTA per SM;
@@ -332,22 +387,7 @@ struct TileLoopLowering : public OpConversionPattern<cta::TileLoopOp> {
     Value clusterRows = e.ceilDiv(tilesM, e.i32(clusterM));
     Value total = e.mul(clusterRows, tilesN);
     Type i32 = e.i32Type();
-    Value first, stride, rank;
-    if (clusterM > 1) {
-      Value gridClusters = NVVM::ClusterDimXOp::create(rewriter, loc, i32);
-      first = e.add(
-          NVVM::ClusterIdXOp::create(rewriter, loc, i32),
-          e.mul(NVVM::ClusterIdYOp::create(rewriter, loc, i32), gridClusters));
-      stride =
-          e.mul(gridClusters, NVVM::ClusterDimYOp::create(rewriter, loc, i32));
-      rank = NVVM::ClusterId::create(rewriter, loc, i32);
-    } else {
-      Value gridX = NVVM::GridDimXOp::create(rewriter, loc, i32);
-      first = e.add(NVVM::BlockIdXOp::create(rewriter, loc, i32),
-                    e.mul(NVVM::BlockIdYOp::create(rewriter, loc, i32), gridX));
-      stride = e.mul(gridX, NVVM::GridDimYOp::create(rewriter, loc, i32));
-      rank = e.i32(0);
-    }
+    auto [first, stride, rank] = clusterWalk(rewriter, e, clusterM);
 
     Type i64 = rewriter.getI64Type();
     auto wide = [&](Value v) -> Value {
@@ -434,16 +474,8 @@ struct TileLoopLowering : public OpConversionPattern<cta::TileLoopOp> {
                e.minU(e.mul(e.toIndex(ke), tileK), adaptor.getExtents()[2]),
                e.toIndex(partial)};
     }
-    Value groupM = e.i32(op.getGroupM());
-    Value groupSize = e.mul(groupM, tilesN);
-    Value firstRow = e.mul(e.udiv(t, groupSize), groupM);
-    Value rowsInGroup = e.minU(e.sub(clusterRows, firstRow), groupM);
-    Value inGroup = e.urem(t, groupSize);
-    Value clusterRow = e.add(firstRow, e.urem(inGroup, rowsInGroup));
-    Value column = e.udiv(inGroup, rowsInGroup);
-    Value m0 =
-        e.mul(e.add(e.mul(clusterRow, e.i32(clusterM)), rank), e.i32(tileM));
-    Value n0 = e.mul(column, e.i32(tileN));
+    auto [m0, n0] = rasterOrigin(e, t, clusterRows, tilesN, op.getGroupM(),
+                                 clusterM, rank, tileM, tileN);
     SmallVector<Value> args = {e.toIndex(m0), e.toIndex(n0)};
     llvm::append_range(args, kArgs);
     llvm::append_range(args, loop.getRegionIterArgs());
@@ -506,6 +538,9 @@ struct BatchedTileLoopLowering
       counts.push_back(e.ceilDiv(e.toI32(extent), e.i32(tile)));
       total = e.mul(total, counts.back());
     }
+    int64_t clusterM = op.getCluster() ? (*op.getCluster())[0] : 1;
+    if (!op.getLongestFirst() && (op.getGroupM() > 1 || clusterM > 1))
+      return rasterWalk(op, adaptor, rewriter, e, counts, clusterM);
     scf::ForOp loop = unitLoop(rewriter, e, total, adaptor.getInits());
     Block *body = loop.getBody();
     Value rest = e.toI32(loop.getInductionVar());
@@ -583,6 +618,54 @@ struct BatchedTileLoopLowering
         args[axis] = e.toIndex(e.mul(index, e.i32(op.getTileSizes()[axis])));
       }
     }
+    llvm::append_range(args, loop.getRegionIterArgs());
+    rewriter.inlineBlockBefore(&op.getBody().front(), body, body->end(), args);
+    rewriter.replaceOp(op, loop.getResults());
+    return success();
+  }
+
+private:
+  /// A batched matmul's walk (`group_m` or clusters): each batch entry's
+  /// tiles as a static walk's (bands of `group_m` cluster rows, column by
+  /// column; `cluster[0]` adjacent row tiles per cluster, sharing n0), the
+  /// entries one after the other, so CTAs running at once share operand
+  /// tiles of one entry in L2 and a cluster can multicast its rhs tile.
+  LogicalResult rasterWalk(cta::TileLoopOp op, OpAdaptor adaptor,
+                           ConversionPatternRewriter &rewriter, Emitter &e,
+                           ArrayRef<Value> counts, int64_t clusterM) const {
+    size_t axes = counts.size(), rowAxis = axes - 2;
+    Value entries = e.i32(1);
+    for (size_t axis = 0; axis < rowAxis; ++axis)
+      entries = e.mul(entries, counts[axis]);
+    Value tilesN = counts[axes - 1];
+    Value clusterRows = e.ceilDiv(counts[rowAxis], e.i32(clusterM));
+    Value perEntry = e.mul(clusterRows, tilesN);
+    Value total = e.mul(entries, perEntry);
+    // (A one-unit-per-CTA grid spreads the first three axes' counts over
+    // x, y and z; the walk takes them as one linear index, like unitLoop.)
+    auto [first, stride, rank] =
+        clusterWalk(rewriter, e, clusterM, /*gridZ=*/clusterM == 1);
+    auto loop =
+        scf::ForOp::create(rewriter, e.loc, e.toIndex(first), e.toIndex(total),
+                           e.toIndex(stride), adaptor.getInits());
+    Block *body = loop.getBody();
+    if (!body->empty())
+      rewriter.eraseOp(body->getTerminator());
+    rewriter.setInsertionPointToStart(body);
+    Value t = e.toI32(loop.getInductionVar());
+    Value entry = e.udiv(t, perEntry);
+    auto [m0, n0] = rasterOrigin(e, e.urem(t, perEntry), clusterRows, tilesN,
+                                 op.getGroupM(), clusterM, rank,
+                                 op.getTileSizes()[rowAxis],
+                                 op.getTileSizes()[axes - 1]);
+    SmallVector<Value> args(axes);
+    for (size_t axis = rowAxis; axis-- > 0;) {
+      Value index = axis == 0 ? entry : e.urem(entry, counts[axis]);
+      entry = e.udiv(entry, counts[axis]);
+      args[axis] = e.toIndex(e.mul(index, e.i32(op.getTileSizes()[axis])));
+    }
+    args[rowAxis] = e.toIndex(m0);
+    args[axes - 1] = e.toIndex(n0);
     llvm::append_range(args, loop.getRegionIterArgs());
     rewriter.inlineBlockBefore(&op.getBody().front(), body, body->end(), args);
     rewriter.replaceOp(op, loop.getResults());
@@ -1170,11 +1253,14 @@ LogicalResult kiln::checkLoweredAlike(Operation *op, target::Chip chip) {
                           "units depend on offsets on the device)");
           return checkDestExtentsKnown(op, loop.getOffsets(), "offsets");
         }
-        // (A batched walk's CTAs take units one by one: nothing ties the
-        // CTAs of a cluster to neighbouring tiles.)
+        // (A batched walk's clusters take neighbouring row tiles in its
+        // raster order only, and all of its units only when persistent: a
+        // one-unit-per-CTA grid spreads the leading axes over x.)
         if (loop.getWalk() == cta::WalkKind::batched && loop.getCluster() &&
-            (*loop.getCluster())[0] > 1)
-          return notYet("a batched tile walk in clusters of several CTAs");
+            (*loop.getCluster())[0] > 1 &&
+            (loop.getLongestFirst() || !loop.getPersistent()))
+          return notYet("a batched tile walk in clusters of several CTAs "
+                        "that is longest_first or not persistent");
         return success();
       })
       .Case([&](cta::StreamKJoinOp) -> LogicalResult {

@@ -237,13 +237,8 @@ FailureOr<KernelABI> kiln::planKernelABI(cta::ProgramOp program) {
           return (store.emitError("convert-cta-to-nvvm: epilogue inputs "
                                   "must be program arguments"),
                   WalkResult::interrupt());
-      // Inputs are read at the element's row and column alone.
-      if (llvm::cast<MemRefType>(store.getDest().getType()).getRank() != 2 &&
-          !store.getInputs().empty())
-        return (store.emitError("convert-cta-to-nvvm: not implemented yet: "
-                                "epilogue inputs of a store into a tensor "
-                                "of rank other than 2"),
-                WalkResult::interrupt());
+      // (Inputs, of rank 1 or 2, are read at the element's row and column
+      // alone: they broadcast over a destination's leading axes.)
       cta::BufferType staging = store.getStaging().getType();
       FailureOr<unsigned> map =
           addMap(op, store.getDest(), staging, staging.getShape()[0],

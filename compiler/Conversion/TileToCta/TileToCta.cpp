@@ -370,6 +370,10 @@ public:
     m = dimValue(mnk[0]);
     n = dimValue(mnk[1]);
     k = dimValue(mnk[2]);
+    SmallVector<std::string> outDims = tile::getDimExprs(
+        llvm::cast<RankedTensorType>(contract.getOutputs()[0].getType()));
+    for (const std::string &dim : ArrayRef(outDims).drop_back(2))
+      batchExtents.push_back(dimValue(rewriter.getStringAttr(dim)));
     planTiling();
     allocateOperandBuffers();
     allocateScaleBuffers();
@@ -657,6 +661,15 @@ private:
                                      cta::WalkKind::stream_k,
                                      ValueRange{m, n, k}, {tm, tn, tk},
                                      ValueRange{});
+    } else if (!batchExtents.empty()) {
+      // Batched: the tiles of every leading index, one unit each.
+      SmallVector<Value> extents(batchExtents);
+      extents.append({m, n});
+      SmallVector<int64_t> tiles(batchExtents.size(), 1);
+      tiles.append({tm, tn});
+      loop = cta::TileLoopOp::create(rewriter, contractLoc,
+                                     cta::WalkKind::batched, extents, tiles,
+                                     ValueRange{});
     } else {
       loop = cta::TileLoopOp::create(rewriter, contractLoc,
                                      cta::WalkKind::static_, ValueRange{m, n},
@@ -667,8 +680,11 @@ private:
     loop.setCluster(
         ArrayRef<int64_t>{schedule.getClusterM(), schedule.getClusterN()});
     rewriter.setInsertionPointToStart(&loop.getBody().front());
-    m0 = loop.getTileOrigin(0);
-    n0 = loop.getTileOrigin(1);
+    size_t leading = batchExtents.size();
+    for (size_t axis = 0; axis < leading; ++axis)
+      batch.push_back(loop.getBody().getArgument(axis));
+    m0 = loop.getTileOrigin(leading);
+    n0 = loop.getTileOrigin(leading + 1);
     if (contract.getGroups()) {
       group = loop.getGroup();
       groupEnd = loop.getGroupEnd();
@@ -731,18 +747,22 @@ private:
   /// they share the rhs tiles: a multicast copy, or in a CTA pair one half
   /// per CTA (from `rhsRow0`).
   void loadOperands(Value rhsRow0, Value k0) {
-    for (auto [lhs, sa] : lhsBuffers)
-      cta::LoadOp::create(rewriter, contractLoc, programArg(lhs),
-                          ValueRange{m0, k0}, sa, Value(), Value(), 1, nullptr,
-                          pair);
+    for (auto [lhs, sa] : lhsBuffers) {
+      SmallVector<Value, 5> lhsIndices = batchIndices(lhs);
+      lhsIndices.append({m0, k0});
+      cta::LoadOp::create(rewriter, contractLoc, programArg(lhs), lhsIndices,
+                          sa, Value(), Value(), 1, nullptr, pair);
+    }
     // A grouped rhs is [E, N, K] (or [E, K, N]): the tile of the group's
     // matrix.
-    SmallVector<Value, 3> rhsIndices = {rhsRow0, k0};
+    SmallVector<Value, 3> tileIndices = {rhsRow0, k0};
     if (!rhsKMajor)
-      rhsIndices = {k0, rhsRow0};
-    if (group)
-      rhsIndices.insert(rhsIndices.begin(), group);
+      tileIndices = {k0, rhsRow0};
     for (auto [index, entry] : llvm::enumerate(rhsBuffers)) {
+      SmallVector<Value, 5> rhsIndices = batchIndices(entry.first);
+      if (group)
+        rhsIndices.push_back(group);
+      rhsIndices.append(tileIndices);
       auto load = cta::LoadOp::create(
           rewriter, contractLoc, programArg(entry.first), rhsIndices,
           entry.second, Value(), Value(),
@@ -752,6 +772,25 @@ private:
             ArrayRef<int64_t>{static_cast<int64_t>(index) * tn,
                               static_cast<int64_t>(index + 1) * tn});
     }
+  }
+
+  /// The indices of `operand`'s leading (batch) axes for this tile: the
+  /// walk's index along the output axis each aligns with (at the right), 0
+  /// where the operand broadcasts (extent 1). None for a grouped rhs.
+  SmallVector<Value, 5> batchIndices(Value operand) {
+    SmallVector<Value, 5> indices;
+    if (batch.empty())
+      return indices;
+    SmallVector<std::string> dims =
+        tile::getDimExprs(llvm::cast<RankedTensorType>(operand.getType()));
+    size_t leading = dims.size() - 2;
+    size_t offset = batch.size() - leading;
+    for (size_t axis = 0; axis < leading; ++axis)
+      indices.push_back(
+          dims[axis] == "1"
+              ? Value(arith::ConstantIndexOp::create(rewriter, contractLoc, 0))
+              : batch[offset + axis]);
+    return indices;
   }
 
   /// The scale-factor atoms of K step `k0`, one copy per atom into the
@@ -868,8 +907,11 @@ private:
   void buildStore(unsigned result, OpResult output, ArrayRef<Value> sums) {
     Block &source = contract.getEpilogue().front();
     auto yield = llvm::cast<tile::YieldOp>(source.getTerminator());
+    // Epilogue inputs (rank <= 2) vary along the tile's [M, N] axes at
+    // most: a batched product's broadcast over its leading ones.
     SmallVector<std::string> outDims = tile::getDimExprs(
         llvm::cast<RankedTensorType>(contract.getOutputs()[0].getType()));
+    outDims.erase(outDims.begin(), outDims.end() - 2);
     Value yielded = yield.getValues()[output.getResultNumber()];
     llvm::SetVector<Operation *> sliceOps;
     llvm::SetVector<BlockArgument> sliceArgs;
@@ -912,9 +954,11 @@ private:
       return value == cta::InputKind::per_group ||
              value == cta::InputKind::per_group_col;
     });
+    SmallVector<Value, 5> storeIndices(batch.begin(), batch.end());
+    storeIndices.append({m0, n0});
     auto store = cta::StoreOp::create(
         rewriter, contractLoc, values, inputs, rewriter.getArrayAttr(kinds),
-        signature.resultArg(kernel, result), ValueRange{m0, n0},
+        signature.resultArg(kernel, result), storeIndices,
         /*row_limit=*/groupEnd, readsGroup ? group : Value(),
         staging.lookup(outType), /*staging_slot=*/Value());
     Block *epilogue = rewriter.createBlock(&store.getEpilogue());
@@ -995,6 +1039,9 @@ private:
   // group's end row, which stores do not cross).
   cta::TileLoopOp loop;
   Value m0, n0, kBegin, kEnd, partial, group, groupEnd, groupRowTile;
+  /// A batched contraction's leading extents (the output's) and this tile's
+  /// index along each.
+  SmallVector<Value> batchExtents, batch;
 };
 
 struct KernelToProgram : public OpRewritePattern<tile::KernelOp> {

@@ -97,10 +97,6 @@ FailureOr<std::optional<TileBody>> matchTileBody(ProgramOp program) {
   }
   if (!body.mainloop)
     return std::optional<TileBody>();
-  if (body.loop.getWalk() == WalkKind::batched)
-    return body.loop.emitError()
-           << "cta-pipeline: not implemented yet: a "
-           << stringifyWalkKind(body.loop.getWalk()) << " tile walk";
   return std::optional<TileBody>(body);
 }
 
@@ -298,10 +294,13 @@ struct Pipeliner {
     // What the tile does with the results: register math on the warpgroup's
     // rows, and stores of them.
     cloneTileEnd(inner, mapping, [&](StoreOp store) {
-      // The slice's rows start `row` below the tile origin.
+      // The slice's rows start `row` below the tile origin (the row index
+      // is the second to last: a batched store's leading indices come
+      // first).
       OpBuilder before(store);
-      store.getIndicesMutable()[0].assign(
-          arith::AddIOp::create(before, loc, store.getIndices()[0], row));
+      unsigned rowIndex = store.getIndices().size() - 2;
+      store.getIndicesMutable()[rowIndex].assign(arith::AddIOp::create(
+          before, loc, store.getIndices()[rowIndex], row));
       if (store.getStaging() && consumers > 1)
         store.getStagingSlotMutable().assign(warpgroup);
     }, consumers);

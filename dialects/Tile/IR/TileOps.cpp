@@ -563,8 +563,12 @@ LogicalResult ContractOp::verify() {
   if (getOutputs().empty())
     return emitOpError() << "needs at least one output";
   auto resultType = llvm::cast<RankedTensorType>(getOutputs()[0].getType());
-  if (resultType.getRank() != 2)
-    return emitOpError() << "result must have rank 2, got rank "
+  // [batch..., M, N]: a batched product has up to three leading axes; a
+  // grouped one has none.
+  int64_t maxRank = getGroups() ? 2 : 5;
+  if (resultType.getRank() < 2 || resultType.getRank() > maxRank)
+    return emitOpError() << "result must have rank 2"
+                         << (maxRank > 2 ? " to 5" : "") << ", got rank "
                          << resultType.getRank();
   SmallVector<Type> outputElements;
   for (Value output : getOutputs()) {
@@ -594,9 +598,9 @@ LogicalResult ContractOp::verify() {
                << getRank(getGroups());
       if (failed(verifyGroupOffsets(*this, rhs, getGroups())))
         return failure();
-    } else if (getRank(lhs) != 2 || getRank(rhs) != 2) {
+    } else if (getRank(lhs) < 2 || getRank(rhs) < 2) {
       return emitOpError() << "contraction #" << index
-                           << " operands must have rank 2";
+                           << " operands must have rank >= 2";
     }
     if (failed(verifyOperandTypes(*this, getElementType(lhs),
                                   getElementType(rhs))))
@@ -612,7 +616,15 @@ LogicalResult ContractOp::verify() {
                            << " but contraction #0 has K=" << *sharedK
                            << "; fused contractions share one K loop";
     sharedK = a.cols;
-    if (failed(verifyDims(*this, "result", resultDims, {a.rows, b.cols})))
+    // Batch axes: each operand's broadcast to the result's (a grouped rhs's
+    // leading axis is its groups).
+    SmallVector<std::string> expected(resultDims.begin(), resultDims.end() - 2);
+    if (!getGroups() &&
+        (failed(verifyBroadcast(*this, "lhs batch", a.batch, expected)) ||
+         failed(verifyBroadcast(*this, "rhs batch", b.batch, expected))))
+      return failure();
+    expected.append({a.rows, b.cols});
+    if (failed(verifyDims(*this, "result", resultDims, expected)))
       return failure();
     if (failed(verifyContractionScales(index, mma)))
       return failure();

@@ -50,12 +50,11 @@ int64_t scaleBlockAlongK(ArrayRef<int64_t> lhsBlock,
              : 0;
 }
 
-/// A rank-2 `tile.matmul` becomes a contraction; batched products are left
-/// for later stages.
+/// A `tile.matmul` becomes a contraction, batched ones (leading axes that
+/// broadcast, result rank up to 5) too.
 void wrapMatmul(MatmulOp matmul) {
-  auto lhs = llvm::cast<RankedTensorType>(matmul.getLhs().getType());
-  auto rhs = llvm::cast<RankedTensorType>(matmul.getRhs().getType());
-  if (lhs.getRank() != 2 || rhs.getRank() != 2)
+  auto result = llvm::cast<RankedTensorType>(matmul.getResult().getType());
+  if (result.getRank() > 5)
     return;
   replaceByContract(matmul, {matmul.getLhs(), matmul.getRhs()}, Value(),
                     MmaAttr::get(matmul.getContext(), 0, 1,

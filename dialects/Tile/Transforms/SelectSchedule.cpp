@@ -148,6 +148,8 @@ public:
       : contract(contract), budget(budget), variant(variant), hints(hints),
         numAccs(contract.getContractions().size()),
         grouped(contract.getGroups() != nullptr),
+        batched(llvm::cast<RankedTensorType>(contract.getOutputs()[0].getType())
+                    .getRank() > 2),
         mmaRows(budget.mmaRowsPerInstruction),
         scaleBlock(llvm::cast<MmaAttr>(contract.getContractions()[0])
                        .getScaleBlock()) {
@@ -213,7 +215,8 @@ private:
     // persistent. Tensor-memory accumulators cannot take part yet.
     if (!pinned.contains("stream_k"))
       s.streamK = s.persistent && budget.streamK && !variant &&
-                  contract.getContractions().size() > 1 && !grouped;
+                  contract.getContractions().size() > 1 && !grouped &&
+                  !batched;
   }
 
   /// Whether the tile is a CTA pair's, and so the rows each CTA owns.
@@ -228,7 +231,8 @@ private:
     // not paired yet, a dual GEMM keeps its two sets of accumulators, and a
     // pair's MMA reads its rhs K-major (not an rhs stored [K, N]).
     if (budget.tensorMemoryColumns && !pinned.contains("tile") &&
-        numAccs == 1 && scaleBlock == 0 && !grouped && !rhsMNMajor)
+        numAccs == 1 && scaleBlock == 0 && !grouped && !batched &&
+        !rhsMNMajor)
       s.tileM = kiln::target::ctaPairSize * mmaRows;
     pair = budget.tensorMemoryColumns &&
            s.tileM == kiln::target::ctaPairSize * mmaRows;
@@ -336,6 +340,20 @@ private:
       if (s.streamK)
         return fail("stream_k is not implemented yet for a grouped "
                     "(mixture-of-experts) contraction");
+    }
+    if (batched) {
+      if (pair)
+        return fail("tile_m = " + Twine(s.tileM) +
+                    ": a CTA pair is not implemented yet for a batched "
+                    "contraction (use 128)");
+      if (s.clusterM != 1 && !s.persistent)
+        return fail("cluster = [" + Twine(s.clusterM) +
+                    ", 1] needs a persistent schedule for a batched "
+                    "contraction (a grid of one CTA per tile spreads its "
+                    "batch axes over the grid's axes)");
+      if (s.streamK)
+        return fail("stream_k is not implemented yet for a batched "
+                    "contraction");
     }
     if (s.streamK && !budget.streamK)
       return fail("stream_k is not implemented yet on " + Twine(budget.name) +
@@ -557,6 +575,9 @@ private:
   /// A grouped (mixture-of-experts) contraction: adjacent row tiles may
   /// belong to different groups, so they share no rhs tile.
   bool grouped;
+  /// A batched contraction (leading axes): each batch entry's tiles are
+  /// walked like a static walk's, the entries one after the other.
+  bool batched;
   /// An rhs stored [K, N] (no transpose_b), read MN-major.
   bool rhsMNMajor = false;
   int64_t mmaRows, scaleBlock;
@@ -630,8 +651,11 @@ struct TileSelectSchedulePass
     HintsAttr hints = kernel.getHintsAttr();
     // A grouped walk's tile count depends on the offsets on the device,
     // which the runtime's cost rule cannot see: one schedule.
+    // (Batched walks: one schedule too, for now.)
     if (!budget.tileVariants || (hints && !hints.getTile().empty()) ||
-        contracts[0].getGroups())
+        contracts[0].getGroups() ||
+        llvm::cast<RankedTensorType>(contracts[0].getOutputs()[0].getType())
+                .getRank() > 2)
       return success();
     int64_t defaultTileN = contracts[0].getSchedule()->getTileN();
     OpBuilder builder(kernel);

@@ -52,22 +52,6 @@ cta.program @load_outside_mainloop(%a: memref<?x?xf16> {cta.param = #cta.param<"
 
 // -----
 
-// ERR: error: cta-pipeline: not implemented yet: a batched tile walk
-cta.program @batched_walk(%B: index {cta.dim = #cta.dim<B>}, %S: index {cta.dim = #cta.dim<S>})
-    attributes {chip = #cta.chip<sm_90a>, schedule = #cta.schedule<stages = 2, math_warpgroups = 2>} {
-  cta.tile_loop batched (%B, %S, %S) tile [1, 128, 128] {
-  ^bb0(%b: index, %m0: index, %n0: index):
-    %zero = cta.acc_zero : !cta.acc<128x128xf32>
-    %acc = cta.mainloop %S step 64 iter_args(%zero : !cta.acc<128x128xf32>) -> !cta.acc<128x128xf32> {
-    ^bb0(%k0: index, %it: !cta.acc<128x128xf32>):
-      cta.yield %it : !cta.acc<128x128xf32>
-    }
-  }
-  cta.return
-}
-
-// -----
-
 // ERR: error: cta-pipeline: the program has no schedule
 cta.program @no_schedule(%M: index {cta.dim = #cta.dim<M>}) attributes {chip = #cta.chip<sm_90a>} {
   cta.tile_loop static (%M, %M) tile [64, 64] {

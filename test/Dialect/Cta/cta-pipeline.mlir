@@ -452,12 +452,24 @@ cta.program @f(%M: index {cta.dim = #cta.dim<M>}) {
 
 // -----
 
-// Only static walks are pipelined so far: attention's batched walk and a
-// grouped GEMM's walk are refused.
-cta.program @f(%q: memref<?x?x?xbf16> {cta.param = #cta.param<"q", input, [D0, D1, D2]>}, %B: index {cta.dim = #cta.dim<B>}, %S: index {cta.dim = #cta.dim<S>})
+// A batched walk (a batched matmul) is pipelined like a static one: both
+// roles walk the same units, and the producer loads at the unit's batch
+// index.
+// CHECK-LABEL: cta.program @batched(
+// CHECK:         cta.warp_specialize
+// CHECK:           cta.tile_loop batched (%{{.*}}, %{{.*}}, %{{.*}}) tile [1, 128, 128]
+// CHECK-NEXT:      ^bb0(%[[B:[^:]*]]: index, %[[M0:[^:]*]]: index, %{{[^:]*}}: index
+// CHECK:             cta.load %{{.*}}[%[[B]], %[[M0]], %{{.*}}] -> %{{.*}}[%{{.*}}] signal
+// Each math warpgroup stores its 64 rows: the row index (not the batch
+// index) moves down by the warpgroup's offset.
+// CHECK:           cta.tile_loop batched (%{{.*}}, %{{.*}}, %{{.*}}) tile [1, 128, 128]
+// CHECK-NEXT:      ^bb0(%[[B2:[^:]*]]: index, %[[M2:[^:]*]]: index, %[[N2:[^:]*]]: index
+// CHECK:             %[[ROW:.*]] = arith.addi %[[M2]], %{{.*}} : index
+// CHECK-NEXT:        cta.store %{{.*}} -> %{{.*}}[%[[B2]], %[[ROW]], %[[N2]]]
+cta.program @batched(%q: memref<?x?x?xbf16> {cta.param = #cta.param<"q", input, [D0, D1, D2]>}, %o: memref<?x?x?xbf16> {cta.param = #cta.param<"o", output, [D0, D1, D1]>}, %B: index {cta.dim = #cta.dim<B>}, %S: index {cta.dim = #cta.dim<S>})
     attributes {chip = #cta.chip<sm_90a>, schedule = #cta.schedule<stages = 2, math_warpgroups = 2>} {
   %sq = cta.alloc : !cta.buffer<128x64xbf16>
-  // expected-error@+1 {{cta-pipeline: not implemented yet: a batched tile walk}}
+  %so = cta.alloc : !cta.buffer<128x64xbf16>
   cta.tile_loop batched (%B, %S, %S) tile [1, 128, 128] {
   ^bb0(%b: index, %m0: index, %n0: index):
     %zero = cta.acc_zero : !cta.acc<128x128xf32>
@@ -465,6 +477,11 @@ cta.program @f(%q: memref<?x?x?xbf16> {cta.param = #cta.param<"q", input, [D0, D
     ^bb0(%k0: index, %it: !cta.acc<128x128xf32>):
       cta.load %q[%b, %m0, %k0] -> %sq : memref<?x?x?xbf16> -> !cta.buffer<128x64xbf16>
       cta.yield %it : !cta.acc<128x128xf32>
+    }
+    cta.store %acc -> %o[%b, %m0, %n0] staging %so : !cta.acc<128x128xf32> -> memref<?x?x?xbf16>, !cta.buffer<128x64xbf16> {
+    ^bb0(%v: f32):
+      %t = arith.truncf %v : f32 to bf16
+      cta.yield %t : bf16
     }
   }
   cta.return

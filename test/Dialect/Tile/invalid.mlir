@@ -740,9 +740,34 @@ tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #til
 // -----
 
 tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) {
-  // expected-error@+1 {{'tile.contract' op result must have rank 2, got rank 3}}
+  // expected-error@+1 {{'tile.contract' op result must have rank 2 to 5, got rank 6}}
   %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?x?x?x?x?xf32, #tile.dims<A, B, C, D, M, N>> {
+  ^bb0(%acc: f32):
+    tile.yield %acc : f32
+  }
+  tile.return
+}
+
+// -----
+
+// Batch axes broadcast: each operand's is the result's or 1.
+tile.kernel @f(%a: tensor<?x?x?xbf16, #tile.dims<B, M, K>>, %b: tensor<?x?x?xbf16, #tile.dims<C, N, K>>) {
+  // expected-error@+1 {{'tile.contract' op cannot broadcast rhs batch [C] to [B]: extent 'C' vs 'B'}}
+  %0 = tile.contract(%a, %b : tensor<?x?x?xbf16, #tile.dims<B, M, K>>, tensor<?x?x?xbf16, #tile.dims<C, N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?x?xf32, #tile.dims<B, M, N>> {
+  ^bb0(%acc: f32):
+    tile.yield %acc : f32
+  }
+  tile.return
+}
+
+// -----
+
+tile.kernel @f(%a: tensor<?xbf16, #tile.dims<K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) {
+  // expected-error@+1 {{'tile.contract' op contraction #0 operands must have rank >= 2}}
+  %0 = tile.contract(%a, %b : tensor<?xbf16, #tile.dims<K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xf32, #tile.dims<M, N>> {
   ^bb0(%acc: f32):
     tile.yield %acc : f32
   }
@@ -764,7 +789,7 @@ tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #til
 // -----
 
 tile.kernel @f(%a: tensor<?x?x?xbf16, #tile.dims<B, M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) {
-  // expected-error@+1 {{'tile.contract' op contraction #0 operands must have rank 2}}
+  // expected-error@+1 {{'tile.contract' op cannot broadcast lhs batch [B] to []: rank 1 > 0}}
   %0 = tile.contract(%a, %b : tensor<?x?x?xbf16, #tile.dims<B, M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xf32, #tile.dims<M, N>> {
   ^bb0(%acc: f32):

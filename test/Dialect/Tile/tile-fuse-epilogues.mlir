@@ -165,11 +165,13 @@ tile.kernel @broadcast_consumer(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tens
 
 // -----
 
-// Batched (rank > 2) products are left for later stages.
+// Batched (rank > 2) products become contractions too, their epilogues
+// fused the same way.
 // CHECK-LABEL: tile.kernel @batched(
-// CHECK:         %[[P:.*]] = tile.matmul
-// CHECK-NOT:     tile.contract
-// CHECK:         tile.map %[[P]]
+// CHECK-NOT:     tile.matmul
+// CHECK:         %[[C:.*]] = tile.contract(%arg0, %arg1 : {{.*}}) [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?x?xbf16, #tile.dims<H, S, T>> {
+// CHECK:           arith.truncf
+// CHECK:         tile.return %[[C]]
 tile.kernel @batched(%q: tensor<?x?x?xbf16, #tile.dims<H, S, D>>, %k: tensor<?x?x?xbf16, #tile.dims<H, T, D>>)
     -> tensor<?x?x?xbf16, #tile.dims<H, S, T>> {
   %0 = tile.matmul %q, %k {transpose_b} : tensor<?x?x?xbf16, #tile.dims<H, S, D>>, tensor<?x?x?xbf16, #tile.dims<H, T, D>> -> tensor<?x?x?xf32, #tile.dims<H, S, T>>

@@ -730,3 +730,48 @@ tile.kernel @grouped_stream_k(%x: tensor<?x?xbf16, #tile.dims<T, K>>, %w: tensor
   }
   tile.return %0 : tensor<?x?xbf16, #tile.dims<T, N>>
 }
+
+// -----
+
+// A batched contraction gets the dense schedule (2x1 clusters, persistent,
+// group_m) without variants or stream-K: its walk rasters each batch entry's
+// tiles as a static walk does, the entries one after the other.
+// CHECK-LABEL: tile.kernel @batched(
+// CHECK:         {schedule = #tile.schedule<tile_m = 128, tile_n = 256, tile_k = 64, stages = 4, cluster_m = 2, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>}
+// CHECK-NOT:     tile.kernel
+tile.kernel @batched(%a: tensor<?x?x?xbf16, #tile.dims<B, M, K>>, %b: tensor<?x?x?xbf16, #tile.dims<B, N, K>>) -> tensor<?x?x?xbf16, #tile.dims<B, M, N>> {
+  // expected-remark@+1 {{schedule for sm_90a: tile 128x256x64, 4 stages of 48 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (128 accumulator registers/thread); cluster 2x1 (rhs tile multicast); persistent, group_m 8}}
+  %0 = tile.contract(%a, %b : tensor<?x?x?xbf16, #tile.dims<B, M, K>>, tensor<?x?x?xbf16, #tile.dims<B, N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?x?xbf16, #tile.dims<B, M, N>> {
+  ^bb0(%acc0: f32):
+    %t = arith.truncf %acc0 : f32 to bf16
+    tile.yield %t : bf16
+  }
+  tile.return %0 : tensor<?x?x?xbf16, #tile.dims<B, M, N>>
+}
+
+// -----
+
+tile.kernel @batched_grid_cluster(%a: tensor<?x?x?xbf16, #tile.dims<B, M, K>>, %b: tensor<?x?x?xbf16, #tile.dims<B, N, K>>) -> tensor<?x?x?xbf16, #tile.dims<B, M, N>> attributes {hints = #tile.hints<persistent = false>} {
+  // expected-error@+1 {{schedule for sm_90a: cluster = [2, 1] needs a persistent schedule for a batched contraction (a grid of one CTA per tile spreads its batch axes over the grid's axes)}}
+  %0 = tile.contract(%a, %b : tensor<?x?x?xbf16, #tile.dims<B, M, K>>, tensor<?x?x?xbf16, #tile.dims<B, N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?x?xbf16, #tile.dims<B, M, N>> {
+  ^bb0(%acc0: f32):
+    %t = arith.truncf %acc0 : f32 to bf16
+    tile.yield %t : bf16
+  }
+  tile.return %0 : tensor<?x?x?xbf16, #tile.dims<B, M, N>>
+}
+
+// -----
+
+tile.kernel @batched_stream_k(%a: tensor<?x?x?xbf16, #tile.dims<B, M, K>>, %b: tensor<?x?x?xbf16, #tile.dims<B, N, K>>) -> tensor<?x?x?xbf16, #tile.dims<B, M, N>> attributes {hints = #tile.hints<stream_k = true>} {
+  // expected-error@+1 {{schedule for sm_90a: stream_k is not implemented yet for a batched contraction}}
+  %0 = tile.contract(%a, %b : tensor<?x?x?xbf16, #tile.dims<B, M, K>>, tensor<?x?x?xbf16, #tile.dims<B, N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?x?xbf16, #tile.dims<B, M, N>> {
+  ^bb0(%acc0: f32):
+    %t = arith.truncf %acc0 : f32 to bf16
+    tile.yield %t : bf16
+  }
+  tile.return %0 : tensor<?x?x?xbf16, #tile.dims<B, M, N>>
+}
