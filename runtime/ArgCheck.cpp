@@ -106,18 +106,22 @@ bool bindDims(const LaunchPlan &plan, const Tensor *args, const bool *known,
 
   // Bind each dim from its first plain occurrence among the given tensors,
   // then the dims no plain occurrence binds from a name plus a constant
-  // (`B+1`: B = extent - 1). The check below reports an extent too small.
+  // (`B+1`: B = extent - 1), then from a name times a constant (`K*2`: K =
+  // extent / 2). The check below reports an extent too small or not a
+  // multiple.
   size_t nd = plan.numDims();
   out.values.assign(nd, -1);
   out.sources.assign(nd, DimSource());
-  for (bool shifted : {false, true}) {
+  for (int pass = 0; pass < 3; ++pass) {
     for (size_t i = 0; i < count; ++i) {
       if (!given(i))
         continue;
       const PlannedParam &p = plan.params[i];
       for (int a = 0; a < p.rank; ++a) {
         const PlannedExpr &e = p.shape[a];
-        bool binds = shifted ? e.expr.isShiftedName() : e.expr.isPlainName();
+        bool binds = pass == 0   ? e.expr.isPlainName()
+                     : pass == 1 ? e.expr.isShiftedName()
+                                 : e.expr.isScaledName();
         if (!binds || out.values[e.dim] >= 0)
           continue;
         int64_t v = e.expr.invert(args[i].shape[a]);

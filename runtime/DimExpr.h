@@ -51,11 +51,16 @@ struct DimExpr {
   /// (extent - 1) where no bare occurrence does (the offsets `i32[B+1]` of
   /// packed sequences, the only tensor that names B).
   bool isShiftedName() const { return kind == Kind::Add || kind == Kind::Sub; }
-  /// The dim value an extent of a plain or shifted name gives.
+  /// True for a name times a constant (`K*2`): it binds its dim (extent / 2)
+  /// where neither a bare nor a shifted occurrence does; an extent that is
+  /// not a multiple then fails the shape check (K*2 = 6 for an extent of 7).
+  bool isScaledName() const { return kind == Kind::Mul && value > 0; }
+  /// The dim value an extent of a plain, shifted or scaled name gives.
   int64_t invert(int64_t extent) const {
-    return kind == Kind::Add ? extent - value
+    return kind == Kind::Add   ? extent - value
            : kind == Kind::Sub ? extent + value
-                               : extent;
+           : kind == Kind::Mul && value > 0 ? extent / value
+                                            : extent;
   }
   /// Evaluates the expression with its name bound to `nameValue` (ignored for
   /// `Const`). Fails on int64 overflow; the result may be negative (`M-4` with

@@ -536,7 +536,8 @@ bool validateManifest(const Manifest &m, std::string &error) {
       if (!checkExpr(m, p.shape[a], where + " shape[" + std::to_string(a) + "]",
                      error))
         return false;
-      if (p.shape[a].isPlainName() || p.shape[a].isShiftedName())
+      if (p.shape[a].isPlainName() || p.shape[a].isShiftedName() ||
+          p.shape[a].isScaledName())
         bindable[m.findDim(p.shape[a].name)] = true;
     }
     if (p.role == ParamRole::Scale) {
@@ -573,7 +574,7 @@ bool validateManifest(const Manifest &m, std::string &error) {
     if (!bindable[d]) {
       error =
           "dim '" + m.dims[d] +
-          "' is never a plain entry (or a name plus a constant) of a param "
+          "' is never a plain entry (or a name plus or times a constant) of a param "
           "shape, so no launch can bind it";
       return false;
     }

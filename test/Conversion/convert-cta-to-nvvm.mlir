@@ -965,7 +965,7 @@ cta.program @pair_sm90(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.p
 // A dim that no tensor's shape binds could not be given a value at launch
 // (kiln-fuzz-pipeline found this reaching the manifest writer as an
 // internal error).
-// expected-error@+1 {{convert-cta-to-nvvm: the program cannot be launched: dim 'M' is never a plain entry (or a name plus a constant) of a param shape, so no launch can bind it}}
+// expected-error@+1 {{convert-cta-to-nvvm: the program cannot be launched: dim 'M' is never a plain entry (or a name plus or times a constant) of a param shape, so no launch can bind it}}
 cta.program @unbound(%M: index {cta.dim = #cta.dim<M>}) attributes {block = array<i64: 128, 1, 1>} {
   cta.tile_loop static (%M, %M) tile [64, 16] {
   ^bb0(%m0: index, %n0: index):

@@ -510,7 +510,7 @@ tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.param = #tile.param<
 
 tile.kernel @f(%a: tensor<?x?xbf16, #tile.dims<M*2, K>> {tile.param = #tile.param<"a", input>}, %b: tensor<?x?xbf16, #tile.dims<N, K>> {tile.param = #tile.param<"b", input>})
     -> (tensor<?x?xf32, #tile.dims<M*2, N>> {tile.param = #tile.param<"c", output>}) {
-  // expected-error@+1 {{convert-tile-to-cta: not implemented yet: a contraction extent given by the expression 'M*2'}}
+  // expected-error@+1 {{convert-tile-to-cta: not implemented yet: an output extent given by the expression 'M*2'}}
   %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M*2, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>]
       {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 64, stages = 4, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>}
@@ -631,4 +631,25 @@ tile.kernel @batched(%a: tensor<?x?x?x?xbf16, #tile.dims<B, H, M, K>> {tile.para
     tile.yield %t : bf16
   }
   tile.return %0 : tensor<?x?x?x?xbf16, #tile.dims<B, H, M, N>>
+}
+
+// -----
+
+// A contraction extent given by an expression (K*2): the K loop's trip
+// count is computed from the program's dim K.
+// CHECK-LABEL: cta.program @k2(
+// CHECK-SAME:    %[[K:arg[0-9]+]]: index {cta.dim = #cta.dim<K>}
+// CHECK:         %[[TWO:.*]] = arith.constant 2 : index
+// CHECK-NEXT:    %[[K2:.*]] = arith.muli %[[K]], %[[TWO]] : index
+// CHECK:           cta.mainloop %[[K2]] step 64
+tile.kernel @k2(%a: tensor<?x?xbf16, #tile.dims<M, K*2>> {tile.param = #tile.param<"a", input>}, %b: tensor<?x?xbf16, #tile.dims<N, K*2>> {tile.param = #tile.param<"b", input>})
+    -> (tensor<?x?xf32, #tile.dims<M, N>> {tile.param = #tile.param<"c", output>}) {
+  %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K*2>>, tensor<?x?xbf16, #tile.dims<N, K*2>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>]
+      {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 64, stages = 4, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>}
+      -> tensor<?x?xf32, #tile.dims<M, N>> {
+  ^bb0(%acc: f32):
+    tile.yield %acc : f32
+  }
+  tile.return %0 : tensor<?x?xf32, #tile.dims<M, N>>
 }

@@ -105,3 +105,25 @@ def test_moe_kn(load, routing):
             out[sel] = x[rows[sel]].float() @ w[e].float()
         return out
     check_groups(y, buf, expected, offsets, routing)
+
+
+@pytest.mark.parametrize("m,n,k2", [(1000, 1000, 1000), (129, 264, 72), (64, 8, 16)])
+def test_contraction_extent_expression(load, m, n, k2):
+    """a: [M, K*2], b: [N, K*2]: K binds from the even extent, the K loop runs over all of it."""
+    kernel = load("matmul_k2")
+    a = torch.randn(m, k2, device="cuda", dtype=torch.bfloat16)
+    b = torch.randn(n, k2, device="cuda", dtype=torch.bfloat16)
+    c = torch.full((m, n), float("nan"), device="cuda", dtype=torch.bfloat16)
+    kernel(a, b, out=c)
+    torch.cuda.synchronize()
+    assert not torch.isnan(c).any()
+    assert relative_error(c, a.float() @ b.float().T) < 1e-2
+
+
+def test_contraction_extent_expression_odd_extent(load):
+    """An extent that K*2 cannot take is refused before launch, naming the rule."""
+    kernel = load("matmul_k2")
+    a = torch.randn(64, 24, device="cuda", dtype=torch.bfloat16)[:, :23]
+    b = torch.randn(64, 24, device="cuda", dtype=torch.bfloat16)[:, :23]
+    with pytest.raises(Exception, match=r"extent 23, expected K\*2 = 22 with K = 11"):
+        kernel(a, b)

@@ -3,6 +3,7 @@
 #include "compiler/Conversion/TileToCta/ProgramSignature.h"
 
 #include "dialects/Tile/IR/TileShapes.h"
+#include "runtime/DimExpr.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 
 using namespace mlir;
@@ -66,7 +67,29 @@ Value ProgramSignature::dimValue(OpBuilder &builder, Location loc,
                                  StringRef dim) const {
   if (std::optional<int64_t> constant = tile::getConstantDim(dim))
     return arith::ConstantIndexOp::create(builder, loc, *constant);
-  return dims.lookup(dim);
+  if (Value name = dims.lookup(dim))
+    return name;
+  DimExpr expr;
+  std::string error;
+  if (!DimExpr::parse(dim.str(), expr, error) ||
+      expr.kind == DimExpr::Kind::Const)
+    return Value();
+  Value name = dims.lookup(expr.name);
+  if (!name)
+    return Value();
+  Value operand = arith::ConstantIndexOp::create(builder, loc, expr.value);
+  switch (expr.kind) {
+  case DimExpr::Kind::Add:
+    return arith::AddIOp::create(builder, loc, name, operand);
+  case DimExpr::Kind::Sub:
+    return arith::SubIOp::create(builder, loc, name, operand);
+  case DimExpr::Kind::Mul:
+    return arith::MulIOp::create(builder, loc, name, operand);
+  case DimExpr::Kind::CeilDiv:
+    return arith::CeilDivUIOp::create(builder, loc, name, operand);
+  default:
+    return name;
+  }
 }
 
 Value ProgramSignature::programArg(Value value) const {

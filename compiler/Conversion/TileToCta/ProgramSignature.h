@@ -37,8 +37,9 @@ public:
   cta::ProgramOp create(mlir::OpBuilder &builder, tile::KernelOp kernel,
                         target::Chip chip);
 
-  /// The extent `dim` (a name or a constant) as an index value, built at
-  /// the builder's insertion point for a constant.
+  /// The extent `dim` (a constant, a name, or an expression of one name:
+  /// `K*2`, `M+1`, `cdiv(K,128)`) as an index value, its arithmetic built at
+  /// the builder's insertion point; null for a name the program lacks.
   mlir::Value dimValue(mlir::OpBuilder &builder, mlir::Location loc,
                        llvm::StringRef dim) const;
 

@@ -262,13 +262,17 @@ static LogicalResult checkEpilogueAndExtents(tile::ContractOp contract) {
       return notImplemented(contract, Twine("an output of type ") +
                                           llvm::formatv("{0}", out).str());
   }
-  for (StringAttr dim : contract.getMNK())
-    if (!tile::getConstantDim(dim.getValue()) &&
-        !llvm::all_of(dim.getValue(),
-                      [](char c) { return llvm::isAlnum(c) || c == '_'; }))
+  // M, N and the batch axes are the output's extents, which its stores
+  // clip to: names or constants. K may be any dim expression (`K*2`): the
+  // K loop's trip count is computed from its name.
+  SmallVector<std::string> outDims = tile::getDimExprs(
+      llvm::cast<RankedTensorType>(contract.getOutputs()[0].getType()));
+  for (const std::string &dim : outDims)
+    if (!tile::getConstantDim(dim) &&
+        !llvm::all_of(dim, [](char c) { return llvm::isAlnum(c) || c == '_'; }))
       return notImplemented(contract,
-                            "a contraction extent given by the expression '" +
-                                dim.getValue() + "'");
+                            "an output extent given by the expression '" +
+                                dim + "'");
   return success();
 }
 

@@ -60,12 +60,20 @@ class DimExpr:
         occurrence does (runtime/DimExpr.h)."""
         return self.kind in ("add", "sub")
 
+    @property
+    def is_scaled_name(self):
+        """True for a name times a positive constant (`K*2`): it binds its dim (extent // 2)
+        where neither a bare nor a shifted occurrence does (runtime/DimExpr.h)."""
+        return self.kind == "mul" and self.value > 0
+
     def invert(self, extent):
-        """The dim value an extent of a plain or shifted name gives."""
+        """The dim value an extent of a plain, shifted or scaled name gives."""
         if self.kind == "add":
             return extent - self.value
         if self.kind == "sub":
             return extent + self.value
+        if self.is_scaled_name:
+            return extent // self.value
         return extent
 
     def evaluate(self, dims):

@@ -89,7 +89,8 @@ class _Signature:
     def fake(self, torch, tensors):
         """Outputs with the shapes, dtypes and device a real call gives, allocating nothing real:
         dims are bound from the inputs as the runtime binds them (the first tensor with the dim
-        as a plain extent), and every other extent is checked (torch._check, symbolic-safe)."""
+        as a plain extent, else `name+c`, else `name*c`), and every other extent is checked
+        (torch._check, symbolic-safe)."""
         kernel = self.kernel
         params = kernel.params
         dims, where = {}, {}
@@ -113,14 +114,17 @@ class _Signature:
                     dims[e.name] = shape[axis]
                     where[e.name] = (p.name, axis)
         # Then the dims no bare name binds, from a name plus a constant (the
-        # offsets i32[B+1] of packed sequences: B = extent - 1).
-        for t, i in zip(tensors, self.inputs):
-            p = params[i]
-            shape = list(t.shape)
-            for axis, e in enumerate(self.exprs[i]):
-                if e.is_shifted_name and e.name not in dims:
-                    dims[e.name] = e.invert(shape[axis])
-                    where[e.name] = (p.name, axis)
+        # offsets i32[B+1] of packed sequences: B = extent - 1), then from a
+        # name times a constant (K*2: K = extent // 2; an odd extent fails the
+        # check below).
+        for binds in ("is_shifted_name", "is_scaled_name"):
+            for t, i in zip(tensors, self.inputs):
+                p = params[i]
+                shape = list(t.shape)
+                for axis, e in enumerate(self.exprs[i]):
+                    if getattr(e, binds) and e.name not in dims:
+                        dims[e.name] = e.invert(shape[axis])
+                        where[e.name] = (p.name, axis)
         for t, i in zip(tensors, self.inputs):
             p = params[i]
             shape = list(t.shape)

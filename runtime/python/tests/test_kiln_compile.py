@@ -272,6 +272,9 @@ class DimExprTest(unittest.TestCase):
         self.assertFalse(DimExpr("B*2").is_shifted_name)
         self.assertEqual(DimExpr("B+1").invert(9), 8)
         self.assertEqual(DimExpr("B-2").invert(9), 11)
+        self.assertTrue(DimExpr("K*2").is_scaled_name)
+        self.assertFalse(DimExpr("K+2").is_scaled_name)
+        self.assertEqual(DimExpr("K*2").invert(10), 5)
         # The runtime's parser (kiln_dim_expr_parse) decides, so Python and C agree.
         for bad in ["", "M+N", "cdiv(M,0)", "2*M", "-1", "cdiv(3,M)", "M/2"]:
             with self.assertRaisesRegex(ValueError, "invalid dim expression"):

@@ -105,6 +105,28 @@ TEST(BindDims, BindsFromANamePlusAConstant) {
   EXPECT_FALSE(checkArguments(plan, args.data(), args.size(), dims, error));
 }
 
+// A dim named only as a name times a constant (`K*2`: a contraction
+// extent given by an expression) binds from it after plain and shifted
+// names: K = extent / 2; an extent that is not a multiple fails the check.
+TEST(BindDims, BindsFromANameTimesAConstant) {
+  Manifest m = matmulManifest();
+  m.params[0].shape[1] = DimExpr::make(DimExpr::Kind::Mul, "K", 2);
+  m.params[1].shape[1] = DimExpr::make(DimExpr::Kind::Mul, "K", 2);
+  LaunchPlan plan = planOf(m);
+  auto args = matmulArgs(128, 256, 1024);
+  BoundDims dims;
+  std::string error;
+  ASSERT_TRUE(checkArguments(plan, args.data(), args.size(), dims, error))
+      << error;
+  int k = m.findDim("K");
+  ASSERT_GE(k, 0);
+  EXPECT_EQ(dims.values[k], 512);
+  args = matmulArgs(128, 256, 1023);
+  EXPECT_EQ(checkError(plan, args),
+            "param 'a' axis 1: extent 1023, expected K*2 = 1022 with K = 511 "
+            "(from param 'a' axis 1)");
+}
+
 TEST(BindDims, MismatchedDimNamesBothValues) {
   LaunchPlan plan = planOf(matmulManifest());
   auto args = matmulArgs(128, 256, 512);

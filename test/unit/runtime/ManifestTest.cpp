@@ -341,11 +341,11 @@ TEST(ManifestValidate, ChecksNamesAndReferences) {
       "cdiv by 0");
   expectInvalid(
       [](Manifest &m) {
-        m.params[0].shape[1] = DimExpr::make(DimExpr::Kind::Mul, "K", 2);
-        m.params[1].shape[1] = DimExpr::make(DimExpr::Kind::Mul, "K", 2);
+        m.params[0].shape[1] = DimExpr::make(DimExpr::Kind::CeilDiv, "K", 2);
+        m.params[1].shape[1] = DimExpr::make(DimExpr::Kind::CeilDiv, "K", 2);
       },
-      "dim 'K' is never a plain entry (or a name plus a constant) of a param "
-      "shape, so no launch can bind it");
+      "dim 'K' is never a plain entry (or a name plus or times a constant) of "
+      "a param shape, so no launch can bind it");
   expectInvalid([](Manifest &m) { m.params[2].align = 12; },
                 "params[2] 'c': align 12 is not a power of two");
   expectInvalid([](Manifest &m) { m.params[2].align = 0; },
