@@ -309,6 +309,54 @@ kiln_status kiln_launch(kiln_module *module, const kiln_tensor *args, int nargs,
   }
 }
 
+struct kiln_prepared {
+  kiln::PreparedLaunch launch;
+};
+
+kiln_status kiln_prepare_launch(kiln_module *module, const kiln_tensor *args,
+                                int nargs, void *stream, kiln_prepared **out) {
+  if (out)
+    *out = nullptr;
+  if (!module || !out)
+    return fail(KILN_ERROR_INVALID_VALUE,
+                "kiln_prepare_launch: NULL module or out");
+  if (nargs < 0 || (nargs > 0 && !args))
+    return fail(KILN_ERROR_INVALID_VALUE,
+                "kiln_prepare_launch: invalid argument array");
+  try {
+    std::vector<Tensor> tensors;
+    kiln_status cs = convert(args, nargs, tensors, nullptr);
+    if (cs != KILN_OK)
+      return cs;
+    auto prepared = std::make_unique<kiln_prepared>();
+    kiln_status st = report(module->module->prepareLaunch(
+        tensors.data(), tensors.size(), static_cast<CUstream>(stream),
+        prepared->launch));
+    if (st == KILN_OK)
+      *out = prepared.release();
+    return st;
+  } catch (const std::bad_alloc &) {
+    return fail(KILN_ERROR_INTERNAL, "out of memory in kiln_prepare_launch");
+  } catch (...) {
+    return fail(KILN_ERROR_INTERNAL,
+                "unexpected error in kiln_prepare_launch");
+  }
+}
+
+kiln_status kiln_launch_prepared(const kiln_prepared *prepared, void *stream) {
+  if (!prepared)
+    return fail(KILN_ERROR_INVALID_VALUE,
+                "kiln_launch_prepared: NULL prepared launch");
+  try {
+    return report(prepared->launch.launch(static_cast<CUstream>(stream)));
+  } catch (...) {
+    return fail(KILN_ERROR_INTERNAL,
+                "unexpected error in kiln_launch_prepared");
+  }
+}
+
+void kiln_prepared_free(kiln_prepared *prepared) { delete prepared; }
+
 const char *kiln_last_error(void) { return lastError.c_str(); }
 
 const char *kiln_status_name(kiln_status status) {

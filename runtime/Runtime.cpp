@@ -227,6 +227,9 @@ struct Module::Impl {
                       uint64_t &out);
   Status checkSegments(const Tensor *args, const BoundDims &dims,
                        CUstream stream);
+  /// All of a launch but issuing it (Module::launch, prepareLaunch).
+  Status prepareLaunch(const Tensor *args, size_t count, CUstream stream,
+                       PreparedLaunch::State &st, LaunchReport *report);
 };
 
 /// The checking mode: each group offsets param the manifest lists, read
@@ -732,131 +735,231 @@ Status Module::prepare(CUstream stream) {
   }
 }
 
-Status Module::launch(const Tensor *args, size_t count, CUstream stream,
-                      LaunchReport *report) {
+/// What a prepared launch keeps (Module::prepareLaunch): the context, the
+/// kernel, its configuration and packed arguments, and what the checking
+/// mode reads.
+struct PreparedLaunch::State {
+  Module::Impl *impl = nullptr;
+  CUcontext ctx = nullptr;
+  CUfunction function = nullptr;
+  CUlaunchConfig cfg;
+  CUlaunchAttribute attr;
+  KernelArgPack pack;
+  bool empty = false;
+  int variant = 0;
+  /// A stream-K kernel's workspace belongs to this stream.
+  bool perStream = false;
+  CUstream stream = nullptr;
+  std::vector<Tensor> args;
+  BoundDims dims;
+  std::string entry;
+  GridDims grid;
+};
+
+PreparedLaunch::PreparedLaunch() = default;
+PreparedLaunch::~PreparedLaunch() = default;
+PreparedLaunch::PreparedLaunch(PreparedLaunch &&) noexcept = default;
+PreparedLaunch &PreparedLaunch::operator=(PreparedLaunch &&) noexcept = default;
+
+bool PreparedLaunch::empty() const { return !state || state->empty; }
+
+Status PreparedLaunch::launch(CUstream stream) const {
+  if (!state)
+    return Status::error(ErrorCode::InvalidValue,
+                         "launch of a PreparedLaunch that holds no launch "
+                         "(prepare it with Module::prepareLaunch)");
+  const State &st = *state;
+  Module::Impl &impl = *st.impl;
+  if (st.perStream && stream != st.stream)
+    return Status::error(
+        ErrorCode::Argument,
+        "kernel '" + impl.plan.manifest.kernel +
+            "' was prepared for another stream: its stream-K workspace "
+            "belongs to that stream (prepare the launch again for this one)");
   try {
-    const LaunchPlan &plan = impl->plan;
-    std::string error;
-    if (count > 0 && args == nullptr)
-      return Status::error(ErrorCode::InvalidValue,
-                           "launch: null argument array");
-    BoundDims dims;
-    if (!checkArguments(plan, args, count, dims, error))
-      return Status::error(ErrorCode::Argument, error);
-
     ContextScope scope;
-    ContextState *cs = nullptr;
-    Status s = impl->acquire(stream, args, count, scope, cs);
-    if (!s.ok())
+    CUresult r = scope.enter(st.ctx);
+    if (r != CUDA_SUCCESS)
+      return cudaFailure("cannot make the prepared launch's context current",
+                         r);
+    Status s;
+    if (impl.checkOffsets.load(std::memory_order_relaxed) &&
+        !impl.plan.manifest.segments.empty() &&
+        !(s = impl.checkSegments(st.args.data(), st.dims, stream)))
       return s;
-    if (impl->checkOffsets.load(std::memory_order_relaxed) &&
-        !plan.manifest.segments.empty() &&
-        !(s = impl->checkSegments(args, dims, stream)))
-      return s;
-
-    // The variant for these dims (integer arithmetic, no allocation); from here
-    // on everything uses its plan.
-    int variant = kiln::chooseVariant(plan, dims, cs->device.smCount);
-    const LaunchPlan &kp = plan.variantPlan(variant);
-    KernelState &ks = cs->kernels[variant];
-    const Launch &l = kp.manifest.launch;
-
-    GridDims grid;
-    if (!computeGrid(kp, dims, cs->device.smCount, grid, error,
-                     ks.residentClusters))
-      return Status::error(ErrorCode::Argument, error);
-    if (report) {
-      *report = LaunchReport();
-      report->grid = grid;
-      report->device = cs->device.ordinal;
-      report->variant = variant;
-      report->entry = kp.manifest.entry;
-      for (int d = 0; d < 3; ++d) {
-        report->block[d] = static_cast<uint32_t>(l.block[d]);
-        report->cluster[d] = static_cast<uint32_t>(l.cluster[d]);
-      }
-      report->dynamicSmem = static_cast<uint32_t>(l.dynamicSmem);
-    }
-    if (grid.empty) {
-      impl->lastVariant.store(variant, std::memory_order_relaxed);
+    if (st.empty) {
+      impl.lastVariant.store(st.variant, std::memory_order_relaxed);
       return Status();
     }
-
-    if (!(s = impl->checkPointers(*cs, args, count)))
-      return s;
-    KernelArgPack pack;
-    pack.reset(kp);
-    if (!(s = impl->encodeMaps(*cs, kp, ks, args, pack, report)))
-      return s;
-    if (l.workspacePerCta > 0) {
-      size_t ctas = size_t(grid.x) * grid.y * grid.z;
-      if (ctas > static_cast<size_t>(kWorkspaceMaxCtas))
-        return Status::error(
-            ErrorCode::Internal,
-            "a stream-K grid of " + std::to_string(ctas) +
-                " CTAs exceeds the workspace's " +
-                std::to_string(kWorkspaceMaxCtas) + " counter slots");
-      if (!(s = impl->workspaceFor(*cs, stream, ctas * l.workspacePerCta,
-                                   pack.workspace)))
-        return s;
-    }
-    packKernelArgs(kp, args, dims, pack);
-
-    CUlaunchConfig cfg;
-    std::memset(&cfg, 0, sizeof cfg);
-    cfg.gridDimX = grid.x;
-    cfg.gridDimY = grid.y;
-    cfg.gridDimZ = grid.z;
-    cfg.blockDimX = static_cast<unsigned>(l.block[0]);
-    cfg.blockDimY = static_cast<unsigned>(l.block[1]);
-    cfg.blockDimZ = static_cast<unsigned>(l.block[2]);
-    cfg.sharedMemBytes = static_cast<unsigned>(l.dynamicSmem);
+    CUlaunchConfig cfg = st.cfg;
     cfg.hStream = stream;
-    CUlaunchAttribute attr;
-    std::memset(&attr, 0, sizeof attr);
-    if (l.cluster[0] * l.cluster[1] * l.cluster[2] != 1) {
-      attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-      attr.value.clusterDim.x = static_cast<unsigned>(l.cluster[0]);
-      attr.value.clusterDim.y = static_cast<unsigned>(l.cluster[1]);
-      attr.value.clusterDim.z = static_cast<unsigned>(l.cluster[2]);
-      cfg.attrs = &attr;
-      cfg.numAttrs = 1;
-    }
-    if (impl->debug || report) {
-      std::string argText = describeKernelArgs(kp, pack);
-      if (impl->debug)
-        std::fprintf(
-            stderr,
-            "kiln: launch %s (entry %s) on device %d: grid [%u, %u, "
-            "%u] block [%u, %u, %u] "
-            "cluster [%u, %u, %u] smem %u\n%s%s",
-            plan.manifest.kernel.c_str(), kp.manifest.entry.c_str(),
-            cs->device.ordinal, grid.x, grid.y, grid.z, cfg.blockDimX,
-            cfg.blockDimY, cfg.blockDimZ, static_cast<unsigned>(l.cluster[0]),
-            static_cast<unsigned>(l.cluster[1]),
-            static_cast<unsigned>(l.cluster[2]), cfg.sharedMemBytes,
-            describeVariantChoice(plan, dims, cs->device.smCount).c_str(),
-            argText.c_str());
-      if (report) {
-        report->kernelArgs = std::move(argText);
-        report->tmaOk.assign(pack.tmaOk.begin(), pack.tmaOk.end());
-      }
-    }
-    CUresult r =
-        cu().cuLaunchKernelEx(&cfg, ks.function, pack.params.data(), nullptr);
-    if (r != CUDA_SUCCESS)
+    cfg.attrs = cfg.numAttrs ? const_cast<CUlaunchAttribute *>(&st.attr)
+                             : nullptr;
+    r = cu().cuLaunchKernelEx(
+        &cfg, st.function, const_cast<void **>(st.pack.params.data()),
+        nullptr);
+    if (r != CUDA_SUCCESS) {
+      const Launch &l = impl.plan.variantPlan(st.variant).manifest.launch;
       return cudaFailure(
-          "cuLaunchKernelEx failed for kernel '" + plan.manifest.kernel +
-              "' (entry '" + kp.manifest.entry + "', grid [" +
-              std::to_string(grid.x) + ", " + std::to_string(grid.y) + ", " +
-              std::to_string(grid.z) + "], block " +
+          "cuLaunchKernelEx failed for kernel '" + impl.plan.manifest.kernel +
+              "' (entry '" + st.entry + "', grid [" +
+              std::to_string(st.grid.x) + ", " + std::to_string(st.grid.y) +
+              ", " + std::to_string(st.grid.z) + "], block " +
               bracketList(l.block.data(), 3) + ", cluster " +
               bracketList(l.cluster.data(), 3) + ", dynamic smem " +
               std::to_string(l.dynamicSmem) + ")",
           r);
-    impl->lastVariant.store(variant, std::memory_order_relaxed);
+    }
+    impl.lastVariant.store(st.variant, std::memory_order_relaxed);
+    return Status();
+  } catch (const std::bad_alloc &) {
+    return Status::error(ErrorCode::Internal, "out of memory launching");
+  }
+}
+
+Status Module::Impl::prepareLaunch(const Tensor *args, size_t count,
+                                   CUstream stream, PreparedLaunch::State &st,
+                                   LaunchReport *report) {
+  std::string error;
+  if (count > 0 && args == nullptr)
+    return Status::error(ErrorCode::InvalidValue,
+                         "launch: null argument array");
+  BoundDims dims;
+  if (!checkArguments(plan, args, count, dims, error))
+    return Status::error(ErrorCode::Argument, error);
+
+  ContextScope scope;
+  ContextState *cs = nullptr;
+  Status s = acquire(stream, args, count, scope, cs);
+  if (!s.ok())
+    return s;
+  st.impl = this;
+  st.ctx = cs->ctx;
+  st.stream = stream;
+  st.args.assign(args, args + count);
+
+  // The variant for these dims (integer arithmetic, no allocation); from here
+  // on everything uses its plan.
+  int variant = kiln::chooseVariant(plan, dims, cs->device.smCount);
+  const LaunchPlan &kp = plan.variantPlan(variant);
+  KernelState &ks = cs->kernels[variant];
+  const Launch &l = kp.manifest.launch;
+  st.variant = variant;
+  st.entry = kp.manifest.entry;
+
+  GridDims grid;
+  if (!computeGrid(kp, dims, cs->device.smCount, grid, error,
+                   ks.residentClusters))
+    return Status::error(ErrorCode::Argument, error);
+  st.grid = grid;
+  if (report) {
+    *report = LaunchReport();
+    report->grid = grid;
+    report->device = cs->device.ordinal;
+    report->variant = variant;
+    report->entry = kp.manifest.entry;
+    for (int d = 0; d < 3; ++d) {
+      report->block[d] = static_cast<uint32_t>(l.block[d]);
+      report->cluster[d] = static_cast<uint32_t>(l.cluster[d]);
+    }
+    report->dynamicSmem = static_cast<uint32_t>(l.dynamicSmem);
+  }
+  st.dims = std::move(dims);
+  if (grid.empty) {
+    st.empty = true;
+    return Status();
+  }
+
+  if (!(s = checkPointers(*cs, args, count)))
+    return s;
+  KernelArgPack &pack = st.pack;
+  pack.reset(kp);
+  if (!(s = encodeMaps(*cs, kp, ks, args, pack, report)))
+    return s;
+  if (l.workspacePerCta > 0) {
+    size_t ctas = size_t(grid.x) * grid.y * grid.z;
+    if (ctas > static_cast<size_t>(kWorkspaceMaxCtas))
+      return Status::error(
+          ErrorCode::Internal,
+          "a stream-K grid of " + std::to_string(ctas) +
+              " CTAs exceeds the workspace's " +
+              std::to_string(kWorkspaceMaxCtas) + " counter slots");
+    if (!(s = workspaceFor(*cs, stream, ctas * l.workspacePerCta,
+                           pack.workspace)))
+      return s;
+    st.perStream = true;
+  }
+  packKernelArgs(kp, args, st.dims, pack);
+  st.function = ks.function;
+
+  CUlaunchConfig &cfg = st.cfg;
+  std::memset(&cfg, 0, sizeof cfg);
+  cfg.gridDimX = grid.x;
+  cfg.gridDimY = grid.y;
+  cfg.gridDimZ = grid.z;
+  cfg.blockDimX = static_cast<unsigned>(l.block[0]);
+  cfg.blockDimY = static_cast<unsigned>(l.block[1]);
+  cfg.blockDimZ = static_cast<unsigned>(l.block[2]);
+  cfg.sharedMemBytes = static_cast<unsigned>(l.dynamicSmem);
+  std::memset(&st.attr, 0, sizeof st.attr);
+  if (l.cluster[0] * l.cluster[1] * l.cluster[2] != 1) {
+    st.attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    st.attr.value.clusterDim.x = static_cast<unsigned>(l.cluster[0]);
+    st.attr.value.clusterDim.y = static_cast<unsigned>(l.cluster[1]);
+    st.attr.value.clusterDim.z = static_cast<unsigned>(l.cluster[2]);
+    cfg.numAttrs = 1;
+  }
+  if (debug || report) {
+    std::string argText = describeKernelArgs(kp, pack);
+    if (debug)
+      std::fprintf(
+          stderr,
+          "kiln: launch %s (entry %s) on device %d: grid [%u, %u, "
+          "%u] block [%u, %u, %u] "
+          "cluster [%u, %u, %u] smem %u\n%s%s",
+          plan.manifest.kernel.c_str(), kp.manifest.entry.c_str(),
+          cs->device.ordinal, grid.x, grid.y, grid.z, cfg.blockDimX,
+          cfg.blockDimY, cfg.blockDimZ, static_cast<unsigned>(l.cluster[0]),
+          static_cast<unsigned>(l.cluster[1]),
+          static_cast<unsigned>(l.cluster[2]), cfg.sharedMemBytes,
+          describeVariantChoice(plan, st.dims, cs->device.smCount).c_str(),
+          argText.c_str());
+    if (report) {
+      report->kernelArgs = std::move(argText);
+      report->tmaOk.assign(pack.tmaOk.begin(), pack.tmaOk.end());
+    }
+  }
+  return Status();
+}
+
+Status Module::prepareLaunch(const Tensor *args, size_t count, CUstream stream,
+                             PreparedLaunch &out) {
+  try {
+    auto st = std::make_unique<PreparedLaunch::State>();
+    Status s = impl->prepareLaunch(args, count, stream, *st, nullptr);
+    if (!s.ok())
+      return s;
+    out.state = std::move(st);
+    return Status();
+  } catch (const std::bad_alloc &) {
+    return Status::error(ErrorCode::Internal,
+                         "out of memory preparing a launch");
+  }
+}
+
+Status Module::launch(const Tensor *args, size_t count, CUstream stream,
+                      LaunchReport *report) {
+  try {
+    PreparedLaunch prepared;
+    prepared.state = std::make_unique<PreparedLaunch::State>();
+    Status s = impl->prepareLaunch(args, count, stream, *prepared.state,
+                                   report);
+    if (!s.ok())
+      return s;
+    if (!(s = prepared.launch(stream)))
+      return s;
     if (report)
-      report->launched = true;
+      report->launched = !prepared.empty();
     return Status();
   } catch (const std::bad_alloc &) {
     return Status::error(ErrorCode::Internal,

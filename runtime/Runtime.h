@@ -70,6 +70,36 @@ struct LaunchReport {
   std::string kernelArgs;
 };
 
+class Module;
+
+/// A launch prepared once (Module::prepareLaunch): its arguments checked,
+/// variant, grid and tensor maps chosen and its kernel arguments packed;
+/// launch() issues it again with none of that work (docs/runtime.md,
+/// "Prepared launches"). Valid while the module lives and the tensors keep
+/// their memory, shapes and strides (the caller's promise: nothing is
+/// re-checked). A default-constructed one launches nothing and fails.
+class PreparedLaunch {
+public:
+  PreparedLaunch();
+  ~PreparedLaunch();
+  PreparedLaunch(PreparedLaunch &&) noexcept;
+  PreparedLaunch &operator=(PreparedLaunch &&) noexcept;
+
+  /// Launches on `stream`, which must belong to the context the launch was
+  /// prepared in (a stream-K kernel's, on the stream it was prepared for:
+  /// its workspace is per stream). The checking mode (setCheckOffsets), when
+  /// on, still checks the offsets before each launch.
+  Status launch(CUstream stream = nullptr) const;
+  /// Whether the grid is empty (launch() then does nothing).
+  bool empty() const;
+
+  struct State;
+
+private:
+  friend class Module;
+  std::unique_ptr<State> state;
+};
+
 class Module {
 public:
   /// Reads the manifest at `manifestPath` and the cubin it names, a plain file
@@ -107,6 +137,13 @@ public:
                 LaunchReport *report = nullptr) {
     return launch(args.data(), args.size(), stream, report);
   }
+
+  /// Everything launch() does before issuing the kernel, kept in `out` so
+  /// that out.launch() issues it again and again with a few microseconds of
+  /// host time (no checks, no tensor-map encoding); `stream` picks the
+  /// context (and, for stream-K kernels, the workspace) as for launch().
+  Status prepareLaunch(const Tensor *args, size_t count, CUstream stream,
+                       PreparedLaunch &out);
 
   /// Shapes of every param from the `known` tensors (see inferShapes in
   /// ArgCheck.h); used to allocate outputs. `dims` receives the bound dim

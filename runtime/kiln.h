@@ -134,6 +134,26 @@ KILN_API kiln_status kiln_module_prepare(kiln_module *module, void *stream);
 KILN_API kiln_status kiln_launch(kiln_module *module, const kiln_tensor *args,
                                  int nargs, void *stream);
 
+/** A launch prepared once: arguments checked, variant, grid and tensor maps
+ * chosen, kernel arguments packed (docs/runtime.md, "Prepared launches"). */
+typedef struct kiln_prepared kiln_prepared;
+
+/** Does everything kiln_launch does but issue the kernel, and keeps it in
+ * *out (freed with kiln_prepared_free). Valid while `module` lives and the
+ * tensors keep their memory, shapes and strides: nothing is checked again.
+ * On failure *out is NULL. */
+KILN_API kiln_status kiln_prepare_launch(kiln_module *module,
+                                         const kiln_tensor *args, int nargs,
+                                         void *stream, kiln_prepared **out);
+
+/** Issues a prepared launch on `stream` (of the context it was prepared in;
+ * a stream-K kernel's on the stream it was prepared for). */
+KILN_API kiln_status kiln_launch_prepared(const kiln_prepared *prepared,
+                                          void *stream);
+
+/** Frees a prepared launch (NULL is ignored). */
+KILN_API void kiln_prepared_free(kiln_prepared *prepared);
+
 /** The message of the most recent failed call on this thread ("" if none
  * failed). */
 KILN_API const char *kiln_last_error(void);

@@ -24,7 +24,7 @@ from ._blockscale import (dequantize_mxfp8, dequantize_nvfp4, mxfp8_bytes, nvfp4
                           quantize_mxfp8, quantize_nvfp4, scale_factor_bytes, scale_factor_offset)
 from ._compile import CompileError, CompileWarning, cache_dir, compile, compiler_version, \
     current_chip, find_compiler
-from ._kernel import Kernel, Param, load, torch_dtypes
+from ._kernel import Kernel, Param, PreparedLaunch, load, torch_dtypes
 from ._lib import KilnError
 
 try:
@@ -32,7 +32,8 @@ try:
 except ImportError:  # a source checkout on PYTHONPATH
     __version__ = "0+source"
 
-__all__ = ["CompileError", "CompileWarning", "Kernel", "KilnError", "Param", "cache_dir",
+__all__ = ["CompileError", "CompileWarning", "Kernel", "KilnError", "Param", "PreparedLaunch",
+           "cache_dir",
            "compile", "compiler_version", "current_chip", "find_compiler", "load",
            "torch_dtypes"]
 # Block-scaled formats on the host (kiln._blockscale).

@@ -63,6 +63,52 @@ class _Scratch:
             t.strides = ctypes.cast(base_stride + 8 * r * i, p64)
 
 
+def _raw_stream_getter(torch):
+    """device index -> the current CUstream: Triton's fast path (the public API builds a
+    Stream object)."""
+    return getattr(getattr(torch, "_C", None), "_cuda_getCurrentRawStream", None) or \
+        (lambda i: torch.cuda.current_stream(i).cuda_stream)
+
+
+class PreparedLaunch:
+    """`kernel.prepare(*inputs, out=None)`: one launch checked, its variant, grid and tensor maps
+    chosen and its kernel arguments packed once. `prepared(stream=None)` launches it (on the
+    current stream of its device by default, or `stream`: a torch.cuda.Stream or a raw CUstream
+    int, of the same device) and returns its outputs, as `kernel(...)` would; `outputs` holds
+    them. It keeps its tensors alive; they must keep their shapes and strides."""
+
+    __slots__ = ("kernel", "outputs", "_handle", "_tensors", "_index", "_launch", "_free",
+                 "_current")
+
+    def __init__(self, kernel, handle, tensors, outputs, index):
+        self.kernel = kernel
+        self.outputs = outputs
+        self._handle = handle
+        self._tensors = tensors
+        self._index = index
+        self._launch = kernel._lib.kiln_launch_prepared
+        self._free = kernel._lib.kiln_prepared_free
+        self._current = _raw_stream_getter(_torch())
+
+    def __call__(self, stream=None):
+        if stream is None:
+            handle = self._current(self._index)
+        elif isinstance(stream, int):
+            handle = stream
+        else:
+            handle = stream.cuda_stream
+        status = self._launch(self._handle, handle or None)
+        if status:
+            _lib.check(status)
+        return self.outputs
+
+    def __del__(self):
+        handle = getattr(self, "_handle", None)
+        if handle:
+            self._free(handle)
+            self._handle = None
+
+
 class Kernel:
     """A compiled kernel: `kernel(*inputs, out=None, stream=None)` launches it.
 
@@ -276,19 +322,20 @@ class Kernel:
 
     # -- calls ---------------------------------------------------------------------------------
 
-    def _launch(self, torch, s, device, stream):
-        index = device.index if device.index is not None else torch.cuda.current_device()
+    def _stream_handle(self, torch, index, stream):
+        """The CUstream (an int; 0 for the default stream) of `stream`, or of the current stream
+        of device `index` when None."""
         if stream is None:
             if self._raw_stream is None:
-                # Triton's fast path to the current CUstream; the public API builds a Stream.
-                self._raw_stream = getattr(getattr(torch, "_C", None), "_cuda_getCurrentRawStream",
-                                           None) or \
-                    (lambda i: torch.cuda.current_stream(i).cuda_stream)
-            handle = self._raw_stream(index)
-        elif isinstance(stream, int):
-            handle = stream
-        else:
-            handle = stream.cuda_stream
+                self._raw_stream = _raw_stream_getter(torch)
+            return self._raw_stream(index)
+        if isinstance(stream, int):
+            return stream
+        return stream.cuda_stream
+
+    def _launch(self, torch, s, device, stream):
+        index = device.index if device.index is not None else torch.cuda.current_device()
+        handle = self._stream_handle(torch, index, stream)
         n = len(self.params)
         # The tensors' device must be current, so a launch on the default stream runs in that
         # device's primary context (the one PyTorch allocated in).
@@ -321,6 +368,38 @@ class Kernel:
 
     def __call__(self, *args, out=None, stream=None):
         torch = _torch()
+        tensors, s, device = self._bind(torch, args, out)
+        self._launch(torch, s, device, stream)
+        return self._results(tensors)
+
+    def prepare(self, *args, out=None, stream=None):
+        """A launch checked and packed once (`PreparedLaunch`): arguments as for a call (outputs
+        not passed in `out=` are allocated now); calling the result launches it again with a
+        few microseconds of host time and returns the outputs. The tensors must keep their
+        memory, shapes and strides (the prepared launch holds references to them, so they stay
+        allocated; an in-place resize would go unnoticed)."""
+        torch = _torch()
+        tensors, s, device = self._bind(torch, args, out)
+        index = device.index if device.index is not None else torch.cuda.current_device()
+        handle = self._stream_handle(torch, index, stream)
+        prepared = ctypes.c_void_p()
+        with torch.cuda.device(device):
+            _lib.check(self._lib.kiln_prepare_launch(self._handle, s.tensors, len(self.params),
+                                                     handle or None, ctypes.byref(prepared)))
+        return PreparedLaunch(self, prepared, tensors, self._results(tensors), index)
+
+    def _results(self, tensors):
+        results = []
+        for data, scales in self._outputs:
+            if scales:
+                results.append(tuple(tensors[i] for i in [data] + scales))
+            else:
+                results.append(tensors[data])
+        return results[0] if len(results) == 1 else tuple(results)
+
+    def _bind(self, torch, args, out):
+        """One torch tensor per param (outputs allocated where not given), described in this
+        thread's scratch kiln_tensor array; and their device."""
         n = len(self.params)
         tensors = self._group(args, out)
         device = self._check_tensors(torch, tensors)
@@ -349,16 +428,7 @@ class Kernel:
                     shape[-1] //= 2
                 tensors[i] = torch.empty(shape, dtype=self._allowed[i][0], device=device)
                 self._describe(s, i, tensors[i])
-
-        self._launch(torch, s, device, stream)
-
-        results = []
-        for data, scales in self._outputs:
-            if scales:
-                results.append(tuple(tensors[i] for i in [data] + scales))
-            else:
-                results.append(tensors[data])
-        return results[0] if len(results) == 1 else tuple(results)
+        return tensors, s, device
 
     def entry_for(self, *args, out=None, sm_count=None):
         """The entry a call `kernel(*args, out=out)` would run, without launching: the manifest's

@@ -106,6 +106,10 @@ def _declare(lib):
         "kiln_module_free": (None, [mod]),
         "kiln_module_prepare": (c.c_int, [mod, c.c_void_p]),
         "kiln_launch": (c.c_int, [mod, c.POINTER(CTensor), c.c_int, c.c_void_p]),
+        "kiln_prepare_launch": (
+            c.c_int, [mod, c.POINTER(CTensor), c.c_int, c.c_void_p, c.POINTER(c.c_void_p)]),
+        "kiln_launch_prepared": (c.c_int, [c.c_void_p, c.c_void_p]),
+        "kiln_prepared_free": (None, [c.c_void_p]),
         "kiln_last_error": (c.c_char_p, []),
         "kiln_status_name": (c.c_char_p, [c.c_int]),
         "kiln_dtype_name": (c.c_char_p, [c.c_int32]),

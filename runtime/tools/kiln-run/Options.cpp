@@ -55,6 +55,10 @@ const char *const kUsage =
     "0 = o[0] <= ... <= o[E] = rows,\n"
     "                        naming the first bad entry (the runtime's "
     "checking mode)\n"
+    "  --host-time           the host time per call of a launch and of a "
+    "prepared launch\n"
+    "                        (Module::prepareLaunch), --iters calls each, "
+    "at most 500 at a time\n"
     "  --seed N              random seed (default 1)\n"
     "  --device N            CUDA device ordinal (default 0)\n"
     "  --verbose             print the grid, every kernel argument and, for "
@@ -126,6 +130,8 @@ ParseResult parseArgs(int argc, const char *const *argv, Options &o,
       o.checkOffsets = true;
     } else if (arg == "--verbose" || arg == "-v") {
       o.verbose = true;
+    } else if (arg == "--host-time") {
+      o.hostTime = true;
     } else if (arg == "--dims") {
       if (!next(value))
         return ParseResult::Error;

@@ -35,6 +35,9 @@ struct Options {
   uint64_t seed = 1;
   int device = 0;
   bool verbose = false;
+  /// --host-time: the host time per call of launch() and of a prepared
+  /// launch.
+  bool hostTime = false;
 };
 
 /// The --help text.

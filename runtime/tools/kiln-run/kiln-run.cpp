@@ -21,6 +21,8 @@
 
 #include <cuda.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -356,6 +358,44 @@ bool checkAttentionOutput(const Manifest &m, const RefPlan &rp,
 }
 
 /// All of kiln-run but the last-resort handler in main().
+/// --host-time: the host time per call of issuing `iters` launches back to
+/// back, with launch() and with one prepared launch issued again and again,
+/// in batches of at most 500 with the stream synchronized between them, so
+/// the driver's launch queue never fills and the time is the host's.
+Status hostTime(Module &mod, const driver::CudaDriver &cu,
+                const std::vector<Tensor> &args, CUstream stream, int iters) {
+  if (iters <= 0)
+    return Status::error(ErrorCode::InvalidValue,
+                         "--host-time times --iters calls; --iters is 0");
+  PreparedLaunch prepared;
+  Status s = mod.prepareLaunch(args.data(), args.size(), stream, prepared);
+  if (!s.ok())
+    return s;
+  auto seconds = [&](auto &&issue) -> double {
+    double total = 0;
+    for (int done = 0; done < iters;) {
+      int batch = std::min(iters - done, 500);
+      auto start = std::chrono::steady_clock::now();
+      for (int i = 0; i < batch && s.ok(); ++i)
+        s = issue();
+      total += std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                             start)
+                   .count();
+      cu.cuStreamSynchronize(stream);
+      done += batch;
+    }
+    return total;
+  };
+  double plain = seconds([&] { return mod.launch(args, stream); });
+  double again = seconds([&] { return prepared.launch(stream); });
+  if (!s.ok())
+    return s;
+  std::printf("host time: %.2f us per launch(), %.2f us per prepared launch "
+              "(%d calls each)\n",
+              1e6 * plain / iters, 1e6 * again / iters, iters);
+  return Status();
+}
+
 int run(int argc, char **argv) {
   Options opt;
   std::string error;
@@ -663,6 +703,11 @@ int run(int argc, char **argv) {
     std::printf("\n");
     cu->cuEventDestroy(start);
     cu->cuEventDestroy(stop);
+  }
+
+  if (opt.hostTime && !(s = hostTime(*mod, *cu, args, stream, opt.iters))) {
+    std::fprintf(stderr, "kiln-run: %s\n", s.message().c_str());
+    return 1;
   }
 
   for (Buffer &b : bufs)

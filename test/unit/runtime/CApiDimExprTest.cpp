@@ -69,3 +69,18 @@ TEST(CApi, SetCheckOffsetsRefusesNull) {
             std::string::npos);
   EXPECT_EQ(kiln_module_check_offsets(nullptr), -1);
 }
+
+// Prepared launches refuse null modules, outputs and handles, naming the
+// function; freeing NULL does nothing.
+TEST(CApi, PreparedLaunchRefusesNull) {
+  kiln_prepared *prepared = reinterpret_cast<kiln_prepared *>(0x1);
+  EXPECT_EQ(kiln_prepare_launch(nullptr, nullptr, 0, nullptr, &prepared),
+            KILN_ERROR_INVALID_VALUE);
+  EXPECT_EQ(prepared, nullptr);
+  EXPECT_NE(std::string(kiln_last_error()).find("kiln_prepare_launch"),
+            std::string::npos);
+  EXPECT_EQ(kiln_launch_prepared(nullptr, nullptr), KILN_ERROR_INVALID_VALUE);
+  EXPECT_NE(std::string(kiln_last_error()).find("kiln_launch_prepared"),
+            std::string::npos);
+  kiln_prepared_free(nullptr);
+}

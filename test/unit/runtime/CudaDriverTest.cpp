@@ -249,11 +249,28 @@ TEST(CudaDriverDeathTest, ModuleWithoutADriver) {
     if (launched.code() != s.code() || launched.message() != s.message())
       return "launch: " + launched.message();
 
+    // A prepared launch needs the driver as a launch does, and one that was
+    // never prepared refuses to launch, saying so.
+    PreparedLaunch prepared;
+    Status p = mod->prepareLaunch(args.data(), args.size(), nullptr, prepared);
+    if (p.code() != s.code() || p.message() != s.message())
+      return "prepareLaunch: " + p.message();
+    if (!prepared.empty())
+      return "a failed prepareLaunch left a launch";
+    p = prepared.launch();
+    if (p.code() != ErrorCode::InvalidValue ||
+        !startsWith(p.message(), "launch of a PreparedLaunch that holds no "
+                                 "launch"))
+      return "unprepared launch: " + p.message();
+
     // Arguments are still checked first: their errors need no driver.
     args[1] = Tensor::contiguous(0x7f0010000000, DType::BF16, {384, 500});
     launched = mod->launch(args);
     if (launched.code() != ErrorCode::Argument)
       return "a bad argument gave: " + launched.message();
+    if (mod->prepareLaunch(args.data(), args.size(), nullptr, prepared)
+            .code() != ErrorCode::Argument)
+      return "a bad argument to prepareLaunch was not an argument error";
 
     // Queries make no CUDA call.
     args[1] = Tensor::contiguous(0x7f0010000000, DType::BF16, {384, 512});

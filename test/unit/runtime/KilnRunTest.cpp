@@ -50,7 +50,7 @@ TEST(KilnRunOptions, ParsesEveryOption) {
                    "--warmup", "0", "--seed", "9223372036854775807", "--device",
                    "2147483647", "--check-work", "1", "--values",
                    "offsets=-2147483648,2147483647", "--check", "--ref",
-                   "swiglu", "-v", "--check-offsets"},
+                   "swiglu", "-v", "--check-offsets", "--host-time"},
                   o, error),
             ParseResult::Run)
       << error;
@@ -68,6 +68,7 @@ TEST(KilnRunOptions, ParsesEveryOption) {
   EXPECT_TRUE(o.check);
   EXPECT_EQ(o.ref, "swiglu");
   EXPECT_TRUE(o.verbose);
+  EXPECT_TRUE(o.hostTime);
   EXPECT_TRUE(o.checkOffsets);
   EXPECT_EQ(parse({"--help"}, o, error), ParseResult::Help);
 }
