@@ -164,7 +164,7 @@ if [ $BENCH = 1 ]; then
     note "== bench_grouped: skipped, moe_grouped / moe_swiglu were not built"
   fi
   if [ -e "$KILN_ARTIFACTS/kn_matmul.kiln.json" ]; then
-    run -t all "bench_layouts" timeout 200 python3 bench/bench_layouts.py --iters 30 \
+    run -t all "bench_layouts" timeout 200 python3 bench/bench_layouts.py --iters 60 \
       $([ $QUICK = 1 ] && echo --shapes 4096x4096x4096,8192x8192x8192)
   else
     note "== bench_layouts: skipped, kn_matmul was not built"
