@@ -6,13 +6,11 @@ tile edge.
 import pytest
 import torch
 
+from test_matmul import relative_error
+
 
 def randn(*shape, scale=1.0):
     return (torch.randn(*shape, device="cuda") * scale).to(torch.bfloat16)
-
-
-def relative_error(out, ref):
-    return ((out.float() - ref).norm() / ref.norm().clamp_min(1e-30)).item()
 
 
 SHAPES = [(1, 1, 8, 8), (3, 129, 264, 72), (32, 1024, 1024, 128), (5, 1000, 1000, 1000),

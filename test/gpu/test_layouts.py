@@ -8,6 +8,7 @@ import pytest
 import torch
 
 from test_grouped import check as check_groups, guarded_output, offsets_of, randn, ROUTINGS
+from test_matmul import relative_error
 
 # (artifact, operand dtype, output dtype)
 KERNELS = [
@@ -19,10 +20,6 @@ KERNELS = [
 SHAPES = [(1, 8, 8), (1000, 1000, 1000), (4097, 8, 72), (127, 8184, 64), (129, 264, 72),
           (256, 512, 64), (3, 40, 8), (1024, 8, 4096), (300, 2000, 520)]
 LARGE = [(4096, 4096, 4096)]
-
-
-def relative_error(out, ref):
-    return ((out.float() - ref).norm() / ref.norm().clamp_min(1e-30)).item()
 
 
 def check(kernel, in_dtype, out_dtype, m, n, k, tol):

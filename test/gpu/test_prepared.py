@@ -5,10 +5,7 @@ import pytest
 import torch
 
 from test_grouped import offsets_of
-
-
-def relative_error(out, ref):
-    return ((out.float() - ref).norm() / ref.norm().clamp_min(1e-30)).item()
+from test_matmul import relative_error
 
 
 def test_prepared_matches_a_call_and_sees_new_data(load):

@@ -296,6 +296,21 @@ struct WarpgroupIndexLowering : public OpConversionPattern<cta::WarpgroupIndexOp
   }
 };
 
+/// An scf.for over [`lower`, `upper`) by `step` (i32 values) carrying
+/// `inits`, its body empty and the builder at its start: the loop of a tile
+/// walk, whose body the walk's block is inlined into.
+static scf::ForOp walkLoop(ConversionPatternRewriter &rewriter, Emitter &e,
+                           Value lower, Value upper, Value step,
+                           ValueRange inits) {
+  auto loop = scf::ForOp::create(rewriter, e.loc, e.toIndex(lower),
+                                 e.toIndex(upper), e.toIndex(step), inits);
+  Block *body = loop.getBody();
+  if (!body->empty())
+    rewriter.eraseOp(body->getTerminator());
+  rewriter.setInsertionPointToStart(body);
+  return loop;
+}
+
 /// Where this CTA's walk over cluster tiles starts, how far it steps, and
 /// its rank in its cluster: cluster tile `first`, `first + stride`, ... of a
 /// walk whose clusters are `clusterM` CTAs along x (one CTA each when 1;
@@ -442,13 +457,9 @@ struct TileLoopLowering : public OpConversionPattern<cta::TileLoopOp> {
       upper = e.add(wholeCount, parts);
       step = e.i32(1);
     }
-    auto loop =
-        scf::ForOp::create(rewriter, loc, e.toIndex(lower), e.toIndex(upper),
-                           e.toIndex(step), adaptor.getInits());
+    scf::ForOp loop =
+        walkLoop(rewriter, e, lower, upper, step, adaptor.getInits());
     Block *body = loop.getBody();
-    if (!body->empty())
-      rewriter.eraseOp(body->getTerminator());
-    rewriter.setInsertionPointToStart(body);
     Value t = e.toI32(loop.getInductionVar());
     SmallVector<Value> kArgs;
     if (streamK) {
@@ -500,13 +511,7 @@ static scf::ForOp unitLoop(ConversionPatternRewriter &rewriter, Emitter &e,
             e.mul(NVVM::BlockIdYOp::create(rewriter, loc, i32), gridX)),
       e.mul(NVVM::BlockIdZOp::create(rewriter, loc, i32), gridXY));
   Value stride = e.mul(gridXY, NVVM::GridDimZOp::create(rewriter, loc, i32));
-  auto loop = scf::ForOp::create(rewriter, loc, e.toIndex(first),
-                                 e.toIndex(total), e.toIndex(stride), inits);
-  Block *body = loop.getBody();
-  if (!body->empty())
-    rewriter.eraseOp(body->getTerminator());
-  rewriter.setInsertionPointToStart(body);
-  return loop;
+  return walkLoop(rewriter, e, first, total, stride, inits);
 }
 
 /// A batched walk (attention): one unit per (leading index..., row tile,
@@ -645,13 +650,9 @@ private:
     // x, y and z; the walk takes them as one linear index, like unitLoop.)
     auto [first, stride, rank] =
         clusterWalk(rewriter, e, clusterM, /*gridZ=*/clusterM == 1);
-    auto loop =
-        scf::ForOp::create(rewriter, e.loc, e.toIndex(first), e.toIndex(total),
-                           e.toIndex(stride), adaptor.getInits());
+    scf::ForOp loop =
+        walkLoop(rewriter, e, first, total, stride, adaptor.getInits());
     Block *body = loop.getBody();
-    if (!body->empty())
-      rewriter.eraseOp(body->getTerminator());
-    rewriter.setInsertionPointToStart(body);
     Value t = e.toI32(loop.getInductionVar());
     Value entry = e.udiv(t, perEntry);
     auto [m0, n0] = rasterOrigin(e, e.urem(t, perEntry), clusterRows, tilesN,
