@@ -653,3 +653,45 @@ tile.kernel @k2(%a: tensor<?x?xbf16, #tile.dims<M, K*2>> {tile.param = #tile.par
   }
   tile.return %0 : tensor<?x?xf32, #tile.dims<M, N>>
 }
+
+// -----
+
+// Sibling products whose rhs are stored differently: each rhs gets the tile
+// of its layout and each MMA reads it so (no wide MMA over both).
+// CHECK-LABEL: cta.program @mixed(
+// CHECK:         %[[SX:.*]] = cta.alloc : <128x64xbf16>
+// CHECK-NEXT:    %[[SW1:.*]] = cta.alloc : <128x64xbf16>
+// CHECK-NEXT:    %[[SW2:.*]] = cta.alloc : <64x128xbf16>
+// CHECK:           cta.load %arg1[%[[N0:.*]], %[[K0:.*]]] -> %[[SW1]]
+// CHECK-NEXT:      cta.load %arg2[%[[K0]], %[[N0]]] -> %[[SW2]]
+// CHECK-NEXT:      cta.mma %{{.*}}, %[[SW1]], %{{[^ ]*}} {transpose_b}
+// CHECK-NEXT:      cta.mma %{{.*}}, %[[SW2]], %{{[^ ]*}} :
+tile.kernel @mixed(%x: tensor<?x?xbf16, #tile.dims<M, K>> {tile.param = #tile.param<"x", input>}, %w1: tensor<?x?xbf16, #tile.dims<N, K>> {tile.param = #tile.param<"w1", input>}, %w2: tensor<?x?xbf16, #tile.dims<K, N>> {tile.param = #tile.param<"w2", input>})
+    -> (tensor<?x?xf32, #tile.dims<M, N>> {tile.param = #tile.param<"y", output>}) {
+  %0 = tile.contract(%x, %w1, %w2 : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>, tensor<?x?xbf16, #tile.dims<K, N>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>, #tile.mma<lhs = 0, rhs = 2, transpose_a = false, transpose_b = false>]
+      {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 64, stages = 4, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>}
+      -> tensor<?x?xf32, #tile.dims<M, N>> {
+  ^bb0(%a: f32, %b: f32):
+    %p = arith.mulf %a, %b : f32
+    tile.yield %p : f32
+  }
+  tile.return %0 : tensor<?x?xf32, #tile.dims<M, N>>
+}
+
+// -----
+
+// One rhs tensor cannot be read in both layouts by one kernel's buffers.
+tile.kernel @both(%x: tensor<?x?xbf16, #tile.dims<M, M>> {tile.param = #tile.param<"x", input>}, %w: tensor<?x?xbf16, #tile.dims<M, M>> {tile.param = #tile.param<"w", input>})
+    -> (tensor<?x?xf32, #tile.dims<M, M>> {tile.param = #tile.param<"y", output>}) {
+  // expected-error@+1 {{convert-tile-to-cta: not implemented yet: one rhs read both as stored [N, K] (b^T) and as stored [K, N] (b)}}
+  %0 = tile.contract(%x, %w : tensor<?x?xbf16, #tile.dims<M, M>>, tensor<?x?xbf16, #tile.dims<M, M>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>, #tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = false>]
+      {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 64, stages = 4, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>}
+      -> tensor<?x?xf32, #tile.dims<M, M>> {
+  ^bb0(%a: f32, %b: f32):
+    %p = arith.mulf %a, %b : f32
+    tile.yield %p : f32
+  }
+  tile.return %0 : tensor<?x?xf32, #tile.dims<M, M>>
+}

@@ -124,3 +124,18 @@ def test_contraction_extent_expression_odd_extent(load):
     b = torch.randn(64, 24, device="cuda", dtype=torch.bfloat16)[:, :23]
     with pytest.raises(Exception, match=r"extent 23, expected K\*2 = 22 with K = 11"):
         kernel(a, b)
+
+
+@pytest.mark.parametrize("m,n,k", [(1000, 1000, 1000), (129, 264, 72), (2048, 2816, 2048)])
+def test_mixed_layouts_in_one_dual_gemm(load, m, n, k):
+    """silu(x @ w1^T) * (x @ w2) with w1 [N, K] and w2 [K, N]: each product reads its own
+    layout in the one kernel."""
+    kernel = load("swiglu_mixed")
+    x = randn(m, k, scale=k ** -0.25)
+    w1, w2 = randn(n, k, scale=k ** -0.25), randn(k, n, scale=k ** -0.25)
+    y = torch.full((m, n), float("nan"), device="cuda", dtype=torch.bfloat16)
+    kernel(x, w1, w2, out=y)
+    torch.cuda.synchronize()
+    ref = torch.nn.functional.silu(x.float() @ w1.float().T) * (x.float() @ w2.float())
+    assert not torch.isnan(y).any()
+    assert relative_error(y, ref) < 1e-2

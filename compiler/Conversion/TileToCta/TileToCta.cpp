@@ -169,10 +169,16 @@ static LogicalResult checkProducts(tile::ContractOp contract,
     return contract.emitError(
         "convert-tile-to-cta: the contraction has no schedule; run "
         "tile-select-schedule first");
+  llvm::DenseMap<unsigned, bool> rhsLayouts;
   for (Attribute attr : contract.getContractions()) {
     auto mma = llvm::cast<tile::MmaAttr>(attr);
     if (mma.getTransposeA())
       return notImplemented(contract, "a transposed lhs (stored [K, M])");
+    auto [layout, inserted] =
+        rhsLayouts.try_emplace(mma.getRhs(), mma.getTransposeB());
+    if (!inserted && layout->second != mma.getTransposeB())
+      return notImplemented(contract, "one rhs read both as stored [N, K] "
+                                      "(b^T) and as stored [K, N] (b)");
     if (!mma.getTransposeB()) {
       // An rhs stored [K, N] is read MN-major, which the MMAs take for
       // 16-bit operands only.
@@ -505,10 +511,14 @@ private:
     tm = schedule.getTileM();
     tn = schedule.getTileN();
     tk = schedule.getTileK();
-    // Every product's rhs is stored alike (tile-fuse-siblings pairs
-    // products of one layout): [N, K] (K-major, b^T) or [K, N].
-    rhsKMajor = llvm::cast<tile::MmaAttr>(contract.getContractions()[0])
-                    .getTransposeB();
+    // Each rhs is stored [N, K] (K-major, read as b^T) or [K, N]
+    // (checkProducts: one layout per tensor); sibling products may differ.
+    for (size_t i = 0; i < numAccs; ++i)
+      rhsKMajor[operands(i).second] =
+          llvm::cast<tile::MmaAttr>(contract.getContractions()[i])
+              .getTransposeB();
+    bool allKMajor = llvm::all_of(
+        rhsKMajor, [](const auto &entry) { return entry.second; });
     streamK = schedule.getStreamK();
     // A CTA pair (sm_100a, tile_m = 256): each CTA of the 2x1 cluster owns
     // 128 rows of the tile and holds half of each rhs tile (the even CTA the
@@ -531,7 +541,7 @@ private:
     };
     // (An rhs stored [K, N] is MN-major: its tiles would sit side by side
     // along columns, not rows; those products keep one MMA each.)
-    packed = !pair && rhsKMajor && numAccs > 1 &&
+    packed = !pair && allKMajor && numAccs > 1 &&
              rhsOperands.size() == numAccs &&
              llvm::all_of(llvm::seq<size_t>(0, numAccs),
                           [&](size_t i) {
@@ -587,10 +597,10 @@ private:
       } else if (!rhsBuffers.count(rhs)) {
         // A [K, N] rhs's tile is tk rows of its rhsRows columns.
         rhsBuffers[rhs] =
-            rhsKMajor ? buffer(packed ? tn * static_cast<int64_t>(numAccs)
-                                      : rhsRows,
-                               tk, rhsElement)
-                      : buffer(tk, rhsRows, rhsElement);
+            rhsKMajor.lookup(rhs)
+                ? buffer(packed ? tn * static_cast<int64_t>(numAccs) : rhsRows,
+                         tk, rhsElement)
+                : buffer(tk, rhsRows, rhsElement);
       }
     }
   }
@@ -759,14 +769,14 @@ private:
     }
     // A grouped rhs is [E, N, K] (or [E, K, N]): the tile of the group's
     // matrix.
-    SmallVector<Value, 3> tileIndices = {rhsRow0, k0};
-    if (!rhsKMajor)
-      tileIndices = {k0, rhsRow0};
     for (auto [index, entry] : llvm::enumerate(rhsBuffers)) {
       SmallVector<Value, 5> rhsIndices = batchIndices(entry.first);
       if (group)
         rhsIndices.push_back(group);
-      rhsIndices.append(tileIndices);
+      if (rhsKMajor.lookup(entry.first))
+        rhsIndices.append({rhsRow0, k0});
+      else
+        rhsIndices.append({k0, rhsRow0});
       auto load = cta::LoadOp::create(
           rewriter, contractLoc, programArg(entry.first), rhsIndices,
           entry.second, Value(), Value(),
@@ -866,7 +876,7 @@ private:
               rewriter, contractLoc, carried[i], lhsBuffers.lookup(lhs),
               Value(), Value(), rhsBuffers.lookup(rhs), Value(), accs[i],
               Value(), lhsScale, rhsScale, Value(), Value(),
-              /*transpose_b=*/rhsKMajor,
+              /*transpose_b=*/rhsKMajor.lookup(rhs),
               scaleBlock ? rewriter.getI64IntegerAttr(scaleBlock) : nullptr,
               /*cta_pair=*/pair)
               .getResult());
@@ -1025,9 +1035,9 @@ private:
   // tile_k and the rhs rows it holds.
   int64_t tm = 0, tn = 0, tk = 0, rhsRows = 0;
   bool pair = false, packed = false, streamK = false;
-  /// Whether the rhs is stored [N, K] (read transposed, K-major); else
+  /// Per rhs: whether it is stored [N, K] (read transposed, K-major); else
   /// [K, N], read MN-major, its tiles tk x rhsRows.
-  bool rhsKMajor = true;
+  llvm::DenseMap<Value, bool> rhsKMajor;
   /// K elements per block scale (0: not block-scaled) and scale-factor atoms
   /// along K per stage.
   int64_t scaleBlock = 0, kAtoms = 0;
