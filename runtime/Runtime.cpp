@@ -735,9 +735,10 @@ Status Module::prepare(CUstream stream) {
   }
 }
 
-/// What a prepared launch keeps (Module::prepareLaunch): the context, the
-/// kernel, its configuration and packed arguments, and what the checking
-/// mode reads.
+/// What a launch decides before issuing the kernel (Module::Impl::
+/// prepareLaunch): the context, the kernel, its configuration and packed
+/// arguments, and the dims the checking mode reads. Module::launch keeps it
+/// on the stack; a PreparedLaunch keeps it, with a copy of the tensors.
 struct PreparedLaunch::State {
   Module::Impl *impl = nullptr;
   CUcontext ctx = nullptr;
@@ -750,11 +751,56 @@ struct PreparedLaunch::State {
   /// A stream-K kernel's workspace belongs to this stream.
   bool perStream = false;
   CUstream stream = nullptr;
+  /// The tensors (a PreparedLaunch's own copy; Module::launch passes the
+  /// caller's).
   std::vector<Tensor> args;
   BoundDims dims;
-  std::string entry;
   GridDims grid;
 };
+
+namespace {
+
+/// Issues the launch `st` describes on `stream` in its context: the
+/// checking mode's read of the offsets of `args` first, when it is on.
+Status issueLaunch(const PreparedLaunch::State &st, const Tensor *args,
+                   CUstream stream) {
+  Module::Impl &impl = *st.impl;
+  ContextScope scope;
+  CUresult r = scope.enter(st.ctx);
+  if (r != CUDA_SUCCESS)
+    return cudaFailure("cannot make the launch's context current", r);
+  Status s;
+  if (impl.checkOffsets.load(std::memory_order_relaxed) &&
+      !impl.plan.manifest.segments.empty() &&
+      !(s = impl.checkSegments(args, st.dims, stream)))
+    return s;
+  if (!st.empty) {
+    CUlaunchConfig cfg = st.cfg;
+    cfg.hStream = stream;
+    cfg.attrs =
+        cfg.numAttrs ? const_cast<CUlaunchAttribute *>(&st.attr) : nullptr;
+    r = cu().cuLaunchKernelEx(&cfg, st.function,
+                              const_cast<void **>(st.pack.params.data()),
+                              nullptr);
+  }
+  if (r == CUDA_SUCCESS) {
+    impl.lastVariant.store(st.variant, std::memory_order_relaxed);
+    return Status();
+  }
+  const LaunchPlan &kp = impl.plan.variantPlan(st.variant);
+  const Launch &l = kp.manifest.launch;
+  return cudaFailure(
+      "cuLaunchKernelEx failed for kernel '" + impl.plan.manifest.kernel +
+          "' (entry '" + kp.manifest.entry + "', grid [" +
+          std::to_string(st.grid.x) + ", " + std::to_string(st.grid.y) + ", " +
+          std::to_string(st.grid.z) + "], block " +
+          bracketList(l.block.data(), 3) + ", cluster " +
+          bracketList(l.cluster.data(), 3) + ", dynamic smem " +
+          std::to_string(l.dynamicSmem) + ")",
+      r);
+}
+
+} // namespace
 
 PreparedLaunch::PreparedLaunch() = default;
 PreparedLaunch::~PreparedLaunch() = default;
@@ -768,50 +814,14 @@ Status PreparedLaunch::launch(CUstream stream) const {
     return Status::error(ErrorCode::InvalidValue,
                          "launch of a PreparedLaunch that holds no launch "
                          "(prepare it with Module::prepareLaunch)");
-  const State &st = *state;
-  Module::Impl &impl = *st.impl;
-  if (st.perStream && stream != st.stream)
+  if (state->perStream && stream != state->stream)
     return Status::error(
         ErrorCode::Argument,
-        "kernel '" + impl.plan.manifest.kernel +
+        "kernel '" + state->impl->plan.manifest.kernel +
             "' was prepared for another stream: its stream-K workspace "
             "belongs to that stream (prepare the launch again for this one)");
   try {
-    ContextScope scope;
-    CUresult r = scope.enter(st.ctx);
-    if (r != CUDA_SUCCESS)
-      return cudaFailure("cannot make the prepared launch's context current",
-                         r);
-    Status s;
-    if (impl.checkOffsets.load(std::memory_order_relaxed) &&
-        !impl.plan.manifest.segments.empty() &&
-        !(s = impl.checkSegments(st.args.data(), st.dims, stream)))
-      return s;
-    if (st.empty) {
-      impl.lastVariant.store(st.variant, std::memory_order_relaxed);
-      return Status();
-    }
-    CUlaunchConfig cfg = st.cfg;
-    cfg.hStream = stream;
-    cfg.attrs = cfg.numAttrs ? const_cast<CUlaunchAttribute *>(&st.attr)
-                             : nullptr;
-    r = cu().cuLaunchKernelEx(
-        &cfg, st.function, const_cast<void **>(st.pack.params.data()),
-        nullptr);
-    if (r != CUDA_SUCCESS) {
-      const Launch &l = impl.plan.variantPlan(st.variant).manifest.launch;
-      return cudaFailure(
-          "cuLaunchKernelEx failed for kernel '" + impl.plan.manifest.kernel +
-              "' (entry '" + st.entry + "', grid [" +
-              std::to_string(st.grid.x) + ", " + std::to_string(st.grid.y) +
-              ", " + std::to_string(st.grid.z) + "], block " +
-              bracketList(l.block.data(), 3) + ", cluster " +
-              bracketList(l.cluster.data(), 3) + ", dynamic smem " +
-              std::to_string(l.dynamicSmem) + ")",
-          r);
-    }
-    impl.lastVariant.store(st.variant, std::memory_order_relaxed);
-    return Status();
+    return issueLaunch(*state, state->args.data(), stream);
   } catch (const std::bad_alloc &) {
     return Status::error(ErrorCode::Internal, "out of memory launching");
   }
@@ -836,7 +846,6 @@ Status Module::Impl::prepareLaunch(const Tensor *args, size_t count,
   st.impl = this;
   st.ctx = cs->ctx;
   st.stream = stream;
-  st.args.assign(args, args + count);
 
   // The variant for these dims (integer arithmetic, no allocation); from here
   // on everything uses its plan.
@@ -845,7 +854,6 @@ Status Module::Impl::prepareLaunch(const Tensor *args, size_t count,
   KernelState &ks = cs->kernels[variant];
   const Launch &l = kp.manifest.launch;
   st.variant = variant;
-  st.entry = kp.manifest.entry;
 
   GridDims grid;
   if (!computeGrid(kp, dims, cs->device.smCount, grid, error,
@@ -939,6 +947,7 @@ Status Module::prepareLaunch(const Tensor *args, size_t count, CUstream stream,
     Status s = impl->prepareLaunch(args, count, stream, *st, nullptr);
     if (!s.ok())
       return s;
+    st->args.assign(args, args + count);
     out.state = std::move(st);
     return Status();
   } catch (const std::bad_alloc &) {
@@ -950,16 +959,12 @@ Status Module::prepareLaunch(const Tensor *args, size_t count, CUstream stream,
 Status Module::launch(const Tensor *args, size_t count, CUstream stream,
                       LaunchReport *report) {
   try {
-    PreparedLaunch prepared;
-    prepared.state = std::make_unique<PreparedLaunch::State>();
-    Status s = impl->prepareLaunch(args, count, stream, *prepared.state,
-                                   report);
-    if (!s.ok())
-      return s;
-    if (!(s = prepared.launch(stream)))
+    PreparedLaunch::State st;
+    Status s = impl->prepareLaunch(args, count, stream, st, report);
+    if (!s.ok() || !(s = issueLaunch(st, args, stream)))
       return s;
     if (report)
-      report->launched = !prepared.empty();
+      report->launched = !st.empty;
     return Status();
   } catch (const std::bad_alloc &) {
     return Status::error(ErrorCode::Internal,

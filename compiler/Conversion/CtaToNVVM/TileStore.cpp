@@ -150,9 +150,7 @@ LogicalResult TileStore::prepare() {
   extentN = *n;
   rowEnd = extentM;
   for (auto [index, input] : llvm::enumerate(op.getInputs())) {
-    cta::InputKind kind = op.getInputKind(index);
-    if (kind != cta::InputKind::per_group &&
-        kind != cta::InputKind::per_group_col)
+    if (!cta::readsByGroup(op.getInputKind(index)))
       continue;
     FailureOr<Value> count = extent(argNumber(input), 0);
     if (failed(count))
@@ -185,16 +183,6 @@ void TileStore::syncWarpgroup() {
                           e.i32(kWarpgroupThreads), nullptr, Value());
 }
 
-/// Whether an epilogue input of `kind` varies along the output's rows
-/// (columns).
-static bool readsByRow(cta::InputKind kind) {
-  return kind == cta::InputKind::per_row || kind == cta::InputKind::tile;
-}
-static bool readsByCol(cta::InputKind kind) {
-  return kind == cta::InputKind::per_col || kind == cta::InputKind::tile ||
-         kind == cta::InputKind::per_group_col;
-}
-
 /// Loads element (row, col) of epilogue input `index` (a program tensor read
 /// as its kind), or zero outside the destination's extents.
 Value TileStore::loadInput(unsigned index, Value row, Value col) {
@@ -203,7 +191,7 @@ Value TileStore::loadInput(unsigned index, Value row, Value col) {
   auto type = llvm::cast<MemRefType>(input.getType());
   Type inputElement = type.getElementType();
   const PointerArgs &args = abi.pointerArgs.lookup(argNumber(input));
-  bool byRow = readsByRow(kind), byCol = readsByCol(kind);
+  bool byRow = cta::readsByRow(kind), byCol = cta::readsByCol(kind);
   OpBuilder &b = e.b;
   Value inside = arith::ConstantIntOp::create(b, e.loc, 1, 1);
   Type i64 = b.getI64Type();
@@ -225,14 +213,13 @@ Value TileStore::loadInput(unsigned index, Value row, Value col) {
         b, e.loc,
         arith::ExtUIOp::create(b, e.loc, i64, clamp(row, extentM)), stride);
   }
-  if (kind == cta::InputKind::per_group ||
-      kind == cta::InputKind::per_group_col) {
+  if (cta::readsByGroup(kind)) {
     // Row `group` of a [E, 1] or [E, N] tensor (the walk's group is below
     // E; the clamp keeps a tensor bound with fewer rows in bounds).
     Value stride = kernel.getArgument(args.strides[0]);
+    Value row = clamp(group, groupCounts.lookup(index));
     offset = arith::MulIOp::create(
-        b, e.loc, arith::ExtUIOp::create(b, e.loc, i64, clamp(group, groupCounts.lookup(index))),
-        stride);
+        b, e.loc, arith::ExtUIOp::create(b, e.loc, i64, row), stride);
   }
   if (byCol) {
     inside = e.andI(inside, e.ult(col, extentN));
@@ -257,7 +244,7 @@ Value TileStore::epilogue(ArrayRef<Value> values, Value laneRow,
     mapping.map(arg, value);
   for (unsigned in = 0; in < op.getInputs().size(); ++in) {
     cta::InputKind kind = op.getInputKind(in);
-    bool byRow = readsByRow(kind), byCol = readsByCol(kind);
+    bool byRow = cta::readsByRow(kind), byCol = cta::readsByCol(kind);
     auto key = std::make_tuple(in, byRow ? rowKey : -1, byCol ? colKey : -1);
     Value value = loaded.lookup(key);
     if (!value) {

@@ -964,9 +964,7 @@ private:
     Type outType =
         llvm::cast<RankedTensorType>(output.getType()).getElementType();
     bool readsGroup = llvm::any_of(kinds, [](Attribute kind) {
-      cta::InputKind value = llvm::cast<cta::InputKindAttr>(kind).getValue();
-      return value == cta::InputKind::per_group ||
-             value == cta::InputKind::per_group_col;
+      return cta::readsByGroup(llvm::cast<cta::InputKindAttr>(kind).getValue());
     });
     SmallVector<Value, 5> storeIndices(batch.begin(), batch.end());
     storeIndices.append({m0, n0});

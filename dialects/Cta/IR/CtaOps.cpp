@@ -883,18 +883,14 @@ LogicalResult StoreOp::verify() {
       return emitOpError() << "epilogue input #" << index << " of rank "
                            << type.getRank() << " cannot be read "
                            << stringifyInputKind(kind);
-    bool perGroup =
-        kind == InputKind::per_group || kind == InputKind::per_group_col;
-    if (perGroup && !getGroup())
+    if (readsByGroup(kind) && !getGroup())
       return emitOpError() << "epilogue input #" << index << " is read "
                            << stringifyInputKind(kind)
                            << ", which needs the tile's group";
     elements.push_back(type.getElementType());
   }
   if (getGroup() && llvm::none_of(getInputKinds(), [](Attribute kind) {
-        InputKind value = llvm::cast<InputKindAttr>(kind).getValue();
-        return value == InputKind::per_group ||
-               value == InputKind::per_group_col;
+        return readsByGroup(llvm::cast<InputKindAttr>(kind).getValue());
       }))
     return emitOpError() << "has a group but no epilogue input read "
                             "per_group or per_group_col";
