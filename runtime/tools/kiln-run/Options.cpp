@@ -211,6 +211,10 @@ ParseResult parseArgs(int argc, const char *const *argv, Options &o,
     error = "no manifest given";
     return ParseResult::Error;
   }
+  if (o.hostTime && o.iters == 0) {
+    error = "--host-time times --iters calls; --iters is 0";
+    return ParseResult::Error;
+  }
   return ParseResult::Run;
 }
 

@@ -404,3 +404,18 @@ tile.kernel @kn_pair(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16
   }
   tile.return %0 : tensor<?x?xbf16, #tile.dims<M, N>>
 }
+
+// -----
+
+// A batched contraction walks its tiles one entry after another, which CTA
+// pairs do not take yet.
+tile.kernel @batched_pair(%a: tensor<?x?x?xbf16, #tile.dims<B, M, K>>, %b: tensor<?x?x?xbf16, #tile.dims<B, N, K>>) -> tensor<?x?x?xbf16, #tile.dims<B, M, N>> attributes {hints = #tile.hints<tile = [256, 256]>} {
+  // expected-error@+1 {{schedule for sm_100a: tile_m = 256: a CTA pair is not implemented yet for a batched contraction (use 128)}}
+  %0 = tile.contract(%a, %b : tensor<?x?x?xbf16, #tile.dims<B, M, K>>, tensor<?x?x?xbf16, #tile.dims<B, N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?x?xbf16, #tile.dims<B, M, N>> {
+  ^bb0(%acc0: f32):
+    %t = arith.truncf %acc0 : f32 to bf16
+    tile.yield %t : bf16
+  }
+  tile.return %0 : tensor<?x?x?xbf16, #tile.dims<B, M, N>>
+}

@@ -127,6 +127,8 @@ TEST(KilnRunOptions, OtherUsageErrors) {
                    "--ref: 'conv' is not matmul, swiglu, grouped, "
                    "grouped-swiglu, attention or attention-causal");
   expectUsageError({"--bogus"}, "unknown option --bogus");
+  expectUsageError({"--host-time", "--iters", "0"},
+                   "--host-time times --iters calls; --iters is 0");
   expectUsageError({"other.kiln.json"},
                    "more than one manifest given ('k.kiln.json', "
                    "'other.kiln.json')");
