@@ -56,6 +56,7 @@ static LaunchPlan planKernel(const Manifest &m, int variant) {
     pm.l2Promotion = t.l2Promotion;
     pm.oobFill = t.oobFill;
     pm.optional = t.optional;
+    pm.clampRows = t.clampRows;
     plan.params[pm.param].maps.push_back(static_cast<int>(i));
     plan.maps.push_back(pm);
   }

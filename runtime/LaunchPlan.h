@@ -48,6 +48,7 @@ struct PlannedMap {
   L2Promotion l2Promotion = L2Promotion::None;
   OobFill oobFill = OobFill::Zero;
   bool optional = false;
+  bool clampRows = false;
 };
 
 struct PlannedArg {

@@ -306,6 +306,11 @@ bool checkKernel(const Manifest &m, const std::string &at,
               swizzleName(t.swizzle) + " swizzle span";
       return false;
     }
+    if (t.clampRows && rank < 2) {
+      error = where + ": clamp_rows clamps the second-to-last axis; the param "
+                      "has rank 1";
+      return false;
+    }
     if (t.oobFill == OobFill::NaN && !isFloatElement(t.element)) {
       error = where +
               ": oob_fill \"nan\" needs a floating-point element, not " +
@@ -819,7 +824,10 @@ bool readTensorMap(Reader &r, const Json &j, const std::string &path,
   if (!box || !r.intArray(*box, path + ".box", t.box))
     return false;
   const Json *opt = r.field(j, "optional", path, true);
-  return opt && r.boolean(*opt, path + ".optional", t.optional);
+  if (!opt || !r.boolean(*opt, path + ".optional", t.optional))
+    return false;
+  const Json *clamp = r.field(j, "clamp_rows", path, false);
+  return !clamp || r.boolean(*clamp, path + ".clamp_rows", t.clampRows);
 }
 
 bool readKernelArg(Reader &r, const Json &j, const std::string &path,
@@ -1071,6 +1079,8 @@ Json toJson(const TensorMapDesc &t) {
   j["l2_promotion"] = l2PromotionName(t.l2Promotion);
   j["oob_fill"] = oobFillName(t.oobFill);
   j["optional"] = t.optional;
+  if (t.clampRows)
+    j["clamp_rows"] = true;
   return j;
 }
 

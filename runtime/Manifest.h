@@ -122,13 +122,25 @@ struct TensorMapDesc {
   /// When the tensor cannot be described, pass a zeroed map and tma_ok = 0
   /// instead of failing.
   bool optional = false;
+  /// The box's row extent (box[1], the second-to-last axis) is clamped to
+  /// the tensor's: a copy then reads only the rows the tensor has and leaves
+  /// the rest of its shared-memory tile as it was (the kernel expects
+  /// min(box[1], extent) rows; see clampedBoxRows).
+  bool clampRows = false;
 
   bool operator==(const TensorMapDesc &o) const {
     return param == o.param && element == o.element && box == o.box &&
            swizzle == o.swizzle && l2Promotion == o.l2Promotion &&
-           oobFill == o.oobFill && optional == o.optional;
+           oobFill == o.oobFill && optional == o.optional &&
+           clampRows == o.clampRows;
   }
 };
+
+/// The rows a `clamp_rows` tensor map's box copies for a tensor with
+/// `extent` rows: the kernel expects exactly these bytes per copy.
+inline int64_t clampedBoxRows(int64_t boxRows, int64_t extent) {
+  return extent < boxRows ? extent : boxRows;
+}
 
 /// One parameter of the cubin's entry function, in order.
 struct KernelArg {

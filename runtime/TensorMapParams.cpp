@@ -92,6 +92,9 @@ std::string describe(const PlannedParam &p, const PlannedMap &m,
              std::to_string(extent) + ", above the tensor map limit of 2^32";
     enc.dims[i] = extent;
   }
+  if (m.clampRows && rank >= 2)
+    enc.box[1] = static_cast<uint32_t>(
+        clampedBoxRows(enc.box[1], static_cast<int64_t>(enc.dims[1])));
   // Optional maps are written by bulk (TMA) stores, which clip at 16-byte
   // granularity along the innermost axis: a row whose bytes are not a
   // multiple of 16 would get up to 15 bytes written past its end (seen on

@@ -26,7 +26,7 @@
 // CHECK-NEXT:      %[[Z:.*]] = cta.acc_zero : <128x256xf32>
 // CHECK-NEXT:      %[[ACC:.*]] = cta.mainloop %[[K]] step 64 iter_args(%[[Z]] : !cta.acc<128x256xf32>) -> !cta.acc<128x256xf32> {
 // CHECK-NEXT:      ^bb0(%[[K0:.*]]: index, %[[IT:.*]]: !cta.acc<128x256xf32>):
-// CHECK-NEXT:        cta.load %[[X]][%[[M0]], %[[K0]]] -> %[[SX]] : memref<?x?xbf16, strided<[?, 1]>> -> <128x64xbf16>
+// CHECK-NEXT:        cta.load %[[X]][%[[M0]], %[[K0]]] -> %[[SX]] rows_within %{{.*}} : memref<?x?xbf16, strided<[?, 1]>> -> <128x64xbf16>
 // CHECK-NEXT:        cta.load %[[W1]][%[[N0]], %[[K0]]] -> %[[SW]] {dst_rows = array<i64: 0, 128>, multicast = 2 : i64} : memref<?x?xbf16, strided<[?, 1]>> -> <256x64xbf16>
 // CHECK-NEXT:        cta.load %[[W2]][%[[N0]], %[[K0]]] -> %[[SW]] {dst_rows = array<i64: 128, 256>, multicast = 2 : i64} : memref<?x?xbf16, strided<[?, 1]>> -> <256x64xbf16>
 // CHECK-NEXT:        %[[P:.*]] = cta.mma %[[SX]], %[[SW]], %[[IT]] {transpose_b} : !cta.buffer<128x64xbf16>, <256x64xbf16>, <128x256xf32>
@@ -106,7 +106,7 @@ tile.kernel @three_narrow(%x: tensor<?x?xbf16, #tile.dims<M, K>> {tile.param = #
 // CHECK-NEXT:      %[[Z2:.*]] = cta.acc_zero : <128x192xf32>
 // CHECK-NEXT:      %[[ACC:.*]]:2 = cta.mainloop %{{.*}} step 64 iter_args(%[[Z1]], %[[Z2]] : !cta.acc<128x192xf32>, !cta.acc<128x192xf32>) -> !cta.acc<128x192xf32>, !cta.acc<128x192xf32> {
 // CHECK-NEXT:      ^bb0(%[[K0:.*]]: index, %[[G:.*]]: !cta.acc<128x192xf32>, %[[U:.*]]: !cta.acc<128x192xf32>):
-// CHECK-NEXT:        cta.load %[[X]][%[[M0]], %[[K0]]] -> %[[SX]] :
+// CHECK-NEXT:        cta.load %[[X]][%[[M0]], %[[K0]]] -> %[[SX]] rows_within %{{.*}} :
 // CHECK-NEXT:        cta.load %[[W1]][%[[N0]], %[[K0]]] -> %[[S1]] : memref<?x?xbf16, strided<[?, 1]>> -> <192x64xbf16>
 // CHECK-NEXT:        cta.load %[[W2]][%[[N0]], %[[K0]]] -> %[[S2]] : memref<?x?xbf16, strided<[?, 1]>> -> <192x64xbf16>
 // CHECK-NEXT:        %[[PG:.*]] = cta.mma %[[SX]], %[[S1]], %[[G]] {transpose_b} : !cta.buffer<128x64xbf16>, <192x64xbf16>, <128x192xf32>

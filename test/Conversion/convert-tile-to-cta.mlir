@@ -29,7 +29,7 @@
 // CHECK-NEXT:      %[[Z:.*]] = cta.acc_zero : <128x256xf32>
 // CHECK-NEXT:      %[[ACC:.*]] = cta.mainloop %[[K]] step 64 iter_args(%[[Z]] : !cta.acc<128x256xf32>) -> !cta.acc<128x256xf32> {
 // CHECK-NEXT:      ^bb0(%[[K0:.*]]: index, %[[IT:.*]]: !cta.acc<128x256xf32>):
-// CHECK-NEXT:        cta.load %[[A]][%[[M0]], %[[K0]]] -> %[[SA]] : memref<?x?xbf16, strided<[?, 1]>> -> <128x64xbf16>
+// CHECK-NEXT:        cta.load %[[A]][%[[M0]], %[[K0]]] -> %[[SA]] rows_within %{{.*}} : memref<?x?xbf16, strided<[?, 1]>> -> <128x64xbf16>
 // CHECK-NEXT:        cta.load %[[B]][%[[N0]], %[[K0]]] -> %[[SB]] {multicast = 2 : i64} : memref<?x?xbf16, strided<[?, 1]>> -> <256x64xbf16>
 // CHECK-NEXT:        %[[P:.*]] = cta.mma %[[SA]], %[[SB]], %[[IT]] {transpose_b} : !cta.buffer<128x64xbf16>, <256x64xbf16>, <128x256xf32>
 // CHECK-NEXT:        cta.yield %[[P]] : !cta.acc<128x256xf32>

@@ -945,11 +945,30 @@ struct ProduceLowering : public AbiPattern<cta::ProduceOp> {
     Value ring = adaptor.getRing();
     int64_t stages = op.getRing().getType().getStages();
     Value position = e.toI32(adaptor.getPosition());
-    int64_t txBytes = 0;
+    // The stage's bytes: every copy's rows; a copy that reads only the rows
+    // its tensor has (rows_within) counts min(rows, extent) of them, as its
+    // clamped tensor map copies (the same rule as the runtime's).
+    int64_t fixedBytes = 0;
+    struct ClampedCopy {
+      int64_t rowBytes, rows;
+      Value extent;
+    };
+    SmallVector<ClampedCopy> clamped;
     for (cta::LoadOp load : op.getBody().getOps<cta::LoadOp>()) {
       cta::BufferType buffer = load.getBuffer().getType();
       auto [begin, end] = load.getFilledRows();
-      txBytes += buffer.getStageBytes() / buffer.getShape()[0] * (end - begin);
+      int64_t rowBytes = buffer.getStageBytes() / buffer.getShape()[0];
+      if (Value extent = load.getRowExtent())
+        clamped.push_back({rowBytes, end - begin, extent});
+      else
+        fixedBytes += rowBytes * (end - begin);
+    }
+    // Computed once, before the K loop (the extents are the program's).
+    Value txBytes = e.i32(fixedBytes);
+    for (const ClampedCopy &copy : clamped) {
+      Value extent = rewriter.getRemappedValue(copy.extent);
+      Value rows = e.minU(e.toI32(extent), e.i32(copy.rows));
+      txBytes = e.add(txBytes, e.mul(rows, e.i32(copy.rowBytes)));
     }
     auto loop = scf::ForOp::create(rewriter, loc, e.index(0),
                                    adaptor.getCount(), e.index(1));
@@ -960,10 +979,10 @@ struct ProduceLowering : public AbiPattern<cta::ProduceOp> {
       Value kb = loop.getInductionVar();
       Value iteration = e.add(position, e.toI32(kb));
       Value slot = e.waitEmpty(ring, iteration, stages);
-      auto expect = [&](int64_t bytes) {
+      auto expect = [&](Value bytes) {
         NVVM::MBarrierArriveExpectTxOp::create(
             rewriter, loc, /*res=*/Type(),
-            e.barrier(ring, slot, stages, false), e.i32(bytes),
+            e.barrier(ring, slot, stages, false), bytes,
             NVVM::MemScopeKind::CTA, false, Value());
       };
       // In a CTA pair both CTAs' copies complete on the leader's full
@@ -971,7 +990,7 @@ struct ProduceLowering : public AbiPattern<cta::ProduceOp> {
       // copies.
       if (abi.ctaPair)
         e.ifThen(isPairLeader(e),
-                 [&] { expect(txBytes * target::ctaPairSize); });
+                 [&] { expect(e.mul(txBytes, e.i32(target::ctaPairSize))); });
       else
         expect(txBytes);
       inlineRegionWithoutTerminator(rewriter, op.getBody(), end,

@@ -155,7 +155,8 @@ FailureOr<KernelABI> kiln::planKernelABI(cta::ProgramOp program) {
   // Tensor maps: one per (tensor, box, swizzle); they are the first entry
   // parameters, passed by value as __grid_constant__.
   auto addMap = [&](Operation *op, Value memrefValue, cta::BufferType buffer,
-                    int64_t rows, bool optional) -> FailureOr<unsigned> {
+                    int64_t rows, bool optional,
+                    bool clampRows) -> FailureOr<unsigned> {
     auto arg = llvm::dyn_cast<BlockArgument>(memrefValue);
     if (!arg || arg.getOwner() != &body)
       return op->emitError(
@@ -175,7 +176,8 @@ FailureOr<KernelABI> kiln::planKernelABI(cta::ProgramOp program) {
     for (auto [index, existing] : llvm::enumerate(abi.tensorMaps)) {
       if (existing.programArg == arg.getArgNumber() &&
           existing.boxes.box == plan->box &&
-          existing.boxes.swizzle == plan->swizzle) {
+          existing.boxes.swizzle == plan->swizzle &&
+          manifest.tensorMaps[index].clampRows == clampRows) {
         manifest.tensorMaps[index].optional &= optional;
         return static_cast<unsigned>(index);
       }
@@ -193,6 +195,7 @@ FailureOr<KernelABI> kiln::planKernelABI(cta::ProgramOp program) {
     desc.l2Promotion = optional ? L2Promotion::None : L2Promotion::B256;
     desc.oobFill = OobFill::Zero;
     desc.optional = optional;
+    desc.clampRows = clampRows;
     manifest.tensorMaps.push_back(desc);
     if (!optional)
       manifest.params[paramIndex(arg.getArgNumber())].align = 16;
@@ -216,7 +219,8 @@ FailureOr<KernelABI> kiln::planKernelABI(cta::ProgramOp program) {
       // (cta.load's verifier keeps sources to ranks 2..5, TMA's range.)
       FailureOr<unsigned> map =
           addMap(op, load.getSource(), buffer,
-                 (endRow - firstRow) / load.getMulticast(), false);
+                 (endRow - firstRow) / load.getMulticast(), false,
+                 load.getRowExtent() != nullptr);
       if (failed(map))
         return WalkResult::interrupt();
       abi.loadMap[op] = *map;
@@ -242,7 +246,7 @@ FailureOr<KernelABI> kiln::planKernelABI(cta::ProgramOp program) {
       cta::BufferType staging = store.getStaging().getType();
       FailureOr<unsigned> map =
           addMap(op, store.getDest(), staging, staging.getShape()[0],
-                 /*optional=*/true);
+                 /*optional=*/true, /*clampRows=*/false);
       if (failed(map))
         return WalkResult::interrupt();
       abi.storeArgs[op].tensorMap = *map;

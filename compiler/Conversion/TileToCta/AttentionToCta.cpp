@@ -729,8 +729,8 @@ private:
     Value qNext = produce(qRing, qPos, c1, [&](Value, Value slot) {
       cta::LoadOp::create(rewriter, loc, q(),
                           tileIndices(loop, queryOrigin(loop), false), sq,
-                          queryStages > 1 ? slot : Value(), qRing, 1, nullptr,
-                          false);
+                          queryStages > 1 ? slot : Value(), qRing, Value(), 1,
+                          nullptr, false);
     });
     // Per key block, K then V, each into its own ring at the same position:
     // K of the next block is in flight while the math warpgroups still read
@@ -749,7 +749,7 @@ private:
         produce(ring, position, c1, [&](Value, Value slot) {
           cta::LoadOp::create(rewriter, loc, source,
                               tileIndices(loop, t0, true), buffer, slot, ring,
-                              1, nullptr, false);
+                              Value(), 1, nullptr, false);
         });
       };
       load(k(), sk, kRing);

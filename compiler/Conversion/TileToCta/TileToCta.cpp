@@ -764,8 +764,10 @@ private:
     for (auto [lhs, sa] : lhsBuffers) {
       SmallVector<Value, 5> lhsIndices = batchIndices(lhs);
       lhsIndices.append({m0, k0});
+      // Rows past M are read from nowhere rather than zero-filled (see
+      // rows_within): no store writes the accumulator rows they reach.
       cta::LoadOp::create(rewriter, contractLoc, programArg(lhs), lhsIndices,
-                          sa, Value(), Value(), 1, nullptr, pair);
+                          sa, Value(), Value(), m, 1, nullptr, pair);
     }
     // A grouped rhs is [E, N, K] (or [E, K, N]): the tile of the group's
     // matrix.
@@ -779,7 +781,7 @@ private:
         rhsIndices.append({k0, rhsRow0});
       auto load = cta::LoadOp::create(
           rewriter, contractLoc, programArg(entry.first), rhsIndices,
-          entry.second, Value(), Value(),
+          entry.second, Value(), Value(), Value(),
           pair ? 1 : schedule.getClusterM(), nullptr, pair);
       if (packed)
         load.setDstRows(
@@ -837,7 +839,8 @@ private:
             indices.insert(indices.begin(), group);
           auto load = cta::LoadOp::create(rewriter, contractLoc,
                                           programArg(scale), indices, buffer,
-                                          Value(), Value(), 1, nullptr);
+                                          Value(), Value(), Value(), 1,
+                                          nullptr);
           load.setDstRows(ArrayRef<int64_t>{32 * atom, 32 * atom + 32});
         }
     };

@@ -664,6 +664,10 @@ LogicalResult LoadOp::verify() {
       return emitOpError() << "dst_rows must be [begin, end] within the "
                            << buffer.getShape()[0] << " buffer rows";
   }
+  if (getRowExtent() && (getMulticast() > 1 || getDstRows()))
+    return emitOpError() << "rows_within reads a tile of whole buffer rows "
+                            "from one copy; it cannot be multicast or fill "
+                            "dst_rows";
   auto [begin, end] = getFilledRows();
   if ((end - begin) % getMulticast() != 0)
     return emitOpError() << "multicast " << getMulticast()

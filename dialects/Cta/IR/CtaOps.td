@@ -305,6 +305,19 @@ def Cta_LoadOp : Cta_Op<"load", [AttrSizedOperandSegments]> {
     (`cta.mma {cta_pair}`, sm_100a): it lands in this CTA's buffer like any
     other but completes on the pair leader's `full[slot]`, which counts both
     CTAs' bytes.
+
+    `rows_within %extent` (the source's extent along its row axis, the
+    second-to-last): the copy reads only the rows the tensor has, at most
+    `extent` of the buffer's rows, and leaves the buffer's other rows as they
+    were, instead of filling them with zeros. For operand tiles whose rows
+    past the tensor's end are never stored (a GEMM's lhs when M is smaller
+    than the tile): TMA's zero fill of out-of-bounds rows is slow (a
+    1 x 4096 x 4096 GEMM ran at 40% of the bandwidth of a 128-row one with
+    the same weights, docs/performance.md), and an MMA's output row reads
+    only its own lhs row, so the stale rows reach only accumulator rows that
+    no store writes. The tensor map's box is clamped the same way
+    (`clamp_rows` in the manifest), so the copy completes exactly the bytes
+    the stage expects.
   }];
   let extraClassDeclaration = [{
     /// The buffer rows this copy fills: [begin, end).
@@ -312,11 +325,13 @@ def Cta_LoadOp : Cta_Op<"load", [AttrSizedOperandSegments]> {
   }];
   let arguments = (ins AnyMemRef:$source, Variadic<Index>:$indices, Cta_BufferType:$buffer,
                        Optional<Index>:$slot, Optional<Cta_RingType>:$signal,
+                       Optional<Index>:$row_extent,
                        DefaultValuedAttr<I64Attr, "1">:$multicast,
                        OptionalAttr<DenseI64ArrayAttr>:$dst_rows,
                        UnitAttr:$cta_pair);
   let assemblyFormat = [{
-    $source `[` $indices `]` `->` $buffer (`[` $slot^ `]`)? (`signal` $signal^)? attr-dict `:`
+    $source `[` $indices `]` `->` $buffer (`[` $slot^ `]`)? (`signal` $signal^)?
+    (`rows_within` $row_extent^)? attr-dict `:`
     type($source) `->` type($buffer) (`,` type($signal)^)?
   }];
   let hasVerifier = 1;

@@ -940,6 +940,25 @@ cta.program @p(%a: memref<?x?xf16> {cta.param = #cta.param<"a", input, [M, K]>},
 
 // -----
 
+// A copy that reads only the tensor's rows lands whole in one CTA's buffer.
+cta.program @p(%a: memref<?x?xbf16> {cta.param = #cta.param<"a", input, [M, K]>}, %i: index {cta.dim = #cta.dim<M>}) {
+  %s = cta.alloc : !cta.buffer<64x64xbf16>
+  // expected-error@+1 {{'cta.load' op rows_within reads a tile of whole buffer rows from one copy; it cannot be multicast or fill dst_rows}}
+  cta.load %a[%i, %i] -> %s rows_within %i {multicast = 2 : i64} : memref<?x?xbf16> -> !cta.buffer<64x64xbf16>
+  cta.return
+}
+
+// -----
+
+cta.program @p(%a: memref<?x?xbf16> {cta.param = #cta.param<"a", input, [M, K]>}, %i: index {cta.dim = #cta.dim<M>}) {
+  %s = cta.alloc : !cta.buffer<64x64xbf16>
+  // expected-error@+1 {{'cta.load' op rows_within reads a tile of whole buffer rows from one copy; it cannot be multicast or fill dst_rows}}
+  cta.load %a[%i, %i] -> %s rows_within %i {dst_rows = array<i64: 0, 32>} : memref<?x?xbf16> -> !cta.buffer<64x64xbf16>
+  cta.return
+}
+
+// -----
+
 cta.program @p(%a: memref<?x?xbf16> {cta.param = #cta.param<"a", input, [M, K]>}, %i: index {cta.dim = #cta.dim<M>}) {
   %s = cta.alloc : !cta.buffer<64x64xbf16>
   // expected-error@+1 {{'cta.load' op multicast must be 1 to 16, got 0}}

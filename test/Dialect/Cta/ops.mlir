@@ -170,7 +170,7 @@ cta.program @stream_k(%M: index {cta.dim = #cta.dim<M>}, %N: index {cta.dim = #c
 // CHECK-NEXT:      %[[Z:.*]] = cta.acc_zero : <128x256xf32>
 // CHECK-NEXT:      %[[R:.*]] = cta.mainloop %[[K]] step 64 iter_args(%[[Z]] : !cta.acc<128x256xf32>) -> !cta.acc<128x256xf32> {
 // CHECK-NEXT:      ^bb0(%[[K0:.*]]: index, %[[ACC:.*]]: !cta.acc<128x256xf32>):
-// CHECK-NEXT:        cta.load %[[A]][%[[M0]], %[[K0]]] -> %[[SA]] : memref<?x?xbf16, strided<[?, 1]>> -> <128x64xbf16>
+// CHECK-NEXT:        cta.load %[[A]][%[[M0]], %[[K0]]] -> %[[SA]] rows_within %[[M]] : memref<?x?xbf16, strided<[?, 1]>> -> <128x64xbf16>
 // CHECK-NEXT:        cta.load %[[B]][%[[N0]], %[[K0]]] -> %[[SB]] {multicast = 2 : i64} : memref<?x?xbf16, strided<[?, 1]>> -> <256x64xbf16>
 // CHECK-NEXT:        %[[NEXT:.*]] = cta.mma %[[SA]], %[[SB]], %[[ACC]] {transpose_b} : !cta.buffer<128x64xbf16>, <256x64xbf16>, <128x256xf32>
 // CHECK-NEXT:        cta.yield %[[NEXT]] : !cta.acc<128x256xf32>
@@ -195,7 +195,7 @@ cta.program @sequential(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.
     %zero = cta.acc_zero : !cta.acc<128x256xf32>
     %acc = cta.mainloop %K step 64 iter_args(%zero : !cta.acc<128x256xf32>) -> !cta.acc<128x256xf32> {
     ^bb0(%k0: index, %acc: !cta.acc<128x256xf32>):
-      cta.load %a[%m0, %k0] -> %sa : memref<?x?xbf16, strided<[?, 1]>> -> !cta.buffer<128x64xbf16>
+      cta.load %a[%m0, %k0] -> %sa rows_within %M : memref<?x?xbf16, strided<[?, 1]>> -> !cta.buffer<128x64xbf16>
       cta.load %b[%n0, %k0] -> %sb {multicast = 2 : i64} : memref<?x?xbf16, strided<[?, 1]>> -> !cta.buffer<256x64xbf16>
       %next = cta.mma %sa, %sb, %acc {transpose_b} : !cta.buffer<128x64xbf16>, !cta.buffer<256x64xbf16>, !cta.acc<128x256xf32>
       cta.yield %next : !cta.acc<128x256xf32>

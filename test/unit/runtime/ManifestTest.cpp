@@ -104,6 +104,21 @@ TEST(Manifest, RoundTripsScalesExpressionsAndEveryKind) {
   }
 }
 
+TEST(Manifest, RoundTripsClampRows) {
+  // Written only when set, so manifests without it read back unchanged.
+  Manifest m = matmulManifest();
+  EXPECT_EQ(writeManifest(m).find("clamp_rows"), std::string::npos);
+  m.tensorMaps[0].clampRows = true;
+  std::string text = writeManifest(m);
+  EXPECT_NE(text.find("\"clamp_rows\":true"), std::string::npos) << text;
+  Manifest back;
+  std::string error;
+  ASSERT_TRUE(parseManifest(text, back, error)) << error;
+  EXPECT_TRUE(back.tensorMaps[0].clampRows);
+  EXPECT_FALSE(back.tensorMaps[1].clampRows);
+  EXPECT_TRUE(back == m);
+}
+
 TEST(Manifest, RoundTripsEveryEnumSpelling) {
   const DType dtypes[] = {DType::BF16, DType::F16,  DType::F32,  DType::I32,
                           DType::E4M3, DType::E5M2, DType::E2M1, DType::UE8M0};
@@ -259,6 +274,10 @@ TEST(ManifestJson, WrongTypesAndMissingKeysNameThePath) {
   expectParseError(
       edit(kMatmulJson, "\"optional\": false", "\"optional\": 0"),
       "tensor_maps[0].optional: expected true or false, got number");
+  expectParseError(edit(kMatmulJson, "\"optional\": false",
+                        "\"optional\": false, \"clamp_rows\": 1"),
+                   "tensor_maps[0].clamp_rows: expected true or false, got "
+                   "number");
   expectParseError(
       edit(kMatmulJson, "\"box\": [64, 128]", "\"box\": [64, \"128\"]"),
       "tensor_maps[0].box[1]: expected an integer, got string");
@@ -395,6 +414,14 @@ TEST(ManifestValidate, ChecksTensorMapsAsTheDriverWould) {
         m.tensorMaps[0].box.assign(6, 1);
       },
       "tensor_maps[0] ('a'): the param has rank 6; tensor maps need rank 1..5");
+  expectInvalid(
+      [](Manifest &m) {
+        m.params[0].shape = {DimExpr::dim("K")};
+        m.tensorMaps[0].box = {64};
+        m.tensorMaps[0].clampRows = true;
+      },
+      "tensor_maps[0] ('a'): clamp_rows clamps the second-to-last axis; the "
+      "param has rank 1");
   expectInvalid(
       [](Manifest &m) { m.tensorMaps[0].box = {64}; },
       "tensor_maps[0] ('a'): box has 1 entries but the param has rank 2");

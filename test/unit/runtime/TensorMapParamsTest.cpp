@@ -76,6 +76,30 @@ TEST(TensorMapParams, StridedViewAndThreeAxes) {
   EXPECT_EQ(p.encoding.l2Promotion, 2u); // 128B
 }
 
+TEST(TensorMapParams, ClampRowsCopiesOnlyTheRowsTheTensorHas) {
+  // A GEMM's lhs (clamp_rows): with M below the box's 128 rows the box
+  // shrinks to M; with M at or above it the box stays.
+  Manifest m = matmulManifest();
+  m.tensorMaps[0].clampRows = true;
+  for (auto [rows, box] : {std::pair<int64_t, uint32_t>{1, 1},
+                           {17, 17},
+                           {127, 127},
+                           {128, 128},
+                           {1000, 128}}) {
+    TmaDecision p =
+        planOk(m, 0, Tensor::contiguous(kBase, DType::BF16, {rows, 512}));
+    ASSERT_TRUE(p.encode);
+    EXPECT_EQ(p.encoding.box[1], box) << rows << " rows";
+    EXPECT_EQ(p.encoding.box[0], 64u);
+    EXPECT_EQ(static_cast<int64_t>(p.encoding.box[1]),
+              clampedBoxRows(128, rows));
+  }
+  // Without the flag the box is the manifest's whatever the rows.
+  TmaDecision p = planOk(matmulManifest(), 0,
+                         Tensor::contiguous(kBase, DType::BF16, {1, 512}));
+  EXPECT_EQ(p.encoding.box[1], 128u);
+}
+
 TEST(TensorMapParams, EnumValuesMatchCuda) {
   EXPECT_EQ(static_cast<uint32_t>(tmaDataType(TmaElement::U8)), 0u);
   EXPECT_EQ(static_cast<uint32_t>(tmaDataType(TmaElement::I32)), 3u);
