@@ -49,14 +49,21 @@ bool computeGrid(const LaunchPlan &plan, const BoundDims &dims, int smCount,
       if (g[d] <= maxX)
         g[d] = roundUp(g[d], l.cluster[d]);
   } else {
+    // CTAs the walk can keep busy: its clusters are cx vertically adjacent
+    // tiles of the row axis (the second-to-last), so a partial cluster row
+    // takes whole clusters (one row tile on 2x1 clusters: twice the tiles).
+    int64_t cx = l.cluster[0];
+    int rowAxis = out.numTileAxes >= 2 ? out.numTileAxes - 2 : 0;
     int64_t total = 1;
-    for (int i = 0; i < out.numTileAxes; ++i)
-      if (__builtin_mul_overflow(total, counts[i], &total) || total > maxX) {
+    for (int i = 0; i < out.numTileAxes; ++i) {
+      int64_t n = i == rowAxis && counts[i] <= maxX ? roundUp(counts[i], cx)
+                                                    : counts[i];
+      if (__builtin_mul_overflow(total, n, &total) || total > maxX) {
         total = maxX; // more tiles than a grid can have: the persistent cap
                       // applies anyway
         break;
       }
-    int64_t cx = l.cluster[0];
+    }
     total = roundUp(total, cx);
     int64_t cap = smCount / cx * cx;
     if (cap < 1) {
@@ -115,6 +122,13 @@ VariantCost variantCost(const LaunchPlan &kernel, const BoundDims &dims,
   const Launch &l = kernel.manifest.launch;
   VariantCost c;
   int64_t counts[3] = {1, 1, 1}, total = 1;
+  // A persistent walk's clusters are cluster[0] vertically adjacent tiles
+  // of its row axis (the second-to-last grid axis): a partial cluster row
+  // still occupies whole clusters.
+  size_t rowAxis = kernel.gridExtents.size() >= 2
+                       ? kernel.gridExtents.size() - 2
+                       : 0;
+  int64_t rowTiles = 1;
   bool empty = false;
   for (size_t i = 0; i < kernel.gridExtents.size(); ++i) {
     const PlannedExpr &e = kernel.gridExtents[i];
@@ -131,7 +145,10 @@ VariantCost variantCost(const LaunchPlan &kernel, const BoundDims &dims,
     empty |= n == 0;
     if (i < 3)
       counts[i] = n;
-    total = satMul(total, n);
+    if (i == rowAxis)
+      rowTiles = n;
+    else
+      total = satMul(total, n);
   }
   int64_t cluster = l.cluster[0] * l.cluster[1] * l.cluster[2];
   c.resident = smCount > 0 ? smCount / cluster * cluster : 0;
@@ -145,7 +162,7 @@ VariantCost variantCost(const LaunchPlan &kernel, const BoundDims &dims,
                            satRoundUp(counts[1], l.cluster[1])),
                     satRoundUp(counts[2], l.cluster[2]));
   else
-    c.ctas = satRoundUp(total, l.cluster[0]);
+    c.ctas = satMul(total, satRoundUp(rowTiles, l.cluster[0]));
   c.waves = c.ctas / c.resident + (c.ctas % c.resident != 0);
   c.cost = static_cast<double>(c.waves) * l.tileCost;
   return c;

@@ -29,7 +29,7 @@ BENCH_SHAPES = [(1024, 14336, 4096), (2048, 8192, 4096)]    # bench/bench_swiglu
 SLOW_BENCH_SHAPES = [(4096, 14336, 4096), (8192, 8192, 4096)]
 # Candidates for running every entry (schedule variant) of a kernel.
 CHOICE_SHAPES = [(128, 128, 64), (300, 500, 256), (1024, 1024, 512), (2048, 2048, 512),
-                 (4096, 4096, 512), (8192, 8192, 256), (256, 14336, 256)]
+                 (4096, 4096, 512), (8192, 8192, 256), (256, 14336, 256), (512, 4096, 256)]
 
 
 @pytest.fixture(autouse=True)

@@ -22,7 +22,7 @@ def test_matmul_ships_a_small_tile_variant(load):
     load("matmul")
     m = manifest("matmul")
     entries = [m["entry"]] + [v["entry"] for v in m.get("variants", [])]
-    assert entries == ["matmul", "matmul_128x64"], entries
+    assert entries == ["matmul", "matmul_128x64", "matmul_128x128"], entries
     assert m["launch"]["tile_cost"] > 0 and all(v["launch"]["tile_cost"] > 0 for v in m["variants"])
 
 
@@ -31,6 +31,9 @@ def test_matmul_ships_a_small_tile_variant(load):
     (300, 500, 256, "matmul_128x64"),
     (4096, 4096, 4096, "matmul"),          # several waves of big tiles
     (2048, 2048, 2048, "matmul"),          # one full wave of big tiles
+    (512, 4096, 1024, "matmul_128x128"),   # one wave of 128x128, two of 128x64
+    # One row tile: the default's 2x1 clusters leave half their CTAs without rows.
+    (100, 28672, 256, "matmul_128x128"),
 ])
 def test_choice_and_result(load, m, n, k, expected):
     matmul = load("matmul")

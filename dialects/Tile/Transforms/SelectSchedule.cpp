@@ -115,6 +115,12 @@ struct TileVariant {
 /// `defaultTileN` columns per accumulator, for `numAccs` accumulators:
 /// - 128x64 without a cluster: more CTAs for problems that would not fill
 ///   the GPU with the default tile;
+/// - for one product, 128x128 without a cluster: between the two, for
+///   problems the default fills with one partial wave and 128x64 with two
+///   (512 x 4096 x 14336: 0.60x cuBLAS with 128x64, 0.95x with 128x128; at
+///   one row tile, M <= 128, where the default's 2x1 clusters leave half
+///   their CTAs without rows: 128 x 28672 x 8192 0.93x -> 1.02x; measured
+///   on an H100 with L2 flushed, docs/performance.md);
 /// - for several accumulators (a dual GEMM's 128x128), a 7/8-wide tile
 ///   (128x112): when the default tiles fill just over a whole number of
 ///   waves, 8/7 as many narrower tiles fill them better (SwiGLU at
@@ -122,6 +128,8 @@ struct TileVariant {
 /// The runtime picks per launch by the manifest's cost rule.
 SmallVector<TileVariant> tileVariants(int64_t defaultTileN, int64_t numAccs) {
   SmallVector<TileVariant> variants = {{64, 1}};
+  if (numAccs == 1)
+    variants.push_back({128, 1});
   if (numAccs > 1)
     variants.push_back({defaultTileN * 7 / 8 / 16 * 16, std::nullopt});
   return variants;

@@ -18,10 +18,14 @@
 // CHECK-LABEL: tile.kernel @matmul_128x64(
 // CHECK-SAME:    attributes {tile_cost = 12226.{{[0-9]+}} : f64, variant_of = @matmul}
 // CHECK:         tile.contract({{.*}}) [{{.*}}] {schedule = #tile.schedule<tile_m = 128, tile_n = 64, tile_k = 64, stages = 8, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>}
+// CHECK-LABEL: tile.kernel @matmul_128x128(
+// CHECK-SAME:    attributes {tile_cost = 18204.{{[0-9]+}} : f64, variant_of = @matmul}
+// CHECK:         tile.contract({{.*}}) [{{.*}}] {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 64, stages = 6, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>}
 // CHECK-NOT:     tile.kernel
 tile.kernel @matmul(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> {
-  // expected-remark@+2 {{schedule for sm_90a: tile 128x256x64, 4 stages of 48 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (128 accumulator registers/thread); cluster 2x1 (rhs tile multicast); persistent, group_m 8}}
-  // expected-remark@+1 {{schedule for sm_90a: tile 128x64x64, 8 stages of 24 KiB + 16 KiB epilogue staging = 208 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (32 accumulator registers/thread); cluster 1x1; persistent, group_m 8}}
+  // expected-remark@+3 {{schedule for sm_90a: tile 128x256x64, 4 stages of 48 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (128 accumulator registers/thread); cluster 2x1 (rhs tile multicast); persistent, group_m 8}}
+  // expected-remark@+2 {{schedule for sm_90a: tile 128x64x64, 8 stages of 24 KiB + 16 KiB epilogue staging = 208 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (32 accumulator registers/thread); cluster 1x1; persistent, group_m 8}}
+  // expected-remark@+1 {{schedule for sm_90a: tile 128x128x64, 6 stages of 32 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (64 accumulator registers/thread); cluster 1x1; persistent, group_m 8}}
   %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
   ^bb0(%acc0: f32):
@@ -72,8 +76,9 @@ tile.kernel @f32_output(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xb
 // CHECK-LABEL: tile.kernel @fp8_128x64(
 // CHECK:         {schedule = #tile.schedule<tile_m = 128, tile_n = 64, tile_k = 128, stages = 8,
 tile.kernel @fp8(%a: tensor<?x?xf8E4M3FN, #tile.dims<M, K>>, %b: tensor<?x?xf8E4M3FN, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> {
-  // expected-remark@+2 {{schedule for sm_90a: tile 128x256x128, 4 stages of 48 KiB + 32 KiB epilogue staging}}
-  // expected-remark@+1 {{schedule for sm_90a: tile 128x64x128, 8 stages of 24 KiB + 16 KiB epilogue staging}}
+  // expected-remark@+3 {{schedule for sm_90a: tile 128x256x128, 4 stages of 48 KiB + 32 KiB epilogue staging}}
+  // expected-remark@+2 {{schedule for sm_90a: tile 128x64x128, 8 stages of 24 KiB + 16 KiB epilogue staging}}
+  // expected-remark@+1 {{schedule for sm_90a: tile 128x128x128, 6 stages of 32 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (64 accumulator registers/thread); cluster 1x1; persistent, group_m 8}}
   %0 = tile.contract(%a, %b : tensor<?x?xf8E4M3FN, #tile.dims<M, K>>, tensor<?x?xf8E4M3FN, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
   ^bb0(%acc0: f32):
@@ -89,8 +94,9 @@ tile.kernel @fp8(%a: tensor<?x?xf8E4M3FN, #tile.dims<M, K>>, %b: tensor<?x?xf8E4
 // CHECK-LABEL: tile.kernel @f32_operands(
 // CHECK:         {schedule = #tile.schedule<tile_m = 128, tile_n = 256, tile_k = 32, stages = 4,
 tile.kernel @f32_operands(%a: tensor<?x?xf32, #tile.dims<M, K>>, %b: tensor<?x?xf32, #tile.dims<N, K>>) -> tensor<?x?xf32, #tile.dims<M, N>> {
-  // expected-remark@+2 {{schedule for sm_90a: tile 128x256x32, 4 stages of 48 KiB + 32 KiB epilogue staging}}
-  // expected-remark@+1 {{schedule for sm_90a: tile 128x64x32, 8 stages of 24 KiB + 32 KiB epilogue staging}}
+  // expected-remark@+3 {{schedule for sm_90a: tile 128x256x32, 4 stages of 48 KiB + 32 KiB epilogue staging}}
+  // expected-remark@+2 {{schedule for sm_90a: tile 128x64x32, 8 stages of 24 KiB + 32 KiB epilogue staging}}
+  // expected-remark@+1 {{schedule for sm_90a: tile 128x128x32, 6 stages of 32 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (64 accumulator registers/thread); cluster 1x1; persistent, group_m 8}}
   %0 = tile.contract(%a, %b : tensor<?x?xf32, #tile.dims<M, K>>, tensor<?x?xf32, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xf32, #tile.dims<M, N>> {
   ^bb0(%acc0: f32):
@@ -107,8 +113,9 @@ tile.kernel @f32_operands(%a: tensor<?x?xf32, #tile.dims<M, K>>, %b: tensor<?x?x
 // CHECK-LABEL: tile.kernel @cluster4_128x64(
 // CHECK:         tile_n = 64, {{.*}}cluster_m = 4, cluster_n = 1
 tile.kernel @cluster4(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {hints = #tile.hints<cluster = [4]>} {
-  // expected-remark@+2 {{tile 128x256x64, 4 stages of 48 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (128 accumulator registers/thread); cluster 4x1 (rhs tile multicast); persistent, group_m 8}}
-  // expected-remark@+1 {{tile 128x64x64, 8 stages of 24 KiB + 16 KiB epilogue staging = 208 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (32 accumulator registers/thread); cluster 4x1 (rhs tile multicast); persistent, group_m 8}}
+  // expected-remark@+3 {{tile 128x256x64, 4 stages of 48 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (128 accumulator registers/thread); cluster 4x1 (rhs tile multicast); persistent, group_m 8}}
+  // expected-remark@+2 {{tile 128x64x64, 8 stages of 24 KiB + 16 KiB epilogue staging = 208 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (32 accumulator registers/thread); cluster 4x1 (rhs tile multicast); persistent, group_m 8}}
+  // expected-remark@+1 {{schedule for sm_90a: tile 128x128x64, 6 stages of 32 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (64 accumulator registers/thread); cluster 4x1 (rhs tile multicast); persistent, group_m 8}}
   %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
   ^bb0(%acc0: f32):
@@ -175,8 +182,9 @@ tile.kernel @m_128x64(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf1
 }
 tile.kernel @m(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>)
     -> tensor<?x?xbf16, #tile.dims<M, N>> {
-  // expected-remark@+2 {{schedule for sm_90a: tile 128x256x64, 4 stages}}
-  // expected-remark@+1 {{schedule for sm_90a: tile 128x64x64, 8 stages}}
+  // expected-remark@+3 {{schedule for sm_90a: tile 128x256x64, 4 stages}}
+  // expected-remark@+2 {{schedule for sm_90a: tile 128x64x64, 8 stages}}
+  // expected-remark@+1 {{schedule for sm_90a: tile 128x128x64, 6 stages of 32 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (64 accumulator registers/thread); cluster 1x1; persistent, group_m 8}}
   %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
   ^bb0(%acc: f32):

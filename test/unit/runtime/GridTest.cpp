@@ -115,8 +115,14 @@ TEST(GridPersistent, AtMostOneCtaPerSm) {
   EXPECT_EQ(g.x, 132u); // cap rounded down to whole clusters
   g = gridOk(m, {1024, 1024, 64}, 132);
   EXPECT_EQ(g.x, 32u); // 8 * 4 tiles: fewer tiles than SMs
+  // 5 row tiles x 3 column tiles: the clusters are 2 row tiles each, so 3
+  // cluster rows of 3 columns, 18 CTAs.
   g = gridOk(m, {640, 768, 64}, 132);
-  EXPECT_EQ(g.x, 16u); // 5 * 3 = 15 tiles, rounded up to the cluster
+  EXPECT_EQ(g.x, 18u);
+  // One row tile: every cluster has a CTA without rows, and the walk's 56
+  // cluster tiles need 112 CTAs (not 56).
+  g = gridOk(m, {128, 256 * 56, 64}, 132);
+  EXPECT_EQ(g.x, 112u);
 }
 
 TEST(GridPersistent, OnlyClustersResidentAtOnce) {

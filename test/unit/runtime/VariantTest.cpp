@@ -531,11 +531,17 @@ TEST(VariantChoice, SeveralDims) {
 }
 
 TEST(VariantChoice, TilesRoundUpToTheCluster) {
-  // Persistent, cluster 2: 5 x 3 = 15 tiles launch 16 CTAs.
+  // Persistent, cluster 2: 5 row tiles take 3 clusters of 2 rows, so 5 x 3
+  // tiles launch 6 x 3 = 18 CTAs.
   Manifest m = matmulVariantsManifest();
   VariantCost c = costOf(m, 0, {640, 768, 64});
-  EXPECT_EQ(c.ctas, 16);
+  EXPECT_EQ(c.ctas, 18);
   EXPECT_EQ(c.waves, 1);
+  // One row tile (M <= 128): half of each cluster has no rows, so 112 column
+  // tiles are 224 CTAs, two waves of 132.
+  c = costOf(m, 0, {128, 256 * 112, 64});
+  EXPECT_EQ(c.ctas, 224);
+  EXPECT_EQ(c.waves, 2);
 
   // 133 tiles on 133 SMs: one wave without a cluster; with clusters of 2 the
   // CTAs round up to 134 and a wave holds only 132, so the cheaper-per-tile
