@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
-"""Host time per call from Python: torch.matmul, a Kiln kernel call and a prepared launch
-(`kernel.prepare`), on a tiny matmul whose GPU time is below the host's, in one process.
+"""Host time per call from Python: torch.matmul, Kiln kernel calls (with `out=`, which reuse a
+cached prepared launch, and without, which allocate the output and check every argument) and a
+prepared launch (`kernel.prepare`), on a tiny matmul whose GPU time is below the host's, in one
+process.
 
     bench_host.py [--shape 128x128x128] [--calls 400] [--reps 30]
 
@@ -50,6 +52,7 @@ def main():
     bt = b.T
     fns = {"torch.matmul": lambda: torch.matmul(a, bt, out=c1),
            "kiln call": lambda: kernel(a, b, out=c2),
+           "kiln call, new output": lambda: kernel(a, b),
            "kiln prepared": prepared}
     # Interleaved rounds, as the GPU benchmarks do: clocks and caches affect all alike.
     results = {name: [] for name in fns}
@@ -65,7 +68,7 @@ def main():
             return 1
     for name, samples in results.items():
         us = statistics.median(samples)
-        print(f"{name:14s} {us:6.2f} us per call  ({us / torch_us:.2f}x torch.matmul)")
+        print(f"{name:22s} {us:6.2f} us per call  ({us / torch_us:.2f}x torch.matmul)")
     return 0
 
 

@@ -113,3 +113,67 @@ def test_prepared_grouped_launch_keeps_the_checking_mode(load, kiln_module):
             prepared()
     finally:
         kernel.check_offsets = False
+
+
+def test_calls_with_out_reuse_their_prepared_launch(load):
+    """`kernel(a, b, out=c)` again with the same tensors launches a cached prepared launch: it
+    reads the tensors' current contents, and new tensors, shapes, views or a stream of their own
+    get a launch of their own (each checked against the reference)."""
+    kernel = load("matmul")
+    a = torch.randn(300, 264, device="cuda", dtype=torch.bfloat16)
+    b = torch.randn(520, 264, device="cuda", dtype=torch.bfloat16)
+    c = torch.full((300, 520), float("nan"), device="cuda", dtype=torch.bfloat16)
+    for _ in range(3):
+        a.copy_(torch.randn_like(a))
+        c.fill_(float("nan"))
+        assert kernel(a, b, out=c) is c
+        torch.cuda.synchronize()
+        assert relative_error(c, a.float() @ b.float().T) < 1e-2
+    # Another configuration each: fewer rows (a view), a new output, another stream.
+    a2, c2 = a[:17], torch.full((17, 520), float("nan"), device="cuda", dtype=torch.bfloat16)
+    kernel(a2, b, out=c2)
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    c.fill_(float("nan"))
+    with torch.cuda.stream(side):
+        kernel(a, b, out=c)
+    torch.cuda.current_stream().wait_stream(side)
+    torch.cuda.synchronize()
+    assert relative_error(c2, a2.float() @ b.float().T) < 1e-2
+    assert relative_error(c, a.float() @ b.float().T) < 1e-2
+    # Errors are still reported by the checked path on a configuration's first call.
+    with pytest.raises(Exception, match="dtype"):
+        kernel(a.float(), b, out=c)
+
+
+def test_the_call_cache_keeps_no_tensor_alive(load):
+    import gc
+    import weakref
+    kernel = load("matmul")
+    a = torch.randn(128, 64, device="cuda", dtype=torch.bfloat16)
+    b = torch.randn(64, 64, device="cuda", dtype=torch.bfloat16)
+    c = torch.empty(128, 64, device="cuda", dtype=torch.bfloat16)
+    kernel(a, b, out=c)
+    torch.cuda.synchronize()
+    refs = [weakref.ref(t) for t in (a, b, c)]
+    del a, b, c
+    gc.collect()
+    assert all(r() is None for r in refs)
+
+
+def test_many_configurations_stay_correct(load):
+    """More configurations than the cache keeps, cycled twice: evicted ones are prepared
+    again, none is launched with another's arguments."""
+    kernel = load("matmul")
+    cases = []
+    for m in range(1, 41, 2):
+        a = torch.randn(m, 128, device="cuda", dtype=torch.bfloat16)
+        b = torch.randn(96, 128, device="cuda", dtype=torch.bfloat16)
+        cases.append((a, b, torch.empty(m, 96, device="cuda", dtype=torch.bfloat16)))
+    for _ in range(2):
+        for a, b, c in cases:
+            c.fill_(float("nan"))
+            kernel(a, b, out=c)
+        torch.cuda.synchronize()
+        for a, b, c in cases:
+            assert relative_error(c, a.float() @ b.float().T) < 1e-2
