@@ -398,22 +398,66 @@ class Kernel:
     def __call__(self, *args, out=None, stream=None):
         if out is not None:
             results = self._cached_call(args, out, stream)
-            if results is not None:
-                return results
+        else:
+            results = self._cached_allocating_call(args, stream)
+        if results is not None:
+            return results
         torch = _torch()
         tensors, s, device = self._bind(torch, args, out)
         self._launch(torch, s, device, stream)
         return self._results(tensors)
 
-    def _call_key(self, args, out, stream):
-        """What a launch with these arguments depends on, hashable: the stream handle, then per
-        tensor its address, shape, strides, dtype and device (tuples of block-scaled arguments
-        marked by their length). None when an argument is not a CUDA tensor: the checked path
-        reports it."""
-        outs = out if len(self._outputs) != 1 else (out,)
+    def _cached_allocating_call(self, args, stream):
+        """A call that allocates its outputs, for inputs seen before on this thread: the outputs'
+        shapes and the inputs' descriptions are kept from the first call (no Python checks, no
+        shape inference); the runtime still checks the launch. None when the inputs cannot be
+        keyed or on the first call (the checked path runs; it then fills the cache)."""
+        key = self._call_key(args, (), stream)
+        if key is None:
+            return None
+        calls = getattr(self._tls, "allocating_calls", None)
+        if calls is None:
+            calls = self._tls.allocating_calls = {}
+        entry = calls.get(key)
+        handle, device = key[-1], key[-2]
+        torch = _torch()
+        if entry is None:
+            tensors, s, bound = self._bind(torch, args, None)
+            self._launch(torch, s, bound, stream)
+            # Kept: every param described in an array of the entry's own, and per output
+            # its shape and dtype.
+            entry_scratch = _Scratch(self.params)
+            for i, t in enumerate(tensors):
+                self._describe(entry_scratch, i, t)
+            allocate = [(i, tuple(tensors[i].shape), tensors[i].dtype)
+                        for group in self._outputs for i in [group[0]] + group[1]]
+            if len(calls) >= _CALL_CACHE_SIZE:
+                calls.pop(next(iter(calls)))
+            calls[key] = (entry_scratch, allocate)
+            return self._results(tensors)
+        # (On the default stream the launch runs in the current context: the inputs' device
+        # must be current, which the checked path arranges.)
+        if not handle and torch.cuda.current_device() != device:
+            return None
+        entry_scratch, allocate = entry
+        tensors = [None] * len(self.params)
+        for i, shape, dtype in allocate:
+            t = tensors[i] = torch.empty(shape, dtype=dtype, device=device)
+            entry_scratch.tensors[i].data = t.data_ptr()
+        status = self._lib.kiln_launch(self._handle, entry_scratch.tensors, len(self.params),
+                                       handle or None)
+        if status:
+            _lib.check(status)
+        return self._results(tensors)
+
+    def _call_key(self, args, outs, stream):
+        """What a launch with these arguments depends on, hashable: per tensor its address,
+        shape, strides, dtype and device (tuples of block-scaled arguments marked by their
+        length), then the device and the stream handle. `outs`: the outputs passed in `out=`, as
+        a sequence. None when an argument is not a CUDA tensor: the checked path reports it."""
         if not isinstance(outs, (tuple, list)):
             return None
-        key = [len(args)]
+        key = [len(args), len(outs)]
         device = -1
         try:
             for group in (args, outs):
@@ -428,6 +472,8 @@ class Kernel:
                         key.append((t.data_ptr(), t.shape, t.stride(), t.dtype, device))
         except AttributeError:
             return None
+        if device < 0:
+            return None  # no tensors: the checked path reports it
         if stream is None:
             if self._raw_stream is None:
                 self._raw_stream = _raw_stream_getter(_torch())
@@ -438,13 +484,15 @@ class Kernel:
             handle = getattr(stream, "cuda_stream", None)
             if handle is None:
                 return None
+        key.append(device)
         key.append(handle)
         return tuple(key)
 
     def _cached_call(self, args, out, stream):
         """The call through the cache of prepared launches: launched and its results returned,
         or None when the arguments cannot be keyed (the checked path then runs)."""
-        key = self._call_key(args, out, stream)
+        outs = out if len(self._outputs) != 1 else (out,)
+        key = self._call_key(args, outs, stream)
         if key is None:
             return None
         handle = key[-1]
