@@ -135,7 +135,7 @@ def main():
     parser.add_argument("--quick", action="store_true",
                         help=f"M in {QUICK_MS} only, bf16, no squares")
     parser.add_argument("--out", default="bench_gemm_grid.json")
-    parser.add_argument("--plot", default="bench_gemm_grid.png")
+    parser.add_argument("--plot", default="bench_gemm_grid.png", help="'' for no plot")
     args = parser.parse_args()
 
     dtypes = ["bf16"] if args.quick else args.dtypes.split(",")
@@ -171,9 +171,10 @@ def main():
     with open(args.out, "w") as f:
         json.dump({"environment": env, "copy_tbs": copy_tbs, "geomean": geomean, "rows": rows},
                   f, indent=1)
-    heat_map(args.plot, rows, copy_tbs, dtypes, ms,
-             f"{env.get('device', '')}: geometric mean {geomean:.3f}x, "
-             f"device copy {copy_tbs:.2f} TB/s")
+    if args.plot:
+        heat_map(args.plot, rows, copy_tbs, dtypes, ms,
+                 f"{env.get('device', '')}: geometric mean {geomean:.3f}x, "
+                 f"device copy {copy_tbs:.2f} TB/s")
     bad = [r for r in rows if not r["rel_err"] < 1e-2]
     if bad:
         print(f"FAILED: {len(bad)} results differ from the float32 reference", file=sys.stderr)

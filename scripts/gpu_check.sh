@@ -25,6 +25,7 @@
 #   bench_matmul.json  bench_matmul.png  bench_swiglu.json  bench_swiglu.png  bench_epilogue.json
 #   bench_fp8.json     (the fp8 GEMM and the fp8 SwiGLU)
 #   bench_grouped.json bench_grouped.png (grouped GEMM and grouped SwiGLU against torch._grouped_mm)
+#   bench_gemm_grid.json (the GEMM shape grid; bench/bench_gemm_grid.py draws its heat map)
 #   (bench_layouts and bench_batched print [K, N] weights against [N, K] and batched matmuls
 #   against torch.bmm to the log only)
 set -u -o pipefail
@@ -174,6 +175,12 @@ if [ $BENCH = 1 ]; then
       $([ $QUICK = 1 ] && echo --shapes 32:1024x1024x128,8:4096x4096x4096)
   else
     note "== bench_batched: skipped, bmm_kn was not built"
+  fi
+  if [ -e "$KILN_ARTIFACTS/matmul_f16.kiln.json" ]; then
+    run -t all "bench_gemm_grid" timeout 300 python3 bench/bench_gemm_grid.py \
+      --out "$OUT/bench_gemm_grid.json" --plot "" $Q
+  else
+    note "== bench_gemm_grid: skipped, matmul_f16 was not built"
   fi
 fi
 note "gpu_check: $([ $status = 0 ] && echo PASS || echo FAIL)"
