@@ -522,6 +522,47 @@ kiln_status kiln_module_choose_variant(const kiln_module *module,
   }
 }
 
+kiln_status kiln_module_pin_variant(kiln_module *module, int variant) {
+  if (!module)
+    return fail(KILN_ERROR_INVALID_VALUE,
+                "kiln_module_pin_variant: null module");
+  Status s = module->module->pinVariant(variant);
+  return s.ok() ? KILN_OK : report(s);
+}
+
+int kiln_module_pinned_variant(const kiln_module *module) {
+  return module ? module->module->pinnedVariant() : -1;
+}
+
+kiln_status kiln_module_explain_variant(const kiln_module *module,
+                                        const kiln_tensor *args, int nargs,
+                                        int sm_count, const char **text) {
+  if (!module || !text || nargs < 0 || (nargs > 0 && !args))
+    return fail(KILN_ERROR_INVALID_VALUE,
+                "kiln_module_explain_variant: NULL argument");
+  try {
+    thread_local std::string explanation;
+    std::vector<Tensor> tensors;
+    std::unique_ptr<bool[]> knownArray;
+    kiln_status cs = convertPartial(args, nargs, tensors, knownArray);
+    if (cs != KILN_OK)
+      return cs;
+    Status s = module->module->explainVariant(
+        tensors.data(), knownArray.get(), tensors.size(), sm_count,
+        explanation);
+    if (!s.ok())
+      return report(s);
+    *text = explanation.c_str();
+    return KILN_OK;
+  } catch (const std::bad_alloc &) {
+    return fail(KILN_ERROR_INTERNAL,
+                "out of memory in kiln_module_explain_variant");
+  } catch (...) {
+    return fail(KILN_ERROR_INTERNAL,
+                "unexpected error in kiln_module_explain_variant");
+  }
+}
+
 static_assert(KILN_DIM_CONST == static_cast<int>(DimExpr::Kind::Const) &&
                   KILN_DIM_NAME == static_cast<int>(DimExpr::Kind::Name) &&
                   KILN_DIM_ADD == static_cast<int>(DimExpr::Kind::Add) &&

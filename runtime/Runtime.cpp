@@ -206,6 +206,14 @@ struct Module::Impl {
 
   /// The variant of the most recent successful launch; -1 before the first.
   std::atomic<int> lastVariant{-1};
+  /// Module::pinVariant's variant, -1 for the cost rule's choice.
+  std::atomic<int> pinnedVariant{-1};
+  /// The variant launches with these dims run: the pinned one, else the
+  /// cost rule's.
+  int variantFor(const BoundDims &dims, int smCount) const {
+    int pinned = pinnedVariant.load(std::memory_order_relaxed);
+    return pinned >= 0 ? pinned : kiln::chooseVariant(plan, dims, smCount);
+  }
   /// Module::setCheckOffsets.
   std::atomic<bool> checkOffsets{false};
 
@@ -849,7 +857,7 @@ Status Module::Impl::prepareLaunch(const Tensor *args, size_t count,
 
   // The variant for these dims (integer arithmetic, no allocation); from here
   // on everything uses its plan.
-  int variant = kiln::chooseVariant(plan, dims, cs->device.smCount);
+  int variant = variantFor(dims, cs->device.smCount);
   const LaunchPlan &kp = plan.variantPlan(variant);
   KernelState &ks = cs->kernels[variant];
   const Launch &l = kp.manifest.launch;
@@ -1010,6 +1018,43 @@ bool Module::checkOffsets() const {
   return impl->checkOffsets.load(std::memory_order_relaxed);
 }
 
+Status Module::pinVariant(int variant) {
+  if (variant < -1 || variant >= static_cast<int>(numVariants()))
+    return Status::error(ErrorCode::InvalidValue,
+                         "pinVariant: variant " + std::to_string(variant) +
+                             " is not -1 (the cost rule) or one of the " +
+                             std::to_string(numVariants()) + " variants");
+  impl->pinnedVariant.store(variant, std::memory_order_relaxed);
+  return Status();
+}
+
+int Module::pinnedVariant() const {
+  return impl->pinnedVariant.load(std::memory_order_relaxed);
+}
+
+Status Module::explainVariant(const Tensor *args, const bool *known,
+                              size_t count, int smCount,
+                              std::string &text) const {
+  int variant = -1;
+  Status s = chooseVariant(args, known, count, smCount, variant);
+  if (!s.ok())
+    return s;
+  try {
+    std::string error;
+    BoundDims dims;
+    bindDims(impl->plan, args, known, count, dims, error);
+    text = "variant choice (" + std::to_string(smCount) + " SMs):\n" +
+           describeVariantChoice(impl->plan, dims, smCount);
+    int pinned = pinnedVariant();
+    if (pinned >= 0)
+      text += "  pinned: variant " + std::to_string(pinned) + " '" +
+              variantEntry(static_cast<size_t>(pinned)) + "' runs\n";
+    return Status();
+  } catch (const std::bad_alloc &) {
+    return Status::error(ErrorCode::Internal, "out of memory");
+  }
+}
+
 Status Module::chooseVariant(const Tensor *args, const bool *known,
                              size_t count, int smCount, int &variant) const {
   try {
@@ -1037,7 +1082,7 @@ Status Module::chooseVariant(const Tensor *args, const bool *known,
                                      "' (in the grid of entry '" +
                                      plan.variantPlan(k).manifest.entry +
                                      "') is not bound by any given tensor");
-    variant = kiln::chooseVariant(plan, dims, smCount);
+    variant = impl->variantFor(dims, smCount);
     return Status();
   } catch (const std::bad_alloc &) {
     return Status::error(ErrorCode::Internal, "out of memory");

@@ -166,6 +166,19 @@ public:
   /// The variant the most recent successful launch (on any thread) chose; -1
   /// before the first.
   int lastVariant() const;
+  /// Every later launch (and prepared launch, and chooseVariant) runs variant
+  /// `variant` instead of the one the cost rule picks; -1 gives the choice back
+  /// to the cost rule. For measuring the variants and for working around a
+  /// choice that is wrong on some device. InvalidValue outside
+  /// -1..numVariants()-1.
+  Status pinVariant(int variant);
+  /// The pinned variant, -1 when none is.
+  int pinnedVariant() const;
+  /// Why a launch with these tensors would run the variant it would, on a
+  /// device with `smCount` SMs: per variant its CTAs, waves and cost, the chosen
+  /// one marked (and the pin, if any); the tensors as for chooseVariant.
+  Status explainVariant(const Tensor *args, const bool *known, size_t count,
+                        int smCount, std::string &text) const;
 
   /// The checking mode (docs/runtime.md, "Checking offsets"): before each
   /// launch, synchronize `stream`, copy the group offsets the manifest lists

@@ -220,6 +220,22 @@ KILN_API kiln_status kiln_module_choose_variant(const kiln_module *module,
                                                 const kiln_tensor *args,
                                                 int nargs, int sm_count,
                                                 int *variant_out);
+/** Every later launch of `module` (prepared ones included, and
+ * kiln_module_choose_variant) runs variant `variant` (0 .. num_variants - 1)
+ * instead of the cost rule's choice; -1 gives the choice back to the cost
+ * rule. KILN_ERROR_INVALID_VALUE for another number. */
+KILN_API kiln_status kiln_module_pin_variant(kiln_module *module, int variant);
+/** The pinned variant; -1 when none is (or for NULL). */
+KILN_API int kiln_module_pinned_variant(const kiln_module *module);
+/** Why a launch with these tensors (as for kiln_module_choose_variant) would
+ * run the variant it would on a device with `sm_count` SMs: per variant its
+ * CTAs, waves and cost, the chosen one marked, and the pin if any. `*text`
+ * points to a NUL-terminated string owned by the library, valid until the
+ * next call of this function on the same thread. */
+KILN_API kiln_status kiln_module_explain_variant(const kiln_module *module,
+                                                 const kiln_tensor *args,
+                                                 int nargs, int sm_count,
+                                                 const char **text);
 
 /* ---- Dim expressions (no CUDA calls) ----
  * A manifest shape entry: `128`, `M`, `M+1`, `M-1`, `M*2` or `cdiv(M,128)`,

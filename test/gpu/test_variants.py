@@ -51,3 +51,32 @@ def test_choice_and_result(load, m, n, k, expected):
     if torch.cuda.get_device_properties(0).multi_processor_count != 132:
         pytest.skip("the expected choices assume 132 SMs")
     assert chosen == expected
+
+
+def test_pinned_entry_runs_and_is_explained(load):
+    """A pinned entry runs whatever the cost rule would choose, and is correct; `explain`
+    lists every entry's cost and names the pin; None gives the choice back."""
+    matmul = load("matmul")
+    m, n, k = 1000, 1000, 512
+    a = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
+    b = torch.randn(n, k, device="cuda", dtype=torch.bfloat16)
+    ref = a.float() @ b.float().T
+    chosen = matmul.entry_for(a, b)
+    try:
+        for entry in matmul.entries:
+            matmul.pinned_entry = entry
+            assert matmul.pinned_entry == entry and matmul.entry_for(a, b) == entry
+            c = torch.full((m, n), float("nan"), device="cuda", dtype=torch.bfloat16)
+            matmul(a, b, out=c)
+            torch.cuda.synchronize()
+            assert matmul.last_entry == entry
+            assert ((c.float() - ref).norm() / ref.norm()).item() < 1e-2, entry
+            text = matmul.explain(a, b)
+            assert f"pinned: variant {matmul.entries.index(entry)} '{entry}' runs" in text, text
+            assert all(f"'{e}'" in text for e in matmul.entries)
+    finally:
+        matmul.pinned_entry = None
+    assert matmul.pinned_entry is None and matmul.entry_for(a, b) == chosen
+    assert "pinned" not in matmul.explain(a, b)
+    with pytest.raises(Exception, match="no entry"):
+        matmul.pinned_entry = "matmul_1x1"

@@ -238,6 +238,55 @@ class Kernel:
         return self.entries[v] if v >= 0 else None
 
     @property
+    def pinned_entry(self):
+        """The entry every launch runs instead of the cost rule's choice, or None (the default):
+        set it to one of `entries` (or an index into it) to measure that variant or to work
+        around a choice that is wrong on some device, None to give the choice back. Prepared
+        launches made before keep the entry they were prepared with."""
+        v = self._lib.kiln_module_pinned_variant(self._handle)
+        return self.entries[v] if v >= 0 else None
+
+    @pinned_entry.setter
+    def pinned_entry(self, entry):
+        if entry is None:
+            index = -1
+        elif isinstance(entry, int):
+            index = entry
+        elif entry in self.entries:
+            index = self.entries.index(entry)
+        else:
+            raise KilnError("%s has no entry %r (entries: %s)"
+                            % (self.name, entry, ", ".join(self.entries)),
+                            "KILN_ERROR_INVALID_VALUE")
+        _lib.check(self._lib.kiln_module_pin_variant(self._handle, index))
+        # Cached prepared launches hold the entry they were prepared with.
+        self._calls.clear()
+
+    def explain(self, *args, out=None, sm_count=None):
+        """Why a call with these arguments would run the entry it would (`entry_for`): per entry
+        the CTAs, waves of the device's SMs and the cost rule's cost, the chosen one marked, and
+        the pin if any; a string."""
+        torch = _torch()
+        tensors = self._group(args, out)
+        device = self._check_tensors(torch, tensors)
+        if device is None:
+            raise KilnError("%s has no tensors to take a device from" % self.name)
+        if sm_count is None:
+            index = device.index if device.index is not None else torch.cuda.current_device()
+            sm_count = torch.cuda.get_device_properties(index).multi_processor_count
+        s = self._scratch()
+        for i, t in enumerate(tensors):
+            if t is None:
+                s.tensors[i].shape = None
+            else:
+                self._describe(s, i, t)
+        text = ctypes.c_char_p()
+        _lib.check(self._lib.kiln_module_explain_variant(self._handle, s.tensors,
+                                                         len(self.params), int(sm_count),
+                                                         ctypes.byref(text)))
+        return text.value.decode()
+
+    @property
     def check_offsets(self):
         """The checking mode for group offsets (docs/runtime.md, "Checking offsets"): when True,
         each launch first synchronizes its stream, reads the offsets of a grouped kernel (MoE

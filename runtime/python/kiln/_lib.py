@@ -132,6 +132,12 @@ def _declare(lib):
             c.c_int,
             [mod, c.POINTER(CTensor), c.c_int, c.c_int, c.POINTER(c.c_int)],
         ),
+        "kiln_module_pin_variant": (c.c_int, [mod, c.c_int]),
+        "kiln_module_pinned_variant": (c.c_int, [mod]),
+        "kiln_module_explain_variant": (
+            c.c_int,
+            [mod, c.POINTER(CTensor), c.c_int, c.c_int, c.POINTER(c.c_char_p)],
+        ),
     }
     for name, (restype, argtypes) in sig.items():
         fn = getattr(lib, name)

@@ -602,6 +602,32 @@ class CApiVariantsTest(unittest.TestCase):
         self.assertEqual(lib.kiln_last_error().decode(),
                          "chooseVariant: SM count 0 is not positive")
 
+        # A pinned variant is what every launch and query runs; -1 gives it back.
+        self.assertEqual(lib.kiln_module_pinned_variant(self.mod), -1)
+        self.assertEqual(lib.kiln_module_pin_variant(self.mod, 2), 1)
+        self.assertEqual(lib.kiln_last_error().decode(),
+                         "pinVariant: variant 2 is not -1 (the cost rule) or one of the 2 "
+                         "variants")
+        self.assertEqual(lib.kiln_module_pin_variant(None, 0), 1)
+        self.assertEqual(lib.kiln_module_pinned_variant(None), -1)
+        args = arr([4096, 512], [4096, 512], [4096, 4096])
+        self.assertEqual(lib.kiln_module_pin_variant(self.mod, 1), 0)
+        self.assertEqual(lib.kiln_module_pinned_variant(self.mod), 1)
+        self.assertEqual(lib.kiln_module_choose_variant(self.mod, args, 3, 132, ctypes.byref(v)), 0)
+        self.assertEqual(v.value, 1)
+        text = ctypes.c_char_p()
+        self.assertEqual(lib.kiln_module_explain_variant(self.mod, args, 3, 132,
+                                                         ctypes.byref(text)), 0)
+        explanation = text.value.decode()
+        self.assertIn("variant choice (132 SMs):", explanation)
+        self.assertIn("variant 0 'matmul': ", explanation)
+        self.assertIn("<- chosen", explanation.splitlines()[1])
+        self.assertIn("pinned: variant 1 'matmul_64x64' runs", explanation)
+        self.assertEqual(lib.kiln_module_pin_variant(self.mod, -1), 0)
+        self.assertEqual(lib.kiln_module_choose_variant(self.mod, args, 3, 132, ctypes.byref(v)), 0)
+        self.assertEqual(v.value, 0)
+        self.assertEqual(lib.kiln_module_explain_variant(self.mod, args, 3, 132, None), 1)
+
 
 # Run in a fresh interpreter (the runtime loads the driver once per process): load a kernel with
 # the C API and prepare it, the first call that needs the driver; prints the status and message.

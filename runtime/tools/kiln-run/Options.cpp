@@ -63,7 +63,13 @@ const char *const kUsage =
     "  --device N            CUDA device ordinal (default 0)\n"
     "  --verbose             print the grid, every kernel argument and, for "
     "a kernel with\n"
-    "                        variants, each variant's cost\n";
+    "                        variants, each variant's cost\n"
+    "  --explain             print why the launch runs the variant it runs "
+    "(each variant's\n"
+    "                        CTAs, waves and cost)\n"
+    "  --entry NAME          run the variant with this entry symbol instead "
+    "of the cost rule's\n"
+    "                        choice (Module::pinVariant)\n";
 
 namespace {
 
@@ -130,6 +136,12 @@ ParseResult parseArgs(int argc, const char *const *argv, Options &o,
       o.checkOffsets = true;
     } else if (arg == "--verbose" || arg == "-v") {
       o.verbose = true;
+    } else if (arg == "--explain") {
+      o.explain = true;
+    } else if (arg == "--entry") {
+      if (!next(value))
+        return ParseResult::Error;
+      o.entry = value;
     } else if (arg == "--host-time") {
       o.hostTime = true;
     } else if (arg == "--dims") {

@@ -35,6 +35,11 @@ struct Options {
   uint64_t seed = 1;
   int device = 0;
   bool verbose = false;
+  /// --explain: print why the launch runs the variant it runs.
+  bool explain = false;
+  /// --entry NAME: run this variant (Module::pinVariant) instead of the cost
+  /// rule's choice.
+  std::string entry;
   /// --host-time: the host time per call of launch() and of a prepared
   /// launch.
   bool hostTime = false;

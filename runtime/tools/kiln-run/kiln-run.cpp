@@ -417,6 +417,22 @@ int run(int argc, char **argv) {
   const Manifest &m = mod->manifest();
   if (opt.checkOffsets)
     mod->setCheckOffsets(true);
+  if (!opt.entry.empty()) {
+    int pinned = -1;
+    std::string entries;
+    for (size_t k = 0; k < mod->numVariants(); ++k) {
+      entries += (k ? ", " : "") + mod->variantEntry(k);
+      if (mod->variantEntry(k) == opt.entry)
+        pinned = static_cast<int>(k);
+    }
+    if (pinned < 0) {
+      std::fprintf(stderr, "kiln-run: --entry %s: the kernel has no such entry "
+                           "(entries: %s)\n",
+                   opt.entry.c_str(), entries.c_str());
+      return 2;
+    }
+    mod->pinVariant(pinned);
+  }
 
   // Dims and shapes.
   std::vector<int64_t> dimValues;
@@ -574,12 +590,16 @@ int run(int argc, char **argv) {
                              dev);
     std::printf("variant %d of %zu: entry %s\n", report.variant,
                 mod->numVariants(), report.entry.c_str());
-    if (opt.verbose) {
+    if (opt.verbose || opt.explain) {
       BoundDims bound;
       bound.values = dimValues;
       bound.sources.assign(dimValues.size(), DimSource());
       std::printf("variant choice (%d SMs):\n%s", sms,
                   describeVariantChoice(mod->plan(), bound, sms).c_str());
+      if (mod->pinnedVariant() >= 0)
+        std::printf("  pinned (--entry): variant %d '%s' runs\n",
+                    mod->pinnedVariant(),
+                    mod->variantEntry(mod->pinnedVariant()).c_str());
     }
   }
   if (!report.launched) {

@@ -283,6 +283,15 @@ TEST(CudaDriverDeathTest, ModuleWithoutADriver) {
     if (!(s = mod->chooseVariant(args.data(), nullptr, 3, 132, variant)).ok() ||
         variant != 0)
       return "chooseVariant: " + s.message();
+    // A pin out of range is refused; a valid one is what a query answers.
+    if (mod->pinVariant(static_cast<int>(mod->numVariants())).code() !=
+            ErrorCode::InvalidValue ||
+        mod->pinnedVariant() != -1)
+      return "pinVariant accepted a variant the kernel does not have";
+    std::string text;
+    if (!(s = mod->explainVariant(args.data(), nullptr, 3, 132, text)).ok() ||
+        (mod->numVariants() > 1 && text.find("<- chosen") == std::string::npos))
+      return "explainVariant: " + s.message() + text;
     return "";
   });
 }

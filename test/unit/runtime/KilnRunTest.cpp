@@ -50,7 +50,8 @@ TEST(KilnRunOptions, ParsesEveryOption) {
                    "--warmup", "0", "--seed", "9223372036854775807", "--device",
                    "2147483647", "--check-work", "1", "--values",
                    "offsets=-2147483648,2147483647", "--check", "--ref",
-                   "swiglu", "-v", "--check-offsets", "--host-time"},
+                   "swiglu", "-v", "--check-offsets", "--host-time",
+                   "--explain", "--entry", "matmul_128x64"},
                   o, error),
             ParseResult::Run)
       << error;
@@ -70,6 +71,8 @@ TEST(KilnRunOptions, ParsesEveryOption) {
   EXPECT_TRUE(o.verbose);
   EXPECT_TRUE(o.hostTime);
   EXPECT_TRUE(o.checkOffsets);
+  EXPECT_TRUE(o.explain);
+  EXPECT_EQ(o.entry, "matmul_128x64");
   EXPECT_EQ(parse({"--help"}, o, error), ParseResult::Help);
 }
 
