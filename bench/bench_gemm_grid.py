@@ -10,7 +10,8 @@ Timing is triton's do_bench method, which is how decode GEMMs are usually quoted
 sample the L2 is flushed (a 256 MB buffer zeroed), then CUDA events around one launch. The
 flush keeps the GPU busy longer than either caller needs to issue its launch, so host overhead
 is hidden for both, and the weights come from device memory as in a model's forward pass.
-Medians of interleaved rounds. A same-run device copy gives the bandwidth ceiling: achieved
+Medians of interleaved rounds. With --model every entry is also timed pinned, which checks the runtime's variant choice (the
+chosen entry's time over the fastest's). A same-run device copy gives the bandwidth ceiling: achieved
 bandwidth = (A + B + C bytes) / time, and its fraction of the copy's.
 
 Writes JSON and a heat map (PNG) of the Kiln / cuBLAS speed ratio with each cell's achieved
@@ -76,7 +77,18 @@ def relative_error(out, ref):
     return ((out.float() - ref).norm() / ref.norm()).item()
 
 
-def measure(kernel, dtype, m, n, k, flushed, samples):
+def pinned(kernel, entry, fn):
+    """fn with `entry` pinned for its duration (Kernel.pinned_entry)."""
+    def run():
+        kernel.pinned_entry = entry
+        try:
+            fn()
+        finally:
+            kernel.pinned_entry = None
+    return run
+
+
+def measure(kernel, dtype, m, n, k, flushed, samples, model):
     a = torch.randn(m, k, device="cuda", dtype=dtype)
     b = torch.randn(n, k, device="cuda", dtype=dtype)
     c = torch.full((m, n), float("nan"), device="cuda", dtype=dtype)
@@ -85,16 +97,28 @@ def measure(kernel, dtype, m, n, k, flushed, samples):
     err = relative_error(c, ref)
     entry = kernel.last_entry
     d = torch.empty(m, n, device="cuda", dtype=dtype)
-    times = flushed.time({"kiln": lambda: kernel(a, b, out=c),
-                          "cublas": lambda: torch.matmul(a, b.T, out=d)}, samples)
+    fns = {"kiln": lambda: kernel(a, b, out=c), "cublas": lambda: torch.matmul(a, b.T, out=d)}
+    if model:
+        # Every entry pinned in turn (the check of the runtime's cost rule), each checked too.
+        for e in kernel.entries:
+            pinned(kernel, e, lambda: kernel(a, b, out=c))()
+            err = max(err, relative_error(c, ref))
+            fns["entry " + e] = pinned(kernel, e, lambda: kernel(a, b, out=c))
+    times = flushed.time(fns, samples)
     nbytes = (m * k + n * k + m * n) * a.element_size()
     flops = 2.0 * m * n * k
-    return {"m": m, "n": n, "k": k, "entry": entry, "rel_err": err,
-            "kiln_us": times["kiln"] * 1e3, "cublas_us": times["cublas"] * 1e3,
-            "ratio": times["cublas"] / times["kiln"],
-            "kiln_tbs": nbytes / times["kiln"] / 1e9, "cublas_tbs": nbytes / times["cublas"] / 1e9,
-            "kiln_tflops": flops / times["kiln"] / 1e9,
-            "cublas_tflops": flops / times["cublas"] / 1e9}
+    row = {"m": m, "n": n, "k": k, "entry": entry, "rel_err": err,
+           "kiln_us": times["kiln"] * 1e3, "cublas_us": times["cublas"] * 1e3,
+           "ratio": times["cublas"] / times["kiln"],
+           "kiln_tbs": nbytes / times["kiln"] / 1e9, "cublas_tbs": nbytes / times["cublas"] / 1e9,
+           "kiln_tflops": flops / times["kiln"] / 1e9,
+           "cublas_tflops": flops / times["cublas"] / 1e9}
+    if model:
+        entries = {e: times["entry " + e] * 1e3 for e in kernel.entries}
+        best = min(entries, key=entries.get)
+        row.update(entries_us=entries, best_entry=best,
+                   model_loss=entries[entry] / entries[best])
+    return row
 
 
 def heat_map(path, rows, copy_tbs, dtypes, ms, title):
@@ -134,6 +158,9 @@ def main():
     parser.add_argument("--samples", type=int, default=30)
     parser.add_argument("--quick", action="store_true",
                         help=f"M in {QUICK_MS} only, bf16, no squares")
+    parser.add_argument("--model", action="store_true",
+                        help="also time every entry pinned, to check the runtime's variant "
+                             "choice: per point the best entry and the chosen one's loss")
     parser.add_argument("--out", default="bench_gemm_grid.json")
     parser.add_argument("--plot", default="bench_gemm_grid.png", help="'' for no plot")
     args = parser.parse_args()
@@ -152,7 +179,8 @@ def main():
     rows = []
     for dtype in dtypes:
         for m, n, k in shapes:
-            r = measure(kernels[dtype], torch_dtype[dtype], m, n, k, flushed, args.samples)
+            r = measure(kernels[dtype], torch_dtype[dtype], m, n, k, flushed, args.samples,
+                        args.model)
             r["dtype"] = dtype
             r["kiln_copy_fraction"] = r["kiln_tbs"] / copy_tbs
             r["cublas_copy_fraction"] = r["cublas_tbs"] / copy_tbs
@@ -161,12 +189,20 @@ def main():
                   f"({r['kiln_tbs']:.2f} TB/s, {100 * r['kiln_copy_fraction']:3.0f}% copy, "
                   f"{r['kiln_tflops']:6.1f} TFLOP/s, {r['entry']})  cuBLAS {r['cublas_us']:8.1f} us "
                   f"({100 * r['cublas_copy_fraction']:3.0f}% copy)  ratio {r['ratio']:.3f}  "
-                  f"err {r['rel_err']:.1e}", flush=True)
+                  f"err {r['rel_err']:.1e}" +
+                  (f"  best {r['best_entry']} (chosen {r['model_loss']:.3f}x its time)"
+                   if args.model else ""), flush=True)
     ratios = [r["ratio"] for r in rows]
     geomean = math.exp(sum(math.log(x) for x in ratios) / len(ratios))
     worst = min(rows, key=lambda r: r["ratio"])
     print(f"geometric mean {geomean:.3f}x over {len(rows)} points; lowest {worst['ratio']:.3f}x "
           f"at {worst['dtype']} {worst['m']} x {worst['n']} x {worst['k']}")
+    if args.model:
+        losses = [r["model_loss"] for r in rows]
+        missed = [r for r in rows if r["entry"] != r["best_entry"]]
+        print(f"variant choice: the fastest entry at {len(rows) - len(missed)} of {len(rows)} "
+              f"points; the chosen one takes {statistics.mean(losses):.3f}x the best's time on "
+              f"average, {max(losses):.3f}x at worst")
     env = environment()
     with open(args.out, "w") as f:
         json.dump({"environment": env, "copy_tbs": copy_tbs, "geomean": geomean, "rows": rows},

@@ -198,6 +198,7 @@ class Kernel:
         self._raw_stream = None  # device index -> current CUstream, found on the first call
         self._tls = threading.local()
         self._calls = {}  # call configuration -> _CachedLaunch (see _cached_call)
+        self._pin = -1  # pinned_entry's index, part of the call cache's key
         self._launch_prepared = lib.kiln_launch_prepared
 
     def __del__(self):
@@ -259,8 +260,9 @@ class Kernel:
                             % (self.name, entry, ", ".join(self.entries)),
                             "KILN_ERROR_INVALID_VALUE")
         _lib.check(self._lib.kiln_module_pin_variant(self._handle, index))
-        # Cached prepared launches hold the entry they were prepared with.
-        self._calls.clear()
+        # (Cached prepared launches hold the entry they were prepared with: the pin is part of
+        # their key.)
+        self._pin = index
 
     def explain(self, *args, out=None, sm_count=None):
         """Why a call with these arguments would run the entry it would (`entry_for`): per entry
@@ -533,6 +535,7 @@ class Kernel:
             handle = getattr(stream, "cuda_stream", None)
             if handle is None:
                 return None
+        key.append(self._pin)
         key.append(device)
         key.append(handle)
         return tuple(key)
