@@ -381,27 +381,3 @@ tile.kernel @next_to_map(%q: tensor<?x?x128xbf16, #tile.dims<H, S, 128>> {tile.p
   }
   tile.return %r : tensor<?x?x128xbf16, #tile.dims<H, S, 128>>
 }
-
-// -----
-
-// A CTA pair (schedule cluster_m = 2: head dim 256, no mask): the program
-// runs in 2x1 clusters, each CTA copies half of every K and V tile and
-// multicasts it (multicast = 2), every ring is released by both CTAs'
-// consumers, and both roles walk adjacent query tiles of one head per pair.
-// CHECK-LABEL: cta.program @pair(
-// CHECK-SAME:    cluster = array<i64: 2, 1>
-// CHECK:         cta.ring {cluster_size = 2 : i64, consumers = 2 : i64} : <1>
-// CHECK-NEXT:    cta.ring {cluster_size = 2 : i64, consumers = 2 : i64} : <2>
-// CHECK-NEXT:    cta.ring {cluster_size = 2 : i64, consumers = 2 : i64} : <2>
-// CHECK:         cta.load %arg0[{{.*}}] -> %{{.*}} signal %{{.*}} : memref
-// CHECK:         cta.load %arg1[{{.*}}] -> %{{.*}}[%{{.*}}] signal %{{.*}} {multicast = 2 : i64}
-// CHECK:         cta.load %arg2[{{.*}}] -> %{{.*}}[%{{.*}}] signal %{{.*}} {multicast = 2 : i64}
-// CHECK:         } {cluster = array<i64: 2, 1>, persistent}
-// CHECK:         } {cluster = array<i64: 2, 1>, persistent}
-tile.kernel @pair(%q: tensor<?x?x?x256xbf16, #tile.dims<B, H, S, 256>> {tile.param = #tile.param<"q", input>},
-                  %k: tensor<?x?x?x256xbf16, #tile.dims<B, H, T, 256>> {tile.param = #tile.param<"k", input>},
-                  %v: tensor<?x?x?x256xbf16, #tile.dims<B, H, T, 256>> {tile.param = #tile.param<"v", input>})
-    -> (tensor<?x?x?x256xbf16, #tile.dims<B, H, S, 256>> {tile.param = #tile.param<"o", output>}) {
-  %o = tile.attention %q, %k, %v mask_kind = none, p_type = bf16 {schedule = #tile.schedule<tile_m = 128, tile_n = 64, tile_k = 256, stages = 2, cluster_m = 2, cluster_n = 1, consumers = 2, persistent = true, group_m = 1>} : tensor<?x?x?x256xbf16, #tile.dims<B, H, S, 256>>, tensor<?x?x?x256xbf16, #tile.dims<B, H, T, 256>>, tensor<?x?x?x256xbf16, #tile.dims<B, H, T, 256>> -> tensor<?x?x?x256xbf16, #tile.dims<B, H, S, 256>>
-  tile.return %o : tensor<?x?x?x256xbf16, #tile.dims<B, H, S, 256>>
-}

@@ -199,11 +199,10 @@ public:
     // A grouped walk's scan of the sequence offsets spilled 8 bytes at the
     // lowest count too, and so did a banded walk above head dim 128 (4
     // bytes; the math warpgroups' 232 then hold the 64 x 256 output with
-    // no spills). So did a CTA pair's multicast copies (8 bytes).
+    // no spills).
     auto [d, dv] = *tile::attentionHeadDims(attention);
     unsigned producerRegs =
-        rank > 4 || segmented || clusterM > 1 ||
-                (banded() && std::max(d, dv) > kWideHeadDim)
+        rank > 4 || segmented || (banded() && std::max(d, dv) > kWideHeadDim)
             ? target::setmaxnregLowest + target::setmaxnregStep
             : target::setmaxnregLowest;
     unsigned mathRegs = target::warpSpecializedConsumerRegisters(
@@ -289,10 +288,7 @@ private:
     program.setScheduleAttr(
         cta::ScheduleAttr::get(ctx, schedule.getStages(), consumers,
                                schedule.getAccStages()));
-    // A CTA pair (schedule cluster_m 2) shares each K and V tile: every
-    // unit of its walk has the same key blocks (AttentionSchedule).
-    clusterM = schedule.getClusterM();
-    program.setClusterAttr(rewriter.getDenseI64ArrayAttr({clusterM, 1}));
+    program.setClusterAttr(rewriter.getDenseI64ArrayAttr({1, 1}));
   }
 
   /// The walk's extents (the output's: q's leading axes, S, and the value
@@ -363,21 +359,17 @@ private:
     sk = buffer(tileN, d, in, stages);
     sv = buffer(tileN, dv, in, stages);
     so = buffer(kRows, roomy ? dv : spanColumns, out, consumers);
-    // (Every ring of a cluster's program is released cluster-wide: Q's too,
-    // though each CTA copies its own; the pair advances in step anyway.)
     qRing = cta::RingOp::create(rewriter, loc,
                                 cta::RingType::get(ctx, queryStages),
-                                consumers, /*cluster_size=*/clusterM);
+                                consumers, /*cluster_size=*/1);
     // K and V in rings of their own: a key step reads K of its block and V
     // of the previous one, and each goes back as soon as its MMA is done.
-    // (In a CTA pair both CTAs' consumers release each K and V stage: the
-    // peer's copy writes into it too.)
     kRing = cta::RingOp::create(rewriter, loc,
                                 cta::RingType::get(ctx, stages), consumers,
-                                /*cluster_size=*/clusterM);
+                                /*cluster_size=*/1);
     vRing = cta::RingOp::create(rewriter, loc,
                                 cta::RingType::get(ctx, stages), consumers,
-                                /*cluster_size=*/clusterM);
+                                /*cluster_size=*/1);
     if (!tensorMemory)
       return;
     // Tensor memory: the score sets (the MMA warp computes the next block's
@@ -607,8 +599,6 @@ private:
                                      walkExtents, tileSizes,
                                      ValueRange{c0, c0});
       loop.setPersistent(schedule.getPersistent());
-      if (clusterM > 1)
-        loop.setCluster(ArrayRef<int64_t>{clusterM, 1});
       // Causal units differ in length: the longest first, evenly per wave,
       // in bands of batch entries whose keys and values fit in L2.
       if (attention.getMaskKind() == tile::AttentionMask::causal)
@@ -759,7 +749,7 @@ private:
         produce(ring, position, c1, [&](Value, Value slot) {
           cta::LoadOp::create(rewriter, loc, source,
                               tileIndices(loop, t0, true), buffer, slot, ring,
-                              Value(), clusterM, nullptr, false);
+                              Value(), 1, nullptr, false);
         });
       };
       load(k(), sk, kRing);
@@ -1275,8 +1265,6 @@ private:
   /// The kernel outputs of the attention's result and log-sum-exp.
   unsigned output = 0, lseOutput = 0;
   int64_t consumers = 0;
-  /// CTAs of a cluster (1, or 2 for a CTA pair sharing K and V copies).
-  int64_t clusterM = 1;
   size_t rank = 0;
   SmallVector<Value> walkExtents;
   SmallVector<int64_t> tileSizes;

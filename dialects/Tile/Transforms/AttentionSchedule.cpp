@@ -46,15 +46,6 @@ constexpr int64_t kNarrowKeyTile = 96;
 /// causal; 80 keys do not fit shared memory with two stages.
 constexpr int64_t kWideHeadDim = 128;
 constexpr int64_t kWideKeyTile = 64;
-/// Above head dim 128, without a mask: CTA pairs (2x1 clusters) of
-/// adjacent query tiles of one head, each copying half of every K and V
-/// tile and multicasting it to both. A 128-row query tile reads all of its
-/// head's keys and values (4 MB at 4096 keys and head dim 256) for 2 x 128
-/// x T x 512 flops, so the CTAs together pull ~4.5 TB/s out of L2 at
-/// cuDNN's speed; a pair halves that. Only where every unit of the walk
-/// has the same key blocks (no mask, no packed sequences): both CTAs of a
-/// pair must step through the same copies.
-constexpr int64_t kPairedKeyValueMinHeadDim = 256;
 constexpr int64_t kKeyTile = 128;
 constexpr int64_t kStages = 2;
 /// The head-dim granule: one column block of 16-bit elements.
@@ -144,12 +135,8 @@ kiln::tile::planAttentionSchedule(AttentionOp op, const target::ChipInfo &chip,
                                                   : kKeyTile;
   int64_t warpgroups = narrow ? kNarrowMathWarpgroups : kMathWarpgroups;
   int64_t tileM = kRowsPerWarpgroup * warpgroups;
-  bool paired = std::max(d, dv) >= kPairedKeyValueMinHeadDim &&
-                op.getMaskKind() == AttentionMask::none &&
-                op.getMask().empty() && !op.getQOffsets();
   return ScheduleAttr::get(op.getContext(), tileM, tileN, d, kStages,
-                           /*clusterM=*/paired ? 2 : 1, /*clusterN=*/1,
-                           warpgroups,
+                           /*clusterM=*/1, /*clusterN=*/1, warpgroups,
                            /*persistent=*/true, /*groupM=*/1,
                            /*streamK=*/false, /*accStages=*/1);
 }

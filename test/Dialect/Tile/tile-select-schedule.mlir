@@ -649,20 +649,6 @@ tile.kernel @attention_d256(%q: tensor<?x?x256xbf16, #tile.dims<H, S, 256>> {til
 
 // -----
 
-// Head dim 256 without a mask: CTA pairs (cluster_m = 2) sharing each K and
-// V copy; under a mask (above) the pair's units would differ in key blocks.
-// CHECK-LABEL: tile.kernel @attention_d256_full(
-// CHECK: tile.attention {{.*}} {schedule = #tile.schedule<tile_m = 128, tile_n = 64, tile_k = 256, stages = 2, cluster_m = 2, cluster_n = 1, consumers = 2, persistent = true, group_m = 1>}
-tile.kernel @attention_d256_full(%q: tensor<?x?x256xbf16, #tile.dims<H, S, 256>> {tile.param = #tile.param<"q", input>},
-                                 %k: tensor<?x?x256xbf16, #tile.dims<H, T, 256>> {tile.param = #tile.param<"k", input>},
-                                 %v: tensor<?x?x256xbf16, #tile.dims<H, T, 256>> {tile.param = #tile.param<"v", input>})
-    -> (tensor<?x?x256xbf16, #tile.dims<H, S, 256>> {tile.param = #tile.param<"o", output>}) {
-  %o = tile.attention %q, %k, %v mask_kind = none, p_type = bf16 : tensor<?x?x256xbf16, #tile.dims<H, S, 256>>, tensor<?x?x256xbf16, #tile.dims<H, T, 256>>, tensor<?x?x256xbf16, #tile.dims<H, T, 256>> -> tensor<?x?x256xbf16, #tile.dims<H, S, 256>>
-  tile.return %o : tensor<?x?x256xbf16, #tile.dims<H, S, 256>>
-}
-
-// -----
-
 tile.kernel @attention_d96(%q: tensor<?x?x96xbf16, #tile.dims<H, S, 96>> {tile.param = #tile.param<"q", input>},
                            %k: tensor<?x?x96xbf16, #tile.dims<H, T, 96>> {tile.param = #tile.param<"k", input>},
                            %v: tensor<?x?x96xbf16, #tile.dims<H, T, 96>> {tile.param = #tile.param<"v", input>})
