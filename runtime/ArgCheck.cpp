@@ -206,6 +206,21 @@ bool checkArguments(const LaunchPlan &plan, const Tensor *args, size_t count,
               std::to_string(p.align) + ")";
       return false;
     }
+    // An accumulated output starts from one memset over its elements.
+    if (p.init != ParamInit::None) {
+      int64_t expected = 1;
+      for (int a = t.rank; a-- > 0;) {
+        if (t.shape[a] > 1 && t.strides[a] != expected) {
+          error = where(p, a) + ": stride " + std::to_string(t.strides[a]) +
+                  "; the kernel accumulates into '" + p.name +
+                  "', which the runtime first fills with " +
+                  initName(p.init) + ", so it must be contiguous; call "
+                  ".contiguous()";
+          return false;
+        }
+        expected *= t.shape[a];
+      }
+    }
     if (t.rank == 0)
       continue;
     int inner = t.rank - 1;

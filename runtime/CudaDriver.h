@@ -46,6 +46,7 @@
   X(cuMemAlloc)                                                                \
   X(cuMemFree)                                                                 \
   X(cuMemsetD8Async)                                                           \
+  X(cuMemsetD32Async)                                                          \
   X(cuModuleGetFunction)                                                       \
   X(cuModuleLoadData)                                                          \
   X(cuModuleUnload)                                                            \

@@ -34,6 +34,7 @@ static LaunchPlan planKernel(const Manifest &m, int variant) {
     pp.rank = static_cast<int>(p.shape.size());
     pp.align = p.align;
     pp.scaleOf = p.role == ParamRole::Scale ? m.findParam(p.scaleOf) : -1;
+    pp.init = p.init;
     for (size_t a = 0; a < p.shape.size(); ++a) {
       PlannedExpr e = resolve(m, p.shape[a]);
       if (e.expr.isPlainName() && plan.dimSources[e.dim].param < 0)

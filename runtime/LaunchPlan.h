@@ -35,6 +35,9 @@ struct PlannedParam {
   std::vector<int> maps;
   /// For scales: the index of the scaled param; -1 otherwise.
   int scaleOf = -1;
+  /// An output the kernel accumulates into: written with this value before
+  /// each launch.
+  ParamInit init = ParamInit::None;
 };
 
 struct PlannedMap {

@@ -58,6 +58,7 @@ template <typename E, size_t N> struct Names {
 const Names<DType, 8> kDTypes = {
     {"bf16", "f16", "f32", "i32", "e4m3", "e5m2", "e2m1", "ue8m0"}};
 const Names<ParamRole, 3> kRoles = {{"input", "output", "scale"}};
+const Names<ParamInit, 3> kInits = {{"none", "zero", "-inf"}};
 const Names<TmaElement, 6> kTmaElements = {
     {"bf16", "f16", "f32", "i32", "u8", "u4x16_align8"}};
 const Names<Swizzle, 4> kSwizzles = {{"none", "32B", "64B", "128B"}};
@@ -91,6 +92,7 @@ unsigned dtypeBits(DType t) {
   return 0;
 }
 const char *roleName(ParamRole r) { return kRoles.name(r); }
+const char *initName(ParamInit i) { return kInits.name(i); }
 const char *tmaElementName(TmaElement e) { return kTmaElements.name(e); }
 unsigned tmaElementBits(TmaElement e) {
   switch (e) {
@@ -545,6 +547,13 @@ bool validateManifest(const Manifest &m, std::string &error) {
           p.shape[a].isScaledName())
         bindable[m.findDim(p.shape[a].name)] = true;
     }
+    if (p.init != ParamInit::None &&
+        (p.role != ParamRole::Output || p.dtype != DType::F32)) {
+      error = where + ": init is for f32 outputs the kernel accumulates "
+                      "into, not a " +
+              std::string(dtypeName(p.dtype)) + " " + roleName(p.role);
+      return false;
+    }
     if (p.role == ParamRole::Scale) {
       int of = m.findParam(p.scaleOf);
       if (of < 0) {
@@ -802,6 +811,10 @@ bool readParam(Reader &r, const Json &j, const std::string &path, Param &p) {
   } else if (isScale) {
     return false;
   }
+  p.init = ParamInit::None;
+  if (j.contains("init") &&
+      !r.enumField(j, "init", path, kInits, "init", p.init))
+    return false;
   return true;
 }
 
@@ -1067,6 +1080,8 @@ Json toJson(const Param &p) {
   if (p.role == ParamRole::Scale || !p.block.empty())
     j["block"] = p.block;
   j["align"] = p.align;
+  if (p.init != ParamInit::None)
+    j["init"] = initName(p.init);
   return j;
 }
 

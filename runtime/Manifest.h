@@ -55,6 +55,13 @@ unsigned dtypeBits(DType t);
 /// What the caller does with a parameter.
 enum class ParamRole : uint8_t { Input, Output, Scale };
 const char *roleName(ParamRole r);
+/// What an accumulated output holds before a launch (Param::init).
+enum class ParamInit : uint8_t { None, Zero, NegInf };
+const char *initName(ParamInit i);
+/// The f32 bit pattern of a ParamInit's value.
+inline uint32_t initBits(ParamInit i) {
+  return i == ParamInit::NegInf ? 0xff800000u : 0u;
+}
 
 /// Element type of a TMA descriptor (fp8 data uses U8, packed fp4 U8 or
 /// U4x16Align8).
@@ -102,11 +109,15 @@ struct Param {
   std::vector<int64_t> block;
   /// Required byte alignment of the base pointer.
   int64_t align = 16;
+  /// For an output the kernel accumulates into (a row reduction whose
+  /// column tiles combine atomically): the value every element holds before
+  /// the launch, which the runtime writes first. Needs an f32 output.
+  ParamInit init = ParamInit::None;
 
   bool operator==(const Param &o) const {
     return name == o.name && role == o.role && dtype == o.dtype &&
            shape == o.shape && scaleOf == o.scaleOf && block == o.block &&
-           align == o.align;
+           align == o.align && init == o.init;
   }
 };
 

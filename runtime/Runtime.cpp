@@ -782,6 +782,21 @@ Status issueLaunch(const PreparedLaunch::State &st, const Tensor *args,
       !impl.plan.manifest.segments.empty() &&
       !(s = impl.checkSegments(args, st.dims, stream)))
     return s;
+  // Outputs the kernel accumulates into (row reductions) start from their
+  // init value, written on the launch's stream just before it.
+  if (!st.empty)
+    for (size_t i = 0; i < impl.plan.params.size(); ++i) {
+      ParamInit init = impl.plan.params[i].init;
+      if (init == ParamInit::None || args[i].numel() == 0)
+        continue;
+      r = cu().cuMemsetD32Async(static_cast<CUdeviceptr>(args[i].data),
+                                initBits(init),
+                                static_cast<size_t>(args[i].numel()), stream);
+      if (r != CUDA_SUCCESS)
+        return cudaFailure("cannot write the initial value of output '" +
+                               impl.plan.params[i].name + "'",
+                           r);
+    }
   if (!st.empty) {
     CUlaunchConfig cfg = st.cfg;
     cfg.hStream = stream;

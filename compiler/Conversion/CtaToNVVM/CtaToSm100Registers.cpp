@@ -414,7 +414,10 @@ struct StoreRowsLowering : public AbiPattern<cta::StoreRowsOp> {
       return rewriter.notifyMatchFailure(op, "unknown destination extents");
     Value first = e.toI32(adaptor.getIndices().back());
     Value row = e.add(first, e.warpgroupLane());
-    dest->store(e, row, adaptor.getValue());
+    if (std::optional<cta::ReduceKind> kind = op.getCombine())
+      dest->combine(e, row, adaptor.getValue(), *kind);
+    else
+      dest->store(e, row, adaptor.getValue());
     rewriter.eraseOp(op);
     return success();
   }

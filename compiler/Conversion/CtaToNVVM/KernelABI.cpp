@@ -341,8 +341,16 @@ FailureOr<KernelABI> kiln::planKernelABI(cta::ProgramOp program) {
     for (Value input : store.getInputs())
       addPlain(input);
   }
-  for (cta::StoreRowsOp rows : rowStores)
+  for (cta::StoreRowsOp rows : rowStores) {
     addPlain(rows.getDest());
+    // Rows combined into the output start from the reduction's identity,
+    // which the runtime writes before each launch.
+    if (std::optional<cta::ReduceKind> combine = rows.getCombine())
+      manifest.params[paramIndex(llvm::cast<BlockArgument>(rows.getDest())
+                                     .getArgNumber())]
+          .init = *combine == cta::ReduceKind::sum ? ParamInit::Zero
+                                                   : ParamInit::NegInf;
+  }
   for (Value offsets : offsetTensors)
     addPlain(offsets);
   for (unsigned arg : plainTensors) {

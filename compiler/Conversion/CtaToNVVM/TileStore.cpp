@@ -371,6 +371,24 @@ kiln::rowsDestination(Emitter &e, cta::StoreRowsOp op, ValueRange indices,
   return rows;
 }
 
+void RowsDestination::combine(Emitter &e, Value row, Value value,
+                              cta::ReduceKind kind, Value when) const {
+  Value inside = e.ult(row, limit);
+  e.ifThen(when ? e.andI(when, inside) : inside, [&] {
+    Value at = arith::AddIOp::create(
+        e.b, e.loc, outer,
+        arith::ExtUIOp::create(e.b, e.loc, e.b.getI64Type(), row));
+    Value address = LLVM::GEPOp::create(e.b, e.loc, pointer.getType(),
+                                        element, pointer, ValueRange{at});
+    LLVM::AtomicRMWOp::create(e.b, e.loc,
+                              kind == cta::ReduceKind::sum
+                                  ? LLVM::AtomicBinOp::fadd
+                                  : LLVM::AtomicBinOp::fmax,
+                              address, value, LLVM::AtomicOrdering::monotonic,
+                              "device");
+  });
+}
+
 void RowsDestination::store(Emitter &e, Value row, Value value,
                             Value when) const {
   if (!element.isF32())

@@ -58,6 +58,10 @@ struct RowsDestination {
   /// when the row is below the limit (and `when`, if given, holds).
   void store(Emitter &e, mlir::Value row, mlir::Value value,
              mlir::Value when = {}) const;
+  /// Adds `value` (f32) to the element at `row`, or maxes it in (`kind`),
+  /// with a relaxed device-scope atomic, under the same conditions.
+  void combine(Emitter &e, mlir::Value row, mlir::Value value,
+               cta::ReduceKind kind, mlir::Value when = {}) const;
 };
 mlir::FailureOr<RowsDestination>
 rowsDestination(Emitter &e, cta::StoreRowsOp op, mlir::ValueRange indices,

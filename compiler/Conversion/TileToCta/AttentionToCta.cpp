@@ -1244,7 +1244,7 @@ private:
     indices.pop_back();
     cta::StoreRowsOp::create(rewriter, loc, lse,
                              signature.resultArg(kernel, lseOutput), indices,
-                             rowLimit(loop));
+                             rowLimit(loop), /*combine=*/nullptr);
   }
 
   Value q() { return signature.programArg(attention.getQ()); }

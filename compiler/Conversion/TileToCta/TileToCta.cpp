@@ -86,6 +86,62 @@ static bool dependsOn(Value value, Operation *op) {
   return false;
 }
 
+namespace {
+void collectSlice(Block &block, Value value, llvm::SetVector<Operation *> &ops,
+                  llvm::SetVector<BlockArgument> &args);
+} // namespace
+
+/// What a row reduction of a contraction output needs today: sm_90a's
+/// register accumulators (on sm_100a the epilogue reads tensor memory in
+/// column chunks), a 2-D product that is not grouped, an f32 result, and an
+/// element that reads no epilogue input.
+static LogicalResult checkRowReduction(tile::ReduceOp reduce,
+                                       target::Chip chip) {
+  auto contract = reduce.getInput().getDefiningOp<tile::ContractOp>();
+  auto inputType = llvm::cast<RankedTensorType>(reduce.getInput().getType());
+  if (reduce.getKind() == tile::ReduceKind::logsumexp)
+    return notImplemented(reduce, "logsumexp of a product outside attention "
+                                  "(sum and max of a product's rows lower)");
+  if (static_cast<int64_t>(reduce.getAxis()) != inputType.getRank() - 1)
+    return notImplemented(reduce, "a reduction of a product over an axis "
+                                  "other than its last (a column sum); row "
+                                  "reductions (axis = -1) lower");
+  if (!tile::isRowReduction(reduce))
+    return notImplemented(reduce, "a row reduction of a product that is "
+                                  "used other than as a kernel output (for "
+                                  "example converted to 16 bits: the column "
+                                  "tiles combine in f32, so write f32[M])");
+  if (target::getChipInfo(chip).tensorMemoryColumns)
+    return notImplemented(reduce, "a row reduction of a product as an output "
+                                  "on " +
+                                      std::string(target::chipName(chip)) +
+                                      " (it lowers on sm_90a)");
+  if (contract.getGroups() ||
+      llvm::cast<RankedTensorType>(reduce.getInput().getType()).getRank() != 2)
+    return notImplemented(reduce, "a row reduction of a batched or grouped "
+                                  "product as an output");
+  if (!llvm::cast<RankedTensorType>(reduce.getResult().getType())
+           .getElementType()
+           .isF32())
+    return notImplemented(reduce, "a row reduction into a 16-bit output (the "
+                                  "column tiles combine in f32: write "
+                                  "f32[M])");
+  Block &epilogue = contract.getEpilogue().front();
+  unsigned index = llvm::cast<OpResult>(reduce.getInput()).getResultNumber();
+  Value yielded =
+      llvm::cast<tile::YieldOp>(epilogue.getTerminator()).getValues()[index];
+  llvm::SetVector<Operation *> ops;
+  llvm::SetVector<BlockArgument> args;
+  collectSlice(epilogue, yielded, ops, args);
+  size_t accs = contract.getContractions().size();
+  if (llvm::any_of(args, [&](BlockArgument arg) {
+        return arg.getArgNumber() >= accs;
+      }))
+    return notImplemented(reduce, "a row reduction of an epilogue that reads "
+                                  "an input (a bias, a residual, a scale)");
+  return success();
+}
+
 /// The kernel's one contraction, once every other op of its body is one the
 /// lowering moves into it (constants) or the terminator; else reports the
 /// first op that is not (unfused attention first: its pieces would be
@@ -123,6 +179,14 @@ static FailureOr<tile::ContractOp> findOnlyContraction(tile::KernelOp kernel,
     if (llvm::isa<tile::ReturnOp, tile::PerGroupOp>(op) ||
         op.hasTrait<OpTrait::ConstantLike>())
       continue;
+    // A row reduction of a contraction output (`r = sum(y, axis = -1)`):
+    // computed per tile and combined (checkRowReduction says what lowers).
+    if (auto reduce = llvm::dyn_cast<tile::ReduceOp>(op);
+        reduce && reduce.getInput().getDefiningOp<tile::ContractOp>()) {
+      if (failed(checkRowReduction(reduce, chip)))
+        return failure();
+      continue;
+    }
     if (llvm::isa<tile::SoftmaxOp, tile::MaskOp, tile::ScoreModOp>(op)) {
       if (tile::feedsProduct(&op))
         return notImplemented(&op, "attention ('" +
@@ -297,10 +361,15 @@ LogicalResult kiln::checkTileToCtaSupport(tile::KernelOp kernel,
     return failure();
   auto ret =
       llvm::cast<tile::ReturnOp>(kernel.getBody().front().getTerminator());
-  for (Value value : ret.getValues())
+  for (Value value : ret.getValues()) {
+    // (A row reduction's input was checked by findOnlyContraction.)
+    if (auto reduce = value.getDefiningOp<tile::ReduceOp>();
+        reduce && llvm::is_contained(contract->getOutputs(), reduce.getInput()))
+      continue;
     if (!llvm::is_contained(contract->getOutputs(), value))
       return notImplemented(ret,
                             "an output that is not the contraction's result");
+  }
   if (failed(checkProducts(*contract, chip)))
     return failure();
   return checkEpilogueAndExtents(*contract);
@@ -637,6 +706,8 @@ private:
   /// outputs of one element type share that staging buffer.
   void allocateStaging() {
     for (Value output : contract.getOutputs()) {
+      if (!tile::isStoredOutput(output))
+        continue; // reduced in registers (buildRowReduction)
       Type outType =
           llvm::cast<RankedTensorType>(output.getType()).getElementType();
       if (!staging.count(outType))
@@ -915,8 +986,81 @@ private:
   void buildStores(ArrayRef<Value> sums) {
     auto ret =
         llvm::cast<tile::ReturnOp>(kernel.getBody().front().getTerminator());
-    for (auto [result, output] : llvm::enumerate(ret.getValues()))
-      buildStore(result, llvm::cast<OpResult>(output), sums);
+    for (auto [result, output] : llvm::enumerate(ret.getValues())) {
+      if (auto reduce = output.getDefiningOp<tile::ReduceOp>())
+        buildRowReduction(result, reduce, sums);
+      else
+        buildStore(result, llvm::cast<OpResult>(output), sums);
+    }
+  }
+
+  /// The kernel's `result`-th result, a row reduction of a contraction
+  /// output (checkRowReduction): the output's elements computed in
+  /// registers (columns past N as the reduction's identity), each row
+  /// reduced over the tile, and the rows combined atomically into the
+  /// result, which the runtime initializes (the manifest param's `init`).
+  void buildRowReduction(unsigned result, tile::ReduceOp reduce,
+                         ArrayRef<Value> sums) {
+    Block &source = contract.getEpilogue().front();
+    auto yield = llvm::cast<tile::YieldOp>(source.getTerminator());
+    Value yielded = yield.getValues()[llvm::cast<OpResult>(reduce.getInput())
+                                          .getResultNumber()];
+    llvm::SetVector<Operation *> sliceOps;
+    llvm::SetVector<BlockArgument> sliceArgs;
+    collectSlice(source, yielded, sliceOps, sliceArgs);
+    SmallVector<BlockArgument> used(sliceArgs.begin(), sliceArgs.end());
+    llvm::sort(used, [](BlockArgument a, BlockArgument b) {
+      return a.getArgNumber() < b.getArgNumber();
+    });
+    // (An element that reads no accumulator still maps over the tile.)
+    if (used.empty())
+      used.push_back(source.getArgument(0));
+    SmallVector<Value> values;
+    for (BlockArgument arg : used)
+      values.push_back(sums[arg.getArgNumber()]);
+    Type f32 = rewriter.getF32Type();
+    auto accType = llvm::cast<cta::AccType>(values.front().getType());
+    int64_t rows = accType.getShape()[0];
+    Value columnsLeft = arith::SubIOp::create(rewriter, contractLoc, n, n0);
+    bool sum = reduce.getKind() == tile::ReduceKind::sum;
+    auto map = cta::FragMapOp::create(
+        rewriter, contractLoc,
+        cta::FragType::get(ctx, accType.getShape(), f32, cta::FragLayout::acc),
+        values);
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      Block *body = rewriter.createBlock(&map.getBody());
+      Type index = rewriter.getIndexType();
+      body->addArgument(index, contractLoc);
+      Value column = body->addArgument(index, contractLoc);
+      IRMapping mapping;
+      for (BlockArgument arg : used)
+        mapping.map(arg, body->addArgument(arg.getType(), arg.getLoc()));
+      cloneEpilogueSlice(source, sliceOps, mapping);
+      cloneOuterConstant(source, yielded, mapping);
+      Value element = mapping.lookupOrDefault(yielded);
+      if (!element.getType().isF32())
+        element = arith::ExtFOp::create(rewriter, contractLoc, f32, element);
+      // Columns past N (an edge tile's) hold no element of the product.
+      Value inside = arith::CmpIOp::create(
+          rewriter, contractLoc, arith::CmpIPredicate::ult, column, columnsLeft);
+      Value identity = arith::ConstantOp::create(
+          rewriter, contractLoc,
+          rewriter.getF32FloatAttr(
+              sum ? 0.0f : -std::numeric_limits<float>::infinity()));
+      cta::YieldOp::create(rewriter, contractLoc,
+                           ValueRange{arith::SelectOp::create(
+                               rewriter, contractLoc, inside, element,
+                               identity)});
+    }
+    cta::ReduceKind kind = sum ? cta::ReduceKind::sum : cta::ReduceKind::max;
+    Value reduced = cta::ReduceRowsOp::create(
+        rewriter, contractLoc,
+        cta::FragType::get(ctx, {rows}, f32, cta::FragLayout::rows), kind, map);
+    cta::StoreRowsOp::create(rewriter, contractLoc, reduced,
+                             signature.resultArg(kernel, result),
+                             ValueRange{m0}, /*row_limit=*/Value(),
+                             cta::ReduceKindAttr::get(ctx, kind));
   }
 
   /// The store of the kernel's `result`-th result, contraction output

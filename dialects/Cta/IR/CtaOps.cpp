@@ -1054,6 +1054,15 @@ LogicalResult StoreRowsOp::verify() {
     return emitOpError() << "takes one index per axis of the destination ("
                          << dest.getRank() << "), got "
                          << getIndices().size();
+  if (getCombine() && !element.isF32())
+    return emitOpError() << "combines into f32 elements only (an atomic "
+                            "read-modify-write per row), not "
+                         << element;
+  // Before cta-pipeline a tile's stores sit in its walk (a GEMM's row
+  // reduction); once roles exist, in a math or epilogue role.
+  if (!(*this)->getParentOfType<WarpSpecializeOp>() &&
+      (*this)->getParentOfType<TileLoopOp>())
+    return success();
   return verifyInWarpgroupRole(*this);
 }
 

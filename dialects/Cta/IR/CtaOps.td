@@ -595,12 +595,20 @@ def Cta_StoreRowsOp : Cta_Op<"store_rows", [AttrSizedOperandSegments]> {
     ```mlir
     cta.store_rows %lse -> %out[%b, %h, %s0] : !cta.frag<64xf32, rows> -> memref<?x?x?xf32>
     ```
+
+    With `combine sum` or `combine max` each value is added to (or maxed
+    into) the f32 element already there with an atomic read-modify-write,
+    so that the tiles of one row band (a GEMM's column tiles) accumulate a
+    row reduction of the whole product (`r = sum(y, axis = -1)`); the
+    destination starts at 0 or -inf, which the runtime writes before each
+    launch (the manifest param's `init`).
   }];
   let arguments = (ins Cta_FragType:$value, AnyMemRef:$dest,
-                       Variadic<Index>:$indices, Optional<Index>:$row_limit);
+                       Variadic<Index>:$indices, Optional<Index>:$row_limit,
+                       OptionalAttr<Cta_ReduceKind>:$combine);
   let assemblyFormat = [{
-    $value `->` $dest `[` $indices `]` (`row_limit` $row_limit^)? attr-dict
-    `:` qualified(type($value)) `->` type($dest)
+    $value `->` $dest `[` $indices `]` (`row_limit` $row_limit^)?
+    (`combine` $combine^)? attr-dict `:` qualified(type($value)) `->` type($dest)
   }];
   let hasVerifier = 1;
 }

@@ -293,11 +293,18 @@ struct Pipeliner {
       mapping.map(result, accResult);
     // What the tile does with the results: register math on the warpgroup's
     // rows, and stores of them.
-    cloneTileEnd(inner, mapping, [&](StoreOp store) {
-      // The slice's rows start `row` below the tile origin (the row index
-      // is the second to last: a batched store's leading indices come
-      // first).
-      OpBuilder before(store);
+    cloneTileEnd(inner, mapping, [&](Operation *op) {
+      // The slice's rows start `row` below the tile origin: a store's row
+      // index is the second to last (a batched store's leading indices come
+      // first), a row vector's its last.
+      OpBuilder before(op);
+      if (auto rows = llvm::dyn_cast<StoreRowsOp>(op)) {
+        unsigned last = rows.getIndices().size() - 1;
+        rows.getIndicesMutable()[last].assign(arith::AddIOp::create(
+            before, loc, rows.getIndices()[last], row));
+        return;
+      }
+      auto store = llvm::cast<StoreOp>(op);
       unsigned rowIndex = store.getIndices().size() - 2;
       store.getIndicesMutable()[rowIndex].assign(arith::AddIOp::create(
           before, loc, store.getIndices()[rowIndex], row));
@@ -310,9 +317,9 @@ struct Pipeliner {
   }
 
   /// Clones what the tile does after its K loop (register math, stores),
-  /// calling `onStore` on each cloned store.
+  /// calling `onStore` on each cloned cta.store and cta.store_rows.
   void cloneTileEnd(OpBuilder &inner, IRMapping &mapping,
-                    llvm::function_ref<void(StoreOp)> onStore,
+                    llvm::function_ref<void(Operation *)> onStore,
                     int64_t consumers) {
     for (Operation &op : llvm::make_range(
              std::next(Block::iterator(mainloop)),
@@ -321,8 +328,8 @@ struct Pipeliner {
       clone->walk([&](Operation *nested) {
         for (OpResult result : nested->getResults())
           result.setType(sliceRows(result.getType(), consumers));
-        if (auto store = llvm::dyn_cast<StoreOp>(nested))
-          onStore(store);
+        if (llvm::isa<StoreOp, StoreRowsOp>(nested))
+          onStore(nested);
       });
     }
   }
@@ -362,7 +369,7 @@ struct Pipeliner {
                                     accRing, accPosition, filled);
       for (auto [result, acc] : llvm::zip(mainloop.getResults(), wait.getAccs()))
         mapping.map(result, acc);
-      cloneTileEnd(inner, mapping, [](StoreOp) {}, /*consumers=*/1);
+      cloneTileEnd(inner, mapping, [](Operation *) {}, /*consumers=*/1);
       AccReleaseOp::create(inner, loc, accRing, accPosition);
       Value next = arith::AddIOp::create(inner, loc, accPosition, one);
       YieldOp::create(inner, loc, next);

@@ -717,6 +717,25 @@ LogicalResult ScoreModOp::verify() {
                             element);
 }
 
+bool kiln::tile::isRowReduction(ReduceOp reduce) {
+  if (!reduce.getInput().getDefiningOp<ContractOp>() ||
+      (reduce.getKind() != ReduceKind::sum &&
+       reduce.getKind() != ReduceKind::max))
+    return false;
+  auto type = llvm::cast<RankedTensorType>(reduce.getInput().getType());
+  if (static_cast<int64_t>(reduce.getAxis()) != type.getRank() - 1)
+    return false;
+  return llvm::all_of(reduce.getResult().getUsers(),
+                      [](Operation *user) { return llvm::isa<ReturnOp>(user); });
+}
+
+bool kiln::tile::isStoredOutput(Value output) {
+  return output.use_empty() ||
+         llvm::any_of(output.getUsers(), [](Operation *user) {
+           return llvm::isa<ReturnOp>(user);
+         });
+}
+
 bool kiln::tile::feedsProduct(Operation *op) {
   SmallVector<Operation *> work(op->getUsers().begin(), op->getUsers().end());
   llvm::SmallPtrSet<Operation *, 16> seen;

@@ -22,6 +22,17 @@ namespace kiln::tile {
 /// (tile.matmul, tile.scaled_matmul or tile.contract): what makes a softmax,
 /// mask or score modifier part of attention.
 bool feedsProduct(mlir::Operation *op);
+
+/// Whether `reduce` is a row reduction of a product as a kernel output
+/// (`r = sum(y, axis = -1)`): a `sum` or `max` over the last axis of a
+/// tile.contract result, returned by the kernel as it is. The GEMM lowering
+/// computes it per tile and combines the tiles of a row band into it; the
+/// contraction result itself is stored only where the kernel returns it too.
+bool isRowReduction(ReduceOp reduce);
+
+/// Whether a tile.contract result is written to memory: the kernel returns
+/// it (a result that only row reductions read is reduced in registers).
+bool isStoredOutput(mlir::Value output);
 } // namespace kiln::tile
 
 #endif // KILN_DIALECTS_TILE_IR_TILEOPS_H

@@ -165,10 +165,12 @@ public:
         llvm::cast<RankedTensorType>(contract.getInputs()[0].getType())
             .getElementType();
     operandBits = operandType.getIntOrFloatBitWidth();
-    // Outputs of one element type share a staging buffer.
+    // Outputs of one element type share a staging buffer; one that only a
+    // row reduction reads is reduced in registers, never staged.
     for (Value output : contract.getOutputs())
-      outputTypes.insert(
-          llvm::cast<RankedTensorType>(output.getType()).getElementType());
+      if (isStoredOutput(output))
+        outputTypes.insert(
+            llvm::cast<RankedTensorType>(output.getType()).getElementType());
     // Operand tiles one stage holds: each distinct lhs is tile_m rows, each
     // distinct rhs tile_n rows, all tile_k wide.
     for (Attribute attr : contract.getContractions()) {

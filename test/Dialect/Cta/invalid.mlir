@@ -2626,6 +2626,21 @@ cta.program @p(%a: memref<?x?xf32> {cta.param = #cta.param<"a", output, [M, M]>}
 
 // -----
 
+// Rows combine (atomically) into f32 only.
+cta.program @p(%a: memref<?xbf16> {cta.param = #cta.param<"a", output, [M]>}, %M: index {cta.dim = #cta.dim<M>}) attributes {block = array<i64: 256, 1, 1>} {
+  cta.warp_specialize #cta.role<producer, warps = 4, regs = 24> {
+  } #cta.role<math, warps = 4, regs = 240> {
+    %c0 = arith.constant 0 : index
+    %x = arith.constant 1.0 : f32
+    %v = cta.splat %x : f32 -> !cta.frag<64xf32, rows>
+    // expected-error@+1 {{'cta.store_rows' op combines into f32 elements only (an atomic read-modify-write per row), not 'bf16'}}
+    cta.store_rows %v -> %a[%c0] combine sum : !cta.frag<64xf32, rows> -> memref<?xbf16>
+  }
+  cta.return
+}
+
+// -----
+
 cta.program @p(%a: memref<?x?xi32> {cta.param = #cta.param<"a", output, [M, M]>}, %M: index {cta.dim = #cta.dim<M>}) attributes {block = array<i64: 256, 1, 1>} {
   cta.warp_specialize #cta.role<producer, warps = 4, regs = 24> {
   } #cta.role<math, warps = 4, regs = 240> {

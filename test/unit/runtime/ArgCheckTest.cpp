@@ -43,6 +43,29 @@ std::string checkError(const LaunchPlan &plan,
   return error;
 }
 
+TEST(CheckArguments, AnAccumulatedOutputMustBeContiguous) {
+  // The runtime fills it with one memset before the launch.
+  Manifest m = matmulManifest();
+  m.params[2].dtype = DType::F32;
+  m.params[2].init = ParamInit::Zero;
+  m.tensorMaps[2].element = TmaElement::F32; // the output's (optional) map
+  m.tensorMaps[2].box = {32, 64};
+  LaunchPlan plan = planOf(m);
+  std::vector<Tensor> args = matmulArgs(256, 384, 512);
+  args[2] = Tensor::contiguous(kBase + 0x20000000, DType::F32, {256, 384});
+  BoundDims dims;
+  std::string error;
+  EXPECT_TRUE(checkArguments(plan, args.data(), args.size(), dims, error))
+      << error;
+  args[2] = Tensor::strided(kBase + 0x20000000, DType::F32, {256, 384},
+                            {512, 1});
+  EXPECT_NE(checkError(plan, args).find(
+                "the kernel accumulates into 'c', which the runtime first "
+                "fills with zero, so it must be contiguous"),
+            std::string::npos)
+      << checkError(plan, args);
+}
+
 TEST(BindDims, BindsFromFirstPlainOccurrence) {
   LaunchPlan plan = planOf(matmulManifest());
   auto args = matmulArgs(1000, 512, 256);

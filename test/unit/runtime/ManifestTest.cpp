@@ -404,6 +404,42 @@ TEST(ManifestValidate, ChecksScales) {
       "block entry 0 is not positive");
 }
 
+TEST(Manifest, RoundTripsAnAccumulatedOutput) {
+  // `init` (a row reduction's output) is written only when set.
+  Manifest m = matmulManifest();
+  Param r;
+  r.name = "r";
+  r.role = ParamRole::Output;
+  r.dtype = DType::F32;
+  r.shape = {DimExpr::dim("M")};
+  r.align = 4;
+  r.init = ParamInit::NegInf;
+  m.params.push_back(r);
+  std::string error;
+  ASSERT_TRUE(validateManifest(m, error)) << error;
+  std::string text = writeManifest(m);
+  EXPECT_NE(text.find("\"init\":\"-inf\""), std::string::npos) << text;
+  Manifest back;
+  ASSERT_TRUE(parseManifest(text, back, error)) << error;
+  EXPECT_TRUE(back == m);
+  EXPECT_EQ(back.params.back().init, ParamInit::NegInf);
+  EXPECT_EQ(back.params[0].init, ParamInit::None);
+  EXPECT_EQ(initBits(ParamInit::Zero), 0u);
+  EXPECT_EQ(initBits(ParamInit::NegInf), 0xff800000u);
+}
+
+TEST(ManifestValidate, InitIsForF32Outputs) {
+  expectInvalid([](Manifest &m) { m.params[2].init = ParamInit::Zero; },
+                "params[2] 'c': init is for f32 outputs the kernel "
+                "accumulates into, not a bf16 output");
+  expectInvalid([](Manifest &m) {
+    m.params[0].dtype = DType::F32;
+    m.params[0].init = ParamInit::Zero;
+  },
+                "init is for f32 outputs the kernel accumulates into, not a "
+                "f32 input");
+}
+
 TEST(ManifestValidate, ChecksTensorMapsAsTheDriverWould) {
   expectInvalid([](Manifest &m) { m.tensorMaps[0].param = "zz"; },
                 "tensor_maps[0]: param 'zz' does not exist");
