@@ -371,15 +371,22 @@ kiln::rowsDestination(Emitter &e, cta::StoreRowsOp op, ValueRange indices,
   return rows;
 }
 
-void RowsDestination::combine(Emitter &e, Value row, Value value,
-                              cta::ReduceKind kind, Value when) const {
+void RowsDestination::atRow(
+    Emitter &e, Value row, Value when,
+    llvm::function_ref<void(Value address)> write) const {
   Value inside = e.ult(row, limit);
   e.ifThen(when ? e.andI(when, inside) : inside, [&] {
     Value at = arith::AddIOp::create(
         e.b, e.loc, outer,
         arith::ExtUIOp::create(e.b, e.loc, e.b.getI64Type(), row));
-    Value address = LLVM::GEPOp::create(e.b, e.loc, pointer.getType(),
-                                        element, pointer, ValueRange{at});
+    write(LLVM::GEPOp::create(e.b, e.loc, pointer.getType(), element, pointer,
+                              ValueRange{at}));
+  });
+}
+
+void RowsDestination::combine(Emitter &e, Value row, Value value,
+                              cta::ReduceKind kind, Value when) const {
+  atRow(e, row, when, [&](Value address) {
     LLVM::AtomicRMWOp::create(e.b, e.loc,
                               kind == cta::ReduceKind::sum
                                   ? LLVM::AtomicBinOp::fadd
@@ -393,13 +400,7 @@ void RowsDestination::store(Emitter &e, Value row, Value value,
                             Value when) const {
   if (!element.isF32())
     value = arith::TruncFOp::create(e.b, e.loc, element, value);
-  Value inside = e.ult(row, limit);
-  e.ifThen(when ? e.andI(when, inside) : inside, [&] {
-    Value at = arith::AddIOp::create(
-        e.b, e.loc, outer,
-        arith::ExtUIOp::create(e.b, e.loc, e.b.getI64Type(), row));
-    Value address = LLVM::GEPOp::create(e.b, e.loc, pointer.getType(),
-                                        element, pointer, ValueRange{at});
+  atRow(e, row, when, [&](Value address) {
     LLVM::StoreOp::create(e.b, e.loc, value, address);
   });
 }

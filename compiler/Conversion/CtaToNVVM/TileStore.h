@@ -62,6 +62,12 @@ struct RowsDestination {
   /// with a relaxed device-scope atomic, under the same conditions.
   void combine(Emitter &e, mlir::Value row, mlir::Value value,
                cta::ReduceKind kind, mlir::Value when = {}) const;
+
+private:
+  /// Calls `write` with the element's address at `row`, under the
+  /// conditions above.
+  void atRow(Emitter &e, mlir::Value row, mlir::Value when,
+             llvm::function_ref<void(mlir::Value address)> write) const;
 };
 mlir::FailureOr<RowsDestination>
 rowsDestination(Emitter &e, cta::StoreRowsOp op, mlir::ValueRange indices,

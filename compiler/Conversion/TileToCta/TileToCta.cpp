@@ -994,6 +994,23 @@ private:
     }
   }
 
+  /// The part of the epilogue that computes contraction output `output`:
+  /// the value it yields, the ops that compute it (in block order) and the
+  /// block arguments (accumulators, then inputs) they read, in order.
+  SmallVector<BlockArgument> epilogueSlice(OpResult output, Value &yielded,
+                                           llvm::SetVector<Operation *> &ops) {
+    Block &source = contract.getEpilogue().front();
+    yielded = llvm::cast<tile::YieldOp>(source.getTerminator())
+                  .getValues()[output.getResultNumber()];
+    llvm::SetVector<BlockArgument> args;
+    collectSlice(source, yielded, ops, args);
+    SmallVector<BlockArgument> used(args.begin(), args.end());
+    llvm::sort(used, [](BlockArgument a, BlockArgument b) {
+      return a.getArgNumber() < b.getArgNumber();
+    });
+    return used;
+  }
+
   /// The kernel's `result`-th result, a row reduction of a contraction
   /// output (checkRowReduction): the output's elements computed in
   /// registers (columns past N as the reduction's identity), each row
@@ -1002,16 +1019,10 @@ private:
   void buildRowReduction(unsigned result, tile::ReduceOp reduce,
                          ArrayRef<Value> sums) {
     Block &source = contract.getEpilogue().front();
-    auto yield = llvm::cast<tile::YieldOp>(source.getTerminator());
-    Value yielded = yield.getValues()[llvm::cast<OpResult>(reduce.getInput())
-                                          .getResultNumber()];
+    Value yielded;
     llvm::SetVector<Operation *> sliceOps;
-    llvm::SetVector<BlockArgument> sliceArgs;
-    collectSlice(source, yielded, sliceOps, sliceArgs);
-    SmallVector<BlockArgument> used(sliceArgs.begin(), sliceArgs.end());
-    llvm::sort(used, [](BlockArgument a, BlockArgument b) {
-      return a.getArgNumber() < b.getArgNumber();
-    });
+    SmallVector<BlockArgument> used = epilogueSlice(
+        llvm::cast<OpResult>(reduce.getInput()), yielded, sliceOps);
     // (An element that reads no accumulator still maps over the tile.)
     if (used.empty())
       used.push_back(source.getArgument(0));
@@ -1073,14 +1084,10 @@ private:
     SmallVector<std::string> outDims = tile::getDimExprs(
         llvm::cast<RankedTensorType>(contract.getOutputs()[0].getType()));
     outDims.erase(outDims.begin(), outDims.end() - 2);
-    Value yielded = yield.getValues()[output.getResultNumber()];
+    Value yielded;
     llvm::SetVector<Operation *> sliceOps;
-    llvm::SetVector<BlockArgument> sliceArgs;
-    collectSlice(source, yielded, sliceOps, sliceArgs);
-    SmallVector<BlockArgument> used(sliceArgs.begin(), sliceArgs.end());
-    llvm::sort(used, [](BlockArgument a, BlockArgument b) {
-      return a.getArgNumber() < b.getArgNumber();
-    });
+    SmallVector<BlockArgument> used =
+        epilogueSlice(output, yielded, sliceOps);
     // A store needs a value to define its tile: keep the first
     // accumulator when the output reads none.
     if (used.empty() || used.front().getArgNumber() >= numAccs)

@@ -268,20 +268,7 @@ class Kernel:
         """Why a call with these arguments would run the entry it would (`entry_for`): per entry
         the CTAs, waves of the device's SMs and the cost rule's cost, the chosen one marked, and
         the pin if any; a string."""
-        torch = _torch()
-        tensors = self._group(args, out)
-        device = self._check_tensors(torch, tensors)
-        if device is None:
-            raise KilnError("%s has no tensors to take a device from" % self.name)
-        if sm_count is None:
-            index = device.index if device.index is not None else torch.cuda.current_device()
-            sm_count = torch.cuda.get_device_properties(index).multi_processor_count
-        s = self._scratch()
-        for i, t in enumerate(tensors):
-            if t is None:
-                s.tensors[i].shape = None
-            else:
-                self._describe(s, i, t)
+        s, sm_count = self._describe_query(args, out, sm_count)
         text = ctypes.c_char_p()
         _lib.check(self._lib.kiln_module_explain_variant(self._handle, s.tensors,
                                                          len(self.params), int(sm_count),
@@ -627,10 +614,11 @@ class Kernel:
                 self._describe(s, i, tensors[i])
         return tensors, s, device
 
-    def entry_for(self, *args, out=None, sm_count=None):
-        """The entry a call `kernel(*args, out=out)` would run, without launching: the manifest's
-        cost rule for the dims these tensors bind, on a device with `sm_count` SMs (by default
-        the SM count of the inputs' device). Arguments are checked as a call checks them."""
+    def _describe_query(self, args, out, sm_count):
+        """For a query about a call with these arguments (entry_for, explain): the arguments
+        checked as a call checks them and described in the scratch array (outputs not given as
+        unknown: their dims come from the inputs), and the SM count (by default the inputs'
+        device's)."""
         torch = _torch()
         tensors = self._group(args, out)
         device = self._check_tensors(torch, tensors)
@@ -642,9 +630,16 @@ class Kernel:
         s = self._scratch()
         for i, t in enumerate(tensors):
             if t is None:
-                s.tensors[i].shape = None  # an output: its dims come from the inputs
+                s.tensors[i].shape = None
             else:
                 self._describe(s, i, t)
+        return s, int(sm_count)
+
+    def entry_for(self, *args, out=None, sm_count=None):
+        """The entry a call `kernel(*args, out=out)` would run, without launching: the manifest's
+        cost rule for the dims these tensors bind, on a device with `sm_count` SMs (by default
+        the SM count of the inputs' device). Arguments are checked as a call checks them."""
+        s, sm_count = self._describe_query(args, out, sm_count)
         variant = ctypes.c_int(-1)
         _lib.check(self._lib.kiln_module_choose_variant(self._handle, s.tensors, len(self.params),
                                                         int(sm_count), ctypes.byref(variant)))
