@@ -65,3 +65,33 @@ def test_strided_batches(load):
     kernel(a, w, out=c)
     torch.cuda.synchronize()
     assert relative_error(c, a.float() @ w.float().transpose(1, 2)) < 1e-2
+
+
+@pytest.mark.parametrize("b,m,n,k", [(3, 129, 264, 72), (2, 4097, 8, 64), (5, 300, 1000, 520)])
+@pytest.mark.parametrize("name", ["bmm", "bmm_kn", "bmm_shared_w"])
+def test_every_entry_of_a_batched_kernel(load, name, b, m, n, k):
+    """Batched kernels ship the dense variants (128x64, 128x128 without a cluster): each entry,
+    pinned, walks every batch entry's tiles and is correct."""
+    kernel = load(name)
+    assert len(kernel.entries) == 3, kernel.entries
+    if name == "bmm_shared_w":
+        a, w = randn(b, 2, m, k, scale=k ** -0.25), randn(n, k, scale=k ** -0.25)
+        bias = torch.randn(n, device="cuda")
+        out_shape, ref = (b, 2, m, n), a.float() @ w.float().T + bias
+        args, out_dtype = (a, w, bias), torch.float16
+    else:
+        a = randn(b, m, k)
+        w = randn(b, n, k) if name == "bmm" else randn(b, k, n)
+        ref = a.float() @ (w.float().transpose(1, 2) if name == "bmm" else w.float())
+        out_shape, args, out_dtype = (b, m, n), (a, w), torch.bfloat16
+    try:
+        for entry in kernel.entries:
+            kernel.pinned_entry = entry
+            c = torch.full(out_shape, float("nan"), device="cuda", dtype=out_dtype)
+            kernel(*args, out=c)
+            torch.cuda.synchronize()
+            assert kernel.last_entry == entry
+            assert not torch.isnan(c).any(), f"{entry}: {torch.isnan(c).sum().item()} not written"
+            assert relative_error(c, ref) < 1e-2, entry
+    finally:
+        kernel.pinned_entry = None

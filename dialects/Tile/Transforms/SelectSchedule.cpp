@@ -660,12 +660,10 @@ struct TileSelectSchedulePass
     // sooner.
     HintsAttr hints = kernel.getHintsAttr();
     // A grouped walk's tile count depends on the offsets on the device,
-    // which the runtime's cost rule cannot see: one schedule.
-    // (Batched walks: one schedule too, for now.)
+    // which the runtime's cost rule cannot see: one schedule. A batched
+    // walk's tiles are its entries' (the cost rule counts the batch axes).
     if (!budget.tileVariants || (hints && !hints.getTile().empty()) ||
-        contracts[0].getGroups() ||
-        llvm::cast<RankedTensorType>(contracts[0].getOutputs()[0].getType())
-                .getRank() > 2)
+        contracts[0].getGroups())
       return success();
     int64_t defaultTileN = contracts[0].getSchedule()->getTileN();
     OpBuilder builder(kernel);
