@@ -414,10 +414,7 @@ struct StoreRowsLowering : public AbiPattern<cta::StoreRowsOp> {
       return rewriter.notifyMatchFailure(op, "unknown destination extents");
     Value first = e.toI32(adaptor.getIndices().back());
     Value row = e.add(first, e.warpgroupLane());
-    if (std::optional<cta::ReduceKind> kind = op.getCombine())
-      dest->combine(e, row, adaptor.getValue(), *kind);
-    else
-      dest->store(e, row, adaptor.getValue());
+    dest->store(e, row, adaptor.getValue());
     rewriter.eraseOp(op);
     return success();
   }

@@ -1278,10 +1278,7 @@ struct StoreRowsLowering : public AbiPattern<cta::StoreRowsOp> {
             firstRow,
             e.i32(m * kMmaRows + target::wgmmaAccumulatorRows(0)[i]));
         Value value = registers.get(adaptor.getValue(), m, i);
-        if (std::optional<cta::ReduceKind> kind = op.getCombine())
-          dest->combine(e, row, value, *kind, writer);
-        else
-          dest->store(e, row, value, writer);
+        dest->store(e, row, value, writer);
       }
     }
     rewriter.eraseOp(op);

@@ -368,39 +368,30 @@ kiln::rowsDestination(Emitter &e, cta::StoreRowsOp op, ValueRange indices,
     leading.push_back(e.toI32(index));
   rows.outer = leadingOffset(e, kernel, args, leading);
   rows.element = destType.getElementType();
+  rows.combine = op.getCombine();
   return rows;
 }
 
-void RowsDestination::atRow(
-    Emitter &e, Value row, Value when,
-    llvm::function_ref<void(Value address)> write) const {
+void RowsDestination::store(Emitter &e, Value row, Value value,
+                            Value when) const {
+  if (!combine && !element.isF32())
+    value = arith::TruncFOp::create(e.b, e.loc, element, value);
   Value inside = e.ult(row, limit);
   e.ifThen(when ? e.andI(when, inside) : inside, [&] {
     Value at = arith::AddIOp::create(
         e.b, e.loc, outer,
         arith::ExtUIOp::create(e.b, e.loc, e.b.getI64Type(), row));
-    write(LLVM::GEPOp::create(e.b, e.loc, pointer.getType(), element, pointer,
-                              ValueRange{at}));
-  });
-}
-
-void RowsDestination::combine(Emitter &e, Value row, Value value,
-                              cta::ReduceKind kind, Value when) const {
-  atRow(e, row, when, [&](Value address) {
+    Value address = LLVM::GEPOp::create(e.b, e.loc, pointer.getType(),
+                                        element, pointer, ValueRange{at});
+    if (!combine) {
+      LLVM::StoreOp::create(e.b, e.loc, value, address);
+      return;
+    }
     LLVM::AtomicRMWOp::create(e.b, e.loc,
-                              kind == cta::ReduceKind::sum
+                              *combine == cta::ReduceKind::sum
                                   ? LLVM::AtomicBinOp::fadd
                                   : LLVM::AtomicBinOp::fmax,
                               address, value, LLVM::AtomicOrdering::monotonic,
                               "device");
-  });
-}
-
-void RowsDestination::store(Emitter &e, Value row, Value value,
-                            Value when) const {
-  if (!element.isF32())
-    value = arith::TruncFOp::create(e.b, e.loc, element, value);
-  atRow(e, row, when, [&](Value address) {
-    LLVM::StoreOp::create(e.b, e.loc, value, address);
   });
 }

@@ -48,26 +48,20 @@ mlir::FailureOr<mlir::Value> tensorExtent(Emitter &e, const KernelABI &abi,
                                           unsigned arg, unsigned axis);
 
 /// Where a cta.store_rows writes: the destination's pointer and element
-/// type, the element offset of its leading axes, and the row no store
-/// reaches (the last extent, or the row limit below it). Each chip decides
-/// which thread writes which row.
+/// type, the element offset of its leading axes, the row no store reaches
+/// (the last extent, or the row limit below it) and how a value combines
+/// with the element there. Each chip decides which thread writes which row.
 struct RowsDestination {
   mlir::Value pointer, outer, limit;
   mlir::Type element;
-  /// Writes `value` (f32, converted to the element type) at `row` (i32)
-  /// when the row is below the limit (and `when`, if given, holds).
+  /// The op's `combine`: none (a plain store), sum or max.
+  std::optional<cta::ReduceKind> combine;
+  /// Writes `value` (f32) at `row` (i32) when the row is below the limit
+  /// (and `when`, if given, holds): converted to the element type and
+  /// stored, or with `combine` added (maxed) into the f32 element with a
+  /// relaxed device-scope atomic.
   void store(Emitter &e, mlir::Value row, mlir::Value value,
              mlir::Value when = {}) const;
-  /// Adds `value` (f32) to the element at `row`, or maxes it in (`kind`),
-  /// with a relaxed device-scope atomic, under the same conditions.
-  void combine(Emitter &e, mlir::Value row, mlir::Value value,
-               cta::ReduceKind kind, mlir::Value when = {}) const;
-
-private:
-  /// Calls `write` with the element's address at `row`, under the
-  /// conditions above.
-  void atRow(Emitter &e, mlir::Value row, mlir::Value when,
-             llvm::function_ref<void(mlir::Value address)> write) const;
 };
 mlir::FailureOr<RowsDestination>
 rowsDestination(Emitter &e, cta::StoreRowsOp op, mlir::ValueRange indices,

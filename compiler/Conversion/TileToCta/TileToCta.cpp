@@ -86,10 +86,43 @@ static bool dependsOn(Value value, Operation *op) {
   return false;
 }
 
-namespace {
-void collectSlice(Block &block, Value value, llvm::SetVector<Operation *> &ops,
-                  llvm::SetVector<BlockArgument> &args);
-} // namespace
+/// The ops of `block` that `value` depends on (in block order) and the block
+/// arguments it reads.
+static void collectSlice(Block &block, Value value,
+                         llvm::SetVector<Operation *> &ops,
+                         llvm::SetVector<BlockArgument> &args) {
+  SmallVector<Value> worklist = {value};
+  while (!worklist.empty()) {
+    Value next = worklist.pop_back_val();
+    if (auto arg = llvm::dyn_cast<BlockArgument>(next)) {
+      if (arg.getOwner() == &block)
+        args.insert(arg);
+      continue;
+    }
+    Operation *def = next.getDefiningOp();
+    if (!def || def->getBlock() != &block || !ops.insert(def))
+      continue;
+    llvm::append_range(worklist, def->getOperands());
+  }
+}
+
+/// The part of `contract`'s epilogue that computes its output `output`: the
+/// value it yields, the ops that compute it (in block order) and the block
+/// arguments (accumulators, then inputs) they read, in order.
+static SmallVector<BlockArgument>
+epilogueSlice(tile::ContractOp contract, OpResult output, Value &yielded,
+              llvm::SetVector<Operation *> &ops) {
+  Block &source = contract.getEpilogue().front();
+  yielded = llvm::cast<tile::YieldOp>(source.getTerminator())
+                .getValues()[output.getResultNumber()];
+  llvm::SetVector<BlockArgument> args;
+  collectSlice(source, yielded, ops, args);
+  SmallVector<BlockArgument> used(args.begin(), args.end());
+  llvm::sort(used, [](BlockArgument a, BlockArgument b) {
+    return a.getArgNumber() < b.getArgNumber();
+  });
+  return used;
+}
 
 /// What a row reduction of a contraction output needs today: sm_90a's
 /// register accumulators (on sm_100a the epilogue reads tensor memory in
@@ -116,8 +149,7 @@ static LogicalResult checkRowReduction(tile::ReduceOp reduce,
                                   "on " +
                                       std::string(target::chipName(chip)) +
                                       " (it lowers on sm_90a)");
-  if (contract.getGroups() ||
-      llvm::cast<RankedTensorType>(reduce.getInput().getType()).getRank() != 2)
+  if (contract.getGroups() || inputType.getRank() != 2)
     return notImplemented(reduce, "a row reduction of a batched or grouped "
                                   "product as an output");
   if (!llvm::cast<RankedTensorType>(reduce.getResult().getType())
@@ -126,17 +158,12 @@ static LogicalResult checkRowReduction(tile::ReduceOp reduce,
     return notImplemented(reduce, "a row reduction into a 16-bit output (the "
                                   "column tiles combine in f32: write "
                                   "f32[M])");
-  Block &epilogue = contract.getEpilogue().front();
-  unsigned index = llvm::cast<OpResult>(reduce.getInput()).getResultNumber();
-  Value yielded =
-      llvm::cast<tile::YieldOp>(epilogue.getTerminator()).getValues()[index];
+  Value yielded;
   llvm::SetVector<Operation *> ops;
-  llvm::SetVector<BlockArgument> args;
-  collectSlice(epilogue, yielded, ops, args);
+  SmallVector<BlockArgument> args = epilogueSlice(
+      contract, llvm::cast<OpResult>(reduce.getInput()), yielded, ops);
   size_t accs = contract.getContractions().size();
-  if (llvm::any_of(args, [&](BlockArgument arg) {
-        return arg.getArgNumber() >= accs;
-      }))
+  if (!args.empty() && args.back().getArgNumber() >= accs)
     return notImplemented(reduce, "a row reduction of an epilogue that reads "
                                   "an input (a bias, a residual, a scale)");
   return success();
@@ -397,25 +424,6 @@ cta::InputKind inputKind(ArrayRef<std::string> dims,
   if (perCol)
     return cta::InputKind::per_col;
   return cta::InputKind::scalar;
-}
-
-/// The ops of `block` that `value` depends on (in block order) and the block
-/// arguments it reads.
-void collectSlice(Block &block, Value value, llvm::SetVector<Operation *> &ops,
-                  llvm::SetVector<BlockArgument> &args) {
-  SmallVector<Value> worklist = {value};
-  while (!worklist.empty()) {
-    Value next = worklist.pop_back_val();
-    if (auto arg = llvm::dyn_cast<BlockArgument>(next)) {
-      if (arg.getOwner() == &block)
-        args.insert(arg);
-      continue;
-    }
-    Operation *def = next.getDefiningOp();
-    if (!def || def->getBlock() != &block || !ops.insert(def))
-      continue;
-    llvm::append_range(worklist, def->getOperands());
-  }
 }
 
 /// Builds the `cta.program` of one kernel that checkTileToCtaSupport
@@ -994,23 +1002,6 @@ private:
     }
   }
 
-  /// The part of the epilogue that computes contraction output `output`:
-  /// the value it yields, the ops that compute it (in block order) and the
-  /// block arguments (accumulators, then inputs) they read, in order.
-  SmallVector<BlockArgument> epilogueSlice(OpResult output, Value &yielded,
-                                           llvm::SetVector<Operation *> &ops) {
-    Block &source = contract.getEpilogue().front();
-    yielded = llvm::cast<tile::YieldOp>(source.getTerminator())
-                  .getValues()[output.getResultNumber()];
-    llvm::SetVector<BlockArgument> args;
-    collectSlice(source, yielded, ops, args);
-    SmallVector<BlockArgument> used(args.begin(), args.end());
-    llvm::sort(used, [](BlockArgument a, BlockArgument b) {
-      return a.getArgNumber() < b.getArgNumber();
-    });
-    return used;
-  }
-
   /// The kernel's `result`-th result, a row reduction of a contraction
   /// output (checkRowReduction): the output's elements computed in
   /// registers (columns past N as the reduction's identity), each row
@@ -1021,8 +1012,9 @@ private:
     Block &source = contract.getEpilogue().front();
     Value yielded;
     llvm::SetVector<Operation *> sliceOps;
-    SmallVector<BlockArgument> used = epilogueSlice(
-        llvm::cast<OpResult>(reduce.getInput()), yielded, sliceOps);
+    SmallVector<BlockArgument> used =
+        epilogueSlice(contract, llvm::cast<OpResult>(reduce.getInput()),
+                      yielded, sliceOps);
     // (An element that reads no accumulator still maps over the tile.)
     if (used.empty())
       used.push_back(source.getArgument(0));
@@ -1087,7 +1079,7 @@ private:
     Value yielded;
     llvm::SetVector<Operation *> sliceOps;
     SmallVector<BlockArgument> used =
-        epilogueSlice(output, yielded, sliceOps);
+        epilogueSlice(contract, output, yielded, sliceOps);
     // A store needs a value to define its tile: keep the first
     // accumulator when the output reads none.
     if (used.empty() || used.front().getArgNumber() >= numAccs)

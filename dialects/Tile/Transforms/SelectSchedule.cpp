@@ -130,7 +130,7 @@ SmallVector<TileVariant> tileVariants(int64_t defaultTileN, int64_t numAccs) {
   SmallVector<TileVariant> variants = {{64, 1}};
   if (numAccs == 1)
     variants.push_back({128, 1});
-  if (numAccs > 1)
+  else
     variants.push_back({defaultTileN * 7 / 8 / 16 * 16, std::nullopt});
   return variants;
 }
