@@ -11,6 +11,25 @@ namespace kiln {
 
 static int64_t roundUp(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
 
+/// The CTAs a persistent walk over tile counts `counts[0..n)` keeps busy: its
+/// clusters are `cx` adjacent tiles of the row axis (the second-to-last, or
+/// the only one), so that axis's count is rounded up to whole clusters (one
+/// row tile on clusters of 2 still takes two CTAs per column tile); `limit`
+/// when the product exceeds it.
+static int64_t persistentCtas(const int64_t *counts, int n, int64_t cx,
+                              int64_t limit) {
+  int rowAxis = n >= 2 ? n - 2 : 0;
+  int64_t total = 1;
+  for (int i = 0; i < n; ++i) {
+    int64_t count = i == rowAxis && counts[i] <= limit
+                        ? roundUp(counts[i], cx)
+                        : counts[i];
+    if (__builtin_mul_overflow(total, count, &total) || total > limit)
+      return limit;
+  }
+  return total;
+}
+
 bool computeGrid(const LaunchPlan &plan, const BoundDims &dims, int smCount,
                  GridDims &out, std::string &error, int64_t residentClusters) {
   const Launch &l = plan.manifest.launch;
@@ -49,22 +68,10 @@ bool computeGrid(const LaunchPlan &plan, const BoundDims &dims, int smCount,
       if (g[d] <= maxX)
         g[d] = roundUp(g[d], l.cluster[d]);
   } else {
-    // CTAs the walk can keep busy: its clusters are cx vertically adjacent
-    // tiles of the row axis (the second-to-last), so a partial cluster row
-    // takes whole clusters (one row tile on 2x1 clusters: twice the tiles).
+    // (More tiles than a grid can have: the persistent cap applies anyway.)
     int64_t cx = l.cluster[0];
-    int rowAxis = out.numTileAxes >= 2 ? out.numTileAxes - 2 : 0;
-    int64_t total = 1;
-    for (int i = 0; i < out.numTileAxes; ++i) {
-      int64_t n = i == rowAxis && counts[i] <= maxX ? roundUp(counts[i], cx)
-                                                    : counts[i];
-      if (__builtin_mul_overflow(total, n, &total) || total > maxX) {
-        total = maxX; // more tiles than a grid can have: the persistent cap
-                      // applies anyway
-        break;
-      }
-    }
-    total = roundUp(total, cx);
+    int64_t total =
+        roundUp(persistentCtas(counts, out.numTileAxes, cx, maxX), cx);
     int64_t cap = smCount / cx * cx;
     if (cap < 1) {
       error = "a cluster of " + std::to_string(cx) + " CTAs needs at least " +
@@ -121,16 +128,10 @@ VariantCost variantCost(const LaunchPlan &kernel, const BoundDims &dims,
                         int smCount) {
   const Launch &l = kernel.manifest.launch;
   VariantCost c;
-  int64_t counts[3] = {1, 1, 1}, total = 1;
-  // A persistent walk's clusters are cluster[0] vertically adjacent tiles
-  // of its row axis (the second-to-last grid axis): a partial cluster row
-  // still occupies whole clusters.
-  size_t rowAxis = kernel.gridExtents.size() >= 2
-                       ? kernel.gridExtents.size() - 2
-                       : 0;
-  int64_t rowTiles = 1;
+  int64_t counts[8] = {1, 1, 1, 1, 1, 1, 1, 1};
+  int axes = static_cast<int>(std::min<size_t>(kernel.gridExtents.size(), 8));
   bool empty = false;
-  for (size_t i = 0; i < kernel.gridExtents.size(); ++i) {
+  for (int i = 0; i < axes; ++i) {
     const PlannedExpr &e = kernel.gridExtents[i];
     int64_t v = 0, extent;
     if (e.dim >= 0) {
@@ -143,12 +144,7 @@ VariantCost variantCost(const LaunchPlan &kernel, const BoundDims &dims,
     int64_t tile = l.tiles[i].tile;
     int64_t n = extent / tile + (extent % tile != 0);
     empty |= n == 0;
-    if (i < 3)
-      counts[i] = n;
-    if (i == rowAxis)
-      rowTiles = n;
-    else
-      total = satMul(total, n);
+    counts[i] = n;
   }
   int64_t cluster = l.cluster[0] * l.cluster[1] * l.cluster[2];
   c.resident = smCount > 0 ? smCount / cluster * cluster : 0;
@@ -162,7 +158,7 @@ VariantCost variantCost(const LaunchPlan &kernel, const BoundDims &dims,
                            satRoundUp(counts[1], l.cluster[1])),
                     satRoundUp(counts[2], l.cluster[2]));
   else
-    c.ctas = satMul(total, satRoundUp(rowTiles, l.cluster[0]));
+    c.ctas = persistentCtas(counts, axes, l.cluster[0], kSaturated);
   c.waves = c.ctas / c.resident + (c.ctas % c.resident != 0);
   c.cost = static_cast<double>(c.waves) * l.tileCost;
   return c;

@@ -782,9 +782,9 @@ Status issueLaunch(const PreparedLaunch::State &st, const Tensor *args,
       !impl.plan.manifest.segments.empty() &&
       !(s = impl.checkSegments(args, st.dims, stream)))
     return s;
-  // Outputs the kernel accumulates into (row reductions) start from their
-  // init value, written on the launch's stream just before it.
-  if (!st.empty)
+  if (!st.empty) {
+    // Outputs the kernel accumulates into (row reductions) start from their
+    // init value, written on the launch's stream just before it.
     for (size_t i = 0; i < impl.plan.params.size(); ++i) {
       ParamInit init = impl.plan.params[i].init;
       if (init == ParamInit::None || args[i].numel() == 0)
@@ -797,7 +797,6 @@ Status issueLaunch(const PreparedLaunch::State &st, const Tensor *args,
                                impl.plan.params[i].name + "'",
                            r);
     }
-  if (!st.empty) {
     CUlaunchConfig cfg = st.cfg;
     cfg.hStream = stream;
     cfg.attrs =
@@ -1047,17 +1046,45 @@ int Module::pinnedVariant() const {
   return impl->pinnedVariant.load(std::memory_order_relaxed);
 }
 
+/// The dims a variant query binds from `args` (the `known` ones), checked:
+/// every dim a grid the choice compares uses must be bound.
+static Status bindDimsForChoice(const LaunchPlan &plan, const Tensor *args,
+                                const bool *known, size_t count, int smCount,
+                                BoundDims &dims) {
+  if (count > 0 && args == nullptr)
+    return Status::error(ErrorCode::InvalidValue,
+                         "chooseVariant: null argument array");
+  if (smCount < 1)
+    return Status::error(ErrorCode::InvalidValue,
+                         "chooseVariant: SM count " + std::to_string(smCount) +
+                             " is not positive");
+  std::string error;
+  if (!bindDims(plan, args, known, count, dims, error))
+    return Status::error(ErrorCode::Argument, error);
+  // A launch binds every dim; a query from some tensors must bind the ones
+  // the grids use, or the answer would be a guess.
+  if (plan.chooseByCost)
+    for (size_t k = 0; k < plan.numVariants(); ++k)
+      for (const PlannedExpr &e : plan.variantPlan(k).gridExtents)
+        if (e.dim >= 0 && dims.values[e.dim] < 0)
+          return Status::error(ErrorCode::Argument,
+                               "cannot choose a variant: dim '" +
+                                   plan.dimName(e.dim) +
+                                   "' (in the grid of entry '" +
+                                   plan.variantPlan(k).manifest.entry +
+                                   "') is not bound by any given tensor");
+  return Status();
+}
+
 Status Module::explainVariant(const Tensor *args, const bool *known,
                               size_t count, int smCount,
                               std::string &text) const {
-  int variant = -1;
-  Status s = chooseVariant(args, known, count, smCount, variant);
-  if (!s.ok())
-    return s;
   try {
-    std::string error;
     BoundDims dims;
-    bindDims(impl->plan, args, known, count, dims, error);
+    Status s =
+        bindDimsForChoice(impl->plan, args, known, count, smCount, dims);
+    if (!s.ok())
+      return s;
     text = "variant choice (" + std::to_string(smCount) + " SMs):\n" +
            describeVariantChoice(impl->plan, dims, smCount);
     int pinned = pinnedVariant();
@@ -1073,30 +1100,11 @@ Status Module::explainVariant(const Tensor *args, const bool *known,
 Status Module::chooseVariant(const Tensor *args, const bool *known,
                              size_t count, int smCount, int &variant) const {
   try {
-    const LaunchPlan &plan = impl->plan;
-    if (count > 0 && args == nullptr)
-      return Status::error(ErrorCode::InvalidValue,
-                           "chooseVariant: null argument array");
-    if (smCount < 1)
-      return Status::error(ErrorCode::InvalidValue,
-                           "chooseVariant: SM count " +
-                               std::to_string(smCount) + " is not positive");
     BoundDims dims;
-    std::string error;
-    if (!bindDims(plan, args, known, count, dims, error))
-      return Status::error(ErrorCode::Argument, error);
-    // A launch binds every dim; a query from some tensors must bind the ones
-    // the grids use, or the answer would be a guess.
-    if (plan.chooseByCost)
-      for (size_t k = 0; k < plan.numVariants(); ++k)
-        for (const PlannedExpr &e : plan.variantPlan(k).gridExtents)
-          if (e.dim >= 0 && dims.values[e.dim] < 0)
-            return Status::error(ErrorCode::Argument,
-                                 "cannot choose a variant: dim '" +
-                                     plan.dimName(e.dim) +
-                                     "' (in the grid of entry '" +
-                                     plan.variantPlan(k).manifest.entry +
-                                     "') is not bound by any given tensor");
+    Status s =
+        bindDimsForChoice(impl->plan, args, known, count, smCount, dims);
+    if (!s.ok())
+      return s;
     variant = impl->variantFor(dims, smCount);
     return Status();
   } catch (const std::bad_alloc &) {
