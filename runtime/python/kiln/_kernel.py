@@ -70,48 +70,10 @@ def _raw_stream_getter(torch):
         (lambda i: torch.cuda.current_stream(i).cuda_stream)
 
 
-class PreparedLaunch:
-    """`kernel.prepare(*inputs, out=None)`: one launch checked, its variant, grid and tensor maps
-    chosen and its kernel arguments packed once. `prepared(stream=None)` launches it (on the
-    current stream of its device by default, or `stream`: a torch.cuda.Stream or a raw CUstream
-    int, of the same device) and returns its outputs, as `kernel(...)` would; `outputs` holds
-    them. It keeps its tensors alive; they must keep their shapes and strides."""
-
-    __slots__ = ("kernel", "outputs", "_handle", "_tensors", "_index", "_launch", "_free",
-                 "_current")
-
-    def __init__(self, kernel, handle, tensors, outputs, index):
-        self.kernel = kernel
-        self.outputs = outputs
-        self._handle = handle
-        self._tensors = tensors
-        self._index = index
-        self._launch = kernel._lib.kiln_launch_prepared
-        self._free = kernel._lib.kiln_prepared_free
-        self._current = _raw_stream_getter(_torch())
-
-    def __call__(self, stream=None):
-        if stream is None:
-            handle = self._current(self._index)
-        elif isinstance(stream, int):
-            handle = stream
-        else:
-            handle = stream.cuda_stream
-        status = self._launch(self._handle, handle or None)
-        if status:
-            _lib.check(status)
-        return self.outputs
-
-    def __del__(self):
-        handle = getattr(self, "_handle", None)
-        if handle:
-            self._free(handle)
-            self._handle = None
-
-
-class _CachedLaunch:
-    """A prepared launch in a kernel's call cache: the C handle only (no tensor references; the
-    cache key holds everything the launch depends on)."""
+class _PreparedHandle:
+    """Owns one C prepared launch (`kiln_prepare_launch`) and frees it: a PreparedLaunch's, or
+    one in a kernel's call cache (which holds no tensor references: its key holds everything the
+    launch depends on)."""
 
     __slots__ = ("handle", "_free")
 
@@ -126,9 +88,47 @@ class _CachedLaunch:
             self.handle = None
 
 
-# Calls with out= whose tensors, stream and device were seen before launch their prepared
-# launch again; the most recent this many configurations are kept per kernel.
+class PreparedLaunch:
+    """`kernel.prepare(*inputs, out=None)`: one launch checked, its variant, grid and tensor maps
+    chosen and its kernel arguments packed once. `prepared(stream=None)` launches it (on the
+    current stream of its device by default, or `stream`: a torch.cuda.Stream or a raw CUstream
+    int, of the same device) and returns its outputs, as `kernel(...)` would; `outputs` holds
+    them. It keeps its tensors alive; they must keep their shapes and strides."""
+
+    __slots__ = ("kernel", "outputs", "_prepared", "_tensors", "_index", "_launch", "_current")
+
+    def __init__(self, kernel, prepared, tensors, outputs, index):
+        self.kernel = kernel
+        self.outputs = outputs
+        self._prepared = prepared
+        self._tensors = tensors
+        self._index = index
+        self._launch = kernel._lib.kiln_launch_prepared
+        self._current = _raw_stream_getter(_torch())
+
+    def __call__(self, stream=None):
+        if stream is None:
+            handle = self._current(self._index)
+        elif isinstance(stream, int):
+            handle = stream
+        else:
+            handle = stream.cuda_stream
+        status = self._launch(self._prepared.handle, handle or None)
+        if status:
+            _lib.check(status)
+        return self.outputs
+
+
+# Calls whose tensors, stream and device were seen before skip work done the first time (see
+# Kernel.__call__); the most recent this many configurations are kept per cache.
 _CALL_CACHE_SIZE = 16
+
+
+def _remember(cache, key, value):
+    """cache[key] = value, first dropping the oldest entry of a full cache."""
+    if len(cache) >= _CALL_CACHE_SIZE:
+        cache.pop(next(iter(cache)))
+    cache[key] = value
 
 
 class Kernel:
@@ -197,7 +197,7 @@ class Kernel:
         self._allowed = None  # per param: accepted torch dtypes, filled on the first call
         self._raw_stream = None  # device index -> current CUstream, found on the first call
         self._tls = threading.local()
-        self._calls = {}  # call configuration -> _CachedLaunch (see _cached_call)
+        self._calls = {}  # call configuration -> _PreparedHandle (see _cached_call)
         self._pin = -1  # pinned_entry's index, part of the call cache's key
         self._launch_prepared = lib.kiln_launch_prepared
 
@@ -271,7 +271,7 @@ class Kernel:
         s, sm_count = self._describe_query(args, out, sm_count)
         text = ctypes.c_char_p()
         _lib.check(self._lib.kiln_module_explain_variant(self._handle, s.tensors,
-                                                         len(self.params), int(sm_count),
+                                                         len(self.params), sm_count,
                                                          ctypes.byref(text)))
         return text.value.decode()
 
@@ -450,14 +450,14 @@ class Kernel:
         shapes and the inputs' descriptions are kept from the first call (no Python checks, no
         shape inference); the runtime still checks the launch. None when the inputs cannot be
         keyed or on the first call (the checked path runs; it then fills the cache)."""
-        key = self._call_key(args, (), stream)
-        if key is None:
+        keyed = self._call_key(args, (), stream)
+        if keyed is None:
             return None
+        key, device, handle = keyed
         calls = getattr(self._tls, "allocating_calls", None)
         if calls is None:
             calls = self._tls.allocating_calls = {}
         entry = calls.get(key)
-        handle, device = key[-1], key[-2]
         torch = _torch()
         if entry is None:
             tensors, s, bound = self._bind(torch, args, None)
@@ -469,9 +469,7 @@ class Kernel:
                 self._describe(entry_scratch, i, t)
             allocate = [(i, tuple(tensors[i].shape), tensors[i].dtype)
                         for group in self._outputs for i in [group[0]] + group[1]]
-            if len(calls) >= _CALL_CACHE_SIZE:
-                calls.pop(next(iter(calls)))
-            calls[key] = (entry_scratch, allocate)
+            _remember(calls, key, (entry_scratch, allocate))
             return self._results(tensors)
         # (On the default stream the launch runs in the current context: the inputs' device
         # must be current, which the checked path arranges.)
@@ -489,10 +487,11 @@ class Kernel:
         return self._results(tensors)
 
     def _call_key(self, args, outs, stream):
-        """What a launch with these arguments depends on, hashable: per tensor its address,
-        shape, strides, dtype and device (tuples of block-scaled arguments marked by their
-        length), then the device and the stream handle. `outs`: the outputs passed in `out=`, as
-        a sequence. None when an argument is not a CUDA tensor: the checked path reports it."""
+        """What a launch with these arguments depends on, as (key, device, stream handle): the
+        key is hashable, per tensor its address, shape, strides, dtype and device (tuples of
+        block-scaled arguments marked by their length), then the pinned entry, the device and the
+        stream handle. `outs`: the outputs passed in `out=`, as a sequence. None when an argument
+        is not a CUDA tensor: the checked path reports it."""
         if not isinstance(outs, (tuple, list)):
             return None
         key = [len(args), len(outs)]
@@ -522,33 +521,24 @@ class Kernel:
             handle = getattr(stream, "cuda_stream", None)
             if handle is None:
                 return None
-        key.append(self._pin)
-        key.append(device)
-        key.append(handle)
-        return tuple(key)
+        key += [self._pin, device, handle]
+        return tuple(key), device, handle
 
     def _cached_call(self, args, out, stream):
         """The call through the cache of prepared launches: launched and its results returned,
         or None when the arguments cannot be keyed (the checked path then runs)."""
         outs = out if len(self._outputs) != 1 else (out,)
-        key = self._call_key(args, outs, stream)
-        if key is None:
+        keyed = self._call_key(args, outs, stream)
+        if keyed is None:
             return None
-        handle = key[-1]
+        key, _, handle = keyed
         cached = self._calls.get(key)
         if cached is None:
             # First time: checked and prepared as prepare() does, then kept.
             torch = _torch()
-            tensors, s, device = self._bind(torch, args, out)
-            prepared = ctypes.c_void_p()
-            with torch.cuda.device(device):
-                _lib.check(self._lib.kiln_prepare_launch(self._handle, s.tensors,
-                                                         len(self.params), handle or None,
-                                                         ctypes.byref(prepared)))
-            cached = _CachedLaunch(prepared, self._lib.kiln_prepared_free)
-            if len(self._calls) >= _CALL_CACHE_SIZE:
-                self._calls.pop(next(iter(self._calls)))
-            self._calls[key] = cached
+            _, s, device = self._bind(torch, args, out)
+            cached = self._prepare_handle(torch, s, device, handle)
+            _remember(self._calls, key, cached)
         status = self._launch_prepared(cached.handle, handle or None)
         if status:
             _lib.check(status)
@@ -565,12 +555,19 @@ class Kernel:
         torch = _torch()
         tensors, s, device = self._bind(torch, args, out)
         index = device.index if device.index is not None else torch.cuda.current_device()
-        handle = self._stream_handle(torch, index, stream)
+        prepared = self._prepare_handle(torch, s, device,
+                                        self._stream_handle(torch, index, stream))
+        return PreparedLaunch(self, prepared, tensors, self._results(tensors), index)
+
+    def _prepare_handle(self, torch, s, device, stream_handle):
+        """kiln_prepare_launch of the arguments described in `s`, on `device`'s context for
+        stream `stream_handle`: the handle, owned."""
         prepared = ctypes.c_void_p()
         with torch.cuda.device(device):
             _lib.check(self._lib.kiln_prepare_launch(self._handle, s.tensors, len(self.params),
-                                                     handle or None, ctypes.byref(prepared)))
-        return PreparedLaunch(self, prepared, tensors, self._results(tensors), index)
+                                                     stream_handle or None,
+                                                     ctypes.byref(prepared)))
+        return _PreparedHandle(prepared, self._lib.kiln_prepared_free)
 
     def _results(self, tensors):
         results = []
@@ -642,7 +639,7 @@ class Kernel:
         s, sm_count = self._describe_query(args, out, sm_count)
         variant = ctypes.c_int(-1)
         _lib.check(self._lib.kiln_module_choose_variant(self._handle, s.tensors, len(self.params),
-                                                        int(sm_count), ctypes.byref(variant)))
+                                                        sm_count, ctypes.byref(variant)))
         return self.entries[variant.value]
 
     def launch(self, tensors, stream=None):
