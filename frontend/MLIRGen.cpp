@@ -164,7 +164,7 @@ tile::HintsAttr Generator::getHintsAttr(const Schedule &schedule) {
   // Sema checked each hint's kind and range.
   llvm::SmallVector<int64_t> tileSizes, cluster;
   std::optional<int64_t> stages, consumers, groupM, accStages;
-  std::optional<bool> persistent, streamK;
+  std::optional<bool> persistent, streamK, pingpong;
   for (const ScheduleItem &item : schedule.items) {
     if (item.key == "tile")
       tileSizes.assign(item.list.begin(), item.list.end());
@@ -182,9 +182,12 @@ tile::HintsAttr Generator::getHintsAttr(const Schedule &schedule) {
       persistent = item.boolValue;
     else if (item.key == "stream_k")
       streamK = item.boolValue;
+    else if (item.key == "pingpong")
+      pingpong = item.boolValue;
   }
   return tile::HintsAttr::get(ctx, tileSizes, stages, cluster, consumers,
-                              persistent, groupM, streamK, accStages);
+                              persistent, groupM, streamK, accStages,
+                              pingpong);
 }
 
 /// A kernel tensor's attribute dictionary: its #tile.param.
@@ -234,7 +237,7 @@ void Generator::genKernel(const Kernel &kernel) {
       builder, loc(kernel.loc), kernel.name,
       builder.getFunctionType(argTypes, resultTypes),
       builder.getArrayAttr(argAttrs), builder.getArrayAttr(resultAttrs),
-      /*hints=*/tile::HintsAttr(), /*tile_cost=*/FloatAttr(),
+      /*hints=*/tile::HintsAttr(), /*tile_cost=*/FloatAttr(), /*tail_cost=*/FloatAttr(),
       /*variant_of=*/FlatSymbolRefAttr(), /*tmem_columns=*/IntegerAttr());
   if (kernel.schedule)
     op.setHintsAttr(getHintsAttr(*kernel.schedule));

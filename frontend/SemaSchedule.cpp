@@ -47,6 +47,7 @@ constexpr HintSpec kHints[] = {
     {"group_m", HintKind::Int, "an integer"},
     {"stream_k", HintKind::Bool, "true or false"},
     {"acc_stages", HintKind::Int, "an integer"},
+    {"pingpong", HintKind::Bool, "true or false"},
 };
 
 llvm::StringRef describeValue(ScheduleItem::Kind kind) {

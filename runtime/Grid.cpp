@@ -160,7 +160,7 @@ VariantCost variantCost(const LaunchPlan &kernel, const BoundDims &dims,
   else
     c.ctas = persistentCtas(counts, axes, l.cluster[0], kSaturated);
   c.waves = c.ctas / c.resident + (c.ctas % c.resident != 0);
-  c.cost = static_cast<double>(c.waves) * l.tileCost;
+  c.cost = static_cast<double>(c.waves) * l.tileCost + l.tailCost;
   return c;
 }
 
@@ -174,7 +174,9 @@ int chooseVariant(const LaunchPlan &plan, const BoundDims &dims, int smCount) {
   double bestCost = primary.cost;
   for (size_t k = 0; k < plan.variants.size(); ++k) {
     VariantCost c = variantCost(plan.variants[k], dims, smCount);
-    if (c.usable && c.cost < bestCost) {
+    // Ties, also within rounding, go to the earlier entry (a ping-pong
+    // variant's one-wave cost equals the cooperative variant's by design).
+    if (c.usable && c.cost < bestCost * (1 - 1e-9)) {
       best = static_cast<int>(k + 1);
       bestCost = c.cost;
     }
@@ -202,7 +204,11 @@ std::string describeVariantChoice(const LaunchPlan &plan, const BoundDims &dims,
       s += ": " + std::to_string(c.ctas) + " CTAs, " + std::to_string(c.waves) +
            (c.waves == 1 ? " wave" : " waves") + " of " +
            std::to_string(c.resident) + ", tile_cost " +
-           costText(v.manifest.launch.tileCost) + ", cost " + costText(c.cost);
+           costText(v.manifest.launch.tileCost) +
+           (v.manifest.launch.tailCost != 0
+                ? ", tail_cost " + costText(v.manifest.launch.tailCost)
+                : std::string()) +
+           ", cost " + costText(c.cost);
     s += static_cast<int>(k) == chosen ? "  <- chosen\n" : "\n";
   }
   return s;

@@ -459,6 +459,12 @@ bool checkKernel(const Manifest &m, const std::string &at,
     error = at + "launch.tile_cost " + text + " is not a finite number >= 0";
     return false;
   }
+  if (!(l.tailCost >= 0) || l.tailCost > std::numeric_limits<double>::max()) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", l.tailCost);
+    error = at + "launch.tail_cost " + text + " is not a finite number >= 0";
+    return false;
+  }
   return true;
 }
 
@@ -907,6 +913,10 @@ bool readLaunch(Reader &r, const Json &j, const std::string &path, Launch &l) {
   if (const Json *c = r.field(j, "tile_cost", path, false))
     if (!r.number(*c, path + ".tile_cost", l.tileCost))
       return false;
+  l.tailCost = 0;
+  if (const Json *c = r.field(j, "tail_cost", path, false))
+    if (!r.number(*c, path + ".tail_cost", l.tailCost))
+      return false;
   l.workspacePerCta = 0;
   if (r.field(j, "workspace_per_cta", path, false))
     return r.intField(j, "workspace_per_cta", path, l.workspacePerCta);
@@ -1134,6 +1144,8 @@ Json toJson(const Launch &l) {
   j["grid"] = Json{{"rule", gridRuleName(l.rule)}, {"tiles", tiles}};
   if (l.tileCost != 0)
     j["tile_cost"] = l.tileCost;
+  if (l.tailCost != 0)
+    j["tail_cost"] = l.tailCost;
   if (l.workspacePerCta != 0)
     j["workspace_per_cta"] = l.workspacePerCta;
   return j;

@@ -190,6 +190,11 @@ struct Launch {
   /// 0 = unknown). The runtime compares it across variants
   /// (docs/manifest.md, "Variants"); the unit is the compiler's choice.
   double tileCost = 0;
+  /// A cost added once per launch to waves x tile_cost (`tail_cost`; 0 =
+  /// none), in tile_cost's unit: the part of a tile that overlap with the
+  /// next tile cannot hide at the end of the walk (a ping-pong kernel's
+  /// last epilogue).
+  double tailCost = 0;
   /// Bytes of zeroed global scratch the kernel needs per CTA of its grid
   /// (`workspace_per_cta`; 0 = none): stream-K partial tiles.
   int64_t workspacePerCta = 0;
@@ -197,7 +202,8 @@ struct Launch {
   bool operator==(const Launch &o) const {
     return block == o.block && cluster == o.cluster &&
            dynamicSmem == o.dynamicSmem && rule == o.rule && tiles == o.tiles &&
-           tileCost == o.tileCost && workspacePerCta == o.workspacePerCta;
+           tileCost == o.tileCost && tailCost == o.tailCost &&
+           workspacePerCta == o.workspacePerCta;
   }
 };
 

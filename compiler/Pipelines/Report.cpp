@@ -249,6 +249,7 @@ kiln::collectKernelReports(ModuleOp module, StringRef chip,
       report.clusterN = schedule->getClusterN();
       report.accumulators = accumulators;
       report.accStages = schedule->getAccStages();
+      report.pingpong = schedule->getPingpong();
     };
     kernel.walk([&](Operation *op) {
       if (auto contract = llvm::dyn_cast<tile::ContractOp>(op))
@@ -284,7 +285,8 @@ void kiln::printKernelReport(llvm::raw_ostream &os, const KernelReport &kernel,
       os << "MMA warp + " << kernel.consumers << " epilogue warpgroup(s), "
          << kernel.accStages << " accumulator set(s)";
     else
-      os << kernel.consumers << " math warpgroup(s)";
+      os << kernel.consumers << " math warpgroup(s)"
+         << (kernel.pingpong ? " taking whole tiles in turn (ping-pong)" : "");
     os << ", cluster " << kernel.clusterM << "x" << kernel.clusterN << ", "
        << kernel.accumulators << " accumulator(s)\n";
   }

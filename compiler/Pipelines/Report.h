@@ -48,6 +48,8 @@ struct KernelReport {
   /// The schedule of its contraction, if it has one.
   int64_t tileM = 0, tileN = 0, tileK = 0, stages = 0, consumers = 0,
           clusterM = 1, clusterN = 1, accumulators = 0, accStages = 1;
+  /// Whether the math warpgroups take whole tiles in turn (ping-pong).
+  bool pingpong = false;
   /// Tensor-memory columns the schedule takes (accumulators and block
   /// scales), 0 on chips without tensor memory.
   int64_t tmemColumns = 0;

@@ -113,10 +113,12 @@ CASES = {c.name: c for c in [
     Case("dual_out", BF16, [("y1", BF16), ("y2", BF16)], _dual_inputs(BF16), _dual_out_reference),
     Case("linear_bias_residual", BF16, [("y", BF16)], _bias_residual_inputs,
          _bias_residual_reference, row_inputs=("r",)),
+    Case("linear_pp", BF16, [("y", BF16)], _bias_residual_inputs,  # ping-pong schedule
+         _bias_residual_reference, row_inputs=("r",)),
     Case("linear_row_scale", BF16, [("y", BF16)], _row_scale_inputs, _row_scale_reference),
     Case("linear_f16_bias", F16, [("y", F32)], _f16_bias_inputs, _f16_bias_reference),
 ]}
 
 DUAL_GEMMS = ["swiglu", "swiglu_f16", "swiglu_tiles", "swiglu_t112", "geglu"]
-EPILOGUE_INPUTS = ["linear_bias_residual", "linear_row_scale", "linear_f16_bias"]
+EPILOGUE_INPUTS = ["linear_bias_residual", "linear_pp", "linear_row_scale", "linear_f16_bias"]
 ALL = DUAL_GEMMS + ["dual_out"] + EPILOGUE_INPUTS

@@ -115,11 +115,12 @@ ROUTINGS = {
 }
 
 
+@pytest.mark.parametrize("name", ["moe_grouped", "moe_pp"])
 @pytest.mark.parametrize("routing", ROUTINGS)
-def test_moe_grouped(load, routing):
+def test_moe_grouped(load, routing, name):
     """examples/moe_grouped.kiln, bf16: y = grouped(x, offsets) @ w^T; N and K not multiples
-    of the tile."""
-    kernel = load("moe_grouped")
+    of the tile. moe_pp: the same under the ping-pong schedule."""
+    kernel = load(name)
     counts = ROUTINGS[routing]()
     n, k = 200, 328
     offsets, t, x, w = moe_inputs(counts, n, k)

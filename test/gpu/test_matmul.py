@@ -20,6 +20,8 @@ KERNELS = [
     ("matmul_t96", torch.bfloat16, torch.bfloat16),      # 64-byte swizzled staging
     ("matmul_t48f32", torch.bfloat16, torch.float32),    # the same for 32-bit outputs
     ("matmul_c4", torch.bfloat16, torch.bfloat16),       # 4x1 clusters
+    ("matmul_pp", torch.bfloat16, torch.bfloat16),       # ping-pong, 128x128 on 2x1 clusters
+    ("matmul_pp64", torch.bfloat16, torch.bfloat16),     # ping-pong, 64x256
 ]
 
 ODD_SHAPES = [(1, 1, 1), (1000, 1000, 1000), (4097, 1, 72), (127, 8191, 64), (129, 257, 72),

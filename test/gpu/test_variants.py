@@ -1,9 +1,9 @@
 """Kernels with schedule variants: the runtime picks one per launch.
 
 examples/matmul.kiln has no schedule hints, so the compiler emits the default
-128x256 kernel and a 128x64 variant; the runtime launches the variant when the
-big tiles would leave most SMs idle. Both must be correct, and the choice must
-follow the manifest's cost rule.
+128x256 kernel and 128x64, 128x128 and 128x128 ping-pong variants; the runtime
+launches a variant when the big tiles would leave SMs idle. Each must be
+correct, and the choice must follow the manifest's cost rule.
 """
 import json
 
@@ -22,8 +22,10 @@ def test_matmul_ships_a_small_tile_variant(load):
     load("matmul")
     m = manifest("matmul")
     entries = [m["entry"]] + [v["entry"] for v in m.get("variants", [])]
-    assert entries == ["matmul", "matmul_128x64", "matmul_128x128"], entries
+    assert entries == ["matmul", "matmul_128x64", "matmul_128x128", "matmul_128x128pp"], entries
     assert m["launch"]["tile_cost"] > 0 and all(v["launch"]["tile_cost"] > 0 for v in m["variants"])
+    # Only the ping-pong variant's last epilogue is a cost of its own.
+    assert [v["launch"].get("tail_cost", 0) > 0 for v in m["variants"]] == [False, False, True]
 
 
 @pytest.mark.parametrize("m,n,k,expected", [
@@ -31,7 +33,10 @@ def test_matmul_ships_a_small_tile_variant(load):
     (300, 500, 256, "matmul_128x64"),
     (4096, 4096, 4096, "matmul"),          # several waves of big tiles
     (2048, 2048, 2048, "matmul"),          # one full wave of big tiles
-    (512, 4096, 1024, "matmul_128x128"),   # one wave of 128x128, two of 128x64
+    (512, 4096, 1024, "matmul_128x128"),   # one wave of 128x128, two of 128x64; ping-pong
+                                           # ties at one tile per CTA
+    # 3.4 waves of 128x256 tiles, 6.8 of 128x128: ping-pong fills the last wave better.
+    (1024, 14336, 512, "matmul_128x128pp"),
     # One row tile: the default's 2x1 clusters leave half their CTAs without rows.
     (100, 28672, 256, "matmul_128x128"),
 ])

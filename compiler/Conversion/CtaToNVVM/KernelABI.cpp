@@ -431,6 +431,8 @@ FailureOr<KernelABI> kiln::planKernelABI(cta::ProgramOp program) {
   launch.dynamicSmem = abi.smemBytes;
   if (FloatAttr cost = program.getTileCostAttr())
     launch.tileCost = cost.getValueAsDouble();
+  if (FloatAttr cost = program.getTailCostAttr())
+    launch.tailCost = cost.getValueAsDouble();
   cta::TileLoopOp loop;
   program.walk([&](cta::TileLoopOp op) {
     if (!loop)

@@ -287,7 +287,7 @@ private:
     consumers = schedule.getConsumers();
     program.setScheduleAttr(
         cta::ScheduleAttr::get(ctx, schedule.getStages(), consumers,
-                               schedule.getAccStages()));
+                               schedule.getAccStages(), /*pingpong=*/false));
     program.setClusterAttr(rewriter.getDenseI64ArrayAttr({1, 1}));
   }
 

@@ -54,6 +54,7 @@ cta::ProgramOp ProgramSignature::create(OpBuilder &builder,
   // Variants of one kernel (tile-select-schedule) launch as one manifest.
   program.setVariantOfAttr(kernel.getVariantOfAttr());
   program.setTileCostAttr(kernel.getTileCostAttr());
+  program.setTailCostAttr(kernel.getTailCostAttr());
   OpBuilder::InsertionGuard guard(builder);
   entry = builder.createBlock(&program.getBody());
   for (Type type : argTypes)

@@ -508,9 +508,9 @@ private:
           kernel.getResultParam(i));
     program = signature.create(rewriter, kernel, chip);
     entry = signature.entry;
-    program.setScheduleAttr(cta::ScheduleAttr::get(ctx, schedule.getStages(),
-                                                   schedule.getConsumers(),
-                                                   schedule.getAccStages()));
+    program.setScheduleAttr(cta::ScheduleAttr::get(
+        ctx, schedule.getStages(), schedule.getConsumers(),
+        schedule.getAccStages(), schedule.getPingpong()));
     program.setClusterAttr(rewriter.getDenseI64ArrayAttr(
         {schedule.getClusterM(), schedule.getClusterN()}));
   }

@@ -219,15 +219,21 @@ def Cta_ScheduleAttr : Cta_Attr<"Schedule", "schedule"> {
     - `math_warpgroups`: warpgroups that split the tile's accumulator rows;
     - `acc_stages`: tensor-memory accumulator sets handed from the MMA warp
       to the epilogue warps (sm_100a; 2 overlaps a tile's epilogue with the
-      next tile's MMAs; omitted when 1).
+      next tile's MMAs; omitted when 1);
+    - `pingpong`: each math warpgroup owns a whole tile (every second tile
+      of the CTA's walk) instead of a slice of every tile's rows, and the
+      two take turns issuing their K loops' MMAs, so one's epilogue overlaps
+      the other's MMAs (sm_90a; omitted when false).
 
     ```mlir
     #cta.schedule<stages = 4, math_warpgroups = 2>
     #cta.schedule<stages = 4, math_warpgroups = 1, acc_stages = 2>
+    #cta.schedule<stages = 5, math_warpgroups = 2, pingpong = true>
     ```
   }];
   let parameters = (ins "int64_t":$stages, "int64_t":$math_warpgroups,
-                        DefaultValuedParameter<"int64_t", "1">:$acc_stages);
+                        DefaultValuedParameter<"int64_t", "1">:$acc_stages,
+                        DefaultValuedParameter<"bool", "false">:$pingpong);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
 }

@@ -30,7 +30,8 @@ def Cta_ProgramOp : Cta_Op<"program", [
     - `cluster`: CTAs per cluster (`array<i64: 2, 1>`), default 1x1;
     - `block`: threads per CTA, set by `cta-pipeline`;
     - `tile_cost`: the relative time of one tile, by which the runtime ranks
-      a kernel's variants;
+      a kernel's variants; `tail_cost`: a relative time added once per
+      launch (a ping-pong program's last epilogue);
     - `variant_of`: the program this one is another compilation of (its
       manifest holds this one as a variant);
     - `smem_bytes`, `tmem_columns`, `tmem_slot`: set by
@@ -56,6 +57,7 @@ def Cta_ProgramOp : Cta_Op<"program", [
                        OptionalAttr<DenseI64ArrayAttr>:$block,
                        OptionalAttr<Cta_ScheduleAttr>:$schedule,
                        OptionalAttr<F64Attr>:$tile_cost,
+                       OptionalAttr<F64Attr>:$tail_cost,
                        OptionalAttr<FlatSymbolRefAttr>:$variant_of,
                        OptionalAttr<I64Attr>:$smem_bytes,
                        OptionalAttr<I64Attr>:$tmem_columns,
@@ -830,6 +832,10 @@ def Cta_MmaTurnOp : Cta_Op<"mma_turn"> {
     %s = cta.mma ...
     cta.mma_turn pass %wg of 2
     ```
+
+    A ping-pong GEMM (`#cta.schedule<..., pingpong = true>`) takes turns
+    around each tile's whole K loop (`cta.consume`), so one warpgroup's
+    epilogue runs while the other's MMAs do.
   }];
   let arguments = (ins Cta_TurnKind:$kind, Index:$warpgroup, I64Attr:$warpgroups);
   let assemblyFormat = "$kind $warpgroup `of` $warpgroups attr-dict";

@@ -232,7 +232,7 @@ LogicalResult RoleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 
 LogicalResult ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                    int64_t stages, int64_t mathWarpgroups,
-                                   int64_t accStages) {
+                                   int64_t accStages, bool pingpong) {
   if (stages < 1 || stages > kMaxStages)
     return emitError() << "stages must be 1 to " << kMaxStages << ", got "
                        << stages;
@@ -241,6 +241,11 @@ LogicalResult ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << mathWarpgroups;
   if (accStages < 1 || accStages > 2)
     return emitError() << "acc_stages must be 1 or 2, got " << accStages;
+  if (pingpong && (mathWarpgroups != 2 || accStages != 1))
+    return emitError() << "pingpong takes turns between 2 math warpgroups "
+                          "holding their accumulators in registers, got "
+                          "math_warpgroups = "
+                       << mathWarpgroups << ", acc_stages = " << accStages;
   return success();
 }
 

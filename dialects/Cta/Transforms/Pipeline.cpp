@@ -6,9 +6,11 @@
 // warpgroups run MMAs on whichever stage is ready, each owning a slice of the
 // accumulator rows. On sm_100a (tensor-memory accumulators) one MMA warp
 // runs the K loops into accumulator sets that an epilogue warpgroup stores,
-// so a tile's epilogue overlaps the next tile's MMAs. Every role walks the
-// same tiles in the same order, so ring positions simply continue from tile
-// to tile.
+// so a tile's epilogue overlaps the next tile's MMAs. A ping-pong schedule
+// (sm_90a) gets the same overlap from registers: each math warpgroup owns
+// every second tile and the two take turns with the tensor cores. Every role
+// walks the same tiles in the same order, so ring positions simply continue
+// from tile to tile.
 //
 //===----------------------------------------------------------------------===//
 
@@ -176,8 +178,11 @@ struct Pipeliner {
   };
   RoleTile beginRoleTile(OpBuilder &builder, Region &region,
                          ValueRange positions) {
-    Block *block = builder.createBlock(&region);
-    builder.setInsertionPointToStart(block);
+    builder.setInsertionPointToStart(builder.createBlock(&region));
+    return beginRoleTile(builder, positions);
+  }
+  /// The same, at the builder's insertion point in the role's block.
+  RoleTile beginRoleTile(OpBuilder &builder, ValueRange positions) {
     IRMapping mapping;
     TileLoopOp loop = cloneTileLoop(builder, body.loop, positions, mapping);
     OpBuilder inner = OpBuilder::atBlockBegin(&loop.getBody().front());
@@ -316,6 +321,63 @@ struct Pipeliner {
     YieldOp::create(builder, loc);
   }
 
+  /// sm_90a ping-pong: the math warpgroups take the CTA's tiles in turn
+  /// (warpgroup w the tiles i with i mod 2 = w), each multiplying and
+  /// storing all of its tile's rows. A warpgroup waits for its turn before
+  /// its K loop and hands the turn on after it, so its epilogue runs while
+  /// the other warpgroup's MMAs do (CUTLASS's "pingpong" kernels). Both walk
+  /// every tile, stepping the ring position past the other's K steps.
+  void buildPingPongMathRole(OpBuilder &builder, Region &region,
+                             int64_t consumers) {
+    builder.setInsertionPointToStart(builder.createBlock(&region));
+    Value warpgroup =
+        WarpgroupIndexOp::create(builder, loc, builder.getIndexType());
+    auto turn = [&](OpBuilder &b, TurnKind kind) {
+      MmaTurnOp::create(b, loc, TurnKindAttr::get(b.getContext(), kind),
+                        warpgroup, b.getI64IntegerAttr(consumers));
+    };
+    turn(builder, TurnKind::start);
+    RoleTile tile = beginRoleTile(builder, {zero, zero});
+    auto &[loop, inner, mapping, count] = tile;
+    Value position = loop.getIterArgs()[0];
+    Value index = loop.getIterArgs()[1];
+    Value owner = arith::RemUIOp::create(
+        inner, loc, index, arith::ConstantIndexOp::create(inner, loc, consumers));
+    Value mine = arith::CmpIOp::create(inner, loc, arith::CmpIPredicate::eq,
+                                       owner, warpgroup);
+    auto ifMine = scf::IfOp::create(inner, loc, mine, /*withElseRegion=*/false);
+    {
+      OpBuilder then = ifMine.getThenBodyBuilder();
+      // The carried values' initial values, all of the tile's rows.
+      for (Operation &op : llvm::make_range(
+               body.loop.getBody().front().begin(), Block::iterator(mainloop)))
+        if (llvm::any_of(op.getResultTypes(), hasTileRows))
+          then.clone(op, mapping);
+      SmallVector<Value> inits;
+      for (Value init : mainloop.getInits())
+        inits.push_back(mapping.lookupOrDefault(init));
+      turn(then, TurnKind::wait);
+      ConsumeOp consume = buildConsume(then, mapping, position, count, inits,
+                                       /*consumers=*/1, Value());
+      then.setInsertionPointAfter(consume);
+      turn(then, TurnKind::pass);
+      for (auto [result, accResult] :
+           llvm::zip(mainloop.getResults(), consume.getResults()))
+        mapping.map(result, accResult);
+      cloneTileEnd(then, mapping, [&](Operation *op) {
+        if (auto store = llvm::dyn_cast<StoreOp>(op); store && store.getStaging())
+          store.getStagingSlotMutable().assign(warpgroup);
+      }, /*consumers=*/1);
+    }
+    inner.setInsertionPointAfter(ifMine);
+    Value next = arith::AddIOp::create(inner, loc, position, count);
+    Value nextIndex = arith::AddIOp::create(
+        inner, loc, index, arith::ConstantIndexOp::create(inner, loc, 1));
+    YieldOp::create(inner, loc, ValueRange{next, nextIndex});
+    builder.setInsertionPointAfter(loop);
+    YieldOp::create(builder, loc);
+  }
+
   /// Clones what the tile does after its K loop (register math, stores),
   /// calling `onStore` on each cloned cta.store and cta.store_rows.
   void cloneTileEnd(OpBuilder &inner, IRMapping &mapping,
@@ -421,7 +483,12 @@ LogicalResult pipeline(ProgramOp program) {
   int64_t tileRows =
       tileSizes[body.loop.getWalk() == WalkKind::stream_k ? 0
                                                           : tileSizes.size() - 2];
-  if (tileRows % consumers != 0)
+  if (schedule.getPingpong() &&
+      (tensorMemory || body.loop.getWalk() == WalkKind::stream_k))
+    return program.emitError()
+           << "cta-pipeline: pingpong needs register accumulators (sm_90a) "
+              "and a walk of whole tiles (not stream_k)";
+  if (!schedule.getPingpong() && tileRows % consumers != 0)
     return body.loop.emitError()
            << "cta-pipeline: " << tileRows << " tile rows do not split across "
            << consumers << " math warpgroups";
@@ -452,29 +519,33 @@ LogicalResult pipeline(ProgramOp program) {
       buffer.setType(buffer.getType().withStages(stages));
   }
   // Each consumer stages its own row slice of the output (stores of one
-  // element type share a staging buffer).
+  // element type share a staging buffer); under ping-pong its own tile.
   llvm::SetVector<Value> stagingBuffers;
   for (StoreOp store : body.stores) {
     if (!store.getStaging())
       continue;
-    if (store.getStaging().getType().getShape()[0] % consumers != 0)
+    if (!schedule.getPingpong() &&
+        store.getStaging().getType().getShape()[0] % consumers != 0)
       return store.emitError(
           "cta-pipeline: staging rows do not split across consumers");
     stagingBuffers.insert(store.getStaging());
   }
   for (Value buffer : stagingBuffers) {
     auto staging = llvm::cast<BufferType>(buffer.getType());
-    buffer.setType(BufferType::get(
-        program.getContext(),
-        {staging.getShape()[0] / consumers, staging.getShape()[1]},
-        staging.getElementType(), consumers, staging.getSwizzle()));
+    int64_t rows = schedule.getPingpong() ? staging.getShape()[0]
+                                          : staging.getShape()[0] / consumers;
+    buffer.setType(BufferType::get(program.getContext(),
+                                   {rows, staging.getShape()[1]},
+                                   staging.getElementType(), consumers,
+                                   staging.getSwizzle()));
   }
 
   OpBuilder builder(body.loop);
   MLIRContext *ctx = program.getContext();
-  auto ring =
-      RingOp::create(builder, loc, RingType::get(ctx, stages), consumers,
-                     clusterSize);
+  // Under ping-pong one warpgroup reads each stage.
+  auto ring = RingOp::create(builder, loc, RingType::get(ctx, stages),
+                             schedule.getPingpong() ? 1 : consumers,
+                             clusterSize);
   Pipeliner pipeliner{program,
                       body,
                       mainloop,
@@ -515,8 +586,12 @@ LogicalResult pipeline(ProgramOp program) {
                            consumerRegs)}),
         /*bodiesCount=*/2);
     pipeliner.buildProducer(builder, roles.getBodies()[0]);
-    pipeliner.buildMathRole(builder, roles.getBodies()[1], consumers,
-                            tileRows);
+    if (schedule.getPingpong())
+      pipeliner.buildPingPongMathRole(builder, roles.getBodies()[1],
+                                      consumers);
+    else
+      pipeliner.buildMathRole(builder, roles.getBodies()[1], consumers,
+                              tileRows);
     threads = chip->threadsPerWarpgroup * (1 + consumers);
   }
 

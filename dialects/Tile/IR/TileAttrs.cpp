@@ -215,7 +215,8 @@ LogicalResult ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                    int64_t stages, int64_t clusterM,
                                    int64_t clusterN, int64_t consumers,
                                    bool persistent, int64_t groupM,
-                                   bool streamK, int64_t accStages) {
+                                   bool streamK, int64_t accStages,
+                                   bool pingpong) {
   // Upper bounds are those of the lowering: its tile arithmetic is 32-bit,
   // a cluster holds at most maxClusterSizeNonPortable CTAs, and #cta.schedule
   // takes at most maxIrStages stages. Each factor is bounded before the
@@ -242,9 +243,15 @@ LogicalResult ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
       clusterM * clusterN > maxCluster)
     return emitError() << "a cluster holds at most " << maxCluster
                        << " CTAs, got " << clusterM << "x" << clusterN;
-  if (consumers < 1 || tileM % consumers != 0)
+  if (!pingpong && (consumers < 1 || tileM % consumers != 0))
     return emitError() << "consumers (" << consumers << ") must divide tile_m ("
                        << tileM << ")";
+  if (pingpong && consumers != 2)
+    return emitError() << "pingpong takes turns between 2 math warpgroups, "
+                          "got consumers = "
+                       << consumers;
+  if (pingpong && streamK)
+    return emitError() << "pingpong and stream_k do not combine";
   if (groupM < 1)
     return emitError() << "group_m must be at least 1, got " << groupM;
   if (groupM > maxIndex)
@@ -358,7 +365,7 @@ LogicalResult ParamAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 Attribute HintsAttr::parse(AsmParser &parser, Type) {
   SmallVector<int64_t> tile, cluster;
   std::optional<int64_t> stages, consumers, groupM, accStages;
-  std::optional<bool> persistent, streamK;
+  std::optional<bool> persistent, streamK, pingpong;
   llvm::StringSet<> seen;
   auto parseList = [&](SmallVector<int64_t> &out) -> ParseResult {
     return parser.parseCommaSeparatedList(
@@ -416,11 +423,13 @@ Attribute HintsAttr::parse(AsmParser &parser, Type) {
         result = parseFlag(persistent);
       else if (key == "stream_k")
         result = parseFlag(streamK);
+      else if (key == "pingpong")
+        result = parseFlag(pingpong);
       else
         parser.emitError(loc)
             << "unknown schedule hint '" << key
             << "'; expected tile, stages, cluster, consumers, persistent, "
-               "group_m, stream_k or acc_stages";
+               "group_m, stream_k, acc_stages or pingpong";
       if (failed(result))
         return {};
     } while (succeeded(parser.parseOptionalComma()));
@@ -429,7 +438,7 @@ Attribute HintsAttr::parse(AsmParser &parser, Type) {
   }
   return parser.getChecked<HintsAttr>(parser.getContext(), tile, stages,
                                       cluster, consumers, persistent, groupM,
-                                      streamK, accStages);
+                                      streamK, accStages, pingpong);
 }
 
 void HintsAttr::print(AsmPrinter &printer) const {
@@ -458,6 +467,9 @@ void HintsAttr::print(AsmPrinter &printer) const {
                     (*getStreamK() ? "true" : "false"));
   if (getAccStages())
     items.push_back("acc_stages = " + std::to_string(*getAccStages()));
+  if (getPingpong())
+    items.push_back(std::string("pingpong = ") +
+                    (*getPingpong() ? "true" : "false"));
   printer << "<" << llvm::join(items, ", ") << ">";
 }
 
@@ -479,6 +491,8 @@ SmallVector<StringRef> HintsAttr::getGivenNames() const {
     names.push_back("stream_k");
   if (getAccStages())
     names.push_back("acc_stages");
+  if (getPingpong())
+    names.push_back("pingpong");
   return names;
 }
 
@@ -490,7 +504,8 @@ LogicalResult HintsAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                 std::optional<bool> persistent,
                                 std::optional<int64_t> groupM,
                                 std::optional<bool> streamK,
-                                std::optional<int64_t> accStages) {
+                                std::optional<int64_t> accStages,
+                                std::optional<bool> pingpong) {
   // Every number must also fit the lowering's 32-bit tile arithmetic, or
   // tile-select-schedule would copy it into a #tile.schedule it truncates.
   auto inRange = [](int64_t v) {

@@ -106,7 +106,7 @@ def Tile_HintsAttr : Tile_Attr<"Hints", "hints"> {
     `tile-select-schedule` chooses the rest. Each field is optional and
     checked as the frontend checks the hint: `tile = [BM, BN]` or
     `[BM, BN, BK]`, `cluster = [CM, CN]`, `stages`, `consumers`, `group_m`
-    and `acc_stages` positive, `persistent` and `stream_k` flags.
+    and `acc_stages` positive, `persistent`, `stream_k` and `pingpong` flags.
 
     ```mlir
     #tile.hints<tile = [128, 128, 64], stages = 3, persistent = false>
@@ -119,7 +119,8 @@ def Tile_HintsAttr : Tile_Attr<"Hints", "hints"> {
                         OptionalParameter<"std::optional<bool>">:$persistent,
                         OptionalParameter<"std::optional<int64_t>">:$group_m,
                         OptionalParameter<"std::optional<bool>">:$stream_k,
-                        OptionalParameter<"std::optional<int64_t>">:$acc_stages);
+                        OptionalParameter<"std::optional<int64_t>">:$acc_stages,
+                        OptionalParameter<"std::optional<bool>">:$pingpong);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
@@ -145,7 +146,10 @@ def Tile_ScheduleAttr : Tile_Attr<"Schedule", "schedule"> {
       persistent walk only; omitted when false);
     - `acc_stages`: accumulators in flight between the MMAs and the epilogue
       (sm_100a: 2 lets the epilogue of one tile overlap the next tile's
-      MMAs; omitted when 1).
+      MMAs; omitted when 1);
+    - `pingpong`: each of the two math warpgroups owns a whole tile, and
+      they take turns (sm_90a): one's epilogue overlaps the other's MMAs
+      (omitted when false).
 
     ```mlir
     #tile.schedule<tile_m = 128, tile_n = 256, tile_k = 64, stages = 4,
@@ -157,7 +161,8 @@ def Tile_ScheduleAttr : Tile_Attr<"Schedule", "schedule"> {
                         "int64_t":$stages, "int64_t":$cluster_m, "int64_t":$cluster_n,
                         "int64_t":$consumers, "bool":$persistent, "int64_t":$group_m,
                         DefaultValuedParameter<"bool", "false">:$stream_k,
-                        DefaultValuedParameter<"int64_t", "1">:$acc_stages);
+                        DefaultValuedParameter<"int64_t", "1">:$acc_stages,
+                        DefaultValuedParameter<"bool", "false">:$pingpong);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{

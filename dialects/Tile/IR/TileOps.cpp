@@ -242,6 +242,11 @@ LogicalResult KernelOp::verify() {
         cost.getValueAsDouble() <= 0)
       return emitOpError() << "tile_cost must be a positive finite float, got "
                            << cost;
+  if (FloatAttr cost = getTailCostAttr())
+    if (!std::isfinite(cost.getValueAsDouble()) ||
+        cost.getValueAsDouble() < 0)
+      return emitOpError() << "tail_cost must be a finite float >= 0, got "
+                           << cost;
   return success();
 }
 

@@ -46,6 +46,9 @@ def Tile_KernelOp : Tile_Op<"kernel", [
     - `hints`: the user's `@schedule(...)` hints (`#tile.hints`);
     - `tile_cost`: the relative time one CTA takes for one tile, set by
       `tile-select-schedule`; the runtime ranks a kernel's variants by it;
+    - `tail_cost`: a relative time added once per launch (a ping-pong
+      kernel's last epilogue, which no next tile hides), in `tile_cost`'s
+      unit;
     - `variant_of`: the kernel this one is another compilation of (a variant
       with another tile), which must be a kernel of the module with the same
       signature;
@@ -68,6 +71,7 @@ def Tile_KernelOp : Tile_Op<"kernel", [
                        OptionalAttr<DictArrayAttr>:$res_attrs,
                        OptionalAttr<Tile_HintsAttr>:$hints,
                        OptionalAttr<F64Attr>:$tile_cost,
+                       OptionalAttr<F64Attr>:$tail_cost,
                        OptionalAttr<FlatSymbolRefAttr>:$variant_of,
                        OptionalAttr<I64Attr>:$tmem_columns);
   let regions = (region SizedRegion<1>:$body);

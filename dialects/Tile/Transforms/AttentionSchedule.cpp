@@ -73,7 +73,8 @@ ScheduleAttr planTensorMemorySchedule(AttentionOp op, int64_t d, int64_t dv) {
   return ScheduleAttr::get(op.getContext(), kTensorMemoryQueryRows, tileN, d,
                            kStages, /*clusterM=*/1, /*clusterN=*/1,
                            /*consumers=*/1, /*persistent=*/true, /*groupM=*/1,
-                           /*streamK=*/false, kScoreSets);
+                           /*streamK=*/false, kScoreSets,
+                           /*pingpong=*/false);
 }
 
 } // namespace
@@ -138,5 +139,6 @@ kiln::tile::planAttentionSchedule(AttentionOp op, const target::ChipInfo &chip,
   return ScheduleAttr::get(op.getContext(), tileM, tileN, d, kStages,
                            /*clusterM=*/1, /*clusterN=*/1, warpgroups,
                            /*persistent=*/true, /*groupM=*/1,
-                           /*streamK=*/false, /*accStages=*/1);
+                           /*streamK=*/false, /*accStages=*/1,
+                           /*pingpong=*/false);
 }

@@ -57,6 +57,10 @@ struct Schedule {
   /// Accumulator sets in tensor memory (sm_100a): 2 lets the epilogue of one
   /// tile overlap the MMAs of the next; 0 = as many as fit, at most 2.
   int64_t accStages = 0;
+  /// sm_90a: each of the two math warpgroups owns a whole tile and they
+  /// take turns with the tensor cores, so one's epilogue overlaps the
+  /// other's MMAs.
+  bool pingpong = false;
 };
 
 /// Applies the kernel's `@schedule(...)` hints; returns the hinted keys.
@@ -82,6 +86,7 @@ llvm::SmallSet<StringRef, 8> applyHints(HintsAttr hints, Schedule &s) {
   s.consumers = hints.getConsumers().value_or(s.consumers);
   s.groupM = hints.getGroupM().value_or(s.groupM);
   s.accStages = hints.getAccStages().value_or(s.accStages);
+  s.pingpong = hints.getPingpong().value_or(s.pingpong);
   return pinned;
 }
 
@@ -93,6 +98,13 @@ double tileEfficiency(int64_t width) {
   return width >= 256 ? 1.0 : width >= 128 ? 0.9 : 0.67;
 }
 
+/// The same under ping-pong, where one warpgroup's epilogue overlaps the
+/// other's MMAs: a 128x128 ping-pong tile took 0.517x the time of a 128x256
+/// cooperative one at 4096^3 on an H100 (docs/performance.md, "Ping-pong").
+double pingpongTileEfficiency(int64_t width) {
+  return width >= 256 ? 1.0 : width >= 128 ? 0.967 : 0.67;
+}
+
 /// A schedule that fits, with the numbers that explain it.
 struct Plan {
   Schedule schedule;
@@ -102,6 +114,9 @@ struct Plan {
   int64_t tmemColumns = 0;
   /// Relative time of one tile (the cost model that chooses between variants).
   double tileCost = 0;
+  /// Relative time added once per launch: under ping-pong every tile's
+  /// epilogue but the last overlaps the next tile's MMAs.
+  double tailCost = 0;
 };
 
 /// The overrides that make a variant of a kernel: a narrower tile, and
@@ -109,6 +124,7 @@ struct Plan {
 struct TileVariant {
   int64_t tileN = 64;
   std::optional<int64_t> clusterM;
+  bool pingpong = false;
 };
 
 /// The variants an unpinned sm_90a kernel ships besides its default tile of
@@ -121,6 +137,12 @@ struct TileVariant {
 ///   one row tile, M <= 128, where the default's 2x1 clusters leave half
 ///   their CTAs without rows: 128 x 28672 x 8192 0.93x -> 1.02x; measured
 ///   on an H100 with L2 flushed, docs/performance.md);
+/// - for one product, 128x128 ping-pong on the default's clusters: each
+///   math warpgroup owns every second tile, so one's epilogue overlaps the
+///   other's MMAs; for problems whose default tiles fill a partial last
+///   wave that twice as many tiles fill better (1024 x 14336 x 4096 in
+///   graph replays: 0.83x cuBLAS with 128x256 tiles, 0.95x ping-pong;
+///   docs/performance.md, "ping-pong");
 /// - for several accumulators (a dual GEMM's 128x128), a 7/8-wide tile
 ///   (128x112): when the default tiles fill just over a whole number of
 ///   waves, 8/7 as many narrower tiles fill them better (SwiGLU at
@@ -128,9 +150,10 @@ struct TileVariant {
 /// The runtime picks per launch by the manifest's cost rule.
 SmallVector<TileVariant> tileVariants(int64_t defaultTileN, int64_t numAccs) {
   SmallVector<TileVariant> variants = {{64, 1}};
-  if (numAccs == 1)
+  if (numAccs == 1) {
     variants.push_back({128, 1});
-  else
+    variants.push_back({128, std::nullopt, /*pingpong=*/true});
+  } else
     variants.push_back({defaultTileN * 7 / 8 / 16 * 16, std::nullopt});
   return variants;
 }
@@ -216,6 +239,7 @@ private:
       s.tileN = variant->tileN;
       if (variant->clusterM && !pinned.contains("cluster"))
         s.clusterM = *variant->clusterM;
+      s.pingpong = variant->pingpong;
     }
     // Stream-K (split a small last wave's K steps) by default only where it
     // measured faster (docs/performance.md, "Stream-K tail"): the widest
@@ -224,7 +248,7 @@ private:
     // join costs nearly what the split saves; a hint turns it on anywhere
     // persistent. Tensor-memory accumulators cannot take part yet.
     if (!pinned.contains("stream_k"))
-      s.streamK = s.persistent && budget.streamK && !variant &&
+      s.streamK = s.persistent && budget.streamK && !variant && !s.pingpong &&
                   contract.getContractions().size() > 1 && !grouped &&
                   !batched;
   }
@@ -250,7 +274,10 @@ private:
       s.clusterM = kiln::target::ctaPairSize;
     // A CTA's own rows (the rhs rows it holds: rhsRowsPerCta).
     ctaRows = pair ? s.tileM / kiln::target::ctaPairSize : s.tileM;
-    rowsPerConsumer = s.consumers > 0 ? ctaRows / s.consumers : 0;
+    // Ping-pong: each math warpgroup owns all of its tile's rows.
+    rowsPerConsumer = s.pingpong ? ctaRows
+                      : s.consumers > 0 ? ctaRows / s.consumers
+                                        : 0;
   }
 
   /// Only sm_100a's tensor cores apply block scales.
@@ -299,7 +326,21 @@ private:
       return fail("consumers = " + Twine(s.consumers) +
                   " is not supported on " + budget.name +
                   " yet (use 2 math warpgroups)");
-    if (ctaRows % (s.consumers * mmaRows) != 0)
+    if (s.pingpong) {
+      if (budget.tensorMemoryColumns)
+        return fail("pingpong is an sm_90a schedule: on " +
+                    Twine(budget.name) +
+                    " the MMA warp and two accumulator sets already overlap "
+                    "a tile's epilogue with the next tile's MMAs "
+                    "(acc_stages = 2)");
+      if (s.streamK)
+        return fail("pingpong and stream_k do not combine (a stream-K tile "
+                    "part is shared by both math warpgroups)");
+      if (s.tileM % mmaRows != 0)
+        return fail("tile_m = " + Twine(s.tileM) + " must be a multiple of " +
+                    Twine(mmaRows) + " (each ping-pong warpgroup's " +
+                    Twine(mmaRows) + "-row MMAs)");
+    } else if (ctaRows % (s.consumers * mmaRows) != 0)
       return fail(
           (pair ? "each CTA's " + Twine(ctaRows) +
                       " rows of the CTA pair's tile_m = " + Twine(s.tileM)
@@ -435,7 +476,9 @@ private:
                     " columns of " + Twine(8 * outBytes) +
                     "-bit outputs (use a multiple of " + Twine(columns) +
                     ", or at most " + Twine(columns) + ")");
-      stagingBytes += ctaRows * columns * outBytes;
+      // Ping-pong: each math warpgroup stages its own tile.
+      stagingBytes +=
+          (s.pingpong ? s.consumers : 1) * ctaRows * columns * outBytes;
     }
     return success();
   }
@@ -517,8 +560,13 @@ private:
     plan.accRegs = accRegs;
     plan.rowsPerConsumer = rowsPerConsumer;
     int64_t width = s.tileN * static_cast<int64_t>(rhsOperands.size());
-    plan.tileCost = static_cast<double>(ctaRows * s.tileN * numAccs) /
-                    tileEfficiency(width);
+    double elements = static_cast<double>(ctaRows * s.tileN * numAccs);
+    plan.tileCost = elements / (s.pingpong ? pingpongTileEfficiency(width)
+                                           : tileEfficiency(width));
+    // The last tile's epilogue is not hidden: a walk of one tile per CTA
+    // costs what the cooperative schedule's does.
+    if (s.pingpong)
+      plan.tailCost = elements / tileEfficiency(width) - plan.tileCost;
     return plan;
   }
 
@@ -749,9 +797,9 @@ struct TileSelectSchedulePass
     auto variant = llvm::cast<KernelOp>(builder.clone(*kernel));
     builder.setInsertionPointAfter(variant);
     const Schedule &v = plan.schedule;
-    std::string name =
-        (kernel.getSymName() + "_" + Twine(v.tileM) + "x" + Twine(v.tileN))
-            .str();
+    std::string name = (kernel.getSymName() + "_" + Twine(v.tileM) + "x" +
+                        Twine(v.tileN) + (v.pingpong ? "pp" : ""))
+                           .str();
     // Keep the name unique next to the user's own kernels.
     std::string unique = name;
     for (int suffix = 1; SymbolTable::lookupSymbolIn(getOperation(), unique);
@@ -773,9 +821,13 @@ struct TileSelectSchedulePass
     contract.setScheduleAttr(
         ScheduleAttr::get(ctx, s.tileM, s.tileN, s.tileK, s.stages, s.clusterM,
                           s.clusterN, s.consumers, s.persistent, s.groupM,
-                          s.streamK, std::max<int64_t>(s.accStages, 1)));
+                          s.streamK, std::max<int64_t>(s.accStages, 1),
+                          s.pingpong));
     if (auto kernel = contract->getParentOfType<KernelOp>()) {
       kernel.setTileCostAttr(FloatAttr::get(Float64Type::get(ctx), plan.tileCost));
+      if (plan.tailCost > 0)
+        kernel.setTailCostAttr(
+            FloatAttr::get(Float64Type::get(ctx), plan.tailCost));
       if (plan.tmemColumns)
         kernel.setTmemColumnsAttr(IntegerAttr::get(IntegerType::get(ctx, 64), plan.tmemColumns));
     }
@@ -800,6 +852,9 @@ struct TileSelectSchedulePass
         << "; "
         << (s.persistent ? "persistent" : "one CTA per tile") << ", group_m "
         << s.groupM << (s.streamK ? ", stream-K tail" : "")
+        << (s.pingpong ? ", ping-pong (each math warpgroup owns a tile; "
+                         "one's epilogue overlaps the other's MMAs)"
+                       : "")
 
         << (s.accStages > 1 ? ", " + Twine(s.accStages) +
                                   " accumulator sets (epilogue overlaps "
@@ -822,7 +877,8 @@ struct TileSelectSchedulePass
         {schedule.getTileM(), schedule.getTileN(), schedule.getTileK()},
         schedule.getStages(), {schedule.getClusterM(), schedule.getClusterN()},
         schedule.getConsumers(), schedule.getPersistent(),
-        schedule.getGroupM(), schedule.getStreamK(), schedule.getAccStages());
+        schedule.getGroupM(), schedule.getStreamK(), schedule.getAccStages(),
+        schedule.getPingpong());
   }
 
   FailureOr<Plan> planSchedule(ContractOp contract, const ChipInfo &budget,

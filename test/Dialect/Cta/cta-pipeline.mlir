@@ -95,6 +95,71 @@ cta.program @matmul(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.para
 
 // -----
 
+// Ping-pong: each math warpgroup owns every second tile of the walk, whole
+// (a 128x128 accumulator, the lhs from row 0, no row offset in the store),
+// and stages it in its own slot of a 128-row staging buffer; the ring's
+// stages are read by one warpgroup each (consumers = 1); a warpgroup waits
+// for its turn before its K loop and passes it on after it, and both step
+// the ring position past every tile's K steps.
+// CHECK-LABEL: cta.program @pingpong(
+// CHECK:         %[[SC:.*]] = cta.alloc : <128x128xbf16, stages = 2, swizzle = "128B">
+// CHECK:         %[[RING:.*]] = cta.ring {cluster_size = 2 : i64, consumers = 1 : i64} : <5>
+// CHECK:         #cta.role<math, warps = 8, regs = 232> {
+// CHECK-NEXT:      %[[WG:.*]] = cta.warpgroup_index : index
+// CHECK-NEXT:      cta.mma_turn start %[[WG]] of 2
+// CHECK-NEXT:      %{{.*}}:2 = cta.tile_loop static (%{{.*}}, %{{.*}}) tile [128, 128] iter_args(%[[C0:.*]], %[[C0]] : index, index) -> (index, index) {
+// CHECK-NEXT:      ^bb0(%[[M0:.*]]: index, %[[N0:.*]]: index, %[[POS:.*]]: index, %[[I:.*]]: index):
+// CHECK-NEXT:        %[[COUNT:.*]] = arith.ceildivui
+// CHECK-NEXT:        %[[TWO:.*]] = arith.constant 2 : index
+// CHECK-NEXT:        %[[PARITY:.*]] = arith.remui %[[I]], %[[TWO]] : index
+// CHECK-NEXT:        %[[MINE:.*]] = arith.cmpi eq, %[[PARITY]], %[[WG]] : index
+// CHECK-NEXT:        scf.if %[[MINE]] {
+// CHECK-NEXT:          %[[Z:.*]] = cta.acc_zero : <128x128xf32>
+// CHECK-NEXT:          cta.mma_turn wait %[[WG]] of 2
+// CHECK-NEXT:          %[[RES:.*]]:2 = cta.consume %[[RING]] at %[[POS]] count %[[COUNT]] iter_args(%[[Z]] : !cta.acc<128x128xf32>) : <5> -> !cta.acc<128x128xf32> {
+// CHECK:                 cta.mma %{{.*}}[%{{.*}}], %{{.*}}[%{{.*}}], %{{.*}} {transpose_b} : !cta.buffer<128x64xbf16, stages = 5, swizzle = "128B">, <128x64xbf16, stages = 5, swizzle = "128B">, <128x128xf32>
+// CHECK:               }
+// CHECK-NEXT:          cta.mma_turn pass %[[WG]] of 2
+// CHECK-NEXT:          cta.store %[[RES]]#1 -> %{{.*}}[%[[M0]], %[[N0]]] staging %[[SC]][%[[WG]]]
+// CHECK-NEXT:          ^bb0
+// CHECK-NEXT:            arith.truncf
+// CHECK-NEXT:            cta.yield
+// CHECK-NEXT:          }
+// CHECK-NEXT:        }
+// CHECK-NEXT:        %[[NEXT:.*]] = arith.addi %[[POS]], %[[COUNT]] : index
+// CHECK-NEXT:        %[[ONE:.*]] = arith.constant 1 : index
+// CHECK-NEXT:        %[[NEXTI:.*]] = arith.addi %[[I]], %[[ONE]] : index
+// CHECK-NEXT:        cta.yield %[[NEXT]], %[[NEXTI]] : index, index
+cta.program @pingpong(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"a", input, [M, K]>},
+                      %b: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"b", input, [N, K]>},
+                      %c: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"c", output, [M, N]>},
+                      %M: index {cta.dim = #cta.dim<M>}, %K: index {cta.dim = #cta.dim<K>}, %N: index {cta.dim = #cta.dim<N>})
+    attributes {chip = #cta.chip<sm_90a>, cluster = array<i64: 2, 1>,
+                schedule = #cta.schedule<stages = 5, math_warpgroups = 2, pingpong = true>} {
+  %sa = cta.alloc : !cta.buffer<128x64xbf16, swizzle = "128B">
+  %sb = cta.alloc : !cta.buffer<128x64xbf16, swizzle = "128B">
+  %sc = cta.alloc : !cta.buffer<128x128xbf16, swizzle = "128B">
+  cta.tile_loop static (%M, %N) tile [128, 128] {
+  ^bb0(%m0: index, %n0: index):
+    %zero = cta.acc_zero : !cta.acc<128x128xf32>
+    %acc = cta.mainloop %K step 64 iter_args(%zero : !cta.acc<128x128xf32>) -> !cta.acc<128x128xf32> {
+    ^bb0(%k0: index, %acc: !cta.acc<128x128xf32>):
+      cta.load %a[%m0, %k0] -> %sa : memref<?x?xbf16, strided<[?, 1]>> -> !cta.buffer<128x64xbf16, swizzle = "128B">
+      cta.load %b[%n0, %k0] -> %sb {multicast = 2 : i64} : memref<?x?xbf16, strided<[?, 1]>> -> !cta.buffer<128x64xbf16, swizzle = "128B">
+      %next = cta.mma %sa, %sb, %acc {transpose_b} : !cta.buffer<128x64xbf16, swizzle = "128B">, !cta.buffer<128x64xbf16, swizzle = "128B">, !cta.acc<128x128xf32>
+      cta.yield %next : !cta.acc<128x128xf32>
+    }
+    cta.store %acc -> %c[%m0, %n0] staging %sc : !cta.acc<128x128xf32> -> memref<?x?xbf16, strided<[?, 1]>>, !cta.buffer<128x128xbf16, swizzle = "128B"> {
+    ^bb0(%e: f32):
+      %t = arith.truncf %e : f32 to bf16
+      cta.yield %t : bf16
+    }
+  } {persistent, group_m = 8 : i64, cluster = array<i64: 2, 1>}
+  cta.return
+}
+
+// -----
+
 // One math warpgroup: it owns every row (its row offset is still computed),
 // the staging buffer keeps one stage and takes no slot, the block has 2
 // warpgroups and the math role gets 240 registers (the most setmaxnreg

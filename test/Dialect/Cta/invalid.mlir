@@ -407,6 +407,13 @@ cta.program @p() attributes {tile_cost = -1.0 : f64} {
 
 // -----
 
+// expected-error@+1 {{'cta.program' op tail_cost must be a finite float >= 0, got 0x7FF0000000000000 : f64}}
+cta.program @p() attributes {tail_cost = 0x7FF0000000000000 : f64, tile_cost = 1.0 : f64} {
+  cta.return
+}
+
+// -----
+
 // The cta passes read only #cta.schedule (a #tile.schedule left over from
 // convert-tile-to-cta's input is rejected too).
 // expected-error@+1 {{attribute 'schedule' failed to satisfy constraint: how the program overlaps copies and math}}
@@ -2290,6 +2297,13 @@ cta.program @acc_wait_types() {
 
 // expected-error@+1 {{acc_stages must be 1 or 2, got 3}}
 cta.program @acc_stages() attributes {schedule = #cta.schedule<stages = 4, math_warpgroups = 1, acc_stages = 3>} {
+  cta.return
+}
+
+// -----
+
+// expected-error@+1 {{pingpong takes turns between 2 math warpgroups holding their accumulators in registers, got math_warpgroups = 1, acc_stages = 1}}
+cta.program @pingpong_one() attributes {schedule = #cta.schedule<stages = 4, math_warpgroups = 1, pingpong = true>} {
   cta.return
 }
 

@@ -118,6 +118,16 @@ tile.kernel @f(%a: tensor<4x4xf16>, %b: tensor<4x4xf16>) -> tensor<4x4xf32> {
 
 // -----
 
+// expected-error@+1 {{pingpong takes turns between 2 math warpgroups, got consumers = 1}}
+#s = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 64, stages = 4, cluster_m = 1, cluster_n = 1, consumers = 1, persistent = true, group_m = 8, pingpong = true>
+
+// -----
+
+// expected-error@+1 {{pingpong and stream_k do not combine}}
+#s = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 64, stages = 4, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 8, stream_k = true, pingpong = true>
+
+// -----
+
 // expected-error@+1 {{stages must be at least 1, got 0}}
 #s = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 64, stages = 0, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>
 
@@ -303,7 +313,7 @@ tile.kernel @f(%a: tensor<4xf32>) -> (tensor<4xf32> {tile.param = "c"}) {
 // -----
 
 // Schedule hints: the keys and values @schedule(...) takes.
-// expected-error@+1 {{unknown schedule hint 'warps'; expected tile, stages, cluster, consumers, persistent, group_m, stream_k or acc_stages}}
+// expected-error@+1 {{unknown schedule hint 'warps'; expected tile, stages, cluster, consumers, persistent, group_m, stream_k, acc_stages or pingpong}}
 tile.kernel @f(%a: tensor<4xf32>) attributes {hints = #tile.hints<warps = 4>} {
   tile.return
 }
@@ -398,6 +408,13 @@ tile.kernel @f(%a: tensor<4xf32>) attributes {hints = #tile.hints<persistent = y
 // Variants are ranked by their tile cost; NaN compares false both ways.
 // expected-error@+1 {{'tile.kernel' op tile_cost must be a positive finite float, got 0x7FF8000000000000 : f64}}
 tile.kernel @f(%a: tensor<4xf32>) attributes {tile_cost = 0x7FF8000000000000 : f64} {
+  tile.return
+}
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op tail_cost must be a finite float >= 0, got -1.000000e+00 : f64}}
+tile.kernel @f(%a: tensor<4xf32>) attributes {tail_cost = -1.0 : f64, tile_cost = 2.0 : f64} {
   tile.return
 }
 

@@ -419,3 +419,18 @@ tile.kernel @batched_pair(%a: tensor<?x?x?xbf16, #tile.dims<B, M, K>>, %b: tenso
   }
   tile.return %0 : tensor<?x?x?xbf16, #tile.dims<B, M, N>>
 }
+
+// -----
+
+// Ping-pong is sm_90a's way to overlap the epilogue; sm_100a has the MMA
+// warp and accumulator sets.
+tile.kernel @pingpong_sm100(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {hints = #tile.hints<tile = [128, 128], pingpong = true>} {
+  // expected-error@+1 {{schedule for sm_100a: pingpong is an sm_90a schedule: on sm_100a the MMA warp and two accumulator sets already overlap a tile's epilogue with the next tile's MMAs (acc_stages = 2)}}
+  %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
+  ^bb0(%acc0: f32):
+    %t = arith.truncf %acc0 : f32 to bf16
+    tile.yield %t : bf16
+  }
+  tile.return %0 : tensor<?x?xbf16, #tile.dims<M, N>>
+}

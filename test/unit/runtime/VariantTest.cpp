@@ -190,6 +190,38 @@ TEST(VariantManifest, TileCostIsANumber) {
       "launch.tile_cost -4 is not a finite number >= 0");
 }
 
+TEST(VariantManifest, TailCostIsAnOptionalNumber) {
+  Manifest m;
+  std::string error;
+  ASSERT_TRUE(parseManifest(kMatmulVariantsJson, m, error)) << error;
+  EXPECT_EQ(m.launch.tailCost, 0);
+  ASSERT_TRUE(parseManifest(edit(kMatmulVariantsJson, "\"tile_cost\": 1.4",
+                                 "\"tile_cost\": 1.4, \"tail_cost\": 0.25"),
+                            m, error))
+      << error;
+  EXPECT_EQ(m.variants[0].launch.tailCost, 0.25);
+  // Written only where it is set, and read back exactly.
+  std::string text = writeManifest(m);
+  EXPECT_NE(text.find("\"tail_cost\":0.25"), std::string::npos) << text;
+  EXPECT_EQ(writeManifest(matmulVariantsManifest()).find("tail_cost"),
+            std::string::npos);
+  Manifest back;
+  ASSERT_TRUE(parseManifest(text, back, error)) << error;
+  EXPECT_TRUE(back == m);
+  expectParseError(edit(kMatmulVariantsJson, "\"tile_cost\": 4,",
+                        "\"tile_cost\": 4, \"tail_cost\": \"1\","),
+                   "launch.tail_cost: expected a number, got string");
+  expectParseError(edit(kMatmulVariantsJson, "\"tile_cost\": 4,",
+                        "\"tile_cost\": 4, \"tail_cost\": -1,"),
+                   "launch.tail_cost -1 is not a finite number >= 0");
+  expectInvalid(
+      [](Manifest &m) {
+        m.variants[0].launch.tailCost =
+            std::numeric_limits<double>::quiet_NaN();
+      },
+      "variants[0].launch.tail_cost nan is not a finite number >= 0");
+}
+
 TEST(VariantManifest, JsonErrorsNameTheVariantPath) {
   expectParseError(
       edit(kMatmulVariantsJson, "\"variants\": [", "\"variants\": 5, \"x\": ["),
@@ -603,6 +635,40 @@ TEST(VariantChoice, TiesGoToTheEarlierCandidate) {
   EXPECT_EQ(choose(m, {1024, 1024, 1024}), 1); // 4 vs 2 vs 2
   m.variants[1].launch.tileCost = 1.5;
   EXPECT_EQ(choose(m, {1024, 1024, 1024}), 2); // 4 vs 2 vs 1.5
+}
+
+// A ping-pong variant: each tile costs less than the cooperative one's, but
+// the last tile's epilogue is not hidden (tail_cost), so at one tile per CTA
+// the two cost the same and the earlier one runs, while with more waves
+// the ping-pong one wins.
+TEST(VariantChoice, TailCostIsAddedOncePerLaunch) {
+  Manifest m = matmulVariantsManifest();
+  // The 128x64 variant as the cooperative tile, costing 3 per tile.
+  m.variants[0].launch.tileCost = 3;
+  KernelVariant pingpong = m.variants[0];
+  pingpong.entry = "matmul_128x64pp";
+  pingpong.launch.tileCost = 2.9;
+  pingpong.launch.tailCost = 0.1;
+  m.variants.push_back(pingpong);
+  // 1024^3: 128 tiles of 128x64, one wave of 132: 4 (primary: 32 tiles of
+  // 128x256), 3 and 2.9 + 0.1 (a tie within rounding: the earlier runs).
+  EXPECT_EQ(costOf(m, 2, {1024, 1024, 1024}).cost, 3.0);
+  EXPECT_EQ(choose(m, {1024, 1024, 1024}), 1);
+  // 2048 x 4096: 1024 tiles, 8 waves: 23.3 against the primary's 2 waves
+  // of 128x256 tiles, 8.
+  EXPECT_EQ(costOf(m, 2, {2048, 4096, 64}).cost, 8 * 2.9 + 0.1);
+  EXPECT_EQ(choose(m, {2048, 4096, 64}), 0);
+  // 768 x 2816: 6 x 44 = 264 tiles of 128x64, 2 waves: 6 vs 5.9; the
+  // primary's 6 x 11 = 66 tiles on 2x1 clusters, 1 wave: 4.
+  EXPECT_EQ(choose(m, {768, 2816, 64}), 0);
+  m.launch.tileCost = 8;
+  EXPECT_EQ(choose(m, {768, 2816, 64}), 2);
+  std::string text = describeVariantChoice(planOf(m),
+                                           dimsOf({768, 2816, 64}), 132);
+  EXPECT_NE(text.find("'matmul_128x64pp': 264 CTAs, 2 waves of 132, "
+                      "tile_cost 2.9, tail_cost 0.1, cost 5.9  <- chosen"),
+            std::string::npos)
+      << text;
 }
 
 TEST(VariantChoice, AnyUnknownTileCostRunsThePrimary) {
