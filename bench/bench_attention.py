@@ -16,7 +16,8 @@ cuDNN backends, the ones PyTorch routes them to) and a loop of per-sequence SDPA
 Each backend's output is checked once against a float32 reference on the same inputs (relative
 error; a backend that fails the check is reported, not timed). Timing as the other benchmarks
 (common.time_interleaved: CUDA-graph replays, interleaved rounds, medians). TFLOP/s counts
-4 * B * H * S * T * D flops, halved for causal (FlashAttention's convention). Writes JSON.
+4 * B * H * S * T * D flops, halved for causal (FlashAttention's convention). Last, the
+causal / non-causal time ratio at 16k with both kernels timed in the same rounds. Writes JSON.
 """
 import argparse
 import json
@@ -158,6 +159,32 @@ def bench_case(case, args):
     for label, error in errors.items():
         row["contenders"][label] = {"error": short(error)}
     return row
+
+
+def causal_ratio(args, seqlen=16384):
+    """The causal kernel's time over the non-causal one's at `seqlen` (the FA3 setting: 16k
+    tokens, 16 heads, head dim 128), both timed in the same interleaved rounds (their rows of
+    the table are timed minutes apart, and clocks drift between them), for Kiln and cuDNN."""
+    b, h, d = TOKENS // seqlen, 16, 128
+    torch.manual_seed(0)
+    q, k, v = (torch.randn(b, h, seqlen, d, device="cuda", dtype=torch.bfloat16)
+               for _ in range(3))
+    fns = {}
+    for causal in (False, True):
+        fn, why = kiln_fn(q, k, v, causal)
+        if fn is None:
+            return {"error": why}
+        fns[f"kiln_causal={causal}"] = fn
+        fns[f"cudnn_causal={causal}"] = sdpa(BACKENDS["cudnn"], q, k, v, causal)
+    medians, errors = time_interleaved(fns, 5 * args.iters, rounds=5)
+    out = {"seqlen": seqlen, "ms": medians}
+    for who in ("kiln", "cudnn"):
+        full, causal = medians.get(f"{who}_causal=False"), medians.get(f"{who}_causal=True")
+        if full and causal:
+            out[f"{who}_causal_over_full"] = causal / full
+    if errors:
+        out["errors"] = {name: short(e) for name, e in errors.items()}
+    return out
 
 
 VARLEN_HEADS, VARLEN_DIM, VARLEN_MAX = 16, 128, 8192
@@ -312,9 +339,16 @@ def main():
             if "error" in row["contenders"][name]:
                 print(f"    {name}: {row['contenders'][name]['error']}")
     rows.append(bench_varlen(args))
+    ratio = {} if args.varlen_only else causal_ratio(args)
+    if "kiln_causal_over_full" in ratio:
+        print(f"causal / non-causal time at 16k, interleaved in 5 rounds: Kiln "
+              f"{ratio['kiln_causal_over_full']:.3f}, cuDNN "
+              f"{ratio.get('cudnn_causal_over_full', float('nan')):.3f}", flush=True)
+    elif ratio:
+        print(f"causal / non-causal at 16k: {ratio.get('error') or ratio.get('errors')}")
     env = environment()
     with open(args.json, "w") as f:
-        json.dump({"environment": env, "rows": rows}, f, indent=1)
+        json.dump({"environment": env, "rows": rows, "causal_ratio_16k": ratio}, f, indent=1)
     if args.plot:
         plot(rows, args.plot, env.get("device", "GPU"))
 
