@@ -70,10 +70,11 @@ def test_strided_batches(load):
 @pytest.mark.parametrize("b,m,n,k", [(3, 129, 264, 72), (2, 4097, 8, 64), (5, 300, 1000, 520)])
 @pytest.mark.parametrize("name", ["bmm", "bmm_kn", "bmm_shared_w"])
 def test_every_entry_of_a_batched_kernel(load, name, b, m, n, k):
-    """Batched kernels ship the dense variants (128x64, 128x128 without a cluster, 128x128
-    ping-pong): each entry, pinned, walks every batch entry's tiles and is correct."""
+    """Batched kernels ship the dense variants (128x64, 128x128 without a cluster, 128x128,
+    64x64 and 64x32 ping-pong): each entry, pinned, walks every batch entry's tiles and is
+    correct."""
     kernel = load(name)
-    assert len(kernel.entries) == 4, kernel.entries
+    assert len(kernel.entries) == 6, kernel.entries
     if name == "bmm_shared_w":
         a, w = randn(b, 2, m, k, scale=k ** -0.25), randn(n, k, scale=k ** -0.25)
         bias = torch.randn(n, device="cuda")

@@ -40,6 +40,21 @@ def test_matmul_fp8_row_scales(load, m, n, k):
     check_scaled(load("matmul_fp8"), m, n, k)
 
 
+@pytest.mark.parametrize("m,n,k", [(1000, 1000, 1008), (129, 257, 144)])
+def test_matmul_fp8_every_entry_pinned(load, m, n, k):
+    """Each entry of the fp8 kernel (128x64, 128x128; 128x128, 64x64 and 64x32 ping-pong
+    variants), pinned."""
+    kernel = load("matmul_fp8")
+    assert len(kernel.entries) == 6, kernel.entries
+    try:
+        for entry in kernel.entries:
+            kernel.pinned_entry = entry
+            check_scaled(kernel, m, n, k)
+            assert kernel.last_entry == entry
+    finally:
+        kernel.pinned_entry = None
+
+
 @pytest.mark.parametrize("m,n,k", ODD_SHAPES + LARGE_SHAPES)
 def test_mixed_formats_f32_out(load, m, n, k):
     kernel = load("matmul_e4m3_e5m2")

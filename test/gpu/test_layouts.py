@@ -41,6 +41,21 @@ def test_kn_weights(load, name, in_dtype, out_dtype, m, n, k):
     check(load(name), in_dtype, out_dtype, m, n, k, tol)
 
 
+@pytest.mark.parametrize("m,n,k", [(1000, 1000, 1000), (129, 264, 72)])
+def test_kn_every_entry_pinned(load, m, n, k):
+    """Each entry of kn_matmul (the rhs read MN-major by every variant, ping-pong included),
+    pinned."""
+    kernel = load("kn_matmul")
+    assert len(kernel.entries) == 6, kernel.entries
+    try:
+        for entry in kernel.entries:
+            kernel.pinned_entry = entry
+            check(kernel, torch.bfloat16, torch.bfloat16, m, n, k, 1e-2)
+            assert kernel.last_entry == entry
+    finally:
+        kernel.pinned_entry = None
+
+
 def test_kn_strided_views(load):
     """b a view with a wider row stride, the output a view: nothing outside it is written."""
     kernel = load("kn_matmul")

@@ -67,6 +67,23 @@ def test_8192(load, name, in_dtype, out_dtype, m, n, k):
     check(load(name), in_dtype, out_dtype, m, n, k, 1e-2)
 
 
+@pytest.mark.parametrize("m,n,k", [(1000, 1000, 1000), (129, 257, 72), (300, 2000, 520)])
+@pytest.mark.parametrize("name,in_dtype,out_dtype", [k for k in KERNELS if k[0] in ("matmul", "matmul_f16")])
+def test_every_entry_pinned(load, name, in_dtype, out_dtype, m, n, k):
+    """Each entry of a kernel with variants (128x64, 128x128; 128x128, 64x64 and 64x32
+    ping-pong), pinned, at shapes cut at every tile edge, whatever the cost rule would
+    choose."""
+    kernel = load(name)
+    assert len(kernel.entries) == 6, kernel.entries
+    try:
+        for entry in kernel.entries:
+            kernel.pinned_entry = entry
+            check(kernel, in_dtype, out_dtype, m, n, k, 1e-2)
+            assert kernel.last_entry == entry
+    finally:
+        kernel.pinned_entry = None
+
+
 @pytest.mark.parametrize("m,n,k", [(1000, 1000, 1000), (4097, 1, 72), (2048, 2048, 512)])
 def test_fused_epilogue(load, m, n, k):
     kernel = load("matmul_silu")

@@ -22,15 +22,20 @@ def test_matmul_ships_a_small_tile_variant(load):
     load("matmul")
     m = manifest("matmul")
     entries = [m["entry"]] + [v["entry"] for v in m.get("variants", [])]
-    assert entries == ["matmul", "matmul_128x64", "matmul_128x128", "matmul_128x128pp"], entries
+    assert entries == ["matmul", "matmul_128x64", "matmul_128x128", "matmul_128x128pp",
+                       "matmul_64x64pp", "matmul_64x32pp"], entries
     assert m["launch"]["tile_cost"] > 0 and all(v["launch"]["tile_cost"] > 0 for v in m["variants"])
-    # Only the ping-pong variant's last epilogue is a cost of its own.
-    assert [v["launch"].get("tail_cost", 0) > 0 for v in m["variants"]] == [False, False, True]
+    # Only the 128x128 ping-pong variant's last epilogue is a cost of its own (the 64-row ones
+    # are costed like the cooperative 128x64 tile).
+    assert [v["launch"].get("tail_cost", 0) > 0 for v in m["variants"]] == [
+        False, False, True, False, False]
 
 
 @pytest.mark.parametrize("m,n,k,expected", [
     (1024, 1024, 1024, "matmul_128x64"),   # 32 big tiles for 132 SMs
-    (300, 500, 256, "matmul_128x64"),
+    (300, 500, 256, "matmul_64x32pp"),    # one wave of the smallest tile
+    (1, 4096, 4096, "matmul_64x32pp"),     # decode: 128 CTAs stream the weights
+    (128, 4096, 4096, "matmul_64x64pp"),   # 128 64x64 tiles, one wave; 64x32 ties in two
     (4096, 4096, 4096, "matmul"),          # several waves of big tiles
     (2048, 2048, 2048, "matmul"),          # one full wave of big tiles
     (512, 4096, 1024, "matmul_128x128"),   # one wave of 128x128, two of 128x64; ping-pong
