@@ -1,7 +1,8 @@
 //===- CtaToSm100Registers.cpp - register and tensor-memory tiles (sm_100a) ===//
 //
 // What a warpgroup of an sm_100a program computes on itself, between the
-// MMA warp's tensor-memory results: attention's softmax.
+// MMA warp's tensor-memory results: attention's softmax, a GEMM epilogue's
+// row reductions.
 //
 // Register tiles. A 128-row tile in registers has the layout tcgen05.ld
 // `.32x32b` reads tensor memory into: thread t of the warpgroup holds row t
@@ -94,16 +95,17 @@ Value rowAddress(Emitter &e, Value address) {
   return e.add(address, warpLaneOffset(e, e.warpgroupLane()));
 }
 
-/// This thread's row of an accumulator in tensor memory, as f32 values:
-/// tcgen05.ld of 32 columns at a time, then one wait. An accumulator no
-/// MMA has written reads as zeros.
-SmallVector<Value> readAccRow(Emitter &e, Value acc, int64_t columns) {
-  Value address = rowAddress(e, accAddress(e, acc));
+/// Columns [first, first + columns) of this thread's row of an accumulator
+/// in tensor memory, as f32 values: tcgen05.ld of 32 columns at a time,
+/// then one wait. An accumulator no MMA has written reads as zeros.
+SmallVector<Value> readAccColumns(Emitter &e, Value acc, Value first,
+                                  int64_t columns) {
+  Value address = e.add(rowAddress(e, accAddress(e, acc)), first);
   Value written = accWritten(e, acc);
   SmallVector<Value> loads;
-  for (int64_t first = 0; first < columns; first += kColumnsPerAccess) {
-    int64_t count = std::min(kColumnsPerAccess, columns - first);
-    loads.push_back(loadTmemColumns(e, e.add(address, e.i32(first)), count));
+  for (int64_t at = 0; at < columns; at += kColumnsPerAccess) {
+    int64_t count = std::min(kColumnsPerAccess, columns - at);
+    loads.push_back(loadTmemColumns(e, e.add(address, e.i32(at)), count));
   }
   NVVM::Tcgen05WaitOp::create(e.b, e.loc, NVVM::Tcgen05WaitKind::LOAD);
   Value zero = arith::ConstantOp::create(e.b, e.loc, e.b.getF32FloatAttr(0));
@@ -116,6 +118,11 @@ SmallVector<Value> readAccRow(Emitter &e, Value acc, int64_t columns) {
     values.push_back(arith::SelectOp::create(e.b, e.loc, written, f, zero));
   }
   return values;
+}
+
+/// This thread's whole row of an accumulator in tensor memory.
+SmallVector<Value> readAccRow(Emitter &e, Value acc, int64_t columns) {
+  return readAccColumns(e, acc, e.i32(0), columns);
 }
 
 /// The thread's values of a register operand: an accumulator's row (read
@@ -197,34 +204,123 @@ struct FragMapLowering : public OpConversionPattern<cta::FragMapOp> {
   }
 };
 
-/// A row's max or sum over the thread's own registers (a tree, for
-/// latency): the thread holds the whole row. Max is arith.maximumf, so -inf
-/// (a masked row) stays -inf and NaN propagates.
+/// `values` combined by `kind` (a tree, for latency). Max is
+/// arith.maximumf, so -inf (a masked row) stays -inf and NaN propagates.
+Value combineRow(Emitter &e, cta::ReduceKind kind, SmallVector<Value> values) {
+  bool max = kind == cta::ReduceKind::max;
+  auto combine = [&](Value a, Value b) -> Value {
+    return max ? arith::MaximumFOp::create(e.b, e.loc, a, b).getResult()
+               : arith::AddFOp::create(e.b, e.loc, a, b).getResult();
+  };
+  while (values.size() > 1) {
+    SmallVector<Value> next;
+    for (size_t k = 0; k + 1 < values.size(); k += 2)
+      next.push_back(combine(values[k], values[k + 1]));
+    if (values.size() % 2)
+      next.push_back(values.back());
+    values = std::move(next);
+  }
+  return values.front();
+}
+
+/// A row's max or sum over the thread's own registers: the thread holds
+/// the whole row.
 struct ReduceRowsLowering : public OpConversionPattern<cta::ReduceRowsOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(cta::ReduceRowsOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    Emitter e(rewriter, op.getLoc());
+    rewriter.replaceOp(
+        op, combineRow(e, op.getKind(),
+                       rowValues(e, op.getInput().getType(),
+                                 adaptor.getInput())));
+    return success();
+  }
+};
+
+/// A row reduction of an element map that reads accumulators in tensor
+/// memory and nothing else is used for (a GEMM epilogue's
+/// `r = sum(f(y), axis = -1)`): a loop over 32-column chunks, each read,
+/// mapped, reduced and combined with the running value, so that a thread
+/// never holds its whole row (a 128x256 tile's 256 registers spilled 640
+/// bytes; unrolled, ptxas issued every chunk's tcgen05.ld first and still
+/// spilled). Replaces the map and the reduction.
+struct ReduceMappedAccRowsLowering
+    : public OpConversionPattern<cta::FragMapOp> {
+  ReduceMappedAccRowsLowering(const TypeConverter &converter,
+                              MLIRContext *ctx)
+      : OpConversionPattern(converter, ctx, /*benefit=*/2) {}
+  LogicalResult
+  matchAndRewrite(cta::FragMapOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!op->hasOneUse())
+      return rewriter.notifyMatchFailure(op, "the map has other uses");
+    auto reduce = llvm::dyn_cast<cta::ReduceRowsOp>(*op->user_begin());
+    if (!reduce)
+      return rewriter.notifyMatchFailure(op, "not reduced");
+    if (llvm::none_of(op.getInputs().getTypes(), [](Type type) {
+          return llvm::isa<cta::AccType>(type);
+        }))
+      return rewriter.notifyMatchFailure(op, "reads no accumulator");
+    for (Type type : op.getInputs().getTypes())
+      if (!llvm::isa<cta::AccType>(type) && !rowTileOf(type).vector)
+        return rewriter.notifyMatchFailure(op, "reads a register tile");
     Location loc = op.getLoc();
     Emitter e(rewriter, loc);
-    SmallVector<Value> values =
-        rowValues(e, op.getInput().getType(), adaptor.getInput());
-    bool max = op.getKind() == cta::ReduceKind::max;
-    while (values.size() > 1) {
-      SmallVector<Value> next;
-      for (size_t k = 0; k + 1 < values.size(); k += 2)
-        next.push_back(
-            max ? arith::MaximumFOp::create(rewriter, loc, values[k],
-                                            values[k + 1])
-                      .getResult()
-                : arith::AddFOp::create(rewriter, loc, values[k],
-                                        values[k + 1])
-                      .getResult());
-      if (values.size() % 2)
-        next.push_back(values.back());
-      values = std::move(next);
+    int64_t columns = rowTileOf(op.getResult().getType()).columns;
+    Block &body = op.getBody().front();
+    Value row = e.toIndex(e.warpgroupLane());
+    // Chunk `first` (i32) of `count` columns combined with `running`.
+    auto chunk = [&](Emitter &at, Value first, int64_t count, Value running) {
+      SmallVector<SmallVector<Value>> inputs;
+      for (auto [input, lowered] :
+           llvm::zip(op.getInputs(), adaptor.getInputs()))
+        inputs.push_back(llvm::isa<cta::AccType>(input.getType())
+                             ? readAccColumns(at, lowered, first, count)
+                             : SmallVector<Value>{lowered});
+      SmallVector<Value> values;
+      for (int64_t column = 0; column < count; ++column) {
+        SmallVector<Value> args = {row,
+                                   at.toIndex(at.add(first, at.i32(column)))};
+        for (const SmallVector<Value> &input : inputs)
+          args.push_back(input.size() == 1 ? input.front() : input[column]);
+        values.push_back(inlineElement(rewriter, body, args));
+      }
+      values.push_back(running);
+      return combineRow(at, reduce.getKind(), std::move(values));
+    };
+    bool max = reduce.getKind() == cta::ReduceKind::max;
+    Value running = arith::ConstantOp::create(
+        rewriter, loc,
+        rewriter.getF32FloatAttr(max ? -std::numeric_limits<float>::infinity()
+                                     : -0.0f)); // identities: x + -0 = x
+    int64_t whole = columns / kColumnsPerAccess;
+    if (whole > 0) {
+      auto loop = scf::ForOp::create(rewriter, loc, e.index(0),
+                                     e.toIndex(e.opaque(e.i32(whole))),
+                                     e.index(1), ValueRange{running});
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(loop.getBody());
+      Emitter in(rewriter, loc);
+      Value first = in.mul(in.toI32(loop.getInductionVar()),
+                           in.i32(kColumnsPerAccess));
+      // The chunk's columns depend on the running value (once it is NaN,
+      // which every later chunk keeps, any columns do), so ptxas cannot
+      // issue every chunk's tcgen05.ld up front: it unrolled the loop and
+      // spilled.
+      Value carried = loop.getRegionIterArgs()[0];
+      Value nan = arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::UNO,
+                                        carried, carried);
+      first = arith::SelectOp::create(rewriter, loc, nan, in.i32(0), first);
+      scf::YieldOp::create(rewriter, loc,
+                           chunk(in, first, kColumnsPerAccess, carried));
+      running = loop.getResult(0);
     }
-    rewriter.replaceOp(op, values.front());
+    if (int64_t rest = columns % kColumnsPerAccess)
+      running = chunk(e, e.i32(whole * kColumnsPerAccess), rest, running);
+    rewriter.replaceOp(reduce, running);
+    rewriter.eraseOp(op);
     return success();
   }
 };
@@ -483,7 +579,8 @@ void kiln::tcgen05::populateRegisterPatterns(TypeConverter &converter,
                                              const KernelABIs &abis) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<SplatLowering, FragMapLowering, ReduceRowsLowering,
-               TmemAllocLowering, StageCommitLowering>(converter, ctx);
+               ReduceMappedAccRowsLowering, TmemAllocLowering,
+               StageCommitLowering>(converter, ctx);
   patterns.add<TmemAccLowering, TmemStoreLowering, TmemUpdateLowering,
                StoreRowsLowering>(converter, ctx, abis);
 }

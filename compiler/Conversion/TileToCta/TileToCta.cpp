@@ -124,10 +124,10 @@ epilogueSlice(tile::ContractOp contract, OpResult output, Value &yielded,
   return used;
 }
 
-/// What a row reduction of a contraction output needs today: sm_90a's
-/// register accumulators (on sm_100a the epilogue reads tensor memory in
-/// column chunks), a 2-D product that is not grouped, an f32 result, and an
-/// element that reads no epilogue input.
+/// What a row reduction of a contraction output needs today: a 2-D product
+/// that is not grouped, an f32 result, and an element that reads no
+/// epilogue input (on either chip: sm_90a reduces register fragments,
+/// sm_100a each thread's row of tensor memory, 32 columns at a time).
 static LogicalResult checkRowReduction(tile::ReduceOp reduce,
                                        target::Chip chip) {
   auto contract = reduce.getInput().getDefiningOp<tile::ContractOp>();
@@ -144,11 +144,6 @@ static LogicalResult checkRowReduction(tile::ReduceOp reduce,
                                   "used other than as a kernel output (for "
                                   "example converted to 16 bits: the column "
                                   "tiles combine in f32, so write f32[M])");
-  if (target::getChipInfo(chip).tensorMemoryColumns)
-    return notImplemented(reduce, "a row reduction of a product as an output "
-                                  "on " +
-                                      std::string(target::chipName(chip)) +
-                                      " (it lowers on sm_90a)");
   if (contract.getGroups() || inputType.getRank() != 2)
     return notImplemented(reduce, "a row reduction of a batched or grouped "
                                   "product as an output");
