@@ -453,8 +453,9 @@ tile.kernel @deep_k(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16,
 
 // Two accumulators: by default the widest tile whose accumulators fit the
 // registers, 128x128 (two 64x128 accumulators per warpgroup, as one 64x256
-// costs), plus the 128x64 variant and the 7/8-wide 128x112 one (for shapes
-// whose 128x128 tiles fill just over a whole number of waves).
+// costs), plus the 128x64 variant, the 7/8-wide 128x112 one (for shapes
+// whose 128x128 tiles fill just over a whole number of waves) and the 64x64
+// and 64x32 ping-pong ones (decode shapes).
 // The widest tile also gets a stream-K tail, the variants do not.
 // CHECK-LABEL: tile.kernel @dual_default(
 // CHECK-SAME:    tile_cost = 3.2768{{0*}}e+04 : f64
@@ -465,10 +466,16 @@ tile.kernel @deep_k(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16,
 // CHECK-LABEL: tile.kernel @dual_default_128x112(
 // CHECK-SAME:    tile_cost = 31857.{{[0-9]+}} : f64, variant_of = @dual_default
 // CHECK:         tile_m = 128, tile_n = 112, tile_k = 64, stages = 4, cluster_m = 2, {{.*}}, group_m = 8>}
+// CHECK-LABEL: tile.kernel @dual_default_64x64pp(
+// CHECK:         tile_m = 64, tile_n = 64, tile_k = 128, stages = 4, cluster_m = 1, {{.*}}, pingpong = true>}
+// CHECK-LABEL: tile.kernel @dual_default_64x32pp(
+// CHECK:         tile_m = 64, tile_n = 32, tile_k = 128, stages = 6, cluster_m = 1, {{.*}}, pingpong = true>}
 tile.kernel @dual_default(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>, %b1: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> {
-  // expected-remark@+3 {{schedule for sm_90a: tile 128x128x64, 4 stages of 48 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (128 accumulator registers/thread); cluster 2x1 (rhs tile multicast); persistent, group_m 8, stream-K tail}}
-  // expected-remark@+2 {{schedule for sm_90a: tile 128x112x64, 4 stages of 44 KiB + 28 KiB epilogue staging = 204 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (112 accumulator registers/thread); cluster 2x1 (rhs tile multicast); persistent, group_m 8}}
-  // expected-remark@+1 {{schedule for sm_90a: tile 128x64x64, 6 stages of 32 KiB + 16 KiB epilogue staging = 208 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (64 accumulator registers/thread); cluster 1x1; persistent, group_m 8}}
+  // expected-remark@+5 {{schedule for sm_90a: tile 128x128x64, 4 stages of 48 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (128 accumulator registers/thread); cluster 2x1 (rhs tile multicast); persistent, group_m 8, stream-K tail}}
+  // expected-remark@+4 {{schedule for sm_90a: tile 128x112x64, 4 stages of 44 KiB + 28 KiB epilogue staging = 204 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (112 accumulator registers/thread); cluster 2x1 (rhs tile multicast); persistent, group_m 8}}
+  // expected-remark@+3 {{schedule for sm_90a: tile 128x64x64, 6 stages of 32 KiB + 16 KiB epilogue staging = 208 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (64 accumulator registers/thread); cluster 1x1; persistent, group_m 8}}
+  // expected-remark@+2 {{schedule for sm_90a: tile 64x64x128, 4 stages of 48 KiB + 16 KiB epilogue staging = 208 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (64 accumulator registers/thread); cluster 1x1; persistent, group_m 8, ping-pong (each math warpgroup owns a tile; one's epilogue overlaps the other's MMAs)}}
+  // expected-remark@+1 {{schedule for sm_90a: tile 64x32x128, 6 stages of 32 KiB + 8 KiB epilogue staging = 200 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (32 accumulator registers/thread); cluster 1x1; persistent, group_m 8, ping-pong (each math warpgroup owns a tile; one's epilogue overlaps the other's MMAs)}}
   %0 = tile.contract(%a, %b, %b1 : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>, #tile.mma<lhs = 0, rhs = 2, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
   ^bb0(%acc0: f32, %acc1: f32):
