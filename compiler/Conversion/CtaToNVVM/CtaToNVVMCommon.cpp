@@ -84,6 +84,24 @@ void kiln::addCommonTypeConversions(TypeConverter &converter) {
   });
 }
 
+Value kiln::combineTree(Emitter &e, cta::ReduceKind kind,
+                        SmallVector<Value> values) {
+  bool max = kind == cta::ReduceKind::max;
+  auto combine = [&](Value a, Value b) -> Value {
+    return max ? arith::MaximumFOp::create(e.b, e.loc, a, b).getResult()
+               : arith::AddFOp::create(e.b, e.loc, a, b).getResult();
+  };
+  while (values.size() > 1) {
+    SmallVector<Value> next;
+    for (size_t k = 0; k + 1 < values.size(); k += 2)
+      next.push_back(combine(values[k], values[k + 1]));
+    if (values.size() % 2)
+      next.push_back(values.back());
+    values = std::move(next);
+  }
+  return values.front();
+}
+
 namespace {
 
 /// The program's body becomes the kernel's: global tensors are replaced by

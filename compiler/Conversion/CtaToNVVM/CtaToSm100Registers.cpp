@@ -204,25 +204,6 @@ struct FragMapLowering : public OpConversionPattern<cta::FragMapOp> {
   }
 };
 
-/// `values` combined by `kind` (a tree, for latency). Max is
-/// arith.maximumf, so -inf (a masked row) stays -inf and NaN propagates.
-Value combineRow(Emitter &e, cta::ReduceKind kind, SmallVector<Value> values) {
-  bool max = kind == cta::ReduceKind::max;
-  auto combine = [&](Value a, Value b) -> Value {
-    return max ? arith::MaximumFOp::create(e.b, e.loc, a, b).getResult()
-               : arith::AddFOp::create(e.b, e.loc, a, b).getResult();
-  };
-  while (values.size() > 1) {
-    SmallVector<Value> next;
-    for (size_t k = 0; k + 1 < values.size(); k += 2)
-      next.push_back(combine(values[k], values[k + 1]));
-    if (values.size() % 2)
-      next.push_back(values.back());
-    values = std::move(next);
-  }
-  return values.front();
-}
-
 /// A row's max or sum over the thread's own registers: the thread holds
 /// the whole row.
 struct ReduceRowsLowering : public OpConversionPattern<cta::ReduceRowsOp> {
@@ -232,7 +213,7 @@ struct ReduceRowsLowering : public OpConversionPattern<cta::ReduceRowsOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Emitter e(rewriter, op.getLoc());
     rewriter.replaceOp(
-        op, combineRow(e, op.getKind(),
+        op, combineTree(e, op.getKind(),
                        rowValues(e, op.getInput().getType(),
                                  adaptor.getInput())));
     return success();
@@ -288,7 +269,7 @@ struct ReduceMappedAccRowsLowering
         values.push_back(inlineElement(rewriter, body, args));
       }
       values.push_back(running);
-      return combineRow(at, reduce.getKind(), std::move(values));
+      return combineTree(at, reduce.getKind(), std::move(values));
     };
     bool max = reduce.getKind() == cta::ReduceKind::max;
     Value running = arith::ConstantOp::create(

@@ -704,32 +704,18 @@ struct ReduceRowsLowering : public OpConversionPattern<cta::ReduceRowsOp> {
     Emitter e(rewriter, loc);
     TileRegisters input(e, op.getInput().getType());
     TileRegisters result(e, op.getResult().getType());
-    bool max = op.getKind() == cta::ReduceKind::max;
-    auto combine = [&](Value x, Value y) -> Value {
-      if (max)
-        return arith::MaximumFOp::create(rewriter, loc, x, y);
-      return arith::AddFOp::create(rewriter, loc, x, y);
-    };
     Value all = e.i32(-1), clamp = e.i32(0x1f);
     Value lowered = result.build([&](int64_t m, int64_t half) -> Value {
       SmallVector<Value> values;
       for (int64_t i = 0; i < input.tile.registers(); ++i)
         if (target::wgmmaRowVectorRegister(i) == half)
           values.push_back(input.get(adaptor.getInput(), m, i));
-      while (values.size() > 1) {
-        SmallVector<Value> next;
-        for (size_t k = 0; k + 1 < values.size(); k += 2)
-          next.push_back(combine(values[k], values[k + 1]));
-        if (values.size() % 2)
-          next.push_back(values.back());
-        values = std::move(next);
-      }
-      Value value = values.front();
+      Value value = combineTree(e, op.getKind(), std::move(values));
       for (unsigned mask : target::wgmmaRowReductionShuffleMasks) {
         Value other = NVVM::ShflOp::create(
             rewriter, loc, value.getType(), all, value, e.i32(mask), clamp,
             NVVM::ShflKind::bfly, UnitAttr());
-        value = combine(value, other);
+        value = combineTree(e, op.getKind(), {value, other});
       }
       return value;
     });

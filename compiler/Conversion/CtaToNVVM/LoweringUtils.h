@@ -258,6 +258,12 @@ struct Emitter {
   }
 };
 
+/// `values` combined as a row reduction of `kind` combines them (a tree, for
+/// latency). Max is arith.maximumf, so -inf (a masked row) stays -inf and
+/// NaN propagates.
+mlir::Value combineTree(Emitter &e, cta::ReduceKind kind,
+                        llvm::SmallVector<mlir::Value> values);
+
 /// The kernel function a pattern's op now lives in.
 inline mlir::LLVM::LLVMFuncOp enclosingKernel(mlir::Operation *op) {
   return op->getParentOfType<mlir::LLVM::LLVMFuncOp>();
