@@ -580,11 +580,17 @@ private:
     plan.rowsPerConsumer = rowsPerConsumer;
     int64_t width = s.tileN * static_cast<int64_t>(rhsOperands.size());
     double elements = static_cast<double>(ctaRows * s.tileN * numAccs);
-    plan.tileCost = elements / (s.pingpong ? pingpongTileEfficiency(width)
+    // The epilogue overlap counts for ping-pong tiles of two MMA row blocks
+    // (128x128, where it was measured); 64-row ones, the decode variants,
+    // are costed like cooperative tiles of their width: their shapes wait
+    // on the weight stream, and costed as overlapped a 64x64 SwiGLU tile
+    // won where it ran 0.86x the 128x112 one (256 x 14336 x 4096).
+    bool overlapped = s.pingpong && ctaRows >= 2 * mmaRows;
+    plan.tileCost = elements / (overlapped ? pingpongTileEfficiency(width)
                                            : tileEfficiency(width));
     // The last tile's epilogue is not hidden: a walk of one tile per CTA
     // costs what the cooperative schedule's does.
-    if (s.pingpong)
+    if (overlapped)
       plan.tailCost = elements / tileEfficiency(width) - plan.tileCost;
     return plan;
   }
