@@ -49,7 +49,7 @@ struct VariantCost {
   int64_t resident = 0;
   /// ceil(T / resident); 0 when a tile count is 0.
   int64_t waves = 0;
-  /// waves * tile_cost.
+  /// waves * tile_cost + tail_cost.
   double cost = 0;
 };
 
@@ -62,7 +62,8 @@ VariantCost variantCost(const LaunchPlan &kernel, const BoundDims &dims,
 /// The variant a launch runs: 0 (the primary) or k (manifest.variants[k-1]).
 /// `plan` is the primary's plan. Unless every kernel has a positive tile_cost
 /// (LaunchPlan::chooseByCost), or when the primary cannot be costed, it is 0;
-/// otherwise the usable kernel with the smallest cost, the earliest on ties.
+/// otherwise the usable kernel with the smallest cost, the earliest on ties
+/// (also within a relative 1e-9: rounding).
 /// Allocates nothing; the launch's grid is then computeGrid of that variant's
 /// plan (zero tiles still launch nothing).
 int chooseVariant(const LaunchPlan &plan, const BoundDims &dims, int smCount);

@@ -4,7 +4,8 @@
 // runtime picks one per launch by the cost rule of docs/manifest.md:
 // T = CTAs before the persistent cap (tiles rounded up to the cluster),
 // resident = floor(SMs / C) * C, waves = ceil(T / resident),
-// cost = waves * tile_cost; the smallest cost wins, the earliest on ties, and
+// cost = waves * tile_cost + tail_cost; the smallest cost wins, the earliest
+// on ties (within rounding), and
 // any tile_cost of 0 means the primary always runs.
 //
 //===----------------------------------------------------------------------===//
