@@ -90,7 +90,9 @@ tile.kernel @three_narrow(%x: tensor<?x?xbf16, #tile.dims<M, K>> {tile.param = #
 
 // 2 x 192 columns exceed one MMA: each weight keeps its own buffer and
 // accumulator, the K loop carries both and runs two MMAs on the one lhs
-// buffer; the store takes both accumulators as they are (no split).
+// buffer; the store takes both accumulators as they are (no split), through
+// two 96-column staging blocks (192 columns are not a whole number of
+// 128-column ones).
 // CHECK-LABEL: cta.program @wide(
 // CHECK-SAME:    %[[X:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"x",
 // CHECK-SAME:    %[[W1:[^:]*]]: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"w1",
@@ -99,7 +101,7 @@ tile.kernel @three_narrow(%x: tensor<?x?xbf16, #tile.dims<M, K>> {tile.param = #
 // CHECK-NEXT:    %[[SX:.*]] = cta.alloc : <128x64xbf16>
 // CHECK-NEXT:    %[[S1:.*]] = cta.alloc : <192x64xbf16>
 // CHECK-NEXT:    %[[S2:.*]] = cta.alloc : <192x64xbf16>
-// CHECK-NEXT:    %[[SY:.*]] = cta.alloc : <128x128xbf16>
+// CHECK-NEXT:    %[[SY:.*]] = cta.alloc : <128x96xbf16>
 // CHECK-NEXT:    cta.tile_loop static (%{{.*}}, %{{.*}}) tile [128, 192] {
 // CHECK-NEXT:    ^bb0(%[[M0:.*]]: index, %[[N0:.*]]: index):
 // CHECK-NEXT:      %[[Z1:.*]] = cta.acc_zero : <128x192xf32>
@@ -113,7 +115,7 @@ tile.kernel @three_narrow(%x: tensor<?x?xbf16, #tile.dims<M, K>> {tile.param = #
 // CHECK-NEXT:        %[[PU:.*]] = cta.mma %[[SX]], %[[S2]], %[[U]] {transpose_b} : !cta.buffer<128x64xbf16>, <192x64xbf16>, <128x192xf32>
 // CHECK-NEXT:        cta.yield %[[PG]], %[[PU]] : !cta.acc<128x192xf32>, !cta.acc<128x192xf32>
 // CHECK-NEXT:      }
-// CHECK-NEXT:      cta.store %[[ACC]]#0, %[[ACC]]#1 -> %[[Y]][%[[M0]], %[[N0]]] staging %[[SY]] : !cta.acc<128x192xf32>, !cta.acc<128x192xf32> -> memref<?x?xbf16, strided<[?, 1]>>, !cta.buffer<128x128xbf16> {
+// CHECK-NEXT:      cta.store %[[ACC]]#0, %[[ACC]]#1 -> %[[Y]][%[[M0]], %[[N0]]] staging %[[SY]] : !cta.acc<128x192xf32>, !cta.acc<128x192xf32> -> memref<?x?xbf16, strided<[?, 1]>>, !cta.buffer<128x96xbf16> {
 // CHECK-NOT:     cta.split_cols
 tile.kernel @wide(%x: tensor<?x?xbf16, #tile.dims<M, K>> {tile.param = #tile.param<"x", input>}, %w1: tensor<?x?xbf16, #tile.dims<N, K>> {tile.param = #tile.param<"w1", input>},
                   %w2: tensor<?x?xbf16, #tile.dims<N, K>> {tile.param = #tile.param<"w2", input>})

@@ -46,7 +46,7 @@ def test_kn_every_entry_pinned(load, m, n, k):
     """Each entry of kn_matmul (the rhs read MN-major by every variant, ping-pong included),
     pinned."""
     kernel = load("kn_matmul")
-    assert len(kernel.entries) == 6, kernel.entries
+    assert len(kernel.entries) == 7, kernel.entries
     try:
         for entry in kernel.entries:
             kernel.pinned_entry = entry

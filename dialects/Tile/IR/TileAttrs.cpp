@@ -206,8 +206,18 @@ DimsAttr::verifyEncoding(ArrayRef<int64_t> shape, Type,
 //===----------------------------------------------------------------------===//
 
 int64_t ScheduleAttr::stagingColumns(int64_t tileN, int64_t elementBits) {
-  return std::min<int64_t>(
-      tileN, 2 * kiln::target::maxSwizzleSpanBytes * 8 / elementBits);
+  int64_t cap = 2 * kiln::target::maxSwizzleSpanBytes * 8 / elementBits;
+  if (tileN <= cap || tileN % cap == 0)
+    return std::min(tileN, cap);
+  // A wider tile of 16-bit outputs the cap does not divide streams through
+  // two equal blocks where half the tile fits (a 128x224 tile: two
+  // 112-column blocks, each staged as a dual GEMM's 128x112 tile is, which
+  // the GPU tests run); otherwise the planner refuses the width.
+  int64_t half = tileN / 2;
+  if (elementBits == 16 && tileN % 2 == 0 && half <= cap &&
+      half % kiln::target::mmaCommonNMultiple == 0)
+    return half;
+  return cap;
 }
 
 LogicalResult ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,

@@ -94,7 +94,13 @@ llvm::SmallSet<StringRef, 8> applyHints(HintsAttr hints, Schedule &s) {
 /// meets per K step, measured on an H200 with the sm_90a kernels (bf16,
 /// 4096^3): narrower tiles re-read the lhs more often. A dual GEMM's shared
 /// lhs meets both rhs tiles, so its width is the sum of theirs.
-double tileEfficiency(int64_t width) {
+double tileEfficiency(int64_t width, int64_t accumulators) {
+  // A single product's 7/8-wide tile (128x224) runs at 0.96-0.99x the
+  // 128x256 tile's rate per element on an H100 (docs/performance.md, "a
+  // 7/8-wide tile for single products"); a dual GEMM's 128x112 keeps the
+  // 128-255 figure.
+  if (width == 224 && accumulators == 1)
+    return 0.97;
   return width >= 256 ? 1.0 : width >= 128 ? 0.9 : 0.67;
 }
 
@@ -156,6 +162,10 @@ struct TileVariant {
 ///   1.07x with 64x32; a SwiGLU at 64 x 4096 x 4096 1.14x -> 1.26x
 ///   torch's merged-weight GEMM and activation; docs/performance.md,
 ///   "Decode tiles"); the two warpgroups take the CTA's tiles in turn;
+/// - for one product, a 7/8-wide tile (128x224, its epilogue through two
+///   112-column staging blocks) on the default's clusters: 1024 x 14336 x
+///   4096 and 512 x 28672 x 8192, whose 128x256 tiles fill 3.4 waves, fill
+///   3.9 with it (0.88x -> 0.96-0.98x cuBLAS);
 /// - for several accumulators (a dual GEMM's 128x128), a 7/8-wide tile
 ///   (128x112): when the default tiles fill just over a whole number of
 ///   waves, 8/7 as many narrower tiles fill them better (SwiGLU at
@@ -166,6 +176,7 @@ SmallVector<TileVariant> tileVariants(int64_t defaultTileN, int64_t numAccs) {
   if (numAccs == 1) {
     variants.push_back({128, 1});
     variants.push_back({128, std::nullopt, /*pingpong=*/true});
+    variants.push_back({defaultTileN * 7 / 8 / 16 * 16, std::nullopt});
   } else {
     variants.push_back({defaultTileN * 7 / 8 / 16 * 16, std::nullopt});
   }
@@ -494,7 +505,11 @@ private:
                     "the epilogue's staging blocks of " + Twine(columns) +
                     " columns of " + Twine(8 * outBytes) +
                     "-bit outputs (use a multiple of " + Twine(columns) +
-                    ", or at most " + Twine(columns) + ")");
+                    ", at most " + Twine(columns) +
+                    (outBytes == 2 ? Twine(", or twice a multiple of 16 no "
+                                           "wider than that")
+                                   : Twine("")) +
+                    ")");
       // Ping-pong: each math warpgroup stages its own tile.
       stagingBytes +=
           (s.pingpong ? s.consumers : 1) * ctaRows * columns * outBytes;
@@ -587,11 +602,11 @@ private:
     // won where it ran 0.86x the 128x112 one (256 x 14336 x 4096).
     bool overlapped = s.pingpong && ctaRows >= 2 * mmaRows;
     plan.tileCost = elements / (overlapped ? pingpongTileEfficiency(width)
-                                           : tileEfficiency(width));
+                                           : tileEfficiency(width, numAccs));
     // The last tile's epilogue is not hidden: a walk of one tile per CTA
     // costs what the cooperative schedule's does.
     if (overlapped)
-      plan.tailCost = elements / tileEfficiency(width) - plan.tileCost;
+      plan.tailCost = elements / tileEfficiency(width, numAccs) - plan.tileCost;
     return plan;
   }
 

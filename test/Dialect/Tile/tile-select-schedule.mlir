@@ -35,12 +35,13 @@
 // CHECK:         tile.contract({{.*}}) [{{.*}}] {schedule = #tile.schedule<tile_m = 64, tile_n = 32, tile_k = 128, stages = 8, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 8, pingpong = true>}
 // CHECK-NOT:     tile.kernel
 tile.kernel @matmul(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> {
-  // expected-remark@+6 {{schedule for sm_90a: tile 128x256x64, 4 stages of 48 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (128 accumulator registers/thread); cluster 2x1 (rhs tile multicast); persistent, group_m 8}}
-  // expected-remark@+5 {{schedule for sm_90a: tile 128x64x64, 8 stages of 24 KiB + 16 KiB epilogue staging = 208 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (32 accumulator registers/thread); cluster 1x1; persistent, group_m 8}}
-  // expected-remark@+4 {{schedule for sm_90a: tile 128x128x64, 6 stages of 32 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (64 accumulator registers/thread); cluster 1x1; persistent, group_m 8}}
-  // expected-remark@+3 {{schedule for sm_90a: tile 128x128x64, 5 stages of 32 KiB + 64 KiB epilogue staging = 224 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 128 rows (128 accumulator registers/thread); cluster 2x1 (rhs tile multicast); persistent, group_m 8, ping-pong (each math warpgroup owns a tile; one's epilogue overlaps the other's MMAs)}}
-  // expected-remark@+2 {{schedule for sm_90a: tile 64x64x128, 6 stages of 32 KiB + 16 KiB epilogue staging = 208 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (32 accumulator registers/thread); cluster 1x1; persistent, group_m 8, ping-pong (each math warpgroup owns a tile; one's epilogue overlaps the other's MMAs)}}
-  // expected-remark@+1 {{schedule for sm_90a: tile 64x32x128, 8 stages of 24 KiB + 8 KiB epilogue staging = 200 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (16 accumulator registers/thread); cluster 1x1; persistent, group_m 8, ping-pong (each math warpgroup owns a tile; one's epilogue overlaps the other's MMAs)}}
+  // expected-remark@+7 {{schedule for sm_90a: tile 128x256x64, 4 stages of 48 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (128 accumulator registers/thread); cluster 2x1 (rhs tile multicast); persistent, group_m 8}}
+  // expected-remark@+6 {{schedule for sm_90a: tile 128x64x64, 8 stages of 24 KiB + 16 KiB epilogue staging = 208 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (32 accumulator registers/thread); cluster 1x1; persistent, group_m 8}}
+  // expected-remark@+5 {{schedule for sm_90a: tile 128x128x64, 6 stages of 32 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (64 accumulator registers/thread); cluster 1x1; persistent, group_m 8}}
+  // expected-remark@+4 {{schedule for sm_90a: tile 128x128x64, 5 stages of 32 KiB + 64 KiB epilogue staging = 224 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 128 rows (128 accumulator registers/thread); cluster 2x1 (rhs tile multicast); persistent, group_m 8, ping-pong (each math warpgroup owns a tile; one's epilogue overlaps the other's MMAs)}}
+  // expected-remark@+3 {{schedule for sm_90a: tile 64x64x128, 6 stages of 32 KiB + 16 KiB epilogue staging = 208 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (32 accumulator registers/thread); cluster 1x1; persistent, group_m 8, ping-pong (each math warpgroup owns a tile; one's epilogue overlaps the other's MMAs)}}
+  // expected-remark@+2 {{schedule for sm_90a: tile 64x32x128, 8 stages of 24 KiB + 8 KiB epilogue staging = 200 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (16 accumulator registers/thread); cluster 1x1; persistent, group_m 8, ping-pong (each math warpgroup owns a tile; one's epilogue overlaps the other's MMAs)}}
+  // expected-remark@+1 {{tile 128x224x64, 4 stages of 44 KiB + 28 KiB epilogue staging}}
   %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
   ^bb0(%acc0: f32):
@@ -91,12 +92,13 @@ tile.kernel @f32_output(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xb
 // CHECK-LABEL: tile.kernel @fp8_128x64(
 // CHECK:         {schedule = #tile.schedule<tile_m = 128, tile_n = 64, tile_k = 128, stages = 8,
 tile.kernel @fp8(%a: tensor<?x?xf8E4M3FN, #tile.dims<M, K>>, %b: tensor<?x?xf8E4M3FN, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> {
-  // expected-remark@+6 {{schedule for sm_90a: tile 128x256x128, 4 stages of 48 KiB + 32 KiB epilogue staging}}
-  // expected-remark@+5 {{schedule for sm_90a: tile 128x64x128, 8 stages of 24 KiB + 16 KiB epilogue staging}}
-  // expected-remark@+4 {{schedule for sm_90a: tile 128x128x128, 6 stages of 32 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (64 accumulator registers/thread); cluster 1x1; persistent, group_m 8}}
-  // expected-remark@+3 {{tile 128x128x128, 5 stages of 32 KiB + 64 KiB epilogue staging}}
-  // expected-remark@+2 {{tile 64x64x256, 6 stages}}
-  // expected-remark@+1 {{tile 64x32x256, 8 stages}}
+  // expected-remark@+7 {{schedule for sm_90a: tile 128x256x128, 4 stages of 48 KiB + 32 KiB epilogue staging}}
+  // expected-remark@+6 {{schedule for sm_90a: tile 128x64x128, 8 stages of 24 KiB + 16 KiB epilogue staging}}
+  // expected-remark@+5 {{schedule for sm_90a: tile 128x128x128, 6 stages of 32 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (64 accumulator registers/thread); cluster 1x1; persistent, group_m 8}}
+  // expected-remark@+4 {{tile 128x128x128, 5 stages of 32 KiB + 64 KiB epilogue staging}}
+  // expected-remark@+3 {{tile 64x64x256, 6 stages}}
+  // expected-remark@+2 {{tile 64x32x256, 8 stages}}
+  // expected-remark@+1 {{tile 128x224x128, 4 stages of 44 KiB + 28 KiB epilogue staging}}
   %0 = tile.contract(%a, %b : tensor<?x?xf8E4M3FN, #tile.dims<M, K>>, tensor<?x?xf8E4M3FN, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
   ^bb0(%acc0: f32):
@@ -134,12 +136,13 @@ tile.kernel @f32_operands(%a: tensor<?x?xf32, #tile.dims<M, K>>, %b: tensor<?x?x
 // CHECK-LABEL: tile.kernel @cluster4_128x64(
 // CHECK:         tile_n = 64, {{.*}}cluster_m = 4, cluster_n = 1
 tile.kernel @cluster4(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {hints = #tile.hints<cluster = [4]>} {
-  // expected-remark@+6 {{tile 128x256x64, 4 stages of 48 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (128 accumulator registers/thread); cluster 4x1 (rhs tile multicast); persistent, group_m 8}}
-  // expected-remark@+5 {{tile 128x64x64, 8 stages of 24 KiB + 16 KiB epilogue staging = 208 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (32 accumulator registers/thread); cluster 4x1 (rhs tile multicast); persistent, group_m 8}}
-  // expected-remark@+4 {{schedule for sm_90a: tile 128x128x64, 6 stages of 32 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (64 accumulator registers/thread); cluster 4x1 (rhs tile multicast); persistent, group_m 8}}
-  // expected-remark@+3 {{tile 128x128x64, 5 stages of 32 KiB + 64 KiB epilogue staging}}
-  // expected-remark@+2 {{tile 64x64x128, 6 stages}}
-  // expected-remark@+1 {{tile 64x32x128, 8 stages}}
+  // expected-remark@+7 {{tile 128x256x64, 4 stages of 48 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (128 accumulator registers/thread); cluster 4x1 (rhs tile multicast); persistent, group_m 8}}
+  // expected-remark@+6 {{tile 128x64x64, 8 stages of 24 KiB + 16 KiB epilogue staging = 208 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (32 accumulator registers/thread); cluster 4x1 (rhs tile multicast); persistent, group_m 8}}
+  // expected-remark@+5 {{schedule for sm_90a: tile 128x128x64, 6 stages of 32 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (64 accumulator registers/thread); cluster 4x1 (rhs tile multicast); persistent, group_m 8}}
+  // expected-remark@+4 {{tile 128x128x64, 5 stages of 32 KiB + 64 KiB epilogue staging}}
+  // expected-remark@+3 {{tile 64x64x128, 6 stages}}
+  // expected-remark@+2 {{tile 64x32x128, 8 stages}}
+  // expected-remark@+1 {{tile 128x224x64, 4 stages of 44 KiB + 28 KiB epilogue staging}}
   %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
   ^bb0(%acc0: f32):
@@ -206,12 +209,13 @@ tile.kernel @m_128x64(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf1
 }
 tile.kernel @m(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>)
     -> tensor<?x?xbf16, #tile.dims<M, N>> {
-  // expected-remark@+6 {{schedule for sm_90a: tile 128x256x64, 4 stages}}
-  // expected-remark@+5 {{schedule for sm_90a: tile 128x64x64, 8 stages}}
-  // expected-remark@+4 {{schedule for sm_90a: tile 128x128x64, 6 stages of 32 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (64 accumulator registers/thread); cluster 1x1; persistent, group_m 8}}
-  // expected-remark@+3 {{tile 128x128x64, 5 stages of 32 KiB + 64 KiB epilogue staging}}
-  // expected-remark@+2 {{tile 64x64x128, 6 stages}}
-  // expected-remark@+1 {{tile 64x32x128, 8 stages}}
+  // expected-remark@+7 {{schedule for sm_90a: tile 128x256x64, 4 stages}}
+  // expected-remark@+6 {{schedule for sm_90a: tile 128x64x64, 8 stages}}
+  // expected-remark@+5 {{schedule for sm_90a: tile 128x128x64, 6 stages of 32 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (64 accumulator registers/thread); cluster 1x1; persistent, group_m 8}}
+  // expected-remark@+4 {{tile 128x128x64, 5 stages of 32 KiB + 64 KiB epilogue staging}}
+  // expected-remark@+3 {{tile 64x64x128, 6 stages}}
+  // expected-remark@+2 {{tile 64x32x128, 8 stages}}
+  // expected-remark@+1 {{tile 128x224x64, 4 stages of 44 KiB + 28 KiB epilogue staging}}
   %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
   ^bb0(%acc: f32):
@@ -294,7 +298,7 @@ tile.kernel @tile_n_odd(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xb
 // number of blocks: 96 columns of f32 do not stream through 64-column blocks
 // (96 columns of bf16 fit one 96-column block).
 tile.kernel @tile_n_staging(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xf32, #tile.dims<M, N>> attributes {hints = #tile.hints<tile = [128, 96]>} {
-  // expected-error@+1 {{schedule for sm_90a: tile_n = 96 does not stream through the epilogue's staging blocks of 64 columns of 32-bit outputs (use a multiple of 64, or at most 64)}}
+  // expected-error@+1 {{schedule for sm_90a: tile_n = 96 does not stream through the epilogue's staging blocks of 64 columns of 32-bit outputs (use a multiple of 64, at most 64)}}
   %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xf32, #tile.dims<M, N>> {
   ^bb0(%acc0: f32):
@@ -792,12 +796,13 @@ tile.kernel @grouped_stream_k(%x: tensor<?x?xbf16, #tile.dims<T, K>>, %w: tensor
 // CHECK-LABEL: tile.kernel @batched_64x32pp(
 // CHECK-NOT:     tile.kernel
 tile.kernel @batched(%a: tensor<?x?x?xbf16, #tile.dims<B, M, K>>, %b: tensor<?x?x?xbf16, #tile.dims<B, N, K>>) -> tensor<?x?x?xbf16, #tile.dims<B, M, N>> {
-  // expected-remark@+6 {{schedule for sm_90a: tile 128x256x64, 4 stages of 48 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (128 accumulator registers/thread); cluster 2x1 (rhs tile multicast); persistent, group_m 8}}
-  // expected-remark@+5 {{schedule for sm_90a: tile 128x64x64, 8 stages of 24 KiB + 16 KiB epilogue staging = 208 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (32 accumulator registers/thread); cluster 1x1; persistent, group_m 8}}
-  // expected-remark@+4 {{schedule for sm_90a: tile 128x128x64, 6 stages of 32 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (64 accumulator registers/thread); cluster 1x1; persistent, group_m 8}}
-  // expected-remark@+3 {{tile 128x128x64, 5 stages of 32 KiB + 64 KiB epilogue staging}}
-  // expected-remark@+2 {{tile 64x64x128, 6 stages}}
-  // expected-remark@+1 {{tile 64x32x128, 8 stages}}
+  // expected-remark@+7 {{schedule for sm_90a: tile 128x256x64, 4 stages of 48 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (128 accumulator registers/thread); cluster 2x1 (rhs tile multicast); persistent, group_m 8}}
+  // expected-remark@+6 {{schedule for sm_90a: tile 128x64x64, 8 stages of 24 KiB + 16 KiB epilogue staging = 208 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (32 accumulator registers/thread); cluster 1x1; persistent, group_m 8}}
+  // expected-remark@+5 {{schedule for sm_90a: tile 128x128x64, 6 stages of 32 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (64 accumulator registers/thread); cluster 1x1; persistent, group_m 8}}
+  // expected-remark@+4 {{tile 128x128x64, 5 stages of 32 KiB + 64 KiB epilogue staging}}
+  // expected-remark@+3 {{tile 64x64x128, 6 stages}}
+  // expected-remark@+2 {{tile 64x32x128, 8 stages}}
+  // expected-remark@+1 {{tile 128x224x64, 4 stages of 44 KiB + 28 KiB epilogue staging}}
   %0 = tile.contract(%a, %b : tensor<?x?x?xbf16, #tile.dims<B, M, K>>, tensor<?x?x?xbf16, #tile.dims<B, N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?x?xbf16, #tile.dims<B, M, N>> {
   ^bb0(%acc0: f32):
@@ -882,6 +887,22 @@ tile.kernel @pingpong_stream_k(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tenso
 
 tile.kernel @pingpong_rows(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {hints = #tile.hints<tile = [96, 128], pingpong = true>} {
   // expected-error@+1 {{schedule for sm_90a: tile_m = 96 must be a multiple of 64 (each ping-pong warpgroup's 64-row MMAs)}}
+  %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
+  ^bb0(%acc0: f32):
+    %t = arith.truncf %acc0 : f32 to bf16
+    tile.yield %t : bf16
+  }
+  tile.return %0 : tensor<?x?xbf16, #tile.dims<M, N>>
+}
+
+
+// -----
+
+// 16-bit outputs also stream through two equal halves of the tile (224 = 2 x
+// 112 columns), but 208 columns make halves of 104, not a multiple of 16.
+tile.kernel @tile_n_halves(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {hints = #tile.hints<tile = [128, 208]>} {
+  // expected-error@+1 {{schedule for sm_90a: tile_n = 208 does not stream through the epilogue's staging blocks of 128 columns of 16-bit outputs (use a multiple of 128, at most 128, or twice a multiple of 16 no wider than that)}}
   %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
   ^bb0(%acc0: f32):
