@@ -57,6 +57,19 @@ def load(device, kiln_module):  # device first: no GPU skips before anything is 
     return _load
 
 
+def for_each_entry(kernel, check):
+    """Runs check(entry) with `kernel` pinned to each of its entries (Kernel.pinned_entry) and
+    asserts that entry ran; the runtime's own choice is restored afterwards, also when a check
+    fails (kernels are shared between tests through `load`)."""
+    try:
+        for entry in kernel.entries:
+            kernel.pinned_entry = entry
+            check(entry)
+            assert kernel.last_entry == entry
+    finally:
+        kernel.pinned_entry = None
+
+
 def host_binary(name):
     path = ROOT / "build-rt" / "bin" / name
     if not path.exists():

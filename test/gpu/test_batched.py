@@ -6,6 +6,7 @@ tile edge.
 import pytest
 import torch
 
+from conftest import for_each_entry
 from test_matmul import relative_error
 
 
@@ -85,14 +86,10 @@ def test_every_entry_of_a_batched_kernel(load, name, b, m, n, k):
         w = randn(b, n, k) if name == "bmm" else randn(b, k, n)
         ref = a.float() @ (w.float().transpose(1, 2) if name == "bmm" else w.float())
         out_shape, args, out_dtype = (b, m, n), (a, w), torch.bfloat16
-    try:
-        for entry in kernel.entries:
-            kernel.pinned_entry = entry
-            c = torch.full(out_shape, float("nan"), device="cuda", dtype=out_dtype)
-            kernel(*args, out=c)
-            torch.cuda.synchronize()
-            assert kernel.last_entry == entry
-            assert not torch.isnan(c).any(), f"{entry}: {torch.isnan(c).sum().item()} not written"
-            assert relative_error(c, ref) < 1e-2, entry
-    finally:
-        kernel.pinned_entry = None
+    def check(entry):
+        c = torch.full(out_shape, float("nan"), device="cuda", dtype=out_dtype)
+        kernel(*args, out=c)
+        torch.cuda.synchronize()
+        assert not torch.isnan(c).any(), f"{entry}: {torch.isnan(c).sum().item()} not written"
+        assert relative_error(c, ref) < 1e-2, entry
+    for_each_entry(kernel, check)

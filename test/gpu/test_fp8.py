@@ -7,6 +7,8 @@ fp8 elements): anything else is a launch error, checked below.
 import pytest
 import torch
 
+from conftest import for_each_entry
+
 F8 = torch.float8_e4m3fn
 E5 = torch.float8_e5m2
 ODD_SHAPES = [(1, 1, 16), (1000, 1000, 1008), (4097, 8, 128), (127, 8191, 64), (129, 257, 144),
@@ -46,13 +48,7 @@ def test_matmul_fp8_every_entry_pinned(load, m, n, k):
     variants), pinned."""
     kernel = load("matmul_fp8")
     assert len(kernel.entries) == 7, kernel.entries
-    try:
-        for entry in kernel.entries:
-            kernel.pinned_entry = entry
-            check_scaled(kernel, m, n, k)
-            assert kernel.last_entry == entry
-    finally:
-        kernel.pinned_entry = None
+    for_each_entry(kernel, lambda entry: check_scaled(kernel, m, n, k))
 
 
 @pytest.mark.parametrize("m,n,k", ODD_SHAPES + LARGE_SHAPES)

@@ -7,6 +7,7 @@ every edge, K also below one K step, and views with row strides wider than N.
 import pytest
 import torch
 
+from conftest import for_each_entry
 from test_grouped import check as check_groups, guarded_output, offsets_of, randn, ROUTINGS
 from test_matmul import relative_error
 
@@ -47,13 +48,8 @@ def test_kn_every_entry_pinned(load, m, n, k):
     pinned."""
     kernel = load("kn_matmul")
     assert len(kernel.entries) == 7, kernel.entries
-    try:
-        for entry in kernel.entries:
-            kernel.pinned_entry = entry
-            check(kernel, torch.bfloat16, torch.bfloat16, m, n, k, 1e-2)
-            assert kernel.last_entry == entry
-    finally:
-        kernel.pinned_entry = None
+    for_each_entry(kernel, lambda entry: check(kernel, torch.bfloat16, torch.bfloat16, m, n, k,
+                                               1e-2))
 
 
 def test_kn_strided_views(load):

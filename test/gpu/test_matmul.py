@@ -9,7 +9,7 @@ are not 16-byte aligned (which take the direct-store epilogue).
 import pytest
 import torch
 
-from conftest import host_binary, run
+from conftest import for_each_entry, host_binary, run
 
 # (artifact, operand dtype, output dtype)
 KERNELS = [
@@ -76,13 +76,7 @@ def test_every_entry_pinned(load, name, in_dtype, out_dtype, m, n, k):
     choose."""
     kernel = load(name)
     assert len(kernel.entries) == 7, kernel.entries
-    try:
-        for entry in kernel.entries:
-            kernel.pinned_entry = entry
-            check(kernel, in_dtype, out_dtype, m, n, k, 1e-2)
-            assert kernel.last_entry == entry
-    finally:
-        kernel.pinned_entry = None
+    for_each_entry(kernel, lambda entry: check(kernel, in_dtype, out_dtype, m, n, k, 1e-2))
 
 
 @pytest.mark.parametrize("m,n,k", [(1000, 1000, 1000), (4097, 1, 72), (2048, 2048, 512)])

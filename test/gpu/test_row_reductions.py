@@ -5,6 +5,8 @@ random inputs, outputs poisoned, shapes cut inside tiles; each entry of the kern
 import pytest
 import torch
 
+from conftest import for_each_entry
+
 SHAPES = [(1, 64, 64), (17, 200, 72), (128, 256, 64), (300, 1000, 264), (257, 4100, 136),
           (1000, 513, 1000)]
 
@@ -57,17 +59,13 @@ def test_every_entry_and_repeated_launches(load):
     ref = x.float() @ w.float().T
     rmax = torch.full((m,), float("nan"), device="cuda")
     rsq = torch.full((m,), float("nan"), device="cuda")
-    try:
-        for entry in kernel.entries:
-            kernel.pinned_entry = entry
-            for _ in range(2):
-                kernel(x, w, out=(rmax, rsq))
-            torch.cuda.synchronize()
-            assert kernel.last_entry == entry
-            assert close(rmax, ref.max(dim=-1).values, 1e-5)[0], entry
-            assert close(rsq, (ref * ref).sum(dim=-1), 1e-4)[0], entry
-    finally:
-        kernel.pinned_entry = None
+    def check(entry):
+        for _ in range(2):
+            kernel(x, w, out=(rmax, rsq))
+        torch.cuda.synchronize()
+        assert close(rmax, ref.max(dim=-1).values, 1e-5)[0], entry
+        assert close(rsq, (ref * ref).sum(dim=-1), 1e-4)[0], entry
+    for_each_entry(kernel, check)
 
 
 def test_in_a_graph_replay(load):

@@ -128,8 +128,7 @@ epilogueSlice(tile::ContractOp contract, OpResult output, Value &yielded,
 /// that is not grouped, an f32 result, and an element that reads no
 /// epilogue input (on either chip: sm_90a reduces register fragments,
 /// sm_100a each thread's row of tensor memory, 32 columns at a time).
-static LogicalResult checkRowReduction(tile::ReduceOp reduce,
-                                       target::Chip chip) {
+static LogicalResult checkRowReduction(tile::ReduceOp reduce) {
   auto contract = reduce.getInput().getDefiningOp<tile::ContractOp>();
   auto inputType = llvm::cast<RankedTensorType>(reduce.getInput().getType());
   if (reduce.getKind() == tile::ReduceKind::logsumexp)
@@ -168,8 +167,7 @@ static LogicalResult checkRowReduction(tile::ReduceOp reduce,
 /// lowering moves into it (constants) or the terminator; else reports the
 /// first op that is not (unfused attention first: its pieces would be
 /// reported as batched matmuls).
-static FailureOr<tile::ContractOp> findOnlyContraction(tile::KernelOp kernel,
-                                                       target::Chip chip) {
+static FailureOr<tile::ContractOp> findOnlyContraction(tile::KernelOp kernel) {
   Block &body = kernel.getBody().front();
   for (auto softmax : body.getOps<tile::SoftmaxOp>())
     if (tile::feedsProduct(softmax))
@@ -205,7 +203,7 @@ static FailureOr<tile::ContractOp> findOnlyContraction(tile::KernelOp kernel,
     // computed per tile and combined (checkRowReduction says what lowers).
     if (auto reduce = llvm::dyn_cast<tile::ReduceOp>(op);
         reduce && reduce.getInput().getDefiningOp<tile::ContractOp>()) {
-      if (failed(checkRowReduction(reduce, chip)))
+      if (failed(checkRowReduction(reduce)))
         return failure();
       continue;
     }
@@ -378,7 +376,7 @@ LogicalResult kiln::checkTileToCtaSupport(tile::KernelOp kernel,
                                           target::Chip chip) {
   if (tile::AttentionOp attention = findAttention(kernel))
     return checkAttentionSupport(kernel, attention, chip);
-  FailureOr<tile::ContractOp> contract = findOnlyContraction(kernel, chip);
+  FailureOr<tile::ContractOp> contract = findOnlyContraction(kernel);
   if (failed(contract))
     return failure();
   auto ret =

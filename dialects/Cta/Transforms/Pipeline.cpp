@@ -265,6 +265,34 @@ struct Pipeliner {
     return consume;
   }
 
+  /// One tile's K loop for a math warpgroup at `b`: the carried values'
+  /// initial values (the warpgroup's rows of them when `consumers` split the
+  /// tile), `beforeLoop`, then the cta.consume from ring `position` with its
+  /// results mapped to the mainloop's; leaves `b` after the consume.
+  ConsumeOp buildTileLoop(OpBuilder &b, IRMapping &mapping, Value position,
+                          Value count, int64_t consumers, Value row,
+                          llvm::function_ref<void()> beforeLoop) {
+    for (Operation &op : llvm::make_range(body.loop.getBody().front().begin(),
+                                          Block::iterator(mainloop))) {
+      if (llvm::none_of(op.getResultTypes(), hasTileRows))
+        continue;
+      Operation *clone = b.clone(op, mapping);
+      for (OpResult result : clone->getResults())
+        result.setType(sliceRows(result.getType(), consumers));
+    }
+    SmallVector<Value> inits;
+    for (Value init : mainloop.getInits())
+      inits.push_back(mapping.lookupOrDefault(init));
+    beforeLoop();
+    ConsumeOp consume =
+        buildConsume(b, mapping, position, count, inits, consumers, row);
+    b.setInsertionPointAfter(consume);
+    for (auto [result, accResult] :
+         llvm::zip(mainloop.getResults(), consume.getResults()))
+      mapping.map(result, accResult);
+    return consume;
+  }
+
   /// sm_90a: math warpgroups each multiply their row slice of the tile and
   /// store it.
   void buildMathRole(OpBuilder &builder, Region &region, int64_t consumers,
@@ -278,24 +306,8 @@ struct Pipeliner {
         inner, loc, warpgroup,
         arith::ConstantIndexOp::create(inner, loc, rowsPerConsumer));
 
-    // The carried values' initial values, each warpgroup's row slice.
-    for (Operation &op : llvm::make_range(body.loop.getBody().front().begin(),
-                                          Block::iterator(mainloop))) {
-      if (llvm::none_of(op.getResultTypes(), hasTileRows))
-        continue;
-      Operation *clone = inner.clone(op, mapping);
-      for (OpResult result : clone->getResults())
-        result.setType(sliceRows(result.getType(), consumers));
-    }
-    SmallVector<Value> inits;
-    for (Value init : mainloop.getInits())
-      inits.push_back(mapping.lookupOrDefault(init));
-    ConsumeOp consume = buildConsume(inner, mapping, loop.getIterArgs()[0],
-                                     count, inits, consumers, row);
-    inner.setInsertionPointAfter(consume);
-    for (auto [result, accResult] :
-         llvm::zip(mainloop.getResults(), consume.getResults()))
-      mapping.map(result, accResult);
+    ConsumeOp consume = buildTileLoop(inner, mapping, loop.getIterArgs()[0],
+                                      count, consumers, row, [] {});
     // What the tile does with the results: register math on the warpgroup's
     // rows, and stores of them.
     cloneTileEnd(inner, mapping, [&](Operation *op) {
@@ -348,22 +360,10 @@ struct Pipeliner {
     auto ifMine = scf::IfOp::create(inner, loc, mine, /*withElseRegion=*/false);
     {
       OpBuilder then = ifMine.getThenBodyBuilder();
-      // The carried values' initial values, all of the tile's rows.
-      for (Operation &op : llvm::make_range(
-               body.loop.getBody().front().begin(), Block::iterator(mainloop)))
-        if (llvm::any_of(op.getResultTypes(), hasTileRows))
-          then.clone(op, mapping);
-      SmallVector<Value> inits;
-      for (Value init : mainloop.getInits())
-        inits.push_back(mapping.lookupOrDefault(init));
-      turn(then, TurnKind::wait);
-      ConsumeOp consume = buildConsume(then, mapping, position, count, inits,
-                                       /*consumers=*/1, Value());
-      then.setInsertionPointAfter(consume);
+      // All of the tile's rows are this warpgroup's.
+      buildTileLoop(then, mapping, position, count, /*consumers=*/1, Value(),
+                    [&] { turn(then, TurnKind::wait); });
       turn(then, TurnKind::pass);
-      for (auto [result, accResult] :
-           llvm::zip(mainloop.getResults(), consume.getResults()))
-        mapping.map(result, accResult);
       cloneTileEnd(then, mapping, [&](Operation *op) {
         if (auto store = llvm::dyn_cast<StoreOp>(op); store && store.getStaging())
           store.getStagingSlotMutable().assign(warpgroup);

@@ -922,3 +922,23 @@ cta.program @stream_k(%arg0: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta
   } {cluster = array<i64: 1, 1>, group_m = 8 : i64, persistent}
   cta.return
 }
+
+// -----
+
+// Ping-pong takes turns between math warpgroups holding their accumulators
+// in registers: not on sm_100a.
+// expected-error@+1 {{cta-pipeline: pingpong needs register accumulators (sm_90a) and a walk of whole tiles (not stream_k)}}
+cta.program @pingpong_tmem(%a: memref<?x?xbf16> {cta.param = #cta.param<"a", input, [M, K]>}, %M: index {cta.dim = #cta.dim<M>})
+    attributes {chip = #cta.chip<sm_100a>, schedule = #cta.schedule<stages = 2, math_warpgroups = 2, pingpong = true>} {
+  %sa = cta.alloc : !cta.buffer<128x64xbf16>
+  cta.tile_loop static (%M, %M) tile [128, 128] {
+  ^bb0(%m0: index, %n0: index):
+    %zero = cta.acc_zero : !cta.acc<128x128xf32>
+    %acc = cta.mainloop %M step 64 iter_args(%zero : !cta.acc<128x128xf32>) -> !cta.acc<128x128xf32> {
+    ^bb0(%k0: index, %acc: !cta.acc<128x128xf32>):
+      cta.load %a[%m0, %k0] -> %sa : memref<?x?xbf16> -> !cta.buffer<128x64xbf16>
+      cta.yield %acc : !cta.acc<128x128xf32>
+    }
+  }
+  cta.return
+}
