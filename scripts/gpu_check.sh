@@ -26,6 +26,7 @@
 #   bench_fp8.json     (the fp8 GEMM and the fp8 SwiGLU)
 #   bench_grouped.json bench_grouped.png (grouped GEMM and grouped SwiGLU against torch._grouped_mm)
 #   bench_gemm_grid.json (the GEMM shape grid; bench/bench_gemm_grid.py draws its heat map)
+#   bench_reductions.json (row and column sums of the product beside the GEMM)
 #   (bench_layouts and bench_batched print [K, N] weights against [N, K] and batched matmuls
 #   against torch.bmm to the log only)
 set -u -o pipefail
@@ -175,6 +176,12 @@ if [ $BENCH = 1 ]; then
       $([ $QUICK = 1 ] && echo --shapes 32:1024x1024x128,8:4096x4096x4096)
   else
     note "== bench_batched: skipped, bmm_kn was not built"
+  fi
+  if [ -e "$KILN_ARTIFACTS/gemm_row_sum.kiln.json" ] && [ -e "$KILN_ARTIFACTS/gemm_col_sum.kiln.json" ]; then
+    run -t all "bench_reductions" timeout 200 python3 bench/bench_reductions.py \
+      --out "$OUT/bench_reductions.json" $Q
+  else
+    note "== bench_reductions: skipped, gemm_row_sum / gemm_col_sum were not built"
   fi
   if [ -e "$KILN_ARTIFACTS/matmul_f16.kiln.json" ]; then
     run -t all "bench_gemm_grid" timeout 300 python3 bench/bench_gemm_grid.py \

@@ -36,6 +36,12 @@ ValueOrError<uint32_t> tmemAddress(uint32_t lane, uint32_t column);
 /// lanes [32 * (w % 4), 32 * (w % 4) + 32).
 uint32_t tmemLaneBaseForWarp(uint32_t warpIndex);
 
+/// Lane l of a warp reads row (lane base + l) of the columns a `.32x32b`
+/// tcgen05.ld names, so a column reduction of the warp's 32 rows exchanges
+/// values over all five lane bits (WarpReduce.h's reduce-scatter, masks in
+/// this order).
+constexpr unsigned tmemColumnReductionShuffleMasks[] = {16, 8, 4, 2, 1};
+
 /// Bits of one tensor-memory column: a lane holds one 32-bit element per
 /// column, or two 16-bit elements packed (the lower column index in the
 /// low half), as tcgen05.st `.32x32b` writes them from b32 registers and

@@ -118,6 +118,13 @@ unsigned wgmmaColumnVectorRegister(unsigned reg);
 /// another warp's rows, so no shared memory is needed.
 constexpr unsigned wgmmaRowReductionShuffleMasks[] = {1, 2};
 
+/// The eight lanes of a warp with equal l%4 hold the same columns (two rows
+/// each, the warp's 16 together), so a column reduction within a warp
+/// exchanges values over lane bits 2 to 4 (WarpReduce.h's reduce-scatter,
+/// masks in this order). The warp's four l%4 groups hold different columns;
+/// other warps hold other rows, and combine theirs separately.
+constexpr unsigned wgmmaColumnReductionShuffleMasks[] = {16, 8, 4};
+
 //===----------------------------------------------------------------------===//
 // A operand of an RS wgmma m64nNk16 (f16 and bf16)
 //===----------------------------------------------------------------------===//

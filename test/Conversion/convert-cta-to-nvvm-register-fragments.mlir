@@ -402,3 +402,43 @@ cta.program @store_rows(%lse: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #ct
   }
   cta.return
 }
+
+// -----
+
+// cta.combine_cols: the thread's 16 registers of a 64x32 tile as the
+// identity at rows at or past the slice's limit (M - m0), folded per column
+// slot (8); the slots, padded to 16, reduce-scattered among the eight lanes
+// holding the same columns (wgmmaColumnReductionShuffleMasks: 8 shuffles at
+// xor 16, 4 at 8, 2 at 4); each lane adds its two slots into their columns
+// (its first slot at 8 * (first / 2) past its pair column, first from the
+// lane's bits 2-4) where the slot is real and the column below N.
+// CHECK-LABEL: llvm.func @combine_cols(
+// CHECK-SAME:    %[[C:[^:]*]]: !llvm.ptr<1>, %[[M:[^:]*]]: i32, %[[N:[^:]*]]: i32
+// CHECK:         arith.cmpi slt, %{{.*}}, %[[LEFT:[^ ]*]] : i32
+// CHECK-COUNT-15: arith.cmpi slt, %{{.*}}, %[[LEFT]] : i32
+// CHECK-COUNT-8: nvvm.shfl.sync bfly %{{.*}}, %{{.*}}, %c16_i32{{.*}}, %{{.*}} : f32 -> f32
+// CHECK-COUNT-4: nvvm.shfl.sync bfly %{{.*}}, %{{.*}}, %c8_i32{{.*}}, %{{.*}} : f32 -> f32
+// CHECK-COUNT-2: nvvm.shfl.sync bfly %{{.*}}, %{{.*}}, %c4_i32{{.*}}, %{{.*}} : f32 -> f32
+// CHECK-NOT:     nvvm.shfl.sync
+// CHECK:         %[[REAL:.*]] = arith.cmpi ult, %{{.*}}, %c8_i32{{.*}} : i32
+// CHECK:         %[[BELOW:.*]] = arith.cmpi ult, %{{.*}}, %[[N]] : i32
+// CHECK:         %[[W:.*]] = arith.andi %[[REAL]], %[[BELOW]] : i1
+// CHECK:         scf.if %[[W]] {
+// CHECK:           %[[AT:.*]] = llvm.getelementptr %[[C]][%{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+// CHECK:           llvm.atomicrmw fadd %[[AT]], %{{.*}} syncscope("device") monotonic : !llvm.ptr<1>, f32
+// CHECK:         scf.if
+// CHECK:           llvm.atomicrmw fadd
+// CHECK-NOT:     llvm.atomicrmw
+// CHECK:         llvm.return
+cta.program @combine_cols(%x: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"x", input, [M, N]>}, %c: memref<?xf32, strided<[1]>> {cta.param = #cta.param<"c", output, [N]>}, %M: index {cta.dim = #cta.dim<M>}, %N: index {cta.dim = #cta.dim<N>}) attributes {block = array<i64: 256, 1, 1>} {
+  cta.warp_specialize #cta.role<producer, warps = 4, regs = 24> {
+  } #cta.role<math, warps = 4, regs = 240> {
+    cta.tile_loop static (%M, %N) tile [64, 32] {
+    ^bb0(%m0: index, %n0: index):
+      %half = arith.constant 0.5 : f32
+      %v = cta.splat %half : f32 -> !cta.frag<64x32xf32, acc>
+      cta.combine_cols sum %v rows [%m0, %M) -> %c[%n0] : !cta.frag<64x32xf32, acc> -> memref<?xf32, strided<[1]>>
+    }
+  }
+  cta.return
+}

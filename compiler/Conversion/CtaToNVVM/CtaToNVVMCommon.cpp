@@ -17,6 +17,8 @@
 
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace kiln;
 
@@ -100,6 +102,54 @@ Value kiln::combineTree(Emitter &e, cta::ReduceKind kind,
     values = std::move(next);
   }
   return values.front();
+}
+
+Value kiln::reductionIdentity(Emitter &e, cta::ReduceKind kind) {
+  return arith::ConstantOp::create(
+      e.b, e.loc,
+      e.b.getF32FloatAttr(kind == cta::ReduceKind::max
+                              ? -std::numeric_limits<float>::infinity()
+                              : 0.0f));
+}
+
+SmallVector<Value> kiln::reduceScatterLanes(Emitter &e, cta::ReduceKind kind,
+                                            SmallVector<Value> values,
+                                            ArrayRef<unsigned> masks,
+                                            Value lane) {
+  Value all = e.i32(-1), clamp = e.i32(0x1f);
+  for (unsigned mask : masks) {
+    size_t half = values.size() / 2;
+    // A lane whose bit is set keeps the upper half.
+    Value upper = e.cmp(arith::CmpIPredicate::ne, e.andI(lane, e.i32(mask)),
+                        e.i32(0));
+    SmallVector<Value> kept;
+    for (size_t j = 0; j < half; ++j) {
+      Value keep = arith::SelectOp::create(e.b, e.loc, upper,
+                                           values[half + j], values[j]);
+      Value send = arith::SelectOp::create(e.b, e.loc, upper, values[j],
+                                           values[half + j]);
+      Value got = NVVM::ShflOp::create(e.b, e.loc, send.getType(), all, send,
+                                       e.i32(mask), clamp,
+                                       NVVM::ShflKind::bfly, UnitAttr());
+      kept.push_back(combineTree(e, kind, {keep, got}));
+    }
+    values = std::move(kept);
+  }
+  return values;
+}
+
+Value kiln::reduceScatterFirst(Emitter &e, Value lane, ArrayRef<unsigned> masks,
+                               unsigned count) {
+  // target::reduceScatterFirst with the lane in a register.
+  Value first = e.i32(0);
+  for (unsigned mask : masks) {
+    count /= 2;
+    Value set = e.cmp(arith::CmpIPredicate::ne, e.andI(lane, e.i32(mask)),
+                      e.i32(0));
+    first = e.add(first, arith::SelectOp::create(e.b, e.loc, set,
+                                                 e.i32(count), e.i32(0)));
+  }
+  return first;
 }
 
 namespace {

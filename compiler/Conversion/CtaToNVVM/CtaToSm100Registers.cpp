@@ -28,6 +28,7 @@
 #include "compiler/Conversion/CtaToNVVM/Tcgen05Values.h"
 #include "compiler/Conversion/CtaToNVVM/TileStore.h"
 #include "compiler/Target/TensorMemory.h"
+#include "compiler/Target/WarpReduce.h"
 
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -220,13 +221,83 @@ struct ReduceRowsLowering : public OpConversionPattern<cta::ReduceRowsOp> {
   }
 };
 
+/// Whether `op` is an element map that reads accumulators in tensor memory
+/// (one at least) and row vectors only, used once, by an op of type `User`:
+/// one that can be evaluated 32 columns of the thread's row at a time.
+template <typename User>
+LogicalResult matchMappedAccChunks(cta::FragMapOp op,
+                                   ConversionPatternRewriter &rewriter) {
+  if (!op->hasOneUse())
+    return rewriter.notifyMatchFailure(op, "the map has other uses");
+  if (!llvm::isa<User>(*op->user_begin()))
+    return rewriter.notifyMatchFailure(op, "not the user this pattern takes");
+  if (llvm::none_of(op.getInputs().getTypes(), [](Type type) {
+        return llvm::isa<cta::AccType>(type);
+      }))
+    return rewriter.notifyMatchFailure(op, "reads no accumulator");
+  for (Type type : op.getInputs().getTypes())
+    if (!llvm::isa<cta::AccType>(type) && !rowTileOf(type).vector)
+      return rewriter.notifyMatchFailure(op, "reads a register tile");
+  return success();
+}
+
+/// The elements of `map` (matchMappedAccChunks) in columns [first, first +
+/// count) of the thread's row: its accumulators' columns read from tensor
+/// memory, the body inlined per column.
+SmallVector<Value> mapAccChunk(ConversionPatternRewriter &rewriter,
+                               Emitter &at, cta::FragMapOp map,
+                               ValueRange loweredInputs, Value first,
+                               int64_t count) {
+  SmallVector<SmallVector<Value>> inputs;
+  for (auto [input, lowered] : llvm::zip(map.getInputs(), loweredInputs))
+    inputs.push_back(llvm::isa<cta::AccType>(input.getType())
+                         ? readAccColumns(at, lowered, first, count)
+                         : SmallVector<Value>{lowered});
+  Block &body = map.getBody().front();
+  Value row = at.toIndex(at.warpgroupLane());
+  SmallVector<Value> values;
+  for (int64_t column = 0; column < count; ++column) {
+    SmallVector<Value> args = {row, at.toIndex(at.add(first, at.i32(column)))};
+    for (const SmallVector<Value> &input : inputs)
+      args.push_back(input.size() == 1 ? input.front() : input[column]);
+    values.push_back(inlineElement(rewriter, body, args));
+  }
+  return values;
+}
+
+/// A loop over the `whole` 32-column chunks of a row whose trip count the
+/// compilers do not see (unrolled, ptxas issued every chunk's tcgen05.ld
+/// first and spilled), carrying `init` (may be empty); `chunk` builds one
+/// chunk's body from its first column (i32) and the carried values and
+/// returns the next ones. Returns the loop's results.
+SmallVector<Value> loopOverChunks(
+    ConversionPatternRewriter &rewriter, Emitter &e, int64_t whole,
+    ValueRange init,
+    llvm::function_ref<SmallVector<Value>(Emitter &, Value, ValueRange)>
+        chunk) {
+  Location loc = e.loc;
+  auto loop = scf::ForOp::create(rewriter, loc, e.index(0),
+                                 e.toIndex(e.opaque(e.i32(whole))),
+                                 e.index(1), init);
+  OpBuilder::InsertionGuard guard(rewriter);
+  // (Without carried values the builder adds an empty scf.yield.)
+  if (!loop.getBody()->empty())
+    rewriter.eraseOp(loop.getBody()->getTerminator());
+  rewriter.setInsertionPointToStart(loop.getBody());
+  Emitter in(rewriter, loc);
+  Value first =
+      in.mul(in.toI32(loop.getInductionVar()), in.i32(kColumnsPerAccess));
+  scf::YieldOp::create(rewriter, loc,
+                       chunk(in, first, loop.getRegionIterArgs()));
+  return SmallVector<Value>(loop.getResults());
+}
+
 /// A row reduction of an element map that reads accumulators in tensor
 /// memory and nothing else is used for (a GEMM epilogue's
 /// `r = sum(f(y), axis = -1)`): a loop over 32-column chunks, each read,
 /// mapped, reduced and combined with the running value, so that a thread
 /// never holds its whole row (a 128x256 tile's 256 registers spilled 640
-/// bytes; unrolled, ptxas issued every chunk's tcgen05.ld first and still
-/// spilled). Replaces the map and the reduction.
+/// bytes). Replaces the map and the reduction.
 struct ReduceMappedAccRowsLowering
     : public OpConversionPattern<cta::FragMapOp> {
   ReduceMappedAccRowsLowering(const TypeConverter &converter,
@@ -235,39 +306,16 @@ struct ReduceMappedAccRowsLowering
   LogicalResult
   matchAndRewrite(cta::FragMapOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!op->hasOneUse())
-      return rewriter.notifyMatchFailure(op, "the map has other uses");
-    auto reduce = llvm::dyn_cast<cta::ReduceRowsOp>(*op->user_begin());
-    if (!reduce)
-      return rewriter.notifyMatchFailure(op, "not reduced");
-    if (llvm::none_of(op.getInputs().getTypes(), [](Type type) {
-          return llvm::isa<cta::AccType>(type);
-        }))
-      return rewriter.notifyMatchFailure(op, "reads no accumulator");
-    for (Type type : op.getInputs().getTypes())
-      if (!llvm::isa<cta::AccType>(type) && !rowTileOf(type).vector)
-        return rewriter.notifyMatchFailure(op, "reads a register tile");
+    if (failed(matchMappedAccChunks<cta::ReduceRowsOp>(op, rewriter)))
+      return failure();
+    auto reduce = llvm::cast<cta::ReduceRowsOp>(*op->user_begin());
     Location loc = op.getLoc();
     Emitter e(rewriter, loc);
     int64_t columns = rowTileOf(op.getResult().getType()).columns;
-    Block &body = op.getBody().front();
-    Value row = e.toIndex(e.warpgroupLane());
     // Chunk `first` (i32) of `count` columns combined with `running`.
     auto chunk = [&](Emitter &at, Value first, int64_t count, Value running) {
-      SmallVector<SmallVector<Value>> inputs;
-      for (auto [input, lowered] :
-           llvm::zip(op.getInputs(), adaptor.getInputs()))
-        inputs.push_back(llvm::isa<cta::AccType>(input.getType())
-                             ? readAccColumns(at, lowered, first, count)
-                             : SmallVector<Value>{lowered});
-      SmallVector<Value> values;
-      for (int64_t column = 0; column < count; ++column) {
-        SmallVector<Value> args = {row,
-                                   at.toIndex(at.add(first, at.i32(column)))};
-        for (const SmallVector<Value> &input : inputs)
-          args.push_back(input.size() == 1 ? input.front() : input[column]);
-        values.push_back(inlineElement(rewriter, body, args));
-      }
+      SmallVector<Value> values =
+          mapAccChunk(rewriter, at, op, adaptor.getInputs(), first, count);
       values.push_back(running);
       return combineTree(at, reduce.getKind(), std::move(values));
     };
@@ -277,33 +325,148 @@ struct ReduceMappedAccRowsLowering
         rewriter.getF32FloatAttr(max ? -std::numeric_limits<float>::infinity()
                                      : -0.0f)); // identities: x + -0 = x
     int64_t whole = columns / kColumnsPerAccess;
-    if (whole > 0) {
-      auto loop = scf::ForOp::create(rewriter, loc, e.index(0),
-                                     e.toIndex(e.opaque(e.i32(whole))),
-                                     e.index(1), ValueRange{running});
-      OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.setInsertionPointToStart(loop.getBody());
-      Emitter in(rewriter, loc);
-      Value first = in.mul(in.toI32(loop.getInductionVar()),
-                           in.i32(kColumnsPerAccess));
-      // The chunk's columns depend on the running value (once it is NaN,
-      // which every later chunk keeps, any columns do), so ptxas cannot
-      // issue every chunk's tcgen05.ld up front: it unrolled the loop and
-      // spilled.
-      Value carried = loop.getRegionIterArgs()[0];
-      Value nan = arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::UNO,
-                                        carried, carried);
-      first = arith::SelectOp::create(rewriter, loc, nan, in.i32(0), first);
-      scf::YieldOp::create(rewriter, loc,
-                           chunk(in, first, kColumnsPerAccess, carried));
-      running = loop.getResult(0);
-    }
+    if (whole > 0)
+      running = loopOverChunks(
+          rewriter, e, whole, running,
+          [&](Emitter &in, Value first, ValueRange carried) {
+            // The chunk's columns depend on the running value (once it is
+            // NaN, which every later chunk keeps, any columns do), so ptxas
+            // cannot issue every chunk's tcgen05.ld up front.
+            Value nan = arith::CmpFOp::create(rewriter, loc,
+                                              arith::CmpFPredicate::UNO,
+                                              carried[0], carried[0]);
+            first =
+                arith::SelectOp::create(rewriter, loc, nan, in.i32(0), first);
+            return SmallVector<Value>{
+                chunk(in, first, kColumnsPerAccess, carried[0])};
+          })[0];
     if (int64_t rest = columns % kColumnsPerAccess)
       running = chunk(e, e.i32(whole * kColumnsPerAccess), rest, running);
     rewriter.replaceOp(reduce, running);
     rewriter.eraseOp(op);
     return success();
   }
+};
+
+/// Where a cta.combine_cols puts the thread's columns: its destination,
+/// whether the thread's row (the warpgroup lane below the tile's first row)
+/// lies below the row limit, and the tile's first column (i32).
+struct ColumnCombine {
+  cta::ReduceKind kind;
+  VectorDestination dest;
+  Value rowInside, col0;
+
+  /// For `op`, whose index operands have been converted to `row`,
+  /// `rowLimit` and `col`; fails when the destination's extents are not
+  /// known.
+  static FailureOr<ColumnCombine> prepare(Emitter &e, cta::CombineColsOp op,
+                                          Value row, Value rowLimit, Value col,
+                                          const KernelABIs &abis) {
+    FailureOr<VectorDestination> dest =
+        columnsDestination(e, op, abis.of(op), abis.kernelOf(op));
+    if (failed(dest))
+      return failure();
+    Value inside =
+        e.ult(e.add(e.toI32(row), e.warpgroupLane()), e.toI32(rowLimit));
+    return ColumnCombine{op.getKind(), *dest, inside, e.toI32(col)};
+  }
+
+  /// `values`, the thread's elements of up to 32 columns of its row from
+  /// column `first` (i32) of the tile, combined per column: the row's values
+  /// as the identity where the row lies past the limit, the warp's 32 rows
+  /// reduce-scattered (tmemColumnReductionShuffleMasks), lane l adding
+  /// (maxing) column l's value with a relaxed atomic.
+  void chunk(Emitter &e, ArrayRef<Value> values, Value first) const {
+    Value identity = reductionIdentity(e, kind);
+    SmallVector<Value> lanes;
+    for (Value value : values)
+      lanes.push_back(
+          arith::SelectOp::create(e.b, e.loc, rowInside, value, identity));
+    lanes.resize(kColumnsPerAccess, identity);
+    ArrayRef<unsigned> masks(target::tmemColumnReductionShuffleMasks);
+    Value lane = e.warpgroupLane();
+    SmallVector<Value> combined =
+        reduceScatterLanes(e, kind, std::move(lanes), masks, lane);
+    Value column = reduceScatterFirst(e, lane, masks, kColumnsPerAccess);
+    Value real = e.ult(column, e.i32(static_cast<int64_t>(values.size())));
+    dest.store(e, e.add(col0, e.add(first, column)), combined.front(), real);
+  }
+};
+
+/// Each column's max or sum of a register tile (each thread holds its row),
+/// combined into the destination 32 columns at a time (ColumnCombine):
+/// four atomics per column of a 128-row tile, one per warp.
+struct CombineColsLowering : public AbiPattern<cta::CombineColsOp> {
+  using AbiPattern::AbiPattern;
+  LogicalResult
+  matchAndRewrite(cta::CombineColsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Emitter e(rewriter, op.getLoc());
+    FailureOr<ColumnCombine> combine =
+        ColumnCombine::prepare(e, op, adaptor.getRow(), adaptor.getRowLimit(),
+                               adaptor.getCol(), abis);
+    if (failed(combine))
+      return rewriter.notifyMatchFailure(op, "unknown destination extents");
+    SmallVector<Value> values =
+        rowValues(e, op.getValue().getType(), adaptor.getValue());
+    for (size_t first = 0; first < values.size(); first += kColumnsPerAccess)
+      combine->chunk(e,
+                     ArrayRef<Value>(values).slice(
+                         first, std::min<size_t>(kColumnsPerAccess,
+                                                 values.size() - first)),
+                     e.i32(static_cast<int64_t>(first)));
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// A column reduction of an element map that reads accumulators in tensor
+/// memory and nothing else is used for (a GEMM epilogue's
+/// `c = sum(f(y), axis = -2)`): a loop over 32-column chunks, each read,
+/// mapped and combined into the destination (ColumnCombine), so that a
+/// thread never holds its whole row. Replaces the map and the
+/// cta.combine_cols.
+struct CombineMappedAccColsLowering
+    : public OpConversionPattern<cta::FragMapOp> {
+  CombineMappedAccColsLowering(const TypeConverter &converter,
+                               MLIRContext *ctx, const KernelABIs &abis)
+      : OpConversionPattern(converter, ctx, /*benefit=*/2), abis(abis) {}
+  LogicalResult
+  matchAndRewrite(cta::FragMapOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(matchMappedAccChunks<cta::CombineColsOp>(op, rewriter)))
+      return failure();
+    auto cols = llvm::cast<cta::CombineColsOp>(*op->user_begin());
+    Emitter e(rewriter, op.getLoc());
+    // (The combine's index operands are defined before the map.)
+    FailureOr<ColumnCombine> combine = ColumnCombine::prepare(
+        e, cols, rewriter.getRemappedValue(cols.getRow()),
+        rewriter.getRemappedValue(cols.getRowLimit()),
+        rewriter.getRemappedValue(cols.getCol()), abis);
+    if (failed(combine))
+      return rewriter.notifyMatchFailure(op, "unknown destination extents");
+    int64_t columns = rowTileOf(op.getResult().getType()).columns;
+    auto chunk = [&](Emitter &at, Value first, int64_t count) {
+      combine->chunk(at,
+                     mapAccChunk(rewriter, at, op, adaptor.getInputs(), first,
+                                 count),
+                     first);
+    };
+    int64_t whole = columns / kColumnsPerAccess;
+    if (whole > 0)
+      loopOverChunks(rewriter, e, whole, ValueRange(),
+                     [&](Emitter &in, Value first, ValueRange) {
+                       chunk(in, first, kColumnsPerAccess);
+                       return SmallVector<Value>();
+                     });
+    if (int64_t rest = columns % kColumnsPerAccess)
+      chunk(e, e.i32(whole * kColumnsPerAccess), rest);
+    rewriter.eraseOp(cols);
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  const KernelABIs &abis;
 };
 
 /// A tensor-memory tile is its first column; uses add the allocation's base.
@@ -484,7 +647,7 @@ struct StoreRowsLowering : public AbiPattern<cta::StoreRowsOp> {
   matchAndRewrite(cta::StoreRowsOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Emitter e(rewriter, op.getLoc());
-    FailureOr<RowsDestination> dest = rowsDestination(
+    FailureOr<VectorDestination> dest = rowsDestination(
         e, op, adaptor.getIndices(), adaptor.getRowLimit(), abis.of(op),
         abis.kernelOf(op));
     if (failed(dest))
@@ -552,6 +715,12 @@ std::optional<LogicalResult> kiln::tcgen05::checkRegisterOp(Operation *op) {
           return types;
         return LogicalResult(checkDestExtentsKnown(op, rows.getDest()));
       })
+      .Case([&](cta::CombineColsOp cols) -> std::optional<LogicalResult> {
+        if (std::optional<LogicalResult> types = checkTypes();
+            failed(*types))
+          return types;
+        return LogicalResult(checkDestExtentsKnown(op, cols.getDest()));
+      })
       .Default([](Operation *) { return std::nullopt; });
 }
 
@@ -563,5 +732,6 @@ void kiln::tcgen05::populateRegisterPatterns(TypeConverter &converter,
                ReduceMappedAccRowsLowering, TmemAllocLowering,
                StageCommitLowering>(converter, ctx);
   patterns.add<TmemAccLowering, TmemStoreLowering, TmemUpdateLowering,
-               StoreRowsLowering>(converter, ctx, abis);
+               StoreRowsLowering, CombineColsLowering,
+               CombineMappedAccColsLowering>(converter, ctx, abis);
 }

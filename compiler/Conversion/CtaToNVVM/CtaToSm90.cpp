@@ -20,6 +20,7 @@
 #include "compiler/Conversion/CtaToNVVM/LoweringUtils.h"
 #include "compiler/Conversion/CtaToNVVM/TileStore.h"
 #include "compiler/Target/MLIR/ElementTypes.h"
+#include "compiler/Target/WarpReduce.h"
 #include "compiler/Target/WgmmaDescriptor.h"
 #include "compiler/Target/WgmmaFragment.h"
 
@@ -1247,7 +1248,7 @@ struct StoreRowsLowering : public AbiPattern<cta::StoreRowsOp> {
   matchAndRewrite(cta::StoreRowsOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Emitter e(rewriter, op.getLoc());
-    FailureOr<RowsDestination> dest = rowsDestination(
+    FailureOr<VectorDestination> dest = rowsDestination(
         e, op, adaptor.getIndices(), adaptor.getRowLimit(), abis.of(op),
         abis.kernelOf(op));
     if (failed(dest))
@@ -1266,6 +1267,76 @@ struct StoreRowsLowering : public AbiPattern<cta::StoreRowsOp> {
         Value value = registers.get(adaptor.getValue(), m, i);
         dest->store(e, row, value, writer);
       }
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// Each column's max or sum of the warpgroup's rows, combined into the
+/// destination warp by warp: the thread folds its registers of each of its
+/// C/4 column slots (wgmmaColumnVectorRegister; rows at or past the limit
+/// as the identity), the eight lanes that hold the same columns
+/// reduce-scatter the slots (wgmmaColumnReductionShuffleMasks), and each
+/// lane adds (maxes) the slots it ends with into their columns with a
+/// relaxed atomic. A warp writes each column of the tile once, so a
+/// 128-row tile makes eight atomics per column.
+struct CombineColsLowering : public AbiPattern<cta::CombineColsOp> {
+  using AbiPattern::AbiPattern;
+
+  LogicalResult
+  matchAndRewrite(cta::CombineColsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Emitter e(rewriter, op.getLoc());
+    FailureOr<VectorDestination> dest =
+        columnsDestination(e, op, abis.of(op), abis.kernelOf(op));
+    if (failed(dest))
+      return rewriter.notifyMatchFailure(op, "unknown destination extents");
+    cta::ReduceKind kind = op.getKind();
+    TileRegisters input(e, op.getValue().getType());
+    Value lane = e.warpgroupLane();
+    Value selfRow = e.threadMap(target::wgmmaQuadRow, lane);
+    Value selfCol = e.threadMap(target::wgmmaPairColumn, lane);
+    // The rows of the warpgroup's slice that the product has (signed: the
+    // last warpgroup of an edge tile may have none).
+    Value rowsLeft =
+        e.sub(e.toI32(adaptor.getRowLimit()), e.toI32(adaptor.getRow()));
+    Value identity = reductionIdentity(e, kind);
+    ArrayRef<unsigned> masks(target::wgmmaColumnReductionShuffleMasks);
+    int64_t slots = input.tile.cols / 4;
+    // Padded so that each lane ends with an even number of slots: its
+    // first slot is then the first of an 8-column block.
+    int64_t lanes = int64_t{1} << masks.size();
+    int64_t padded = llvm::alignTo(slots, 2 * lanes);
+    SmallVector<SmallVector<Value>> bySlot(padded);
+    for (int64_t m = 0; m < input.tile.fragments(); ++m)
+      for (int64_t i = 0; i < input.tile.registers(); ++i) {
+        Value row =
+            registerPosition(e, input.tile, selfRow, selfCol, m, i).first;
+        Value inside = e.cmp(arith::CmpIPredicate::slt, row, rowsLeft);
+        bySlot[target::wgmmaColumnVectorRegister(i)].push_back(
+            arith::SelectOp::create(rewriter, op.getLoc(), inside,
+                                    input.get(adaptor.getValue(), m, i),
+                                    identity));
+      }
+    SmallVector<Value> values;
+    for (SmallVector<Value> &slot : bySlot)
+      values.push_back(slot.empty() ? identity
+                                    : combineTree(e, kind, std::move(slot)));
+    values = reduceScatterLanes(e, kind, std::move(values), masks, lane);
+    Value first = reduceScatterFirst(e, lane, masks, padded);
+    // Slot c is column wgmmaAccumulatorColumn(l, c/2, c%2): with `first`
+    // even, slot first + j is column block first/2 past slot j's.
+    Value blockColumns = e.i32(target::wgmmaAccumulatorColumn(0, 1, 0));
+    Value base = e.add(e.toI32(adaptor.getCol()),
+                       e.add(selfCol, e.mul(e.udiv(first, e.i32(2)),
+                                            blockColumns)));
+    for (auto [j, value] : llvm::enumerate(values)) {
+      int64_t at = static_cast<int64_t>(j);
+      Value real = e.ult(e.add(first, e.i32(at)), e.i32(slots));
+      Value column = e.add(
+          base, e.i32(target::wgmmaAccumulatorColumn(0, at / 2, at % 2)));
+      dest->store(e, column, value, real);
     }
     rewriter.eraseOp(op);
     return success();
@@ -1470,6 +1541,12 @@ LogicalResult checkWgmmaLowered(Operation *op, target::Chip chip) {
       return op->emitError() << "convert-cta-to-nvvm: " << *error;
     return checkDestExtentsKnown(op, rows.getDest());
   }
+  if (auto cols = llvm::dyn_cast<cta::CombineColsOp>(op)) {
+    if (std::optional<std::string> error =
+            registerTileError(cols.getValue().getType()))
+      return op->emitError() << "convert-cta-to-nvvm: " << *error;
+    return checkDestExtentsKnown(op, cols.getDest());
+  }
   if (llvm::isa<cta::SplatOp, cta::FragMapOp, cta::ReduceRowsOp,
                 cta::ConvertOp>(op)) {
     target::ValueOrError<bool> plan = planRegisterOp(op);
@@ -1535,8 +1612,8 @@ public:
                  ConvertLowering, MmaTurnLowering, MmaWaitLowering>(converter,
                                                                     ctx);
     patterns.add<ConsumeLowering, StoreLowering, StoreRowsLowering,
-                 StreamKJoinLowering, StageReleaseLowering>(converter, ctx,
-                                                            abis);
+                 CombineColsLowering, StreamKJoinLowering,
+                 StageReleaseLowering>(converter, ctx, abis);
   }
 };
 

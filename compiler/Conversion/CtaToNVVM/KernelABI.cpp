@@ -203,7 +203,9 @@ FailureOr<KernelABI> kiln::planKernelABI(cta::ProgramOp program) {
   };
 
   SmallVector<cta::StoreOp> stores;
-  SmallVector<cta::StoreRowsOp> rowStores;
+  // Vectors written with plain stores or atomics (cta.store_rows,
+  // cta.combine_cols), with how they combine.
+  SmallVector<std::pair<Value, std::optional<cta::ReduceKind>>> vectorStores;
   SmallVector<Value> offsetTensors;
   // Global tensors addressed with plain loads and stores, in first use.
   SmallVector<unsigned> plainTensors;
@@ -277,13 +279,18 @@ FailureOr<KernelABI> kiln::planKernelABI(cta::ProgramOp program) {
             if (!llvm::is_contained(manifest.segments, segments))
               manifest.segments.push_back(segments);
           }
-    } else if (auto rows = llvm::dyn_cast<cta::StoreRowsOp>(op)) {
-      auto dest = llvm::dyn_cast<BlockArgument>(rows.getDest());
+    } else if (llvm::isa<cta::StoreRowsOp, cta::CombineColsOp>(op)) {
+      auto rows = llvm::dyn_cast<cta::StoreRowsOp>(op);
+      auto cols = llvm::dyn_cast<cta::CombineColsOp>(op);
+      Value destValue = rows ? rows.getDest() : cols.getDest();
+      auto dest = llvm::dyn_cast<BlockArgument>(destValue);
       if (!dest || dest.getOwner() != &body)
-        return (rows.emitError("convert-cta-to-nvvm: stores must write "
-                               "program arguments"),
+        return (op->emitError("convert-cta-to-nvvm: stores must write "
+                              "program arguments"),
                 WalkResult::interrupt());
-      rowStores.push_back(rows);
+      vectorStores.push_back(
+          {destValue, rows ? rows.getCombine()
+                           : std::optional<cta::ReduceKind>(cols.getKind())});
     } else if (auto roles = llvm::dyn_cast<cta::WarpSpecializeOp>(op)) {
       SmallVector<bool> storesInRole;
       for (auto [index, region] : llvm::enumerate(roles.getBodies())) {
@@ -341,12 +348,12 @@ FailureOr<KernelABI> kiln::planKernelABI(cta::ProgramOp program) {
     for (Value input : store.getInputs())
       addPlain(input);
   }
-  for (cta::StoreRowsOp rows : rowStores) {
-    addPlain(rows.getDest());
-    // Rows combined into the output start from the reduction's identity,
-    // which the runtime writes before each launch.
-    if (std::optional<cta::ReduceKind> combine = rows.getCombine())
-      manifest.params[paramIndex(llvm::cast<BlockArgument>(rows.getDest())
+  for (auto [dest, combine] : vectorStores) {
+    addPlain(dest);
+    // Rows (columns) combined into the output start from the reduction's
+    // identity, which the runtime writes before each launch.
+    if (combine)
+      manifest.params[paramIndex(llvm::cast<BlockArgument>(dest)
                                      .getArgNumber())]
           .init = *combine == cta::ReduceKind::sum ? ParamInit::Zero
                                                    : ParamInit::NegInf;

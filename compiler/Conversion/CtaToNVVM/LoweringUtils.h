@@ -264,6 +264,25 @@ struct Emitter {
 mlir::Value combineTree(Emitter &e, cta::ReduceKind kind,
                         llvm::SmallVector<mlir::Value> values);
 
+/// The identity of a reduction of `kind` (0 for sum, -inf for max), f32.
+mlir::Value reductionIdentity(Emitter &e, cta::ReduceKind kind);
+
+/// `values` (as many in every lane, a multiple of 2^masks.size())
+/// reduce-scattered with `kind` over the lanes of a warp that differ in the
+/// bits of `masks` (target::reduceScatterFirst, compiler/Target/
+/// WarpReduce.h): returns the values.size() >> masks.size() combined
+/// values this lane ends with. `lane` is an i32 whose low five bits are
+/// the thread's lane.
+llvm::SmallVector<mlir::Value>
+reduceScatterLanes(Emitter &e, cta::ReduceKind kind,
+                   llvm::SmallVector<mlir::Value> values,
+                   llvm::ArrayRef<unsigned> masks, mlir::Value lane);
+
+/// The position (i32) of the first value reduceScatterLanes leaves `lane`
+/// with among the `count` it started with: target::reduceScatterFirst.
+mlir::Value reduceScatterFirst(Emitter &e, mlir::Value lane,
+                               llvm::ArrayRef<unsigned> masks, unsigned count);
+
 /// The kernel function a pattern's op now lives in.
 inline mlir::LLVM::LLVMFuncOp enclosingKernel(mlir::Operation *op) {
   return op->getParentOfType<mlir::LLVM::LLVMFuncOp>();

@@ -346,41 +346,65 @@ void TileStore::endBlock(Value buffer, int64_t block) {
   copyOutDirect(buffer, block);
 }
 
-FailureOr<RowsDestination>
-kiln::rowsDestination(Emitter &e, cta::StoreRowsOp op, ValueRange indices,
-                      Value rowLimit, const KernelABI &abi,
-                      LLVM::LLVMFuncOp kernel) {
-  unsigned dest = llvm::cast<BlockArgument>(op.getDest()).getArgNumber();
-  auto destType = llvm::cast<MemRefType>(op.getDest().getType());
+/// The destination of a vector store into program tensor `dest`: its
+/// pointer, the offset of `leading` (one index per axis before the last)
+/// and its last extent as the limit, or `limit` (index) where it is lower.
+static FailureOr<VectorDestination>
+vectorDestination(Emitter &e, Value destValue, ValueRange leading,
+                  Value limit, const KernelABI &abi,
+                  LLVM::LLVMFuncOp kernel) {
+  unsigned dest = llvm::cast<BlockArgument>(destValue).getArgNumber();
+  auto destType = llvm::cast<MemRefType>(destValue.getType());
   FailureOr<Value> extent =
       tensorExtent(e, abi, kernel, dest, destType.getRank() - 1);
   if (failed(extent))
     return failure();
-  RowsDestination rows;
-  rows.limit = *extent;
-  if (rowLimit)
-    rows.limit = e.minU(rows.limit, e.toI32(rowLimit));
+  VectorDestination vector;
+  vector.limit = *extent;
+  if (limit)
+    vector.limit = e.minU(vector.limit, e.toI32(limit));
   const PointerArgs &args = abi.pointerArgs.lookup(dest);
-  rows.pointer = kernel.getArgument(args.pointer);
-  // The leading axes' part of the offset.
-  SmallVector<Value> leading;
-  for (Value index : indices.drop_back())
-    leading.push_back(e.toI32(index));
-  rows.outer = leadingOffset(e, kernel, args, leading);
-  rows.element = destType.getElementType();
-  rows.combine = op.getCombine();
+  vector.pointer = kernel.getArgument(args.pointer);
+  SmallVector<Value> indices;
+  for (Value index : leading)
+    indices.push_back(e.toI32(index));
+  vector.outer = leadingOffset(e, kernel, args, indices);
+  vector.element = destType.getElementType();
+  return vector;
+}
+
+FailureOr<VectorDestination>
+kiln::rowsDestination(Emitter &e, cta::StoreRowsOp op, ValueRange indices,
+                      Value rowLimit, const KernelABI &abi,
+                      LLVM::LLVMFuncOp kernel) {
+  FailureOr<VectorDestination> rows = vectorDestination(
+      e, op.getDest(), indices.drop_back(), rowLimit, abi, kernel);
+  if (failed(rows))
+    return failure();
+  rows->combine = op.getCombine();
   return rows;
 }
 
-void RowsDestination::store(Emitter &e, Value row, Value value,
-                            Value when) const {
+FailureOr<VectorDestination>
+kiln::columnsDestination(Emitter &e, cta::CombineColsOp op,
+                         const KernelABI &abi, LLVM::LLVMFuncOp kernel) {
+  FailureOr<VectorDestination> cols =
+      vectorDestination(e, op.getDest(), ValueRange(), Value(), abi, kernel);
+  if (failed(cols))
+    return failure();
+  cols->combine = op.getKind();
+  return cols;
+}
+
+void VectorDestination::store(Emitter &e, Value position, Value value,
+                              Value when) const {
   if (!combine && !element.isF32())
     value = arith::TruncFOp::create(e.b, e.loc, element, value);
-  Value inside = e.ult(row, limit);
+  Value inside = e.ult(position, limit);
   e.ifThen(when ? e.andI(when, inside) : inside, [&] {
     Value at = arith::AddIOp::create(
         e.b, e.loc, outer,
-        arith::ExtUIOp::create(e.b, e.loc, e.b.getI64Type(), row));
+        arith::ExtUIOp::create(e.b, e.loc, e.b.getI64Type(), position));
     Value address = LLVM::GEPOp::create(e.b, e.loc, pointer.getType(),
                                         element, pointer, ValueRange{at});
     if (!combine) {

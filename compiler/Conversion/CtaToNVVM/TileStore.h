@@ -47,26 +47,33 @@ mlir::FailureOr<mlir::Value> tensorExtent(Emitter &e, const KernelABI &abi,
                                           mlir::LLVM::LLVMFuncOp kernel,
                                           unsigned arg, unsigned axis);
 
-/// Where a cta.store_rows writes: the destination's pointer and element
-/// type, the element offset of its leading axes, the row no store reaches
-/// (the last extent, or the row limit below it) and how a value combines
-/// with the element there. Each chip decides which thread writes which row.
-struct RowsDestination {
+/// Where a vector along a tensor's last axis goes: one value per tile row
+/// (cta.store_rows) or per tile column (cta.combine_cols). The
+/// destination's pointer and element type, the element offset of its
+/// leading axes, the position no store reaches (the last extent, or a row
+/// limit below it) and how a value combines with the element there. Each
+/// chip decides which thread writes which position.
+struct VectorDestination {
   mlir::Value pointer, outer, limit;
   mlir::Type element;
-  /// The op's `combine`: none (a plain store), sum or max.
+  /// none (a plain store), sum or max.
   std::optional<cta::ReduceKind> combine;
-  /// Writes `value` (f32) at `row` (i32) when the row is below the limit
+  /// Writes `value` (f32) at `position` (i32) when it is below the limit
   /// (and `when`, if given, holds): converted to the element type and
   /// stored, or with `combine` added (maxed) into the f32 element with a
   /// relaxed device-scope atomic.
-  void store(Emitter &e, mlir::Value row, mlir::Value value,
+  void store(Emitter &e, mlir::Value position, mlir::Value value,
              mlir::Value when = {}) const;
 };
-mlir::FailureOr<RowsDestination>
+/// A cta.store_rows' rows.
+mlir::FailureOr<VectorDestination>
 rowsDestination(Emitter &e, cta::StoreRowsOp op, mlir::ValueRange indices,
                 mlir::Value rowLimit, const KernelABI &abi,
                 mlir::LLVM::LLVMFuncOp kernel);
+/// A cta.combine_cols' columns (its rank-1 destination's extent the limit).
+mlir::FailureOr<VectorDestination>
+columnsDestination(Emitter &e, cta::CombineColsOp op, const KernelABI &abi,
+                   mlir::LLVM::LLVMFuncOp kernel);
 
 /// The chip-neutral half of one cta.store's lowering, for the warpgroup
 /// that stores the tile. Construct it at the store, call `prepare()`, then

@@ -124,42 +124,51 @@ epilogueSlice(tile::ContractOp contract, OpResult output, Value &yielded,
   return used;
 }
 
-/// What a row reduction of a contraction output needs today: a 2-D product
-/// that is not grouped, an f32 result, and an element that reads no
-/// epilogue input (on either chip: sm_90a reduces register fragments,
-/// sm_100a each thread's row of tensor memory, 32 columns at a time).
-static LogicalResult checkRowReduction(tile::ReduceOp reduce) {
+/// What a reduction of a contraction output over its rows (axis = -1) or
+/// columns (axis = -2) needs today: a 2-D product that is not grouped, an
+/// f32 result, and an element that reads no epilogue input (on either chip:
+/// sm_90a reduces register fragments, sm_100a each thread's row of tensor
+/// memory, 32 columns at a time).
+static LogicalResult checkProductReduction(tile::ReduceOp reduce) {
   auto contract = reduce.getInput().getDefiningOp<tile::ContractOp>();
   auto inputType = llvm::cast<RankedTensorType>(reduce.getInput().getType());
   if (reduce.getKind() == tile::ReduceKind::logsumexp)
     return notImplemented(reduce, "logsumexp of a product outside attention "
-                                  "(sum and max of a product's rows lower)");
-  if (static_cast<int64_t>(reduce.getAxis()) != inputType.getRank() - 1)
-    return notImplemented(reduce, "a reduction of a product over an axis "
-                                  "other than its last (a column sum); row "
-                                  "reductions (axis = -1) lower");
-  if (!tile::isRowReduction(reduce))
-    return notImplemented(reduce, "a row reduction of a product that is "
-                                  "used other than as a kernel output (for "
-                                  "example converted to 16 bits: the column "
-                                  "tiles combine in f32, so write f32[M])");
-  if (contract.getGroups() || inputType.getRank() != 2)
-    return notImplemented(reduce, "a row reduction of a batched or grouped "
-                                  "product as an output");
+                                  "(sum and max of a product's rows and "
+                                  "columns lower)");
+  if (static_cast<int64_t>(reduce.getAxis()) + 2 < inputType.getRank())
+    return notImplemented(reduce, "a reduction of a product over one of its "
+                                  "leading (batch) axes; its rows (axis = "
+                                  "-1) and columns (axis = -2) reduce");
+  bool rows = tile::reducesRows(reduce);
+  std::string what = rows ? "a row reduction" : "a column reduction";
   if (!llvm::cast<RankedTensorType>(reduce.getResult().getType())
            .getElementType()
            .isF32())
-    return notImplemented(reduce, "a row reduction into a 16-bit output (the "
-                                  "column tiles combine in f32: write "
-                                  "f32[M])");
+    return notImplemented(
+        reduce, what + " of 16-bit values (the " +
+                    (rows ? "column tiles combine in f32: reduce f32(y) "
+                            "into an f32[M] output)"
+                          : "row tiles combine in f32: reduce f32(y) into "
+                            "an f32[N] output)"));
+  if (!tile::isProductReduction(reduce))
+    return notImplemented(
+        reduce, what + " of a product that is used other than as a kernel "
+                       "output (for example converted to 16 bits: the " +
+                    (rows ? "column tiles combine in f32, so write f32[M])"
+                          : "row tiles combine in f32, so write f32[N])"));
+  if (contract.getGroups() || inputType.getRank() != 2)
+    return notImplemented(reduce, what + " of a batched or grouped product "
+                                         "as an output");
   Value yielded;
   llvm::SetVector<Operation *> ops;
   SmallVector<BlockArgument> args = epilogueSlice(
       contract, llvm::cast<OpResult>(reduce.getInput()), yielded, ops);
   size_t accs = contract.getContractions().size();
   if (!args.empty() && args.back().getArgNumber() >= accs)
-    return notImplemented(reduce, "a row reduction of an epilogue that reads "
-                                  "an input (a bias, a residual, a scale)");
+    return notImplemented(reduce, what + " of an epilogue that reads an "
+                                         "input (a bias, a residual, a "
+                                         "scale)");
   return success();
 }
 
@@ -199,11 +208,12 @@ static FailureOr<tile::ContractOp> findOnlyContraction(tile::KernelOp kernel) {
     if (llvm::isa<tile::ReturnOp, tile::PerGroupOp>(op) ||
         op.hasTrait<OpTrait::ConstantLike>())
       continue;
-    // A row reduction of a contraction output (`r = sum(y, axis = -1)`):
-    // computed per tile and combined (checkRowReduction says what lowers).
+    // A reduction of a contraction output over its rows or columns
+    // (`r = sum(y, axis = -1)`): computed per tile and combined
+    // (checkProductReduction says what lowers).
     if (auto reduce = llvm::dyn_cast<tile::ReduceOp>(op);
         reduce && reduce.getInput().getDefiningOp<tile::ContractOp>()) {
-      if (failed(checkRowReduction(reduce)))
+      if (failed(checkProductReduction(reduce)))
         return failure();
       continue;
     }
@@ -382,7 +392,7 @@ LogicalResult kiln::checkTileToCtaSupport(tile::KernelOp kernel,
   auto ret =
       llvm::cast<tile::ReturnOp>(kernel.getBody().front().getTerminator());
   for (Value value : ret.getValues()) {
-    // (A row reduction's input was checked by findOnlyContraction.)
+    // (A reduction's input was checked by findOnlyContraction.)
     if (auto reduce = value.getDefiningOp<tile::ReduceOp>();
         reduce && llvm::is_contained(contract->getOutputs(), reduce.getInput()))
       continue;
@@ -708,7 +718,7 @@ private:
   void allocateStaging() {
     for (Value output : contract.getOutputs()) {
       if (!tile::isStoredOutput(output))
-        continue; // reduced in registers (buildRowReduction)
+        continue; // reduced in registers (buildProductReduction)
       Type outType =
           llvm::cast<RankedTensorType>(output.getType()).getElementType();
       if (!staging.count(outType))
@@ -989,19 +999,21 @@ private:
         llvm::cast<tile::ReturnOp>(kernel.getBody().front().getTerminator());
     for (auto [result, output] : llvm::enumerate(ret.getValues())) {
       if (auto reduce = output.getDefiningOp<tile::ReduceOp>())
-        buildRowReduction(result, reduce, sums);
+        buildProductReduction(result, reduce, sums);
       else
         buildStore(result, llvm::cast<OpResult>(output), sums);
     }
   }
 
-  /// The kernel's `result`-th result, a row reduction of a contraction
-  /// output (checkRowReduction): the output's elements computed in
-  /// registers (columns past N as the reduction's identity), each row
-  /// reduced over the tile, and the rows combined atomically into the
-  /// result, which the runtime initializes (the manifest param's `init`).
-  void buildRowReduction(unsigned result, tile::ReduceOp reduce,
-                         ArrayRef<Value> sums) {
+  /// The kernel's `result`-th result, a reduction of a contraction output
+  /// over its rows or columns (checkProductReduction): the output's
+  /// elements computed in registers, each row (column) reduced over the
+  /// tile, and the tiles combined atomically into the result, which the
+  /// runtime initializes (the manifest param's `init`). Columns past N of an
+  /// edge tile are the identity of a row reduction; rows past M are left
+  /// out of a column reduction by cta.combine_cols.
+  void buildProductReduction(unsigned result, tile::ReduceOp reduce,
+                             ArrayRef<Value> sums) {
     Block &source = contract.getEpilogue().front();
     Value yielded;
     llvm::SetVector<Operation *> sliceOps;
@@ -1017,6 +1029,7 @@ private:
     Type f32 = rewriter.getF32Type();
     auto accType = llvm::cast<cta::AccType>(values.front().getType());
     int64_t rows = accType.getShape()[0];
+    bool rowReduction = tile::reducesRows(reduce);
     Value columnsLeft = arith::SubIOp::create(rewriter, contractLoc, n, n0);
     bool sum = reduce.getKind() == tile::ReduceKind::sum;
     auto map = cta::FragMapOp::create(
@@ -1037,24 +1050,32 @@ private:
       Value element = mapping.lookupOrDefault(yielded);
       if (!element.getType().isF32())
         element = arith::ExtFOp::create(rewriter, contractLoc, f32, element);
-      // Columns past N (an edge tile's) hold no element of the product.
-      Value inside = arith::CmpIOp::create(
-          rewriter, contractLoc, arith::CmpIPredicate::ult, column, columnsLeft);
-      Value identity = arith::ConstantOp::create(
-          rewriter, contractLoc,
-          rewriter.getF32FloatAttr(
-              sum ? 0.0f : -std::numeric_limits<float>::infinity()));
-      cta::YieldOp::create(rewriter, contractLoc,
-                           ValueRange{arith::SelectOp::create(
-                               rewriter, contractLoc, inside, element,
-                               identity)});
+      if (rowReduction) {
+        // Columns past N (an edge tile's) hold no element of the product.
+        Value inside =
+            arith::CmpIOp::create(rewriter, contractLoc,
+                                  arith::CmpIPredicate::ult, column,
+                                  columnsLeft);
+        Value identity = arith::ConstantOp::create(
+            rewriter, contractLoc,
+            rewriter.getF32FloatAttr(
+                sum ? 0.0f : -std::numeric_limits<float>::infinity()));
+        element = arith::SelectOp::create(rewriter, contractLoc, inside,
+                                          element, identity);
+      }
+      cta::YieldOp::create(rewriter, contractLoc, ValueRange{element});
     }
     cta::ReduceKind kind = sum ? cta::ReduceKind::sum : cta::ReduceKind::max;
+    Value dest = signature.resultArg(kernel, result);
+    if (!rowReduction) {
+      cta::CombineColsOp::create(rewriter, contractLoc, kind, map, m0, m,
+                                 dest, n0);
+      return;
+    }
     Value reduced = cta::ReduceRowsOp::create(
         rewriter, contractLoc,
         cta::FragType::get(ctx, {rows}, f32, cta::FragLayout::rows), kind, map);
-    cta::StoreRowsOp::create(rewriter, contractLoc, reduced,
-                             signature.resultArg(kernel, result),
+    cta::StoreRowsOp::create(rewriter, contractLoc, reduced, dest,
                              ValueRange{m0}, /*row_limit=*/Value(),
                              cta::ReduceKindAttr::get(ctx, kind));
   }

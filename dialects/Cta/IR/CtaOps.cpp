@@ -1071,6 +1071,25 @@ LogicalResult StoreRowsOp::verify() {
   return verifyInWarpgroupRole(*this);
 }
 
+LogicalResult CombineColsOp::verify() {
+  FragType value = getValue().getType();
+  if (value.getLayout() != FragLayout::acc || value.getShape().size() != 2 ||
+      !value.getElementType().isF32())
+    return emitOpError() << "reduces the columns of an f32 acc fragment, got "
+                         << value;
+  auto dest = llvm::cast<MemRefType>(getDest().getType());
+  if (dest.getRank() != 1 || !dest.getElementType().isF32())
+    return emitOpError() << "combines into a rank-1 f32 destination (an "
+                            "atomic read-modify-write per column), not "
+                         << dest;
+  // Where cta.store_rows may be: in a tile walk before cta-pipeline, in a
+  // math or epilogue role after it.
+  if (!(*this)->getParentOfType<WarpSpecializeOp>() &&
+      (*this)->getParentOfType<TileLoopOp>())
+    return success();
+  return verifyInWarpgroupRole(*this);
+}
+
 LogicalResult StageReleaseOp::verify() { return verifyStageConsumer(*this); }
 
 LogicalResult StageAcquireOp::verify() { return verifyInWarpgroupRole(*this); }

@@ -615,6 +615,42 @@ def Cta_StoreRowsOp : Cta_Op<"store_rows", [AttrSizedOperandSegments]> {
   let hasVerifier = 1;
 }
 
+def Cta_CombineColsOp : Cta_Op<"combine_cols"> {
+  let summary = "combine each column's reduction of a tile into a vector";
+  let description = [{
+    Reduces each column of `value`, an f32 `acc` fragment of the executing
+    warpgroup's rows of a tile whose first row is row `row` of the product,
+    with `kind`, leaving out rows at or past `row_limit` (the product's M),
+    and combines column j's result into the f32 element `dest[col + j]`
+    with a relaxed device-scope atomic add (or maximum), so that the row
+    tiles of one column band accumulate a column reduction of the whole
+    product (`c = sum(y, axis = -2)`). Columns at or past the destination's
+    extent are not written. The destination starts at 0 or -inf, which the
+    runtime writes before each launch (the manifest param's `init`).
+
+    A column's elements are spread over all warps of the warpgroup, so the
+    reduction is not a register value (as `cta.reduce_rows`' is): each warp
+    combines its own rows. On sm_90a the thread folds its registers of each
+    column, the eight lanes that hold the same columns reduce-scatter them
+    with xor-shuffles, and each lane combines the columns it ends with; on
+    sm_100a each warp's 32 rows of tensor memory the same way, 32 columns
+    at a time.
+
+    ```mlir
+    cta.combine_cols sum %v rows [%m0, %M) -> %c[%n0]
+        : !cta.frag<64x256xf32, acc> -> memref<?xf32>
+    ```
+  }];
+  let arguments = (ins Cta_ReduceKind:$kind, Cta_FragType:$value,
+                       Index:$row, Index:$row_limit, AnyMemRef:$dest,
+                       Index:$col);
+  let assemblyFormat = [{
+    $kind $value `rows` `[` $row `,` $row_limit `)` `->` $dest `[` $col `]`
+    attr-dict `:` qualified(type($value)) `->` type($dest)
+  }];
+  let hasVerifier = 1;
+}
+
 def Cta_SplitColsOp : Cta_Op<"split_cols", [Pure]> {
   let summary = "an accumulator's column groups as separate accumulators";
   let description = [{

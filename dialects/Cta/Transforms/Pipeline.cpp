@@ -313,8 +313,13 @@ struct Pipeliner {
     cloneTileEnd(inner, mapping, [&](Operation *op) {
       // The slice's rows start `row` below the tile origin: a store's row
       // index is the second to last (a batched store's leading indices come
-      // first), a row vector's its last.
+      // first), a row vector's its last, a column reduction's its `row`.
       OpBuilder before(op);
+      if (auto cols = llvm::dyn_cast<CombineColsOp>(op)) {
+        cols.getRowMutable().assign(
+            arith::AddIOp::create(before, loc, cols.getRow(), row));
+        return;
+      }
       if (auto rows = llvm::dyn_cast<StoreRowsOp>(op)) {
         unsigned last = rows.getIndices().size() - 1;
         rows.getIndicesMutable()[last].assign(arith::AddIOp::create(
@@ -379,7 +384,8 @@ struct Pipeliner {
   }
 
   /// Clones what the tile does after its K loop (register math, stores),
-  /// calling `onStore` on each cloned cta.store and cta.store_rows.
+  /// calling `onStore` on each cloned cta.store, cta.store_rows and
+  /// cta.combine_cols.
   void cloneTileEnd(OpBuilder &inner, IRMapping &mapping,
                     llvm::function_ref<void(Operation *)> onStore,
                     int64_t consumers) {
@@ -390,7 +396,7 @@ struct Pipeliner {
       clone->walk([&](Operation *nested) {
         for (OpResult result : nested->getResults())
           result.setType(sliceRows(result.getType(), consumers));
-        if (llvm::isa<StoreOp, StoreRowsOp>(nested))
+        if (llvm::isa<StoreOp, StoreRowsOp, CombineColsOp>(nested))
           onStore(nested);
       });
     }

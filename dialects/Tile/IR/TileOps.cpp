@@ -722,13 +722,18 @@ LogicalResult ScoreModOp::verify() {
                             element);
 }
 
-bool kiln::tile::isRowReduction(ReduceOp reduce) {
+bool kiln::tile::reducesRows(ReduceOp reduce) {
+  auto type = llvm::cast<RankedTensorType>(reduce.getInput().getType());
+  return static_cast<int64_t>(reduce.getAxis()) == type.getRank() - 1;
+}
+
+bool kiln::tile::isProductReduction(ReduceOp reduce) {
   if (!reduce.getInput().getDefiningOp<ContractOp>() ||
       (reduce.getKind() != ReduceKind::sum &&
        reduce.getKind() != ReduceKind::max))
     return false;
   auto type = llvm::cast<RankedTensorType>(reduce.getInput().getType());
-  if (static_cast<int64_t>(reduce.getAxis()) != type.getRank() - 1)
+  if (static_cast<int64_t>(reduce.getAxis()) + 2 < type.getRank())
     return false;
   return llvm::all_of(reduce.getResult().getUsers(),
                       [](Operation *user) { return llvm::isa<ReturnOp>(user); });

@@ -23,15 +23,21 @@ namespace kiln::tile {
 /// mask or score modifier part of attention.
 bool feedsProduct(mlir::Operation *op);
 
-/// Whether `reduce` is a row reduction of a product as a kernel output
-/// (`r = sum(y, axis = -1)`): a `sum` or `max` over the last axis of a
-/// tile.contract result, returned by the kernel as it is. The GEMM lowering
-/// computes it per tile and combines the tiles of a row band into it; the
-/// contraction result itself is stored only where the kernel returns it too.
-bool isRowReduction(ReduceOp reduce);
+/// Whether `reduce` is a reduction of a product as a kernel output: a `sum`
+/// or `max` of a tile.contract result over its last axis (a row reduction,
+/// `r = sum(y, axis = -1)`) or the one before it (a column reduction,
+/// `c = sum(y, axis = -2)`), returned by the kernel as it is. The GEMM
+/// lowering computes it per tile and combines the tiles of a row (column)
+/// band into it; the contraction result itself is stored only where the
+/// kernel returns it too.
+bool isProductReduction(ReduceOp reduce);
+
+/// Whether `reduce`, a reduction of a product, reduces the product's rows
+/// (its last axis) rather than its columns.
+bool reducesRows(ReduceOp reduce);
 
 /// Whether a tile.contract result is written to memory: the kernel returns
-/// it (a result that only row reductions read is reduced in registers).
+/// it (a result that only reductions read is reduced in registers).
 bool isStoredOutput(mlir::Value output);
 } // namespace kiln::tile
 

@@ -160,6 +160,54 @@ cta.program @pingpong(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.pa
 
 // -----
 
+// Reductions of the product's rows and columns (a GEMM's `sum(y, axis =
+// -1)` and `sum(y, axis = -2)`): each math warpgroup maps and reduces its
+// 64-row slice; the rows vector is stored and the columns combined at the
+// slice's first row (the tile's plus 64 per warpgroup), so a column
+// reduction leaves out the slice's rows at or past M.
+// CHECK-LABEL: cta.program @reductions(
+// CHECK:         #cta.role<math, warps = 8, regs = 232> {
+// CHECK:           ^bb0(%[[M0:.*]]: index, %[[N0:.*]]: index, %{{.*}}: index):
+// CHECK:             %[[WG:.*]] = cta.warpgroup_index : index
+// CHECK:             %[[ROW:.*]] = arith.muli %[[WG]], %{{.*}} : index
+// CHECK:             %[[RES:.*]]:2 = cta.consume
+// CHECK:             %[[V:.*]] = cta.frag_map %[[RES]]#1 : !cta.acc<64x128xf32> -> !cta.frag<64x128xf32, acc> {
+// CHECK:             %[[R:.*]] = cta.reduce_rows sum %[[V]] : !cta.frag<64x128xf32, acc> -> <64xf32, rows>
+// CHECK-NEXT:        %[[AT:.*]] = arith.addi %[[M0]], %[[ROW]] : index
+// CHECK-NEXT:        cta.store_rows %[[R]] -> %{{.*}}[%[[AT]]] combine sum : !cta.frag<64xf32, rows> -> memref<?xf32>
+// CHECK-NEXT:        %[[FROM:.*]] = arith.addi %[[M0]], %[[ROW]] : index
+// CHECK-NEXT:        cta.combine_cols max %[[V]] rows[%[[FROM]], %{{.*}}) -> %{{.*}}[%[[N0]]] : !cta.frag<64x128xf32, acc> -> memref<?xf32>
+cta.program @reductions(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"a", input, [M, K]>},
+                        %b: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"b", input, [N, K]>},
+                        %r: memref<?xf32> {cta.param = #cta.param<"r", output, [M]>},
+                        %c: memref<?xf32> {cta.param = #cta.param<"c", output, [N]>},
+                        %M: index {cta.dim = #cta.dim<M>}, %K: index {cta.dim = #cta.dim<K>}, %N: index {cta.dim = #cta.dim<N>})
+    attributes {chip = #cta.chip<sm_90a>, schedule = #cta.schedule<stages = 4, math_warpgroups = 2>} {
+  %sa = cta.alloc : !cta.buffer<128x64xbf16, swizzle = "128B">
+  %sb = cta.alloc : !cta.buffer<128x64xbf16, swizzle = "128B">
+  cta.tile_loop static (%M, %N) tile [128, 128] {
+  ^bb0(%m0: index, %n0: index):
+    %zero = cta.acc_zero : !cta.acc<128x128xf32>
+    %acc = cta.mainloop %K step 64 iter_args(%zero : !cta.acc<128x128xf32>) -> !cta.acc<128x128xf32> {
+    ^bb0(%k0: index, %acc: !cta.acc<128x128xf32>):
+      cta.load %a[%m0, %k0] -> %sa : memref<?x?xbf16, strided<[?, 1]>> -> !cta.buffer<128x64xbf16, swizzle = "128B">
+      cta.load %b[%n0, %k0] -> %sb : memref<?x?xbf16, strided<[?, 1]>> -> !cta.buffer<128x64xbf16, swizzle = "128B">
+      %next = cta.mma %sa, %sb, %acc {transpose_b} : !cta.buffer<128x64xbf16, swizzle = "128B">, !cta.buffer<128x64xbf16, swizzle = "128B">, !cta.acc<128x128xf32>
+      cta.yield %next : !cta.acc<128x128xf32>
+    }
+    %v = cta.frag_map %acc : !cta.acc<128x128xf32> -> !cta.frag<128x128xf32, acc> {
+    ^bb0(%i: index, %j: index, %x: f32):
+      cta.yield %x : f32
+    }
+    %rows = cta.reduce_rows sum %v : !cta.frag<128x128xf32, acc> -> !cta.frag<128xf32, rows>
+    cta.store_rows %rows -> %r[%m0] combine sum : !cta.frag<128xf32, rows> -> memref<?xf32>
+    cta.combine_cols max %v rows [%m0, %M) -> %c[%n0] : !cta.frag<128x128xf32, acc> -> memref<?xf32>
+  } {persistent}
+  cta.return
+}
+
+// -----
+
 // One math warpgroup: it owns every row (its row offset is still computed),
 // the staging buffer keeps one stage and takes no slot, the block has 2
 // warpgroups and the math role gets 240 registers (the most setmaxnreg

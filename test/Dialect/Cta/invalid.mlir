@@ -2919,3 +2919,48 @@ cta.program @p() {
   %r = cta.mma %p, %sv, %z : !cta.tmem<128x128xbf16>, !cta.buffer<128x128xbf16>, !cta.acc<64x128xf32>
   cta.return
 }
+
+// -----
+
+// cta.combine_cols reduces the columns of an f32 acc fragment ...
+cta.program @p(%a: memref<?xf32> {cta.param = #cta.param<"a", output, [M]>}, %M: index {cta.dim = #cta.dim<M>}) attributes {block = array<i64: 256, 1, 1>} {
+  cta.warp_specialize #cta.role<producer, warps = 4, regs = 24> {
+  } #cta.role<math, warps = 4, regs = 240> {
+    %c0 = arith.constant 0 : index
+    %x = arith.constant 1.0 : f32
+    %v = cta.splat %x : f32 -> !cta.frag<64xf32, rows>
+    // expected-error@+1 {{'cta.combine_cols' op reduces the columns of an f32 acc fragment, got '!cta.frag<64xf32, rows>'}}
+    cta.combine_cols sum %v rows [%c0, %M) -> %a[%c0] : !cta.frag<64xf32, rows> -> memref<?xf32>
+  }
+  cta.return
+}
+
+// -----
+
+// ... into a rank-1 f32 vector ...
+cta.program @p(%a: memref<?xbf16> {cta.param = #cta.param<"a", output, [M]>}, %M: index {cta.dim = #cta.dim<M>}) attributes {block = array<i64: 256, 1, 1>} {
+  cta.warp_specialize #cta.role<producer, warps = 4, regs = 24> {
+  } #cta.role<math, warps = 4, regs = 240> {
+    %c0 = arith.constant 0 : index
+    %x = arith.constant 1.0 : f32
+    %v = cta.splat %x : f32 -> !cta.frag<64x64xf32, acc>
+    // expected-error@+1 {{'cta.combine_cols' op combines into a rank-1 f32 destination (an atomic read-modify-write per column), not 'memref<?xbf16>'}}
+    cta.combine_cols sum %v rows [%c0, %M) -> %a[%c0] : !cta.frag<64x64xf32, acc> -> memref<?xbf16>
+  }
+  cta.return
+}
+
+// -----
+
+// ... in a math or epilogue role.
+cta.program @p(%a: memref<?xf32> {cta.param = #cta.param<"a", output, [M]>}, %M: index {cta.dim = #cta.dim<M>}) attributes {block = array<i64: 256, 1, 1>} {
+  cta.warp_specialize #cta.role<producer, warps = 4, regs = 24> {
+    %c0 = arith.constant 0 : index
+    %x = arith.constant 1.0 : f32
+    %v = cta.splat %x : f32 -> !cta.frag<64x64xf32, acc>
+    // expected-error@+1 {{'cta.combine_cols' op runs in a math or epilogue role, not a producer role}}
+    cta.combine_cols sum %v rows [%c0, %M) -> %a[%c0] : !cta.frag<64x64xf32, acc> -> memref<?xf32>
+  } #cta.role<math, warps = 4, regs = 240> {
+  }
+  cta.return
+}

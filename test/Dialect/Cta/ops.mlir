@@ -989,6 +989,31 @@ cta.program @store_rows(%a: memref<?x?xf32> {cta.param = #cta.param<"a", output,
 
 // -----
 
+// Each column's reduction of a tile combined into a vector (a GEMM's
+// `c = sum(y, axis = -2)`), in a tile walk before cta-pipeline and in a math
+// role after it.
+// CHECK-LABEL: cta.program @combine_cols(
+// CHECK:         cta.combine_cols sum %{{.*}} rows[%m0, %{{.*}}) -> %{{.*}}[%n0] : !cta.frag<128x64xf32, acc> -> memref<?xf32>
+// CHECK:         cta.combine_cols max %{{.*}} rows[%{{.*}}, %{{.*}}) -> %{{.*}}[%{{.*}}] : !cta.frag<64x64xf32, acc> -> memref<?xf32>
+cta.program @combine_cols(%c: memref<?xf32> {cta.param = #cta.param<"c", output, [M]>}, %M: index {cta.dim = #cta.dim<M>}) attributes {block = array<i64: 256, 1, 1>} {
+  cta.tile_loop static (%M, %M) tile [128, 64] {
+  ^bb0(%m0: index, %n0: index):
+    %x = arith.constant 1.0 : f32
+    %v = cta.splat %x : f32 -> !cta.frag<128x64xf32, acc>
+    cta.combine_cols sum %v rows [%m0, %M) -> %c[%n0] : !cta.frag<128x64xf32, acc> -> memref<?xf32>
+  }
+  cta.warp_specialize #cta.role<producer, warps = 4, regs = 24> {
+  } #cta.role<math, warps = 4, regs = 240> {
+    %c0 = arith.constant 0 : index
+    %x = arith.constant 1.0 : f32
+    %v = cta.splat %x : f32 -> !cta.frag<64x64xf32, acc>
+    cta.combine_cols max %v rows [%c0, %M) -> %c[%c0] : !cta.frag<64x64xf32, acc> -> memref<?xf32>
+  }
+  cta.return
+}
+
+// -----
+
 // A grouped walk with a leading batch axis (varlen attention's heads) and
 // a scalar read of the offsets.
 // CHECK-LABEL: cta.program @grouped_batched(
