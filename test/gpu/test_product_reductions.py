@@ -132,3 +132,30 @@ def test_a_strided_accumulated_output_is_refused(load, kiln_module, axes):
     r = torch.empty(64, 2, device="cuda")[:, 0]
     with pytest.raises(kiln_module.KilnError, match="must be contiguous"):
         kernel(x, w, out=(y, r))
+
+
+@pytest.mark.parametrize("b,m,n,k", [(3, 17, 200, 72), (2, 300, 1000, 264), (5, 1, 64, 64)])
+def test_batched_rows_and_columns(load, b, m, n, k):
+    kernel = load("bmm_reductions")
+    x, w = bf16(b, m, k), bf16(b, n, k)
+    r = torch.full((b, m), float("nan"), device="cuda")
+    c = torch.full((b, n), float("nan"), device="cuda")
+    def check(entry):
+        kernel(x, w, out=(r, c))
+        torch.cuda.synchronize()
+        ref = x.float() @ w.float().transpose(-1, -2)
+        assert close(r, ref.sum(dim=-1), 1e-4)[0], entry
+        assert close(c, ref.max(dim=-2).values, 1e-5)[0], entry
+    for_each_entry(kernel, check)
+
+
+def test_rank4_with_a_shared_weight(load):
+    kernel = load("bmm_shared_reductions")
+    b, h, m, n, k = 2, 3, 130, 300, 136
+    x, w = bf16(b, h, m, k), bf16(n, k)
+    y, r, c = kernel(x, w)
+    torch.cuda.synchronize()
+    ref = x.float() @ w.float().T
+    assert close(y, ref, 1e-2)[0]
+    assert close(r, y.float().max(dim=-1).values, 1e-5)[0]
+    assert close(c, y.float().sum(dim=-2), 1e-5)[0]

@@ -357,18 +357,20 @@ struct ColumnCombine {
   Value rowInside, col0;
 
   /// For `op`, whose index operands have been converted to `row`,
-  /// `rowLimit` and `col`; fails when the destination's extents are not
+  /// `rowLimit` and `indices`; fails when the destination's extents are not
   /// known.
   static FailureOr<ColumnCombine> prepare(Emitter &e, cta::CombineColsOp op,
-                                          Value row, Value rowLimit, Value col,
+                                          Value row, Value rowLimit,
+                                          ValueRange indices,
                                           const KernelABIs &abis) {
-    FailureOr<VectorDestination> dest =
-        columnsDestination(e, op, abis.of(op), abis.kernelOf(op));
+    FailureOr<VectorDestination> dest = columnsDestination(
+        e, op, indices, abis.of(op), abis.kernelOf(op));
     if (failed(dest))
       return failure();
     Value inside =
         e.ult(e.add(e.toI32(row), e.warpgroupLane()), e.toI32(rowLimit));
-    return ColumnCombine{op.getKind(), *dest, inside, e.toI32(col)};
+    return ColumnCombine{op.getKind(), *dest, inside,
+                         e.toI32(indices.back())};
   }
 
   /// `values`, the thread's elements of up to 32 columns of its row from
@@ -404,7 +406,7 @@ struct CombineColsLowering : public AbiPattern<cta::CombineColsOp> {
     Emitter e(rewriter, op.getLoc());
     FailureOr<ColumnCombine> combine =
         ColumnCombine::prepare(e, op, adaptor.getRow(), adaptor.getRowLimit(),
-                               adaptor.getCol(), abis);
+                               adaptor.getIndices(), abis);
     if (failed(combine))
       return rewriter.notifyMatchFailure(op, "unknown destination extents");
     SmallVector<Value> values =
@@ -439,10 +441,12 @@ struct CombineMappedAccColsLowering
     auto cols = llvm::cast<cta::CombineColsOp>(*op->user_begin());
     Emitter e(rewriter, op.getLoc());
     // (The combine's index operands are defined before the map.)
+    SmallVector<Value> indices;
+    for (Value index : cols.getIndices())
+      indices.push_back(rewriter.getRemappedValue(index));
     FailureOr<ColumnCombine> combine = ColumnCombine::prepare(
         e, cols, rewriter.getRemappedValue(cols.getRow()),
-        rewriter.getRemappedValue(cols.getRowLimit()),
-        rewriter.getRemappedValue(cols.getCol()), abis);
+        rewriter.getRemappedValue(cols.getRowLimit()), indices, abis);
     if (failed(combine))
       return rewriter.notifyMatchFailure(op, "unknown destination extents");
     int64_t columns = rowTileOf(op.getResult().getType()).columns;

@@ -1288,8 +1288,8 @@ struct CombineColsLowering : public AbiPattern<cta::CombineColsOp> {
   matchAndRewrite(cta::CombineColsOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Emitter e(rewriter, op.getLoc());
-    FailureOr<VectorDestination> dest =
-        columnsDestination(e, op, abis.of(op), abis.kernelOf(op));
+    FailureOr<VectorDestination> dest = columnsDestination(
+        e, op, adaptor.getIndices(), abis.of(op), abis.kernelOf(op));
     if (failed(dest))
       return rewriter.notifyMatchFailure(op, "unknown destination extents");
     cta::ReduceKind kind = op.getKind();
@@ -1328,7 +1328,7 @@ struct CombineColsLowering : public AbiPattern<cta::CombineColsOp> {
     // Slot c is column wgmmaAccumulatorColumn(l, c/2, c%2): with `first`
     // even, slot first + j is column block first/2 past slot j's.
     Value blockColumns = e.i32(target::wgmmaAccumulatorColumn(0, 1, 0));
-    Value base = e.add(e.toI32(adaptor.getCol()),
+    Value base = e.add(e.toI32(adaptor.getIndices().back()),
                        e.add(selfCol, e.mul(e.udiv(first, e.i32(2)),
                                             blockColumns)));
     for (auto [j, value] : llvm::enumerate(values)) {

@@ -387,9 +387,10 @@ kiln::rowsDestination(Emitter &e, cta::StoreRowsOp op, ValueRange indices,
 
 FailureOr<VectorDestination>
 kiln::columnsDestination(Emitter &e, cta::CombineColsOp op,
-                         const KernelABI &abi, LLVM::LLVMFuncOp kernel) {
-  FailureOr<VectorDestination> cols =
-      vectorDestination(e, op.getDest(), ValueRange(), Value(), abi, kernel);
+                         ValueRange indices, const KernelABI &abi,
+                         LLVM::LLVMFuncOp kernel) {
+  FailureOr<VectorDestination> cols = vectorDestination(
+      e, op.getDest(), indices.drop_back(), Value(), abi, kernel);
   if (failed(cols))
     return failure();
   cols->combine = op.getKind();

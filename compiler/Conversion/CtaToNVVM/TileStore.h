@@ -70,10 +70,10 @@ mlir::FailureOr<VectorDestination>
 rowsDestination(Emitter &e, cta::StoreRowsOp op, mlir::ValueRange indices,
                 mlir::Value rowLimit, const KernelABI &abi,
                 mlir::LLVM::LLVMFuncOp kernel);
-/// A cta.combine_cols' columns (its rank-1 destination's extent the limit).
+/// A cta.combine_cols' columns, at its (converted) `indices`.
 mlir::FailureOr<VectorDestination>
-columnsDestination(Emitter &e, cta::CombineColsOp op, const KernelABI &abi,
-                   mlir::LLVM::LLVMFuncOp kernel);
+columnsDestination(Emitter &e, cta::CombineColsOp op, mlir::ValueRange indices,
+                   const KernelABI &abi, mlir::LLVM::LLVMFuncOp kernel);
 
 /// The chip-neutral half of one cta.store's lowering, for the warpgroup
 /// that stores the tile. Construct it at the store, call `prepare()`, then

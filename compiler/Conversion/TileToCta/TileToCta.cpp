@@ -125,8 +125,8 @@ epilogueSlice(tile::ContractOp contract, OpResult output, Value &yielded,
 }
 
 /// What a reduction of a contraction output over its rows (axis = -1) or
-/// columns (axis = -2) needs today: a 2-D product that is not grouped, an
-/// f32 result, and an element that reads no epilogue input (on either chip:
+/// columns (axis = -2) needs today: a product that is not grouped (2-D or
+/// batched), an f32 result, and an element that reads no epilogue input (on either chip:
 /// sm_90a reduces register fragments, sm_100a each thread's row of tensor
 /// memory, 32 columns at a time).
 static LogicalResult checkProductReduction(tile::ReduceOp reduce) {
@@ -157,9 +157,9 @@ static LogicalResult checkProductReduction(tile::ReduceOp reduce) {
                        "output (for example converted to 16 bits: the " +
                     (rows ? "column tiles combine in f32, so write f32[M])"
                           : "row tiles combine in f32, so write f32[N])"));
-  if (contract.getGroups() || inputType.getRank() != 2)
-    return notImplemented(reduce, what + " of a batched or grouped product "
-                                         "as an output");
+  if (contract.getGroups())
+    return notImplemented(reduce, what + " of a grouped (mixture-of-experts) "
+                                         "product as an output");
   Value yielded;
   llvm::SetVector<Operation *> ops;
   SmallVector<BlockArgument> args = epilogueSlice(
@@ -1067,16 +1067,20 @@ private:
     }
     cta::ReduceKind kind = sum ? cta::ReduceKind::sum : cta::ReduceKind::max;
     Value dest = signature.resultArg(kernel, result);
+    // A batched product's leading indices, then the tile's first row
+    // (column) along the result's last axis.
+    SmallVector<Value, 5> indices(batch.begin(), batch.end());
+    indices.push_back(rowReduction ? m0 : n0);
     if (!rowReduction) {
       cta::CombineColsOp::create(rewriter, contractLoc, kind, map, m0, m,
-                                 dest, n0);
+                                 dest, indices);
       return;
     }
     Value reduced = cta::ReduceRowsOp::create(
         rewriter, contractLoc,
         cta::FragType::get(ctx, {rows}, f32, cta::FragLayout::rows), kind, map);
-    cta::StoreRowsOp::create(rewriter, contractLoc, reduced, dest,
-                             ValueRange{m0}, /*row_limit=*/Value(),
+    cta::StoreRowsOp::create(rewriter, contractLoc, reduced, dest, indices,
+                             /*row_limit=*/Value(),
                              cta::ReduceKindAttr::get(ctx, kind));
   }
 

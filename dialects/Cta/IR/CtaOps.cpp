@@ -1078,10 +1078,14 @@ LogicalResult CombineColsOp::verify() {
     return emitOpError() << "reduces the columns of an f32 acc fragment, got "
                          << value;
   auto dest = llvm::cast<MemRefType>(getDest().getType());
-  if (dest.getRank() != 1 || !dest.getElementType().isF32())
-    return emitOpError() << "combines into a rank-1 f32 destination (an "
-                            "atomic read-modify-write per column), not "
-                         << dest;
+  if (!dest.getElementType().isF32())
+    return emitOpError() << "combines into f32 elements only (an atomic "
+                            "read-modify-write per column), not "
+                         << dest.getElementType();
+  if (static_cast<int64_t>(getIndices().size()) != dest.getRank())
+    return emitOpError() << "takes one index per axis of the destination ("
+                         << dest.getRank() << "), got "
+                         << getIndices().size();
   // Where cta.store_rows may be: in a tile walk before cta-pipeline, in a
   // math or epilogue role after it.
   if (!(*this)->getParentOfType<WarpSpecializeOp>() &&

@@ -621,10 +621,12 @@ def Cta_CombineColsOp : Cta_Op<"combine_cols"> {
     Reduces each column of `value`, an f32 `acc` fragment of the executing
     warpgroup's rows of a tile whose first row is row `row` of the product,
     with `kind`, leaving out rows at or past `row_limit` (the product's M),
-    and combines column j's result into the f32 element `dest[col + j]`
-    with a relaxed device-scope atomic add (or maximum), so that the row
-    tiles of one column band accumulate a column reduction of the whole
-    product (`c = sum(y, axis = -2)`). Columns at or past the destination's
+    and combines column j's result into the f32 element of `dest` at
+    `indices` with `j` added to the last (one index per axis: a batched
+    product's leading ones, then the tile's first column) with a relaxed
+    device-scope atomic add (or maximum), so that the row tiles of one
+    column band accumulate a column reduction of the whole product
+    (`c = sum(y, axis = -2)`). Columns at or past the destination's last
     extent are not written. The destination starts at 0 or -inf, which the
     runtime writes before each launch (the manifest param's `init`).
 
@@ -643,9 +645,9 @@ def Cta_CombineColsOp : Cta_Op<"combine_cols"> {
   }];
   let arguments = (ins Cta_ReduceKind:$kind, Cta_FragType:$value,
                        Index:$row, Index:$row_limit, AnyMemRef:$dest,
-                       Index:$col);
+                       Variadic<Index>:$indices);
   let assemblyFormat = [{
-    $kind $value `rows` `[` $row `,` $row_limit `)` `->` $dest `[` $col `]`
+    $kind $value `rows` `[` $row `,` $row_limit `)` `->` $dest `[` $indices `]`
     attr-dict `:` qualified(type($value)) `->` type($dest)
   }];
   let hasVerifier = 1;

@@ -2937,15 +2937,30 @@ cta.program @p(%a: memref<?xf32> {cta.param = #cta.param<"a", output, [M]>}, %M:
 
 // -----
 
-// ... into a rank-1 f32 vector ...
+// ... into f32 elements ...
 cta.program @p(%a: memref<?xbf16> {cta.param = #cta.param<"a", output, [M]>}, %M: index {cta.dim = #cta.dim<M>}) attributes {block = array<i64: 256, 1, 1>} {
   cta.warp_specialize #cta.role<producer, warps = 4, regs = 24> {
   } #cta.role<math, warps = 4, regs = 240> {
     %c0 = arith.constant 0 : index
     %x = arith.constant 1.0 : f32
     %v = cta.splat %x : f32 -> !cta.frag<64x64xf32, acc>
-    // expected-error@+1 {{'cta.combine_cols' op combines into a rank-1 f32 destination (an atomic read-modify-write per column), not 'memref<?xbf16>'}}
+    // expected-error@+1 {{'cta.combine_cols' op combines into f32 elements only (an atomic read-modify-write per column), not 'bf16'}}
     cta.combine_cols sum %v rows [%c0, %M) -> %a[%c0] : !cta.frag<64x64xf32, acc> -> memref<?xbf16>
+  }
+  cta.return
+}
+
+// -----
+
+// ... at one index per axis of the destination ...
+cta.program @p(%a: memref<?x?xf32> {cta.param = #cta.param<"a", output, [M, M]>}, %M: index {cta.dim = #cta.dim<M>}) attributes {block = array<i64: 256, 1, 1>} {
+  cta.warp_specialize #cta.role<producer, warps = 4, regs = 24> {
+  } #cta.role<math, warps = 4, regs = 240> {
+    %c0 = arith.constant 0 : index
+    %x = arith.constant 1.0 : f32
+    %v = cta.splat %x : f32 -> !cta.frag<64x64xf32, acc>
+    // expected-error@+1 {{'cta.combine_cols' op takes one index per axis of the destination (2), got 1}}
+    cta.combine_cols sum %v rows [%c0, %M) -> %a[%c0] : !cta.frag<64x64xf32, acc> -> memref<?x?xf32>
   }
   cta.return
 }
