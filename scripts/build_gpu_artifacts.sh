@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Compiles what the GPU checks run (examples/matmul.kiln, swiglu.kiln, matmul_fp8.kiln,
+# gemm_fp8_blockwise.kiln, attention and the MoE examples,
 # test/gpu/kernels/*.kiln and bench/variants/*.kiln) into .device-carry/artifacts,
 # and copies the nlohmann-json headers the standalone runtime build needs. Run
 # here (where LLVM/MLIR are), then carry .device-carry to the GPU machine.
@@ -24,6 +25,7 @@ pending=()
 failed=()
 for src in "$ROOT/examples/matmul.kiln" "$ROOT/examples/swiglu.kiln" "$ROOT/examples/matmul_fp8.kiln" \
            "$ROOT/examples/attention.kiln" "$ROOT/examples/moe_grouped.kiln" "$ROOT/examples/moe_swiglu.kiln" \
+           "$ROOT/examples/gemm_fp8_blockwise.kiln" \
            "$ROOT"/test/gpu/kernels/*.kiln "$ROOT"/test/gpu/kernels/*.mlir \
            "$ROOT"/bench/variants/*.kiln; do
   name=$(basename "$(basename "$src" .kiln)" .mlir)

@@ -24,6 +24,7 @@
 #   pytest.log         (with per-test times: --durations=0)
 #   bench_matmul.json  bench_matmul.png  bench_swiglu.json  bench_swiglu.png  bench_epilogue.json
 #   bench_fp8.json     (the fp8 GEMM and the fp8 SwiGLU)
+#   bench_fp8_blockwise.json (fp8 with f32 block scales against F.scaled_mm's blockwise mode)
 #   bench_grouped.json bench_grouped.png (grouped GEMM and grouped SwiGLU against torch._grouped_mm)
 #   bench_gemm_grid.json (the GEMM shape grid; bench/bench_gemm_grid.py draws its heat map)
 #   bench_reductions.json (row and column sums of the product beside the GEMM)
@@ -157,6 +158,12 @@ if [ $BENCH = 1 ]; then
       --artifact "$KILN_ARTIFACTS/matmul_fp8.kiln.json" --out "$OUT/bench_fp8.json" $Q
   else
     note "== bench_fp8: skipped, $KILN_ARTIFACTS/matmul_fp8.kiln.json was not built"
+  fi
+  if [ -e "$KILN_ARTIFACTS/gemm_fp8_blockwise.kiln.json" ] && [ -e "$KILN_ARTIFACTS/fp8_blockwise.kiln.json" ]; then
+    run -t all "bench_fp8_blockwise" timeout 300 python3 bench/bench_fp8_blockwise.py \
+      --out "$OUT/bench_fp8_blockwise.json" $Q
+  else
+    note "== bench_fp8_blockwise: skipped, gemm_fp8_blockwise / fp8_blockwise were not built"
   fi
   if [ -e "$KILN_ARTIFACTS/moe_grouped.kiln.json" ] && [ -e "$KILN_ARTIFACTS/moe_swiglu.kiln.json" ]; then
     run -t all "bench_grouped" timeout 300 python3 bench/bench_grouped.py \

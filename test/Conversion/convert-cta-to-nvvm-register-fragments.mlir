@@ -442,3 +442,40 @@ cta.program @combine_cols(%x: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #ct
   }
   cta.return
 }
+
+// -----
+
+// cta.read_vector and cta.read_scalar: plain loads through the read-only
+// cache (invariant), every index clamped to its axis's last position (a
+// cdiv(K, 128) extent computed from K): a rows vector is the thread's two
+// rows per fragment (2 loads), a cols vector its C/4 columns (4 of 16), a
+// scalar one load.
+// CHECK-LABEL: llvm.func @reads(
+// CHECK-SAME:    %[[SA:[^:]*]]: !llvm.ptr<1>, %{{[^:]*}}: i64, %[[SB:[^:]*]]: !llvm.ptr<1>, %{{[^:]*}}: i64, %{{[^:]*}}: !llvm.ptr<1>, %{{[^:]*}}: i64, %[[M:[^:]*]]: i32, %[[K:[^:]*]]: i32
+// CHECK:         arith.ceildivui %[[K]], %c128_i32{{.*}} : i32
+// CHECK:         llvm.getelementptr %[[SA]][%{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+// CHECK-NEXT:    llvm.load %{{.*}} invariant {alignment = 4 : i64} : !llvm.ptr<1> -> f32
+// CHECK-COUNT-5: llvm.load %{{.*}} invariant {alignment = 4 : i64} : !llvm.ptr<1> -> f32
+// CHECK:         llvm.getelementptr %[[SB]][%{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+// CHECK-NEXT:    llvm.load %{{.*}} invariant {alignment = 4 : i64} : !llvm.ptr<1> -> f32
+// CHECK-NOT:     llvm.load
+cta.program @reads(%x: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"x", input, [M, K]>}, %sa: memref<?x?xf32, strided<[?, 1]>> {cta.param = #cta.param<"sa", input, [M, cdiv(K, 128)]>}, %sb: memref<?x?xf32, strided<[?, 1]>> {cta.param = #cta.param<"sb", input, [cdiv(M, 128), cdiv(K, 128)]>}, %c: memref<?x?xf32, strided<[?, 1]>> {cta.param = #cta.param<"c", output, [M, M]>}, %M: index {cta.dim = #cta.dim<M>}, %K: index {cta.dim = #cta.dim<K>}) attributes {block = array<i64: 256, 1, 1>} {
+  cta.warp_specialize #cta.role<producer, warps = 4, regs = 24> {
+  } #cta.role<math, warps = 4, regs = 240> {
+    cta.tile_loop static (%M, %M) tile [64, 16] {
+    ^bb0(%m0: index, %n0: index):
+      %rows = cta.read_vector %sa[%m0, %n0] : memref<?x?xf32, strided<[?, 1]>> -> !cta.frag<64xf32, rows>
+      %cols = cta.read_vector %sa[%n0, %m0] : memref<?x?xf32, strided<[?, 1]>> -> !cta.frag<16xf32, cols>
+      %s = cta.read_scalar %sb[%m0, %n0] : memref<?x?xf32, strided<[?, 1]>>
+      %v = cta.splat %s : f32 -> !cta.frag<64xf32, rows>
+      %p = cta.frag_map %rows, %cols, %v : !cta.frag<64xf32, rows>, !cta.frag<16xf32, cols>, !cta.frag<64xf32, rows> -> !cta.frag<64x16xf32, acc> {
+      ^bb0(%i: index, %j: index, %r: f32, %q: f32, %t: f32):
+        %a = arith.mulf %r, %q : f32
+        %b = arith.mulf %a, %t : f32
+        cta.yield %b : f32
+      }
+      cta.store_rows %rows -> %c[%m0, %n0] : !cta.frag<64xf32, rows> -> memref<?x?xf32, strided<[?, 1]>>
+    }
+  }
+  cta.return
+}

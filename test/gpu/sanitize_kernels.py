@@ -15,7 +15,8 @@ Inputs are random host tensors copied to the GPU, outputs are allocated by the r
 PyTorch's caching allocator is off, so the only kernels on the GPU are Kiln's and every tensor is
 its own allocation (an access past one is an error memcheck sees). Correctness is pytest's job
 (test/gpu); this only launches. A shape the runtime refuses for a kernel (an alignment rule) and
-a kernel with a dim not bound here or that takes block scales are reported as SKIP. Every entry
+a kernel with a dim not bound here or that takes the tensor cores' block-scale atoms (MXFP8, NVFP4) are reported
+as SKIP; f32 block scales (fp8 scaled in software) are random tensors like the data. Every entry
 of a kernel with variants runs (the runtime would pick the narrow one at these shapes): each is
 loaded from a copy of the manifest in which it is the only entry. Exit status: 0 when every launch
 completed, 1 when one failed, 2 when nothing was launched.
@@ -102,7 +103,9 @@ def main():
         runs += [(name, manifest) for _, manifest in entry_manifests(path, scratch.name)]
     for name, path in runs:
         kernel = kiln.load(str(path))
-        if any(p.role == "scale" for p in kernel.params):
+        # f32 block scales (fp8 scaled in software) are plain tensors; the tensor cores' scale
+        # atoms (MXFP8, NVFP4) run on sm_100a only.
+        if any(p.role == "scale" and p.dtype != "f32" for p in kernel.params):
             print(f"{name}: SKIP, block-scaled inputs are not generated here")
             skipped += 1
             continue
@@ -110,7 +113,14 @@ def main():
             dims = {"M": m, "N": n, "K": k, "S": m, "T": n, "B": 2, "H": 2, "HKV": 2, "G": 2,
                     "BH": 3, "TQ": m, "TK": n, "E": 3}
             try:
-                inputs = [random_input(p, dims) for p in kernel.params if p.role == "input"]
+                inputs = []
+                for p in kernel.params:
+                    if p.role != "input":
+                        continue
+                    scales = [random_input(q, dims) for q in kernel.params
+                              if q.role == "scale" and q.scale_of == p.name]
+                    data = random_input(p, dims)
+                    inputs.append((data, *scales) if scales else data)
             except KeyError as e:
                 print(f"{name}: SKIP, dim {e} is not one this script binds")
                 skipped += 1

@@ -780,6 +780,26 @@ struct ReadIndexLowering : public AbiPattern<cta::ReadIndexOp> {
   }
 };
 
+/// cta.read_scalar: one clamped load (readF32Clamped), the same in every
+/// thread.
+struct ReadScalarLowering : public AbiPattern<cta::ReadScalarOp> {
+  using AbiPattern::AbiPattern;
+  LogicalResult
+  matchAndRewrite(cta::ReadScalarOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Emitter e(rewriter, op.getLoc());
+    SmallVector<Value> indices;
+    for (Value index : adaptor.getIndices())
+      indices.push_back(e.toI32(index));
+    FailureOr<Value> value = readF32Clamped(e, abis.of(op), abis.kernelOf(op),
+                                            op.getSource(), indices);
+    if (failed(value))
+      return rewriter.notifyMatchFailure(op, "unknown source extents");
+    rewriter.replaceOp(op, *value);
+    return success();
+  }
+};
+
 /// A grouped walk: units (virtual row tile r, leading index..., column
 /// tile) of R = cdiv(T, tm) + E virtual row tiles, r varying slowest, walked
 /// by the persistent CTAs in order of their linear block index, each taking
@@ -1206,7 +1226,8 @@ void kiln::populateCtaToNVVMCommonPatterns(TypeConverter &converter,
                                            const CtaResources &resources) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<ProgramLowering, LoadLowering, RingLowering, ProduceLowering,
-               GroupedTileLoopLowering, ReadIndexLowering>(converter, ctx,
+               GroupedTileLoopLowering, ReadIndexLowering,
+               ReadScalarLowering>(converter, ctx,
                                                            abis);
   patterns.add<WarpSpecializeLowering>(converter, ctx, abis, resources);
   patterns.add<ReturnLowering, YieldLowering, TileLoopLowering,
@@ -1333,6 +1354,9 @@ LogicalResult kiln::checkLoweredAlike(Operation *op, target::Chip chip) {
       })
       .Case([&](cta::ReadIndexOp read) -> LogicalResult {
         return checkDestExtentsKnown(op, read.getSource(), "offsets");
+      })
+      .Case<cta::ReadScalarOp, cta::ReadVectorOp>([&](Operation *) {
+        return checkDestExtentsKnown(op, op->getOperand(0), "source");
       })
       .Case([&](cta::TileLoopOp loop) -> LogicalResult {
         if (loop.getWalk() == cta::WalkKind::grouped) {

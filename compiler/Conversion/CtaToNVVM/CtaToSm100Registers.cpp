@@ -644,6 +644,28 @@ struct StageCommitLowering : public OpConversionPattern<cta::StageCommitOp> {
   }
 };
 
+/// A rows vector read from memory: each thread loads its row's value,
+/// clamped into the tensor like every index (readF32Clamped).
+struct ReadVectorLowering : public AbiPattern<cta::ReadVectorOp> {
+  using AbiPattern::AbiPattern;
+  LogicalResult
+  matchAndRewrite(cta::ReadVectorOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Emitter e(rewriter, op.getLoc());
+    SmallVector<Value> indices;
+    for (Value index : adaptor.getIndices())
+      indices.push_back(e.toI32(index));
+    size_t rowAxis = indices.size() - 2;
+    indices[rowAxis] = e.add(indices[rowAxis], e.warpgroupLane());
+    FailureOr<Value> value = readF32Clamped(e, abis.of(op), abis.kernelOf(op),
+                                            op.getSource(), indices);
+    if (failed(value))
+      return rewriter.notifyMatchFailure(op, "unknown source extents");
+    rewriter.replaceOp(op, *value);
+    return success();
+  }
+};
+
 /// Each thread writes its row's value (clipped like every rows store).
 struct StoreRowsLowering : public AbiPattern<cta::StoreRowsOp> {
   using AbiPattern::AbiPattern;
@@ -719,6 +741,13 @@ std::optional<LogicalResult> kiln::tcgen05::checkRegisterOp(Operation *op) {
           return types;
         return LogicalResult(checkDestExtentsKnown(op, rows.getDest()));
       })
+      .Case([&](cta::ReadVectorOp rows) -> std::optional<LogicalResult> {
+        if (std::optional<LogicalResult> types = checkTypes();
+            failed(*types))
+          return types;
+        return LogicalResult(
+            checkDestExtentsKnown(op, rows.getSource(), "source"));
+      })
       .Case([&](cta::CombineColsOp cols) -> std::optional<LogicalResult> {
         if (std::optional<LogicalResult> types = checkTypes();
             failed(*types))
@@ -736,6 +765,6 @@ void kiln::tcgen05::populateRegisterPatterns(TypeConverter &converter,
                ReduceMappedAccRowsLowering, TmemAllocLowering,
                StageCommitLowering>(converter, ctx);
   patterns.add<TmemAccLowering, TmemStoreLowering, TmemUpdateLowering,
-               StoreRowsLowering, CombineColsLowering,
+               StoreRowsLowering, ReadVectorLowering, CombineColsLowering,
                CombineMappedAccColsLowering>(converter, ctx, abis);
 }

@@ -1273,6 +1273,47 @@ struct StoreRowsLowering : public AbiPattern<cta::StoreRowsOp> {
   }
 };
 
+/// A rows (cols) vector read from memory: each thread loads the two rows it
+/// holds per 64-row fragment (the quad's rows, wgmmaAccumulatorRows), or
+/// its C/4 columns (wgmmaPairColumn plus each register's block), clamped
+/// into the tensor like every index (readF32Clamped).
+struct ReadVectorLowering : public AbiPattern<cta::ReadVectorOp> {
+  using AbiPattern::AbiPattern;
+
+  LogicalResult
+  matchAndRewrite(cta::ReadVectorOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Emitter e(rewriter, op.getLoc());
+    SmallVector<Value> indices;
+    for (Value index : adaptor.getIndices())
+      indices.push_back(e.toI32(index));
+    size_t axis = indices.size() - 2;
+    TileRegisters result(e, op.getResult().getType());
+    bool rows = result.tile.kind == RegisterKind::rows;
+    Value lane = e.warpgroupLane();
+    Value selfRow = e.threadMap(target::wgmmaQuadRow, lane);
+    Value selfCol = e.threadMap(target::wgmmaPairColumn, lane);
+    bool failedRead = false;
+    Value lowered = result.build([&](int64_t m, int64_t i) -> Value {
+      auto [row, col] =
+          registerPosition(e, result.tile, selfRow, selfCol, m, i);
+      SmallVector<Value> at(indices);
+      at[axis] = e.add(indices[axis], rows ? row : col);
+      FailureOr<Value> value = readF32Clamped(e, abis.of(op), abis.kernelOf(op),
+                                              op.getSource(), at);
+      if (failed(value)) {
+        failedRead = true;
+        return e.i32(0);
+      }
+      return *value;
+    });
+    if (failedRead)
+      return rewriter.notifyMatchFailure(op, "unknown source extents");
+    rewriter.replaceOp(op, lowered);
+    return success();
+  }
+};
+
 /// Each column's max or sum of the warpgroup's rows, combined into the
 /// destination warp by warp: the thread folds its registers of each of its
 /// C/4 column slots (wgmmaColumnVectorRegister; rows at or past the limit
@@ -1541,6 +1582,12 @@ LogicalResult checkWgmmaLowered(Operation *op, target::Chip chip) {
       return op->emitError() << "convert-cta-to-nvvm: " << *error;
     return checkDestExtentsKnown(op, rows.getDest());
   }
+  if (auto rows = llvm::dyn_cast<cta::ReadVectorOp>(op)) {
+    if (std::optional<std::string> error =
+            registerTileError(rows.getResult().getType()))
+      return op->emitError() << "convert-cta-to-nvvm: " << *error;
+    return checkDestExtentsKnown(op, rows.getSource(), "source");
+  }
   if (auto cols = llvm::dyn_cast<cta::CombineColsOp>(op)) {
     if (std::optional<std::string> error =
             registerTileError(cols.getValue().getType()))
@@ -1612,7 +1659,7 @@ public:
                  ConvertLowering, MmaTurnLowering, MmaWaitLowering>(converter,
                                                                     ctx);
     patterns.add<ConsumeLowering, StoreLowering, StoreRowsLowering,
-                 CombineColsLowering, StreamKJoinLowering,
+                 CombineColsLowering, ReadVectorLowering, StreamKJoinLowering,
                  StageReleaseLowering>(converter, ctx, abis);
   }
 };

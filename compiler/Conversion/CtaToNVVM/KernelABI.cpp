@@ -93,6 +93,9 @@ ExtentSource kiln::findExtent(cta::ProgramOp program, tile::DimExprAttr dim) {
     source.offset = dim.getKind() == DimExpr::Kind::Add   ? dim.getValue()
                     : dim.getKind() == DimExpr::Kind::Sub ? -dim.getValue()
                                                           : 0;
+  } else if (dim.getKind() == DimExpr::Kind::CeilDiv && dim.getValue() > 0) {
+    source.dimArgument = program.findDimArgument(dim.getName().getValue());
+    source.divisor = dim.getValue();
   }
   return source;
 }
@@ -279,6 +282,15 @@ FailureOr<KernelABI> kiln::planKernelABI(cta::ProgramOp program) {
             if (!llvm::is_contained(manifest.segments, segments))
               manifest.segments.push_back(segments);
           }
+    } else if (llvm::isa<cta::ReadVectorOp, cta::ReadScalarOp>(op)) {
+      // f32 values the math threads read with plain loads (block scales).
+      Value source = op->getOperand(0);
+      auto arg = llvm::dyn_cast<BlockArgument>(source);
+      if (!arg || arg.getOwner() != &body)
+        return (op->emitError("convert-cta-to-nvvm: reads must read program "
+                              "arguments"),
+                WalkResult::interrupt());
+      addPlain(source);
     } else if (llvm::isa<cta::StoreRowsOp, cta::CombineColsOp>(op)) {
       auto rows = llvm::dyn_cast<cta::StoreRowsOp>(op);
       auto cols = llvm::dyn_cast<cta::CombineColsOp>(op);
@@ -420,6 +432,7 @@ FailureOr<KernelABI> kiln::planKernelABI(cta::ProgramOp program) {
       if (source.dimArgument)
         extent.dimParam = abi.dimArgs.lookup(*source.dimArgument);
       extent.offset = source.offset;
+      extent.divisor = source.divisor;
       extents.push_back(extent);
     }
   }

@@ -45,6 +45,8 @@ struct ExtentArg {
   std::optional<int64_t> constant;
   std::optional<unsigned> dimParam;
   int64_t offset = 0;
+  /// `cdiv(dim, divisor)` where above 1 (a block-scale tensor's extent).
+  int64_t divisor = 1;
 };
 
 /// What a program's entry passes for one global tensor that the kernel
@@ -151,12 +153,14 @@ mlir::FailureOr<KernelABI> planKernelABI(cta::ProgramOp program);
 
 /// Where `program` gets extent `dim` (an axis of a tensor's `#cta.param`):
 /// its constant value, or the index of the program argument (`cta.dim`) that
-/// carries it plus a constant (`E+1`: E's argument, offset 1); neither for
-/// an expression such as `K*2`.
+/// carries it plus a constant (`E+1`: E's argument, offset 1) or divided by
+/// one, rounding up (`cdiv(K, 128)`); neither for an expression such as
+/// `K*2`.
 struct ExtentSource {
   std::optional<int64_t> constant;
   std::optional<unsigned> dimArgument;
   int64_t offset = 0;
+  int64_t divisor = 1;
   bool known() const { return constant || dimArgument; }
 };
 ExtentSource findExtent(cta::ProgramOp program, tile::DimExprAttr dim);

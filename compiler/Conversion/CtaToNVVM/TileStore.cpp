@@ -90,11 +90,41 @@ FailureOr<Value> kiln::tensorExtent(Emitter &e, const KernelABI &abi,
   const ExtentArg &extent = extents->second[axis];
   if (extent.constant)
     return e.i32(*extent.constant);
+  if (extent.dimParam && extent.divisor > 1)
+    return e.ceilDiv(kernel.getArgument(*extent.dimParam),
+                     e.i32(extent.divisor));
   if (extent.dimParam && extent.offset == 0)
     return Value(kernel.getArgument(*extent.dimParam));
   if (extent.dimParam)
     return e.add(kernel.getArgument(*extent.dimParam), e.i32(extent.offset));
   return failure();
+}
+
+FailureOr<Value> kiln::readF32Clamped(Emitter &e, const KernelABI &abi,
+                                      LLVM::LLVMFuncOp kernel, Value source,
+                                      ArrayRef<Value> indices) {
+  unsigned arg = llvm::cast<BlockArgument>(source).getArgNumber();
+  const PointerArgs &args = abi.pointerArgs.lookup(arg);
+  SmallVector<Value> clamped;
+  for (auto [axis, index] : llvm::enumerate(indices)) {
+    FailureOr<Value> extent =
+        tensorExtent(e, abi, kernel, arg, static_cast<unsigned>(axis));
+    if (failed(extent))
+      return failure();
+    clamped.push_back(e.minU(index, e.sub(*extent, e.i32(1))));
+  }
+  Value offset = arith::AddIOp::create(
+      e.b, e.loc,
+      leadingOffset(e, kernel, args, ArrayRef<Value>(clamped).drop_back()),
+      arith::ExtUIOp::create(e.b, e.loc, e.b.getI64Type(), clamped.back()));
+  Value pointer = kernel.getArgument(args.pointer);
+  Type f32 = e.b.getF32Type();
+  Value address = LLVM::GEPOp::create(e.b, e.loc, pointer.getType(), f32,
+                                      pointer, ValueRange{offset});
+  return Value(LLVM::LoadOp::create(e.b, e.loc, f32, address, /*alignment=*/4,
+                                    /*isVolatile=*/false,
+                                    /*isNonTemporal=*/false,
+                                    /*isInvariant=*/true));
 }
 
 static unsigned argNumber(Value memref) {

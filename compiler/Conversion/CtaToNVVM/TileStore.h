@@ -41,6 +41,15 @@ mlir::LogicalResult checkDestExtentsKnown(mlir::Operation *op,
 mlir::Value leadingOffset(Emitter &e, mlir::LLVM::LLVMFuncOp kernel,
                           const PointerArgs &args, mlir::ValueRange indices);
 
+/// One f32 element of program tensor `source` (read with plain loads) at
+/// `indices` (i32, one per axis), each clamped to its axis's last position,
+/// through the read-only cache; fails when an extent is unknown. The
+/// tensor must not be empty.
+mlir::FailureOr<mlir::Value> readF32Clamped(Emitter &e, const KernelABI &abi,
+                                            mlir::LLVM::LLVMFuncOp kernel,
+                                            mlir::Value source,
+                                            llvm::ArrayRef<mlir::Value> indices);
+
 /// Extent `axis` of program tensor `arg` as an i32 value: a constant or
 /// the entry's dim parameter; fails when the ABI has neither.
 mlir::FailureOr<mlir::Value> tensorExtent(Emitter &e, const KernelABI &abi,

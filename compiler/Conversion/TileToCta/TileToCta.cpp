@@ -14,11 +14,13 @@
 #include "compiler/Conversion/Passes.h"
 #include "compiler/Target/BlockScaleLayout.h"
 #include "compiler/Target/Chip.h"
+#include "compiler/Target/MLIR/ElementTypes.h"
 #include "compiler/Target/TensorMemory.h"
 #include "dialects/Cta/IR/CtaOps.h"
 #include "dialects/Tile/IR/TileShapes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -255,6 +257,20 @@ static FailureOr<tile::ContractOp> findOnlyContraction(tile::KernelOp kernel) {
   return contract;
 }
 
+/// Whether product `mma` of `contract` has block scales the tensor cores do
+/// not apply (fp8 with f32 scales): each K step's product is scaled in
+/// registers.
+static bool isSoftwareScaled(tile::ContractOp contract, tile::MmaAttr mma) {
+  if (!mma.isBlockScaled())
+    return false;
+  auto elementOf = [&](int64_t input) {
+    return llvm::cast<RankedTensorType>(contract.getInputs()[input].getType())
+        .getElementType();
+  };
+  return target::isSoftwareBlockScaled(elementOf(mma.getLhs()),
+                                       elementOf(mma.getLhsScale()));
+}
+
 /// Checks the products of `contract`: scheduled, operands in the layouts
 /// the copies read, of types the chip's MMA multiplies.
 static LogicalResult checkProducts(tile::ContractOp contract,
@@ -297,9 +313,27 @@ static LogicalResult checkProducts(tile::ContractOp contract,
                               Twine(contract.getSchedule()->getTileM()) +
                               " (its scale atoms are per group of " +
                               Twine(target::scaleFactorAtomRows) + " rows)");
-  if (scaled && !target::getChipInfo(chip).blockScaledMma)
+  bool software =
+      scaled && isSoftwareScaled(contract, llvm::cast<tile::MmaAttr>(
+                                               contract.getContractions()[0]));
+  if (software) {
+    // fp8 with f32 block scales: each K step's product scaled in registers
+    // by the lhs rows' scales and the tile's one rhs scale.
+    if (target::getChipInfo(chip).tensorMemoryColumns)
+      return notImplemented(contract, "fp8 with f32 block scales on " +
+                                          std::string(target::chipName(chip)) +
+                                          " (they lower on sm_90a)");
+    if (contract.getContractions().size() != 1)
+      return notImplemented(contract, "several products with f32 block "
+                                      "scales in one kernel (a dual GEMM)");
+    if (llvm::cast<RankedTensorType>(contract.getOutputs()[0].getType())
+            .getRank() != 2)
+      return notImplemented(contract, "a batched product with f32 block "
+                                      "scales");
+  } else if (scaled && !target::getChipInfo(chip).blockScaledMma) {
     return contract.emitError("convert-tile-to-cta: block-scaled products "
                               "(NVFP4, MXFP8) need sm_100a");
+  }
   for (Value input : contract.getInputs()) {
     if (!llvm::isa<BlockArgument>(input))
       return notImplemented(contract,
@@ -526,7 +560,8 @@ private:
     llvm::DenseMap<Value, SmallVector<tile::DimExprAttr>> scaleShapes;
     for (Attribute attr : contract.getContractions()) {
       auto mma = llvm::cast<tile::MmaAttr>(attr);
-      if (!mma.isBlockScaled())
+      // (Scales applied in software are read as the source gave them.)
+      if (!mma.isBlockScaled() || isSoftwareScaled(contract, mma))
         continue;
       for (auto [data, scale] : {std::pair<unsigned, int64_t>{mma.getLhs(),
                                                               mma.getLhsScale()},
@@ -633,10 +668,13 @@ private:
                           }) &&
              static_cast<int64_t>(numAccs) * tn <=
                  static_cast<int64_t>(chipInfo.mmaMaxN);
-    scaleBlock = llvm::cast<tile::MmaAttr>(contract.getContractions()[0])
-                     .getScaleBlock();
-    kAtoms =
-        scaleBlock ? tk / (target::scaleFactorAtomKBlocks * scaleBlock) : 0;
+    auto first = llvm::cast<tile::MmaAttr>(contract.getContractions()[0]);
+    scaleBlock = first.getScaleBlock();
+    softwareScaled = isSoftwareScaled(contract, first);
+    rhsScaleRows = first.getRhsScaleRows();
+    kAtoms = scaleBlock && !softwareScaled
+                 ? tk / (target::scaleFactorAtomKBlocks * scaleBlock)
+                 : 0;
     accType = cta::AccType::get(ctx, {tm, tn}, rewriter.getF32Type());
     // The accumulators the K loop carries: one wide one when packed.
     carried.assign(
@@ -691,7 +729,7 @@ private:
   /// [row atoms, K atoms, 32, 16] scale tensor. A packed rhs has its
   /// operands' row atoms one after the other.
   void allocateScaleBuffers() {
-    if (!scaleBlock)
+    if (!scaleBlock || softwareScaled)
       return;
     auto scaleBuffer = [&](int64_t rows, Value scale) {
       Type element =
@@ -831,9 +869,10 @@ private:
     if (streamK)
       k0 = arith::AddIOp::create(rewriter, contractLoc, kBegin, k0);
     loadOperands(rhsRow0, k0);
-    if (scaleBlock)
+    if (scaleBlock && !softwareScaled)
       loadScales(k0);
-    SmallVector<Value> products = multiply(accs);
+    SmallVector<Value> products =
+        softwareScaled ? multiplyAndScale(k0, accs) : multiply(accs);
     cta::YieldOp::create(rewriter, contractLoc, products);
     rewriter.setInsertionPointAfter(mainloop);
     return SmallVector<Value>(mainloop.getResults());
@@ -967,6 +1006,73 @@ private:
               .getResult());
     }
     return products;
+  }
+
+  /// The K step `k0` of a product with f32 block scales (one product,
+  /// checkProducts): its MMA into a fresh accumulator, then added to the
+  /// carried one scaled by each row's lhs scale of this K block and the
+  /// column's rhs scale (one per tile where the tile's columns lie in one
+  /// block of rhs_scale_rows rows: tile-select-schedule), as DeepSeek's fp8
+  /// GEMMs promote each K block's product: acc += p * (sa[row] * sb[col]).
+  SmallVector<Value> multiplyAndScale(Value k0, ArrayRef<Value> accs) {
+    auto [lhs, rhs] = operands(0);
+    auto [lhsScale, rhsScale] = scales(0);
+    auto index = [&](int64_t v) {
+      return arith::ConstantIndexOp::create(rewriter, contractLoc, v)
+          .getResult();
+    };
+    Value kBlock =
+        arith::DivUIOp::create(rewriter, contractLoc, k0, index(scaleBlock));
+    auto rowsType = cta::FragType::get(ctx, {tm}, rewriter.getF32Type(),
+                                       cta::FragLayout::rows);
+    Value sa = cta::ReadVectorOp::create(rewriter, contractLoc, rowsType,
+                                         programArg(lhsScale),
+                                         ValueRange{m0, kBlock});
+    // One rhs scale per column (rhs_scale_rows = 1: a cols vector), or one
+    // for the whole tile (its columns lie in one block of rows).
+    Value sb;
+    if (rhsScaleRows == 1) {
+      sb = cta::ReadVectorOp::create(
+          rewriter, contractLoc,
+          cta::FragType::get(ctx, {tn}, rewriter.getF32Type(),
+                             cta::FragLayout::cols),
+          programArg(rhsScale), ValueRange{n0, kBlock});
+    } else {
+      Value nBlock = arith::DivUIOp::create(rewriter, contractLoc, n0,
+                                            index(rhsScaleRows));
+      Value tileScale = cta::ReadScalarOp::create(
+          rewriter, contractLoc, rewriter.getF32Type(), programArg(rhsScale),
+          ValueRange{nBlock, kBlock});
+      sb = cta::SplatOp::create(rewriter, contractLoc, rowsType, tileScale);
+    }
+    // (The scales are read before the MMA is issued, so that their loads
+    // are in flight while it runs.)
+    Value zero = cta::AccZeroOp::create(rewriter, contractLoc, accType);
+    Value fresh = arith::ConstantOp::create(rewriter, contractLoc,
+                                            rewriter.getBoolAttr(false));
+    Value product =
+        cta::MmaOp::create(rewriter, contractLoc, accType,
+                           lhsBuffers.lookup(lhs), Value(), Value(),
+                           rhsBuffers.lookup(rhs), Value(), zero, fresh,
+                           Value(), Value(), Value(), Value(),
+                           /*transpose_b=*/true, nullptr, /*cta_pair=*/false)
+            .getResult();
+    auto map = cta::FragMapOp::create(rewriter, contractLoc, accType,
+                                      ValueRange{accs[0], product, sa, sb});
+    OpBuilder::InsertionGuard guard(rewriter);
+    Block *body = rewriter.createBlock(&map.getBody());
+    Type f32 = rewriter.getF32Type();
+    body->addArgument(rewriter.getIndexType(), contractLoc);
+    body->addArgument(rewriter.getIndexType(), contractLoc);
+    Value sum = body->addArgument(f32, contractLoc);
+    Value part = body->addArgument(f32, contractLoc);
+    Value rowScale = body->addArgument(f32, contractLoc);
+    Value tileScale = body->addArgument(f32, contractLoc);
+    Value scale =
+        arith::MulFOp::create(rewriter, contractLoc, rowScale, tileScale);
+    Value scaled = math::FmaOp::create(rewriter, contractLoc, part, scale, sum);
+    cta::YieldOp::create(rewriter, contractLoc, scaled);
+    return {map.getResult()};
   }
 
   //===--------------------------------------------------------------------===//
@@ -1201,8 +1307,10 @@ private:
   /// [K, N], read MN-major, its tiles tk x rhsRows.
   llvm::DenseMap<Value, bool> rhsKMajor;
   /// K elements per block scale (0: not block-scaled) and scale-factor atoms
-  /// along K per stage.
-  int64_t scaleBlock = 0, kAtoms = 0;
+  /// along K per stage; whether the scales are applied in software (fp8
+  /// with f32 scales, no atoms), and the rhs scales' blocks of rows.
+  int64_t scaleBlock = 0, kAtoms = 0, rhsScaleRows = 1;
+  bool softwareScaled = false;
   cta::AccType accType;
   SmallVector<Type> carried;
 

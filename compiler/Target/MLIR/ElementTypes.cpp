@@ -72,6 +72,10 @@ bool kiln::target::isMmaBlockScaled(Type data, Type scale, int64_t block) {
   return false;
 }
 
+bool kiln::target::isSoftwareBlockScaled(Type data, Type scale) {
+  return isMmaFp8(data) && scale.isF32();
+}
+
 std::string kiln::target::getElementTypeName(Type type) {
   if (std::optional<ElementType> element = getElementType(type))
     return std::string(elementTypeName(*element));

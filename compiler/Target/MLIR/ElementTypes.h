@@ -40,6 +40,13 @@ bool isMmaFp8(mlir::Type type);
 /// the MMA.
 bool isMmaBlockScaled(mlir::Type data, mlir::Type scale, int64_t block);
 
+/// Whether `data` with one `scale` per block is multiplied with the scales
+/// applied in software: fp8 (e4m3, e5m2) with f32 scales, as DeepSeek's fp8
+/// GEMMs use (1x128 activation blocks, 128x128 weight blocks). On sm_90a
+/// each K block's product is scaled in registers and added to the running
+/// sum; no tensor core takes f32 scales.
+bool isSoftwareBlockScaled(mlir::Type data, mlir::Type scale);
+
 /// The name a .kiln program gives `type` ("e4m3"), or MLIR's if none.
 std::string getElementTypeName(mlir::Type type);
 

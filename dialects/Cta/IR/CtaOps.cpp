@@ -1046,6 +1046,37 @@ LogicalResult ReadIndexOp::verify() {
   return success();
 }
 
+/// The check both global f32 reads share: an f32 source, one index per
+/// axis.
+static LogicalResult verifyF32Read(Operation *op, Value source,
+                                   ValueRange indices, int64_t minRank) {
+  auto type = llvm::cast<MemRefType>(source.getType());
+  if (!type.getElementType().isF32())
+    return op->emitOpError() << "reads f32 elements, not "
+                             << type.getElementType();
+  if (type.getRank() < minRank)
+    return op->emitOpError() << "reads a tensor of rank " << minRank
+                             << " or more, got " << type;
+  if (static_cast<int64_t>(indices.size()) != type.getRank())
+    return op->emitOpError() << "takes one index per axis of the source ("
+                             << type.getRank() << "), got " << indices.size();
+  return success();
+}
+
+LogicalResult ReadVectorOp::verify() {
+  FragType result = getResult().getType();
+  if ((result.getLayout() != FragLayout::rows &&
+       result.getLayout() != FragLayout::cols) ||
+      !result.getElementType().isF32())
+    return emitOpError() << "reads a rows or cols vector of f32, got "
+                         << result;
+  return verifyF32Read(*this, getSource(), getIndices(), 2);
+}
+
+LogicalResult ReadScalarOp::verify() {
+  return verifyF32Read(*this, getSource(), getIndices(), 1);
+}
+
 LogicalResult StoreRowsOp::verify() {
   FragType value = getValue().getType();
   if (value.getLayout() != FragLayout::rows || !value.getElementType().isF32())

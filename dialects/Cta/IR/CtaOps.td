@@ -582,6 +582,50 @@ def Cta_ReadIndexOp : Cta_Op<"read_index", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Cta_ReadVectorOp : Cta_Op<"read_vector", [Pure]> {
+  let summary = "a rows or cols vector read from a global f32 tensor";
+  let description = [{
+    A `rows` (or `cols`) vector whose value for tile row (column) j is the
+    element of `source` at `indices` with j added to the second to last
+    (one index per axis: a batched tensor's leading ones, the tile's first
+    row or column, then the last axis's): an fp8 GEMM's per-row scales of
+    one K block, `a.scale[m0 + r, k0 / 128]` for the tile's rows or
+    `b.scale[n0 + c, k0 / 128]` for its columns. Each index is clamped into
+    the tensor, so no read leaves it (a row past the tensor reads its last
+    row: the accumulator rows it scales are not stored). Plain loads through
+    the read-only cache; in a math role (or a K loop before `cta-pipeline`,
+    which offsets a rows vector's row per warpgroup): on sm_90a each thread
+    loads its two rows per 64-row fragment, or its C/4 columns.
+
+    ```mlir
+    %sa = cta.read_vector %a_scale[%m0, %kb] : memref<?x?xf32> -> !cta.frag<64xf32, rows>
+    ```
+  }];
+  let arguments = (ins AnyMemRef:$source, Variadic<Index>:$indices);
+  let results = (outs Cta_FragType:$result);
+  let assemblyFormat = [{
+    $source `[` $indices `]` attr-dict `:` type($source) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def Cta_ReadScalarOp : Cta_Op<"read_scalar", [Pure]> {
+  let summary = "one element of a global f32 tensor";
+  let description = [{
+    The f32 element of `source` at `indices` (one per axis), each clamped
+    into the tensor: an fp8 GEMM's weight scale of one 128x128 block, the
+    same for every thread of the tile.
+
+    ```mlir
+    %sb = cta.read_scalar %b_scale[%nb, %kb] : memref<?x?xf32>
+    ```
+  }];
+  let arguments = (ins AnyMemRef:$source, Variadic<Index>:$indices);
+  let results = (outs F32:$result);
+  let assemblyFormat = "$source `[` $indices `]` attr-dict `:` type($source)";
+  let hasVerifier = 1;
+}
+
 def Cta_StoreRowsOp : Cta_Op<"store_rows", [AttrSizedOperandSegments]> {
   let summary = "store one value per tile row";
   let description = [{

@@ -248,6 +248,16 @@ struct Pipeliner {
       Operation *clone = inner.clone(op, mapping);
       for (OpResult result : clone->getResults())
         result.setType(sliceRows(result.getType(), consumers));
+      // A rows vector read from memory starts at the warpgroup's first row
+      // (its row index is the second to last); a cols vector is shared.
+      if (auto rows = llvm::dyn_cast<ReadVectorOp>(clone);
+          rows && row &&
+          rows.getResult().getType().getLayout() == FragLayout::rows) {
+        unsigned rowIndex = rows.getIndices().size() - 2;
+        OpBuilder before(rows);
+        rows.getIndicesMutable()[rowIndex].assign(arith::AddIOp::create(
+            before, loc, rows.getIndices()[rowIndex], row));
+      }
       if (auto mma = llvm::dyn_cast<MmaOp>(clone)) {
         if (llvm::isa<BufferType>(mma.getLhs().getType())) {
           mma.getLhsSlotMutable().assign(slot);

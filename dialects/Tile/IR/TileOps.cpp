@@ -536,6 +536,9 @@ LogicalResult ContractOp::verifyContractionScales(size_t index, MmaAttr mma) {
   if (mma.getScaleBlock() < 1)
     return emitOpError() << "contraction #" << index
                          << ": scale_block must be positive";
+  if (mma.getRhsScaleRows() < 1)
+    return emitOpError() << "contraction #" << index
+                         << ": rhs_scale_rows must be positive";
   if (mma.getTransposeA() || !mma.getTransposeB())
     return emitOpError() << "contraction #" << index
                          << ": block-scaled operands are read K-major (lhs "
@@ -548,10 +551,14 @@ LogicalResult ContractOp::verifyContractionScales(size_t index, MmaAttr mma) {
       return emitOpError() << "contraction #" << index << ": " << what
                            << " names no operand";
     // One scale per `scale_block` elements along K (the last axis) of each
-    // row (a grouped rhs [E, N, K] has scales [E, N, K/block]).
+    // row, or of each block of `rhs_scale_rows` rhs rows (a grouped rhs
+    // [E, N, K] has scales [E, N, K/block]).
     SmallVector<std::string> dataDims =
         getDimExprs(llvm::cast<RankedTensorType>(getInputs()[data].getType()));
     SmallVector<std::string> expected(dataDims.begin(), dataDims.end() - 1);
+    int64_t rows = what == "rhs_scale" ? mma.getRhsScaleRows() : 1;
+    if (rows > 1)
+      expected.back() = getScaleDim(expected.back(), rows);
     expected.push_back(getScaleDim(dataDims.back(), mma.getScaleBlock()));
     if (failed(verifyDims(*this, what,
                           getDimExprs(llvm::cast<RankedTensorType>(

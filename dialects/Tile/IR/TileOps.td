@@ -255,24 +255,34 @@ def Tile_MmaAttr : Tile_Attr<"Mma", "mma"> {
   let description = [{
     Which operands of the `tile.contract` this accumulator multiplies
     (`lhs`, `rhs` index its `inputs`) and how each is read. Block-scaled
-    operands (NVFP4, MXFP8) also name their scale tensors (`lhs_scale`,
-    `rhs_scale`: `[rows, cdiv(K, scale_block)]`, one scale per row and
-    `scale_block` K elements); -1 and 0 when the product is not scaled.
+    operands (NVFP4, MXFP8; fp8 with f32 scales) also name their scale
+    tensors (`lhs_scale`, `rhs_scale`: `[rows, cdiv(K, scale_block)]`, one
+    scale per row and `scale_block` K elements; the rhs's rows in blocks of
+    `rhs_scale_rows`, `[cdiv(N, rhs_scale_rows), cdiv(K, scale_block)]`, as
+    DeepSeek's 128x128 weight blocks); -1 and 0 when the product is not
+    scaled.
   }];
   let parameters = (ins "unsigned":$lhs, "unsigned":$rhs,
                         "bool":$transpose_a, "bool":$transpose_b,
                         DefaultValuedParameter<"int64_t", "-1">:$lhs_scale,
                         DefaultValuedParameter<"int64_t", "-1">:$rhs_scale,
-                        DefaultValuedParameter<"int64_t", "0">:$scale_block);
+                        DefaultValuedParameter<"int64_t", "0">:$scale_block,
+                        DefaultValuedParameter<"int64_t", "1">:$rhs_scale_rows);
   let assemblyFormat = "`<` struct(params) `>`";
   let builders = [
     AttrBuilder<(ins "unsigned":$lhs, "unsigned":$rhs, "bool":$transpose_a,
                      "bool":$transpose_b), [{
-      return $_get($_ctxt, lhs, rhs, transpose_a, transpose_b, -1, -1, 0);
+      return $_get($_ctxt, lhs, rhs, transpose_a, transpose_b, -1, -1, 0, 1);
+    }]>,
+    AttrBuilder<(ins "unsigned":$lhs, "unsigned":$rhs, "bool":$transpose_a,
+                     "bool":$transpose_b, "int64_t":$lhs_scale,
+                     "int64_t":$rhs_scale, "int64_t":$scale_block), [{
+      return $_get($_ctxt, lhs, rhs, transpose_a, transpose_b, lhs_scale,
+                   rhs_scale, scale_block, 1);
     }]>
   ];
   let extraClassDeclaration = [{
-    /// Whether the operands carry block scales (NVFP4, MXFP8).
+    /// Whether the operands carry block scales.
     bool isBlockScaled() const { return getScaleBlock() > 0; }
   }];
 }

@@ -63,9 +63,19 @@ void wrapMatmul(MatmulOp matmul) {
 }
 
 /// A block-scaled product with scales along K becomes a contraction that
-/// names its scale tensors; other scale blocks stay as they are.
+/// names its scale tensors, also one whose rhs scales cover blocks of rows
+/// (the 128x128 weight blocks of fp8 GEMMs: `rhs_scale_rows`); other scale
+/// blocks stay as they are.
 void wrapScaledMatmul(ScaledMatmulOp matmul) {
-  int64_t block = scaleBlockAlongK(matmul.getLhsBlock(), matmul.getRhsBlock());
+  ArrayRef<int64_t> lhsBlock = matmul.getLhsBlock();
+  ArrayRef<int64_t> rhsBlock = matmul.getRhsBlock();
+  int64_t block = scaleBlockAlongK(lhsBlock, rhsBlock);
+  int64_t rhsRows = 1;
+  if (!block && lhsBlock.size() == 2 && rhsBlock.size() == 2 &&
+      lhsBlock[0] == 1 && lhsBlock[1] == rhsBlock[1]) {
+    block = lhsBlock[1];
+    rhsRows = rhsBlock[0];
+  }
   if (!block || !matmul.getTransposeB())
     return;
   replaceByContract(matmul,
@@ -74,7 +84,7 @@ void wrapScaledMatmul(ScaledMatmulOp matmul) {
                     Value(),
                     MmaAttr::get(matmul.getContext(), 0, 1,
                                  /*transpose_a=*/false, /*transpose_b=*/true,
-                                 2, 3, block));
+                                 2, 3, block, rhsRows));
 }
 
 /// A `tile.grouped_matmul` (mixture of experts) becomes a grouped

@@ -114,7 +114,8 @@ ContractOp buildFused(ContractOp first, ContractOp second, bool feeds) {
       }
       contractions.push_back(MmaAttr::get(
           ctx, indexOf(inputs, lhs), indexOf(inputs, rhs), mma.getTransposeA(),
-          mma.getTransposeB(), lhsScale, rhsScale, mma.getScaleBlock()));
+          mma.getTransposeB(), lhsScale, rhsScale, mma.getScaleBlock(),
+          mma.getRhsScaleRows()));
     }
   }
   llvm::SetVector<Value> epilogueInputs;

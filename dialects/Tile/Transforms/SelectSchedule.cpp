@@ -215,6 +215,15 @@ public:
         llvm::cast<RankedTensorType>(contract.getInputs()[0].getType())
             .getElementType();
     operandBits = operandType.getIntOrFloatBitWidth();
+    auto first = llvm::cast<MmaAttr>(contract.getContractions()[0]);
+    if (first.isBlockScaled()) {
+      Type scaleType = llvm::cast<RankedTensorType>(
+                           contract.getInputs()[first.getLhsScale()].getType())
+                           .getElementType();
+      softwareScaled =
+          kiln::target::isSoftwareBlockScaled(operandType, scaleType);
+      rhsScaleRows = first.getRhsScaleRows();
+    }
     // Outputs of one element type share a staging buffer; one that only a
     // row reduction reads is reduced in registers, never staged.
     for (Value output : contract.getOutputs())
@@ -261,6 +270,10 @@ private:
     }
     if (grouped)
       s.clusterM = 1;
+    // Software block scales: one K step per scale block, so that each step's
+    // product is scaled once.
+    if (softwareScaled)
+      s.tileK = scaleBlock;
     pinned = applyHints(hints, s);
     if (variant) {
       s.tileN = variant->tileN;
@@ -280,7 +293,7 @@ private:
     if (!pinned.contains("stream_k"))
       s.streamK = s.persistent && budget.streamK && !variant && !s.pingpong &&
                   contract.getContractions().size() > 1 && !grouped &&
-                  !batched;
+                  !batched && !softwareScaled;
   }
 
   /// Whether the tile is a CTA pair's, and so the rows each CTA owns.
@@ -312,7 +325,14 @@ private:
 
   /// Only sm_100a's tensor cores apply block scales.
   LogicalResult checkBlockScaleSupport() {
-    if (scaleBlock > 0 && !budget.tensorMemoryColumns)
+    if (softwareScaled && budget.tensorMemoryColumns)
+      return fail("not implemented yet: fp8 with f32 block scales on " +
+                  Twine(budget.name) +
+                  " (they lower on sm_90a, each K block's product scaled in "
+                  "registers; " + Twine(budget.name) +
+                  "'s block-scaled MMA takes MXFP8: e4m3 with ue8m0 scales "
+                  "per 1x32)");
+    if (scaleBlock > 0 && !softwareScaled && !budget.tensorMemoryColumns)
       return fail("block-scaled products (NVFP4, MXFP8) need sm_100a's "
                   "tcgen05 block-scaled MMA; " +
                   Twine(budget.name) + " has none");
@@ -336,7 +356,9 @@ private:
       bool found = false;
       for (int64_t sets = mostSets; sets >= leastSets && !found; --sets)
         for (int64_t candidate : {256, 128})
-          if (accumulatorsFit(candidate, sets)) {
+          if (accumulatorsFit(candidate, sets) &&
+              (!softwareScaled || rhsScaleRows == 1 ||
+               rhsScaleRows % candidate == 0)) {
             s.tileN = candidate;
             found = true;
             break;
@@ -400,6 +422,20 @@ private:
                   " multicast slices of whole 8-row swizzle groups");
     if (s.groupM < 1)
       return fail("group_m must be at least 1");
+    if (softwareScaled) {
+      if (s.tileK != scaleBlock)
+        return fail("tile_k = " + Twine(s.tileK) + " must equal the scale "
+                    "block along K (" + Twine(scaleBlock) +
+                    "): each K step's product is scaled once");
+      if (rhsScaleRows > 1 && rhsScaleRows % s.tileN != 0)
+        return fail("tile_n = " + Twine(s.tileN) + " must divide the rhs "
+                    "scale block's " + Twine(rhsScaleRows) +
+                    " rows: a tile's columns share one weight scale per K "
+                    "step");
+      if (s.streamK)
+        return fail("stream_k is not implemented yet for fp8 with f32 "
+                    "block scales");
+    }
     if (s.streamK && !s.persistent)
       return fail("stream_k needs a persistent schedule: the clusters that "
                   "share a tile must run at the same time");
@@ -626,7 +662,8 @@ private:
   /// 512 bytes), copied to 4 tensor-memory columns each, per stage. The
   /// atoms of one stage for a `tileN`-wide tile.
   int64_t scaleAtoms(int64_t tileN) const {
-    if (scaleBlock == 0)
+    // (Software block scales are read by the math threads, not staged.)
+    if (scaleBlock == 0 || softwareScaled)
       return 0;
     int64_t atomRows = kiln::target::scaleFactorAtomRows;
     int64_t kAtoms =
@@ -648,9 +685,12 @@ private:
   // Accumulators: registers of the math threads (sm_90a) or tensor-memory
   // columns (sm_100a), for every accumulator of the contraction.
 
-  /// Accumulator registers per math thread for a `tileN`-wide tile.
+  /// Accumulator registers per math thread for a `tileN`-wide tile; twice
+  /// that with software block scales (each K step's product beside the
+  /// running sum).
   int64_t accRegsFor(int64_t tileN) const {
-    return rowsPerConsumer / mmaRows * (tileN / 2) * numAccs;
+    return rowsPerConsumer / mmaRows * (tileN / 2) * numAccs *
+           (softwareScaled ? 2 : 1);
   }
 
   /// Whether `sets` accumulator sets (sm_100a: in flight between the MMA
@@ -679,6 +719,10 @@ private:
   /// An rhs stored [K, N] (no transpose_b), read MN-major.
   bool rhsMNMajor = false;
   int64_t mmaRows, scaleBlock;
+  /// fp8 with f32 block scales (isSoftwareBlockScaled): applied in
+  /// registers per K step; the rhs scales' blocks of rows.
+  bool softwareScaled = false;
+  int64_t rhsScaleRows = 1;
   int64_t operandBits = 0;
   llvm::SmallSetVector<Type, 2> outputTypes;
   llvm::SmallSet<unsigned, 4> lhsOperands, rhsOperands;
@@ -813,17 +857,35 @@ struct TileSelectSchedulePass
         Type dataType = elementOf(data);
         Type scaleType = elementOf(scale);
         if (kiln::target::isMmaBlockScaled(dataType, scaleType,
-                                           mma.getScaleBlock()))
+                                           mma.getScaleBlock()) &&
+            mma.getRhsScaleRows() == 1)
           continue;
+        // fp8 with f32 scales: scaled in registers per K step (sm_90a).
+        if (kiln::target::isSoftwareBlockScaled(dataType, scaleType) &&
+            !contract.getGroups())
+          continue;
+        if (kiln::target::isSoftwareBlockScaled(dataType, scaleType))
+          return contract.emitError()
+                 << "tile-select-schedule: not implemented yet: a grouped "
+                    "(mixture-of-experts) product of fp8 with f32 block "
+                    "scales";
+        if (mma.getRhsScaleRows() > 1)
+          return contract.emitError()
+                 << "tile-select-schedule: not implemented yet: "
+                 << kiln::target::getElementTypeName(dataType) << " data with "
+                 << kiln::target::getElementTypeName(scaleType)
+                 << " scales per block of " << mma.getRhsScaleRows()
+                 << " weight rows (the tensor cores take one scale per row; "
+                    "blocks of rows take f32 scales on fp8 data, applied in "
+                    "software on sm_90a)";
         return contract.emitError()
                << "tile-select-schedule: not implemented yet: "
                << kiln::target::getElementTypeName(dataType) << " data with "
                << kiln::target::getElementTypeName(scaleType)
                << " scales per " << mma.getScaleBlock()
-               << " K elements (block scaling in software, as in DeepSeek's "
-                  "fp8 GEMMs); the tensor cores scale blocks as MXFP8 or "
+               << " K elements; the tensor cores scale blocks as MXFP8 or "
                   "MXFP4 (ue8m0 per 32) and NVFP4 (e2m1 with e4m3 per 16), on "
-                  "sm_100a";
+                  "sm_100a, and fp8 takes f32 scales in software (sm_90a)";
       }
     }
     return success();

@@ -208,6 +208,52 @@ cta.program @reductions(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.
 
 // -----
 
+// Vectors read in the K loop (an fp8 GEMM's block scales) run in the math
+// role: a rows vector's row starts at the warpgroup's first row and has its
+// 64 rows; a cols vector is the whole tile's.
+// CHECK-LABEL: cta.program @scale_reads(
+// CHECK:         #cta.role<producer
+// CHECK-NOT:       cta.read_vector
+// CHECK:         #cta.role<math, warps = 8, regs = 232> {
+// CHECK:           ^bb0(%[[M0:.*]]: index, %[[N0:.*]]: index, %{{.*}}: index):
+// CHECK:             %[[WG:.*]] = cta.warpgroup_index : index
+// CHECK:             %[[ROW:.*]] = arith.muli %[[WG]], %{{.*}} : index
+// CHECK:             cta.consume
+// CHECK:               %[[AT:.*]] = arith.addi %[[M0]], %[[ROW]] : index
+// CHECK-NEXT:          cta.read_vector %{{.*}}[%[[AT]], %{{.*}}] : memref<?x?xf32> -> !cta.frag<64xf32, rows>
+// CHECK-NEXT:          cta.read_vector %{{.*}}[%[[N0]], %{{.*}}] : memref<?x?xf32> -> !cta.frag<128xf32, cols>
+cta.program @scale_reads(%a: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"a", input, [M, K]>},
+                         %b: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"b", input, [N, K]>},
+                         %sa: memref<?x?xf32> {cta.param = #cta.param<"sa", input, [M, K]>},
+                         %sb: memref<?x?xf32> {cta.param = #cta.param<"sb", input, [N, K]>},
+                         %M: index {cta.dim = #cta.dim<M>}, %K: index {cta.dim = #cta.dim<K>}, %N: index {cta.dim = #cta.dim<N>})
+    attributes {chip = #cta.chip<sm_90a>, schedule = #cta.schedule<stages = 4, math_warpgroups = 2>} {
+  %sta = cta.alloc : !cta.buffer<128x64xbf16, swizzle = "128B">
+  %stb = cta.alloc : !cta.buffer<128x64xbf16, swizzle = "128B">
+  cta.tile_loop static (%M, %N) tile [128, 128] {
+  ^bb0(%m0: index, %n0: index):
+    %zero = cta.acc_zero : !cta.acc<128x128xf32>
+    %acc = cta.mainloop %K step 64 iter_args(%zero : !cta.acc<128x128xf32>) -> !cta.acc<128x128xf32> {
+    ^bb0(%k0: index, %acc: !cta.acc<128x128xf32>):
+      cta.load %a[%m0, %k0] -> %sta : memref<?x?xbf16, strided<[?, 1]>> -> !cta.buffer<128x64xbf16, swizzle = "128B">
+      cta.load %b[%n0, %k0] -> %stb : memref<?x?xbf16, strided<[?, 1]>> -> !cta.buffer<128x64xbf16, swizzle = "128B">
+      %rows = cta.read_vector %sa[%m0, %k0] : memref<?x?xf32> -> !cta.frag<128xf32, rows>
+      %cols = cta.read_vector %sb[%n0, %k0] : memref<?x?xf32> -> !cta.frag<128xf32, cols>
+      %p = cta.mma %sta, %stb, %acc {transpose_b} : !cta.buffer<128x64xbf16, swizzle = "128B">, !cta.buffer<128x64xbf16, swizzle = "128B">, !cta.acc<128x128xf32>
+      %next = cta.frag_map %p, %rows, %cols : !cta.acc<128x128xf32>, !cta.frag<128xf32, rows>, !cta.frag<128xf32, cols> -> !cta.acc<128x128xf32> {
+      ^bb0(%i: index, %j: index, %x: f32, %r: f32, %c: f32):
+        %s = arith.mulf %r, %c : f32
+        %y = arith.mulf %x, %s : f32
+        cta.yield %y : f32
+      }
+      cta.yield %next : !cta.acc<128x128xf32>
+    }
+  } {persistent}
+  cta.return
+}
+
+// -----
+
 // One math warpgroup: it owns every row (its row offset is still computed),
 // the staging buffer keeps one stage and takes no slot, the block has 2
 // warpgroups and the math role gets 240 registers (the most setmaxnreg

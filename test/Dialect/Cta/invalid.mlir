@@ -2979,3 +2979,43 @@ cta.program @p(%a: memref<?xf32> {cta.param = #cta.param<"a", output, [M]>}, %M:
   }
   cta.return
 }
+
+// -----
+
+// cta.read_vector reads a rows or cols vector ...
+cta.program @p(%a: memref<?x?xf32> {cta.param = #cta.param<"a", input, [M, M]>}, %M: index {cta.dim = #cta.dim<M>}) {
+  %c0 = arith.constant 0 : index
+  // expected-error@+1 {{'cta.read_vector' op reads a rows or cols vector of f32, got '!cta.frag<64x64xf32, acc>'}}
+  %v = cta.read_vector %a[%c0, %c0] : memref<?x?xf32> -> !cta.frag<64x64xf32, acc>
+  cta.return
+}
+
+// -----
+
+// ... of f32 elements ...
+cta.program @p(%a: memref<?x?xbf16> {cta.param = #cta.param<"a", input, [M, M]>}, %M: index {cta.dim = #cta.dim<M>}) {
+  %c0 = arith.constant 0 : index
+  // expected-error@+1 {{'cta.read_vector' op reads f32 elements, not 'bf16'}}
+  %v = cta.read_vector %a[%c0, %c0] : memref<?x?xbf16> -> !cta.frag<64xf32, rows>
+  cta.return
+}
+
+// -----
+
+// ... along the rows of a tensor of rank 2 or more ...
+cta.program @p(%a: memref<?xf32> {cta.param = #cta.param<"a", input, [M]>}, %M: index {cta.dim = #cta.dim<M>}) {
+  %c0 = arith.constant 0 : index
+  // expected-error@+1 {{'cta.read_vector' op reads a tensor of rank 2 or more, got 'memref<?xf32>'}}
+  %v = cta.read_vector %a[%c0] : memref<?xf32> -> !cta.frag<64xf32, rows>
+  cta.return
+}
+
+// -----
+
+// ... at one index per axis; so does cta.read_scalar.
+cta.program @p(%a: memref<?x?xf32> {cta.param = #cta.param<"a", input, [M, M]>}, %M: index {cta.dim = #cta.dim<M>}) {
+  %c0 = arith.constant 0 : index
+  // expected-error@+1 {{'cta.read_scalar' op takes one index per axis of the source (2), got 1}}
+  %v = cta.read_scalar %a[%c0] : memref<?x?xf32>
+  cta.return
+}

@@ -989,6 +989,29 @@ cta.program @store_rows(%a: memref<?x?xf32> {cta.param = #cta.param<"a", output,
 
 // -----
 
+// Vectors and scalars read from global f32 tensors (an fp8 GEMM's block
+// scales), in a K loop before cta-pipeline.
+// CHECK-LABEL: cta.program @reads(
+// CHECK:         cta.read_vector %{{.*}}[%m0, %{{.*}}] : memref<?x?xf32> -> !cta.frag<128xf32, rows>
+// CHECK:         cta.read_vector %{{.*}}[%n0, %{{.*}}] : memref<?x?xf32> -> !cta.frag<64xf32, cols>
+// CHECK:         cta.read_scalar %{{.*}}[%{{.*}}, %{{.*}}] : memref<?x?xf32>
+cta.program @reads(%sa: memref<?x?xf32> {cta.param = #cta.param<"sa", input, [M, M]>}, %M: index {cta.dim = #cta.dim<M>}) {
+  cta.tile_loop static (%M, %M) tile [128, 64] {
+  ^bb0(%m0: index, %n0: index):
+    %z = cta.acc_zero : !cta.acc<128x64xf32>
+    %r = cta.mainloop %M step 128 iter_args(%z : !cta.acc<128x64xf32>) -> !cta.acc<128x64xf32> {
+    ^bb0(%k0: index, %acc: !cta.acc<128x64xf32>):
+      %rows = cta.read_vector %sa[%m0, %k0] : memref<?x?xf32> -> !cta.frag<128xf32, rows>
+      %cols = cta.read_vector %sa[%n0, %k0] : memref<?x?xf32> -> !cta.frag<64xf32, cols>
+      %one = cta.read_scalar %sa[%m0, %n0] : memref<?x?xf32>
+      cta.yield %acc : !cta.acc<128x64xf32>
+    }
+  }
+  cta.return
+}
+
+// -----
+
 // Each column's reduction of a tile combined into a vector (a GEMM's
 // `c = sum(y, axis = -2)`), in a tile walk before cta-pipeline and in a math
 // role after it.

@@ -1315,6 +1315,34 @@ tile.kernel @f(%a: tensor<?x?xf4E2M1FN, #tile.dims<M, K>>, %b: tensor<?x?xf4E2M1
 
 // -----
 
+// rhs_scale_rows: the rhs scales cover blocks of rows ([cdiv(N, 128), ...]),
+// checked like the rest of the scale's shape.
+tile.kernel @f(%a: tensor<?x?xf8E4M3FN, #tile.dims<M, K>>, %b: tensor<?x?xf8E4M3FN, #tile.dims<N, K>>, %as: tensor<?x?xf32, #tile.dims<M, cdiv(K, 128)>>, %bs: tensor<?x?xf32, #tile.dims<N, cdiv(K, 128)>>) -> tensor<?x?xf16, #tile.dims<M, N>> {
+  // expected-error@+1 {{'tile.contract' op rhs_scale is [N, cdiv(K,128)], expected [cdiv(N,128), cdiv(K,128)] (axis 0)}}
+  %0 = tile.contract(%a, %b, %as, %bs : tensor<?x?xf8E4M3FN, #tile.dims<M, K>>, tensor<?x?xf8E4M3FN, #tile.dims<N, K>>, tensor<?x?xf32, #tile.dims<M, cdiv(K, 128)>>, tensor<?x?xf32, #tile.dims<N, cdiv(K, 128)>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true, lhs_scale = 2, rhs_scale = 3, scale_block = 128, rhs_scale_rows = 128>] -> tensor<?x?xf16, #tile.dims<M, N>> {
+  ^bb0(%acc: f32):
+    %t = arith.truncf %acc : f32 to f16
+    tile.yield %t : f16
+  }
+  tile.return %0 : tensor<?x?xf16, #tile.dims<M, N>>
+}
+
+// -----
+
+tile.kernel @f(%a: tensor<?x?xf8E4M3FN, #tile.dims<M, K>>, %b: tensor<?x?xf8E4M3FN, #tile.dims<N, K>>, %as: tensor<?x?xf32, #tile.dims<M, cdiv(K, 128)>>, %bs: tensor<?x?xf32, #tile.dims<N, cdiv(K, 128)>>) -> tensor<?x?xf16, #tile.dims<M, N>> {
+  // expected-error@+1 {{'tile.contract' op contraction #0: rhs_scale_rows must be positive}}
+  %0 = tile.contract(%a, %b, %as, %bs : tensor<?x?xf8E4M3FN, #tile.dims<M, K>>, tensor<?x?xf8E4M3FN, #tile.dims<N, K>>, tensor<?x?xf32, #tile.dims<M, cdiv(K, 128)>>, tensor<?x?xf32, #tile.dims<N, cdiv(K, 128)>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true, lhs_scale = 2, rhs_scale = 3, scale_block = 128, rhs_scale_rows = 0>] -> tensor<?x?xf16, #tile.dims<M, N>> {
+  ^bb0(%acc: f32):
+    %t = arith.truncf %acc : f32 to f16
+    tile.yield %t : f16
+  }
+  tile.return %0 : tensor<?x?xf16, #tile.dims<M, N>>
+}
+
+// -----
+
 // expected-error@+1 {{acc_stages must be 1 or 2, got 3}}
 #bad_acc_stages = #tile.schedule<tile_m = 128, tile_n = 256, tile_k = 64, stages = 4, cluster_m = 1, cluster_n = 1, consumers = 1, persistent = true, group_m = 8, acc_stages = 3>
 

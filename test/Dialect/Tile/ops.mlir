@@ -206,6 +206,19 @@ tile.kernel @contract(%x: tensor<?x?xbf16, #tile.dims<M, K>>, %w1: tensor<?x?xbf
   tile.return %y, %z : tensor<?x?xbf16, #tile.dims<M, N>>, tensor<?x?xf32, #tile.dims<M, N>>
 }
 
+// Block scales: the scale tensors among the inputs, the K block, and rhs
+// scales per block of 128 rows (fp8 with f32 128x128 weight blocks).
+// CHECK-LABEL: tile.kernel @block_scaled(
+// CHECK:         [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true, lhs_scale = 2, rhs_scale = 3, scale_block = 128, rhs_scale_rows = 128>]
+tile.kernel @block_scaled(%a: tensor<?x?xf8E4M3FN, #tile.dims<M, K>>, %b: tensor<?x?xf8E4M3FN, #tile.dims<N, K>>, %as: tensor<?x?xf32, #tile.dims<M, cdiv(K, 128)>>, %bs: tensor<?x?xf32, #tile.dims<cdiv(N, 128), cdiv(K, 128)>>) -> tensor<?x?xf32, #tile.dims<M, N>> {
+  %0 = tile.contract(%a, %b, %as, %bs : tensor<?x?xf8E4M3FN, #tile.dims<M, K>>, tensor<?x?xf8E4M3FN, #tile.dims<N, K>>, tensor<?x?xf32, #tile.dims<M, cdiv(K, 128)>>, tensor<?x?xf32, #tile.dims<cdiv(N, 128), cdiv(K, 128)>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true, lhs_scale = 2, rhs_scale = 3, scale_block = 128, rhs_scale_rows = 128>] -> tensor<?x?xf32, #tile.dims<M, N>> {
+  ^bb0(%acc: f32):
+    tile.yield %acc : f32
+  }
+  tile.return %0 : tensor<?x?xf32, #tile.dims<M, N>>
+}
+
 // The schedule's struct syntax accepts its parameters in any order.
 // CHECK-LABEL: tile.kernel @schedule_order(
 // CHECK:         [#tile.mma<lhs = 1, rhs = 0, transpose_a = true, transpose_b = false>]

@@ -259,11 +259,11 @@ tile.kernel @nvfp4(%a: tensor<?x?xf4E2M1FN, #tile.dims<M, K>>, %as: tensor<?x?xf
 
 // -----
 
-// 128x128 weight-scale blocks (fp8 GEMMs) have no block-scaled MMA form:
-// the product stays as it is.
+// 128x128 weight-scale blocks (fp8 GEMMs) become a contraction whose rhs
+// scales cover blocks of 128 rows (rhs_scale_rows), scaled in software.
 // CHECK-LABEL: tile.kernel @fp8_blockwise
-// CHECK:         tile.scaled_matmul
-// CHECK-NOT:     tile.contract
+// CHECK:         tile.contract(%arg0, %arg2, %arg1, %arg3 : {{.*}}) [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true, lhs_scale = 2, rhs_scale = 3, scale_block = 128, rhs_scale_rows = 128>]
+// CHECK-NOT:     tile.scaled_matmul
 tile.kernel @fp8_blockwise(%a: tensor<?x?xf8E4M3FN, #tile.dims<M, K>>, %as: tensor<?x?xf32, #tile.dims<M, cdiv(K, 128)>>,
                            %b: tensor<?x?xf8E4M3FN, #tile.dims<N, K>>, %bs: tensor<?x?xf32, #tile.dims<cdiv(N, 128), cdiv(K, 128)>>) -> tensor<?x?xf32, #tile.dims<M, N>> {
   %0 = tile.scaled_matmul %a, %as, %b, %bs {lhs_block = array<i64: 1, 128>, rhs_block = array<i64: 128, 128>, transpose_b} : tensor<?x?xf8E4M3FN, #tile.dims<M, K>>, tensor<?x?xf32, #tile.dims<M, cdiv(K, 128)>>, tensor<?x?xf8E4M3FN, #tile.dims<N, K>>, tensor<?x?xf32, #tile.dims<cdiv(N, 128), cdiv(K, 128)>> -> tensor<?x?xf32, #tile.dims<M, N>>

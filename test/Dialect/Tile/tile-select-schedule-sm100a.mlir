@@ -302,10 +302,11 @@ tile.kernel @stream_k(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf1
 // -----
 
 // fp8 with f32 block scales (DeepSeek's 1x128) is scaled in software, which
-// no lowering does yet: not a budget error, and not an MMA verifier's later.
+// lowers on sm_90a: on sm_100a a located error, not a budget error, and not an
+// MMA verifier's later.
 tile.kernel @fp8_f32_scales(%a: tensor<?x?xf8E4M3FN, #tile.dims<M, K>>, %as: tensor<?x?xf32, #tile.dims<M, cdiv(K, 128)>>,
                             %b: tensor<?x?xf8E4M3FN, #tile.dims<N, K>>, %bs: tensor<?x?xf32, #tile.dims<N, cdiv(K, 128)>>) -> tensor<?x?xbf16, #tile.dims<M, N>> {
-  // expected-error@+1 {{tile-select-schedule: not implemented yet: e4m3 data with f32 scales per 128 K elements (block scaling in software, as in DeepSeek's fp8 GEMMs); the tensor cores scale blocks as MXFP8 or MXFP4 (ue8m0 per 32) and NVFP4 (e2m1 with e4m3 per 16), on sm_100a}}
+  // expected-error@+1 {{schedule for sm_100a: not implemented yet: fp8 with f32 block scales on sm_100a (they lower on sm_90a, each K block's product scaled in registers; sm_100a's block-scaled MMA takes MXFP8: e4m3 with ue8m0 scales per 1x32)}}
   %0 = tile.contract(%a, %b, %as, %bs : tensor<?x?xf8E4M3FN, #tile.dims<M, K>>, tensor<?x?xf8E4M3FN, #tile.dims<N, K>>, tensor<?x?xf32, #tile.dims<M, cdiv(K, 128)>>, tensor<?x?xf32, #tile.dims<N, cdiv(K, 128)>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true, lhs_scale = 2, rhs_scale = 3, scale_block = 128>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
   ^bb0(%acc: f32):

@@ -579,13 +579,71 @@ tile.kernel @acc_stages_sm90(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<
 
 // -----
 
-// fp8 with f32 block scales (DeepSeek's 1x128) is scaled in software, which
-// no lowering does yet: not a budget error, and not an MMA verifier's later.
-tile.kernel @fp8_f32_scales(%a: tensor<?x?xf8E4M3FN, #tile.dims<M, K>>, %as: tensor<?x?xf32, #tile.dims<M, cdiv(K, 128)>>,
+// fp8 with f32 block scales (DeepSeek's 1x128 activations, 128x128 weight
+// blocks) is scaled in software on sm_90a: one K step per scale block (tile_k
+// 128), tiles no wider than a weight block (128, which divides it), twice the
+// accumulator registers (each K step's product beside the running sum), no
+// scale atoms in shared memory.
+// CHECK-LABEL: tile.kernel @fp8_blockwise(
+// CHECK:         schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 128, stages = 6, cluster_m = 2, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>
+tile.kernel @fp8_blockwise(%a: tensor<?x?xf8E4M3FN, #tile.dims<M, K>>, %as: tensor<?x?xf32, #tile.dims<M, cdiv(K, 128)>>,
+                           %b: tensor<?x?xf8E4M3FN, #tile.dims<N, K>>, %bs: tensor<?x?xf32, #tile.dims<cdiv(N, 128), cdiv(K, 128)>>) -> tensor<?x?xbf16, #tile.dims<M, N>> {
+  // expected-remark@+3 {{schedule for sm_90a: tile 128x128x128, 6 stages of 32 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (128 accumulator registers/thread); cluster 2x1 (rhs tile multicast); persistent, group_m 8}}
+  // expected-remark@+2 {{schedule for sm_90a: tile 128x64x128, 8 stages of 24 KiB + 16 KiB epilogue staging = 208 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (64 accumulator registers/thread); cluster 1x1; persistent, group_m 8}}
+  // (The 7/8-wide and 64-row variants break the rules above: not built.)
+  %0 = tile.contract(%a, %b, %as, %bs : tensor<?x?xf8E4M3FN, #tile.dims<M, K>>, tensor<?x?xf8E4M3FN, #tile.dims<N, K>>, tensor<?x?xf32, #tile.dims<M, cdiv(K, 128)>>, tensor<?x?xf32, #tile.dims<cdiv(N, 128), cdiv(K, 128)>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true, lhs_scale = 2, rhs_scale = 3, scale_block = 128, rhs_scale_rows = 128>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
+  ^bb0(%acc: f32):
+    %t = arith.truncf %acc : f32 to bf16
+    tile.yield %t : bf16
+  }
+  tile.return %0 : tensor<?x?xbf16, #tile.dims<M, N>>
+}
+
+// -----
+
+// Per-row weight scales (1x128 on both): any tile width; the 256-wide tile's
+// two accumulators do not fit, so 128.
+// CHECK-LABEL: tile.kernel @fp8_row_scales(
+// CHECK:         schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 128,
+tile.kernel @fp8_row_scales(%a: tensor<?x?xf8E4M3FN, #tile.dims<M, K>>, %as: tensor<?x?xf32, #tile.dims<M, cdiv(K, 128)>>,
                             %b: tensor<?x?xf8E4M3FN, #tile.dims<N, K>>, %bs: tensor<?x?xf32, #tile.dims<N, cdiv(K, 128)>>) -> tensor<?x?xbf16, #tile.dims<M, N>> {
-  // expected-error@+1 {{tile-select-schedule: not implemented yet: e4m3 data with f32 scales per 128 K elements (block scaling in software, as in DeepSeek's fp8 GEMMs); the tensor cores scale blocks as MXFP8 or MXFP4 (ue8m0 per 32) and NVFP4 (e2m1 with e4m3 per 16), on sm_100a}}
+  // expected-remark@+3 {{tile 128x128x128, 6 stages}}
+  // expected-remark@+2 {{tile 128x64x128, 8 stages}}
+  // expected-remark@+1 {{tile 128x112x128, 6 stages}}
   %0 = tile.contract(%a, %b, %as, %bs : tensor<?x?xf8E4M3FN, #tile.dims<M, K>>, tensor<?x?xf8E4M3FN, #tile.dims<N, K>>, tensor<?x?xf32, #tile.dims<M, cdiv(K, 128)>>, tensor<?x?xf32, #tile.dims<N, cdiv(K, 128)>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true, lhs_scale = 2, rhs_scale = 3, scale_block = 128>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
+  ^bb0(%acc: f32):
+    %t = arith.truncf %acc : f32 to bf16
+    tile.yield %t : bf16
+  }
+  tile.return %0 : tensor<?x?xbf16, #tile.dims<M, N>>
+}
+
+// -----
+
+// Hints that break the software scaling's rules are errors: a K step of
+// another length than the scale block ...
+tile.kernel @fp8_blockwise_tile_k(%a: tensor<?x?xf8E4M3FN, #tile.dims<M, K>>, %as: tensor<?x?xf32, #tile.dims<M, cdiv(K, 128)>>,
+                                  %b: tensor<?x?xf8E4M3FN, #tile.dims<N, K>>, %bs: tensor<?x?xf32, #tile.dims<cdiv(N, 128), cdiv(K, 128)>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {hints = #tile.hints<tile = [128, 128, 256]>} {
+  // expected-error@+1 {{schedule for sm_90a: tile_k = 256 must equal the scale block along K (128): each K step's product is scaled once}}
+  %0 = tile.contract(%a, %b, %as, %bs : tensor<?x?xf8E4M3FN, #tile.dims<M, K>>, tensor<?x?xf8E4M3FN, #tile.dims<N, K>>, tensor<?x?xf32, #tile.dims<M, cdiv(K, 128)>>, tensor<?x?xf32, #tile.dims<cdiv(N, 128), cdiv(K, 128)>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true, lhs_scale = 2, rhs_scale = 3, scale_block = 128, rhs_scale_rows = 128>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
+  ^bb0(%acc: f32):
+    %t = arith.truncf %acc : f32 to bf16
+    tile.yield %t : bf16
+  }
+  tile.return %0 : tensor<?x?xbf16, #tile.dims<M, N>>
+}
+
+// -----
+
+// ... or a tile whose columns span two weight blocks.
+tile.kernel @fp8_blockwise_tile_n(%a: tensor<?x?xf8E4M3FN, #tile.dims<M, K>>, %as: tensor<?x?xf32, #tile.dims<M, cdiv(K, 128)>>,
+                                  %b: tensor<?x?xf8E4M3FN, #tile.dims<N, K>>, %bs: tensor<?x?xf32, #tile.dims<cdiv(N, 64), cdiv(K, 128)>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {hints = #tile.hints<tile = [128, 128, 128]>} {
+  // expected-error@+1 {{schedule for sm_90a: tile_n = 128 must divide the rhs scale block's 64 rows: a tile's columns share one weight scale per K step}}
+  %0 = tile.contract(%a, %b, %as, %bs : tensor<?x?xf8E4M3FN, #tile.dims<M, K>>, tensor<?x?xf8E4M3FN, #tile.dims<N, K>>, tensor<?x?xf32, #tile.dims<M, cdiv(K, 128)>>, tensor<?x?xf32, #tile.dims<cdiv(N, 64), cdiv(K, 128)>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true, lhs_scale = 2, rhs_scale = 3, scale_block = 128, rhs_scale_rows = 64>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
   ^bb0(%acc: f32):
     %t = arith.truncf %acc : f32 to bf16
     tile.yield %t : bf16

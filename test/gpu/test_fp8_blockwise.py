@@ -1,0 +1,93 @@
+"""fp8 GEMMs with f32 block scales (DeepSeek-style: a is e4m3 with one f32 scale per 1x128
+block, b e4m3 with one per 128x128 block; docs/language.md): each K block's product scaled in
+registers and added to the running sum. Against a float32 reference of the dequantized operands
+on fresh random inputs and scales, outputs poisoned, shapes cut inside tiles and K blocks; each
+entry of the kernel."""
+import pytest
+import torch
+
+from conftest import for_each_entry
+
+SHAPES = [(1, 64, 128), (200, 300, 208), (128, 128, 128), (257, 1000, 528), (1000, 257, 1040),
+          (64, 4100, 256), (4096, 512, 2048)]
+BLOCK = 128
+
+
+def e4m3(*shape):
+    return (torch.randn(*shape, device="cuda") * 2).to(torch.float8_e4m3fn)
+
+
+def scales(*shape):
+    """Positive f32 scales over a few binades, as per-block amax scaling gives."""
+    exponent = torch.randint(-4, 4, shape, device="cuda").float()
+    return torch.exp2(exponent) * (0.75 + 0.5 * torch.rand(*shape, device="cuda"))
+
+
+def operands(m, n, k):
+    a, b = e4m3(m, k), e4m3(n, k)
+    kb = -(-k // BLOCK)
+    sa, sb = scales(m, kb), scales(-(-n // BLOCK), kb)
+    return a, sa, b, sb
+
+
+def reference(a, sa, b, sb):
+    m, k = a.shape
+    n = b.shape[0]
+    sa_full = sa.repeat_interleave(BLOCK, dim=1)[:, :k]
+    sb_full = sb.repeat_interleave(BLOCK, dim=0)[:n].repeat_interleave(BLOCK, dim=1)[:, :k]
+    return (a.float() * sa_full) @ (b.float() * sb_full).T
+
+
+def close(out, ref, tol=1e-2):
+    err = ((out.float() - ref).norm() / ref.norm().clamp_min(1e-30)).item()
+    return err < tol, err
+
+
+@pytest.mark.parametrize("kernel_name", ["fp8_blockwise", "gemm_fp8_blockwise"])
+@pytest.mark.parametrize("m,n,k", SHAPES)
+def test_matches_the_dequantized_product(load, kernel_name, m, n, k):
+    kernel = load(kernel_name)
+    a, sa, b, sb = operands(m, n, k)
+    c = torch.full((m, n), float("nan"), device="cuda", dtype=torch.bfloat16)
+    kernel((a, sa), (b, sb), out=c)
+    torch.cuda.synchronize()
+    ok, err = close(c, reference(a, sa, b, sb))
+    assert ok, f"relative error {err:.2e}"
+
+
+def test_every_entry(load):
+    kernel = load("fp8_blockwise")
+    m, n, k = 300, 1000, 528
+    a, sa, b, sb = operands(m, n, k)
+    ref = reference(a, sa, b, sb)
+    c = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
+    def check(entry):
+        c.fill_(float("nan"))
+        kernel((a, sa), (b, sb), out=c)
+        torch.cuda.synchronize()
+        ok, err = close(c, ref)
+        assert ok, f"{entry}: relative error {err:.2e}"
+    for_each_entry(kernel, check)
+
+
+def test_each_scale_block_is_applied_to_its_own_block(load):
+    """One K block and one weight block scaled far from the others: a scale read for the wrong
+    block (row, K block or weight block) shows as a large error."""
+    kernel = load("fp8_blockwise")
+    m, n, k = 256, 384, 512
+    a, sa, b, sb = operands(m, n, k)
+    sa.fill_(1.0)
+    sb.fill_(1.0)
+    sa[37, 2] = 64.0
+    sb[1, 3] = 1.0 / 64
+    c = kernel((a, sa), (b, sb))
+    torch.cuda.synchronize()
+    ok, err = close(c, reference(a, sa, b, sb))
+    assert ok, f"relative error {err:.2e}"
+
+
+def test_a_scale_of_the_wrong_shape_is_refused(load, kiln_module):
+    kernel = load("fp8_blockwise")
+    a, sa, b, sb = operands(128, 128, 256)
+    with pytest.raises(kiln_module.KilnError):
+        kernel((a, sa[:, :1].contiguous()), (b, sb))
