@@ -788,11 +788,9 @@ struct ReadScalarLowering : public AbiPattern<cta::ReadScalarOp> {
   matchAndRewrite(cta::ReadScalarOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Emitter e(rewriter, op.getLoc());
-    SmallVector<Value> indices;
-    for (Value index : adaptor.getIndices())
-      indices.push_back(e.toI32(index));
-    FailureOr<Value> value = readF32Clamped(e, abis.of(op), abis.kernelOf(op),
-                                            op.getSource(), indices);
+    FailureOr<Value> value =
+        readF32Clamped(e, abis.of(op), abis.kernelOf(op), op.getSource(),
+                       e.toI32(adaptor.getIndices()));
     if (failed(value))
       return rewriter.notifyMatchFailure(op, "unknown source extents");
     rewriter.replaceOp(op, *value);

@@ -645,16 +645,15 @@ struct StageCommitLowering : public OpConversionPattern<cta::StageCommitOp> {
 };
 
 /// A rows vector read from memory: each thread loads its row's value,
-/// clamped into the tensor like every index (readF32Clamped).
+/// clamped into the tensor like every index (readF32Clamped). (A cols
+/// vector is no register tile here: checkRegisterOp reports it.)
 struct ReadVectorLowering : public AbiPattern<cta::ReadVectorOp> {
   using AbiPattern::AbiPattern;
   LogicalResult
   matchAndRewrite(cta::ReadVectorOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Emitter e(rewriter, op.getLoc());
-    SmallVector<Value> indices;
-    for (Value index : adaptor.getIndices())
-      indices.push_back(e.toI32(index));
+    SmallVector<Value> indices = e.toI32(adaptor.getIndices());
     size_t rowAxis = indices.size() - 2;
     indices[rowAxis] = e.add(indices[rowAxis], e.warpgroupLane());
     FailureOr<Value> value = readF32Clamped(e, abis.of(op), abis.kernelOf(op),

@@ -1284,9 +1284,7 @@ struct ReadVectorLowering : public AbiPattern<cta::ReadVectorOp> {
   matchAndRewrite(cta::ReadVectorOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Emitter e(rewriter, op.getLoc());
-    SmallVector<Value> indices;
-    for (Value index : adaptor.getIndices())
-      indices.push_back(e.toI32(index));
+    SmallVector<Value> indices = e.toI32(adaptor.getIndices());
     size_t axis = indices.size() - 2;
     TileRegisters result(e, op.getResult().getType());
     bool rows = result.tile.kind == RegisterKind::rows;

@@ -67,6 +67,13 @@ struct Emitter {
   mlir::Value toI32(mlir::Value index) {
     return mlir::arith::IndexCastUIOp::create(b, loc, i32Type(), index);
   }
+  /// Each of `indices` (index values) as an i32.
+  llvm::SmallVector<mlir::Value> toI32(mlir::ValueRange indices) {
+    llvm::SmallVector<mlir::Value> values;
+    for (mlir::Value index : indices)
+      values.push_back(toI32(index));
+    return values;
+  }
   mlir::Value toIndex(mlir::Value v) {
     return mlir::arith::IndexCastUIOp::create(b, loc, b.getIndexType(), v);
   }
