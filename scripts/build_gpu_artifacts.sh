@@ -25,7 +25,7 @@ pending=()
 failed=()
 for src in "$ROOT/examples/matmul.kiln" "$ROOT/examples/swiglu.kiln" "$ROOT/examples/matmul_fp8.kiln" \
            "$ROOT/examples/attention.kiln" "$ROOT/examples/moe_grouped.kiln" "$ROOT/examples/moe_swiglu.kiln" \
-           "$ROOT/examples/gemm_fp8_blockwise.kiln" \
+           "$ROOT/examples/gemm_fp8_blockwise.kiln" "$ROOT/examples/moe_fp8_blockwise.kiln" \
            "$ROOT"/test/gpu/kernels/*.kiln "$ROOT"/test/gpu/kernels/*.mlir \
            "$ROOT"/bench/variants/*.kiln; do
   name=$(basename "$(basename "$src" .kiln)" .mlir)

@@ -103,6 +103,7 @@ done
 # The same kernels for Blackwell: ptxas checks them, nothing runs them here
 # (docs/architecture.md, "What stands behind sm_100a").
 blackwell=()
+hopper_only=()
 if [ "$CHIP" = sm_90a ] && [ $((${#compiled[@]} + ${#blackwell_only[@]})) -gt 0 ]; then
   echo
   echo "== compiling for sm_100a into $(rel "$OUT")/sm_100a/ ($what; compile-verified, not run)"
@@ -115,15 +116,29 @@ if [ "$CHIP" = sm_90a ] && [ $((${#compiled[@]} + ${#blackwell_only[@]})) -gt 0 
     else
       cmd=("$KILN" compile "$(rel "$src")" --chip sm_100a --emit=ptx -o "$(rel "$OUT")/sm_100a/$name.ptx")
     fi
-    if "${cmd[@]}" > "$OUT/sm_100a/$name.log" 2>&1; then
+    log=$OUT/sm_100a/$name.log
+    status=0
+    "${cmd[@]}" > "$log" 2>&1 || status=$?
+    if [ $status = 0 ]; then
       blackwell+=("$name")
-      rm -f "$OUT/sm_100a/$name.log"
+      rm -f "$log"
       printf '  %-20s ok\n' "$name"
-    else
-      failed+=("sm_100a/$name")
-      printf '  %-20s FAILED: %s\n' "$name" "${cmd[*]}"
-      sed 's/^/      /' "$OUT/sm_100a/$name.log"
+      continue
     fi
+    # Accepted as for sm_90a: every error a located "not implemented yet"
+    # (a form that lowers on sm_90a only, such as fp8 with f32 block scales).
+    errors=$(grep -c ': error: ' "$log" || true)
+    pending_errors=$(grep -c ': error: .*not implemented yet' "$log" || true)
+    if [ $status = 1 ] && [ "$errors" -gt 0 ] && [ "$errors" = "$pending_errors" ]; then
+      hopper_only+=("$name")
+      printf '  %-20s not lowered for sm_100a yet: %s\n' "$name" \
+        "$(grep -m 1 ': error: ' "$log" | sed 's/^.*: error: //')"
+      rm -f "$log"
+      continue
+    fi
+    failed+=("sm_100a/$name")
+    printf '  %-20s FAILED (exit %s): %s\n' "$name" "$status" "${cmd[*]}"
+    sed 's/^/      /' "$log"
   done
 fi
 
@@ -204,7 +219,7 @@ print(",".join(d + "=1008" for d in json.load(open(sys.argv[1]))["dims"]))' "$ma
       # Grouped GEMMs (mixture of experts): 8 experts over 1008 tokens, one
       # empty, some smaller than a tile, checked per expert.
       case $name in
-        moe_grouped|moe_swiglu)
+        moe_grouped|moe_swiglu|moe_fp8_blockwise)
           dims=T=1008,K=1008,N=1008,E=8
           ref=(--values offsets=0,0,130,131,400,401,700,1000,1008) ;;
       esac
@@ -212,7 +227,8 @@ print(",".join(d + "=1008" for d in json.load(open(sys.argv[1]))["dims"]))' "$ma
       log=$OUT/$name.run.log
       status=0
       "$run_tool" "$manifest" --dims "$dims" --check "${ref[@]}" 2>&1 | tee "$log" || status=$?
-      if [ $status != 0 ] && grep -q 'kiln-run --check knows only' "$log"; then
+      # (kiln-run's grouped reference takes no block scales.)
+      if [ $status != 0 ] && grep -q -e 'kiln-run --check knows only' -e 'no block scales)' "$log"; then
         # No host reference for this computation: launch and time it only.
         echo "   (no host reference for this kernel; launching without --check; test/gpu checks it)"
         "$run_tool" "$manifest" --dims "$dims" || gpu_status=1
@@ -233,7 +249,7 @@ print(",".join(d + "=1008" for d in json.load(open(sys.argv[1]))["dims"]))' "$ma
 fi
 
 echo
-summary="${#compiled[@]} compiled, ${#blackwell[@]} compiled for sm_100a (not run), ${#pending[@]} not lowered yet, ${#failed[@]} failed"
+summary="${#compiled[@]} compiled, ${#blackwell[@]} compiled for sm_100a (not run), ${#hopper_only[@]} not lowered for sm_100a, ${#pending[@]} not lowered yet, ${#failed[@]} failed"
 if [ ${#failed[@]} -gt 0 ] || [ $gpu_status != 0 ]; then
   [ $gpu_status != 0 ] && summary="$summary; GPU run FAILED"
   echo "run: FAIL ($summary)"

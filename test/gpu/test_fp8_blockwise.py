@@ -1,8 +1,8 @@
-"""fp8 GEMMs with f32 block scales (DeepSeek-style: a is e4m3 with one f32 scale per 1x128
-block, b e4m3 with one per 128x128 block; docs/language.md): each K block's product scaled in
-registers and added to the running sum. Against a float32 reference of the dequantized operands
-on fresh random inputs and scales, outputs poisoned, shapes cut inside tiles and K blocks; each
-entry of the kernel."""
+"""fp8 GEMMs with f32 block scales, dense and grouped (DeepSeek-style: a is e4m3 with one f32
+scale per 1x128 block, b e4m3 with one per 128x128 block; docs/language.md): each K block's
+product scaled in registers and added to the running sum. Against a float32 reference of the
+dequantized operands on fresh random inputs and scales, outputs poisoned, shapes cut inside tiles
+and K blocks; each entry of the kernel."""
 import pytest
 import torch
 
@@ -91,3 +91,27 @@ def test_a_scale_of_the_wrong_shape_is_refused(load, kiln_module):
     a, sa, b, sb = operands(128, 128, 256)
     with pytest.raises(kiln_module.KilnError):
         kernel((a, sa[:, :1].contiguous()), (b, sb))
+
+
+@pytest.mark.parametrize("tokens", [[0, 130, 1, 257, 64, 0, 300, 17], [200], [96] * 64])
+def test_grouped_experts(load, tokens):
+    """examples/moe_fp8_blockwise.kiln: each expert's tokens (some empty, some fewer than a
+    tile, one expert, 64) against the dequantized product with that expert's weight."""
+    kernel = load("moe_fp8_blockwise")
+    experts, t, n, k = len(tokens), sum(tokens), 384, 528
+    kb = -(-k // BLOCK)
+    x, xs = e4m3(t, k), scales(t, kb)
+    w, ws = e4m3(experts, n, k), scales(experts, -(-n // BLOCK), kb)
+    bounds = [0]
+    for count in tokens:
+        bounds.append(bounds[-1] + count)
+    offsets = torch.tensor(bounds, device="cuda", dtype=torch.int32)
+    y = torch.full((t, n), float("nan"), device="cuda", dtype=torch.bfloat16)
+    kernel((x, xs), (w, ws), offsets, out=y)
+    torch.cuda.synchronize()
+    for e in range(experts):
+        lo, hi = bounds[e], bounds[e + 1]
+        if lo == hi:
+            continue
+        ok, err = close(y[lo:hi], reference(x[lo:hi], xs[lo:hi], w[e], ws[e]))
+        assert ok, f"expert {e} ({hi - lo} tokens): relative error {err:.2e}"

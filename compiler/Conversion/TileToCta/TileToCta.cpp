@@ -305,7 +305,10 @@ static LogicalResult checkProducts(tile::ContractOp contract,
   }
   bool scaled =
       llvm::cast<tile::MmaAttr>(contract.getContractions()[0]).isBlockScaled();
-  if (scaled && contract.getGroups() &&
+  bool software =
+      scaled && isSoftwareScaled(contract, llvm::cast<tile::MmaAttr>(
+                                               contract.getContractions()[0]));
+  if (scaled && !software && contract.getGroups() &&
       contract.getSchedule()->getTileM() != target::scaleFactorAtomRows)
     return notImplemented(contract,
                           "a block-scaled grouped (mixture-of-experts) product "
@@ -313,9 +316,6 @@ static LogicalResult checkProducts(tile::ContractOp contract,
                               Twine(contract.getSchedule()->getTileM()) +
                               " (its scale atoms are per group of " +
                               Twine(target::scaleFactorAtomRows) + " rows)");
-  bool software =
-      scaled && isSoftwareScaled(contract, llvm::cast<tile::MmaAttr>(
-                                               contract.getContractions()[0]));
   if (software) {
     // fp8 with f32 block scales: each K step's product scaled in registers
     // by the lhs rows' scales and the tile's one rhs scale.
@@ -1029,20 +1029,26 @@ private:
                                          programArg(lhsScale),
                                          ValueRange{m0, kBlock});
     // One rhs scale per column (rhs_scale_rows = 1: a cols vector), or one
-    // for the whole tile (its columns lie in one block of rows).
+    // for the whole tile (its columns lie in one block of rows); a grouped
+    // rhs's scales are its group's ([E, .., ..]).
+    SmallVector<Value, 3> rhsIndices;
+    if (group)
+      rhsIndices.push_back(group);
     Value sb;
     if (rhsScaleRows == 1) {
+      rhsIndices.append({n0, kBlock});
       sb = cta::ReadVectorOp::create(
           rewriter, contractLoc,
           cta::FragType::get(ctx, {tn}, rewriter.getF32Type(),
                              cta::FragLayout::cols),
-          programArg(rhsScale), ValueRange{n0, kBlock});
+          programArg(rhsScale), rhsIndices);
     } else {
-      Value nBlock = arith::DivUIOp::create(rewriter, contractLoc, n0,
-                                            index(rhsScaleRows));
+      rhsIndices.append({arith::DivUIOp::create(rewriter, contractLoc, n0,
+                                                index(rhsScaleRows)),
+                         kBlock});
       Value tileScale = cta::ReadScalarOp::create(
           rewriter, contractLoc, rewriter.getF32Type(), programArg(rhsScale),
-          ValueRange{nBlock, kBlock});
+          rhsIndices);
       sb = cta::SplatOp::create(rewriter, contractLoc, rowsType, tileScale);
     }
     // (The scales are read before the MMA is issued, so that their loads

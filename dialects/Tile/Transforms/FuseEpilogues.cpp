@@ -40,14 +40,22 @@ void replaceByContract(Operation *matmul, ValueRange inputs, Value groups,
   matmul->erase();
 }
 
-/// The block size along K of scales that run along K only (one scale per row
-/// and `b` K elements on both operands: NVFP4, MXFP8), else 0 (the 128x128
-/// weight blocks of fp8 GEMMs).
-int64_t scaleBlockAlongK(ArrayRef<int64_t> lhsBlock,
-                         ArrayRef<int64_t> rhsBlock) {
-  return lhsBlock.size() == 2 && lhsBlock[0] == 1 && lhsBlock == rhsBlock
-             ? lhsBlock[1]
-             : 0;
+/// How a contraction's #tile.mma records scale blocks: K elements per scale
+/// and the rhs scales' blocks of rows.
+struct ScaleBlocks {
+  int64_t alongK = 0, rhsRows = 1;
+};
+
+/// The scale blocks of a product whose lhs has one scale per row and `b` K
+/// elements and whose rhs one per `r` rows and the same `b` (r = 1: NVFP4,
+/// MXFP8, per-row fp8 scales; r = 128: the 128x128 weight blocks of fp8
+/// GEMMs); none for other blocks.
+std::optional<ScaleBlocks> scaleBlocksAlongK(ArrayRef<int64_t> lhsBlock,
+                                             ArrayRef<int64_t> rhsBlock) {
+  if (lhsBlock.size() != 2 || rhsBlock.size() != 2 || lhsBlock[0] != 1 ||
+      lhsBlock[1] != rhsBlock[1])
+    return std::nullopt;
+  return ScaleBlocks{lhsBlock[1], rhsBlock[0]};
 }
 
 /// A `tile.matmul` becomes a contraction, batched ones (leading axes that
@@ -67,16 +75,9 @@ void wrapMatmul(MatmulOp matmul) {
 /// (the 128x128 weight blocks of fp8 GEMMs: `rhs_scale_rows`); other scale
 /// blocks stay as they are.
 void wrapScaledMatmul(ScaledMatmulOp matmul) {
-  ArrayRef<int64_t> lhsBlock = matmul.getLhsBlock();
-  ArrayRef<int64_t> rhsBlock = matmul.getRhsBlock();
-  int64_t block = scaleBlockAlongK(lhsBlock, rhsBlock);
-  int64_t rhsRows = 1;
-  if (!block && lhsBlock.size() == 2 && rhsBlock.size() == 2 &&
-      lhsBlock[0] == 1 && lhsBlock[1] == rhsBlock[1]) {
-    block = lhsBlock[1];
-    rhsRows = rhsBlock[0];
-  }
-  if (!block || !matmul.getTransposeB())
+  std::optional<ScaleBlocks> blocks =
+      scaleBlocksAlongK(matmul.getLhsBlock(), matmul.getRhsBlock());
+  if (!blocks || !matmul.getTransposeB())
     return;
   replaceByContract(matmul,
                     {matmul.getLhs(), matmul.getRhs(), matmul.getLhsScale(),
@@ -84,12 +85,12 @@ void wrapScaledMatmul(ScaledMatmulOp matmul) {
                     Value(),
                     MmaAttr::get(matmul.getContext(), 0, 1,
                                  /*transpose_a=*/false, /*transpose_b=*/true,
-                                 2, 3, block, rhsRows));
+                                 2, 3, blocks->alongK, blocks->rhsRows));
 }
 
 /// A `tile.grouped_matmul` (mixture of experts) becomes a grouped
-/// contraction; block-scaled experts only with scales along K, as
-/// wrapScaledMatmul.
+/// contraction; block-scaled experts with the scale blocks wrapScaledMatmul
+/// takes.
 void wrapGroupedMatmul(GroupedMatmulOp matmul) {
   MLIRContext *ctx = matmul.getContext();
   if (!matmul.getLhsScale()) {
@@ -99,15 +100,17 @@ void wrapGroupedMatmul(GroupedMatmulOp matmul) {
                                    matmul.getTransposeB()));
     return;
   }
-  int64_t block = scaleBlockAlongK(*matmul.getLhsBlock(), *matmul.getRhsBlock());
-  if (!block)
+  std::optional<ScaleBlocks> blocks =
+      scaleBlocksAlongK(*matmul.getLhsBlock(), *matmul.getRhsBlock());
+  if (!blocks)
     return;
   replaceByContract(matmul,
                     {matmul.getLhs(), matmul.getRhs(), matmul.getLhsScale(),
                      matmul.getRhsScale()},
                     matmul.getOffsets(),
                     MmaAttr::get(ctx, 0, 1, /*transpose_a=*/false,
-                                 /*transpose_b=*/true, 2, 3, block));
+                                 /*transpose_b=*/true, 2, 3, blocks->alongK,
+                                 blocks->rhsRows));
 }
 
 /// The contraction whose outputs `map` reads element by element, if fusing

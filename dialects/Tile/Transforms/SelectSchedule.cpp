@@ -861,14 +861,8 @@ struct TileSelectSchedulePass
             mma.getRhsScaleRows() == 1)
           continue;
         // fp8 with f32 scales: scaled in registers per K step (sm_90a).
-        if (kiln::target::isSoftwareBlockScaled(dataType, scaleType) &&
-            !contract.getGroups())
-          continue;
         if (kiln::target::isSoftwareBlockScaled(dataType, scaleType))
-          return contract.emitError()
-                 << "tile-select-schedule: not implemented yet: a grouped "
-                    "(mixture-of-experts) product of fp8 with f32 block "
-                    "scales";
+          continue;
         if (mma.getRhsScaleRows() > 1)
           return contract.emitError()
                  << "tile-select-schedule: not implemented yet: "

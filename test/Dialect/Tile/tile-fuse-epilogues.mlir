@@ -332,11 +332,23 @@ tile.kernel @grouped_mxfp8(%x: tensor<?x?xf8E4M3FN, #tile.dims<T, K>>, %xs: tens
 
 // -----
 
-// Other blocks (DeepSeek's 128x128 weight blocks) stay a grouped_matmul,
-// which convert-tile-to-cta reports.
+// DeepSeek's 128x128 weight blocks: a grouped contraction whose rhs scales
+// cover blocks of 128 rows (scaled in software).
 // CHECK-LABEL: tile.kernel @grouped_blockwise(
-// CHECK:         tile.grouped_matmul
+// CHECK:         tile.contract(%arg0, %arg2, %arg1, %arg3 : {{.*}}) groups(%arg4 : tensor<?xi32, #tile.dims<E+1>>) [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true, lhs_scale = 2, rhs_scale = 3, scale_block = 128, rhs_scale_rows = 128>]
+// CHECK-NOT:     tile.grouped_matmul
 tile.kernel @grouped_blockwise(%x: tensor<?x?xf8E4M3FN, #tile.dims<T, K>>, %xs: tensor<?x?xf32, #tile.dims<T, cdiv(K, 128)>>, %w: tensor<?x?x?xf8E4M3FN, #tile.dims<E, N, K>>, %ws: tensor<?x?x?xf32, #tile.dims<E, cdiv(N, 128), cdiv(K, 128)>>, %o: tensor<?xi32, #tile.dims<E+1>>) -> tensor<?x?xf32, #tile.dims<T, N>> {
   %y = tile.grouped_matmul %x, %w, %o scales(%xs, %ws : tensor<?x?xf32, #tile.dims<T, cdiv(K, 128)>>, tensor<?x?x?xf32, #tile.dims<E, cdiv(N, 128), cdiv(K, 128)>>) {lhs_block = array<i64: 1, 128>, rhs_block = array<i64: 128, 128>, transpose_b} : tensor<?x?xf8E4M3FN, #tile.dims<T, K>>, tensor<?x?x?xf8E4M3FN, #tile.dims<E, N, K>>, tensor<?xi32, #tile.dims<E+1>> -> tensor<?x?xf32, #tile.dims<T, N>>
+  tile.return %y : tensor<?x?xf32, #tile.dims<T, N>>
+}
+
+// -----
+
+// Scale blocks a contraction cannot record (the activation's in blocks of
+// rows) stay a grouped_matmul, which convert-tile-to-cta reports.
+// CHECK-LABEL: tile.kernel @grouped_row_blocks(
+// CHECK:         tile.grouped_matmul
+tile.kernel @grouped_row_blocks(%x: tensor<?x?xf8E4M3FN, #tile.dims<T, K>>, %xs: tensor<?x?xf32, #tile.dims<cdiv(T, 128), cdiv(K, 128)>>, %w: tensor<?x?x?xf8E4M3FN, #tile.dims<E, N, K>>, %ws: tensor<?x?x?xf32, #tile.dims<E, cdiv(N, 128), cdiv(K, 128)>>, %o: tensor<?xi32, #tile.dims<E+1>>) -> tensor<?x?xf32, #tile.dims<T, N>> {
+  %y = tile.grouped_matmul %x, %w, %o scales(%xs, %ws : tensor<?x?xf32, #tile.dims<cdiv(T, 128), cdiv(K, 128)>>, tensor<?x?x?xf32, #tile.dims<E, cdiv(N, 128), cdiv(K, 128)>>) {lhs_block = array<i64: 128, 128>, rhs_block = array<i64: 128, 128>, transpose_b} : tensor<?x?xf8E4M3FN, #tile.dims<T, K>>, tensor<?x?x?xf8E4M3FN, #tile.dims<E, N, K>>, tensor<?xi32, #tile.dims<E+1>> -> tensor<?x?xf32, #tile.dims<T, N>>
   tile.return %y : tensor<?x?xf32, #tile.dims<T, N>>
 }
