@@ -269,7 +269,8 @@ kiln::collectKernelReports(ModuleOp module, StringRef chip,
 
 void kiln::printKernelReport(llvm::raw_ostream &os, const KernelReport &kernel,
                              const Launch *launch,
-                             const target::PtxasFunctionReport *ptxas) {
+                             const target::PtxasFunctionReport *ptxas,
+                             StringRef leftOutBecause) {
   os << "kernel " << kernel.name << " (" << kernel.chip << ")\n";
   const target::ChipInfo *chip = target::lookupChip(kernel.chip);
   if (kernel.tileM) {
@@ -305,6 +306,9 @@ void kiln::printKernelReport(llvm::raw_ostream &os, const KernelReport &kernel,
            << chip->tensorMemoryColumns << ")";
     }
     os << "\n";
+  } else if (!leftOutBecause.empty()) {
+    os << "  left out of the cubin: it breaks the resource policy ("
+       << leftOutBecause << "); the kernel's other entries serve every shape\n";
   } else {
     os << "  resources: not known (the kernel was not assembled)\n";
   }

@@ -67,10 +67,12 @@ collectKernelReports(mlir::ModuleOp module, llvm::StringRef chip,
                      llvm::ArrayRef<DimValues> shapes);
 
 /// Prints `kernel`; its `launch` and `ptxas` report add the resources when the
-/// kernel was assembled (null otherwise).
+/// kernel was assembled (null otherwise), and `leftOutBecause` says why the
+/// resource policy left an entry out of the cubin (a spill).
 void printKernelReport(llvm::raw_ostream &os, const KernelReport &kernel,
                        const Launch *launch,
-                       const target::PtxasFunctionReport *ptxas);
+                       const target::PtxasFunctionReport *ptxas,
+                       llvm::StringRef leftOutBecause = {});
 
 } // namespace kiln
 

@@ -311,6 +311,7 @@ FailureOr<KernelABI> kiln::planKernelABI(cta::ProgramOp program) {
         bool storesHere = false;
         int64_t roleThreads =
             roles.getRole(index).getWarps() * target::threadsPerWarp;
+        cta::RoleKind kind = roles.getRole(index).getKind();
         region.walk([&](Operation *inner) {
           if (auto join = llvm::dyn_cast<cta::StreamKJoinOp>(inner)) {
             StreamKJoinPlan &plan = abi.streamKJoins[inner];
@@ -325,7 +326,6 @@ FailureOr<KernelABI> kiln::planKernelABI(cta::ProgramOp program) {
           }
           if (auto store = llvm::dyn_cast<cta::StoreOp>(inner))
             storesHere |= static_cast<bool>(store.getStaging());
-          cta::RoleKind kind = roles.getRole(index).getKind();
           if (llvm::isa<cta::TileLoopOp>(inner) &&
               (kind == cta::RoleKind::producer || kind == cta::RoleKind::mma))
             abi.singleThreadWalks.insert(inner);

@@ -267,6 +267,8 @@ LogicalResult compile(MLIRContext &ctx, llvm::SourceMgr &sourceMgr) {
       return failure();
     reports = kiln::collectKernelReports(*module, chip, shapes);
   }
+  // Entries the resource policy left out of the cubin (compileModule).
+  std::vector<kiln::DroppedEntry> dropped;
   auto printReports = [&](llvm::ArrayRef<kiln::Manifest> manifests,
                           const kiln::target::PtxasReport *ptxas) {
     for (const kiln::KernelReport &kernel : reports) {
@@ -281,9 +283,14 @@ LogicalResult compile(MLIRContext &ctx, llvm::SourceMgr &sourceMgr) {
             launch = &variant.launch;
       }
       reportOs << (&kernel == &reports.front() ? "" : "\n");
+      llvm::StringRef leftOut;
+      for (const kiln::DroppedEntry &entry : dropped)
+        if (entry.entry == kernel.name)
+          leftOut = entry.reason;
       kiln::printKernelReport(reportOs, kernel, launch,
                               ptxas ? ptxas->findFunction(kernel.name)
-                                    : nullptr);
+                                    : nullptr,
+                              leftOut);
     }
   };
   if (failed(runPipeline([&](PassManager &pm) {
@@ -322,10 +329,11 @@ LogicalResult compile(MLIRContext &ctx, llvm::SourceMgr &sourceMgr) {
     printReports({}, nullptr);
     return failure();
   }
-  for (const kiln::DroppedEntry &dropped : compiled->droppedEntries)
+  dropped = compiled->droppedEntries;
+  for (const kiln::DroppedEntry &entry : dropped)
     emitRemark(module->getLoc())
-        << "left out '" << dropped.entry
-        << "', which breaks the resource policy (" << dropped.reason
+        << "left out '" << entry.entry
+        << "', which breaks the resource policy (" << entry.reason
         << "); the kernel's other variants serve every shape";
   kiln::KernelArtifacts *artifacts = &compiled->artifacts;
   kiln::target::PtxasResult *cubin = &compiled->ptxas;
