@@ -115,3 +115,52 @@ def test_grouped_experts(load, tokens):
             continue
         ok, err = close(y[lo:hi], reference(x[lo:hi], xs[lo:hi], w[e], ws[e]))
         assert ok, f"expert {e} ({hi - lo} tokens): relative error {err:.2e}"
+
+
+def swiglu(gate, up):
+    return gate * torch.sigmoid(gate) * up
+
+
+@pytest.mark.parametrize("m,n,k", [(1, 64, 128), (200, 300, 208), (257, 1000, 528)])
+def test_swiglu(load, m, n, k):
+    """Both products packed into one MMA: each half of the accumulator takes its own weight's
+    scales (a swapped scale shows as a large error)."""
+    kernel = load("fp8_blockwise_swiglu")
+    kb = -(-k // BLOCK)
+    x, xs = e4m3(m, k), scales(m, kb)
+    w1, s1 = e4m3(n, k), scales(-(-n // BLOCK), kb)
+    w2, s2 = e4m3(n, k), scales(-(-n // BLOCK), kb) * 8
+    y = torch.full((m, n), float("nan"), device="cuda", dtype=torch.bfloat16)
+    def check(entry):
+        y.fill_(float("nan"))
+        kernel((x, xs), (w1, s1), (w2, s2), out=y)
+        torch.cuda.synchronize()
+        ref = swiglu(reference(x, xs, w1, s1), reference(x, xs, w2, s2))
+        ok, err = close(y, ref)
+        assert ok, f"{entry}: relative error {err:.2e}"
+    for_each_entry(kernel, check)
+
+
+def test_grouped_swiglu(load):
+    kernel = load("moe_fp8_swiglu")
+    tokens = [0, 130, 1, 257, 64, 0, 300, 17]
+    experts, t, n, k = len(tokens), sum(tokens), 320, 528
+    kb = -(-k // BLOCK)
+    x, xs = e4m3(t, k), scales(t, kb)
+    w1, s1 = e4m3(experts, n, k), scales(experts, -(-n // BLOCK), kb)
+    w2, s2 = e4m3(experts, n, k), scales(experts, -(-n // BLOCK), kb)
+    bounds = [0]
+    for count in tokens:
+        bounds.append(bounds[-1] + count)
+    offsets = torch.tensor(bounds, device="cuda", dtype=torch.int32)
+    y = torch.full((t, n), float("nan"), device="cuda", dtype=torch.bfloat16)
+    kernel((x, xs), (w1, s1), (w2, s2), offsets, out=y)
+    torch.cuda.synchronize()
+    for e in range(experts):
+        lo, hi = bounds[e], bounds[e + 1]
+        if lo == hi:
+            continue
+        ref = swiglu(reference(x[lo:hi], xs[lo:hi], w1[e], s1[e]),
+                     reference(x[lo:hi], xs[lo:hi], w2[e], s2[e]))
+        ok, err = close(y[lo:hi], ref)
+        assert ok, f"expert {e} ({hi - lo} tokens): relative error {err:.2e}"

@@ -323,9 +323,18 @@ static LogicalResult checkProducts(tile::ContractOp contract,
       return notImplemented(contract, "fp8 with f32 block scales on " +
                                           std::string(target::chipName(chip)) +
                                           " (they lower on sm_90a)");
-    if (contract.getContractions().size() != 1)
-      return notImplemented(contract, "several products with f32 block "
-                                      "scales in one kernel (a dual GEMM)");
+    // Products of one lhs (a dual GEMM, several outputs of one x) share its
+    // scales; the weights' blocks are alike.
+    auto first = llvm::cast<tile::MmaAttr>(contract.getContractions()[0]);
+    for (Attribute attr : contract.getContractions()) {
+      auto mma = llvm::cast<tile::MmaAttr>(attr);
+      if (mma.getLhs() != first.getLhs() ||
+          mma.getRhsScaleRows() != first.getRhsScaleRows() ||
+          mma.getScaleBlock() != first.getScaleBlock())
+        return notImplemented(contract,
+                              "products with f32 block scales that do not "
+                              "share their lhs and scale blocks");
+    }
     if (llvm::cast<RankedTensorType>(contract.getOutputs()[0].getType())
             .getRank() != 2)
       return notImplemented(contract, "a batched product with f32 block "
@@ -672,6 +681,10 @@ private:
     scaleBlock = first.getScaleBlock();
     softwareScaled = isSoftwareScaled(contract, first);
     rhsScaleRows = first.getRhsScaleRows();
+    // (Per-column rhs scales are a cols vector of one product's tile: such
+    // products keep one MMA each.)
+    if (softwareScaled && rhsScaleRows == 1)
+      packed = false;
     kAtoms = scaleBlock && !softwareScaled
                  ? tk / (target::scaleFactorAtomKBlocks * scaleBlock)
                  : 0;
@@ -1008,77 +1021,103 @@ private:
     return products;
   }
 
-  /// The K step `k0` of a product with f32 block scales (one product,
-  /// checkProducts): its MMA into a fresh accumulator, then added to the
-  /// carried one scaled by each row's lhs scale of this K block and the
+  /// The K step `k0` of products with f32 block scales (which share their
+  /// lhs: checkProducts): each carried accumulator's MMA into a fresh one,
+  /// then added to it scaled by each row's lhs scale of this K block and the
   /// column's rhs scale (one per tile where the tile's columns lie in one
-  /// block of rhs_scale_rows rows: tile-select-schedule), as DeepSeek's fp8
+  /// block of rhs_scale_rows rows: tile-select-schedule; a packed
+  /// accumulator's columns take their own product's), as DeepSeek's fp8
   /// GEMMs promote each K block's product: acc += p * (sa[row] * sb[col]).
   SmallVector<Value> multiplyAndScale(Value k0, ArrayRef<Value> accs) {
-    auto [lhs, rhs] = operands(0);
-    auto [lhsScale, rhsScale] = scales(0);
     auto index = [&](int64_t v) {
       return arith::ConstantIndexOp::create(rewriter, contractLoc, v)
           .getResult();
     };
+    Type f32 = rewriter.getF32Type();
     Value kBlock =
         arith::DivUIOp::create(rewriter, contractLoc, k0, index(scaleBlock));
-    auto rowsType = cta::FragType::get(ctx, {tm}, rewriter.getF32Type(),
-                                       cta::FragLayout::rows);
+    auto rowsType = cta::FragType::get(ctx, {tm}, f32, cta::FragLayout::rows);
     Value sa = cta::ReadVectorOp::create(rewriter, contractLoc, rowsType,
-                                         programArg(lhsScale),
+                                         programArg(scales(0).first),
                                          ValueRange{m0, kBlock});
-    // One rhs scale per column (rhs_scale_rows = 1: a cols vector), or one
-    // for the whole tile (its columns lie in one block of rows); a grouped
-    // rhs's scales are its group's ([E, .., ..]).
-    SmallVector<Value, 3> rhsIndices;
-    if (group)
-      rhsIndices.push_back(group);
-    Value sb;
-    if (rhsScaleRows == 1) {
-      rhsIndices.append({n0, kBlock});
-      sb = cta::ReadVectorOp::create(
+    // Product i's rhs scales: one per column (rhs_scale_rows = 1: a cols
+    // vector; such products are not packed), or one for the whole tile (a
+    // splat); a grouped rhs's scales are its group's ([E, .., ..]).
+    auto rhsScaleOf = [&](size_t i) -> Value {
+      SmallVector<Value, 3> indices;
+      if (group)
+        indices.push_back(group);
+      Value rhsScale = programArg(scales(i).second);
+      if (rhsScaleRows == 1) {
+        indices.append({n0, kBlock});
+        return cta::ReadVectorOp::create(
+            rewriter, contractLoc,
+            cta::FragType::get(ctx, {tn}, f32, cta::FragLayout::cols),
+            rhsScale, indices);
+      }
+      indices.append({arith::DivUIOp::create(rewriter, contractLoc, n0,
+                                             index(rhsScaleRows)),
+                      kBlock});
+      Value tileScale = cta::ReadScalarOp::create(rewriter, contractLoc, f32,
+                                                  rhsScale, indices);
+      return cta::SplatOp::create(rewriter, contractLoc, rowsType, tileScale);
+    };
+    SmallVector<Value> results;
+    for (size_t c = 0; c < carried.size(); ++c) {
+      // The products this accumulator holds: every one when packed.
+      SmallVector<size_t> products;
+      if (packed)
+        llvm::append_range(products, llvm::seq<size_t>(0, numAccs));
+      else
+        products.push_back(c);
+      SmallVector<Value> inputs = {accs[c], Value(), sa};
+      for (size_t i : products)
+        inputs.push_back(rhsScaleOf(i));
+      // (The scales are read before the MMA is issued, so that their loads
+      // are in flight while it runs.)
+      auto type = llvm::cast<cta::AccType>(carried[c]);
+      auto [lhs, rhs] = operands(products.front());
+      Value zero = cta::AccZeroOp::create(rewriter, contractLoc, type);
+      Value fresh = arith::ConstantOp::create(rewriter, contractLoc,
+                                              rewriter.getBoolAttr(false));
+      inputs[1] =
+          cta::MmaOp::create(rewriter, contractLoc, type,
+                             lhsBuffers.lookup(lhs), Value(), Value(),
+                             rhsBuffers.lookup(rhs), Value(), zero, fresh,
+                             Value(), Value(), Value(), Value(),
+                             /*transpose_b=*/true, nullptr,
+                             /*cta_pair=*/false)
+              .getResult();
+      auto map =
+          cta::FragMapOp::create(rewriter, contractLoc, type, inputs);
+      OpBuilder::InsertionGuard guard(rewriter);
+      Block *body = rewriter.createBlock(&map.getBody());
+      body->addArgument(rewriter.getIndexType(), contractLoc);
+      Value column = body->addArgument(rewriter.getIndexType(), contractLoc);
+      Value sum = body->addArgument(f32, contractLoc);
+      Value part = body->addArgument(f32, contractLoc);
+      Value rowScale = body->addArgument(f32, contractLoc);
+      SmallVector<Value> rhsScales;
+      for (size_t i = 0; i < products.size(); ++i)
+        rhsScales.push_back(body->addArgument(f32, contractLoc));
+      // A packed accumulator's product j holds columns [j tn, (j+1) tn).
+      Value colScale = rhsScales.front();
+      for (size_t j = 1; j < rhsScales.size(); ++j) {
+        Value past = arith::CmpIOp::create(
+            rewriter, contractLoc, arith::CmpIPredicate::uge, column,
+            index(static_cast<int64_t>(j) * tn));
+        colScale = arith::SelectOp::create(rewriter, contractLoc, past,
+                                           rhsScales[j], colScale);
+      }
+      Value scale =
+          arith::MulFOp::create(rewriter, contractLoc, rowScale, colScale);
+      cta::YieldOp::create(
           rewriter, contractLoc,
-          cta::FragType::get(ctx, {tn}, rewriter.getF32Type(),
-                             cta::FragLayout::cols),
-          programArg(rhsScale), rhsIndices);
-    } else {
-      rhsIndices.append({arith::DivUIOp::create(rewriter, contractLoc, n0,
-                                                index(rhsScaleRows)),
-                         kBlock});
-      Value tileScale = cta::ReadScalarOp::create(
-          rewriter, contractLoc, rewriter.getF32Type(), programArg(rhsScale),
-          rhsIndices);
-      sb = cta::SplatOp::create(rewriter, contractLoc, rowsType, tileScale);
+          ValueRange{math::FmaOp::create(rewriter, contractLoc, part, scale,
+                                         sum)});
+      results.push_back(map.getResult());
     }
-    // (The scales are read before the MMA is issued, so that their loads
-    // are in flight while it runs.)
-    Value zero = cta::AccZeroOp::create(rewriter, contractLoc, accType);
-    Value fresh = arith::ConstantOp::create(rewriter, contractLoc,
-                                            rewriter.getBoolAttr(false));
-    Value product =
-        cta::MmaOp::create(rewriter, contractLoc, accType,
-                           lhsBuffers.lookup(lhs), Value(), Value(),
-                           rhsBuffers.lookup(rhs), Value(), zero, fresh,
-                           Value(), Value(), Value(), Value(),
-                           /*transpose_b=*/true, nullptr, /*cta_pair=*/false)
-            .getResult();
-    auto map = cta::FragMapOp::create(rewriter, contractLoc, accType,
-                                      ValueRange{accs[0], product, sa, sb});
-    OpBuilder::InsertionGuard guard(rewriter);
-    Block *body = rewriter.createBlock(&map.getBody());
-    Type f32 = rewriter.getF32Type();
-    body->addArgument(rewriter.getIndexType(), contractLoc);
-    body->addArgument(rewriter.getIndexType(), contractLoc);
-    Value sum = body->addArgument(f32, contractLoc);
-    Value part = body->addArgument(f32, contractLoc);
-    Value rowScale = body->addArgument(f32, contractLoc);
-    Value tileScale = body->addArgument(f32, contractLoc);
-    Value scale =
-        arith::MulFOp::create(rewriter, contractLoc, rowScale, tileScale);
-    Value scaled = math::FmaOp::create(rewriter, contractLoc, part, scale, sum);
-    cta::YieldOp::create(rewriter, contractLoc, scaled);
-    return {map.getResult()};
+    return results;
   }
 
   //===--------------------------------------------------------------------===//
