@@ -1197,6 +1197,19 @@ ValueType KernelChecker::checkSegmentedMatmul(BinaryExpr &expr,
   auto shape = checkBatchBroadcast(expr, q, sq, k, sk);
   if (!shape)
     return ValueType::invalid();
+  // The scores keep q's leading axes: only k's may broadcast (one key/value
+  // head for several query heads), as tile.segmented_matmul's verifier
+  // requires.
+  for (size_t axis = 0; axis + 2 < sq.size(); ++axis)
+    if (sk[axis] != sq[axis] && sk[axis] != "1") {
+      error(expr.getLoc())
+          << "a segmented '@' broadcasts only its right operand's leading "
+             "axes (one key/value head for several query heads): axis "
+          << axis << " is " << sk[axis] << " in " << renderExpr(k)
+          << " and " << sq[axis] << " in " << renderExpr(q)
+          << " (use the same extent, or 1 in the right operand)";
+      return ValueType::invalid();
+    }
   shape->push_back(sq[sq.size() - 2]);
   shape->push_back(sk[sk.size() - 2]);
   noteContraction(*mmaType);
