@@ -70,6 +70,27 @@ def test_every_entry(load):
     for_each_entry(kernel, check)
 
 
+@pytest.mark.parametrize("m,n,k", [(1, 64, 128), (300, 1000, 528), (257, 130, 1040)])
+def test_per_row_weight_scales(load, m, n, k):
+    """1x128 blocks on the weights too (test/gpu/kernels/fp8_blockwise_rows.kiln): each output
+    column takes its own weight row's scales; every entry of the kernel."""
+    kernel = load("fp8_blockwise_rows")
+    a, b = e4m3(m, k), e4m3(n, k)
+    kb = -(-k // BLOCK)
+    sa, sb = scales(m, kb), scales(n, kb)
+    ref = (a.float() * sa.repeat_interleave(BLOCK, dim=1)[:, :k]) @ \
+        (b.float() * sb.repeat_interleave(BLOCK, dim=1)[:, :k]).T
+    c = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
+
+    def check(entry):
+        c.fill_(float("nan"))
+        kernel((a, sa), (b, sb), out=c)
+        torch.cuda.synchronize()
+        ok, err = close(c, ref)
+        assert ok, f"{entry}: relative error {err:.2e}"
+    for_each_entry(kernel, check)
+
+
 def test_each_scale_block_is_applied_to_its_own_block(load):
     """One K block and one weight block scaled far from the others: a scale read for the wrong
     block (row, K block or weight block) shows as a large error."""
