@@ -31,10 +31,13 @@ def operands(m, n, k):
 
 
 def reference(a, sa, b, sb):
+    """The product of the dequantized operands; b's scales are per 128x128 block, or per row
+    (1x128) when sb has one row per row of b."""
     m, k = a.shape
     n = b.shape[0]
     sa_full = sa.repeat_interleave(BLOCK, dim=1)[:, :k]
-    sb_full = sb.repeat_interleave(BLOCK, dim=0)[:n].repeat_interleave(BLOCK, dim=1)[:, :k]
+    sb_rows = sb if sb.shape[0] == n else sb.repeat_interleave(BLOCK, dim=0)[:n]
+    sb_full = sb_rows.repeat_interleave(BLOCK, dim=1)[:, :k]
     return (a.float() * sa_full) @ (b.float() * sb_full).T
 
 
@@ -55,12 +58,11 @@ def test_matches_the_dequantized_product(load, kernel_name, m, n, k):
     assert ok, f"relative error {err:.2e}"
 
 
-def test_every_entry(load):
-    kernel = load("fp8_blockwise")
-    m, n, k = 300, 1000, 528
-    a, sa, b, sb = operands(m, n, k)
+def check_every_entry(kernel, a, sa, b, sb):
+    """Each entry of `kernel` against the dequantized product, the output poisoned first."""
     ref = reference(a, sa, b, sb)
-    c = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
+    c = torch.empty(a.shape[0], b.shape[0], device="cuda", dtype=torch.bfloat16)
+
     def check(entry):
         c.fill_(float("nan"))
         kernel((a, sa), (b, sb), out=c)
@@ -68,27 +70,19 @@ def test_every_entry(load):
         ok, err = close(c, ref)
         assert ok, f"{entry}: relative error {err:.2e}"
     for_each_entry(kernel, check)
+
+
+def test_every_entry(load):
+    check_every_entry(load("fp8_blockwise"), *operands(300, 1000, 528))
 
 
 @pytest.mark.parametrize("m,n,k", [(1, 64, 128), (300, 1000, 528), (257, 130, 1040)])
 def test_per_row_weight_scales(load, m, n, k):
     """1x128 blocks on the weights too (test/gpu/kernels/fp8_blockwise_rows.kiln): each output
     column takes its own weight row's scales; every entry of the kernel."""
-    kernel = load("fp8_blockwise_rows")
-    a, b = e4m3(m, k), e4m3(n, k)
     kb = -(-k // BLOCK)
-    sa, sb = scales(m, kb), scales(n, kb)
-    ref = (a.float() * sa.repeat_interleave(BLOCK, dim=1)[:, :k]) @ \
-        (b.float() * sb.repeat_interleave(BLOCK, dim=1)[:, :k]).T
-    c = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
-
-    def check(entry):
-        c.fill_(float("nan"))
-        kernel((a, sa), (b, sb), out=c)
-        torch.cuda.synchronize()
-        ok, err = close(c, ref)
-        assert ok, f"{entry}: relative error {err:.2e}"
-    for_each_entry(kernel, check)
+    check_every_entry(load("fp8_blockwise_rows"), e4m3(m, k), scales(m, kb), e4m3(n, k),
+                      scales(n, kb))
 
 
 def test_each_scale_block_is_applied_to_its_own_block(load):
