@@ -479,3 +479,71 @@ cta.program @reads(%x: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param
   }
   cta.return
 }
+
+// -----
+
+// A pipelined stage that promotes its product into a running sum (fp8 with
+// f32 block scales): the MMA commits its wgmmas and waits for them before
+// the promotion reads them, and the step adds no commit group of its own
+// (an empty group still issues a placeholder wgmma, which would wait behind
+// the other warpgroup's MMAs). One commit and one wait per K step, the
+// stage released after the promotion.
+// CHECK-LABEL: llvm.func @promoted_stage(
+// CHECK:         scf.for
+// CHECK:           nvvm.wgmma.fence.aligned
+// CHECK-COUNT-4:   nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 32>
+// CHECK-NEXT:      nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NEXT:      nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-NOT:       nvvm.wgmma.commit.group.sync.aligned
+// CHECK:           math.fma
+// CHECK-NOT:       nvvm.wgmma
+// CHECK:           nvvm.mbarrier.arrive
+// CHECK:           scf.yield
+// CHECK:         nvvm.wgmma.wait.group.sync.aligned 0
+cta.program @promoted_stage(%a: memref<?x?xf8E4M3FN, strided<[?, 1]>> {cta.param = #cta.param<"a", input, [M, K]>}, %sa: memref<?x?xf32, strided<[?, 1]>> {cta.param = #cta.param<"sa", input, [M, cdiv(K, 128)]>}, %b: memref<?x?xf8E4M3FN, strided<[?, 1]>> {cta.param = #cta.param<"b", input, [N, K]>}, %c: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"c", output, [M, N]>}, %M: index {cta.dim = #cta.dim<M>}, %K: index {cta.dim = #cta.dim<K>}, %N: index {cta.dim = #cta.dim<N>}) attributes {block = array<i64: 256, 1, 1>, schedule = #cta.schedule<stages = 2, math_warpgroups = 1>} {
+  %false = arith.constant false
+  %c0 = arith.constant 0 : index
+  %c128 = arith.constant 128 : index
+  %ta = cta.alloc : <64x128xf8E4M3FN, stages = 2, swizzle = "128B">
+  %tb = cta.alloc : <128x128xf8E4M3FN, stages = 2, swizzle = "128B">
+  %st = cta.alloc : <64x128xbf16, swizzle = "128B">
+  %ring = cta.ring {consumers = 1 : i64} : !cta.ring<2>
+  cta.warp_specialize #cta.role<producer, warps = 4, regs = 40> {
+    %r = cta.tile_loop static (%M, %N) tile [64, 128] iter_args(%c0 : index) -> (index) {
+    ^bb0(%m0: index, %n0: index, %pos: index):
+      %steps = arith.ceildivui %K, %c128 : index
+      %next = cta.produce %ring at %pos count %steps : <2> {
+      ^bb0(%kb: index, %slot: index):
+        %k0 = arith.muli %kb, %c128 : index
+        cta.load %a[%m0, %k0] -> %ta[%slot] signal %ring : memref<?x?xf8E4M3FN, strided<[?, 1]>> -> <64x128xf8E4M3FN, stages = 2, swizzle = "128B">, !cta.ring<2>
+        cta.load %b[%n0, %k0] -> %tb[%slot] signal %ring : memref<?x?xf8E4M3FN, strided<[?, 1]>> -> <128x128xf8E4M3FN, stages = 2, swizzle = "128B">, !cta.ring<2>
+      }
+      cta.yield %next : index
+    }
+  } #cta.role<math, warps = 4, regs = 232> {
+    %r = cta.tile_loop static (%M, %N) tile [64, 128] iter_args(%c0 : index) -> (index) {
+    ^bb0(%m0: index, %n0: index, %pos: index):
+      %steps = arith.ceildivui %K, %c128 : index
+      %z0 = cta.acc_zero : <64x128xf32>
+      %next, %sum = cta.consume %ring at %pos count %steps iter_args(%z0 : !cta.acc<64x128xf32>) : <2> -> !cta.acc<64x128xf32> {
+      ^bb0(%kb: index, %slot: index, %run: !cta.acc<64x128xf32>):
+        %s = cta.read_vector %sa[%m0, %kb] : memref<?x?xf32, strided<[?, 1]>> -> !cta.frag<64xf32, rows>
+        %z = cta.acc_zero : <64x128xf32>
+        %p = cta.mma %ta[%slot], %tb[%slot], %z accumulate %false {in_stage, transpose_b} : !cta.buffer<64x128xf8E4M3FN, stages = 2, swizzle = "128B">, <128x128xf8E4M3FN, stages = 2, swizzle = "128B">, <64x128xf32>
+        %u = cta.frag_map %run, %p, %s : !cta.acc<64x128xf32>, !cta.acc<64x128xf32>, !cta.frag<64xf32, rows> -> !cta.acc<64x128xf32> {
+        ^bb0(%i: index, %j: index, %x: f32, %y: f32, %t: f32):
+          %f = math.fma %y, %t, %x : f32
+          cta.yield %f : f32
+        }
+        cta.yield %u : !cta.acc<64x128xf32>
+      }
+      cta.store %sum -> %c[%m0, %n0] staging %st : !cta.acc<64x128xf32> -> memref<?x?xbf16, strided<[?, 1]>>, !cta.buffer<64x128xbf16, swizzle = "128B"> {
+      ^bb0(%v: f32):
+        %h = arith.truncf %v : f32 to bf16
+        cta.yield %h : bf16
+      }
+      cta.yield %next : index
+    }
+  }
+  cta.return
+}

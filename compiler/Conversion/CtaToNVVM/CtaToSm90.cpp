@@ -823,6 +823,43 @@ bool stageReadsAccumulators(cta::ConsumeOp consume) {
   return walk.wasInterrupted();
 }
 
+/// Whether something in the MMA's stage other than the stage's yield or a
+/// later MMA reads its result: that read must wait for the wgmmas.
+bool readInStage(cta::MmaOp mma) {
+  for (Operation *user : mma.getResult().getUsers())
+    if (!llvm::isa<cta::YieldOp, cta::MmaOp>(user))
+      return true;
+  return false;
+}
+
+/// Whether the MMA's lowering commits its wgmmas and waits for them at once
+/// (wait_group 0): outside a pipelined stage, or where the stage reads its
+/// result (an fp8 block-scaled product promoted into the running sum).
+bool waitsAtOnce(cta::MmaOp mma) {
+  return !mma.getAsync() && (!mma.getInStage() || readInStage(mma));
+}
+
+/// Whether a pipelined stage ends with none of its wgmmas in flight: its
+/// last MMA waited for itself, or a cta.mma_wait leaving none in flight
+/// came after it. Then the step needs no commit and wait of its own: an
+/// empty commit group still issues a wgmma (ptxas's 64x8x16 placeholder),
+/// which queues behind the other warpgroup's MMAs on the shared tensor
+/// cores, so its wait would hold this warpgroup until those complete.
+bool stageEndsCompleted(cta::ConsumeOp consume) {
+  bool inFlight = false;
+  for (Operation &op : consume.getBody().front()) {
+    if (auto mma = llvm::dyn_cast<cta::MmaOp>(op))
+      inFlight = !waitsAtOnce(mma);
+    else if (auto wait = llvm::dyn_cast<cta::MmaWaitOp>(op))
+      inFlight = inFlight && wait.getLaterAttr().getInt() != 0;
+    else if (op.getNumRegions() &&
+             op.walk([](cta::MmaOp) { return WalkResult::interrupt(); })
+                 .wasInterrupted())
+      inFlight = true; // an MMA in a nested region: not followed here
+  }
+  return !inFlight;
+}
+
 /// A warpgroup releases a stage with lanes 0..cluster size-1: lane r
 /// arrives on the stage's empty barrier in cluster CTA r, because every
 /// CTA's producer multicasts into this CTA's copy of the stage.
@@ -869,6 +906,7 @@ struct ConsumeLowering : public AbiPattern<cta::ConsumeOp> {
     TypeRange carriedTypes = op.getInits().getTypes();
 
     bool registerMath = stageReadsAccumulators(op);
+    bool completed = registerMath && stageEndsCompleted(op);
     ConsumeStepHooks hooks;
     // The stage's wgmmas read and write the carried accumulators: pinned
     // where the batch starts, published by wgmma.fence.
@@ -882,12 +920,15 @@ struct ConsumeLowering : public AbiPattern<cta::ConsumeOp> {
     // that computes on registers completes its own batch before the next
     // stage starts, so it goes back at once: held one step longer, a
     // two-stage ring would leave the producer no stage to fill ahead and
-    // every step would wait for its own copy.
+    // every step would wait for its own copy. A stage whose last MMA
+    // already waited for itself has nothing left to commit.
     hooks.afterBody = [&](Emitter &step, Value kb, Value iteration,
                           Value slot) {
-      NVVM::WgmmaGroupSyncAlignedOp::create(step.b, step.loc);
-      NVVM::WgmmaWaitGroupSyncOp::create(step.b, step.loc,
-                                         registerMath ? 0 : 1);
+      if (!completed) {
+        NVVM::WgmmaGroupSyncAlignedOp::create(step.b, step.loc);
+        NVVM::WgmmaWaitGroupSyncOp::create(step.b, step.loc,
+                                           registerMath ? 0 : 1);
+      }
       if (registerMath) {
         releaseStage(step, ring, slot, stages, clusterSize);
         return;
@@ -926,15 +967,6 @@ bool writtenInStage(Value acc, cta::MmaOp mma) {
   Operation *def = acc.getDefiningOp();
   return def && def->getBlock() == mma->getBlock() &&
          !llvm::isa<cta::MmaOp>(def);
-}
-
-/// Whether something in the MMA's stage other than the stage's yield or a
-/// later MMA reads its result: that read must wait for the wgmmas.
-bool readInStage(cta::MmaOp mma) {
-  for (Operation *user : mma.getResult().getUsers())
-    if (!llvm::isa<cta::YieldOp, cta::MmaOp>(user))
-      return true;
-  return false;
 }
 
 /// wgmma.wait_group with the MMAs issued after this one left in flight,
@@ -1044,7 +1076,7 @@ struct MmaLowering : public OpConversionPattern<cta::MmaOp> {
     bool batched = op.getInStage();
     bool fence = !batched || plan->lhsInRegisters ||
                  writtenInStage(op.getAcc(), op);
-    bool wait = !op.getAsync() && (!batched || readInStage(op));
+    bool wait = waitsAtOnce(op);
     Value acc = adaptor.getAcc();
     if (fence) {
       acc = regs.pin(acc);
