@@ -4,10 +4,13 @@
     bench_ab.py matmul a.kiln.json b.kiln.json [--shapes 4096x4096x4096,...]
     bench_ab.py swiglu a.kiln.json b.kiln.json [--shapes ...]
     bench_ab.py epilogue a.kiln.json b.kiln.json [--shapes ...]
+    bench_ab.py attention a.kiln.json b.kiln.json [--shapes 4x16x4096x256,...] [--causal]
 
 Each artifact computes the same function (matmul: a @ b.T; swiglu: silu(x @ w1.T) *
-(x @ w2.T); epilogue: relu(x @ w.T + bias) + r); every one is checked against a float32 reference, then all of them and
-the usual baseline (cuBLAS via torch.matmul, or torch.compile of the SwiGLU) are timed
+(x @ w2.T); epilogue: relu(x @ w.T + bias) + r; attention: softmax(q @ k.T / sqrt(D)) @ v,
+causal with --causal, shapes B x H x S x D); every one is checked against a float32 reference,
+then all of them and the usual baseline (cuBLAS via torch.matmul, torch.compile of the SwiGLU,
+cuDNN's scaled_dot_product_attention) are timed
 interleaved (bench/common.py: CUDA-graph replays, medians). Prints TFLOP/s per artifact
 and its ratio to the first one, so a change is measured against its predecessor on the
 same GPU in the same run.
@@ -18,6 +21,7 @@ import sys
 
 import torch
 import torch.nn.functional as F
+from torch.nn.attention import SDPBackend, sdpa_kernel
 
 sys.path.insert(0, os.path.dirname(__file__))
 from common import load_kernel, parse_shapes, relative_error, time_interleaved  # noqa: E402
@@ -26,7 +30,30 @@ DEFAULT_SHAPES = {
     "matmul": "4096x4096x4096,8192x8192x8192,4096x14336x4096",
     "swiglu": "4096x14336x4096,8192x8192x4096,256x14336x4096",
     "epilogue": "4096x4096x4096,8192x8192x8192",
+    "attention": "4x16x4096x256,1x16x16384x256,16x16x1024x256",
 }
+
+
+def attention_case(shape, causal):
+    """Inputs, float32 reference (of batch entry 0: the whole one does not fit), flops and the
+    cuDNN baseline of an attention shape B x H x S x D."""
+    b, h, s, d = shape
+    q, k, v = (torch.randn(b, h, s, d, device="cuda", dtype=torch.bfloat16) for _ in range(3))
+    scores = (q[0].float() @ k[0].float().transpose(-1, -2)) / d ** 0.5
+    if causal:
+        scores.masked_fill_(torch.ones(s, s, device="cuda", dtype=torch.bool).triu(1),
+                            float("-inf"))
+    ref = torch.softmax(scores, dim=-1) @ v[0].float()
+    flops = 4.0 * b * h * s * s * d / (2 if causal else 1)
+
+    def cudnn():
+        with sdpa_kernel(SDPBackend.CUDNN_ATTENTION):
+            return F.scaled_dot_product_attention(q, k, v, is_causal=causal)
+    return (q, k, v), ref, flops, ("cuDNN", cudnn)
+
+
+def parse_attention_shapes(text):
+    return [tuple(int(x) for x in shape.split("x")) for shape in text.split(",") if shape]
 
 
 def main():
@@ -35,13 +62,20 @@ def main():
     parser.add_argument("artifacts", nargs="+")
     parser.add_argument("--shapes")
     parser.add_argument("--iters", type=int, default=100)
+    parser.add_argument("--causal", action="store_true", help="attention: the causal mask")
     args = parser.parse_args()
     kernels = {os.path.basename(p).replace(".kiln.json", ""): load_kernel(p) for p in args.artifacts}
     names = list(kernels)
     status = 0
-    for m, n, k in parse_shapes(args.shapes or DEFAULT_SHAPES[args.kind]):
+    shapes = (parse_attention_shapes if args.kind == "attention" else parse_shapes)(
+        args.shapes or DEFAULT_SHAPES[args.kind])
+    for shape in shapes:
         torch.manual_seed(0)
-        if args.kind == "matmul":
+        label = "x".join(str(x) for x in shape)
+        if args.kind == "attention":
+            inputs, ref, flops, baseline = attention_case(shape, args.causal)
+        elif args.kind == "matmul":
+            m, n, k = shape
             a = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
             b = torch.randn(n, k, device="cuda", dtype=torch.bfloat16)
             inputs, ref = (a, b), a.float() @ b.float().T
@@ -49,6 +83,7 @@ def main():
             c = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
             baseline = ("cuBLAS", lambda: torch.matmul(a, b.T, out=c))
         elif args.kind == "epilogue":
+            m, n, k = shape
             scale = k ** -0.25
             x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16) * scale
             w = torch.randn(n, k, device="cuda", dtype=torch.bfloat16) * scale
@@ -61,6 +96,7 @@ def main():
                                      dynamic=False)
             baseline = ("torch.compile", lambda: compiled(x, w, bias, r))
         else:
+            m, n, k = shape
             scale = k ** -0.25
             x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16) * scale
             w1 = torch.randn(n, k, device="cuda", dtype=torch.bfloat16) * scale
@@ -72,12 +108,13 @@ def main():
             baseline = ("torch.compile", lambda: compiled(x, w1, w2))
         fns = {}
         for name, kernel in kernels.items():
-            out = torch.full_like(ref, float("nan"), dtype=torch.bfloat16)
+            like = inputs[0] if args.kind == "attention" else ref
+            out = torch.full_like(like, float("nan"), dtype=torch.bfloat16)
             kernel(*inputs, out=out)
             torch.cuda.synchronize()
-            err = relative_error(out, ref)
+            err = relative_error(out[0] if args.kind == "attention" else out, ref)
             if not err < 1e-2:
-                print(f"{name}: relative error {err:.2e} at {m}x{n}x{k}: WRONG")
+                print(f"{name}: relative error {err:.2e} at {label}: WRONG")
                 status = 1
             fns[name] = (lambda kernel=kernel, out=out: kernel(*inputs, out=out))
         fns[baseline[0]] = baseline[1]
@@ -90,7 +127,7 @@ def main():
                 cells.append(f"{name} {tflops:6.1f} ({ratio:.3f}x)")
             else:
                 cells.append(f"{name} failed: {errors.get(name)}")
-        print(f"{m:>6}x{n}x{k}  " + "  ".join(cells), flush=True)
+        print(f"{label:>16}  " + "  ".join(cells), flush=True)
     return status
 
 

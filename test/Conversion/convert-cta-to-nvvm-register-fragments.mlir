@@ -547,3 +547,34 @@ cta.program @promoted_stage(%a: memref<?x?xf8E4M3FN, strided<[?, 1]>> {cta.param
   }
   cta.return
 }
+
+// -----
+
+// cta.scale_rows: the thread's two row factors compared with 1 (une: a NaN
+// factor multiplies), then one branch around the multiplies of all its
+// registers; the other branch keeps the accumulator as it is.
+// CHECK-LABEL: llvm.func @scale_rows(
+// CHECK: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK-NEXT: %[[F0:.*]] = llvm.extractvalue %[[ALPHA:.*]][0] : !llvm.struct<(f32, f32)>
+// CHECK-NEXT: %[[D0:.*]] = arith.cmpf une, %[[F0]], %[[ONE]] : f32
+// CHECK-NEXT: %[[F1:.*]] = llvm.extractvalue %[[ALPHA]][1] : !llvm.struct<(f32, f32)>
+// CHECK-NEXT: %[[D1:.*]] = arith.cmpf une, %[[F1]], %[[ONE]] : f32
+// CHECK-NEXT: %[[MOVED:.*]] = arith.ori %[[D0]], %[[D1]] : i1
+// CHECK-NEXT: %[[O:.*]] = scf.if %[[MOVED]] -> (!llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)>) {
+// CHECK-COUNT-2: arith.mulf
+// CHECK: %[[A2:.*]] = llvm.extractvalue %[[ALPHA]][1] : !llvm.struct<(f32, f32)>
+// CHECK-NEXT: %[[X2:.*]] = llvm.extractvalue %[[ACC:.*]][2] : !llvm.struct
+// CHECK-NEXT: arith.mulf %[[X2]], %[[A2]] : f32
+// CHECK-COUNT-29: arith.mulf
+// CHECK: scf.yield
+// CHECK-NEXT: } else {
+// CHECK-NEXT: scf.yield %[[ACC]]
+cta.program @scale_rows(%c: memref<?x?xf32> {cta.param = #cta.param<"c", output, [M, M]>}, %M: index {cta.dim = #cta.dim<M>}) attributes {block = array<i64: 384, 1, 1>} {
+  cta.tile_loop static (%M, %M) tile [64, 64] {
+  ^bb0(%m0: index, %n0: index):
+    %z = cta.acc_zero : !cta.acc<64x64xf32>
+    %alpha = cta.reduce_rows max %z : !cta.acc<64x64xf32> -> !cta.frag<64xf32, rows>
+    %o = cta.scale_rows %z by %alpha : !cta.acc<64x64xf32>, !cta.frag<64xf32, rows>
+  }
+  cta.return
+}

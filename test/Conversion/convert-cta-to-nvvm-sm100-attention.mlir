@@ -173,6 +173,21 @@ cta.program @frag_map_to_acc() attributes {block = array<i64: 192, 1, 1>, chip =
 
 // -----
 
+cta.program @scale_rows_of_acc() attributes {block = array<i64: 192, 1, 1>, chip = #cta.chip<sm_100a>} {
+  %one = arith.constant 1.0 : f32
+  %o = cta.tmem_alloc : !cta.tmem<128x128xf32>
+  cta.warp_specialize #cta.role<epilogue, warps = 4> {
+    %acc = cta.tmem_acc %o : !cta.tmem<128x128xf32> -> !cta.acc<128x128xf32>
+    %alpha = cta.splat %one : f32 -> !cta.frag<128xf32, rows>
+    // expected-error@+1 {{convert-cta-to-nvvm: a cta.scale_rows of an accumulator on sm_100a, whose accumulators live in tensor memory: change one in place with cta.tmem_update}}
+    %r = cta.scale_rows %acc by %alpha : !cta.acc<128x128xf32>, !cta.frag<128xf32, rows>
+    cta.yield
+  }
+  cta.return
+}
+
+// -----
+
 cta.program @convert() attributes {block = array<i64: 192, 1, 1>, chip = #cta.chip<sm_100a>} {
   %one = arith.constant 1.0 : f32
   cta.warp_specialize #cta.role<epilogue, warps = 4> {
@@ -260,6 +275,32 @@ cta.program @scaled_tmem(%c: memref<?x?xf32> {cta.param = #cta.param<"c", output
     %acc = cta.tmem_acc %o : !cta.tmem<128x128xf32> -> !cta.acc<128x128xf32>
     // expected-error@+1 {{convert-cta-to-nvvm: not implemented yet on sm_100a: a block-scaled MMA with its lhs in tensor memory}}
     %r = cta.mma %p, %sv, %acc scales(%sa, %sb) {transpose_b, scale_block = 32 : i64} : !cta.tmem<128x128xbf16>, !cta.buffer<128x128xbf16, swizzle = "128B">, !cta.acc<128x128xf32>, !cta.buffer<32x16xf8E8M0FNU>, !cta.buffer<32x16xf8E8M0FNU>
+    }
+    cta.yield
+  }
+  cta.return
+}
+
+// -----
+
+// cta.scale_rows of a register fragment: the thread holds its whole row and
+// its one factor, and branches around the row's multiplies when it is 1.
+// CHECK-LABEL: llvm.func @scale_rows_of_frag(
+// CHECK: %[[MOVED:.*]] = arith.cmpf une, %[[F:.*]], %{{.*}} : f32
+// CHECK-NEXT: scf.if %[[MOVED]] -> (!llvm.struct<(f32, f32, f32, f32
+// CHECK: arith.mulf %{{.*}}, %[[F]] : f32
+// CHECK-COUNT-63: arith.mulf %{{.*}}, %[[F]] : f32
+// CHECK: scf.yield
+// CHECK-NEXT: } else {
+// CHECK-NEXT: scf.yield
+cta.program @scale_rows_of_frag(%c: memref<?x?xf32> {cta.param = #cta.param<"c", output, [M, M]>}, %M: index {cta.dim = #cta.dim<M>}) attributes {block = array<i64: 192, 1, 1>, chip = #cta.chip<sm_100a>} {
+  %one = arith.constant 1.0 : f32
+  cta.warp_specialize #cta.role<epilogue, warps = 4> {
+    cta.tile_loop static (%M, %M) tile [128, 64] {
+    ^bb0(%m0: index, %n0: index):
+      %v = cta.splat %one : f32 -> !cta.frag<128x64xf32, acc>
+      %alpha = cta.reduce_rows max %v : !cta.frag<128x64xf32, acc> -> !cta.frag<128xf32, rows>
+      %r = cta.scale_rows %v by %alpha : !cta.frag<128x64xf32, acc>, !cta.frag<128xf32, rows>
     }
     cta.yield
   }

@@ -164,6 +164,47 @@ tile.kernel @attention(%q: tensor<?x?x?x128xbf16, #tile.dims<B, H, S, 128>> {til
 
 // -----
 
+// Above head dim 128 the softmax keeps lazy maxima: a row's maximum moves
+// only when the block's exceeds it by more than 2^8 in the exponentials'
+// units (x 1/sqrt(256) x log2(e)); the output's factor is exactly 1 where it
+// stayed, and cta.scale_rows rescales O (skipped where every factor is 1).
+// At head dim 128 (@attention above) the maxima are max(m, block max) and
+// O is rescaled by a frag_map.
+// CHECK-LABEL: cta.program @head_dim_256(
+// The key steps (block 0's factor is never used).
+// CHECK:         cta.mma_wait %{{.*}} later 1 : <64x64xf32>
+// CHECK:         %[[BMAX:.*]] = cta.reduce_rows max %{{.*}} : !cta.acc<64x64xf32> -> <64xf32, rows>
+// CHECK-NEXT:    cta.frag_map %{{.*}}, %[[BMAX]] : !cta.frag<64xf32, rows>, !cta.frag<64xf32, rows> -> !cta.frag<64xf32, rows> {
+// CHECK-NEXT:    ^bb0(%{{.*}}: index, %{{.*}}: index, %[[MOLD:.*]]: f32, %[[MBLK:.*]]: f32):
+// CHECK-NEXT:      %[[C2:.*]] = arith.constant 0.0901684388 : f32
+// CHECK-NEXT:      %[[GAP:.*]] = arith.subf %[[MBLK]], %[[MOLD]] : f32
+// CHECK-NEXT:      %[[GAP2:.*]] = arith.mulf %[[GAP]], %[[C2]] : f32
+// CHECK-NEXT:      %[[EIGHT:.*]] = arith.constant 8.000000e+00 : f32
+// CHECK-NEXT:      %[[FAR:.*]] = arith.cmpf ogt, %[[GAP2]], %[[EIGHT]] : f32
+// CHECK-NEXT:      arith.select %[[FAR]], %[[MBLK]], %[[MOLD]] : f32
+// The output's factor: 1 exactly where the maximum stayed.
+// CHECK:         %[[ALPHA:.*]] = cta.frag_map %{{.*}}, %[[BMAX]], %{{.*}} : !cta.frag<64xf32, rows>, !cta.frag<64xf32, rows>, !cta.frag<64xf32, rows> -> !cta.frag<64xf32, rows> {
+// CHECK:           %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK:           arith.cmpf ogt
+// CHECK-NEXT:      arith.select %{{.*}}, %{{.*}}, %[[ONE]] : f32
+// CHECK:         %[[OW:.*]] = cta.mma_wait %{{.*}} later 0 : <64x256xf32>
+// CHECK-NEXT:    cta.stage_release
+// CHECK-NEXT:    cta.scale_rows %[[OW]] by %[[ALPHA]] : !cta.acc<64x256xf32>, <64xf32, rows>
+tile.kernel @head_dim_256(%q: tensor<?x?x256xbf16, #tile.dims<H, S, 256>> {tile.param = #tile.param<"q", input>},
+                          %k: tensor<?x?x256xbf16, #tile.dims<H, T, 256>> {tile.param = #tile.param<"k", input>},
+                          %v: tensor<?x?x256xbf16, #tile.dims<H, T, 256>> {tile.param = #tile.param<"v", input>})
+    -> (tensor<?x?x256xbf16, #tile.dims<H, S, 256>> {tile.param = #tile.param<"o", output>}) {
+  %o = tile.attention %q, %k, %v mask_kind = none, p_type = bf16 {schedule = #tile.schedule<tile_m = 128, tile_n = 64, tile_k = 256, stages = 2, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 1>} : tensor<?x?x256xbf16, #tile.dims<H, S, 256>>, tensor<?x?x256xbf16, #tile.dims<H, T, 256>>, tensor<?x?x256xbf16, #tile.dims<H, T, 256>> -> tensor<?x?x256xbf16, #tile.dims<H, S, 256>> score {
+  ^bb0(%s: f32, %i: index, %j: index):
+    %c = arith.constant 0.0625 : f32
+    %x = arith.mulf %s, %c : f32
+    tile.yield %x : f32
+  }
+  tile.return %o : tensor<?x?x256xbf16, #tile.dims<H, S, 256>>
+}
+
+// -----
+
 // Grouped-query attention: k and v have a size-1 axis where q has G query
 // heads; their tiles are read at index 0 along it, so the G query heads of
 // one key/value head share its loads. A score modifier that is more than a

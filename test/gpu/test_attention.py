@@ -93,6 +93,26 @@ def test_fp16(load, s, t):
           randn(2, 2, t, 128, dtype=f16), causal=True)
 
 
+@pytest.mark.parametrize("name,d,causal,dtype", [
+    ("attention", 128, True, torch.bfloat16), ("attention_full", 128, False, torch.bfloat16),
+    ("attention_d64_full", 64, False, torch.bfloat16),
+    ("attention_d256_full", 256, False, torch.bfloat16),
+    ("attention_f16", 128, True, torch.float16)])
+def test_moving_maxima(load, name, d, causal, dtype):
+    """Keys whose scale rises along the sequence, so that the running maxima of every other
+    query row jump by far more than 2^8 (in base 2) between key blocks while the rows between
+    keep the maximum of their first block: the output is rescaled in the blocks that move a
+    row's maximum and left alone in the others (lazy maxima), in warps that hold both kinds of
+    row. (Head dim 256 keeps lazy maxima; the others move theirs every block, and are checked
+    on the same inputs.)"""
+    b, h, s, t = 1, 2, 700, 1000
+    ramp = torch.linspace(0.05, 6.0, t, device="cuda", dtype=torch.float32)[:, None]
+    q = randn(b, h, s, d, dtype=dtype)
+    q[..., ::2, :] *= 0.02
+    k = (randn(b, h, t, d, dtype=torch.float32) * ramp).to(dtype)
+    check(load(name), q, k, randn(b, h, t, d, dtype=dtype), causal=causal)
+
+
 def check_grouped(kernel, s, t, causal):
     """8 query heads per key/value head, through a size-1 head axis of k and v."""
     b, hkv, g = 2, 2, 8

@@ -205,6 +205,36 @@ struct FragMapLowering : public OpConversionPattern<cta::FragMapOp> {
   }
 };
 
+/// The thread's row times its factor, in a branch it skips when the factor
+/// is 1 (a register fragment: the thread holds its whole row).
+struct ScaleRowsLowering : public OpConversionPattern<cta::ScaleRowsOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(cta::ScaleRowsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Emitter e(rewriter, loc);
+    auto type = llvm::cast<cta::FragType>(op.getResult().getType());
+    Value input = adaptor.getInput(), factor = adaptor.getFactors();
+    Value one = arith::ConstantOp::create(rewriter, loc,
+                                          rewriter.getF32FloatAttr(1.0f));
+    Value moved = arith::CmpFOp::create(rewriter, loc,
+                                        arith::CmpFPredicate::UNE, factor, one);
+    auto branch = scf::IfOp::create(rewriter, loc, TypeRange{input.getType()},
+                                    moved, /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(&branch.getThenRegion().front());
+    SmallVector<Value> values;
+    for (Value x : rowValues(e, type, input))
+      values.push_back(arith::MulFOp::create(rewriter, loc, x, factor));
+    scf::YieldOp::create(rewriter, loc, buildRowTile(e, type, values));
+    rewriter.setInsertionPointToStart(&branch.getElseRegion().front());
+    scf::YieldOp::create(rewriter, loc, input);
+    rewriter.replaceOp(op, branch.getResult(0));
+    return success();
+  }
+};
+
 /// A row's max or sum over the thread's own registers: the thread holds
 /// the whole row.
 struct ReduceRowsLowering : public OpConversionPattern<cta::ReduceRowsOp> {
@@ -726,6 +756,13 @@ std::optional<LogicalResult> kiln::tcgen05::checkRegisterOp(Operation *op) {
                       "in place with cta.tmem_update");
         return checkTypes();
       })
+      .Case([&](cta::ScaleRowsOp scale) -> std::optional<LogicalResult> {
+        if (llvm::isa<cta::AccType>(scale.getInput().getType()))
+          return fail("a cta.scale_rows of an accumulator on sm_100a, whose "
+                      "accumulators live in tensor memory: change one in "
+                      "place with cta.tmem_update");
+        return checkTypes();
+      })
       .Case([&](cta::ConvertOp) -> std::optional<LogicalResult> {
         return fail("cta.convert rounds into the MMA's register operand, "
                     "which sm_100a does not have: write the tile to tensor "
@@ -761,8 +798,8 @@ void kiln::tcgen05::populateRegisterPatterns(TypeConverter &converter,
                                              const KernelABIs &abis) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<SplatLowering, FragMapLowering, ReduceRowsLowering,
-               ReduceMappedAccRowsLowering, TmemAllocLowering,
-               StageCommitLowering>(converter, ctx);
+               ScaleRowsLowering, ReduceMappedAccRowsLowering,
+               TmemAllocLowering, StageCommitLowering>(converter, ctx);
   patterns.add<TmemAccLowering, TmemStoreLowering, TmemUpdateLowering,
                StoreRowsLowering, ReadVectorLowering, CombineColsLowering,
                CombineMappedAccColsLowering>(converter, ctx, abis);

@@ -515,8 +515,8 @@ Value packHalves(Emitter &e, Value lo, Value hi) {
 }
 
 /// The register ops (cta.splat, cta.frag_map, cta.reduce_rows,
-/// cta.convert): one plan decides whether each lowers on sm_90a, for the
-/// check and for its pattern.
+/// cta.scale_rows, cta.convert): one plan decides whether each lowers on
+/// sm_90a, for the check and for its pattern.
 target::ValueOrError<bool> planRegisterOp(Operation *op) {
   using Plan = target::ValueOrError<bool>;
   SmallVector<Type> types(op->getOperandTypes());
@@ -684,6 +684,55 @@ struct FragMapLowering : public OpConversionPattern<cta::FragMapOp> {
           llvm::cast<cta::YieldOp>(body.getTerminator()).getValues()[0]);
     });
     rewriter.replaceOp(op, lowered);
+    return success();
+  }
+};
+
+/// Each row times its factor, in a branch that threads whose rows all have
+/// factor 1 skip: the warp runs the multiplies only where one of its 16
+/// rows (per 64-row fragment) moved. The wgmma accumulator layout gives a
+/// thread two rows per fragment, so its test is a few compares.
+struct ScaleRowsLowering : public OpConversionPattern<cta::ScaleRowsOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(cta::ScaleRowsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    target::ValueOrError<bool> plan = planRegisterOp(op);
+    if (!plan)
+      return rewriter.notifyMatchFailure(op, plan.error());
+    Location loc = op.getLoc();
+    Emitter e(rewriter, loc);
+    TileRegisters tile(e, op.getInput().getType());
+    TileRegisters factors(e, op.getFactors().getType());
+    Value input = adaptor.getInput(), rows = adaptor.getFactors();
+    Value one = arith::ConstantOp::create(rewriter, loc,
+                                          rewriter.getF32FloatAttr(1.0f));
+    // (une: a NaN factor multiplies, so that it reaches the row.)
+    Value moved;
+    for (int64_t m = 0; m < factors.tile.fragments(); ++m)
+      for (int64_t i = 0; i < factors.tile.registers(); ++i) {
+        Value differs =
+            arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::UNE,
+                                  factors.get(rows, m, i), one);
+        moved = moved ? arith::OrIOp::create(rewriter, loc, moved, differs)
+                            .getResult()
+                      : differs;
+      }
+    auto branch = scf::IfOp::create(rewriter, loc, TypeRange{input.getType()},
+                                    moved, /*withElseRegion=*/true);
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(&branch.getThenRegion().front());
+      Value scaled = tile.build([&](int64_t m, int64_t i) -> Value {
+        return arith::MulFOp::create(
+            rewriter, loc, tile.get(input, m, i),
+            factors.get(rows, m, target::wgmmaRowVectorRegister(i)));
+      });
+      scf::YieldOp::create(rewriter, loc, scaled);
+      rewriter.setInsertionPointToStart(&branch.getElseRegion().front());
+      scf::YieldOp::create(rewriter, loc, input);
+    }
+    rewriter.replaceOp(op, branch.getResult(0));
     return success();
   }
 };
@@ -1625,7 +1674,7 @@ LogicalResult checkWgmmaLowered(Operation *op, target::Chip chip) {
     return checkDestExtentsKnown(op, cols.getDest());
   }
   if (llvm::isa<cta::SplatOp, cta::FragMapOp, cta::ReduceRowsOp,
-                cta::ConvertOp>(op)) {
+                cta::ScaleRowsOp, cta::ConvertOp>(op)) {
     target::ValueOrError<bool> plan = planRegisterOp(op);
     if (!plan)
       return op->emitError() << "convert-cta-to-nvvm: " << plan.error();
@@ -1684,8 +1733,8 @@ public:
   void populatePatterns(TypeConverter &converter, RewritePatternSet &patterns,
                         const KernelABIs &abis) const override {
     MLIRContext *ctx = patterns.getContext();
-    patterns.add<AccZeroLowering, SplitColsLowering, MmaLowering,
-                 SplatLowering, FragMapLowering, ReduceRowsLowering,
+    patterns.add<AccZeroLowering, SplitColsLowering, MmaLowering, SplatLowering,
+                 FragMapLowering, ReduceRowsLowering, ScaleRowsLowering,
                  ConvertLowering, MmaTurnLowering, MmaWaitLowering>(converter,
                                                                     ctx);
     patterns.add<ConsumeLowering, StoreLowering, StoreRowsLowering,

@@ -223,6 +223,9 @@ public:
 private:
   static constexpr int64_t kWarps = target::warpsPerWarpgroup;
   static constexpr double kLog2e = 1.4426950408889634;
+  /// How far (log2 of the factor) a row's maximum may fall behind its
+  /// scores before it moves (FlashAttention-4's rescaling threshold).
+  static constexpr double kLazyMaxLog2 = 8.0;
   /// Whether the math warpgroups take turns issuing MMAs (ping-pong): one
   /// warpgroup's softmax runs while the tensor cores run the other's
   /// MMAs. It pays now that each step issues its MMAs before its softmax
@@ -985,9 +988,14 @@ private:
     cta::StageReleaseOp::create(rewriter, loc, vRing, previous);
     // (P is rounded only now: until O's MMA has completed, the previous
     // block's P occupies registers the MMA reads.)
-    Value rescaled = map(outType, {o, step.alpha}, [&](ValueRange x) {
-      return arith::MulFOp::create(rewriter, loc, x[0], x[1]);
-    });
+    Value rescaled =
+        lazyMaxima()
+            ? cta::ScaleRowsOp::create(rewriter, loc, o.getType(), o,
+                                       step.alpha)
+                  .getResult()
+            : map(outType, {o, step.alpha}, [&](ValueRange x) {
+                return arith::MulFOp::create(rewriter, loc, x[0], x[1]);
+              });
     scf::YieldOp::create(rewriter, loc,
                          ValueRange{rescaled, step.m, step.l, roundP(step.p)});
     return SmallVector<Value>(loop.getResults());
@@ -1011,8 +1019,27 @@ private:
     double base2 = foldedScale().value_or(kLog2e);
     Value rowMax = cta::ReduceRowsOp::create(rewriter, loc, rowsType,
                                              cta::ReduceKind::max, scores);
-    Value mNew = map(rowsType, {m, rowMax}, [&](ValueRange x) {
-      return arith::MaximumFOp::create(rewriter, loc, x[0], x[1]);
+    // Lazy maxima: a row's running maximum moves only when the block's
+    // exceeds it by more than 2^kLazyMaxLog2 in the exponentials' units;
+    // short of that this block's exponentials reach at most 2^kLazyMaxLog2,
+    // which f32 sums and a 16-bit P hold with their full precision, and the
+    // output needs no rescale (alpha is exactly 1; cta.scale_rows skips
+    // it). Exact: O and l keep the same maximum, which l divides out. A
+    // first block (m = -inf) always moves it; -inf - -inf is NaN and keeps
+    // a row every key so far was masked from at -inf.
+    auto moves = [&](Value mOld, Value blockMax) -> Value {
+      Value gap = arith::MulFOp::create(
+          rewriter, loc, arith::SubFOp::create(rewriter, loc, blockMax, mOld),
+          f32Constant(base2));
+      return arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::OGT,
+                                   gap, f32Constant(kLazyMaxLog2));
+    };
+    bool lazy = lazyMaxima();
+    Value mNew = map(rowsType, {m, rowMax}, [&](ValueRange x) -> Value {
+      if (!lazy)
+        return arith::MaximumFOp::create(rewriter, loc, x[0], x[1]);
+      return arith::SelectOp::create(rewriter, loc, moves(x[0], x[1]), x[1],
+                                     x[0]);
     });
     // -m * C. A row every key so far was masked from keeps a maximum of
     // -inf (a mask region can do that anywhere; the causal mask and T
@@ -1035,8 +1062,17 @@ private:
     };
     Value p = map(probabilityType, {scores, negMax},
                   [&](ValueRange x) { return exp2(x[0], x[1]); });
-    Value alpha = map(rowsType, {m, negMax},
-                      [&](ValueRange x) { return exp2(x[0], x[1]); });
+    // (1 exactly where the maximum stayed: exp2 of m * C - m * C rounded
+    // is not.)
+    Value alpha = lazy ? map(rowsType, {m, rowMax, negMax},
+                             [&](ValueRange x) {
+                               return arith::SelectOp::create(
+                                          rewriter, loc, moves(x[0], x[1]),
+                                          exp2(x[0], x[2]), f32Constant(1.0))
+                                   .getResult();
+                             })
+                       : map(rowsType, {m, negMax},
+                             [&](ValueRange x) { return exp2(x[0], x[1]); });
     Value pSum = cta::ReduceRowsOp::create(rewriter, loc, rowsType,
                                            cta::ReduceKind::sum, p);
     Value lNew = map(rowsType, {l, alpha, pSum}, [&](ValueRange x) {
@@ -1045,6 +1081,18 @@ private:
           x[2]);
     });
     return {mNew, lNew, alpha, p};
+  }
+
+  /// Whether the softmax keeps lazy maxima (buildSoftmax) and the output's
+  /// rescale is skipped where they stayed: on sm_90a above head dim 128,
+  /// where the rescale is 128 multiplies per thread and block (on an H100,
+  /// 4 x 16 x 4096, head dim 256: 1.081x non-causal, 1.065x causal). At
+  /// head dim 128 the extra compares and the branch cost more than the 64
+  /// multiplies they save (0.963x non-causal, 0.927x causal); sm_100a
+  /// rescales O in tensor memory with every warp (docs/performance.md).
+  bool lazyMaxima() const {
+    return !tensorMemory &&
+           tile::attentionHeadDims(attention)->second > kWideHeadDim;
   }
 
   /// P rounded into the MMA's register operand.

@@ -1227,6 +1227,21 @@ LogicalResult ReduceRowsOp::verify() {
   return success();
 }
 
+LogicalResult ScaleRowsOp::verify() {
+  std::optional<std::pair<ArrayRef<int64_t>, Type>> tile =
+      getTileOf(getInput().getType());
+  if (!tile || tile->first.size() != 2 || !tile->second.isF32())
+    return emitOpError() << "scales an f32 accumulator or acc fragment";
+  FragType factors = getFactors().getType();
+  if (factors.getLayout() != FragLayout::rows ||
+      factors.getShape() != ArrayRef<int64_t>{tile->first[0]} ||
+      !factors.getElementType().isF32())
+    return emitOpError() << "takes one f32 factor per input row: "
+                         << FragType::get(getContext(), {tile->first[0]},
+                                          tile->second, FragLayout::rows);
+  return success();
+}
+
 LogicalResult ConvertOp::verify() {
   std::optional<std::pair<ArrayRef<int64_t>, Type>> tile =
       getTileOf(getInput().getType());

@@ -805,6 +805,31 @@ def Cta_ReduceRowsOp : Cta_Op<"reduce_rows", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Cta_ScaleRowsOp : Cta_Op<"scale_rows", [Pure,
+    AllTypesMatch<["input", "result"]>]> {
+  let summary = "each row of a tile times its own factor, skipped where it is 1";
+  let description = [{
+    Multiplies every element of row `i` of an f32 accumulator or `acc`
+    fragment by `factors[i]` (attention rescaling its output when a row's
+    running maximum moves). A factor of exactly 1 leaves its row unchanged,
+    and the lowering uses that: on sm_90a a thread whose rows all have
+    factor 1 branches around its multiplies, so an online softmax that
+    keeps its maxima until they move far (most key blocks) pays nothing
+    for the rescale. An accumulator stays one, in the same registers.
+
+    ```mlir
+    %o2 = cta.scale_rows %o by %alpha : !cta.acc<64x128xf32>, !cta.frag<64xf32, rows>
+    ```
+  }];
+  let arguments = (ins AnyTypeOf<[Cta_AccType, Cta_FragType]>:$input,
+                       Cta_FragType:$factors);
+  let results = (outs AnyTypeOf<[Cta_AccType, Cta_FragType]>:$result);
+  let assemblyFormat = [{
+    $input `by` $factors attr-dict `:` type($input) `,` type($factors)
+  }];
+  let hasVerifier = 1;
+}
+
 def Cta_ConvertOp : Cta_Op<"convert", [Pure]> {
   let summary = "an accumulator as the MMA's register left operand";
   let description = [{

@@ -1898,6 +1898,54 @@ cta.program @p() {
 // -----
 
 //===----------------------------------------------------------------------===//
+// cta.scale_rows
+//===----------------------------------------------------------------------===//
+
+cta.program @p() {
+  %x = arith.constant 2.0 : f32
+  %r = cta.splat %x : f32 -> !cta.frag<64xf32, rows>
+  // expected-error@+1 {{'cta.scale_rows' op scales an f32 accumulator or acc fragment}}
+  %y = cta.scale_rows %r by %r : !cta.frag<64xf32, rows>, !cta.frag<64xf32, rows>
+  cta.return
+}
+
+// -----
+
+cta.program @p() {
+  %x = arith.constant 2.0 : f32
+  %h = arith.constant 2.0 : f16
+  %p = cta.splat %h : f16 -> !cta.frag<64x128xf16, acc>
+  %r = cta.splat %x : f32 -> !cta.frag<64xf32, rows>
+  // expected-error@+1 {{'cta.scale_rows' op scales an f32 accumulator or acc fragment}}
+  %y = cta.scale_rows %p by %r : !cta.frag<64x128xf16, acc>, !cta.frag<64xf32, rows>
+  cta.return
+}
+
+// -----
+
+cta.program @p() {
+  %x = arith.constant 2.0 : f32
+  %z = cta.acc_zero : !cta.acc<64x128xf32>
+  %r = cta.splat %x : f32 -> !cta.frag<128xf32, rows>
+  // expected-error@+1 {{'cta.scale_rows' op takes one f32 factor per input row: '!cta.frag<64xf32, rows>'}}
+  %y = cta.scale_rows %z by %r : !cta.acc<64x128xf32>, !cta.frag<128xf32, rows>
+  cta.return
+}
+
+// -----
+
+cta.program @p() {
+  %x = arith.constant 2.0 : f32
+  %z = cta.acc_zero : !cta.acc<64x128xf32>
+  %c = cta.splat %x : f32 -> !cta.frag<64xf32, cols>
+  // expected-error@+1 {{'cta.scale_rows' op takes one f32 factor per input row: '!cta.frag<64xf32, rows>'}}
+  %y = cta.scale_rows %z by %c : !cta.acc<64x128xf32>, !cta.frag<64xf32, cols>
+  cta.return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
 // cta.reduce_rows
 //===----------------------------------------------------------------------===//
 

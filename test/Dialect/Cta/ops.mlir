@@ -1111,3 +1111,20 @@ cta.program @tmem_tiles() {
     }
   cta.return
 }
+
+// Rows times their factors (attention's rescale of its output, which the
+// lowering skips where every factor a thread holds is 1): an accumulator
+// stays one, an acc fragment one.
+// CHECK-LABEL: cta.program @scale_rows()
+// CHECK:         %[[F:.*]] = cta.splat %{{.*}} : f32 -> <64xf32, rows>
+// CHECK-NEXT:    %{{.*}} = cta.scale_rows %{{.*}} by %[[F]] : !cta.acc<64x128xf32>, <64xf32, rows>
+// CHECK:         %{{.*}} = cta.scale_rows %{{.*}} by %[[F]] : !cta.frag<64x128xf32, acc>, <64xf32, rows>
+cta.program @scale_rows() {
+  %half = arith.constant 0.5 : f32
+  %o = cta.acc_zero : !cta.acc<64x128xf32>
+  %alpha = cta.splat %half : f32 -> !cta.frag<64xf32, rows>
+  %o2 = cta.scale_rows %o by %alpha : !cta.acc<64x128xf32>, !cta.frag<64xf32, rows>
+  %p = cta.splat %half : f32 -> !cta.frag<64x128xf32, acc>
+  %p2 = cta.scale_rows %p by %alpha : !cta.frag<64x128xf32, acc>, !cta.frag<64xf32, rows>
+  cta.return
+}
