@@ -724,9 +724,9 @@ struct ScaleRowsLowering : public OpConversionPattern<cta::ScaleRowsOp> {
       OpBuilder::InsertionGuard guard(rewriter);
       rewriter.setInsertionPointToStart(&branch.getThenRegion().front());
       Value scaled = tile.build([&](int64_t m, int64_t i) -> Value {
-        return arith::MulFOp::create(
-            rewriter, loc, tile.get(input, m, i),
-            factors.get(rows, m, target::wgmmaRowVectorRegister(i)));
+        Value factor = factors.get(rows, m, target::wgmmaRowVectorRegister(i));
+        Value element = tile.get(input, m, i);
+        return arith::MulFOp::create(rewriter, loc, element, factor);
       });
       scf::YieldOp::create(rewriter, loc, scaled);
       rewriter.setInsertionPointToStart(&branch.getElseRegion().front());

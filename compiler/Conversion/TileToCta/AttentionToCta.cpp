@@ -1027,12 +1027,15 @@ private:
     // it). Exact: O and l keep the same maximum, which l divides out. A
     // first block (m = -inf) always moves it; -inf - -inf is NaN and keeps
     // a row every key so far was masked from at -inf.
+    // (Ops built one statement at a time: the order of a call's arguments
+    // differs between compilers, and so would the IR.)
     auto moves = [&](Value mOld, Value blockMax) -> Value {
-      Value gap = arith::MulFOp::create(
-          rewriter, loc, arith::SubFOp::create(rewriter, loc, blockMax, mOld),
-          f32Constant(base2));
+      Value c = f32Constant(base2);
+      Value difference = arith::SubFOp::create(rewriter, loc, blockMax, mOld);
+      Value gap = arith::MulFOp::create(rewriter, loc, difference, c);
+      Value threshold = f32Constant(kLazyMaxLog2);
       return arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::OGT,
-                                   gap, f32Constant(kLazyMaxLog2));
+                                   gap, threshold);
     };
     bool lazy = lazyMaxima();
     Value mNew = map(rowsType, {m, rowMax}, [&](ValueRange x) -> Value {
@@ -1066,9 +1069,11 @@ private:
     // is not.)
     Value alpha = lazy ? map(rowsType, {m, rowMax, negMax},
                              [&](ValueRange x) {
+                               Value one = f32Constant(1.0);
+                               Value factor = exp2(x[0], x[2]);
+                               Value moved = moves(x[0], x[1]);
                                return arith::SelectOp::create(
-                                          rewriter, loc, moves(x[0], x[1]),
-                                          exp2(x[0], x[2]), f32Constant(1.0))
+                                          rewriter, loc, moved, factor, one)
                                    .getResult();
                              })
                        : map(rowsType, {m, negMax},
