@@ -5,12 +5,15 @@
     bench_ab.py swiglu a.kiln.json b.kiln.json [--shapes ...]
     bench_ab.py epilogue a.kiln.json b.kiln.json [--shapes ...]
     bench_ab.py attention a.kiln.json b.kiln.json [--shapes 4x16x4096x256,...] [--causal]
+    bench_ab.py grouped a.kiln.json b.kiln.json [--shapes 64x256x2816x2048s,...]
 
 Each artifact computes the same function (matmul: a @ b.T; swiglu: silu(x @ w1.T) *
 (x @ w2.T); epilogue: relu(x @ w.T + bias) + r; attention: softmax(q @ k.T / sqrt(D)) @ v,
-causal with --causal, shapes B x H x S x D); every one is checked against a float32 reference,
+causal with --causal, shapes B x H x S x D; grouped: grouped(x, offsets) @ w^T, shapes
+experts x tokens per expert x N x K, a trailing "s" for bench_grouped.py's skewed routing of the
+same tokens); every one is checked against a float32 reference,
 then all of them and the usual baseline (cuBLAS via torch.matmul, torch.compile of the SwiGLU,
-cuDNN's scaled_dot_product_attention) are timed
+cuDNN's scaled_dot_product_attention, torch._grouped_mm) are timed
 interleaved (bench/common.py: CUDA-graph replays, medians). Prints TFLOP/s per artifact
 and its ratio to the first one, so a change is measured against its predecessor on the
 same GPU in the same run.
@@ -31,7 +34,30 @@ DEFAULT_SHAPES = {
     "swiglu": "4096x14336x4096,8192x8192x4096,256x14336x4096",
     "epilogue": "4096x4096x4096,8192x8192x8192",
     "attention": "4x16x4096x256,1x16x16384x256,16x16x1024x256",
+    "grouped": "64x256x2816x2048,64x256x2816x2048s,128x128x1536x4096,8x4096x4096x7168",
 }
+
+
+def grouped_case(shape):
+    """Inputs, float32 reference, flops and the torch._grouped_mm baseline of a grouped GEMM
+    (experts, tokens per expert, N, K, skewed), with bench_grouped.py's routings."""
+    from bench_grouped import counts_of, grouped_reference
+    experts, per_expert, n, k, skewed = shape
+    counts = counts_of(experts, "skewed" if skewed else "uniform", experts * per_expert)
+    t = sum(counts)
+    scale = k ** -0.25
+    x = (torch.randn(t, k, device="cuda") * scale).to(torch.bfloat16)
+    w = (torch.randn(experts, n, k, device="cuda") * scale).to(torch.bfloat16)
+    offsets = torch.tensor([0] + torch.tensor(counts).cumsum(0).tolist(), dtype=torch.int32,
+                           device="cuda")
+    ends = offsets[1:]
+    return ((x, w, offsets), grouped_reference(x, w, counts), 2.0 * t * n * k,
+            ("_grouped_mm", lambda: torch._grouped_mm(x, w.transpose(-2, -1), offs=ends)))
+
+
+def parse_grouped_shapes(text):
+    return [tuple(int(x) for x in shape.rstrip("s").split("x")) + (shape.endswith("s"),)
+            for shape in text.split(",") if shape]
 
 
 def attention_case(shape, causal):
@@ -67,13 +93,17 @@ def main():
     kernels = {os.path.basename(p).replace(".kiln.json", ""): load_kernel(p) for p in args.artifacts}
     names = list(kernels)
     status = 0
-    shapes = (parse_attention_shapes if args.kind == "attention" else parse_shapes)(
-        args.shapes or DEFAULT_SHAPES[args.kind])
+    parse = {"attention": parse_attention_shapes, "grouped": parse_grouped_shapes}.get(
+        args.kind, parse_shapes)
+    shapes = parse(args.shapes or DEFAULT_SHAPES[args.kind])
     for shape in shapes:
         torch.manual_seed(0)
-        label = "x".join(str(x) for x in shape)
+        label = "x".join(str(x) for x in shape if not isinstance(x, bool))
         if args.kind == "attention":
             inputs, ref, flops, baseline = attention_case(shape, args.causal)
+        elif args.kind == "grouped":
+            inputs, ref, flops, baseline = grouped_case(shape)
+            label += " skewed" if shape[-1] else ""
         elif args.kind == "matmul":
             m, n, k = shape
             a = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
