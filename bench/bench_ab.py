@@ -16,7 +16,10 @@ then all of them and the usual baseline (cuBLAS via torch.matmul, torch.compile 
 cuDNN's scaled_dot_product_attention, torch._grouped_mm) are timed
 interleaved (bench/common.py: CUDA-graph replays, medians). Prints TFLOP/s per artifact
 and its ratio to the first one, so a change is measured against its predecessor on the
-same GPU in the same run.
+same GPU in the same run. With --control the first artifact is loaded a second time and timed as
+one more contender ("NAME again"): the difference between the two copies is the run's noise
+floor, which a change must clear (grouped GEMMs under skewed routing moved 0.94-1.07x between
+copies of one cubin on an H100, docs/performance.md).
 """
 import argparse
 import os
@@ -89,8 +92,13 @@ def main():
     parser.add_argument("--shapes")
     parser.add_argument("--iters", type=int, default=100)
     parser.add_argument("--causal", action="store_true", help="attention: the causal mask")
+    parser.add_argument("--control", action="store_true",
+                        help="also time a second copy of the first artifact (the noise floor)")
     args = parser.parse_args()
     kernels = {os.path.basename(p).replace(".kiln.json", ""): load_kernel(p) for p in args.artifacts}
+    if args.control:
+        first = args.artifacts[0]
+        kernels[os.path.basename(first).replace(".kiln.json", "") + " again"] = load_kernel(first)
     names = list(kernels)
     status = 0
     parse = {"attention": parse_attention_shapes, "grouped": parse_grouped_shapes}.get(
