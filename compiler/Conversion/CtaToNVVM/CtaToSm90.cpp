@@ -132,6 +132,40 @@ LogicalResult planRhs(cta::MmaOp mma, target::ElementType a, unsigned kSteps,
   return success();
 }
 
+/// What both wgmma forms decide alike: the first K step's scale-out, the
+/// accumulator, the instruction shape for `element` operands and the
+/// accumulator's N, and that the lhs's `lhsK` columns are whole
+/// instructions.
+LogicalResult planInstruction(cta::MmaOp mma, Type element, int64_t lhsK,
+                              WgmmaPlan &plan, std::string &error) {
+  target::ValueOrError<NVVM::WGMMAScaleOut> scale = firstScaleOut(mma);
+  if (!scale) {
+    error = scale.error();
+    return failure();
+  }
+  plan.firstScaleOut = *scale;
+  cta::AccType acc = mma.getAcc().getType();
+  if (std::optional<std::string> accError = accumulatorError(acc)) {
+    error = *accError;
+    return failure();
+  }
+  target::ValueOrError<target::WgmmaInstructionShape> shape =
+      target::wgmmaInstructionShape(*target::getElementType(element),
+                                    target::ElementType::F32,
+                                    acc.getShape()[1]);
+  if (!shape) {
+    error = shape.error();
+    return failure();
+  }
+  plan.shape = *shape;
+  if (lhsK % shape->k != 0) {
+    error = describe("K = ", lhsK, " is not a multiple of the wgmma's K of ",
+                     shape->k);
+    return failure();
+  }
+  return success();
+}
+
 /// An MMA whose lhs is a register fragment (attention's P @ V): wgmma
 /// m64nNk16 with A from registers (the RS form), 16-bit operands only (the
 /// layout of compiler/Target's wgmmaAFragmentCoord), a K-major or MN-major
@@ -150,26 +184,10 @@ target::ValueOrError<WgmmaPlan> planRegisterWgmma(cta::MmaOp mma,
   WgmmaPlan plan;
   plan.lhsInRegisters = true;
   plan.typeA = plan.typeB = *wgmmaOperandType(element);
-  target::ValueOrError<NVVM::WGMMAScaleOut> scale = firstScaleOut(mma);
-  if (!scale)
-    return Plan::failure(scale.error());
-  plan.firstScaleOut = *scale;
-  cta::AccType acc = mma.getAcc().getType();
-  if (std::optional<std::string> error = accumulatorError(acc))
-    return Plan::failure(*error);
-  target::ElementType a = *target::getElementType(element);
-  target::ValueOrError<target::WgmmaInstructionShape> shape =
-      target::wgmmaInstructionShape(a, target::ElementType::F32,
-                                    acc.getShape()[1]);
-  if (!shape)
-    return Plan::failure(shape.error());
-  plan.shape = *shape;
-  if (lhs.getShape()[1] % shape->k != 0)
-    return Plan::failure(describe("K = ", lhs.getShape()[1],
-                                  " is not a multiple of the wgmma's K of ",
-                                  shape->k));
   std::string error;
-  if (failed(planRhs(mma, a, lhs.getShape()[1] / shape->k, plan, error)))
+  if (failed(planInstruction(mma, element, lhs.getShape()[1], plan, error)) ||
+      failed(planRhs(mma, *target::getElementType(element),
+                     lhs.getShape()[1] / plan.shape.k, plan, error)))
     return Plan::failure(error);
   return plan;
 }
@@ -202,24 +220,12 @@ target::ValueOrError<WgmmaPlan> planWgmma(cta::MmaOp mma) {
   WgmmaPlan plan;
   plan.typeA = *typeA;
   plan.typeB = *typeB;
-  target::ValueOrError<NVVM::WGMMAScaleOut> scale = firstScaleOut(mma);
-  if (!scale)
-    return Plan::failure(scale.error());
-  plan.firstScaleOut = *scale;
+  std::string error;
+  if (failed(planInstruction(mma, element, lhs.getShape()[1], plan, error)))
+    return Plan::failure(error);
   cta::AccType acc = mma.getAcc().getType();
-  if (std::optional<std::string> error = accumulatorError(acc))
-    return Plan::failure(*error);
   target::ElementType a = *target::getElementType(element);
-  target::ValueOrError<target::WgmmaInstructionShape> shape =
-      target::wgmmaInstructionShape(a, target::ElementType::F32,
-                                    acc.getShape()[1]);
-  if (!shape)
-    return Plan::failure(shape.error());
-  plan.shape = *shape;
-  if (lhs.getShape()[1] % shape->k != 0)
-    return Plan::failure(describe("K = ", lhs.getShape()[1],
-                                  " is not a multiple of the wgmma's K of ",
-                                  shape->k));
+  const target::WgmmaInstructionShape *shape = &plan.shape;
   if (lhs.getShape()[0] % kMmaRows != 0)
     return Plan::failure(describe("the lhs has ", lhs.getShape()[0],
                                   " rows; wgmma reads whole 64-row blocks"));
@@ -228,7 +234,6 @@ target::ValueOrError<WgmmaPlan> planWgmma(cta::MmaOp mma) {
   if (!highA)
     return Plan::failure(highA.error());
   plan.highA = *highA;
-  std::string error;
   if (failed(planRhs(mma, a, lhs.getShape()[1] / shape->k, plan, error)))
     return Plan::failure(error);
   for (int64_t k = 0; k < lhs.getShape()[1] / shape->k; ++k) {
