@@ -1072,24 +1072,26 @@ cta.program @grouped_walk(%offsets: memref<?xi32> {cta.param = #cta.param<"cu", 
 
 // A grouped GEMM's walk in a pipelined program: the producer's elected thread
 // scans one group per step (no shuffles: its warp's other lanes do not run
-// the walk); the math warpgroups scan 32 at a time. With group_m = 8 the
-// virtual row tiles go in bands (at most the groups' average row tiles
-// high), the carried scan reaching the band's first row and a second scan
-// the unit's own.
+// the walk); the math warpgroups scan 32 at a time. With group_m = 8 each
+// group's units go in bands of min(its row tiles, 8) rows: one scan, to the
+// unit's row slot (unit / column tiles), then the band inside the group.
 // CHECK-LABEL: llvm.func @grouped_roles(
 // CHECK:         nvvm.setmaxregister decrease 40
 // CHECK-NOT:     nvvm.shfl.sync
-// CHECK:         arith.maxui
+// CHECK:         arith.divui
 // CHECK:         scf.while
 // CHECK-NOT:     nvvm.shfl.sync
-// CHECK:         scf.while
+// CHECK-NOT:     scf.while
+// CHECK:         arith.minui %{{.*}}, %c8_i32
+// CHECK:         arith.remui
 // CHECK-NOT:     nvvm.shfl.sync
 // CHECK:         nvvm.setmaxregister increase 232
-// CHECK:         arith.maxui
+// CHECK:         arith.divui
 // CHECK:         scf.while
 // CHECK-COUNT-5:   nvvm.shfl.sync up
-// CHECK:         scf.while
-// CHECK-COUNT-5:   nvvm.shfl.sync up
+// CHECK-NOT:     scf.while
+// CHECK:         arith.minui %{{.*}}, %c8_i32
+// CHECK:         arith.remui
 cta.program @grouped_roles(%offsets: memref<?xi32> {cta.param = #cta.param<"offsets", input, [E+1]>}, %y: memref<?x?xbf16> {cta.param = #cta.param<"y", output, [T, N]>}, %E: index {cta.dim = #cta.dim<E>}, %T: index {cta.dim = #cta.dim<T>}, %N: index {cta.dim = #cta.dim<N>}) attributes {block = array<i64: 384, 1, 1>, chip = #cta.chip<sm_90a>} {
   cta.warp_specialize #cta.role<producer, warps = 4, regs = 40> {
     cta.tile_loop grouped offsets(%offsets : memref<?xi32>, %E) (%T, %N) tile [128, 256] {

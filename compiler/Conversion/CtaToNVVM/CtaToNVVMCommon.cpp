@@ -808,13 +808,14 @@ struct ReadScalarLowering : public AbiPattern<cta::ReadScalarOp> {
 /// (every group's offsets are read once per CTA, not once per unit). A unit
 /// past the last group's tiles runs nothing.
 ///
-/// With `group_m` > 1 (and no leading axes: a grouped GEMM) the virtual rows
-/// go in bands of up to group_m (no more than the groups' average row
-/// tiles), the row varying fastest inside a band, so that the CTAs running
-/// at once read a few tall columns of rhs tiles, which then stay in L2 for
-/// the band's other rows (a large group's weight does not fit in L2: 8
-/// groups of 4096 rows, 1.04-1.1x). The carried scan then reaches the
-/// band's first row, and each unit scans on from there to its own row.
+/// With `group_m` > 1 (and no leading axes: a grouped GEMM) each group's
+/// units go in bands of min(its row tiles, group_m) rows, the row varying
+/// fastest inside a band, so that the CTAs running at once read a few tall
+/// columns of the group's rhs tiles, which then stay in L2 for the band's
+/// other rows (a large group's weight does not fit in L2: 8 groups of 4096
+/// rows, 1.04-1.1x). A unit's row slot in row-major order (unit / column
+/// tiles) lies in its group, so the carried scan goes to it and the band
+/// gives the row and column inside the group.
 struct GroupedTileLoopLowering : public AbiPattern<cta::TileLoopOp> {
   using AbiPattern::AbiPattern;
   LogicalResult
@@ -851,30 +852,11 @@ struct GroupedTileLoopLowering : public AbiPattern<cta::TileLoopOp> {
     Value rest = e.toI32(loop.getInductionVar());
     SmallVector<Value> args(axes);
     bool banded = op.getGroupM() > 1 && rowAxis == 0;
-    Value r, bandFirst;
-    if (banded) {
-      // Bands of group_m virtual rows, the row fastest inside a band (the
-      // last band may be shorter), or fewer when the groups have fewer row
-      // tiles on average: a band then spans several groups, whose rhs
-      // tiles share nothing, and measured slower (128 groups of one row
-      // tile: 0.94x the unbanded walk).
-      // (Operands named first: gcc and clang build call arguments in
-      // different orders.)
-      Value realTiles = e.sub(counts[0], groups);
-      Value someGroups =
-          arith::MaxUIOp::create(rewriter, loc, groups, e.i32(1));
-      Value averageTiles = e.udiv(realTiles, someGroups);
-      Value groupM = arith::MaxUIOp::create(
-          rewriter, loc, e.minU(averageTiles, e.i32(op.getGroupM())),
-          e.i32(1));
-      Value bandSize = e.mul(groupM, counts[1]);
-      bandFirst = e.mul(e.udiv(rest, bandSize), groupM);
-      Value rowsInBand = e.minU(e.sub(counts[0], bandFirst), groupM);
-      Value inBand = e.urem(rest, bandSize);
-      r = e.add(bandFirst, e.urem(inBand, rowsInBand));
-      args[1] = e.toIndex(
-          e.mul(e.udiv(inBand, rowsInBand), e.i32(tiles[1])));
-    } else {
+    // Banded: the unit's row slot in row-major order (every virtual row has
+    // counts[1] units), which lies in the unit's group; the row and column
+    // come from the group's bands (below, once its row tiles are known).
+    Value r = banded ? e.udiv(rest, counts[1]) : Value();
+    if (!banded) {
       // Fastest first: the column tiles, the leading axes innermost first,
       // then the virtual row tile.
       args[axes - 1] = e.toIndex(
@@ -966,11 +948,11 @@ struct GroupedTileLoopLowering : public AbiPattern<cta::TileLoopOp> {
                                       after->getArgument(1)});
       return std::make_pair(scan.getResult(0), scan.getResult(1));
     };
-    // The carried state: at the unit's row, or at its band's first row.
+    // The carried state: at the unit's row (banded: its row slot, in the
+    // same group).
     auto [carriedG, carriedPrefix] =
-        scanTo(iterArgs[carried], iterArgs[carried + 1], banded ? bandFirst : r);
-    auto [g, prefix] = banded ? scanTo(carriedG, carriedPrefix, r)
-                              : std::make_pair(carriedG, carriedPrefix);
+        scanTo(iterArgs[carried], iterArgs[carried + 1], r);
+    Value g = carriedG, prefix = carriedPrefix;
     // The unit's group, if r falls inside one.
     auto unit = scf::IfOp::create(rewriter, loc, loop.getResultTypes(),
                                   e.ult(g, groups), /*withElseRegion=*/true);
@@ -984,7 +966,25 @@ struct GroupedTileLoopLowering : public AbiPattern<cta::TileLoopOp> {
     }
     rewriter.setInsertionPointToStart(&unit.getThenRegion().front());
     auto [begin, end, groupTiles] = tilesOf(g);
-    (void)groupTiles;
+    if (banded) {
+      // Group g's units, row-major from unit prefix * counts[1], go in bands
+      // of min(its row tiles, group_m) rows, the row fastest inside a band
+      // (the last band may be shorter): the CTAs running at once read a few
+      // tall columns of g's rhs tiles, which stay in L2 for the band's other
+      // rows. A band never spans groups, whose rhs tiles share nothing.
+      Value columns = counts[1];
+      Value height = e.minU(groupTiles, e.i32(op.getGroupM()));
+      Value local = e.sub(rest, e.mul(prefix, columns));
+      Value bandFirst =
+          e.mul(e.udiv(local, e.mul(height, columns)), height);
+      Value rowsInBand = e.minU(e.sub(groupTiles, bandFirst), height);
+      Value inBand = e.sub(local, e.mul(bandFirst, columns));
+      r = e.add(prefix, e.add(bandFirst, e.urem(inBand, rowsInBand)));
+      // (Operands named first: gcc and clang build call arguments in
+      // different orders.)
+      Value column = e.udiv(inBand, rowsInBand);
+      args[1] = e.toIndex(e.mul(column, e.i32(tiles[1])));
+    }
     args[rowAxis] =
         e.toIndex(e.add(begin, e.mul(e.sub(r, prefix), e.i32(tileM))));
     SmallVector<Value> bodyArgs = {e.toIndex(g)};
