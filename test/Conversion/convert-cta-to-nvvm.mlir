@@ -738,18 +738,33 @@ cta.program @f(%c: memref<?x?xf32> {cta.param = #cta.param<"c", output, [M, M]>}
 
 // A store bounded by a row limit (a group's end): the bulk copy, which
 // clips only at the tensor's end, runs where the whole tile lies above the
-// limit; otherwise plain stores keep below min(M, limit).
+// limit; otherwise stores keep below min(M, limit): 16-byte pieces where the
+// runtime encoded the tensor map (its alignment holds), the row's last piece
+// element by element where the tensor's last column cuts it, and single
+// elements throughout where the map was not encoded.
 // CHECK-LABEL: llvm.func @row_limited_store(
+// CHECK:         %[[MAPPED:.*]] = arith.cmpi ne, %arg1, %{{.*}} : i32
 // CHECK:         %[[LIMIT:.*]] = arith.index_castui %c100 : index to i32
 // CHECK:         %[[END:.*]] = arith.minui %{{.*}}, %[[LIMIT]] : i32
 // CHECK:         %[[LAST:.*]] = arith.addi %{{.*}}, %{{.*}} : i32
 // CHECK:         %[[WHOLE:.*]] = arith.cmpi ule, %[[LAST]], %[[LIMIT]] : i32
-// CHECK:         %[[BULK:.*]] = arith.andi %{{.*}}, %[[WHOLE]] : i1
+// CHECK:         %[[BULK:.*]] = arith.andi %[[MAPPED]], %[[WHOLE]] : i1
 // CHECK:         scf.if %[[BULK]] {
 // CHECK:           nvvm.cp.async.bulk.tensor.global.shared.cta
 // CHECK:         } else {
-// CHECK:           arith.cmpi ult, %{{.*}}, %[[END]] : i32
-// CHECK:           llvm.store
+// CHECK:           scf.if %[[MAPPED]] {
+// CHECK:             %[[LIVE:.*]] = arith.cmpi ult, %{{.*}}, %[[END]] : i32
+// CHECK:             %[[PIECE_END:.*]] = arith.addi %{{.*}}, %c4_i32{{.*}} : i32
+// CHECK:             %[[IN_N:.*]] = arith.cmpi ule, %[[PIECE_END]], %arg4 : i32
+// CHECK:             %[[FULL:.*]] = arith.andi %[[LIVE]], %[[IN_N]] : i1
+// CHECK:             scf.if %[[FULL]] {
+// CHECK:               %[[PIECE:.*]] = llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xi32>
+// CHECK:               llvm.store %[[PIECE]], %{{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<1>
+// CHECK:             } else {
+// CHECK-COUNT-4:       llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<1>
+// CHECK:           } else {
+// CHECK:             arith.cmpi ult, %{{.*}}, %[[END]] : i32
+// CHECK:             llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<1>
 cta.program @row_limited_store(%c: memref<?x?xf32> {cta.param = #cta.param<"c", output, [M, M]>}, %M: index {cta.dim = #cta.dim<M>})
     attributes {block = array<i64: 256, 1, 1>} {
   %sc = cta.alloc : !cta.buffer<64x32xf32, swizzle = "128B">

@@ -130,6 +130,25 @@ def test_moe_grouped(load, routing, name):
     check(y, buf, product_rows(x, w), offsets, routing)
 
 
+@pytest.mark.parametrize("n,row_stride", [(203, 208), (201, 201), (256, 264)])
+def test_moe_grouped_output_strides(load, n, row_stride):
+    """A group's last tile leaves through stores that stop at the group's end: 16-byte pieces
+    where the output's rows are 16-byte aligned (its tensor map encodes), the row's last piece
+    cut element by element where N is not a multiple of 8 (203 columns in rows of 208), single
+    elements where the rows are not aligned (201 columns, contiguous). The columns between N
+    and the row stride must stay unwritten."""
+    kernel = load("moe_grouped")
+    counts = ROUTINGS["small_experts"]() + skewed_counts(8, 900, 0.3, seed=3)
+    offsets, t, x, w = moe_inputs(counts, n, 200)
+    rows = torch.full((t + 2 * GUARD, row_stride), float("nan"), device="cuda",
+                      dtype=torch.bfloat16)
+    buf, y = rows[:, :n], rows[GUARD:GUARD + t, :n]
+    kernel(x, w, offsets, out=y)
+    torch.cuda.synchronize()
+    check(y, buf, product_rows(x, w), offsets, f"N {n}, rows of {row_stride}")
+    assert torch.isnan(rows[:, n:].float()).all(), "columns past N were written"
+
+
 def test_moe_f16_f32_out(load):
     """fp16 operands, f32 output, skewed routing with empty experts."""
     kernel = load("moe_f16")

@@ -162,6 +162,7 @@ TileStore::TileStore(Emitter &e, cta::StoreOp op, ValueRange indices,
   leader = e.eq(lane, e.i32(0));
   tmaOk = e.cmp(arith::CmpIPredicate::ne, kernel.getArgument(args.tmaOk),
                 e.i32(0));
+  mapEncoded = tmaOk;
   tensorMap = kernel.getArgument(args.tensorMap);
   Value slot = stagingSlot ? e.toI32(stagingSlot) : e.i32(0);
   base = e.bytePtr(staging, e.mul(slot, e.i32(stagingType.getStageBytes())));
@@ -373,7 +374,84 @@ void TileStore::endBlock(Value buffer, int64_t block) {
     NVVM::CpAsyncBulkCommitGroupOp::create(b, e.loc);
   });
   b.setInsertionPointToStart(&copyOut.getElseRegion().front());
+  if (!rowLimit) {
+    copyOutDirect(buffer, block);
+    return;
+  }
+  // Below a row limit (a group's last tile, on every group of a grouped
+  // GEMM) the copy is the common case, not the fallback: 16-byte pieces
+  // where the map's alignment allows them, one element each otherwise.
+  auto chunked = scf::IfOp::create(b, e.loc, mapEncoded,
+                                   /*withElseRegion=*/true);
+  b.setInsertionPointToStart(&chunked.getThenRegion().front());
+  copyOutChunks(buffer, block);
+  b.setInsertionPointToStart(&chunked.getElseRegion().front());
   copyOutDirect(buffer, block);
+}
+
+/// Copies one staged block to global memory in 16-byte pieces (a swizzle
+/// moves whole 16-byte chunks, so each piece is contiguous in the block
+/// too): consecutive threads along a row, a row's pieces written or not as
+/// one (below `rowEnd`), the last piece of a row that ends inside it
+/// element by element. Only where the runtime encoded the destination's
+/// tensor map: its base and strides are then 16-byte aligned, and a
+/// piece's column a multiple of its elements.
+void TileStore::copyOutChunks(Value buffer, int64_t block) {
+  OpBuilder &b = e.b;
+  const PointerArgs &pointerArgs = abi.pointerArgs.lookup(dest);
+  Value pointer = kernel.getArgument(pointerArgs.pointer);
+  Value stride = kernel.getArgument(pointerArgs.strides[outer.size()]);
+  Type i64 = b.getI64Type();
+  Value outerOffset = leadingOffset(e, kernel, pointerArgs, outer);
+  constexpr int64_t pieceBytes = 16;
+  int64_t pieceElements = pieceBytes / elementBytes;
+  int64_t rowPieces = span / pieceBytes;
+  int64_t pieces = rows * rowPieces;
+  auto vector = VectorType::get({4}, b.getI32Type());
+  Value here = e.warpgroupLaneHere();
+  auto globalAt = [&](Value row, Value col) {
+    Value at = arith::AddIOp::create(
+        b, e.loc,
+        arith::MulIOp::create(
+            b, e.loc, arith::ExtUIOp::create(b, e.loc, i64, row), stride),
+        arith::ExtUIOp::create(b, e.loc, i64, col));
+    at = arith::AddIOp::create(b, e.loc, at, outerOffset);
+    return LLVM::GEPOp::create(b, e.loc, pointer.getType(), element, pointer,
+                               ValueRange{at})
+        .getResult();
+  };
+  for (int64_t k = 0; k * kWarpgroupThreads < pieces; ++k) {
+    Value index = e.add(e.i32(k * kWarpgroupThreads), here);
+    Value r = e.udiv(index, e.i32(rowPieces));
+    Value p = e.urem(index, e.i32(rowPieces));
+    Value row = e.add(row0, r);
+    Value col = e.add(col0, e.add(e.mul(p, e.i32(pieceElements)),
+                                  e.i32(block * blockColumns)));
+    Value live = e.ult(row, rowEnd);
+    if ((k + 1) * kWarpgroupThreads > pieces)
+      live = e.andI(live, e.ult(index, e.i32(pieces)));
+    Value whole = e.cmp(arith::CmpIPredicate::ule,
+                        e.add(col, e.i32(pieceElements)), extentN);
+    Value source = e.bytePtr(buffer, swizzled(r, e.mul(p, e.i32(pieceBytes))));
+    auto piece = scf::IfOp::create(b, e.loc, e.andI(live, whole),
+                                   /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&piece.getThenRegion().front());
+    Value value = LLVM::LoadOp::create(b, e.loc, vector, source, pieceBytes);
+    LLVM::StoreOp::create(b, e.loc, value, globalAt(row, col), pieceBytes);
+    // The row's last piece, cut by the tensor's last column.
+    b.setInsertionPointToStart(&piece.getElseRegion().front());
+    e.ifThen(e.andI(live, e.ult(col, extentN)), [&] {
+      for (int64_t l = 0; l < pieceElements; ++l) {
+        Value c = e.add(col, e.i32(l));
+        e.ifThen(e.ult(c, extentN), [&] {
+          Value value = LLVM::LoadOp::create(
+              b, e.loc, element, e.bytePtr(source, l * elementBytes));
+          LLVM::StoreOp::create(b, e.loc, value, globalAt(row, c));
+        });
+      }
+    });
+  }
 }
 
 /// The destination of a vector store into program tensor `dest`: its

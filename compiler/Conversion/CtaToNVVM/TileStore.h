@@ -7,8 +7,9 @@
 // sm_100a); everything around that is the same on both and lives here:
 // the destination's extents, reading epilogue inputs at an element's row and
 // column, cloning the epilogue region, the swizzled byte offset inside a
-// block, and moving a staged block to global memory (a TMA store, or plain
-// masked stores when the runtime could not encode the tensor map).
+// block, and moving a staged block to global memory (a TMA store; 16-byte
+// stores masked by row below a row limit inside the tile; or plain masked
+// stores when the runtime could not encode the tensor map).
 //
 //===----------------------------------------------------------------------===//
 
@@ -134,12 +135,17 @@ private:
   mlir::Value loadInput(unsigned index, mlir::Value row, mlir::Value col);
   mlir::FailureOr<mlir::Value> extent(unsigned arg, unsigned axis);
   void copyOutDirect(mlir::Value buffer, int64_t block);
+  void copyOutChunks(mlir::Value buffer, int64_t block);
 
   Emitter &e;
   cta::StoreOp op;
   const KernelABI &abi;
   mlir::LLVM::LLVMFuncOp kernel;
   mlir::Value base, tensorMap, tmaOk, leader, rowLimit;
+  /// Whether the runtime encoded the destination's tensor map (its base and
+  /// strides 16-byte aligned), before a row limit inside the tile turns the
+  /// bulk copy off.
+  mlir::Value mapEncoded;
   /// The tile's group (i32), and the group count (leading extent) of each
   /// input read per group, by input index.
   mlir::Value group;
