@@ -75,7 +75,7 @@ def test_every_entry_of_a_batched_kernel(load, name, b, m, n, k):
     64x64 and 64x32 ping-pong): each entry, pinned, walks every batch entry's tiles and is
     correct."""
     kernel = load(name)
-    assert len(kernel.entries) == 7, kernel.entries
+    assert len(kernel.entries) == 8, kernel.entries
     if name == "bmm_shared_w":
         a, w = randn(b, 2, m, k, scale=k ** -0.25), randn(n, k, scale=k ** -0.25)
         bias = torch.randn(n, device="cuda")

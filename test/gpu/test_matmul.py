@@ -23,6 +23,7 @@ KERNELS = [
     ("matmul_pp", torch.bfloat16, torch.bfloat16),       # ping-pong, 128x128 on 2x1 clusters
     ("matmul_pp64", torch.bfloat16, torch.bfloat16),     # ping-pong, 64x256
     ("matmul_t224", torch.bfloat16, torch.bfloat16),     # 128x224: two 112-column staging blocks
+    ("matmul_t192", torch.bfloat16, torch.bfloat16),     # 128x192: 32-column staging blocks
 ]
 
 ODD_SHAPES = [(1, 1, 1), (1000, 1000, 1000), (4097, 1, 72), (127, 8191, 64), (129, 257, 72),
@@ -71,11 +72,11 @@ def test_8192(load, name, in_dtype, out_dtype, m, n, k):
 @pytest.mark.parametrize("m,n,k", [(1000, 1000, 1000), (129, 257, 72), (300, 2000, 520)])
 @pytest.mark.parametrize("name,in_dtype,out_dtype", [k for k in KERNELS if k[0] in ("matmul", "matmul_f16")])
 def test_every_entry_pinned(load, name, in_dtype, out_dtype, m, n, k):
-    """Each entry of a kernel with variants (128x64, 128x128; 128x128, 64x64 and 64x32
-    ping-pong), pinned, at shapes cut at every tile edge, whatever the cost rule would
+    """Each entry of a kernel with variants (128x64, 128x128, 128x224, 128x192; 128x128, 64x64
+    and 64x32 ping-pong), pinned, at shapes cut at every tile edge, whatever the cost rule would
     choose."""
     kernel = load(name)
-    assert len(kernel.entries) == 7, kernel.entries
+    assert len(kernel.entries) == 8, kernel.entries
     for_each_entry(kernel, lambda entry: check(kernel, in_dtype, out_dtype, m, n, k, 1e-2))
 
 

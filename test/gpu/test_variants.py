@@ -23,12 +23,13 @@ def test_matmul_ships_a_small_tile_variant(load):
     m = manifest("matmul")
     entries = [m["entry"]] + [v["entry"] for v in m.get("variants", [])]
     assert entries == ["matmul", "matmul_128x64", "matmul_128x128", "matmul_128x128pp",
-                       "matmul_128x224", "matmul_64x64pp", "matmul_64x32pp"], entries
+                       "matmul_128x224", "matmul_128x192", "matmul_64x64pp",
+                       "matmul_64x32pp"], entries
     assert m["launch"]["tile_cost"] > 0 and all(v["launch"]["tile_cost"] > 0 for v in m["variants"])
     # Only the 128x128 ping-pong variant's last epilogue is a cost of its own (the 64-row ones
     # are costed like the cooperative 128x64 tile).
     assert [v["launch"].get("tail_cost", 0) > 0 for v in m["variants"]] == [
-        False, False, True, False, False, False]
+        False, False, True, False, False, False, False]
 
 
 @pytest.mark.parametrize("m,n,k,expected", [
@@ -42,6 +43,8 @@ def test_matmul_ships_a_small_tile_variant(load):
                                            # ties at one tile per CTA
     # 3.4 waves of 128x256 tiles, 3.9 of 128x224: the 7/8-wide tile fills the last wave.
     (1024, 14336, 512, "matmul_128x224"),
+    # 2.2 waves of 128x256 tiles (2304 = 9 x 256), 2.9 of 128x192 (12 x 192).
+    (4096, 2304, 512, "matmul_128x192"),
     # One row tile: the default's 2x1 clusters leave half their CTAs without rows.
     (100, 28672, 256, "matmul_128x128"),
 ])

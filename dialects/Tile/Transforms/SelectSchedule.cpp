@@ -101,6 +101,11 @@ double tileEfficiency(int64_t width, int64_t accumulators) {
   // 128-255 figure.
   if (width == 224 && accumulators == 1)
     return 0.97;
+  // Its 3/4-wide tile (128x192) runs at ~0.86x (0.855 and 0.876 from pinned
+  // A/Bs at 8192 x 2304 x 4096 and 4096 x 2304 x 4096 on an H100,
+  // docs/performance.md, "a 3/4-wide tile for single products").
+  if (width == 192 && accumulators == 1)
+    return 0.86;
   return width >= 256 ? 1.0 : width >= 128 ? 0.9 : 0.67;
 }
 
@@ -166,6 +171,11 @@ struct TileVariant {
 ///   112-column staging blocks) on the default's clusters: 1024 x 14336 x
 ///   4096 and 512 x 28672 x 8192, whose 128x256 tiles fill 3.4 waves, fill
 ///   3.9 with it (0.88x -> 0.96-0.98x cuBLAS);
+/// - for one product, a 3/4-wide tile (128x192) on the default's clusters:
+///   where N is a multiple of 192 and not of 256, the default's tiles can
+///   fill a small last wave that 4/3 as many fill well (4096 x 2304 x 4096:
+///   2.2 waves of 128x256 tiles, 2.9 of 128x192; the runtime chose 128x128
+///   ping-pong there, 0.87x cuBLAS, the 192-wide tile runs at 1.00x);
 /// - for several accumulators (a dual GEMM's 128x128), a 7/8-wide tile
 ///   (128x112): when the default tiles fill just over a whole number of
 ///   waves, 8/7 as many narrower tiles fill them better (SwiGLU at
@@ -177,6 +187,8 @@ SmallVector<TileVariant> tileVariants(int64_t defaultTileN, int64_t numAccs) {
     variants.push_back({128, 1});
     variants.push_back({128, std::nullopt, /*pingpong=*/true});
     variants.push_back({defaultTileN * 7 / 8 / 16 * 16, std::nullopt});
+    if (defaultTileN >= 256)
+      variants.push_back({defaultTileN * 3 / 4 / 16 * 16, std::nullopt});
   } else {
     variants.push_back({defaultTileN * 7 / 8 / 16 * 16, std::nullopt});
   }

@@ -27,6 +27,12 @@
 // CHECK-LABEL: tile.kernel @matmul_128x128pp(
 // CHECK-SAME:    attributes {tail_cost = 1261.{{[0-9]+}} : f64, tile_cost = 16943.{{[0-9]+}} : f64, variant_of = @matmul}
 // CHECK:         tile.contract({{.*}}) [{{.*}}] {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 64, stages = 5, cluster_m = 2, cluster_n = 1, consumers = 2, persistent = true, group_m = 8, pingpong = true>}
+// CHECK-LABEL: tile.kernel @matmul_128x224(
+// CHECK-SAME:    attributes {tile_cost = 29558.{{[0-9]+}} : f64, variant_of = @matmul}
+// CHECK:         tile.contract({{.*}}) [{{.*}}] {schedule = #tile.schedule<tile_m = 128, tile_n = 224, tile_k = 64, stages = 4, cluster_m = 2, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>}
+// CHECK-LABEL: tile.kernel @matmul_128x192(
+// CHECK-SAME:    attributes {tile_cost = 28576.{{[0-9]+}} : f64, variant_of = @matmul}
+// CHECK:         tile.contract({{.*}}) [{{.*}}] {schedule = #tile.schedule<tile_m = 128, tile_n = 192, tile_k = 64, stages = 5, cluster_m = 2, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>}
 // CHECK-LABEL: tile.kernel @matmul_64x64pp(
 // CHECK-SAME:    attributes {tile_cost = 6113.{{[0-9]+}} : f64, variant_of = @matmul}
 // CHECK:         tile.contract({{.*}}) [{{.*}}] {schedule = #tile.schedule<tile_m = 64, tile_n = 64, tile_k = 128, stages = 6, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 8, pingpong = true>}
@@ -35,13 +41,14 @@
 // CHECK:         tile.contract({{.*}}) [{{.*}}] {schedule = #tile.schedule<tile_m = 64, tile_n = 32, tile_k = 128, stages = 8, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 8, pingpong = true>}
 // CHECK-NOT:     tile.kernel
 tile.kernel @matmul(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> {
-  // expected-remark@+7 {{schedule for sm_90a: tile 128x256x64, 4 stages of 48 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (128 accumulator registers/thread); cluster 2x1 (rhs tile multicast); persistent, group_m 8}}
-  // expected-remark@+6 {{schedule for sm_90a: tile 128x64x64, 8 stages of 24 KiB + 16 KiB epilogue staging = 208 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (32 accumulator registers/thread); cluster 1x1; persistent, group_m 8}}
-  // expected-remark@+5 {{schedule for sm_90a: tile 128x128x64, 6 stages of 32 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (64 accumulator registers/thread); cluster 1x1; persistent, group_m 8}}
-  // expected-remark@+4 {{schedule for sm_90a: tile 128x128x64, 5 stages of 32 KiB + 64 KiB epilogue staging = 224 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 128 rows (128 accumulator registers/thread); cluster 2x1 (rhs tile multicast); persistent, group_m 8, ping-pong (each math warpgroup owns a tile; one's epilogue overlaps the other's MMAs)}}
-  // expected-remark@+3 {{schedule for sm_90a: tile 64x64x128, 6 stages of 32 KiB + 16 KiB epilogue staging = 208 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (32 accumulator registers/thread); cluster 1x1; persistent, group_m 8, ping-pong (each math warpgroup owns a tile; one's epilogue overlaps the other's MMAs)}}
-  // expected-remark@+2 {{schedule for sm_90a: tile 64x32x128, 8 stages of 24 KiB + 8 KiB epilogue staging = 200 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (16 accumulator registers/thread); cluster 1x1; persistent, group_m 8, ping-pong (each math warpgroup owns a tile; one's epilogue overlaps the other's MMAs)}}
-  // expected-remark@+1 {{tile 128x224x64, 4 stages of 44 KiB + 28 KiB epilogue staging}}
+  // expected-remark@+8 {{schedule for sm_90a: tile 128x256x64, 4 stages of 48 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (128 accumulator registers/thread); cluster 2x1 (rhs tile multicast); persistent, group_m 8}}
+  // expected-remark@+7 {{schedule for sm_90a: tile 128x64x64, 8 stages of 24 KiB + 16 KiB epilogue staging = 208 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (32 accumulator registers/thread); cluster 1x1; persistent, group_m 8}}
+  // expected-remark@+6 {{schedule for sm_90a: tile 128x128x64, 6 stages of 32 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (64 accumulator registers/thread); cluster 1x1; persistent, group_m 8}}
+  // expected-remark@+5 {{schedule for sm_90a: tile 128x128x64, 5 stages of 32 KiB + 64 KiB epilogue staging = 224 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 128 rows (128 accumulator registers/thread); cluster 2x1 (rhs tile multicast); persistent, group_m 8, ping-pong (each math warpgroup owns a tile; one's epilogue overlaps the other's MMAs)}}
+  // expected-remark@+4 {{schedule for sm_90a: tile 64x64x128, 6 stages of 32 KiB + 16 KiB epilogue staging = 208 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (32 accumulator registers/thread); cluster 1x1; persistent, group_m 8, ping-pong (each math warpgroup owns a tile; one's epilogue overlaps the other's MMAs)}}
+  // expected-remark@+3 {{schedule for sm_90a: tile 64x32x128, 8 stages of 24 KiB + 8 KiB epilogue staging = 200 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (16 accumulator registers/thread); cluster 1x1; persistent, group_m 8, ping-pong (each math warpgroup owns a tile; one's epilogue overlaps the other's MMAs)}}
+  // expected-remark@+2 {{tile 128x224x64, 4 stages of 44 KiB + 28 KiB epilogue staging}}
+  // expected-remark@+1 {{tile 128x192x64, 5 stages of 40 KiB + 24 KiB epilogue staging}}
   %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
   ^bb0(%acc0: f32):
@@ -92,13 +99,14 @@ tile.kernel @f32_output(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xb
 // CHECK-LABEL: tile.kernel @fp8_128x64(
 // CHECK:         {schedule = #tile.schedule<tile_m = 128, tile_n = 64, tile_k = 128, stages = 8,
 tile.kernel @fp8(%a: tensor<?x?xf8E4M3FN, #tile.dims<M, K>>, %b: tensor<?x?xf8E4M3FN, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> {
-  // expected-remark@+7 {{schedule for sm_90a: tile 128x256x128, 4 stages of 48 KiB + 32 KiB epilogue staging}}
-  // expected-remark@+6 {{schedule for sm_90a: tile 128x64x128, 8 stages of 24 KiB + 16 KiB epilogue staging}}
-  // expected-remark@+5 {{schedule for sm_90a: tile 128x128x128, 6 stages of 32 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (64 accumulator registers/thread); cluster 1x1; persistent, group_m 8}}
-  // expected-remark@+4 {{tile 128x128x128, 5 stages of 32 KiB + 64 KiB epilogue staging}}
-  // expected-remark@+3 {{tile 64x64x256, 6 stages}}
-  // expected-remark@+2 {{tile 64x32x256, 8 stages}}
-  // expected-remark@+1 {{tile 128x224x128, 4 stages of 44 KiB + 28 KiB epilogue staging}}
+  // expected-remark@+8 {{schedule for sm_90a: tile 128x256x128, 4 stages of 48 KiB + 32 KiB epilogue staging}}
+  // expected-remark@+7 {{schedule for sm_90a: tile 128x64x128, 8 stages of 24 KiB + 16 KiB epilogue staging}}
+  // expected-remark@+6 {{schedule for sm_90a: tile 128x128x128, 6 stages of 32 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (64 accumulator registers/thread); cluster 1x1; persistent, group_m 8}}
+  // expected-remark@+5 {{tile 128x128x128, 5 stages of 32 KiB + 64 KiB epilogue staging}}
+  // expected-remark@+4 {{tile 64x64x256, 6 stages}}
+  // expected-remark@+3 {{tile 64x32x256, 8 stages}}
+  // expected-remark@+2 {{tile 128x224x128, 4 stages of 44 KiB + 28 KiB epilogue staging}}
+  // expected-remark@+1 {{tile 128x192x128, 5 stages of 40 KiB + 24 KiB epilogue staging}}
   %0 = tile.contract(%a, %b : tensor<?x?xf8E4M3FN, #tile.dims<M, K>>, tensor<?x?xf8E4M3FN, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
   ^bb0(%acc0: f32):
@@ -114,12 +122,13 @@ tile.kernel @fp8(%a: tensor<?x?xf8E4M3FN, #tile.dims<M, K>>, %b: tensor<?x?xf8E4
 // CHECK-LABEL: tile.kernel @f32_operands(
 // CHECK:         {schedule = #tile.schedule<tile_m = 128, tile_n = 256, tile_k = 32, stages = 4,
 tile.kernel @f32_operands(%a: tensor<?x?xf32, #tile.dims<M, K>>, %b: tensor<?x?xf32, #tile.dims<N, K>>) -> tensor<?x?xf32, #tile.dims<M, N>> {
-  // expected-remark@+6 {{schedule for sm_90a: tile 128x256x32, 4 stages of 48 KiB + 32 KiB epilogue staging}}
-  // expected-remark@+5 {{schedule for sm_90a: tile 128x64x32, 8 stages of 24 KiB + 32 KiB epilogue staging}}
-  // expected-remark@+4 {{schedule for sm_90a: tile 128x128x32, 6 stages of 32 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (64 accumulator registers/thread); cluster 1x1; persistent, group_m 8}}
-  // expected-remark@+3 {{tile 128x128x32, 5 stages of 32 KiB + 64 KiB epilogue staging}}
-  // expected-remark@+2 {{tile 64x64x64, 6 stages}}
-  // expected-remark@+1 {{tile 64x32x64, 8 stages}}
+  // expected-remark@+7 {{schedule for sm_90a: tile 128x256x32, 4 stages of 48 KiB + 32 KiB epilogue staging}}
+  // expected-remark@+6 {{schedule for sm_90a: tile 128x64x32, 8 stages of 24 KiB + 32 KiB epilogue staging}}
+  // expected-remark@+5 {{schedule for sm_90a: tile 128x128x32, 6 stages of 32 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (64 accumulator registers/thread); cluster 1x1; persistent, group_m 8}}
+  // expected-remark@+4 {{tile 128x128x32, 5 stages of 32 KiB + 64 KiB epilogue staging}}
+  // expected-remark@+3 {{tile 64x64x64, 6 stages}}
+  // expected-remark@+2 {{tile 64x32x64, 8 stages}}
+  // expected-remark@+1 {{tile 128x192x32, 4 stages of 40 KiB + 32 KiB epilogue staging}}
   %0 = tile.contract(%a, %b : tensor<?x?xf32, #tile.dims<M, K>>, tensor<?x?xf32, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xf32, #tile.dims<M, N>> {
   ^bb0(%acc0: f32):
@@ -136,13 +145,14 @@ tile.kernel @f32_operands(%a: tensor<?x?xf32, #tile.dims<M, K>>, %b: tensor<?x?x
 // CHECK-LABEL: tile.kernel @cluster4_128x64(
 // CHECK:         tile_n = 64, {{.*}}cluster_m = 4, cluster_n = 1
 tile.kernel @cluster4(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {hints = #tile.hints<cluster = [4]>} {
-  // expected-remark@+7 {{tile 128x256x64, 4 stages of 48 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (128 accumulator registers/thread); cluster 4x1 (rhs tile multicast); persistent, group_m 8}}
-  // expected-remark@+6 {{tile 128x64x64, 8 stages of 24 KiB + 16 KiB epilogue staging = 208 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (32 accumulator registers/thread); cluster 4x1 (rhs tile multicast); persistent, group_m 8}}
-  // expected-remark@+5 {{schedule for sm_90a: tile 128x128x64, 6 stages of 32 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (64 accumulator registers/thread); cluster 4x1 (rhs tile multicast); persistent, group_m 8}}
-  // expected-remark@+4 {{tile 128x128x64, 5 stages of 32 KiB + 64 KiB epilogue staging}}
-  // expected-remark@+3 {{tile 64x64x128, 6 stages}}
-  // expected-remark@+2 {{tile 64x32x128, 8 stages}}
-  // expected-remark@+1 {{tile 128x224x64, 4 stages of 44 KiB + 28 KiB epilogue staging}}
+  // expected-remark@+8 {{tile 128x256x64, 4 stages of 48 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (128 accumulator registers/thread); cluster 4x1 (rhs tile multicast); persistent, group_m 8}}
+  // expected-remark@+7 {{tile 128x64x64, 8 stages of 24 KiB + 16 KiB epilogue staging = 208 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (32 accumulator registers/thread); cluster 4x1 (rhs tile multicast); persistent, group_m 8}}
+  // expected-remark@+6 {{schedule for sm_90a: tile 128x128x64, 6 stages of 32 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (64 accumulator registers/thread); cluster 4x1 (rhs tile multicast); persistent, group_m 8}}
+  // expected-remark@+5 {{tile 128x128x64, 5 stages of 32 KiB + 64 KiB epilogue staging}}
+  // expected-remark@+4 {{tile 64x64x128, 6 stages}}
+  // expected-remark@+3 {{tile 64x32x128, 8 stages}}
+  // expected-remark@+2 {{tile 128x224x64, 4 stages of 44 KiB + 28 KiB epilogue staging}}
+  // expected-remark@+1 {{tile 128x192x64, 5 stages of 40 KiB + 24 KiB epilogue staging}}
   %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
   ^bb0(%acc0: f32):
@@ -209,13 +219,14 @@ tile.kernel @m_128x64(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf1
 }
 tile.kernel @m(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>)
     -> tensor<?x?xbf16, #tile.dims<M, N>> {
-  // expected-remark@+7 {{schedule for sm_90a: tile 128x256x64, 4 stages}}
-  // expected-remark@+6 {{schedule for sm_90a: tile 128x64x64, 8 stages}}
-  // expected-remark@+5 {{schedule for sm_90a: tile 128x128x64, 6 stages of 32 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (64 accumulator registers/thread); cluster 1x1; persistent, group_m 8}}
-  // expected-remark@+4 {{tile 128x128x64, 5 stages of 32 KiB + 64 KiB epilogue staging}}
-  // expected-remark@+3 {{tile 64x64x128, 6 stages}}
-  // expected-remark@+2 {{tile 64x32x128, 8 stages}}
-  // expected-remark@+1 {{tile 128x224x64, 4 stages of 44 KiB + 28 KiB epilogue staging}}
+  // expected-remark@+8 {{schedule for sm_90a: tile 128x256x64, 4 stages}}
+  // expected-remark@+7 {{schedule for sm_90a: tile 128x64x64, 8 stages}}
+  // expected-remark@+6 {{schedule for sm_90a: tile 128x128x64, 6 stages of 32 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (64 accumulator registers/thread); cluster 1x1; persistent, group_m 8}}
+  // expected-remark@+5 {{tile 128x128x64, 5 stages of 32 KiB + 64 KiB epilogue staging}}
+  // expected-remark@+4 {{tile 64x64x128, 6 stages}}
+  // expected-remark@+3 {{tile 64x32x128, 8 stages}}
+  // expected-remark@+2 {{tile 128x224x64, 4 stages of 44 KiB + 28 KiB epilogue staging}}
+  // expected-remark@+1 {{tile 128x192x64, 5 stages of 40 KiB + 24 KiB epilogue staging}}
   %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
   ^bb0(%acc: f32):
@@ -854,13 +865,14 @@ tile.kernel @grouped_stream_k(%x: tensor<?x?xbf16, #tile.dims<T, K>>, %w: tensor
 // CHECK-LABEL: tile.kernel @batched_64x32pp(
 // CHECK-NOT:     tile.kernel
 tile.kernel @batched(%a: tensor<?x?x?xbf16, #tile.dims<B, M, K>>, %b: tensor<?x?x?xbf16, #tile.dims<B, N, K>>) -> tensor<?x?x?xbf16, #tile.dims<B, M, N>> {
-  // expected-remark@+7 {{schedule for sm_90a: tile 128x256x64, 4 stages of 48 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (128 accumulator registers/thread); cluster 2x1 (rhs tile multicast); persistent, group_m 8}}
-  // expected-remark@+6 {{schedule for sm_90a: tile 128x64x64, 8 stages of 24 KiB + 16 KiB epilogue staging = 208 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (32 accumulator registers/thread); cluster 1x1; persistent, group_m 8}}
-  // expected-remark@+5 {{schedule for sm_90a: tile 128x128x64, 6 stages of 32 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (64 accumulator registers/thread); cluster 1x1; persistent, group_m 8}}
-  // expected-remark@+4 {{tile 128x128x64, 5 stages of 32 KiB + 64 KiB epilogue staging}}
-  // expected-remark@+3 {{tile 64x64x128, 6 stages}}
-  // expected-remark@+2 {{tile 64x32x128, 8 stages}}
-  // expected-remark@+1 {{tile 128x224x64, 4 stages of 44 KiB + 28 KiB epilogue staging}}
+  // expected-remark@+8 {{schedule for sm_90a: tile 128x256x64, 4 stages of 48 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (128 accumulator registers/thread); cluster 2x1 (rhs tile multicast); persistent, group_m 8}}
+  // expected-remark@+7 {{schedule for sm_90a: tile 128x64x64, 8 stages of 24 KiB + 16 KiB epilogue staging = 208 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (32 accumulator registers/thread); cluster 1x1; persistent, group_m 8}}
+  // expected-remark@+6 {{schedule for sm_90a: tile 128x128x64, 6 stages of 32 KiB + 32 KiB epilogue staging = 224 KiB of 227 KiB shared memory; 2 math warpgroup(s) x 64 rows (64 accumulator registers/thread); cluster 1x1; persistent, group_m 8}}
+  // expected-remark@+5 {{tile 128x128x64, 5 stages of 32 KiB + 64 KiB epilogue staging}}
+  // expected-remark@+4 {{tile 64x64x128, 6 stages}}
+  // expected-remark@+3 {{tile 64x32x128, 8 stages}}
+  // expected-remark@+2 {{tile 128x224x64, 4 stages of 44 KiB + 28 KiB epilogue staging}}
+  // expected-remark@+1 {{tile 128x192x64, 5 stages of 40 KiB + 24 KiB epilogue staging}}
   %0 = tile.contract(%a, %b : tensor<?x?x?xbf16, #tile.dims<B, M, K>>, tensor<?x?x?xbf16, #tile.dims<B, N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?x?xbf16, #tile.dims<B, M, N>> {
   ^bb0(%acc0: f32):
