@@ -175,7 +175,7 @@ struct TileVariant {
 ///   where N is a multiple of 192 and not of 256, the default's tiles can
 ///   fill a small last wave that 4/3 as many fill well (4096 x 2304 x 4096:
 ///   2.2 waves of 128x256 tiles, 2.9 of 128x192; the runtime chose 128x128
-///   ping-pong there, 0.87x cuBLAS, the 192-wide tile runs at 1.00x);
+///   ping-pong there, 0.87x cuBLAS; the 192-wide tile 0.93-1.01x);
 /// - for several accumulators (a dual GEMM's 128x128), a 7/8-wide tile
 ///   (128x112): when the default tiles fill just over a whole number of
 ///   waves, 8/7 as many narrower tiles fill them better (SwiGLU at
