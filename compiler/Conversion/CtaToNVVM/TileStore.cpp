@@ -308,18 +308,34 @@ Value TileStore::beginBlock(int64_t block) {
   return buffer;
 }
 
-/// Copies one staged block to global memory without a tensor map: every
-/// thread of the warpgroup moves elements (consecutive threads along a row,
-/// so the stores coalesce), masked to the tensor.
-void TileStore::copyOutDirect(Value buffer, int64_t block) {
+Value TileStore::destOuterOffset() {
+  return leadingOffset(e, kernel, abi.pointerArgs.lookup(dest), outer);
+}
+
+Value TileStore::destAddress(Value outerOffset, Value row, Value col) {
   OpBuilder &b = e.b;
   const PointerArgs &pointerArgs = abi.pointerArgs.lookup(dest);
   Value pointer = kernel.getArgument(pointerArgs.pointer);
   Value stride = kernel.getArgument(pointerArgs.strides[outer.size()]);
   Type i64 = b.getI64Type();
-  // The leading axes' part of every element's offset.
-  Value outerOffset = leadingOffset(e, kernel, pointerArgs, outer);
+  Value at = arith::AddIOp::create(
+      b, e.loc,
+      arith::MulIOp::create(
+          b, e.loc, arith::ExtUIOp::create(b, e.loc, i64, row), stride),
+      arith::ExtUIOp::create(b, e.loc, i64, col));
+  at = arith::AddIOp::create(b, e.loc, at, outerOffset);
+  return LLVM::GEPOp::create(b, e.loc, pointer.getType(), element, pointer,
+                             ValueRange{at});
+}
+
+/// Copies one staged block to global memory without a tensor map: every
+/// thread of the warpgroup moves elements (consecutive threads along a row,
+/// so the stores coalesce), masked to the tensor.
+void TileStore::copyOutDirect(Value buffer, int64_t block) {
+  OpBuilder &b = e.b;
   int64_t elements = rows * blockColumns;
+  // The leading axes' part of every element's offset.
+  Value outerOffset = destOuterOffset();
   // (The lane read here: LLVM would otherwise compute every element's
   // swizzled address at the kernel's entry, for this rarely taken path, and
   // keep them live through the whole kernel: 29 spilled registers in the
@@ -336,15 +352,7 @@ void TileStore::copyOutDirect(Value buffer, int64_t block) {
       Value offset = swizzled(r, e.mul(c, e.i32(elementBytes)));
       Value value =
           LLVM::LoadOp::create(b, e.loc, element, e.bytePtr(buffer, offset));
-      Value at = arith::AddIOp::create(
-          b, e.loc,
-          arith::MulIOp::create(
-              b, e.loc, arith::ExtUIOp::create(b, e.loc, i64, row), stride),
-          arith::ExtUIOp::create(b, e.loc, i64, col));
-      at = arith::AddIOp::create(b, e.loc, at, outerOffset);
-      Value address = LLVM::GEPOp::create(b, e.loc, pointer.getType(), element,
-                                          pointer, ValueRange{at});
-      LLVM::StoreOp::create(b, e.loc, value, address);
+      LLVM::StoreOp::create(b, e.loc, value, destAddress(outerOffset, row, col));
     });
   }
 }
@@ -398,28 +406,13 @@ void TileStore::endBlock(Value buffer, int64_t block) {
 /// piece's column a multiple of its elements.
 void TileStore::copyOutChunks(Value buffer, int64_t block) {
   OpBuilder &b = e.b;
-  const PointerArgs &pointerArgs = abi.pointerArgs.lookup(dest);
-  Value pointer = kernel.getArgument(pointerArgs.pointer);
-  Value stride = kernel.getArgument(pointerArgs.strides[outer.size()]);
-  Type i64 = b.getI64Type();
-  Value outerOffset = leadingOffset(e, kernel, pointerArgs, outer);
+  Value outerOffset = destOuterOffset();
   constexpr int64_t pieceBytes = 16;
   int64_t pieceElements = pieceBytes / elementBytes;
   int64_t rowPieces = span / pieceBytes;
   int64_t pieces = rows * rowPieces;
   auto vector = VectorType::get({4}, b.getI32Type());
   Value here = e.warpgroupLaneHere();
-  auto globalAt = [&](Value row, Value col) {
-    Value at = arith::AddIOp::create(
-        b, e.loc,
-        arith::MulIOp::create(
-            b, e.loc, arith::ExtUIOp::create(b, e.loc, i64, row), stride),
-        arith::ExtUIOp::create(b, e.loc, i64, col));
-    at = arith::AddIOp::create(b, e.loc, at, outerOffset);
-    return LLVM::GEPOp::create(b, e.loc, pointer.getType(), element, pointer,
-                               ValueRange{at})
-        .getResult();
-  };
   for (int64_t k = 0; k * kWarpgroupThreads < pieces; ++k) {
     Value index = e.add(e.i32(k * kWarpgroupThreads), here);
     Value r = e.udiv(index, e.i32(rowPieces));
@@ -438,7 +431,7 @@ void TileStore::copyOutChunks(Value buffer, int64_t block) {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&piece.getThenRegion().front());
     Value value = LLVM::LoadOp::create(b, e.loc, vector, source, pieceBytes);
-    LLVM::StoreOp::create(b, e.loc, value, globalAt(row, col), pieceBytes);
+    LLVM::StoreOp::create(b, e.loc, value, destAddress(outerOffset, row, col), pieceBytes);
     // The row's last piece, cut by the tensor's last column.
     b.setInsertionPointToStart(&piece.getElseRegion().front());
     e.ifThen(e.andI(live, e.ult(col, extentN)), [&] {
@@ -447,7 +440,7 @@ void TileStore::copyOutChunks(Value buffer, int64_t block) {
         e.ifThen(e.ult(c, extentN), [&] {
           Value value = LLVM::LoadOp::create(
               b, e.loc, element, e.bytePtr(source, l * elementBytes));
-          LLVM::StoreOp::create(b, e.loc, value, globalAt(row, c));
+          LLVM::StoreOp::create(b, e.loc, value, destAddress(outerOffset, row, c));
         });
       }
     });

@@ -134,6 +134,11 @@ public:
 private:
   mlir::Value loadInput(unsigned index, mlir::Value row, mlir::Value col);
   mlir::FailureOr<mlir::Value> extent(unsigned arg, unsigned axis);
+  /// The destination's element offset of the tile's leading indices, and
+  /// the address of element (row, col) there, for plain stores.
+  mlir::Value destOuterOffset();
+  mlir::Value destAddress(mlir::Value outerOffset, mlir::Value row,
+                          mlir::Value col);
   void copyOutDirect(mlir::Value buffer, int64_t block);
   void copyOutChunks(mlir::Value buffer, int64_t block);
 
