@@ -53,6 +53,8 @@ unsigned swizzleAlignmentBytes(SwizzleMode mode);
 /// (the row's index among 8 rows of 128 bytes), B = swizzleBits(mode);
 /// swizzleXorMask() is 2^B - 1.
 constexpr unsigned swizzleChunkShift = 4;
+/// The bytes a swizzle keeps together: 1 << swizzleChunkShift.
+constexpr unsigned swizzleChunkBytes = 1u << swizzleChunkShift;
 constexpr unsigned swizzleRowShift = 7;
 unsigned swizzleXorMask(SwizzleMode mode);
 

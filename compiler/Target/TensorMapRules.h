@@ -37,6 +37,12 @@ namespace kiln::target {
 /// The largest extent of any box dimension.
 constexpr uint32_t tmaMaxBoxExtent = 256;
 
+/// What an encodable tensor map guarantees of its global tensor: a base
+/// address and strides (beyond the innermost) that are multiples of this
+/// many bytes (the runtime checks it before encoding:
+/// runtime/TensorMapParams.cpp).
+constexpr uint32_t tmaGlobalAlignBytes = 16;
+
 /// How a tensor of some element type is described to TMA.
 struct TmaElement {
   /// The manifest's tensor-map element name: "bf16", "f16", "f32", "i32",

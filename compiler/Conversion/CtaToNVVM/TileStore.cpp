@@ -1,6 +1,8 @@
 //===- TileStore.cpp - what every chip's cta.store lowering shares --------===//
 
 #include "compiler/Conversion/CtaToNVVM/TileStore.h"
+#include "compiler/Target/Swizzle.h"
+#include "compiler/Target/TensorMapRules.h"
 
 #include "mlir/IR/IRMapping.h"
 
@@ -328,11 +330,16 @@ Value TileStore::destAddress(Value outerOffset, Value row, Value col) {
                              ValueRange{at});
 }
 
+void TileStore::copyElement(Value source, Value outerOffset, Value row,
+                            Value col) {
+  Value value = LLVM::LoadOp::create(e.b, e.loc, element, source);
+  LLVM::StoreOp::create(e.b, e.loc, value, destAddress(outerOffset, row, col));
+}
+
 /// Copies one staged block to global memory without a tensor map: every
 /// thread of the warpgroup moves elements (consecutive threads along a row,
 /// so the stores coalesce), masked to the tensor.
 void TileStore::copyOutDirect(Value buffer, int64_t block) {
-  OpBuilder &b = e.b;
   int64_t elements = rows * blockColumns;
   // The leading axes' part of every element's offset.
   Value outerOffset = destOuterOffset();
@@ -350,9 +357,7 @@ void TileStore::copyOutDirect(Value buffer, int64_t block) {
     Value inside = e.andI(e.ult(row, rowEnd), e.ult(col, extentN));
     e.ifThen(inside, [&] {
       Value offset = swizzled(r, e.mul(c, e.i32(elementBytes)));
-      Value value =
-          LLVM::LoadOp::create(b, e.loc, element, e.bytePtr(buffer, offset));
-      LLVM::StoreOp::create(b, e.loc, value, destAddress(outerOffset, row, col));
+      copyElement(e.bytePtr(buffer, offset), outerOffset, row, col);
     });
   }
 }
@@ -407,11 +412,16 @@ void TileStore::endBlock(Value buffer, int64_t block) {
 void TileStore::copyOutChunks(Value buffer, int64_t block) {
   OpBuilder &b = e.b;
   Value outerOffset = destOuterOffset();
-  constexpr int64_t pieceBytes = 16;
+  // A piece is one swizzle chunk (contiguous in the staging block), and the
+  // encoded map's alignment makes it one aligned vector store in global
+  // memory.
+  constexpr int64_t pieceBytes = target::swizzleChunkBytes;
+  static_assert(pieceBytes <= target::tmaGlobalAlignBytes,
+                "a piece is aligned only up to the map's alignment");
   int64_t pieceElements = pieceBytes / elementBytes;
   int64_t rowPieces = span / pieceBytes;
   int64_t pieces = rows * rowPieces;
-  auto vector = VectorType::get({4}, b.getI32Type());
+  auto vector = VectorType::get({pieceBytes / 4}, b.getI32Type());
   Value here = e.warpgroupLaneHere();
   for (int64_t k = 0; k * kWarpgroupThreads < pieces; ++k) {
     Value index = e.add(e.i32(k * kWarpgroupThreads), here);
@@ -431,16 +441,16 @@ void TileStore::copyOutChunks(Value buffer, int64_t block) {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&piece.getThenRegion().front());
     Value value = LLVM::LoadOp::create(b, e.loc, vector, source, pieceBytes);
-    LLVM::StoreOp::create(b, e.loc, value, destAddress(outerOffset, row, col), pieceBytes);
+    LLVM::StoreOp::create(b, e.loc, value, destAddress(outerOffset, row, col),
+                          pieceBytes);
     // The row's last piece, cut by the tensor's last column.
     b.setInsertionPointToStart(&piece.getElseRegion().front());
     e.ifThen(e.andI(live, e.ult(col, extentN)), [&] {
       for (int64_t l = 0; l < pieceElements; ++l) {
         Value c = e.add(col, e.i32(l));
         e.ifThen(e.ult(c, extentN), [&] {
-          Value value = LLVM::LoadOp::create(
-              b, e.loc, element, e.bytePtr(source, l * elementBytes));
-          LLVM::StoreOp::create(b, e.loc, value, destAddress(outerOffset, row, c));
+          copyElement(e.bytePtr(source, l * elementBytes), outerOffset, row,
+                      c);
         });
       }
     });

@@ -139,6 +139,9 @@ private:
   mlir::Value destOuterOffset();
   mlir::Value destAddress(mlir::Value outerOffset, mlir::Value row,
                           mlir::Value col);
+  /// Copies the staged element at `source` to destination (row, col).
+  void copyElement(mlir::Value source, mlir::Value outerOffset,
+                   mlir::Value row, mlir::Value col);
   void copyOutDirect(mlir::Value buffer, int64_t block);
   void copyOutChunks(mlir::Value buffer, int64_t block);
 
