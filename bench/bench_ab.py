@@ -6,6 +6,7 @@
     bench_ab.py epilogue a.kiln.json b.kiln.json [--shapes ...]
     bench_ab.py attention a.kiln.json b.kiln.json [--shapes 4x16x4096x256,...] [--causal]
     bench_ab.py grouped a.kiln.json b.kiln.json [--shapes 64x256x2816x2048s,...]
+    bench_ab.py matmul a.kiln.json@a_128x128 a.kiln.json  (an entry pinned; the cost rule's choice)
 
 Each artifact computes the same function (matmul: a @ b.T; swiglu: silu(x @ w1.T) *
 (x @ w2.T); epilogue: relu(x @ w.T + bias) + r; attention: softmax(q @ k.T / sqrt(D)) @ v,
@@ -85,6 +86,20 @@ def parse_attention_shapes(text):
     return [tuple(int(x) for x in shape.split("x")) for shape in text.split(",") if shape]
 
 
+def load_pinned(spec):
+    """(name, kernel) of an artifact path, or of PATH@ENTRY: that artifact with every launch
+    running ENTRY (one of its variants' entry symbols) instead of the cost rule's choice."""
+    path, _, entry = spec.partition("@")
+    kernel = load_kernel(path)
+    name = os.path.basename(path).replace(".kiln.json", "")
+    if entry:
+        if entry not in kernel.entries:
+            sys.exit(f"{path} has no entry {entry} (entries: {', '.join(kernel.entries)})")
+        kernel.pinned_entry = entry
+        name += "@" + entry
+    return name, kernel
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("kind", choices=sorted(DEFAULT_SHAPES))
@@ -95,10 +110,10 @@ def main():
     parser.add_argument("--control", action="store_true",
                         help="also time a second copy of the first artifact (the noise floor)")
     args = parser.parse_args()
-    kernels = {os.path.basename(p).replace(".kiln.json", ""): load_kernel(p) for p in args.artifacts}
-    if args.control:
-        first = args.artifacts[0]
-        kernels[os.path.basename(first).replace(".kiln.json", "") + " again"] = load_kernel(first)
+    kernels = {}
+    for spec in args.artifacts + (args.artifacts[:1] if args.control else []):
+        name, kernel = load_pinned(spec)
+        kernels[name + (" again" if name in kernels else "")] = kernel
     names = list(kernels)
     status = 0
     parse = {"attention": parse_attention_shapes, "grouped": parse_grouped_shapes}.get(

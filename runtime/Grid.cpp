@@ -122,6 +122,22 @@ std::string costText(double v) {
   return buf;
 }
 
+/// ceil(extent / tile) of a planned extent at these dims (tiles along a grid
+/// axis, K steps); false when it does not evaluate.
+bool evaluateSteps(const PlannedExpr &e, int64_t tile, const BoundDims &dims,
+                   int64_t &steps) {
+  int64_t v = 0, extent;
+  if (e.dim >= 0) {
+    if (static_cast<size_t>(e.dim) >= dims.values.size() ||
+        (v = dims.values[e.dim]) < 0)
+      return false;
+  }
+  if (!e.expr.evaluate(v, extent) || extent < 0 || tile < 1)
+    return false;
+  steps = extent / tile + (extent % tile != 0);
+  return true;
+}
+
 } // namespace
 
 VariantCost variantCost(const LaunchPlan &kernel, const BoundDims &dims,
@@ -132,17 +148,9 @@ VariantCost variantCost(const LaunchPlan &kernel, const BoundDims &dims,
   int axes = static_cast<int>(std::min<size_t>(kernel.gridExtents.size(), 8));
   bool empty = false;
   for (int i = 0; i < axes; ++i) {
-    const PlannedExpr &e = kernel.gridExtents[i];
-    int64_t v = 0, extent;
-    if (e.dim >= 0) {
-      if (static_cast<size_t>(e.dim) >= dims.values.size() ||
-          (v = dims.values[e.dim]) < 0)
-        return c;
-    }
-    if (!e.expr.evaluate(v, extent) || extent < 0)
+    int64_t n;
+    if (!evaluateSteps(kernel.gridExtents[i], l.tiles[i].tile, dims, n))
       return c;
-    int64_t tile = l.tiles[i].tile;
-    int64_t n = extent / tile + (extent % tile != 0);
     empty |= n == 0;
     counts[i] = n;
   }
@@ -160,7 +168,26 @@ VariantCost variantCost(const LaunchPlan &kernel, const BoundDims &dims,
   else
     c.ctas = persistentCtas(counts, axes, l.cluster[0], kSaturated);
   c.waves = c.ctas / c.resident + (c.ctas % c.resident != 0);
-  c.cost = static_cast<double>(c.waves) * l.tileCost + l.tailCost;
+  c.rounds = static_cast<double>(c.waves);
+  // The device's split rule (docs/architecture.md 7.2) in cluster tiles:
+  // at least one full wave, a partial one of at most max_tail_percent, and
+  // more rounds saved than the join costs.
+  int64_t kSteps = 0;
+  if (l.streamK.present() && l.rule == GridRule::Persistent &&
+      evaluateSteps(kernel.streamKExtent, l.streamK.k.tile, dims, kSteps) &&
+      kSteps > 0) {
+    int64_t tiles = c.ctas / cluster, clusters = c.resident / cluster;
+    int64_t rem = tiles % clusters;
+    if (rem != 0 && tiles >= clusters &&
+        rem * 100 <= clusters * l.streamK.maxTailPercent &&
+        static_cast<double>(kSteps) * static_cast<double>(clusters - rem) >
+            l.streamK.joinSteps * static_cast<double>(clusters)) {
+      c.streamKSplit = true;
+      c.rounds = static_cast<double>(tiles) / static_cast<double>(clusters) +
+                 l.streamK.joinSteps / static_cast<double>(kSteps);
+    }
+  }
+  c.cost = c.rounds * l.tileCost + l.tailCost;
   return c;
 }
 
@@ -203,7 +230,11 @@ std::string describeVariantChoice(const LaunchPlan &plan, const BoundDims &dims,
     else
       s += ": " + std::to_string(c.ctas) + " CTAs, " + std::to_string(c.waves) +
            (c.waves == 1 ? " wave" : " waves") + " of " +
-           std::to_string(c.resident) + ", tile_cost " +
+           std::to_string(c.resident) +
+           (c.streamKSplit ? " (stream-K split: " + costText(c.rounds) +
+                                 " rounds with the join)"
+                           : std::string()) +
+           ", tile_cost " +
            costText(v.manifest.launch.tileCost) +
            (v.manifest.launch.tailCost != 0
                 ? ", tail_cost " + costText(v.manifest.launch.tailCost)

@@ -49,12 +49,19 @@ struct VariantCost {
   int64_t resident = 0;
   /// ceil(T / resident); 0 when a tile count is 0.
   int64_t waves = 0;
-  /// waves * tile_cost + tail_cost.
+  /// A stream-K kernel (`launch.stream_k`) whose walk splits at these dims:
+  /// its clusters share the K steps of the last tiles, so its time is T / G
+  /// rounds of tiles (G = resident / C clusters), not `waves`, plus the join.
+  bool streamKSplit = false;
+  /// The rounds of tiles the cost counts: `waves`, or, when split, T / G
+  /// cluster tiles per cluster + join_steps / K steps.
+  double rounds = 0;
+  /// rounds * tile_cost + tail_cost.
   double cost = 0;
 };
 
 /// The rule's numbers for `kernel` (any plan: the primary or a variant) with
-/// these dims on a device with `smCount` SMs. Integer arithmetic on the bound
+/// these dims on a device with `smCount` SMs. Arithmetic on the bound
 /// dims; allocates nothing.
 VariantCost variantCost(const LaunchPlan &kernel, const BoundDims &dims,
                         int smCount);

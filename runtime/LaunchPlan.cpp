@@ -88,6 +88,8 @@ static LaunchPlan planKernel(const Manifest &m, int variant) {
 
   for (const GridAxis &g : m.launch.tiles)
     plan.gridExtents.push_back(resolve(m, g.extent));
+  if (m.launch.streamK.present())
+    plan.streamKExtent = resolve(m, m.launch.streamK.k.extent);
   return plan;
 }
 

@@ -465,6 +465,38 @@ bool checkKernel(const Manifest &m, const std::string &at,
     error = at + "launch.tail_cost " + text + " is not a finite number >= 0";
     return false;
   }
+  if (l.streamK.present()) {
+    if (l.streamK.maxTailPercent < 1 || l.streamK.maxTailPercent > 100) {
+      error = at + "launch.stream_k.max_tail_percent " +
+              std::to_string(l.streamK.maxTailPercent) +
+              " is outside [1, 100]";
+      return false;
+    }
+    std::string where = at + "launch.stream_k.k";
+    if (!checkExpr(m, l.streamK.k.extent, where, error))
+      return false;
+    if (l.streamK.k.tile < 1 || l.streamK.k.tile > kMaxKernelIndex) {
+      error = where + ": tile " + std::to_string(l.streamK.k.tile) +
+              (l.streamK.k.tile < 1
+                   ? " is not positive"
+                   : " exceeds the kernel's 32-bit index limit (" +
+                         std::to_string(kMaxKernelIndex) + ")");
+      return false;
+    }
+    if (!(l.streamK.joinSteps >= 0) ||
+        l.streamK.joinSteps > std::numeric_limits<double>::max()) {
+      char text[32];
+      std::snprintf(text, sizeof text, "%g", l.streamK.joinSteps);
+      error = at + "launch.stream_k.join_steps " + text +
+              " is not a finite number >= 0";
+      return false;
+    }
+    // Only a persistent grid walks stream-K: its clusters share the split.
+    if (l.rule != GridRule::Persistent) {
+      error = at + "launch.stream_k needs the persistent grid rule";
+      return false;
+    }
+  }
   return true;
 }
 
@@ -918,8 +950,29 @@ bool readLaunch(Reader &r, const Json &j, const std::string &path, Launch &l) {
     if (!r.number(*c, path + ".tail_cost", l.tailCost))
       return false;
   l.workspacePerCta = 0;
-  if (r.field(j, "workspace_per_cta", path, false))
-    return r.intField(j, "workspace_per_cta", path, l.workspacePerCta);
+  if (r.field(j, "workspace_per_cta", path, false) &&
+      !r.intField(j, "workspace_per_cta", path, l.workspacePerCta))
+    return false;
+  l.streamK = StreamKRule();
+  if (const Json *sk = r.field(j, "stream_k", path, false)) {
+    std::string skPath = path + ".stream_k";
+    const Json *k = nullptr, *join = nullptr;
+    if (!r.object(*sk, skPath) ||
+        !r.intField(*sk, "max_tail_percent", skPath,
+                    l.streamK.maxTailPercent) ||
+        !(k = r.field(*sk, "k", skPath, true)))
+      return false;
+    if (!k->is_array() || k->size() != 2)
+      return r.fail(skPath + ".k", "expected [extent, tile]");
+    if (!r.dimExpr((*k)[0], skPath + ".k[0]", l.streamK.k.extent) ||
+        !r.integer((*k)[1], skPath + ".k[1]", l.streamK.k.tile) ||
+        !(join = r.field(*sk, "join_steps", skPath, true)) ||
+        !r.number(*join, skPath + ".join_steps", l.streamK.joinSteps))
+      return false;
+    if (!l.streamK.present())
+      return r.fail(skPath + ".max_tail_percent",
+                    "0 is outside [1, 100] (leave stream_k out instead)");
+  }
   return true;
 }
 
@@ -1148,6 +1201,11 @@ Json toJson(const Launch &l) {
     j["tail_cost"] = l.tailCost;
   if (l.workspacePerCta != 0)
     j["workspace_per_cta"] = l.workspacePerCta;
+  if (l.streamK.present())
+    j["stream_k"] = Json{
+        {"max_tail_percent", l.streamK.maxTailPercent},
+        {"k", Json::array({l.streamK.k.extent.str(), l.streamK.k.tile})},
+        {"join_steps", l.streamK.joinSteps}};
   return j;
 }
 

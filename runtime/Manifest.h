@@ -180,6 +180,28 @@ struct GridAxis {
   }
 };
 
+/// The split rule of a stream-K walk (`launch.stream_k`), for the cost rule:
+/// with T cluster tiles on G clusters, the walk splits the K steps of its last
+/// (T mod G) + G tiles evenly over the G clusters when T >= G, the tiles have
+/// K steps and 0 < T mod G <= G * max_tail_percent / 100
+/// (docs/architecture.md 7.2).
+struct StreamKRule {
+  /// 1..100; 0: the kernel does not walk stream-K (the key is absent).
+  int64_t maxTailPercent = 0;
+  /// The contraction extent and K step: a tile has ceil(extent / tile) steps.
+  GridAxis k;
+  /// What joining a split tile's parts adds to a split launch, in K steps of
+  /// one tile (partial sums written, read back and added: a fixed time, so
+  /// a larger share of a tile with fewer K steps).
+  double joinSteps = 0;
+
+  bool present() const { return maxTailPercent != 0; }
+  bool operator==(const StreamKRule &o) const {
+    return maxTailPercent == o.maxTailPercent && k == o.k &&
+           joinSteps == o.joinSteps;
+  }
+};
+
 struct Launch {
   std::array<int64_t, 3> block = {1, 1, 1};
   std::array<int64_t, 3> cluster = {1, 1, 1};
@@ -198,12 +220,14 @@ struct Launch {
   /// Bytes of zeroed global scratch the kernel needs per CTA of its grid
   /// (`workspace_per_cta`; 0 = none): stream-K partial tiles.
   int64_t workspacePerCta = 0;
+  /// A stream-K walk's split rule (`stream_k`; absent: none).
+  StreamKRule streamK;
 
   bool operator==(const Launch &o) const {
     return block == o.block && cluster == o.cluster &&
            dynamicSmem == o.dynamicSmem && rule == o.rule && tiles == o.tiles &&
            tileCost == o.tileCost && tailCost == o.tailCost &&
-           workspacePerCta == o.workspacePerCta;
+           workspacePerCta == o.workspacePerCta && streamK == o.streamK;
   }
 };
 

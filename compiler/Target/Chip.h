@@ -83,6 +83,15 @@ constexpr int64_t maxClusterM = 4;
 /// sums written and read back), so a fuller last wave loses more than it
 /// saves. Measured on an H100 (docs/performance.md, "Stream-K tail").
 constexpr int64_t streamKMaxTailPercent = 33;
+/// What that join adds to a split launch, in K steps of one tile: a quarter
+/// of a 64-step tile (K = 4096 in 64-element steps), the fit of whole waves
+/// + last-wave fraction + join to the split A/Bs on an H100
+/// (docs/performance.md, "Stream-K tail"). The join takes a fixed time, so
+/// it is a larger share of a tile with fewer K steps: the walk splits only
+/// where the rounds it saves, (G - T mod G) / G, outweigh it (kt steps per
+/// tile: kt * (G - T mod G) > streamKJoinSteps * G), and the runtime's cost
+/// rule counts it (manifest `launch.stream_k.join_steps`).
+constexpr int64_t streamKJoinSteps = 16;
 
 /// The chips Kiln targets. The IR names one with `#cta.chip<sm_90a>`; what
 /// a chip can do is its ChipInfo, never a test of its name.

@@ -13,13 +13,20 @@
 // The workspace is the last entry parameter.
 // CHECK-SAME:    %{{[a-z0-9]+}}: !llvm.ptr<1>) attributes {
 // CHECK-SAME:    {dim = "N", kind = "dim"}, {kind = "workspace"}]
+// The split rule and the K steps, for the runtime's cost rule.
+// CHECK-SAME:    stream_k = {join_steps = 16 : i64, k = ["K", 64], max_tail_percent = 33 : i64}
 // Two parts x 256 math threads x 64 registers x 4 bytes.
 // CHECK-SAME:    workspace_per_cta = 131072 : i64
-// The split rule: rem * 100 <= clusters * 33, rem != 0, total >= clusters.
+// The split rule: rem * 100 <= clusters * 33, rem != 0, total >= clusters,
+// and the join (16 K steps) costs less than the split saves:
+// kt * (clusters - rem) > 16 * clusters.
 // CHECK:         %[[REM:.*]] = arith.remui %[[TOTAL:.*]], %[[G:.*]] : i32
 // CHECK-DAG:     arith.constant 100 : i32
 // CHECK-DAG:     arith.constant 33 : i32
 // CHECK-DAG:     arith.cmpi ule
+// CHECK-DAG:     %[[SAVED:.*]] = arith.subi %[[G]], %[[REM]] : i32
+// CHECK-DAG:     arith.constant 16 : i32
+// CHECK-DAG:     arith.cmpi ugt
 // CHECK-DAG:     arith.cmpi ne, %[[REM]]
 // CHECK-DAG:     arith.cmpi uge, %[[TOTAL]], %[[G]] : i32
 // Sums after the counter area.
@@ -29,8 +36,10 @@
 // CHECK:         nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
 // CHECK:         llvm.inline_asm has_side_effects asm_dialect = att "atom.acq_rel.gpu.global.add.u32 $0, [$1], 1;", "=r,l,~{memory}"
 // CHECK:         bar.red.or.pred
-// The second to arrive adds the other part's 16 float4s, clears the counter.
+// The second to arrive loads the other part's 16 float4s (one batch: all 64
+// adds come after the last load), adds them, clears the counter.
 // CHECK-COUNT-16: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
+// CHECK-COUNT-64: arith.addf
 // CHECK:         llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : i32, !llvm.ptr<1>
 cta.program @stream_k(%arg0: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"a", input, [M, K]>}, %arg1: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"b", input, [N, K]>}, %arg2: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta.param<"c", output, [M, N]>}, %arg3: index {cta.dim = #cta.dim<M>}, %arg4: index {cta.dim = #cta.dim<K>}, %arg5: index {cta.dim = #cta.dim<N>}) attributes {block = array<i64: 384, 1, 1>, chip = #cta.chip<sm_90a>, cluster = array<i64: 1, 1>, schedule = #cta.schedule<stages = 4, math_warpgroups = 2>} {
   %0 = cta.alloc : <128x64xbf16, stages = 4, swizzle = "128B">

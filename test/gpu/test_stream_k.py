@@ -20,12 +20,15 @@ SHAPES = [(2000, 3000, 1000), (2100, 3000, 1000), (4097, 2049, 72), (3000, 5000,
 def split_shapes():
     """Shapes whose tile count is w waves of this GPU plus a partial wave small enough to
     split (at most a third of a wave), for one CTA per SM (128x256 tiles) and for clusters
-    of two (256x128 cluster tiles): M gets the tile rows, with an edge tile, N one column."""
+    of two (256x128 cluster tiles): M gets the tile rows, with an edge tile, N one column.
+    K gives each tile enough 64-element steps for the split to outweigh its join (kt * (G -
+    T mod G) > 16 G, target::streamKJoinSteps), with a partial last step in three of them."""
     if not torch.cuda.is_available():
         return []
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     shapes = []
-    for waves, extra, k in [(1, 1, 72), (2, sms // 4, 1000), (3, sms // 3 - 1, 8), (1, 7, 4104)]:
+    for waves, extra, k in [(1, 1, 4104), (2, sms // 4, 2056), (3, sms // 3 - 1, 3000),
+                            (1, 7, 8192)]:
         tiles = waves * sms + extra
         shapes.append((128 * tiles - 37, 200, k))
     return shapes

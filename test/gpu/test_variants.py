@@ -93,3 +93,28 @@ def test_pinned_entry_runs_and_is_explained(load):
     assert "pinned" not in matmul.explain(a, b)
     with pytest.raises(Exception, match="no entry"):
         matmul.pinned_entry = "matmul_1x1"
+
+
+def test_swiglu_split_launch_is_costed_as_fractional_rounds(load):
+    """The SwiGLU's primary walks stream-K (its manifest says how it splits); at 768 x 14336
+    its 336 cluster tiles are 5 waves of 66 clusters and 6 tiles, which the walk splits, so
+    the cost rule counts 336 / 66 rounds plus the join (16 of 32 K steps), 5.59 tiles, and
+    runs it rather than the 128x112 variant (6 waves of 7/8-wide tiles, 5.83 tiles; costed as
+    6 whole waves, the primary lost to it)."""
+    swiglu = load("swiglu")
+    rule = manifest("swiglu")["launch"]["stream_k"]
+    assert rule == {"max_tail_percent": 33, "k": ["K", 64], "join_steps": 16}, rule
+    assert all("stream_k" not in v["launch"] for v in manifest("swiglu")["variants"])
+    m, n, k = 768, 14336, 2048
+    x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
+    w1, w2 = (torch.randn(n, k, device="cuda", dtype=torch.bfloat16) for _ in range(2))
+    y = torch.full((m, n), float("nan"), device="cuda", dtype=torch.bfloat16)
+    swiglu(x, w1, w2, out=y)
+    torch.cuda.synchronize()
+    ref = torch.nn.functional.silu(x.float() @ w1.float().T) * (x.float() @ w2.float().T)
+    assert ((y.float() - ref).norm() / ref.norm()).item() < 1e-2
+    if torch.cuda.get_device_properties(0).multi_processor_count != 132:
+        pytest.skip("the expected choice assumes 132 SMs")
+    assert swiglu.last_entry == "swiglu"
+    assert "'swiglu': 672 CTAs, 6 waves of 132 (stream-K split: 5.59091 rounds with the join)" \
+        in swiglu.explain(x, w1, w2), swiglu.explain(x, w1, w2)

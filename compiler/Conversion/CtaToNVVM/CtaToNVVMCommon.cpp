@@ -492,16 +492,22 @@ struct TileLoopLowering : public OpConversionPattern<cta::TileLoopOp> {
       kSteps = e.ceilDiv(e.toI32(adaptor.getExtents()[2]),
                          e.i32(op.getTileSizes()[2]));
       // Split when there is at least one full wave and a partial last one
-      // of at most target::streamKMaxTailPercent of a wave.
+      // of at most target::streamKMaxTailPercent of a wave, and the rounds
+      // the split saves outweigh the join: kt * (G - rem) > join * G (a
+      // join is a fixed time: tiles of few K steps are left whole).
       Value rem = e.urem(total, stride);
       Value smallTail =
           e.cmp(arith::CmpIPredicate::ule, e.mul(wide(rem), wide(e.i32(100))),
                 e.mul(wide(stride), wide(e.i32(target::streamKMaxTailPercent))));
+      Value joinPays = e.cmp(
+          arith::CmpIPredicate::ugt,
+          e.mul(wide(kSteps), wide(e.sub(stride, rem))),
+          e.mul(wide(stride), wide(e.i32(target::streamKJoinSteps))));
       Value split = e.andI(
           e.andI(e.andI(e.cmp(arith::CmpIPredicate::ne, rem, e.i32(0)),
                         smallTail),
                  e.cmp(arith::CmpIPredicate::uge, total, stride)),
-          e.cmp(arith::CmpIPredicate::ne, kSteps, e.i32(0)));
+          joinPays);
       Value runTiles = select(split, e.add(rem, stride), e.i32(0));
       wholeTiles = e.sub(total, runTiles);
       wholeCount = select(

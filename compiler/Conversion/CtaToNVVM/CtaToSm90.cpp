@@ -1478,6 +1478,10 @@ struct CombineColsLowering : public AbiPattern<cta::CombineColsOp> {
 /// float4s to its registers, resets the counter for the next launch and
 /// runs the epilogue; the first goes on to its next tile. The decision is
 /// per warpgroup, so every thread of one runs the same epilogue.
+/// Float4s of the other part loaded before any is added: 64 registers next
+/// to a 128-register accumulator stay under the math warpgroups' budget.
+constexpr int64_t kJoinLoadBatch = 16;
+
 struct StreamKJoinLowering : public AbiPattern<cta::StreamKJoinOp> {
   using AbiPattern::AbiPattern;
 
@@ -1622,19 +1626,29 @@ struct StreamKJoinLowering : public AbiPattern<cta::StreamKJoinOp> {
         OpBuilder::InsertionGuard inner(rewriter);
         rewriter.setInsertionPointToStart(&add.getThenRegion().front());
         SmallVector<Value> sums(accs);
-        for (int64_t j = 0; j < float4s; ++j) {
-          Value v = LLVM::LoadOp::create(rewriter, loc, vec4,
-                                         float4At(other, j), /*alignment=*/16);
-          for (int64_t l = 0; l < 4; ++l) {
-            const Reg &r = registers[4 * j + l];
-            Value sum = arith::AddFOp::create(
-                rewriter, loc, element(sums, r),
-                LLVM::ExtractElementOp::create(rewriter, loc, v, e.i32(l)));
-            AccRegisters regs(e, types[r.acc]);
-            Value fragment = regs.getFragment(sums[r.acc], r.fragment);
-            fragment = LLVM::InsertValueOp::create(rewriter, loc, fragment,
-                                                   sum, r.index);
-            sums[r.acc] = regs.setFragment(sums[r.acc], fragment, r.fragment);
+        // The other part's float4s in batches, each batch's loads before its
+        // adds: a batch is one round trip to L2, not one per float4 (the
+        // accumulator and a batch must fit the math warpgroups' registers).
+        for (int64_t j0 = 0; j0 < float4s; j0 += kJoinLoadBatch) {
+          int64_t j1 = std::min(float4s, j0 + kJoinLoadBatch);
+          SmallVector<Value> loaded;
+          for (int64_t j = j0; j < j1; ++j)
+            loaded.push_back(LLVM::LoadOp::create(
+                rewriter, loc, vec4, float4At(other, j), /*alignment=*/16));
+          for (int64_t j = j0; j < j1; ++j) {
+            for (int64_t l = 0; l < 4; ++l) {
+              const Reg &r = registers[4 * j + l];
+              Value sum = arith::AddFOp::create(
+                  rewriter, loc, element(sums, r),
+                  LLVM::ExtractElementOp::create(rewriter, loc,
+                                                 loaded[j - j0], e.i32(l)));
+              AccRegisters regs(e, types[r.acc]);
+              Value fragment = regs.getFragment(sums[r.acc], r.fragment);
+              fragment = LLVM::InsertValueOp::create(rewriter, loc, fragment,
+                                                     sum, r.index);
+              sums[r.acc] =
+                  regs.setFragment(sums[r.acc], fragment, r.fragment);
+            }
           }
         }
         // Both parts have arrived: the counter is free for the next launch.

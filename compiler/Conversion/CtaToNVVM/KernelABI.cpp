@@ -463,9 +463,17 @@ FailureOr<KernelABI> kiln::planKernelABI(cta::ProgramOp program) {
   launch.rule = loop.getPersistent() ? GridRule::Persistent : GridRule::Tiles;
   SmallVector<Value, 2> extents(loop.getExtents());
   // A stream-K walk splits K among the CTAs of a persistent grid; the grid
-  // is sized by the output tiles alone.
-  if (loop.getWalk() == cta::WalkKind::stream_k)
-    extents.pop_back();
+  // is sized by the output tiles alone, and the cost rule gets the split
+  // rule and the K steps (a split launch takes fractional rounds of tiles).
+  if (loop.getWalk() == cta::WalkKind::stream_k) {
+    FailureOr<DimExpr> k = extentExpr(program, extents.pop_back_val());
+    if (failed(k))
+      return loop.emitError(
+          "convert-cta-to-nvvm: tile extents must be dims or constants");
+    launch.streamK.maxTailPercent = target::streamKMaxTailPercent;
+    launch.streamK.k = {*k, loop.getTileSizes()[2]};
+    launch.streamK.joinSteps = target::streamKJoinSteps;
+  }
   for (auto [extent, tile] : llvm::zip(extents, loop.getTileSizes())) {
     FailureOr<DimExpr> expr = extentExpr(program, extent);
     if (failed(expr))

@@ -3,8 +3,9 @@
 // A manifest may carry several compilations of one kernel (`variants`); the
 // runtime picks one per launch by the cost rule of docs/manifest.md:
 // T = CTAs before the persistent cap (tiles rounded up to the cluster),
-// resident = floor(SMs / C) * C, waves = ceil(T / resident),
-// cost = waves * tile_cost + tail_cost; the smallest cost wins, the earliest
+// resident = floor(SMs / C) * C, waves = ceil(T / resident), rounds = waves
+// (or, where a stream-K walk splits, T / G + join_steps / K steps),
+// cost = rounds * tile_cost + tail_cost; the smallest cost wins, the earliest
 // on ties (within rounding), and
 // any tile_cost of 0 means the primary always runs.
 //
@@ -670,6 +671,139 @@ TEST(VariantChoice, TailCostIsAddedOncePerLaunch) {
                       "tile_cost 2.9, tail_cost 0.1, cost 5.9  <- chosen"),
             std::string::npos)
       << text;
+}
+
+// A stream-K kernel (launch.stream_k) splits the last tiles' K steps over
+// its clusters when the partial last wave is small: its time is T / G rounds
+// of tiles plus the join (join_steps K steps of one tile), not ceil(T / G).
+Manifest streamKManifest() {
+  Manifest m = matmulVariantsManifest();
+  m.launch.streamK.maxTailPercent = 33;
+  m.launch.streamK.k = {DimExpr::dim("K"), 64};
+  m.launch.streamK.joinSteps = 16;
+  return m;
+}
+
+TEST(VariantChoice, AStreamKSplitCostsItsFractionalRoundsAndTheJoin) {
+  Manifest m = streamKManifest();
+  // 2048 x 2304 x 4096: 16 x 9 tiles of 128x256 on 2x1 clusters, 72
+  // cluster tiles on 66 clusters: a last wave of 6 (9%) is split. 72 / 66
+  // rounds + 16 of 64 K steps.
+  VariantCost c = costOf(m, 0, {2048, 2304, 4096});
+  EXPECT_TRUE(c.streamKSplit);
+  EXPECT_EQ(c.waves, 2);
+  EXPECT_DOUBLE_EQ(c.rounds, 72.0 / 66 + 0.25);
+  EXPECT_DOUBLE_EQ(c.cost, (72.0 / 66 + 0.25) * 4);
+  // It now beats the 128x64 variant's 5 waves of 1.4 (7), which ran when
+  // the primary was costed as 2 whole waves (8).
+  EXPECT_EQ(choose(m, {2048, 2304, 4096}), 0);
+  EXPECT_EQ(choose(matmulVariantsManifest(), {2048, 2304, 4096}), 1);
+  std::string text =
+      describeVariantChoice(planOf(m), dimsOf({2048, 2304, 4096}), 132);
+  EXPECT_NE(text.find("'matmul': 144 CTAs, 2 waves of 132 (stream-K split: "
+                      "1.34091 rounds with the join), tile_cost 4, cost "
+                      "5.36364  <- chosen"),
+            std::string::npos)
+      << text;
+  // The join is a fixed time: with 32 K steps a tile it costs half a tile;
+  // with 16 a whole one, more than the 60 / 66 of a round the split saves,
+  // so the walk does not split there (kt * (G - rem) > join_steps * G).
+  EXPECT_DOUBLE_EQ(costOf(m, 0, {2048, 2304, 2048}).rounds, 72.0 / 66 + 0.5);
+  VariantCost fewSteps = costOf(m, 0, {2048, 2304, 1024});
+  EXPECT_FALSE(fewSteps.streamKSplit);
+  EXPECT_EQ(fewSteps.rounds, 2);
+  // The variant has no stream_k: whole waves.
+  EXPECT_FALSE(costOf(m, 1, {2048, 2304, 4096}).streamKSplit);
+}
+
+TEST(VariantChoice, AStreamKKernelRunsWholeWavesWhereTheWalkDoesNotSplit) {
+  Manifest m = streamKManifest();
+  // A last wave of 58 of 66 clusters (88% > 33%): 256 cluster tiles.
+  VariantCost full = costOf(m, 0, {4096, 4096, 4096});
+  EXPECT_FALSE(full.streamKSplit);
+  EXPECT_EQ(full.rounds, 4);
+  EXPECT_EQ(full.cost, 16);
+  // Fewer tiles than clusters (16 of 66), no partial wave (66 of 66), no K
+  // steps.
+  for (std::vector<int64_t> dims :
+       {std::vector<int64_t>{1024, 1024, 4096},
+        std::vector<int64_t>{1536, 2816, 4096},
+        std::vector<int64_t>{2048, 2304, 0}}) {
+    VariantCost c = costOf(m, 0, dims);
+    EXPECT_FALSE(c.streamKSplit) << dims[0] << "x" << dims[1] << "x" << dims[2];
+    EXPECT_EQ(c.rounds, static_cast<double>(c.waves));
+  }
+  // The edge: 33% of 66 clusters is 21.78, so a last wave of 21 splits
+  // and one of 22 does not (one column of 87 and 88 cluster tiles: 174 and
+  // 176 row tiles on 2x1 clusters).
+  EXPECT_TRUE(costOf(m, 0, {128 * 174, 256, 4096}).streamKSplit);  // T = 87
+  EXPECT_FALSE(costOf(m, 0, {128 * 176, 256, 4096}).streamKSplit); // T = 88
+}
+
+TEST(VariantManifest, StreamKIsAnOptionalRule) {
+  Manifest m = streamKManifest();
+  std::string text = writeManifest(m);
+  EXPECT_NE(text.find("\"stream_k\":{\"max_tail_percent\":33,\"k\":[\"K\",64],"
+                      "\"join_steps\":16.0}"),
+            std::string::npos)
+      << text;
+  Manifest back;
+  std::string error;
+  ASSERT_TRUE(parseManifest(text, back, error)) << error;
+  EXPECT_TRUE(back == m);
+  EXPECT_EQ(writeManifest(matmulVariantsManifest()).find("stream_k"),
+            std::string::npos);
+  const std::string rule = "\"tile_cost\": 4, \"stream_k\": ";
+  auto with = [&](const std::string &value) {
+    return edit(kMatmulVariantsJson, "\"tile_cost\": 4,", rule + value + ",");
+  };
+  ASSERT_TRUE(parseManifest(
+      with("{\"max_tail_percent\": 33, \"k\": [\"K\", 64], \"join_steps\": 16}"),
+      back, error))
+      << error;
+  EXPECT_EQ(back.launch.streamK.k.tile, 64);
+  expectParseError(with("true"), "launch.stream_k: expected an object, got boolean");
+  expectParseError(with("{\"k\": [\"K\", 64], \"join_steps\": 16}"),
+                   "launch.stream_k: missing key \"max_tail_percent\"");
+  expectParseError(
+      with("{\"max_tail_percent\": 0, \"k\": [\"K\", 64], \"join_steps\": 16}"),
+      "launch.stream_k.max_tail_percent: 0 is outside [1, 100]");
+  expectParseError(
+      with("{\"max_tail_percent\": 33, \"k\": \"K\", \"join_steps\": 16}"),
+      "launch.stream_k.k: expected [extent, tile]");
+  expectParseError(
+      with("{\"max_tail_percent\": 33, \"k\": [\"K\", 64]}"),
+      "launch.stream_k: missing key \"join_steps\"");
+  expectInvalid(
+      [](Manifest &m) {
+        m.variants[0].launch.streamK = streamKManifest().launch.streamK;
+        m.variants[0].launch.streamK.maxTailPercent = 101;
+      },
+      "variants[0].launch.stream_k.max_tail_percent 101 is outside [1, 100]");
+  expectInvalid(
+      [](Manifest &m) {
+        m.launch.streamK = streamKManifest().launch.streamK;
+        m.launch.streamK.joinSteps = -1;
+      },
+      "launch.stream_k.join_steps -1 is not a finite number >= 0");
+  expectInvalid(
+      [](Manifest &m) {
+        m.launch.streamK = streamKManifest().launch.streamK;
+        m.launch.streamK.k.tile = 0;
+      },
+      "launch.stream_k.k: tile 0 is not positive");
+  expectInvalid(
+      [](Manifest &m) {
+        m.launch.streamK = streamKManifest().launch.streamK;
+        m.launch.streamK.k.extent = DimExpr::dim("Q");
+      },
+      "launch.stream_k.k: 'Q' uses dim 'Q', which is not in dims (M, N, K)");
+  expectInvalid(
+      [](Manifest &m) {
+        m.launch.streamK = streamKManifest().launch.streamK;
+        m.launch.rule = GridRule::Tiles;
+      },
+      "launch.stream_k needs the persistent grid rule");
 }
 
 TEST(VariantChoice, AnyUnknownTileCostRunsThePrimary) {
