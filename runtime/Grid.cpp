@@ -187,7 +187,13 @@ VariantCost variantCost(const LaunchPlan &kernel, const BoundDims &dims,
                  l.streamK.joinSteps / static_cast<double>(kSteps);
     }
   }
-  c.cost = c.rounds * l.tileCost + l.tailCost;
+  // The cost stays whole waves: costing a split as its fractional rounds
+  // plus the join chose the SwiGLU's stream-K primary at 768 x 14336,
+  // 1024 x 11008, 1536 x 7168 and 3072 x 3584 (K = 4096), where it ran
+  // 0.92-0.98x the 128x112 variant chosen before (H100, 2026-12-07; the
+  // join cost ~1 tile there, ~0.25 where the split measured faster:
+  // docs/performance.md). `rounds` explains the split.
+  c.cost = static_cast<double>(c.waves) * l.tileCost + l.tailCost;
   return c;
 }
 
@@ -231,7 +237,7 @@ std::string describeVariantChoice(const LaunchPlan &plan, const BoundDims &dims,
       s += ": " + std::to_string(c.ctas) + " CTAs, " + std::to_string(c.waves) +
            (c.waves == 1 ? " wave" : " waves") + " of " +
            std::to_string(c.resident) +
-           (c.streamKSplit ? " (stream-K split: " + costText(c.rounds) +
+           (c.streamKSplit ? " (stream-K split: ~" + costText(c.rounds) +
                                  " rounds with the join)"
                            : std::string()) +
            ", tile_cost " +

@@ -50,13 +50,15 @@ struct VariantCost {
   /// ceil(T / resident); 0 when a tile count is 0.
   int64_t waves = 0;
   /// A stream-K kernel (`launch.stream_k`) whose walk splits at these dims:
-  /// its clusters share the K steps of the last tiles, so its time is T / G
-  /// rounds of tiles (G = resident / C clusters), not `waves`, plus the join.
+  /// its clusters share the K steps of the last tiles (G = resident / C
+  /// clusters).
   bool streamKSplit = false;
-  /// The rounds of tiles the cost counts: `waves`, or, when split, T / G
-  /// cluster tiles per cluster + join_steps / K steps.
+  /// The rounds of tiles a split takes by the manifest's join estimate: T / G
+  /// cluster tiles per cluster + join_steps / K steps (`waves` when not
+  /// split). Explained, not costed: the join's time varies with the shape
+  /// more than this estimate (docs/manifest.md, "Variants").
   double rounds = 0;
-  /// rounds * tile_cost + tail_cost.
+  /// waves * tile_cost + tail_cost.
   double cost = 0;
 };
 
