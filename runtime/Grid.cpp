@@ -168,33 +168,40 @@ VariantCost variantCost(const LaunchPlan &kernel, const BoundDims &dims,
   else
     c.ctas = persistentCtas(counts, axes, l.cluster[0], kSaturated);
   c.waves = c.ctas / c.resident + (c.ctas % c.resident != 0);
-  c.rounds = static_cast<double>(c.waves);
-  // The device's split rule (docs/architecture.md 7.2) in cluster tiles:
-  // at least one full wave, a partial one of at most max_tail_percent, and
-  // more rounds saved than the join costs.
-  int64_t kSteps = 0;
-  if (l.streamK.present() && l.rule == GridRule::Persistent &&
-      evaluateSteps(kernel.streamKExtent, l.streamK.k.tile, dims, kSteps) &&
-      kSteps > 0) {
-    int64_t tiles = c.ctas / cluster, clusters = c.resident / cluster;
-    int64_t rem = tiles % clusters;
-    if (rem != 0 && tiles >= clusters &&
-        rem * 100 <= clusters * l.streamK.maxTailPercent &&
-        static_cast<double>(kSteps) * static_cast<double>(clusters - rem) >
-            l.streamK.joinSteps * static_cast<double>(clusters)) {
-      c.streamKSplit = true;
-      c.rounds = static_cast<double>(tiles) / static_cast<double>(clusters) +
-                 l.streamK.joinSteps / static_cast<double>(kSteps);
-    }
-  }
-  // The cost stays whole waves: costing a split as its fractional rounds
-  // plus the join chose the SwiGLU's stream-K primary at 768 x 14336,
-  // 1024 x 11008, 1536 x 7168 and 3072 x 3584 (K = 4096), where it ran
-  // 0.92-0.98x the 128x112 variant chosen before (H100, 2026-12-07; the
-  // join cost ~1 tile there, ~0.25 where the split measured faster:
-  // docs/performance.md). `rounds` explains the split.
   c.cost = static_cast<double>(c.waves) * l.tileCost + l.tailCost;
   return c;
+}
+
+StreamKEstimate streamKEstimate(const LaunchPlan &kernel,
+                                const BoundDims &dims,
+                                const VariantCost &cost) {
+  const Launch &l = kernel.manifest.launch;
+  StreamKEstimate s;
+  s.rounds = static_cast<double>(cost.waves);
+  // The device's split rule (docs/architecture.md 7.2) in cluster tiles:
+  // at least one full wave, a partial one of at most max_tail_percent, and
+  // more rounds saved than the join costs. (Not costed: costing a split as
+  // these rounds chose the SwiGLU's stream-K primary at 768 x 14336, 1024 x
+  // 11008, 1536 x 7168 and 3072 x 3584 (K = 4096), where it ran 0.92-0.98x
+  // the 128x112 variant chosen before; the join took ~1 tile there, ~0.25
+  // where the split measured faster: docs/performance.md.)
+  int64_t kSteps = 0, cluster = l.cluster[0] * l.cluster[1] * l.cluster[2];
+  if (!cost.usable || cost.ctas == 0 || !l.streamK.present() ||
+      l.rule != GridRule::Persistent ||
+      !evaluateSteps(kernel.streamKExtent, l.streamK.k.tile, dims, kSteps) ||
+      kSteps == 0)
+    return s;
+  int64_t tiles = cost.ctas / cluster, clusters = cost.resident / cluster;
+  int64_t rem = tiles % clusters;
+  if (rem != 0 && tiles >= clusters &&
+      rem * 100 <= clusters * l.streamK.maxTailPercent &&
+      static_cast<double>(kSteps) * static_cast<double>(clusters - rem) >
+          l.streamK.joinSteps * static_cast<double>(clusters)) {
+    s.streamKSplit = true;
+    s.rounds = static_cast<double>(tiles) / static_cast<double>(clusters) +
+               l.streamK.joinSteps / static_cast<double>(kSteps);
+  }
+  return s;
 }
 
 int chooseVariant(const LaunchPlan &plan, const BoundDims &dims, int smCount) {
@@ -228,6 +235,7 @@ std::string describeVariantChoice(const LaunchPlan &plan, const BoundDims &dims,
   for (size_t k = 0; k < plan.numVariants(); ++k) {
     const LaunchPlan &v = plan.variantPlan(k);
     VariantCost c = variantCost(v, dims, smCount);
+    StreamKEstimate split = streamKEstimate(v, dims, c);
     s += "  variant " + std::to_string(k) + " '" + v.manifest.entry + "'";
     if (!c.usable)
       s += ": cannot be costed (an extent does not evaluate, or the cluster "
@@ -237,7 +245,7 @@ std::string describeVariantChoice(const LaunchPlan &plan, const BoundDims &dims,
       s += ": " + std::to_string(c.ctas) + " CTAs, " + std::to_string(c.waves) +
            (c.waves == 1 ? " wave" : " waves") + " of " +
            std::to_string(c.resident) +
-           (c.streamKSplit ? " (stream-K split: ~" + costText(c.rounds) +
+           (split.streamKSplit ? " (stream-K split: ~" + costText(split.rounds) +
                                  " rounds with the join)"
                            : std::string()) +
            ", tile_cost " +

@@ -49,24 +49,31 @@ struct VariantCost {
   int64_t resident = 0;
   /// ceil(T / resident); 0 when a tile count is 0.
   int64_t waves = 0;
-  /// A stream-K kernel (`launch.stream_k`) whose walk splits at these dims:
-  /// its clusters share the K steps of the last tiles (G = resident / C
-  /// clusters).
-  bool streamKSplit = false;
-  /// The rounds of tiles a split takes by the manifest's join estimate: T / G
-  /// cluster tiles per cluster + join_steps / K steps (`waves` when not
-  /// split). Explained, not costed: the join's time varies with the shape
-  /// more than this estimate (docs/manifest.md, "Variants").
-  double rounds = 0;
   /// waves * tile_cost + tail_cost.
   double cost = 0;
 };
 
 /// The rule's numbers for `kernel` (any plan: the primary or a variant) with
-/// these dims on a device with `smCount` SMs. Arithmetic on the bound
+/// these dims on a device with `smCount` SMs. Integer arithmetic on the bound
 /// dims; allocates nothing.
 VariantCost variantCost(const LaunchPlan &kernel, const BoundDims &dims,
                         int smCount);
+
+/// What a stream-K kernel's walk (`launch.stream_k`) does at the dims its
+/// `cost` was computed for, for explaining a choice (the cost rule does not
+/// use it: docs/manifest.md, "Variants").
+struct StreamKEstimate {
+  /// The walk splits: its G = resident / C clusters share the K steps of
+  /// the last tiles.
+  bool streamKSplit = false;
+  /// The rounds of tiles a split takes by the manifest's join estimate: T / G
+  /// cluster tiles per cluster + join_steps / K steps; `waves` when not
+  /// split.
+  double rounds = 0;
+};
+StreamKEstimate streamKEstimate(const LaunchPlan &kernel,
+                                const BoundDims &dims,
+                                const VariantCost &cost);
 
 /// The variant a launch runs: 0 (the primary) or k (manifest.variants[k-1]).
 /// `plan` is the primary's plan. Unless every kernel has a positive tile_cost

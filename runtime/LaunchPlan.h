@@ -83,8 +83,8 @@ struct LaunchPlan {
   std::vector<PlannedArg> args;
   std::vector<DimSource> dimSources;
   std::vector<PlannedExpr> gridExtents;
-  /// A stream-K kernel's contraction extent (launch.stream_k.k), for the cost
-  /// rule.
+  /// A stream-K kernel's contraction extent (launch.stream_k.k), for
+  /// explaining a choice.
   PlannedExpr streamKExtent;
   /// 0 for the primary, k for manifest.variants[k-1] (of the primary's plan).
   int variant = 0;

@@ -253,6 +253,22 @@ bool checkExpr(const Manifest &m, const DimExpr &e, const std::string &where,
   return true;
 }
 
+/// An [extent, tile] pair (a grid axis, a stream-K walk's K steps): the
+/// extent over known dims, the tile in 1..kMaxKernelIndex.
+bool checkGridAxis(const Manifest &m, const GridAxis &axis,
+                   const std::string &where, std::string &error) {
+  if (!checkExpr(m, axis.extent, where, error))
+    return false;
+  if (axis.tile < 1 || axis.tile > kMaxKernelIndex) {
+    error = where + ": tile " + std::to_string(axis.tile) +
+            (axis.tile < 1 ? " is not positive"
+                           : " exceeds the kernel's 32-bit index limit (" +
+                                 std::to_string(kMaxKernelIndex) + ")");
+    return false;
+  }
+  return true;
+}
+
 /// The checks of one kernel (the primary, or a variant when `at` is
 /// "variants[i]."): its tensor maps over the shared params, its kernel args
 /// against its own maps and the shared params and dims, its launch.
@@ -425,19 +441,11 @@ bool checkKernel(const Manifest &m, const std::string &at,
             "must be [n, 1, 1]";
     return false;
   }
-  for (size_t i = 0; i < l.tiles.size(); ++i) {
-    std::string where = at + "launch.grid.tiles[" + std::to_string(i) + "]";
-    if (!checkExpr(m, l.tiles[i].extent, where, error))
+  for (size_t i = 0; i < l.tiles.size(); ++i)
+    if (!checkGridAxis(m, l.tiles[i],
+                       at + "launch.grid.tiles[" + std::to_string(i) + "]",
+                       error))
       return false;
-    if (l.tiles[i].tile < 1 || l.tiles[i].tile > kMaxKernelIndex) {
-      error =
-          where + ": tile " + std::to_string(l.tiles[i].tile) +
-          (l.tiles[i].tile < 1 ? " is not positive"
-                               : " exceeds the kernel's 32-bit index limit (" +
-                                     std::to_string(kMaxKernelIndex) + ")");
-      return false;
-    }
-  }
   // (A workspace of a whole grid of CTAs must stay far from overflow.)
   if (l.workspacePerCta < 0 || l.workspacePerCta > (int64_t(1) << 32)) {
     error = at + "launch.workspace_per_cta " +
@@ -472,17 +480,8 @@ bool checkKernel(const Manifest &m, const std::string &at,
               " is outside [1, 100]";
       return false;
     }
-    std::string where = at + "launch.stream_k.k";
-    if (!checkExpr(m, l.streamK.k.extent, where, error))
+    if (!checkGridAxis(m, l.streamK.k, at + "launch.stream_k.k", error))
       return false;
-    if (l.streamK.k.tile < 1 || l.streamK.k.tile > kMaxKernelIndex) {
-      error = where + ": tile " + std::to_string(l.streamK.k.tile) +
-              (l.streamK.k.tile < 1
-                   ? " is not positive"
-                   : " exceeds the kernel's 32-bit index limit (" +
-                         std::to_string(kMaxKernelIndex) + ")");
-      return false;
-    }
     if (!(l.streamK.joinSteps >= 0) ||
         l.streamK.joinSteps > std::numeric_limits<double>::max()) {
       char text[32];
@@ -916,6 +915,15 @@ bool readTriple(Reader &r, const Json &o, const char *key,
   return true;
 }
 
+/// An [extent, tile] pair: a grid axis, or a stream-K walk's K steps.
+bool readGridAxis(Reader &r, const Json &t, const std::string &path,
+                  GridAxis &axis) {
+  if (!t.is_array() || t.size() != 2)
+    return r.fail(path, "expected [extent, tile]");
+  return r.dimExpr(t[0], path + "[0]", axis.extent) &&
+         r.integer(t[1], path + "[1]", axis.tile);
+}
+
 bool readLaunch(Reader &r, const Json &j, const std::string &path, Launch &l) {
   if (!r.object(j, path) || !readTriple(r, j, "block", path, l.block) ||
       !readTriple(r, j, "cluster", path, l.cluster) ||
@@ -931,13 +939,9 @@ bool readLaunch(Reader &r, const Json &j, const std::string &path, Launch &l) {
     return false;
   l.tiles.clear();
   for (size_t i = 0; i < tiles->size(); ++i) {
-    std::string tpath = gpath + ".tiles[" + std::to_string(i) + "]";
-    const Json &t = (*tiles)[i];
-    if (!t.is_array() || t.size() != 2)
-      return r.fail(tpath, "expected [extent, tile]");
     GridAxis axis;
-    if (!r.dimExpr(t[0], tpath + "[0]", axis.extent) ||
-        !r.integer(t[1], tpath + "[1]", axis.tile))
+    if (!readGridAxis(r, (*tiles)[i],
+                      gpath + ".tiles[" + std::to_string(i) + "]", axis))
       return false;
     l.tiles.push_back(axis);
   }
@@ -960,12 +964,8 @@ bool readLaunch(Reader &r, const Json &j, const std::string &path, Launch &l) {
     if (!r.object(*sk, skPath) ||
         !r.intField(*sk, "max_tail_percent", skPath,
                     l.streamK.maxTailPercent) ||
-        !(k = r.field(*sk, "k", skPath, true)))
-      return false;
-    if (!k->is_array() || k->size() != 2)
-      return r.fail(skPath + ".k", "expected [extent, tile]");
-    if (!r.dimExpr((*k)[0], skPath + ".k[0]", l.streamK.k.extent) ||
-        !r.integer((*k)[1], skPath + ".k[1]", l.streamK.k.tile) ||
+        !(k = r.field(*sk, "k", skPath, true)) ||
+        !readGridAxis(r, *k, skPath + ".k", l.streamK.k) ||
         !(join = r.field(*sk, "join_steps", skPath, true)) ||
         !r.number(*join, skPath + ".join_steps", l.streamK.joinSteps))
       return false;

@@ -180,11 +180,11 @@ struct GridAxis {
   }
 };
 
-/// The split rule of a stream-K walk (`launch.stream_k`), for the cost rule:
-/// with T cluster tiles on G clusters, the walk splits the K steps of its last
-/// (T mod G) + G tiles evenly over the G clusters when T >= G, the tiles have
-/// K steps and 0 < T mod G <= G * max_tail_percent / 100
-/// (docs/architecture.md 7.2).
+/// The split rule of a stream-K walk (`launch.stream_k`), for explaining a
+/// choice: with T cluster tiles on G clusters and kt K steps per tile, the
+/// walk splits the K steps of its last (T mod G) + G tiles evenly over the G
+/// clusters when T >= G, 0 < T mod G <= G * max_tail_percent / 100 and
+/// kt * (G - T mod G) > join_steps * G (docs/architecture.md 7.2).
 struct StreamKRule {
   /// 1..100; 0: the kernel does not walk stream-K (the key is absent).
   int64_t maxTailPercent = 0;

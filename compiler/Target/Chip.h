@@ -89,8 +89,9 @@ constexpr int64_t streamKMaxTailPercent = 33;
 /// (docs/performance.md, "Stream-K tail"). The join takes a fixed time, so
 /// it is a larger share of a tile with fewer K steps: the walk splits only
 /// where the rounds it saves, (G - T mod G) / G, outweigh it (kt steps per
-/// tile: kt * (G - T mod G) > streamKJoinSteps * G), and the runtime's cost
-/// rule counts it (manifest `launch.stream_k.join_steps`).
+/// tile: kt * (G - T mod G) > streamKJoinSteps * G); the runtime's
+/// explanation of a choice estimates a split's rounds with it (manifest
+/// `launch.stream_k.join_steps`).
 constexpr int64_t streamKJoinSteps = 16;
 
 /// The chips Kiln targets. The IR names one with `#cta.chip<sm_90a>`; what

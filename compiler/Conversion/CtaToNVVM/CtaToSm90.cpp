@@ -1468,6 +1468,10 @@ struct CombineColsLowering : public AbiPattern<cta::CombineColsOp> {
   }
 };
 
+/// Float4s of the other part loaded before any is added: 64 registers next
+/// to a 128-register accumulator stay under the math warpgroups' budget.
+constexpr int64_t kJoinLoadBatch = 16;
+
 /// The two parts of a stream-K tile meet in the workspace (KernelABI.h,
 /// StreamKJoinPlan), and whichever arrives last finishes the tile, so
 /// neither waits for the other: each warpgroup of a part stores its
@@ -1478,10 +1482,6 @@ struct CombineColsLowering : public AbiPattern<cta::CombineColsOp> {
 /// float4s to its registers, resets the counter for the next launch and
 /// runs the epilogue; the first goes on to its next tile. The decision is
 /// per warpgroup, so every thread of one runs the same epilogue.
-/// Float4s of the other part loaded before any is added: 64 registers next
-/// to a 128-register accumulator stay under the math warpgroups' budget.
-constexpr int64_t kJoinLoadBatch = 16;
-
 struct StreamKJoinLowering : public AbiPattern<cta::StreamKJoinOp> {
   using AbiPattern::AbiPattern;
 

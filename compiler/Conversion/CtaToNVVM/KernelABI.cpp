@@ -461,25 +461,22 @@ FailureOr<KernelABI> kiln::planKernelABI(cta::ProgramOp program) {
   if (!loop)
     return program.emitError("convert-cta-to-nvvm: the program walks no tiles");
   launch.rule = loop.getPersistent() ? GridRule::Persistent : GridRule::Tiles;
-  SmallVector<Value, 2> extents(loop.getExtents());
-  // A stream-K walk splits K among the CTAs of a persistent grid; the grid
-  // is sized by the output tiles alone, and the cost rule gets the split
-  // rule and the K steps (a split launch takes fractional rounds of tiles).
-  if (loop.getWalk() == cta::WalkKind::stream_k) {
-    FailureOr<DimExpr> k = extentExpr(program, extents.pop_back_val());
-    if (failed(k))
-      return loop.emitError(
-          "convert-cta-to-nvvm: tile extents must be dims or constants");
-    launch.streamK.maxTailPercent = target::streamKMaxTailPercent;
-    launch.streamK.k = {*k, loop.getTileSizes()[2]};
-    launch.streamK.joinSteps = target::streamKJoinSteps;
-  }
-  for (auto [extent, tile] : llvm::zip(extents, loop.getTileSizes())) {
+  for (auto [extent, tile] :
+       llvm::zip(loop.getExtents(), loop.getTileSizes())) {
     FailureOr<DimExpr> expr = extentExpr(program, extent);
     if (failed(expr))
       return loop.emitError(
           "convert-cta-to-nvvm: tile extents must be dims or constants");
     launch.tiles.push_back({*expr, tile});
+  }
+  // A stream-K walk splits K among the CTAs of a persistent grid: the grid
+  // is sized by the output tiles alone, and the K axis goes to the split
+  // rule, which the runtime's explanation of a choice shows.
+  if (loop.getWalk() == cta::WalkKind::stream_k) {
+    launch.streamK.maxTailPercent = target::streamKMaxTailPercent;
+    launch.streamK.k = launch.tiles.back();
+    launch.tiles.pop_back();
+    launch.streamK.joinSteps = target::streamKJoinSteps;
   }
   // A grouped walk's row tiles depend on the offsets on the device: the
   // persistent grid counts the groups as a factor, an upper bound of

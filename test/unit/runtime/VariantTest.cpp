@@ -685,12 +685,24 @@ Manifest streamKManifest() {
   return m;
 }
 
+/// The cost rule's numbers and the stream-K estimate of kernel k at dims.
+struct CostAndSplit : VariantCost, StreamKEstimate {};
+CostAndSplit splitOf(const Manifest &m, size_t k, std::vector<int64_t> dims) {
+  LaunchPlan plan = planOf(m);
+  const LaunchPlan &kernel = plan.variantPlan(k);
+  BoundDims bound = dimsOf(std::move(dims));
+  CostAndSplit r;
+  static_cast<VariantCost &>(r) = variantCost(kernel, bound, 132);
+  static_cast<StreamKEstimate &>(r) = streamKEstimate(kernel, bound, r);
+  return r;
+}
+
 TEST(VariantChoice, AStreamKSplitIsExplainedAndCostedAsWholeWaves) {
   Manifest m = streamKManifest();
   // 2048 x 2304 x 4096: 16 x 9 tiles of 128x256 on 2x1 clusters, 72
   // cluster tiles on 66 clusters: a last wave of 6 (9%) is split. 72 / 66
   // rounds + 16 of 64 K steps.
-  VariantCost c = costOf(m, 0, {2048, 2304, 4096});
+  CostAndSplit c = splitOf(m, 0, {2048, 2304, 4096});
   EXPECT_TRUE(c.streamKSplit);
   EXPECT_EQ(c.waves, 2);
   EXPECT_DOUBLE_EQ(c.rounds, 72.0 / 66 + 0.25);
@@ -708,18 +720,18 @@ TEST(VariantChoice, AStreamKSplitIsExplainedAndCostedAsWholeWaves) {
   // The join is a fixed time: with 32 K steps a tile it is half a tile;
   // with 16 a whole one, more than the 60 / 66 of a round the split saves,
   // so the walk does not split there (kt * (G - rem) > join_steps * G).
-  EXPECT_DOUBLE_EQ(costOf(m, 0, {2048, 2304, 2048}).rounds, 72.0 / 66 + 0.5);
-  VariantCost fewSteps = costOf(m, 0, {2048, 2304, 1024});
+  EXPECT_DOUBLE_EQ(splitOf(m, 0, {2048, 2304, 2048}).rounds, 72.0 / 66 + 0.5);
+  CostAndSplit fewSteps = splitOf(m, 0, {2048, 2304, 1024});
   EXPECT_FALSE(fewSteps.streamKSplit);
   EXPECT_EQ(fewSteps.rounds, 2);
   // The variant has no stream_k: whole waves.
-  EXPECT_FALSE(costOf(m, 1, {2048, 2304, 4096}).streamKSplit);
+  EXPECT_FALSE(splitOf(m, 1, {2048, 2304, 4096}).streamKSplit);
 }
 
 TEST(VariantChoice, AStreamKKernelRunsWholeWavesWhereTheWalkDoesNotSplit) {
   Manifest m = streamKManifest();
   // A last wave of 58 of 66 clusters (88% > 33%): 256 cluster tiles.
-  VariantCost full = costOf(m, 0, {4096, 4096, 4096});
+  CostAndSplit full = splitOf(m, 0, {4096, 4096, 4096});
   EXPECT_FALSE(full.streamKSplit);
   EXPECT_EQ(full.rounds, 4);
   EXPECT_EQ(full.cost, 16);
@@ -729,15 +741,15 @@ TEST(VariantChoice, AStreamKKernelRunsWholeWavesWhereTheWalkDoesNotSplit) {
        {std::vector<int64_t>{1024, 1024, 4096},
         std::vector<int64_t>{1536, 2816, 4096},
         std::vector<int64_t>{2048, 2304, 0}}) {
-    VariantCost c = costOf(m, 0, dims);
+    CostAndSplit c = splitOf(m, 0, dims);
     EXPECT_FALSE(c.streamKSplit) << dims[0] << "x" << dims[1] << "x" << dims[2];
     EXPECT_EQ(c.rounds, static_cast<double>(c.waves));
   }
   // The edge: 33% of 66 clusters is 21.78, so a last wave of 21 splits
   // and one of 22 does not (one column of 87 and 88 cluster tiles: 174 and
   // 176 row tiles on 2x1 clusters).
-  EXPECT_TRUE(costOf(m, 0, {128 * 174, 256, 4096}).streamKSplit);  // T = 87
-  EXPECT_FALSE(costOf(m, 0, {128 * 176, 256, 4096}).streamKSplit); // T = 88
+  EXPECT_TRUE(splitOf(m, 0, {128 * 174, 256, 4096}).streamKSplit);  // T = 87
+  EXPECT_FALSE(splitOf(m, 0, {128 * 176, 256, 4096}).streamKSplit); // T = 88
 }
 
 TEST(VariantManifest, StreamKIsAnOptionalRule) {
