@@ -20,7 +20,9 @@ and its ratio to the first one, so a change is measured against its predecessor 
 same GPU in the same run. With --control the first artifact is loaded a second time and timed as
 one more contender ("NAME again"): the difference between the two copies is the run's noise
 floor, which a change must clear (grouped GEMMs under skewed routing moved 0.94-1.07x between
-copies of one cubin on an H100, docs/performance.md).
+copies of one cubin on an H100, docs/performance.md). With --flush each sample is one launch
+after the L2 is flushed (common.Flushed, the GEMM grid's method: bench_gemm_grid.py) instead of
+a graph replay of back-to-back launches, so operands come from device memory as in the grid.
 """
 import argparse
 import os
@@ -31,7 +33,8 @@ import torch.nn.functional as F
 from torch.nn.attention import SDPBackend, sdpa_kernel
 
 sys.path.insert(0, os.path.dirname(__file__))
-from common import load_kernel, parse_shapes, relative_error, time_interleaved  # noqa: E402
+from common import (Flushed, load_kernel, parse_shapes, relative_error,  # noqa: E402
+                    time_interleaved)
 
 DEFAULT_SHAPES = {
     "matmul": "4096x4096x4096,8192x8192x8192,4096x14336x4096",
@@ -109,7 +112,10 @@ def main():
     parser.add_argument("--causal", action="store_true", help="attention: the causal mask")
     parser.add_argument("--control", action="store_true",
                         help="also time a second copy of the first artifact (the noise floor)")
+    parser.add_argument("--flush", action="store_true",
+                        help="one launch per sample after an L2 flush (the GEMM grid's method)")
     args = parser.parse_args()
+    flushed = Flushed() if args.flush else None
     kernels = {}
     for spec in args.artifacts + (args.artifacts[:1] if args.control else []):
         name, kernel = load_pinned(spec)
@@ -171,7 +177,10 @@ def main():
                 status = 1
             fns[name] = (lambda kernel=kernel, out=out: kernel(*inputs, out=out))
         fns[baseline[0]] = baseline[1]
-        medians, errors = time_interleaved(fns, args.iters)
+        if flushed:
+            medians, errors = flushed.time(fns, args.iters), {}
+        else:
+            medians, errors = time_interleaved(fns, args.iters)
         cells = []
         for name in names + [baseline[0]]:
             if name in medians:

@@ -63,6 +63,36 @@ def time_ms(fn, iters, warmup, launches_per_replay=10):
     return statistics.median(times)
 
 
+class Flushed:
+    """do_bench-style timing: L2 flushed before each sample, events around one call."""
+
+    def __init__(self):
+        self.cache = torch.empty(256 * 1024 * 1024, dtype=torch.int8, device="cuda")
+
+    def sample(self, fn):
+        self.cache.zero_()
+        start = torch.cuda.Event(enable_timing=True)
+        end = torch.cuda.Event(enable_timing=True)
+        start.record()
+        fn()
+        end.record()
+        return start, end
+
+    def time(self, fns, samples, rounds=3, warmup=3):
+        """name -> median ms over `rounds` interleaved rounds of samples // rounds each."""
+        for fn in fns.values():
+            for _ in range(warmup):
+                fn()
+        torch.cuda.synchronize()
+        per_round = {name: [] for name in fns}
+        for _ in range(rounds):
+            for name, fn in fns.items():
+                events = [self.sample(fn) for _ in range(max(1, samples // rounds))]
+                torch.cuda.synchronize()
+                per_round[name].append(statistics.median(s.elapsed_time(e) for s, e in events))
+        return {name: statistics.median(v) for name, v in per_round.items()}
+
+
 def time_interleaved(fns, iters, rounds=3, warmup=5):
     """Times every callable of `fns` (name -> fn) in `rounds` interleaved rounds of
     `iters // rounds + 1` samples each (time_ms); returns (name -> median ms over the rounds'
