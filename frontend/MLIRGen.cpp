@@ -164,7 +164,7 @@ tile::HintsAttr Generator::getHintsAttr(const Schedule &schedule) {
   // Sema checked each hint's kind and range.
   llvm::SmallVector<int64_t> tileSizes, cluster;
   std::optional<int64_t> stages, consumers, groupM, accStages;
-  std::optional<bool> persistent, streamK, pingpong;
+  std::optional<bool> persistent, streamK, pingpong, splitK;
   for (const ScheduleItem &item : schedule.items) {
     if (item.key == "tile")
       tileSizes.assign(item.list.begin(), item.list.end());
@@ -184,10 +184,12 @@ tile::HintsAttr Generator::getHintsAttr(const Schedule &schedule) {
       streamK = item.boolValue;
     else if (item.key == "pingpong")
       pingpong = item.boolValue;
+    else if (item.key == "split_k")
+      splitK = item.boolValue;
   }
   return tile::HintsAttr::get(ctx, tileSizes, stages, cluster, consumers,
                               persistent, groupM, streamK, accStages,
-                              pingpong);
+                              pingpong, splitK);
 }
 
 /// A kernel tensor's attribute dictionary: its #tile.param.

@@ -48,6 +48,7 @@ constexpr HintSpec kHints[] = {
     {"stream_k", HintKind::Bool, "true or false"},
     {"acc_stages", HintKind::Int, "an integer"},
     {"pingpong", HintKind::Bool, "true or false"},
+    {"split_k", HintKind::Bool, "true or false"},
 };
 
 llvm::StringRef describeValue(ScheduleItem::Kind kind) {

@@ -193,6 +193,18 @@ StreamKEstimate streamKEstimate(const LaunchPlan &kernel,
     return s;
   int64_t tiles = cost.ctas / cluster, clusters = cost.resident / cluster;
   int64_t rem = tiles % clusters;
+  if (l.streamK.halves) {
+    // Whole rounds, then the last wave's tiles in two K halves at once.
+    int64_t half = kSteps - kSteps / 2;
+    if (rem != 0 && rem * 100 <= clusters * l.streamK.maxTailPercent &&
+        static_cast<double>(half) > l.streamK.joinSteps) {
+      s.streamKSplit = true;
+      s.rounds = static_cast<double>(tiles / clusters) +
+                 (static_cast<double>(half) + l.streamK.joinSteps) /
+                     static_cast<double>(kSteps);
+    }
+    return s;
+  }
   if (rem != 0 && tiles >= clusters &&
       rem * 100 <= clusters * l.streamK.maxTailPercent &&
       static_cast<double>(kSteps) * static_cast<double>(clusters - rem) >
@@ -245,9 +257,11 @@ std::string describeVariantChoice(const LaunchPlan &plan, const BoundDims &dims,
       s += ": " + std::to_string(c.ctas) + " CTAs, " + std::to_string(c.waves) +
            (c.waves == 1 ? " wave" : " waves") + " of " +
            std::to_string(c.resident) +
-           (split.streamKSplit ? " (stream-K split: ~" + costText(split.rounds) +
-                                 " rounds with the join)"
-                           : std::string()) +
+           (split.streamKSplit
+                ? (v.manifest.launch.streamK.halves ? " (split-K halves: ~"
+                                                    : " (stream-K split: ~") +
+                      costText(split.rounds) + " rounds with the join)"
+                : std::string()) +
            ", tile_cost " +
            costText(v.manifest.launch.tileCost) +
            (v.manifest.launch.tailCost != 0

@@ -67,7 +67,8 @@ struct StreamKEstimate {
   /// the last tiles.
   bool streamKSplit = false;
   /// The rounds of tiles a split takes by the manifest's join estimate: T / G
-  /// cluster tiles per cluster + join_steps / K steps; `waves` when not
+  /// cluster tiles per cluster + join_steps / K steps (in halves: the whole
+  /// rounds + (a half's K steps + join_steps) / K steps); `waves` when not
   /// split.
   double rounds = 0;
 };

@@ -969,6 +969,13 @@ bool readLaunch(Reader &r, const Json &j, const std::string &path, Launch &l) {
         !(join = r.field(*sk, "join_steps", skPath, true)) ||
         !r.number(*join, skPath + ".join_steps", l.streamK.joinSteps))
       return false;
+    std::string split = "runs";
+    if (!r.strField(*sk, "split", skPath, split, /*required=*/false))
+      return false;
+    if (split != "runs" && split != "halves")
+      return r.fail(skPath + ".split",
+                    "'" + split + "' is not runs or halves");
+    l.streamK.halves = split == "halves";
     if (!l.streamK.present())
       return r.fail(skPath + ".max_tail_percent",
                     "0 is outside [1, 100] (leave stream_k out instead)");
@@ -1206,6 +1213,8 @@ Json toJson(const Launch &l) {
         {"max_tail_percent", l.streamK.maxTailPercent},
         {"k", Json::array({l.streamK.k.extent.str(), l.streamK.k.tile})},
         {"join_steps", l.streamK.joinSteps}};
+  if (l.streamK.halves)
+    j["stream_k"]["split"] = "halves";
   return j;
 }
 

@@ -184,8 +184,13 @@ struct GridAxis {
 /// choice: with T cluster tiles on G clusters and kt K steps per tile, the
 /// walk splits the K steps of its last (T mod G) + G tiles evenly over the G
 /// clusters when T >= G, 0 < T mod G <= G * max_tail_percent / 100 and
-/// kt * (G - T mod G) > join_steps * G (docs/architecture.md 7.2).
+/// kt * (G - T mod G) > join_steps * G; in halves (`split: "halves"`, a
+/// split-K tail), each of the last T mod G tiles in two K halves when 0 < T
+/// mod G <= G * max_tail_percent / 100 (50: two clusters per tile) and kt -
+/// kt / 2 > join_steps (docs/architecture.md 7.2).
 struct StreamKRule {
+  /// The last wave's tiles cut into two K halves instead of runs.
+  bool halves = false;
   /// 1..100; 0: the kernel does not walk stream-K (the key is absent).
   int64_t maxTailPercent = 0;
   /// The contraction extent and K step: a tile has ceil(extent / tile) steps.
@@ -197,8 +202,8 @@ struct StreamKRule {
 
   bool present() const { return maxTailPercent != 0; }
   bool operator==(const StreamKRule &o) const {
-    return maxTailPercent == o.maxTailPercent && k == o.k &&
-           joinSteps == o.joinSteps;
+    return halves == o.halves && maxTailPercent == o.maxTailPercent &&
+           k == o.k && joinSteps == o.joinSteps;
   }
 };
 

@@ -93,6 +93,10 @@ constexpr int64_t streamKMaxTailPercent = 33;
 /// explanation of a choice estimates a split's rounds with it (manifest
 /// `launch.stream_k.join_steps`).
 constexpr int64_t streamKJoinSteps = 16;
+/// A stream-K walk in halves (split-K of a partial last wave) splits when
+/// the partial last wave has at most this percentage of a wave's tiles: two
+/// clusters take each split tile's halves at once.
+constexpr int64_t streamKHalvesMaxTailPercent = 50;
 
 /// The chips Kiln targets. The IR names one with `#cta.chip<sm_90a>`; what
 /// a chip can do is its ChipInfo, never a test of its name.

@@ -605,6 +605,26 @@ tile.kernel @stream_k(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.param = #tile
 
 // -----
 
+// A split-K schedule is a stream-K walk in halves.
+// CHECK-LABEL: cta.program @split_k(
+// CHECK:         cta.tile_loop stream_k
+// CHECK:           cta.stream_k_join
+// CHECK:         } {cluster = array<i64: 1, 1>, group_m = 8 : i64, halves, persistent}
+tile.kernel @split_k(%a: tensor<?x?xbf16, #tile.dims<M, K>> {tile.param = #tile.param<"a", input>}, %b: tensor<?x?xbf16, #tile.dims<N, K>> {tile.param = #tile.param<"b", input>})
+    -> (tensor<?x?xbf16, #tile.dims<M, N>> {tile.param = #tile.param<"c", output>}) {
+  %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>]
+      {schedule = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 64, stages = 4, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 8, split_k = true>}
+      -> tensor<?x?xbf16, #tile.dims<M, N>> {
+  ^bb0(%acc: f32):
+    %t = arith.truncf %acc : f32 to bf16
+    tile.yield %t : bf16
+  }
+  tile.return %0 : tensor<?x?xbf16, #tile.dims<M, N>>
+}
+
+// -----
+
 // A batched contraction walks the tiles of every leading index (batched
 // walk); each operand is read at the indices of the leading axes it has
 // (aligned at the right; 0 where its extent is 1), the output at all of

@@ -27,7 +27,7 @@ const std::vector<Group> &kilnGroups() {
        "causal", "sum"},
       {"max", "min", "where", "mask", "modify", "grouped"},
       {"tile", "stages", "cluster", "consumers", "persistent", "group_m",
-       "stream_k", "acc_stages", "pingpong"},
+       "stream_k", "acc_stages", "pingpong", "split_k"},
       {"true", "false"},
       {"1x16", "1x32", "1x128", "128x128", "16x16"},
       {"M", "N", "K", "B", "H", "S", "T", "E"},

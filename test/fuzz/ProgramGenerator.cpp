@@ -102,6 +102,8 @@ private:
       items.push_back("acc_stages = " + oneOf({"1", "2", "3"}));
     if (chance(15))
       items.push_back("pingpong = " + oneOf({"true", "false"}));
+    if (chance(10))
+      items.push_back("split_k = " + oneOf({"true", "false"}));
     if (items.empty())
       return "";
     std::string text = "@schedule(";

@@ -10,6 +10,7 @@ previous launch's partial sums); two streams at once check that each gets its ow
 import pytest
 import torch
 import torch.nn.functional as F
+from conftest import for_each_entry
 
 # (M, N, K): tile counts from below one wave to several waves plus a partial one.
 SHAPES = [(2000, 3000, 1000), (2100, 3000, 1000), (4097, 2049, 72), (3000, 5000, 64),
@@ -119,3 +120,59 @@ def test_variants_of_one_kernel_share_the_workspace(load):
     for _ in range(2):
         for m, n, k in shapes:
             check_swiglu(kernel, m, n, k)
+
+
+def halves_shapes():
+    """Shapes for the split-K tail (`@schedule(split_k = true)`) on this GPU: a tile count of
+    w waves plus a partial wave of at most half the clusters, whose tiles are then cut into two
+    K halves (for 2x1 clusters of 128x256 tiles and for the variants' single CTAs), and fewer
+    tiles than half the clusters (every tile split). K gives each half more K steps than a
+    join costs (kt - kt / 2 > 16, target::streamKJoinSteps), with a partial last step in
+    three of them; M and N end inside a tile."""
+    if not torch.cuda.is_available():
+        return []
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    clusters = sms // 2
+    shapes = [(2000, 1000, 4104),            # 8 x 4 cluster tiles: all split
+              (129, 257, 2100)]              # one cluster tile: split
+    for waves, extra, k in [(1, 1, 4104), (1, clusters // 2, 2056), (2, clusters // 3, 3000)]:
+        tiles = waves * clusters + extra     # cluster tiles of 256 x 256, one column
+        shapes.append((256 * tiles - 37, 200, k))
+    return shapes
+
+
+@pytest.mark.parametrize("m,n,k", SHAPES + halves_shapes())
+def test_matmul_split_k(load, m, n, k):
+    """Every entry of the split-K kernel (the 2x1-cluster primary and its single-CTA
+    variants, whose tile counts differ), against the float32 reference, into a poisoned
+    output."""
+    kernel = load("matmul_split_f32")
+    a, b = bf16(m, k), bf16(n, k)
+    ref = a.float() @ b.float().T
+
+    def check(entry):
+        c = torch.full((m, n), float("nan"), device="cuda", dtype=torch.float32)
+        kernel(a, b, out=c)
+        torch.cuda.synchronize()
+        assert not torch.isnan(c).any(), f"{entry}: {torch.isnan(c).sum().item()} not written"
+        err = relative_error(c, ref)
+        assert err < 1e-5, f"{entry}: relative error {err:.3e}"
+
+    for_each_entry(kernel, check)
+
+
+def test_split_k_is_deterministic(load):
+    """Two halves' sums are added in one order whichever arrives last: repeated launches on
+    the same inputs give the same bits, on shapes where every tile and where a partial last
+    wave is split."""
+    kernel = load("matmul_split_f32")
+    for m, n, k in halves_shapes()[:3]:
+        a, b = bf16(m, k), bf16(n, k)
+        outs = []
+        for _ in range(4):
+            c = torch.full((m, n), float("nan"), device="cuda", dtype=torch.float32)
+            kernel(a, b, out=c)
+            outs.append(c)
+        torch.cuda.synchronize()
+        for c in outs[1:]:
+            assert torch.equal(c, outs[0]), f"{m}x{n}x{k}: launches differ"

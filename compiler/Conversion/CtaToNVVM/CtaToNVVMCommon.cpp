@@ -451,6 +451,14 @@ static std::pair<Value, Value> rasterOrigin(Emitter &e, Value t,
 /// split at most once: its first part is the last unit of cluster c, its
 /// second part the first unit of cluster c + 1, and slot c of the workspace
 /// carries the second part's sums to the first (cta.stream_k_join).
+///
+/// Stream-K in halves (`halves`, split-K of a partial last wave): the last
+/// T mod G tiles, when there are at most G / 2 of them, are cut into two K
+/// halves; clusters 2i and 2i + 1 take the halves of the i-th after their
+/// whole tiles, so all halves run at the same time: clusters that read the
+/// same operand tiles read the same K steps together, as in a wave of whole
+/// tiles, and L2 keeps serving them (runs start at a different K step on
+/// every cluster). Slot i of the workspace is where the halves meet.
 struct TileLoopLowering : public OpConversionPattern<cta::TileLoopOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -488,7 +496,35 @@ struct TileLoopLowering : public OpConversionPattern<cta::TileLoopOp> {
     // run (K steps in 64-bit: a run spans up to 2 * #clusters tiles).
     Value kSteps, wholeTiles, wholeCount, runBegin, runEnd, kt64, runTile0,
         runTileLast;
-    if (streamK) {
+    bool halves = streamK && op.getHalves();
+    Value halfSteps, upperHalf, halfSlot;
+    if (halves) {
+      kSteps = e.ceilDiv(e.toI32(adaptor.getExtents()[2]),
+                         e.i32(op.getTileSizes()[2]));
+      // Split when the partial last wave's tiles fit two clusters each and
+      // the half round saved outweighs the join (kt - kt / 2 > join steps).
+      Value rem = e.urem(total, stride);
+      Value split = e.andI(
+          e.andI(e.cmp(arith::CmpIPredicate::ne, rem, e.i32(0)),
+                 e.cmp(arith::CmpIPredicate::ule,
+                       e.mul(rem, e.i32(100 / target::streamKHalvesMaxTailPercent)),
+                       stride)),
+          e.cmp(arith::CmpIPredicate::ugt, e.sub(kSteps, e.udiv(kSteps, e.i32(2))),
+                e.i32(target::streamKJoinSteps)));
+      wholeTiles = e.sub(total, select(split, rem, e.i32(0)));
+      wholeCount = select(
+          e.ult(first, wholeTiles),
+          e.add(e.udiv(e.sub(e.sub(wholeTiles, first), e.i32(1)), stride),
+                e.i32(1)),
+          e.i32(0));
+      Value hasHalf = e.andI(split, e.ult(first, e.mul(rem, e.i32(2))));
+      lower = e.i32(0);
+      upper = e.add(wholeCount, arith::ExtUIOp::create(rewriter, loc, i32, hasHalf));
+      step = e.i32(1);
+      halfSteps = e.udiv(kSteps, e.i32(2));
+      upperHalf = e.eq(e.urem(first, e.i32(2)), e.i32(1));
+      halfSlot = e.udiv(first, e.i32(2));
+    } else if (streamK) {
       kSteps = e.ceilDiv(e.toI32(adaptor.getExtents()[2]),
                          e.i32(op.getTileSizes()[2]));
       // Split when there is at least one full wave and a partial last one
@@ -536,7 +572,21 @@ struct TileLoopLowering : public OpConversionPattern<cta::TileLoopOp> {
     Block *body = loop.getBody();
     Value t = e.toI32(loop.getInductionVar());
     SmallVector<Value> kArgs;
-    if (streamK) {
+    if (halves) {
+      // Whole tiles first, then this cluster's half (the lower half's part
+      // starts at K step 0, as a first part does; the upper half's after).
+      Value isWhole = e.ult(t, wholeCount);
+      Value kb = select(isWhole, e.i32(0),
+                        select(upperHalf, halfSteps, e.i32(0)));
+      Value ke = select(isWhole, kSteps,
+                        select(upperHalf, kSteps, halfSteps));
+      t = select(isWhole, e.add(first, e.mul(t, stride)),
+                 e.add(wholeTiles, halfSlot));
+      Value tileK = e.index(op.getTileSizes()[2]);
+      kArgs = {e.mul(e.toIndex(kb), tileK),
+               e.minU(e.mul(e.toIndex(ke), tileK), adaptor.getExtents()[2]),
+               e.toIndex(halfSlot)};
+    } else if (streamK) {
       Value u = t;
       Value isWhole = e.ult(u, wholeCount);
       Value isPart = e.cmp(arith::CmpIPredicate::uge, u, wholeCount);

@@ -473,7 +473,10 @@ FailureOr<KernelABI> kiln::planKernelABI(cta::ProgramOp program) {
   // is sized by the output tiles alone, and the K axis goes to the split
   // rule, which the runtime's explanation of a choice shows.
   if (loop.getWalk() == cta::WalkKind::stream_k) {
-    launch.streamK.maxTailPercent = target::streamKMaxTailPercent;
+    launch.streamK.halves = loop.getHalves();
+    launch.streamK.maxTailPercent = loop.getHalves()
+                                        ? target::streamKHalvesMaxTailPercent
+                                        : target::streamKMaxTailPercent;
     launch.streamK.k = launch.tiles.back();
     launch.tiles.pop_back();
     launch.streamK.joinSteps = target::streamKJoinSteps;

@@ -643,7 +643,9 @@ private:
               .getTransposeB();
     bool allKMajor = llvm::all_of(
         rhsKMajor, [](const auto &entry) { return entry.second; });
-    streamK = schedule.getStreamK();
+    // A split-K tail is a stream-K walk whose partial last wave is cut into
+    // K halves instead of runs; the join is the same.
+    streamK = schedule.getStreamK() || schedule.getSplitK();
     // A CTA pair (sm_100a, tile_m = 256): each CTA of the 2x1 cluster owns
     // 128 rows of the tile and holds half of each rhs tile (the even CTA the
     // first half); one MMA of the pair's 256 rows reads both CTAs' halves.
@@ -823,6 +825,7 @@ private:
                                      {tm, tn}, ValueRange{});
     }
     loop.setPersistent(schedule.getPersistent());
+    loop.setHalves(schedule.getSplitK());
     loop.setGroupM(schedule.getGroupM());
     loop.setCluster(
         ArrayRef<int64_t>{schedule.getClusterM(), schedule.getClusterN()});

@@ -454,6 +454,8 @@ void TileLoopOp::print(OpAsmPrinter &p) {
     elided.push_back("persistent");
   if (!getLongestFirst())
     elided.push_back("longest_first");
+  if (!getHalves())
+    elided.push_back("halves");
   if (getGroupM() == 1)
     elided.push_back("group_m");
   p.printOptionalAttrDict((*this)->getAttrs(), elided);
@@ -507,6 +509,10 @@ LogicalResult TileLoopOp::verify() {
   }
   if (getBand() && !getLongestFirst())
     return emitOpError() << "band orders the units of a longest_first walk";
+  if (getHalves() && getWalk() != WalkKind::stream_k)
+    return emitOpError() << "halves splits the partial last wave of a "
+                            "stream_k walk; this walk is "
+                         << stringifyWalkKind(getWalk());
   if (getLongestFirst() && getWalk() != WalkKind::batched)
     return emitOpError() << "longest_first orders the row tiles of a batched "
                             "walk; this walk is "

@@ -162,6 +162,11 @@ def Cta_TileLoopOp : Cta_Op<"tile_loop", [
       `(%m0, %n0, %k_begin, %k_end, %partial)`: the K range of this part
       (in elements; `[0, K)` for a whole tile) and the workspace slot that
       the two parts of a shared tile meet in (`cta.stream_k_join`).
+      With `halves` (split-K of a partial last wave) the clusters do not
+      take runs: the tiles of the partial last wave (every tile, when there
+      are at most half as many tiles as clusters) are each cut into two K
+      halves that clusters 2i and 2i + 1 take at the same time, after the
+      whole tiles; slot i is where the halves of the i-th such tile meet.
 
     Attributes: `persistent` (each CTA walks tiles `cta, cta + grid, ...`
     with at most one CTA per SM; otherwise one CTA per tile); `group_m`
@@ -179,7 +184,9 @@ def Cta_TileLoopOp : Cta_Op<"tile_loop", [
     in the others (a snake, so that a CTA taking every stride-th unit
     alternates long and short units and the walk ends on short ones), so
     the units running at once read the operands of `n` batch entries, which
-    then stay in L2 (causal attention's keys and values).
+    then stay in L2 (causal attention's keys and values). `halves` (a
+    `stream_k` walk only): the partial last wave's tiles are split into two
+    K halves instead of runs (above).
 
     ```mlir
     %end = cta.tile_loop static (%M, %N) tile [128, 256] iter_args(%c0 : index) -> (index) {
@@ -194,7 +201,8 @@ def Cta_TileLoopOp : Cta_Op<"tile_loop", [
                        DenseI64ArrayAttr:$tile_sizes, Optional<Index>:$band,
                        Variadic<AnyType>:$inits,
                        UnitAttr:$persistent, DefaultValuedAttr<I64Attr, "1">:$group_m,
-                       OptionalAttr<DenseI64ArrayAttr>:$cluster, UnitAttr:$longest_first);
+                       OptionalAttr<DenseI64ArrayAttr>:$cluster, UnitAttr:$longest_first,
+                       UnitAttr:$halves);
   let results = (outs Variadic<AnyType>:$results);
   let regions = (region SizedRegion<1>:$body);
   // The declarative form of this syntax, which CtaOps.cpp parses by hand:

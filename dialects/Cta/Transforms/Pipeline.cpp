@@ -112,6 +112,7 @@ TileLoopOp cloneTileLoop(OpBuilder &builder, TileLoopOp loop,
                                   initialPositions);
   clone->setDiscardableAttrs(loop->getDiscardableAttrDictionary());
   clone.setPersistent(loop.getPersistent());
+  clone.setHalves(loop.getHalves());
   clone.setGroupM(loop.getGroupM());
   if (loop.getCluster())
     clone.setCluster(*loop.getCluster());

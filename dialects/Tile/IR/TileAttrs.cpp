@@ -226,7 +226,7 @@ LogicalResult ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                    int64_t clusterN, int64_t consumers,
                                    bool persistent, int64_t groupM,
                                    bool streamK, int64_t accStages,
-                                   bool pingpong) {
+                                   bool pingpong, bool splitK) {
   // Upper bounds are those of the lowering: its tile arithmetic is 32-bit,
   // a cluster holds at most maxClusterSizeNonPortable CTAs, and #cta.schedule
   // takes at most maxIrStages stages. Each factor is bounded before the
@@ -262,6 +262,11 @@ LogicalResult ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << consumers;
   if (pingpong && streamK)
     return emitError() << "pingpong and stream_k do not combine";
+  if (pingpong && splitK)
+    return emitError() << "pingpong and split_k do not combine";
+  if (streamK && splitK)
+    return emitError() << "stream_k and split_k are two ways to fill a "
+                          "partial last wave: choose one";
   if (groupM < 1)
     return emitError() << "group_m must be at least 1, got " << groupM;
   if (groupM > maxIndex)
@@ -270,6 +275,8 @@ LogicalResult ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << groupM;
   if (streamK && !persistent)
     return emitError() << "stream_k needs persistent = true";
+  if (splitK && !persistent)
+    return emitError() << "split_k needs persistent = true";
   if (accStages < 1 || accStages > 2)
     return emitError() << "acc_stages must be 1 or 2, got " << accStages;
   return success();
@@ -375,7 +382,7 @@ LogicalResult ParamAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 Attribute HintsAttr::parse(AsmParser &parser, Type) {
   SmallVector<int64_t> tile, cluster;
   std::optional<int64_t> stages, consumers, groupM, accStages;
-  std::optional<bool> persistent, streamK, pingpong;
+  std::optional<bool> persistent, streamK, pingpong, splitK;
   llvm::StringSet<> seen;
   auto parseList = [&](SmallVector<int64_t> &out) -> ParseResult {
     return parser.parseCommaSeparatedList(
@@ -435,11 +442,13 @@ Attribute HintsAttr::parse(AsmParser &parser, Type) {
         result = parseFlag(streamK);
       else if (key == "pingpong")
         result = parseFlag(pingpong);
+      else if (key == "split_k")
+        result = parseFlag(splitK);
       else
         parser.emitError(loc)
             << "unknown schedule hint '" << key
             << "'; expected tile, stages, cluster, consumers, persistent, "
-               "group_m, stream_k, acc_stages or pingpong";
+               "group_m, stream_k, acc_stages, pingpong or split_k";
       if (failed(result))
         return {};
     } while (succeeded(parser.parseOptionalComma()));
@@ -448,7 +457,7 @@ Attribute HintsAttr::parse(AsmParser &parser, Type) {
   }
   return parser.getChecked<HintsAttr>(parser.getContext(), tile, stages,
                                       cluster, consumers, persistent, groupM,
-                                      streamK, accStages, pingpong);
+                                      streamK, accStages, pingpong, splitK);
 }
 
 void HintsAttr::print(AsmPrinter &printer) const {
@@ -480,6 +489,9 @@ void HintsAttr::print(AsmPrinter &printer) const {
   if (getPingpong())
     items.push_back(std::string("pingpong = ") +
                     (*getPingpong() ? "true" : "false"));
+  if (getSplitK())
+    items.push_back(std::string("split_k = ") +
+                    (*getSplitK() ? "true" : "false"));
   printer << "<" << llvm::join(items, ", ") << ">";
 }
 
@@ -503,6 +515,8 @@ SmallVector<StringRef> HintsAttr::getGivenNames() const {
     names.push_back("acc_stages");
   if (getPingpong())
     names.push_back("pingpong");
+  if (getSplitK())
+    names.push_back("split_k");
   return names;
 }
 
@@ -515,7 +529,8 @@ LogicalResult HintsAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                 std::optional<int64_t> groupM,
                                 std::optional<bool> streamK,
                                 std::optional<int64_t> accStages,
-                                std::optional<bool> pingpong) {
+                                std::optional<bool> pingpong,
+                                std::optional<bool> splitK) {
   // Every number must also fit the lowering's 32-bit tile arithmetic, or
   // tile-select-schedule would copy it into a #tile.schedule it truncates.
   auto inRange = [](int64_t v) {

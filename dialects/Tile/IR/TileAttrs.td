@@ -106,7 +106,8 @@ def Tile_HintsAttr : Tile_Attr<"Hints", "hints"> {
     `tile-select-schedule` chooses the rest. Each field is optional and
     checked as the frontend checks the hint: `tile = [BM, BN]` or
     `[BM, BN, BK]`, `cluster = [CM, CN]`, `stages`, `consumers`, `group_m`
-    and `acc_stages` positive, `persistent`, `stream_k` and `pingpong` flags.
+    and `acc_stages` positive, `persistent`, `stream_k`, `pingpong` and
+    `split_k` flags.
 
     ```mlir
     #tile.hints<tile = [128, 128, 64], stages = 3, persistent = false>
@@ -120,7 +121,8 @@ def Tile_HintsAttr : Tile_Attr<"Hints", "hints"> {
                         OptionalParameter<"std::optional<int64_t>">:$group_m,
                         OptionalParameter<"std::optional<bool>">:$stream_k,
                         OptionalParameter<"std::optional<int64_t>">:$acc_stages,
-                        OptionalParameter<"std::optional<bool>">:$pingpong);
+                        OptionalParameter<"std::optional<bool>">:$pingpong,
+                        OptionalParameter<"std::optional<bool>">:$split_k);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
@@ -149,7 +151,11 @@ def Tile_ScheduleAttr : Tile_Attr<"Schedule", "schedule"> {
       MMAs; omitted when 1);
     - `pingpong`: each of the two math warpgroups owns a whole tile, and
       they take turns (sm_90a): one's epilogue overlaps the other's MMAs
-      (omitted when false).
+      (omitted when false);
+    - `split_k`: the tiles of a partial last wave (every tile, when there
+      are at most half as many as clusters) are split into two K halves run
+      at the same time by two clusters and summed in a fixed order (a
+      persistent walk only; omitted when false).
 
     ```mlir
     #tile.schedule<tile_m = 128, tile_n = 256, tile_k = 64, stages = 4,
@@ -162,7 +168,8 @@ def Tile_ScheduleAttr : Tile_Attr<"Schedule", "schedule"> {
                         "int64_t":$consumers, "bool":$persistent, "int64_t":$group_m,
                         DefaultValuedParameter<"bool", "false">:$stream_k,
                         DefaultValuedParameter<"int64_t", "1">:$acc_stages,
-                        DefaultValuedParameter<"bool", "false">:$pingpong);
+                        DefaultValuedParameter<"bool", "false">:$pingpong,
+                        DefaultValuedParameter<"bool", "false">:$split_k);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{

@@ -74,7 +74,7 @@ ScheduleAttr planTensorMemorySchedule(AttentionOp op, int64_t d, int64_t dv) {
                            kStages, /*clusterM=*/1, /*clusterN=*/1,
                            /*consumers=*/1, /*persistent=*/true, /*groupM=*/1,
                            /*streamK=*/false, kScoreSets,
-                           /*pingpong=*/false);
+                           /*pingpong=*/false, /*splitK=*/false);
 }
 
 } // namespace
@@ -140,5 +140,5 @@ kiln::tile::planAttentionSchedule(AttentionOp op, const target::ChipInfo &chip,
                            /*clusterM=*/1, /*clusterN=*/1, warpgroups,
                            /*persistent=*/true, /*groupM=*/1,
                            /*streamK=*/false, /*accStages=*/1,
-                           /*pingpong=*/false);
+                           /*pingpong=*/false, /*splitK=*/false);
 }

@@ -61,6 +61,11 @@ struct Schedule {
   /// take turns with the tensor cores, so one's epilogue overlaps the
   /// other's MMAs.
   bool pingpong = false;
+  /// Split a partial last wave's tiles into two K halves run at once by two
+  /// clusters (sm_90a, persistent; deterministic: two partial sums).
+  bool splitK = false;
+  /// "stream_k" or "split_k": the way of splitting K a diagnostic names.
+  StringRef splitName() const { return streamK ? "stream_k" : "split_k"; }
 };
 
 /// Applies the kernel's `@schedule(...)` hints; returns the hinted keys.
@@ -87,6 +92,7 @@ llvm::SmallSet<StringRef, 8> applyHints(HintsAttr hints, Schedule &s) {
   s.groupM = hints.getGroupM().value_or(s.groupM);
   s.accStages = hints.getAccStages().value_or(s.accStages);
   s.pingpong = hints.getPingpong().value_or(s.pingpong);
+  s.splitK = hints.getSplitK().value_or(s.splitK);
   return pinned;
 }
 
@@ -302,7 +308,7 @@ private:
     // costs ~1% (4% in the 128x112 variant), and for a single product the
     // join costs nearly what the split saves; a hint turns it on anywhere
     // persistent. Tensor-memory accumulators cannot take part yet.
-    if (!pinned.contains("stream_k"))
+    if (!pinned.contains("stream_k") && !s.splitK)
       s.streamK = s.persistent && budget.streamK && !variant && !s.pingpong &&
                   contract.getContractions().size() > 1 && !grouped &&
                   !batched && !softwareScaled;
@@ -397,9 +403,10 @@ private:
                     " the MMA warp and two accumulator sets already overlap "
                     "a tile's epilogue with the next tile's MMAs "
                     "(acc_stages = 2)");
-      if (s.streamK)
-        return fail("pingpong and stream_k do not combine (a stream-K tile "
-                    "part is shared by both math warpgroups)");
+      if (s.streamK || s.splitK)
+        return fail("pingpong and " + s.splitName() +
+                    " do not combine (a part of a split tile is shared by "
+                    "both math warpgroups)");
       if (s.tileM % mmaRows != 0)
         return fail("tile_m = " + Twine(s.tileM) + " must be a multiple of " +
                     Twine(mmaRows) + " (each ping-pong warpgroup's " +
@@ -444,13 +451,16 @@ private:
                     "scale block's " + Twine(rhsScaleRows) +
                     " rows: a tile's columns share one weight scale per K "
                     "step");
-      if (s.streamK)
-        return fail("stream_k is not implemented yet for fp8 with f32 "
-                    "block scales");
+      if (s.streamK || s.splitK)
+        return fail(s.splitName() + " is not implemented yet for fp8 with "
+                    "f32 block scales");
     }
-    if (s.streamK && !s.persistent)
-      return fail("stream_k needs a persistent schedule: the clusters that "
-                  "share a tile must run at the same time");
+    if (s.streamK && s.splitK)
+      return fail("stream_k and split_k are two ways to fill a partial last "
+                  "wave: choose one");
+    if ((s.streamK || s.splitK) && !s.persistent)
+      return fail(s.splitName() + " needs a persistent schedule: the "
+                  "clusters that share a tile must run at the same time");
     if (grouped) {
       if (pair)
         return fail("tile_m = " + Twine(s.tileM) +
@@ -466,8 +476,8 @@ private:
         return fail("cluster = [" + Twine(s.clusterM) +
                     ", 1]: the row tiles of a grouped contraction may belong "
                     "to different groups, which share no rhs tile (use [1, 1])");
-      if (s.streamK)
-        return fail("stream_k is not implemented yet for a grouped "
+      if (s.streamK || s.splitK)
+        return fail(s.splitName() + " is not implemented yet for a grouped "
                     "(mixture-of-experts) contraction");
     }
     if (batched) {
@@ -480,12 +490,13 @@ private:
                     ", 1] needs a persistent schedule for a batched "
                     "contraction (a grid of one CTA per tile spreads its "
                     "batch axes over the grid's axes)");
-      if (s.streamK)
-        return fail("stream_k is not implemented yet for a batched "
+      if (s.streamK || s.splitK)
+        return fail(s.splitName() + " is not implemented yet for a batched "
                     "contraction");
     }
-    if (s.streamK && !budget.streamK)
-      return fail("stream_k is not implemented yet on " + Twine(budget.name) +
+    if ((s.streamK || s.splitK) && !budget.streamK)
+      return fail(s.splitName() + " is not implemented yet on " +
+                  Twine(budget.name) +
                   " (partial tiles of tensor-memory accumulators)");
     return success();
   }
@@ -930,7 +941,7 @@ struct TileSelectSchedulePass
         ScheduleAttr::get(ctx, s.tileM, s.tileN, s.tileK, s.stages, s.clusterM,
                           s.clusterN, s.consumers, s.persistent, s.groupM,
                           s.streamK, std::max<int64_t>(s.accStages, 1),
-                          s.pingpong));
+                          s.pingpong, s.splitK));
     if (auto kernel = contract->getParentOfType<KernelOp>()) {
       kernel.setTileCostAttr(FloatAttr::get(Float64Type::get(ctx), plan.tileCost));
       if (plan.tailCost > 0)
@@ -960,6 +971,9 @@ struct TileSelectSchedulePass
         << "; "
         << (s.persistent ? "persistent" : "one CTA per tile") << ", group_m "
         << s.groupM << (s.streamK ? ", stream-K tail" : "")
+        << (s.splitK ? ", split-K tail (a partial last wave's tiles in two K "
+                       "halves)"
+                     : "")
         << (s.pingpong ? ", ping-pong (each math warpgroup owns a tile; "
                          "one's epilogue overlaps the other's MMAs)"
                        : "")
@@ -986,7 +1000,7 @@ struct TileSelectSchedulePass
         schedule.getStages(), {schedule.getClusterM(), schedule.getClusterN()},
         schedule.getConsumers(), schedule.getPersistent(),
         schedule.getGroupM(), schedule.getStreamK(), schedule.getAccStages(),
-        schedule.getPingpong());
+        schedule.getPingpong(), schedule.getSplitK());
   }
 
   FailureOr<Plan> planSchedule(ContractOp contract, const ChipInfo &budget,

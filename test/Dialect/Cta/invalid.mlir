@@ -564,6 +564,16 @@ cta.program @p(%m: index {cta.dim = #cta.dim<M>}) {
 // -----
 
 cta.program @p(%m: index {cta.dim = #cta.dim<M>}) {
+  // expected-error@+1 {{'cta.tile_loop' op halves splits the partial last wave of a stream_k walk; this walk is static}}
+  cta.tile_loop static (%m, %m) tile [128, 128] {
+  ^bb0(%m0: index, %n0: index):
+  } {persistent, halves}
+  cta.return
+}
+
+// -----
+
+cta.program @p(%m: index {cta.dim = #cta.dim<M>}) {
   // expected-error@+1 {{'cta.tile_loop' op a stream_k walk is persistent: its clusters share tiles, so all must run at once}}
   cta.tile_loop stream_k (%m, %m, %m) tile [128, 128, 64] {
   ^bb0(%m0: index, %n0: index, %kb: index, %ke: index, %p: index):

@@ -148,6 +148,18 @@ cta.program @stream_k(%M: index {cta.dim = #cta.dim<M>}, %N: index {cta.dim = #c
   cta.return
 }
 
+// A stream-K walk in halves (split-K of a partial last wave).
+// CHECK-LABEL: cta.program @stream_k_halves(
+// CHECK:         } {group_m = 8 : i64, halves, persistent}
+cta.program @stream_k_halves(%M: index {cta.dim = #cta.dim<M>}, %N: index {cta.dim = #cta.dim<N>}, %K: index {cta.dim = #cta.dim<K>}) {
+  cta.tile_loop stream_k (%M, %N, %K) tile [128, 256, 64] {
+  ^bb0(%m0: index, %n0: index, %kb: index, %ke: index, %slot: index):
+    %acc = cta.acc_zero : <64x256xf32>
+    %sum, %done = cta.stream_k_join %acc partial %slot k [%kb, %ke) of %K : !cta.acc<64x256xf32> -> !cta.acc<64x256xf32>
+  } {persistent, halves, group_m = 8 : i64}
+  cta.return
+}
+
 //===----------------------------------------------------------------------===//
 // Before cta-pipeline: tile walk, K loop, loads, MMAs, register math, stores
 //===----------------------------------------------------------------------===//

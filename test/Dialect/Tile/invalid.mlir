@@ -128,6 +128,21 @@ tile.kernel @f(%a: tensor<4x4xf16>, %b: tensor<4x4xf16>) -> tensor<4x4xf32> {
 
 // -----
 
+// expected-error@+1 {{split_k needs persistent = true}}
+#s = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 64, stages = 4, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = false, group_m = 8, split_k = true>
+
+// -----
+
+// expected-error@+1 {{pingpong and split_k do not combine}}
+#s = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 64, stages = 4, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 8, pingpong = true, split_k = true>
+
+// -----
+
+// expected-error@+1 {{stream_k and split_k are two ways to fill a partial last wave: choose one}}
+#s = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 64, stages = 4, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 8, stream_k = true, split_k = true>
+
+// -----
+
 // expected-error@+1 {{stages must be at least 1, got 0}}
 #s = #tile.schedule<tile_m = 128, tile_n = 128, tile_k = 64, stages = 0, cluster_m = 1, cluster_n = 1, consumers = 2, persistent = true, group_m = 8>
 
@@ -313,7 +328,7 @@ tile.kernel @f(%a: tensor<4xf32>) -> (tensor<4xf32> {tile.param = "c"}) {
 // -----
 
 // Schedule hints: the keys and values @schedule(...) takes.
-// expected-error@+1 {{unknown schedule hint 'warps'; expected tile, stages, cluster, consumers, persistent, group_m, stream_k, acc_stages or pingpong}}
+// expected-error@+1 {{unknown schedule hint 'warps'; expected tile, stages, cluster, consumers, persistent, group_m, stream_k, acc_stages, pingpong or split_k}}
 tile.kernel @f(%a: tensor<4xf32>) attributes {hints = #tile.hints<warps = 4>} {
   tile.return
 }

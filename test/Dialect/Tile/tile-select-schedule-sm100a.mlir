@@ -435,3 +435,17 @@ tile.kernel @pingpong_sm100(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?
   }
   tile.return %0 : tensor<?x?xbf16, #tile.dims<M, N>>
 }
+
+// -----
+
+// Nor split-K tails.
+tile.kernel @split_k(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {hints = #tile.hints<split_k = true>} {
+  // expected-error@+1 {{schedule for sm_100a: split_k is not implemented yet on sm_100a (partial tiles of tensor-memory accumulators)}}
+  %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
+  ^bb0(%acc0: f32):
+    %t = arith.truncf %acc0 : f32 to bf16
+    tile.yield %t : bf16
+  }
+  tile.return %0 : tensor<?x?xbf16, #tile.dims<M, N>>
+}

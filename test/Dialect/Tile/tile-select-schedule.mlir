@@ -943,7 +943,7 @@ tile.kernel @pingpong_wide(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x
 // -----
 
 tile.kernel @pingpong_stream_k(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {hints = #tile.hints<tile = [128, 128], stream_k = true, pingpong = true>} {
-  // expected-error@+1 {{schedule for sm_90a: pingpong and stream_k do not combine (a stream-K tile part is shared by both math warpgroups)}}
+  // expected-error@+1 {{schedule for sm_90a: pingpong and stream_k do not combine (a part of a split tile is shared by both math warpgroups)}}
   %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
       [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
   ^bb0(%acc0: f32):
@@ -980,4 +980,72 @@ tile.kernel @tile_n_halves(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x
     tile.yield %t : bf16
   }
   tile.return %0 : tensor<?x?xbf16, #tile.dims<M, N>>
+}
+
+// -----
+
+// A split-K tail on request: the schedule records it (and no stream-K).
+// CHECK-LABEL: tile.kernel @split_k(
+// CHECK:         {schedule = #tile.schedule<tile_m = 128, tile_n = 256, tile_k = 64, stages = 4, cluster_m = 2, cluster_n = 1, consumers = 2, persistent = true, group_m = 8, split_k = true>}
+tile.kernel @split_k(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {hints = #tile.hints<tile = [128, 256], split_k = true>} {
+  // expected-remark@+1 {{persistent, group_m 8, split-K tail (a partial last wave's tiles in two K halves)}}
+  %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
+  ^bb0(%acc0: f32):
+    %t = arith.truncf %acc0 : f32 to bf16
+    tile.yield %t : bf16
+  }
+  tile.return %0 : tensor<?x?xbf16, #tile.dims<M, N>>
+}
+
+// -----
+
+tile.kernel @split_k_one_cta_per_tile(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {hints = #tile.hints<tile = [128, 128], persistent = false, split_k = true>} {
+  // expected-error@+1 {{schedule for sm_90a: split_k needs a persistent schedule: the clusters that share a tile must run at the same time}}
+  %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
+  ^bb0(%acc0: f32):
+    %t = arith.truncf %acc0 : f32 to bf16
+    tile.yield %t : bf16
+  }
+  tile.return %0 : tensor<?x?xbf16, #tile.dims<M, N>>
+}
+
+// -----
+
+tile.kernel @split_k_and_stream_k(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {hints = #tile.hints<tile = [128, 128], stream_k = true, split_k = true>} {
+  // expected-error@+1 {{schedule for sm_90a: stream_k and split_k are two ways to fill a partial last wave: choose one}}
+  %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
+  ^bb0(%acc0: f32):
+    %t = arith.truncf %acc0 : f32 to bf16
+    tile.yield %t : bf16
+  }
+  tile.return %0 : tensor<?x?xbf16, #tile.dims<M, N>>
+}
+
+// -----
+
+tile.kernel @pingpong_split_k(%a: tensor<?x?xbf16, #tile.dims<M, K>>, %b: tensor<?x?xbf16, #tile.dims<N, K>>) -> tensor<?x?xbf16, #tile.dims<M, N>> attributes {hints = #tile.hints<tile = [128, 128], split_k = true, pingpong = true>} {
+  // expected-error@+1 {{schedule for sm_90a: pingpong and split_k do not combine (a part of a split tile is shared by both math warpgroups)}}
+  %0 = tile.contract(%a, %b : tensor<?x?xbf16, #tile.dims<M, K>>, tensor<?x?xbf16, #tile.dims<N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?xbf16, #tile.dims<M, N>> {
+  ^bb0(%acc0: f32):
+    %t = arith.truncf %acc0 : f32 to bf16
+    tile.yield %t : bf16
+  }
+  tile.return %0 : tensor<?x?xbf16, #tile.dims<M, N>>
+}
+
+// -----
+
+tile.kernel @batched_split_k(%a: tensor<?x?x?xbf16, #tile.dims<B, M, K>>, %b: tensor<?x?x?xbf16, #tile.dims<B, N, K>>) -> tensor<?x?x?xbf16, #tile.dims<B, M, N>> attributes {hints = #tile.hints<split_k = true>} {
+  // expected-error@+1 {{schedule for sm_90a: split_k is not implemented yet for a batched contraction}}
+  %0 = tile.contract(%a, %b : tensor<?x?x?xbf16, #tile.dims<B, M, K>>, tensor<?x?x?xbf16, #tile.dims<B, N, K>>)
+      [#tile.mma<lhs = 0, rhs = 1, transpose_a = false, transpose_b = true>] -> tensor<?x?x?xbf16, #tile.dims<B, M, N>> {
+  ^bb0(%acc0: f32):
+    %t = arith.truncf %acc0 : f32 to bf16
+    tile.yield %t : bf16
+  }
+  tile.return %0 : tensor<?x?x?xbf16, #tile.dims<B, M, N>>
 }

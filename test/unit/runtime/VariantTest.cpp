@@ -752,6 +752,74 @@ TEST(VariantChoice, AStreamKKernelRunsWholeWavesWhereTheWalkDoesNotSplit) {
   EXPECT_FALSE(splitOf(m, 0, {128 * 176, 256, 4096}).streamKSplit); // T = 88
 }
 
+// A stream-K walk in halves (split-K of a partial last wave,
+// `split: "halves"`, max_tail_percent 50): the last T mod G tiles, when at
+// most half the clusters, each in two K halves; every tile when there are
+// fewer than G / 2. Explained as the whole rounds + (a half + the join) / K
+// steps; costed as whole waves.
+Manifest halvesManifest() {
+  Manifest m = streamKManifest();
+  m.launch.streamK.halves = true;
+  m.launch.streamK.maxTailPercent = 50;
+  return m;
+}
+
+TEST(VariantChoice, SplitKHalvesAreExplainedAndCostedAsWholeWaves) {
+  Manifest m = halvesManifest();
+  // 2048 x 2304 x 4096: 72 cluster tiles on 66: 1 round + (32 + 16) / 64.
+  CostAndSplit c = splitOf(m, 0, {2048, 2304, 4096});
+  EXPECT_TRUE(c.streamKSplit);
+  EXPECT_DOUBLE_EQ(c.rounds, 1.75);
+  EXPECT_EQ(c.cost, 2 * 4);
+  // 512 x 4096 x 14336: 32 cluster tiles, fewer than half of 66: all split,
+  // (112 + 16) / 224 of a round.
+  CostAndSplit few = splitOf(m, 0, {512, 4096, 14336});
+  EXPECT_TRUE(few.streamKSplit);
+  EXPECT_DOUBLE_EQ(few.rounds, 128.0 / 224);
+  // The edge: a last wave of 33 of 66 splits, 34 does not (one column of
+  // 99 and 100 cluster tiles).
+  EXPECT_TRUE(splitOf(m, 0, {256 * 99, 256, 4096}).streamKSplit);
+  EXPECT_FALSE(splitOf(m, 0, {256 * 100, 256, 4096}).streamKSplit);
+  // A half must outweigh the join: 33 K steps split (17 > 16), 32 do not.
+  EXPECT_TRUE(splitOf(m, 0, {2048, 2304, 64 * 33}).streamKSplit);
+  EXPECT_FALSE(splitOf(m, 0, {2048, 2304, 64 * 32}).streamKSplit);
+  std::string text =
+      describeVariantChoice(planOf(m), dimsOf({2048, 2304, 4096}), 132);
+  EXPECT_NE(text.find("'matmul': 144 CTAs, 2 waves of 132 (split-K halves: "
+                      "~1.75 rounds with the join)"),
+            std::string::npos)
+      << text;
+}
+
+TEST(VariantManifest, StreamKHalvesRoundTrip) {
+  Manifest m = halvesManifest();
+  std::string text = writeManifest(m);
+  EXPECT_NE(text.find("\"join_steps\":16.0,\"split\":\"halves\"}"),
+            std::string::npos)
+      << text;
+  Manifest back;
+  std::string error;
+  ASSERT_TRUE(parseManifest(text, back, error)) << error;
+  EXPECT_TRUE(back == m);
+  // Runs are the default; another word is an error.
+  EXPECT_EQ(writeManifest(streamKManifest()).find("split"), std::string::npos);
+  const std::string rule = "\"tile_cost\": 4, \"stream_k\": ";
+  auto with = [&](const std::string &value) {
+    return edit(kMatmulVariantsJson, "\"tile_cost\": 4,", rule + value + ",");
+  };
+  ASSERT_TRUE(parseManifest(with("{\"max_tail_percent\": 33, \"k\": [\"K\", 64], "
+                                 "\"join_steps\": 16, \"split\": \"runs\"}"),
+                            back, error))
+      << error;
+  EXPECT_FALSE(back.launch.streamK.halves);
+  expectParseError(with("{\"max_tail_percent\": 50, \"k\": [\"K\", 64], "
+                        "\"join_steps\": 16, \"split\": \"thirds\"}"),
+                   "launch.stream_k.split: 'thirds' is not runs or halves");
+  expectParseError(with("{\"max_tail_percent\": 50, \"k\": [\"K\", 64], "
+                        "\"join_steps\": 16, \"split\": 2}"),
+                   "launch.stream_k.split: expected a string");
+}
+
 TEST(VariantManifest, StreamKIsAnOptionalRule) {
   Manifest m = streamKManifest();
   std::string text = writeManifest(m);
