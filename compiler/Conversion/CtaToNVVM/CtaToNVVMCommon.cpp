@@ -496,6 +496,15 @@ struct TileLoopLowering : public OpConversionPattern<cta::TileLoopOp> {
     // run (K steps in 64-bit: a run spans up to 2 * #clusters tiles).
     Value kSteps, wholeTiles, wholeCount, runBegin, runEnd, kt64, runTile0,
         runTileLast;
+    // This cluster's whole tiles among the first `whole`: first, first +
+    // stride, ...
+    auto countWhole = [&](Value whole) {
+      return select(
+          e.ult(first, whole),
+          e.add(e.udiv(e.sub(e.sub(whole, first), e.i32(1)), stride),
+                e.i32(1)),
+          e.i32(0));
+    };
     bool halves = streamK && op.getHalves();
     Value halfSteps, upperHalf, halfSlot;
     if (halves) {
@@ -512,11 +521,7 @@ struct TileLoopLowering : public OpConversionPattern<cta::TileLoopOp> {
           e.cmp(arith::CmpIPredicate::ugt, e.sub(kSteps, e.udiv(kSteps, e.i32(2))),
                 e.i32(target::streamKJoinSteps)));
       wholeTiles = e.sub(total, select(split, rem, e.i32(0)));
-      wholeCount = select(
-          e.ult(first, wholeTiles),
-          e.add(e.udiv(e.sub(e.sub(wholeTiles, first), e.i32(1)), stride),
-                e.i32(1)),
-          e.i32(0));
+      wholeCount = countWhole(wholeTiles);
       Value hasHalf = e.andI(split, e.ult(first, e.mul(rem, e.i32(2))));
       lower = e.i32(0);
       upper = e.add(wholeCount, arith::ExtUIOp::create(rewriter, loc, i32, hasHalf));
@@ -546,11 +551,7 @@ struct TileLoopLowering : public OpConversionPattern<cta::TileLoopOp> {
           joinPays);
       Value runTiles = select(split, e.add(rem, stride), e.i32(0));
       wholeTiles = e.sub(total, runTiles);
-      wholeCount = select(
-          e.ult(first, wholeTiles),
-          e.add(e.udiv(e.sub(e.sub(wholeTiles, first), e.i32(1)), stride),
-                e.i32(1)),
-          e.i32(0));
+      wholeCount = countWhole(wholeTiles);
       Value steps = e.mul(wide(runTiles), wide(kSteps));
       Value c = wide(first), g = wide(stride), one = wide(e.i32(1));
       runBegin = e.udiv(e.mul(c, steps), g);
