@@ -498,12 +498,12 @@ struct TileLoopLowering : public OpConversionPattern<cta::TileLoopOp> {
         runTileLast;
     // This cluster's whole tiles among the first `whole`: first, first +
     // stride, ...
-    auto countWhole = [&](Value whole) {
-      return select(
-          e.ult(first, whole),
-          e.add(e.udiv(e.sub(e.sub(whole, first), e.i32(1)), stride),
-                e.i32(1)),
-          e.i32(0));
+    // (Structured bindings are captured through copies: C++17.)
+    auto countWhole = [&, c = first, g = stride](Value whole) {
+      return select(e.ult(c, whole),
+                    e.add(e.udiv(e.sub(e.sub(whole, c), e.i32(1)), g),
+                          e.i32(1)),
+                    e.i32(0));
     };
     bool halves = streamK && op.getHalves();
     Value halfSteps, upperHalf, halfSlot;
