@@ -127,8 +127,8 @@ def halves_shapes():
     w waves plus a partial wave of at most half the clusters, whose tiles are then cut into two
     K halves (for 2x1 clusters of 128x256 tiles and for the variants' single CTAs), and fewer
     tiles than half the clusters (every tile split). K gives each half more K steps than a
-    join costs (kt - kt / 2 > 16, target::streamKJoinSteps), with a partial last step in
-    three of them; M and N end inside a tile."""
+    join costs (kt - kt / 2 > 16, target::streamKJoinSteps), each with a partial last K
+    step; M and N end inside a tile."""
     if not torch.cuda.is_available():
         return []
     sms = torch.cuda.get_device_properties(0).multi_processor_count
