@@ -228,13 +228,15 @@ cta.program @stream_k(%arg0: memref<?x?xbf16, strided<[?, 1]>> {cta.param = #cta
 // CHECK-SAME:    stream_k = {join_steps = 16 : i64, k = ["K", 64], max_tail_percent = 50 : i64, split = "halves"}
 // CHECK:         %[[KT:.*]] = arith.ceildivui %{{.*}}, %c64_i32 : i32
 // CHECK-NEXT:    %[[REM:.*]] = arith.remui %[[TOTAL:.*]], %[[G:.*]] : i32
+// CHECK:         %[[HAS_TAIL:.*]] = arith.cmpi ne, %[[REM]], %{{.*}} : i32
+// CHECK:         %[[TWICE:.*]] = arith.muli %[[REM]], %c2_i32{{.*}} : i32
+// CHECK-NEXT:    %[[FITS:.*]] = arith.cmpi ule, %[[TWICE]], %[[G]] : i32
 // CHECK:         %[[HALF:.*]] = arith.divui %[[KT]], %{{.*}} : i32
 // CHECK-NEXT:    %[[SAVED:.*]] = arith.subi %[[KT]], %[[HALF]] : i32
-// CHECK-NEXT:    arith.cmpi ugt, %[[SAVED]], %{{.*}} : i32
-// CHECK:         %[[TWICE:.*]] = arith.muli %[[REM]], %c2_i32{{.*}} : i32
-// CHECK-NEXT:    arith.cmpi ule, %[[TWICE]], %[[G]] : i32
-// CHECK:         arith.cmpi ne, %[[REM]], %{{.*}} : i32
-// CHECK:         %[[TAIL:.*]] = arith.select %{{.*}}, %[[REM]], %{{.*}} : i32
+// CHECK:         %[[PAYS:.*]] = arith.cmpi ugt, %[[SAVED]], %c16_i32 : i32
+// CHECK-NEXT:    %[[BOTH:.*]] = arith.andi %[[HAS_TAIL]], %[[FITS]] : i1
+// CHECK-NEXT:    %[[SPLIT:.*]] = arith.andi %[[BOTH]], %[[PAYS]] : i1
+// CHECK:         %[[TAIL:.*]] = arith.select %[[SPLIT]], %[[REM]], %{{.*}} : i32
 // CHECK-NEXT:    %[[WHOLE:.*]] = arith.subi %[[TOTAL]], %[[TAIL]] : i32
 // The half: c mod 2, the slot c / 2.
 // CHECK:         arith.remui %{{.*}}, %{{.*}} : i32

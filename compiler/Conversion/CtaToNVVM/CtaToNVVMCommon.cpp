@@ -500,10 +500,11 @@ struct TileLoopLowering : public OpConversionPattern<cta::TileLoopOp> {
     // stride, ...
     // (Structured bindings are captured through copies: C++17.)
     auto countWhole = [&, c = first, g = stride](Value whole) {
-      return select(e.ult(c, whole),
-                    e.add(e.udiv(e.sub(e.sub(whole, c), e.i32(1)), g),
-                          e.i32(1)),
-                    e.i32(0));
+      Value ahead = e.sub(whole, c);
+      Value lastOffset = e.sub(ahead, e.i32(1));
+      Value count = e.add(e.udiv(lastOffset, g), e.i32(1));
+      Value any = e.ult(c, whole);
+      return select(any, count, e.i32(0));
     };
     bool halves = streamK && op.getHalves();
     Value halfSteps, upperHalf, halfSlot;
@@ -512,22 +513,29 @@ struct TileLoopLowering : public OpConversionPattern<cta::TileLoopOp> {
                          e.i32(op.getTileSizes()[2]));
       // Split when the partial last wave's tiles fit two clusters each and
       // the half round saved outweighs the join (kt - kt / 2 > join steps).
+      // (One op per statement: the IR's order does not depend on the C++
+      // compiler's order of evaluating arguments.)
       Value rem = e.urem(total, stride);
-      Value split = e.andI(
-          e.andI(e.cmp(arith::CmpIPredicate::ne, rem, e.i32(0)),
-                 e.cmp(arith::CmpIPredicate::ule,
-                       e.mul(rem, e.i32(100 / target::streamKHalvesMaxTailPercent)),
-                       stride)),
-          e.cmp(arith::CmpIPredicate::ugt, e.sub(kSteps, e.udiv(kSteps, e.i32(2))),
-                e.i32(target::streamKJoinSteps)));
-      wholeTiles = e.sub(total, select(split, rem, e.i32(0)));
-      wholeCount = countWhole(wholeTiles);
-      Value hasHalf = e.andI(split, e.ult(first, e.mul(rem, e.i32(2))));
-      lower = e.i32(0);
-      upper = e.add(wholeCount, arith::ExtUIOp::create(rewriter, loc, i32, hasHalf));
-      step = e.i32(1);
+      Value hasTail = e.cmp(arith::CmpIPredicate::ne, rem, e.i32(0));
+      Value twice =
+          e.mul(rem, e.i32(100 / target::streamKHalvesMaxTailPercent));
+      Value fits = e.cmp(arith::CmpIPredicate::ule, twice, stride);
       halfSteps = e.udiv(kSteps, e.i32(2));
-      upperHalf = e.eq(e.urem(first, e.i32(2)), e.i32(1));
+      Value saved = e.sub(kSteps, halfSteps);
+      Value joinPays = e.cmp(arith::CmpIPredicate::ugt, saved,
+                             e.i32(target::streamKJoinSteps));
+      Value split = e.andI(e.andI(hasTail, fits), joinPays);
+      Value tail = select(split, rem, e.i32(0));
+      wholeTiles = e.sub(total, tail);
+      wholeCount = countWhole(wholeTiles);
+      Value halvesTaken = e.mul(rem, e.i32(2));
+      Value hasHalf = e.andI(split, e.ult(first, halvesTaken));
+      Value halfUnits = arith::ExtUIOp::create(rewriter, loc, i32, hasHalf);
+      lower = e.i32(0);
+      upper = e.add(wholeCount, halfUnits);
+      step = e.i32(1);
+      Value parity = e.urem(first, e.i32(2));
+      upperHalf = e.eq(parity, e.i32(1));
       halfSlot = e.udiv(first, e.i32(2));
     } else if (streamK) {
       kSteps = e.ceilDiv(e.toI32(adaptor.getExtents()[2]),
@@ -577,16 +585,20 @@ struct TileLoopLowering : public OpConversionPattern<cta::TileLoopOp> {
       // Whole tiles first, then this cluster's half (the lower half's part
       // starts at K step 0, as a first part does; the upper half's after).
       Value isWhole = e.ult(t, wholeCount);
-      Value kb = select(isWhole, e.i32(0),
-                        select(upperHalf, halfSteps, e.i32(0)));
-      Value ke = select(isWhole, kSteps,
-                        select(upperHalf, kSteps, halfSteps));
-      t = select(isWhole, e.add(first, e.mul(t, stride)),
-                 e.add(wholeTiles, halfSlot));
+      Value zero = e.i32(0);
+      Value halfBegin = select(upperHalf, halfSteps, zero);
+      Value kb = select(isWhole, zero, halfBegin);
+      Value halfEnd = select(upperHalf, kSteps, halfSteps);
+      Value ke = select(isWhole, kSteps, halfEnd);
+      Value offset = e.mul(t, stride);
+      Value wholeTile = e.add(first, offset);
+      Value halfTile = e.add(wholeTiles, halfSlot);
+      t = select(isWhole, wholeTile, halfTile);
       Value tileK = e.index(op.getTileSizes()[2]);
-      kArgs = {e.mul(e.toIndex(kb), tileK),
-               e.minU(e.mul(e.toIndex(ke), tileK), adaptor.getExtents()[2]),
-               e.toIndex(halfSlot)};
+      Value kBegin = e.mul(e.toIndex(kb), tileK);
+      Value kEndSteps = e.mul(e.toIndex(ke), tileK);
+      Value kEnd = e.minU(kEndSteps, adaptor.getExtents()[2]);
+      kArgs = {kBegin, kEnd, e.toIndex(halfSlot)};
     } else if (streamK) {
       Value u = t;
       Value isWhole = e.ult(u, wholeCount);
