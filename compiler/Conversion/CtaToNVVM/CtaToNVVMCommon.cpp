@@ -508,18 +508,20 @@ struct TileLoopLowering : public OpConversionPattern<cta::TileLoopOp> {
     };
     bool halves = streamK && op.getHalves();
     Value halfSteps, upperHalf, halfSlot;
-    if (halves) {
+    if (streamK)
       kSteps = e.ceilDiv(e.toI32(adaptor.getExtents()[2]),
                          e.i32(op.getTileSizes()[2]));
+    if (halves) {
       // Split when the partial last wave's tiles fit two clusters each and
       // the half round saved outweighs the join (kt - kt / 2 > join steps).
       // (One op per statement: the IR's order does not depend on the C++
       // compiler's order of evaluating arguments.)
       Value rem = e.urem(total, stride);
       Value hasTail = e.cmp(arith::CmpIPredicate::ne, rem, e.i32(0));
-      Value twice =
-          e.mul(rem, e.i32(100 / target::streamKHalvesMaxTailPercent));
-      Value fits = e.cmp(arith::CmpIPredicate::ule, twice, stride);
+      // Two clusters per split tile (so the manifest's rule says
+      // target::streamKHalvesMaxTailPercent = 50).
+      Value halvesTaken = e.mul(rem, e.i32(2));
+      Value fits = e.cmp(arith::CmpIPredicate::ule, halvesTaken, stride);
       halfSteps = e.udiv(kSteps, e.i32(2));
       Value saved = e.sub(kSteps, halfSteps);
       Value joinPays = e.cmp(arith::CmpIPredicate::ugt, saved,
@@ -528,7 +530,6 @@ struct TileLoopLowering : public OpConversionPattern<cta::TileLoopOp> {
       Value tail = select(split, rem, e.i32(0));
       wholeTiles = e.sub(total, tail);
       wholeCount = countWhole(wholeTiles);
-      Value halvesTaken = e.mul(rem, e.i32(2));
       Value hasHalf = e.andI(split, e.ult(first, halvesTaken));
       Value halfUnits = arith::ExtUIOp::create(rewriter, loc, i32, hasHalf);
       lower = e.i32(0);
@@ -538,8 +539,6 @@ struct TileLoopLowering : public OpConversionPattern<cta::TileLoopOp> {
       upperHalf = e.eq(parity, e.i32(1));
       halfSlot = e.udiv(first, e.i32(2));
     } else if (streamK) {
-      kSteps = e.ceilDiv(e.toI32(adaptor.getExtents()[2]),
-                         e.i32(op.getTileSizes()[2]));
       // Split when there is at least one full wave and a partial last one
       // of at most target::streamKMaxTailPercent of a wave, and the rounds
       // the split saves outweigh the join: kt * (G - rem) > join * G (a
@@ -581,6 +580,15 @@ struct TileLoopLowering : public OpConversionPattern<cta::TileLoopOp> {
     Block *body = loop.getBody();
     Value t = e.toI32(loop.getInductionVar());
     SmallVector<Value> kArgs;
+    // A part's K range [kb, ke) in steps as elements (the last step may
+    // end past K), and its workspace slot.
+    auto partArgs = [&](Value kb, Value ke, Value slot) {
+      Value tileK = e.index(op.getTileSizes()[2]);
+      Value kBegin = e.mul(e.toIndex(kb), tileK);
+      Value kEndSteps = e.mul(e.toIndex(ke), tileK);
+      Value kEnd = e.minU(kEndSteps, adaptor.getExtents()[2]);
+      return SmallVector<Value>{kBegin, kEnd, e.toIndex(slot)};
+    };
     if (halves) {
       // Whole tiles first, then this cluster's half (the lower half's part
       // starts at K step 0, as a first part does; the upper half's after).
@@ -594,11 +602,7 @@ struct TileLoopLowering : public OpConversionPattern<cta::TileLoopOp> {
       Value wholeTile = e.add(first, offset);
       Value halfTile = e.add(wholeTiles, halfSlot);
       t = select(isWhole, wholeTile, halfTile);
-      Value tileK = e.index(op.getTileSizes()[2]);
-      Value kBegin = e.mul(e.toIndex(kb), tileK);
-      Value kEndSteps = e.mul(e.toIndex(ke), tileK);
-      Value kEnd = e.minU(kEndSteps, adaptor.getExtents()[2]);
-      kArgs = {kBegin, kEnd, e.toIndex(halfSlot)};
+      kArgs = partArgs(kb, ke, halfSlot);
     } else if (streamK) {
       Value u = t;
       Value isWhole = e.ult(u, wholeCount);
@@ -617,10 +621,7 @@ struct TileLoopLowering : public OpConversionPattern<cta::TileLoopOp> {
       // the previous cluster's slot.
       Value partial = select(e.cmp(arith::CmpIPredicate::ne, kb, e.i32(0)),
                              e.sub(first, e.i32(1)), first);
-      Value tileK = e.index(op.getTileSizes()[2]);
-      kArgs = {e.mul(e.toIndex(kb), tileK),
-               e.minU(e.mul(e.toIndex(ke), tileK), adaptor.getExtents()[2]),
-               e.toIndex(partial)};
+      kArgs = partArgs(kb, ke, partial);
     }
     auto [m0, n0] = rasterOrigin(e, t, clusterRows, tilesN, op.getGroupM(),
                                  clusterM, rank, tileM, tileN);

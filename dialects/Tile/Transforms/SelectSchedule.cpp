@@ -64,6 +64,8 @@ struct Schedule {
   /// Split a partial last wave's tiles into two K halves run at once by two
   /// clusters (sm_90a, persistent; deterministic: two partial sums).
   bool splitK = false;
+  /// Whether the walk splits some tiles' K steps (either way).
+  bool splitsK() const { return streamK || splitK; }
   /// "stream_k" or "split_k": the way of splitting K a diagnostic names.
   StringRef splitName() const { return streamK ? "stream_k" : "split_k"; }
 };
@@ -403,7 +405,7 @@ private:
                     " the MMA warp and two accumulator sets already overlap "
                     "a tile's epilogue with the next tile's MMAs "
                     "(acc_stages = 2)");
-      if (s.streamK || s.splitK)
+      if (s.splitsK())
         return fail("pingpong and " + s.splitName() +
                     " do not combine (a part of a split tile is shared by "
                     "both math warpgroups)");
@@ -451,14 +453,14 @@ private:
                     "scale block's " + Twine(rhsScaleRows) +
                     " rows: a tile's columns share one weight scale per K "
                     "step");
-      if (s.streamK || s.splitK)
+      if (s.splitsK())
         return fail(s.splitName() + " is not implemented yet for fp8 with "
                     "f32 block scales");
     }
     if (s.streamK && s.splitK)
       return fail("stream_k and split_k are two ways to fill a partial last "
                   "wave: choose one");
-    if ((s.streamK || s.splitK) && !s.persistent)
+    if (s.splitsK() && !s.persistent)
       return fail(s.splitName() + " needs a persistent schedule: the "
                   "clusters that share a tile must run at the same time");
     if (grouped) {
@@ -476,7 +478,7 @@ private:
         return fail("cluster = [" + Twine(s.clusterM) +
                     ", 1]: the row tiles of a grouped contraction may belong "
                     "to different groups, which share no rhs tile (use [1, 1])");
-      if (s.streamK || s.splitK)
+      if (s.splitsK())
         return fail(s.splitName() + " is not implemented yet for a grouped "
                     "(mixture-of-experts) contraction");
     }
@@ -490,11 +492,11 @@ private:
                     ", 1] needs a persistent schedule for a batched "
                     "contraction (a grid of one CTA per tile spreads its "
                     "batch axes over the grid's axes)");
-      if (s.streamK || s.splitK)
+      if (s.splitsK())
         return fail(s.splitName() + " is not implemented yet for a batched "
                     "contraction");
     }
-    if ((s.streamK || s.splitK) && !budget.streamK)
+    if (s.splitsK() && !budget.streamK)
       return fail(s.splitName() + " is not implemented yet on " +
                   Twine(budget.name) +
                   " (partial tiles of tensor-memory accumulators)");
