@@ -111,11 +111,12 @@ TileLoopOp cloneTileLoop(OpBuilder &builder, TileLoopOp loop,
                                   loop.getExtents(), loop.getTileSizes(),
                                   initialPositions);
   clone->setDiscardableAttrs(loop->getDiscardableAttrDictionary());
-  clone.setPersistent(loop.getPersistent());
-  clone.setHalves(loop.getHalves());
-  clone.setGroupM(loop.getGroupM());
-  if (loop.getCluster())
-    clone.setCluster(*loop.getCluster());
+  // Every inherent attribute of the walk (persistent, group_m, cluster,
+  // halves, ...) carries over; only the operands differ (the carried
+  // values are the ring positions).
+  auto segments = clone.getProperties().operandSegmentSizes;
+  clone.getProperties() = loop.getProperties();
+  clone.getProperties().operandSegmentSizes = segments;
   for (unsigned i = 0, e = loop.getNumCoordinates(); i < e; ++i)
     mapping.map(loop.getBody().getArgument(i), clone.getBody().getArgument(i));
   return clone;
