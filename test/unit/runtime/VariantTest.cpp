@@ -752,6 +752,21 @@ TEST(VariantChoice, AStreamKKernelRunsWholeWavesWhereTheWalkDoesNotSplit) {
   EXPECT_FALSE(splitOf(m, 0, {128 * 176, 256, 4096}).streamKSplit); // T = 88
 }
 
+/// The variants manifest's JSON with `"stream_k": value` in the primary's
+/// launch.
+std::string withStreamK(const std::string &value) {
+  return edit(kMatmulVariantsJson, "\"tile_cost\": 4,",
+              "\"tile_cost\": 4, \"stream_k\": " + value + ",");
+}
+
+/// `m` written and read back: the same manifest.
+void expectRoundTrip(const Manifest &m) {
+  Manifest back;
+  std::string error;
+  ASSERT_TRUE(parseManifest(writeManifest(m), back, error)) << error;
+  EXPECT_TRUE(back == m);
+}
+
 // A stream-K walk in halves (split-K of a partial last wave,
 // `split: "halves"`, max_tail_percent 50): the last T mod G tiles, when at
 // most half the clusters, each in two K halves; every tile when there are
@@ -797,16 +812,12 @@ TEST(VariantManifest, StreamKHalvesRoundTrip) {
   EXPECT_NE(text.find("\"join_steps\":16.0,\"split\":\"halves\"}"),
             std::string::npos)
       << text;
-  Manifest back;
-  std::string error;
-  ASSERT_TRUE(parseManifest(text, back, error)) << error;
-  EXPECT_TRUE(back == m);
+  expectRoundTrip(m);
   // Runs are the default; another word is an error.
   EXPECT_EQ(writeManifest(streamKManifest()).find("split"), std::string::npos);
-  const std::string rule = "\"tile_cost\": 4, \"stream_k\": ";
-  auto with = [&](const std::string &value) {
-    return edit(kMatmulVariantsJson, "\"tile_cost\": 4,", rule + value + ",");
-  };
+  Manifest back;
+  std::string error;
+  auto with = withStreamK;
   ASSERT_TRUE(parseManifest(with("{\"max_tail_percent\": 33, \"k\": [\"K\", 64], "
                                  "\"join_steps\": 16, \"split\": \"runs\"}"),
                             back, error))
@@ -827,16 +838,12 @@ TEST(VariantManifest, StreamKIsAnOptionalRule) {
                       "\"join_steps\":16.0}"),
             std::string::npos)
       << text;
-  Manifest back;
-  std::string error;
-  ASSERT_TRUE(parseManifest(text, back, error)) << error;
-  EXPECT_TRUE(back == m);
+  expectRoundTrip(m);
   EXPECT_EQ(writeManifest(matmulVariantsManifest()).find("stream_k"),
             std::string::npos);
-  const std::string rule = "\"tile_cost\": 4, \"stream_k\": ";
-  auto with = [&](const std::string &value) {
-    return edit(kMatmulVariantsJson, "\"tile_cost\": 4,", rule + value + ",");
-  };
+  Manifest back;
+  std::string error;
+  auto with = withStreamK;
   ASSERT_TRUE(parseManifest(
       with("{\"max_tail_percent\": 33, \"k\": [\"K\", 64], \"join_steps\": 16}"),
       back, error))
